@@ -1,0 +1,29 @@
+// Stable, non-cryptographic hashing for identifiers that must not change between runs (uuids).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace tessera::core {
+
+inline uint64_t fnv1a64(std::string_view text, uint64_t seed = 0xcbf29ce484222325ull) {
+  uint64_t h = seed;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+// 16 bytes from two differently seeded hashes of `text`, with the RFC 4122 version 8 and variant
+// bits set so the value reads as a well-formed uuid.
+inline void stableUuid(std::string_view text, uint8_t out[16]) {
+  uint64_t a = fnv1a64(text), b = fnv1a64(text, a ^ 0x9e3779b97f4a7c15ull);
+  std::memcpy(out, &a, 8);
+  std::memcpy(out + 8, &b, 8);
+  out[6] = static_cast<uint8_t>((out[6] & 0x0f) | 0x80);
+  out[8] = static_cast<uint8_t>((out[8] & 0x3f) | 0x80);
+}
+
+}  // namespace tessera::core

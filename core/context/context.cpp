@@ -1,0 +1,19 @@
+#include "core/context/context.h"
+
+#include <algorithm>
+
+#include "core/driver/driver.h"
+
+namespace tessera::core {
+
+std::unique_ptr<Context> Context::create(Driver& driver, std::vector<Device*> devices) {
+  if (devices.empty())
+    for (const auto& d : driver.allDevices()) devices.push_back(d.get());
+  return std::unique_ptr<Context>(new Context(driver, std::move(devices)));
+}
+
+bool Context::hasDevice(const Device* d) const {
+  return std::find(devices_.begin(), devices_.end(), d) != devices_.end();
+}
+
+}  // namespace tessera::core

@@ -1,0 +1,34 @@
+// The numbers a device reports that are Tessera's choices rather than facts read from hwloc. Kept in
+// one place so the features that honour them (queues, kernels, fills) use the same values.
+#pragma once
+
+#include <cstdint>
+
+#include "core/topology/topology.h"
+
+namespace tessera::core {
+
+// How the PUs are described in ze_device_properties_t: slices * subslices * EUs * threads == PUs.
+struct ThreadShape {
+  uint32_t slices = 1, subslicesPerSlice = 1, eusPerSubslice = 1, threadsPerEu = 1;
+};
+
+namespace limits {
+
+constexpr uint32_t kMaxHardwareContexts = 1024;  // contexts are software objects
+constexpr uint32_t kMaxGroupSize = 4096;
+constexpr uint32_t kMaxSharedLocalMemory = 64 * 1024;
+constexpr uint32_t kMaxArgumentsSize = 4096;
+constexpr uint32_t kPrintfBufferSize = 1024 * 1024;
+constexpr size_t kMaxFillPatternSize = 128;
+constexpr uint32_t kComputeQueues = 8;
+constexpr uint32_t kCopyQueues = 2;
+
+// A slice is a package, an EU a core, a thread a PU; when the PUs do not divide evenly (hybrid
+// CPUs, trimmed devices) the description falls back to what does.
+ThreadShape threadShape(const Resources& r);
+// The device's memory: its NUMA nodes' memory.
+uint64_t maxMemAllocSize(const Resources& r);
+
+}  // namespace limits
+}  // namespace tessera::core

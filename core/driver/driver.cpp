@@ -1,0 +1,83 @@
+#include "core/driver/driver.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+#include "core/common/hash.h"
+
+namespace tessera::core {
+
+DriverConfig DriverConfig::fromEnvironment() {
+  DriverConfig c;
+  c.topology = TopologySource::fromString(std::getenv("TESSERA_TOPOLOGY"));
+  c.rootMode = parseRootMode(std::getenv("TESSERA_ROOT_DEVICE"), c.warnings);
+  c.hierarchy = parseHierarchyMode(std::getenv("ZE_FLAT_DEVICE_HIERARCHY"), c.warnings);
+  c.affinityMask = parseAffinityMask(std::getenv("ZE_AFFINITY_MASK"), c.warnings);
+  return c;
+}
+
+uint32_t Driver::version() { return (0u << 16) | (1u << 8) | 0u; }
+
+std::unique_ptr<Driver> Driver::create(DriverConfig config) {
+  std::unique_ptr<Driver> d(new Driver(std::move(config)));
+  d->topology_ = Topology::load(d->config_.topology);
+  d->tree_ = buildDeviceTree(*d->topology_, d->config_.rootMode);
+  DeviceView view = exposeDevices(d->tree_, d->config_.hierarchy, d->config_.affinityMask,
+                                  d->config_.warnings);
+  bool flat = view.mode == HierarchyMode::Flat;
+  std::vector<Device*> roots;
+  for (uint32_t i = 0; i < view.roots.size(); ++i)
+    roots.push_back(flat ? nullptr : d->makeDevices(view.roots[i], nullptr, 0, false));
+  for (const auto& path : view.listed) {
+    // Walk the path through the exposed tree; in FLAT mode a listed leaf is made on its own, with
+    // no parent and no sub-devices, since the hierarchy is not to be traversed.
+    const ExposedNode* node = &view.roots[path[0]];
+    Device* device = roots[path[0]];
+    for (size_t k = 1; k < path.size(); ++k) {
+      node = &node->children[path[k]];
+      if (device) device = device->subDevices()[path[k]];
+    }
+    d->listed_.push_back(device ? device : d->makeDevices(*node, nullptr, 0, true));
+  }
+  std::string identity = "tessera-driver|" + std::to_string(version()) + "|" +
+                         d->topology_->cpuModel() + "|" + d->topology_->source().describe();
+  stableUuid(identity, d->uuid_.id);
+  return d;
+}
+
+Device* Driver::makeDevices(const ExposedNode& node, Device* parent, uint32_t subdeviceId,
+                            bool flat) {
+  all_.push_back(std::make_unique<Device>(*this, *topology_, node, parent, subdeviceId));
+  Device* device = all_.back().get();
+  if (!flat)
+    for (uint32_t i = 0; i < node.children.size(); ++i)
+      device->addSubDevice(makeDevices(node.children[i], device, i, false));
+  return device;
+}
+
+bool Driver::owns(const Device* d) const {
+  return std::any_of(all_.begin(), all_.end(), [&](const auto& p) { return p.get() == d; });
+}
+
+Driver& Driver::global() {
+  static Driver* driver = [] {
+    DriverConfig config = DriverConfig::fromEnvironment();
+    std::unique_ptr<Driver> d;
+    try {
+      d = create(config);
+    } catch (const TopologyError& e) {
+      if (config.topology.kind == TopologySource::Kind::Machine) throw;
+      config.warnings.push_back(std::string(e.what()) +
+                                "; TESSERA_TOPOLOGY ignored, using this machine");
+      config.topology = TopologySource{};
+      d = create(config);
+    }
+    for (const std::string& w : d->config().warnings) std::fprintf(stderr, "tessera: warning: %s\n", w.c_str());
+    return d.release();  // lives as long as the process: handles may be used until exit
+  }();
+  return *driver;
+}
+
+}  // namespace tessera::core

@@ -1,0 +1,67 @@
+// The driver: the topology, the device tree built from it, and the devices the application sees.
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/common/object.h"
+#include "core/device/device.h"
+#include "core/device/hierarchy.h"
+#include "core/topology/partition.h"
+
+namespace tessera::core {
+
+// Everything the environment decides, read once.
+struct DriverConfig {
+  TopologySource topology;
+  RootMode rootMode = RootMode::Machine;
+  HierarchyMode hierarchy = HierarchyMode::Composite;
+  std::optional<AffinityMask> affinityMask;
+  std::vector<std::string> warnings;  // what could not be read, and what was done instead
+
+  // TESSERA_TOPOLOGY, TESSERA_ROOT_DEVICE, ZE_FLAT_DEVICE_HIERARCHY, ZE_AFFINITY_MASK.
+  // ZE_ENABLE_PCI_ID_DEVICE_ORDER is accepted and has nothing to reorder: a CPU device has no PCI
+  // bus id and devices are always reported in hwloc's logical order.
+  static DriverConfig fromEnvironment();
+};
+
+class Driver : public Object<_ze_driver_handle_t, 0x7465737344727631ull /* "tessDrv1" */> {
+ public:
+  // Throws TopologyError when the topology cannot be loaded.
+  static std::unique_ptr<Driver> create(DriverConfig config);
+  // The process's driver, built on first call from the environment (falling back to this machine's
+  // topology, with a warning, when TESSERA_TOPOLOGY cannot be loaded). Thread-safe. Throws only when
+  // not even this machine's topology loads.
+  static Driver& global();
+  static Driver* fromHandle(ze_driver_handle_t h) { return Object::fromHandle<Driver>(h); }
+
+  // What zeDeviceGet returns, in order.
+  const std::vector<Device*>& devices() const { return listed_; }
+  // Every device this driver made, exposed or reachable through the hierarchy.
+  const std::vector<std::unique_ptr<Device>>& allDevices() const { return all_; }
+  bool owns(const Device* d) const;
+
+  const Topology& topology() const { return *topology_; }
+  const DriverConfig& config() const { return config_; }
+  const std::vector<PartitionNode>& tree() const { return tree_; }
+  const ze_driver_uuid_t& uuid() const { return uuid_; }
+  // Non-zero and increasing from release to release: major << 16 | minor << 8 | patch.
+  static uint32_t version();
+
+ private:
+  explicit Driver(DriverConfig config) : config_(std::move(config)) {}
+  Device* makeDevices(const ExposedNode& node, Device* parent, uint32_t subdeviceId, bool flat);
+
+  DriverConfig config_;
+  std::unique_ptr<Topology> topology_;
+  std::vector<PartitionNode> tree_;
+  std::vector<std::unique_ptr<Device>> all_;
+  std::vector<Device*> listed_;
+  ze_driver_uuid_t uuid_{};
+};
+
+}  // namespace tessera::core

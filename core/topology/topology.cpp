@@ -1,0 +1,160 @@
+#include "core/topology/topology.h"
+
+#include <hwloc.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+
+namespace tessera::core {
+namespace {
+
+hwloc_topology_t H(void* p) { return static_cast<hwloc_topology_t>(p); }
+
+CpuSet fromBitmap(hwloc_const_bitmap_t bitmap) {
+  CpuSet out;
+  if (!bitmap) return out;
+  int pu;
+  hwloc_bitmap_foreach_begin(pu, bitmap) { out.add(static_cast<uint32_t>(pu)); }
+  hwloc_bitmap_foreach_end();
+  return out;
+}
+
+hwloc_obj_type_t objectType(Level level) {
+  switch (level) {
+    case Level::Machine: return HWLOC_OBJ_MACHINE;
+    case Level::Package: return HWLOC_OBJ_PACKAGE;
+    case Level::NumaNode: return HWLOC_OBJ_NUMANODE;
+    case Level::L3: return HWLOC_OBJ_L3CACHE;
+    case Level::L2: return HWLOC_OBJ_L2CACHE;
+  }
+  return HWLOC_OBJ_MACHINE;
+}
+
+template <typename F>
+void forEachObject(hwloc_topology_t topo, hwloc_obj_type_t type, F&& f) {
+  int n = hwloc_get_nbobjs_by_type(topo, type);
+  for (int i = 0; i < n; ++i) f(hwloc_get_obj_by_type(topo, type, static_cast<unsigned>(i)));
+}
+
+}  // namespace
+
+const char* levelName(Level level) {
+  switch (level) {
+    case Level::Machine: return "machine";
+    case Level::Package: return "package";
+    case Level::NumaNode: return "numa";
+    case Level::L3: return "l3";
+    case Level::L2: return "l2";
+  }
+  return "?";
+}
+
+TopologySource TopologySource::fromString(const char* value) {
+  TopologySource s;
+  if (!value || !*value) return s;
+  s.value = value;
+  struct stat st;
+  bool isFile = stat(value, &st) == 0 && S_ISREG(st.st_mode);
+  bool looksXml = s.value.size() > 4 && s.value.compare(s.value.size() - 4, 4, ".xml") == 0;
+  s.kind = (isFile || looksXml) ? Kind::Xml : Kind::Synthetic;
+  return s;
+}
+
+std::string TopologySource::describe() const {
+  switch (kind) {
+    case Kind::Machine: return "this machine";
+    case Kind::Synthetic: return "synthetic \"" + value + "\"";
+    case Kind::Xml: return "xml " + value;
+  }
+  return {};
+}
+
+std::unique_ptr<Topology> Topology::load(const TopologySource& source) {
+  hwloc_topology_t topo;
+  if (hwloc_topology_init(&topo) != 0) throw TopologyError("hwloc_topology_init failed");
+  int rc = 0;
+  // Synthetic and XML sources are set on this topology object only: the global HWLOC_SYNTHETIC
+  // variable would also make hwloc believe the process runs elsewhere and disable thread binding.
+  if (source.kind == TopologySource::Kind::Synthetic)
+    rc = hwloc_topology_set_synthetic(topo, source.value.c_str());
+  else if (source.kind == TopologySource::Kind::Xml)
+    rc = hwloc_topology_set_xml(topo, source.value.c_str());
+  if (rc != 0) {
+    hwloc_topology_destroy(topo);
+    throw TopologyError("hwloc cannot read " + source.describe());
+  }
+  // Caches are all we look at below the package besides cores; keep the defaults otherwise.
+  hwloc_topology_set_cache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_ALL);
+  if (hwloc_topology_load(topo) != 0) {
+    hwloc_topology_destroy(topo);
+    throw TopologyError("hwloc cannot load " + source.describe());
+  }
+  auto t = std::unique_ptr<Topology>(new Topology(topo, source));
+  if (t->allowedPus().empty()) throw TopologyError(source.describe() + " has no usable PU");
+  return t;
+}
+
+Topology::~Topology() { hwloc_topology_destroy(H(topo_)); }
+
+CpuSet Topology::allowedPus() const {
+  return fromBitmap(hwloc_topology_get_allowed_cpuset(H(topo_))) &
+         fromBitmap(hwloc_get_root_obj(H(topo_))->cpuset);
+}
+
+std::vector<Part> Topology::partsAt(Level level, const CpuSet& pus) const {
+  std::vector<Part> parts;
+  forEachObject(H(topo_), objectType(level), [&](hwloc_obj_t obj) {
+    CpuSet part = fromBitmap(obj->cpuset) & pus;
+    if (!part.empty()) parts.push_back({part, obj->logical_index});
+  });
+  return parts;
+}
+
+Resources Topology::describe(const CpuSet& pus) const {
+  hwloc_topology_t topo = H(topo_);
+  Resources r;
+  r.pus = pus.count();
+  auto countIntersecting = [&](hwloc_obj_type_t type) {
+    uint32_t n = 0;
+    forEachObject(topo, type, [&](hwloc_obj_t o) { n += fromBitmap(o->cpuset).intersects(pus); });
+    return n;
+  };
+  r.cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE) > 0 ? countIntersecting(HWLOC_OBJ_CORE)
+                                                                 : r.pus;
+  r.packages = std::max(1u, countIntersecting(HWLOC_OBJ_PACKAGE));
+  forEachObject(topo, HWLOC_OBJ_NUMANODE, [&](hwloc_obj_t o) {
+    if (fromBitmap(o->cpuset).intersects(pus))
+      r.numaNodes.push_back({o->os_index, o->logical_index, o->attr->numanode.local_memory});
+  });
+  for (int t = HWLOC_OBJ_L1CACHE; t <= HWLOC_OBJ_L5CACHE; ++t) {
+    CacheLevelInfo c;
+    forEachObject(topo, static_cast<hwloc_obj_type_t>(t), [&](hwloc_obj_t o) {
+      if (o->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION) return;
+      if (!fromBitmap(o->cpuset).intersects(pus)) return;
+      c.level = o->attr->cache.depth;
+      c.bytesPerCache = std::max<uint64_t>(c.bytesPerCache, o->attr->cache.size);
+      c.lineBytes = std::max<uint32_t>(c.lineBytes, o->attr->cache.linesize);
+      c.unified = o->attr->cache.type == HWLOC_OBJ_CACHE_UNIFIED;
+      ++c.instances;
+    });
+    if (c.instances) r.caches.push_back(c);
+  }
+  return r;
+}
+
+std::string Topology::packageInfo(const char* name) const {
+  hwloc_obj_t pkg = hwloc_get_obj_by_type(H(topo_), HWLOC_OBJ_PACKAGE, 0);
+  const char* v = pkg ? hwloc_obj_get_info_by_name(pkg, name) : nullptr;
+  return v ? v : "";
+}
+
+std::string Topology::cpuModel() const { return packageInfo("CPUModel"); }
+std::string Topology::cpuVendor() const { return packageInfo("CPUVendor"); }
+uint32_t Topology::cpuFamily() const {
+  return static_cast<uint32_t>(std::strtoul(packageInfo("CPUFamilyNumber").c_str(), nullptr, 10));
+}
+uint32_t Topology::cpuModelNumber() const {
+  return static_cast<uint32_t>(std::strtoul(packageInfo("CPUModelNumber").c_str(), nullptr, 10));
+}
+
+}  // namespace tessera::core

@@ -1,0 +1,94 @@
+// The machine as hwloc sees it. This file and topology.cpp are the only places in core/ that use
+// hwloc; everything else works on CpuSet and the plain structs below.
+//
+// Threading: a Topology is immutable after load(); every const method may be called from any thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/topology/cpu_set.h"
+
+namespace tessera::core {
+
+// The levels the device tree is cut at, outermost first.
+enum class Level { Machine, Package, NumaNode, L3, L2 };
+const char* levelName(Level level);
+
+// Where the topology comes from: this machine, an hwloc synthetic description, or an XML file.
+struct TopologySource {
+  enum class Kind { Machine, Synthetic, Xml } kind = Kind::Machine;
+  std::string value;  // the description or the path
+
+  // TESSERA_TOPOLOGY's value: unset or empty is this machine, an existing file (or a value ending
+  // in ".xml") is an XML file, anything else a synthetic description.
+  static TopologySource fromString(const char* value);
+  std::string describe() const;
+};
+
+struct TopologyError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct NumaNodeInfo {
+  uint32_t osIndex = 0;
+  uint32_t logicalIndex = 0;
+  uint64_t bytes = 0;  // local memory
+};
+
+// One cache level among the caches a set of PUs uses (data or unified caches only).
+struct CacheLevelInfo {
+  uint32_t level = 0;          // 1 for L1d, 2 for L2, ...
+  uint64_t bytesPerCache = 0;  // size of one cache of this level
+  uint32_t lineBytes = 0;
+  uint32_t instances = 0;      // caches of this level that serve the PUs
+  bool unified = true;
+};
+
+// What a set of PUs spans.
+struct Resources {
+  uint32_t pus = 0;
+  uint32_t cores = 0;
+  uint32_t packages = 0;
+  std::vector<NumaNodeInfo> numaNodes;
+  std::vector<CacheLevelInfo> caches;  // by increasing level
+};
+
+// A part of a set of PUs cut out by one object of a level.
+struct Part {
+  CpuSet pus;
+  uint32_t objectIndex = 0;  // hwloc's logical index of the object among its level
+};
+
+class Topology {
+ public:
+  // Throws TopologyError with hwloc's complaint when the source cannot be loaded.
+  static std::unique_ptr<Topology> load(const TopologySource& source);
+  ~Topology();
+  Topology(const Topology&) = delete;
+  Topology& operator=(const Topology&) = delete;
+
+  const TopologySource& source() const { return source_; }
+  CpuSet allowedPus() const;
+  // The non-empty intersections of `pus` with the objects of `level`, in hwloc's logical order.
+  std::vector<Part> partsAt(Level level, const CpuSet& pus) const;
+  Resources describe(const CpuSet& pus) const;
+  // Taken from the first package's hwloc info attributes; empty when hwloc does not know them
+  // (synthetic topologies).
+  std::string cpuModel() const;
+  std::string cpuVendor() const;
+  uint32_t cpuFamily() const;
+  uint32_t cpuModelNumber() const;
+
+ private:
+  Topology(void* handle, TopologySource source) : topo_(handle), source_(std::move(source)) {}
+  std::string packageInfo(const char* name) const;
+
+  void* topo_;  // hwloc_topology_t, kept opaque so hwloc.h stays inside topology.cpp
+  TopologySource source_;
+};
+
+}  // namespace tessera::core

@@ -1,0 +1,58 @@
+// What every ze* entry point shares: the exception barrier, the count-style query protocol and
+// structure-type checks. Entry points stay thin: check, cast, call one core method, return.
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+#include <algorithm>
+#include <atomic>
+#include <new>
+#include <vector>
+
+namespace tessera::ze {
+
+// Set by the first successful zeInit.
+extern std::atomic<bool> g_initialized;
+
+// No exception crosses the C ABI: allocation failure is OUT_OF_HOST_MEMORY, anything else UNKNOWN.
+template <typename F>
+ze_result_t guarded(F&& f) noexcept {
+  try {
+    return f();
+  } catch (const std::bad_alloc&) {
+    return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+  } catch (...) {
+    return ZE_RESULT_ERROR_UNKNOWN;
+  }
+}
+
+// The count protocol of zeDeviceGet and friends: "if count is zero, then the driver shall update the
+// value with the total number [available]. if count is greater than the number available, then the
+// driver shall update the value with the correct number available." A smaller count fills that
+// many. `fill(i, out)` writes element i.
+template <typename T, typename Fill>
+ze_result_t countQuery(uint32_t* pCount, T* pOut, size_t available, Fill&& fill) {
+  if (!pCount) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  uint32_t n = static_cast<uint32_t>(available);
+  if (*pCount == 0 || *pCount > n) *pCount = n;
+  if (!pOut) return ZE_RESULT_SUCCESS;  // the count alone
+  for (uint32_t i = 0; i < *pCount; ++i) fill(i, pOut[i]);
+  return ZE_RESULT_SUCCESS;
+}
+
+// Copies element i of `items` but keeps the caller's stype and pNext.
+template <typename T>
+ze_result_t countQueryStructs(uint32_t* pCount, T* pOut, const std::vector<T>& items,
+                              ze_structure_type_t stype) {
+  if (pOut && pCount)
+    for (uint32_t i = 0; i < std::min<size_t>(*pCount ? *pCount : items.size(), items.size()); ++i)
+      if (pOut[i].stype != stype) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  return countQuery(pCount, pOut, items.size(), [&](uint32_t i, T& out) {
+    auto pNext = out.pNext;
+    out = items[i];
+    out.stype = stype;
+    out.pNext = pNext;
+  });
+}
+
+}  // namespace tessera::ze

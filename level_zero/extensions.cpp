@@ -1,0 +1,29 @@
+#include "level_zero/extensions.h"
+
+#include <cstring>
+
+#include "tessera/ze_tessera.h"
+
+namespace tessera::ze {
+
+const std::vector<Extension>& extensions() {
+  static const std::vector<Extension> list = {
+      {ZE_TESSERA_ROOT_DEVICE_EXT_NAME, ZE_TESSERA_ROOT_DEVICE_EXT_VERSION},
+  };
+  return list;
+}
+
+void* extensionFunction(const char* name) {
+  struct Entry {
+    const char* name;
+    void* function;
+  };
+  static const Entry table[] = {
+      {"zeDeviceGetRootDevice", reinterpret_cast<void*>(&zeDeviceGetRootDevice)},
+  };
+  for (const Entry& e : table)
+    if (std::strcmp(e.name, name) == 0) return e.function;
+  return nullptr;
+}
+
+}  // namespace tessera::ze

@@ -1,0 +1,131 @@
+// The table getters the official loader (libze1 1.8.12) requires of a driver: every non-experimental
+// zeGet*, zetGet* and zesGet* ProcAddrTable function (the loader's zeInit fails without a word when
+// one is missing), plus the experimental ones, which it asks for when present. Tables are filled for
+// API 1.4; an entry Tessera does not implement stays null and the loader answers
+// ZE_RESULT_ERROR_UNSUPPORTED_FEATURE for it.
+#include <level_zero/ze_ddi.h>
+#include <level_zero/zes_ddi.h>
+#include <level_zero/zet_ddi.h>
+
+namespace {
+
+// "ZE_RESULT_ERROR_UNSUPPORTED_VERSION" only for another major version: a newer minor version's
+// tables extend the 1.4 ones, whose prefix is all we fill.
+template <typename Table, typename Fill>
+ze_result_t fillTable(ze_api_version_t version, Table* table, Fill&& fill) {
+  if (!table) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (ZE_MAJOR_VERSION(version) != ZE_MAJOR_VERSION(ZE_API_VERSION_CURRENT))
+    return ZE_RESULT_ERROR_UNSUPPORTED_VERSION;
+  *table = Table{};
+  fill(*table);
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace
+
+// A getter whose table Tessera leaves empty.
+#define TESSERA_EMPTY_TABLE(getter, table_t)                                           \
+  extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL getter(ze_api_version_t v, table_t* t) { \
+    return fillTable(v, t, [](table_t&) {});                                           \
+  }
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetGlobalProcAddrTable(ze_api_version_t v, ze_global_dditable_t* t) {
+  return fillTable(v, t, [](ze_global_dditable_t& t) { t.pfnInit = zeInit; });
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetDriverProcAddrTable(ze_api_version_t v, ze_driver_dditable_t* t) {
+  return fillTable(v, t, [](ze_driver_dditable_t& t) {
+    t.pfnGet = zeDriverGet;
+    t.pfnGetApiVersion = zeDriverGetApiVersion;
+    t.pfnGetProperties = zeDriverGetProperties;
+    t.pfnGetIpcProperties = zeDriverGetIpcProperties;
+    t.pfnGetExtensionProperties = zeDriverGetExtensionProperties;
+    t.pfnGetExtensionFunctionAddress = zeDriverGetExtensionFunctionAddress;
+  });
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetDeviceProcAddrTable(ze_api_version_t v, ze_device_dditable_t* t) {
+  return fillTable(v, t, [](ze_device_dditable_t& t) {
+    t.pfnGet = zeDeviceGet;
+    t.pfnGetSubDevices = zeDeviceGetSubDevices;
+    t.pfnGetProperties = zeDeviceGetProperties;
+    t.pfnGetComputeProperties = zeDeviceGetComputeProperties;
+    t.pfnGetModuleProperties = zeDeviceGetModuleProperties;
+    t.pfnGetCommandQueueGroupProperties = zeDeviceGetCommandQueueGroupProperties;
+    t.pfnGetMemoryProperties = zeDeviceGetMemoryProperties;
+    t.pfnGetMemoryAccessProperties = zeDeviceGetMemoryAccessProperties;
+    t.pfnGetCacheProperties = zeDeviceGetCacheProperties;
+    t.pfnGetImageProperties = zeDeviceGetImageProperties;
+    t.pfnGetExternalMemoryProperties = zeDeviceGetExternalMemoryProperties;
+    t.pfnGetP2PProperties = zeDeviceGetP2PProperties;
+    t.pfnCanAccessPeer = zeDeviceCanAccessPeer;
+    t.pfnGetStatus = zeDeviceGetStatus;
+    t.pfnGetGlobalTimestamps = zeDeviceGetGlobalTimestamps;
+  });
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetContextProcAddrTable(ze_api_version_t v, ze_context_dditable_t* t) {
+  return fillTable(v, t, [](ze_context_dditable_t& t) {
+    t.pfnCreate = zeContextCreate;
+    t.pfnDestroy = zeContextDestroy;
+    t.pfnGetStatus = zeContextGetStatus;
+    t.pfnCreateEx = zeContextCreateEx;
+  });
+}
+
+TESSERA_EMPTY_TABLE(zeGetCommandQueueProcAddrTable, ze_command_queue_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetCommandListProcAddrTable, ze_command_list_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetImageProcAddrTable, ze_image_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetFenceProcAddrTable, ze_fence_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetEventPoolProcAddrTable, ze_event_pool_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetEventProcAddrTable, ze_event_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetModuleProcAddrTable, ze_module_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetModuleBuildLogProcAddrTable, ze_module_build_log_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetKernelProcAddrTable, ze_kernel_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetSamplerProcAddrTable, ze_sampler_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetPhysicalMemProcAddrTable, ze_physical_mem_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetMemProcAddrTable, ze_mem_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetVirtualMemProcAddrTable, ze_virtual_mem_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetDeviceExpProcAddrTable, ze_device_exp_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetImageExpProcAddrTable, ze_image_exp_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetEventExpProcAddrTable, ze_event_exp_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetKernelExpProcAddrTable, ze_kernel_exp_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetFabricVertexExpProcAddrTable, ze_fabric_vertex_exp_dditable_t)
+TESSERA_EMPTY_TABLE(zeGetFabricEdgeExpProcAddrTable, ze_fabric_edge_exp_dditable_t)
+
+// Tools (zet) and sysman (zes): nothing yet, but the loader needs every getter.
+TESSERA_EMPTY_TABLE(zetGetDeviceProcAddrTable, zet_device_dditable_t)
+TESSERA_EMPTY_TABLE(zetGetContextProcAddrTable, zet_context_dditable_t)
+TESSERA_EMPTY_TABLE(zetGetCommandListProcAddrTable, zet_command_list_dditable_t)
+TESSERA_EMPTY_TABLE(zetGetModuleProcAddrTable, zet_module_dditable_t)
+TESSERA_EMPTY_TABLE(zetGetKernelProcAddrTable, zet_kernel_dditable_t)
+TESSERA_EMPTY_TABLE(zetGetMetricGroupProcAddrTable, zet_metric_group_dditable_t)
+TESSERA_EMPTY_TABLE(zetGetMetricProcAddrTable, zet_metric_dditable_t)
+TESSERA_EMPTY_TABLE(zetGetMetricStreamerProcAddrTable, zet_metric_streamer_dditable_t)
+TESSERA_EMPTY_TABLE(zetGetMetricQueryPoolProcAddrTable, zet_metric_query_pool_dditable_t)
+TESSERA_EMPTY_TABLE(zetGetMetricQueryProcAddrTable, zet_metric_query_dditable_t)
+TESSERA_EMPTY_TABLE(zetGetDebugProcAddrTable, zet_debug_dditable_t)
+TESSERA_EMPTY_TABLE(zetGetMetricGroupExpProcAddrTable, zet_metric_group_exp_dditable_t)
+TESSERA_EMPTY_TABLE(zetGetTracerExpProcAddrTable, zet_tracer_exp_dditable_t)
+
+TESSERA_EMPTY_TABLE(zesGetDriverProcAddrTable, zes_driver_dditable_t)
+TESSERA_EMPTY_TABLE(zesGetDeviceProcAddrTable, zes_device_dditable_t)
+TESSERA_EMPTY_TABLE(zesGetSchedulerProcAddrTable, zes_scheduler_dditable_t)
+TESSERA_EMPTY_TABLE(zesGetPerformanceFactorProcAddrTable, zes_performance_factor_dditable_t)
+TESSERA_EMPTY_TABLE(zesGetPowerProcAddrTable, zes_power_dditable_t)
+TESSERA_EMPTY_TABLE(zesGetFrequencyProcAddrTable, zes_frequency_dditable_t)
+TESSERA_EMPTY_TABLE(zesGetEngineProcAddrTable, zes_engine_dditable_t)
+TESSERA_EMPTY_TABLE(zesGetStandbyProcAddrTable, zes_standby_dditable_t)
+TESSERA_EMPTY_TABLE(zesGetFirmwareProcAddrTable, zes_firmware_dditable_t)
+TESSERA_EMPTY_TABLE(zesGetMemoryProcAddrTable, zes_memory_dditable_t)
+TESSERA_EMPTY_TABLE(zesGetFabricPortProcAddrTable, zes_fabric_port_dditable_t)
+TESSERA_EMPTY_TABLE(zesGetTemperatureProcAddrTable, zes_temperature_dditable_t)
+TESSERA_EMPTY_TABLE(zesGetPsuProcAddrTable, zes_psu_dditable_t)
+TESSERA_EMPTY_TABLE(zesGetFanProcAddrTable, zes_fan_dditable_t)
+TESSERA_EMPTY_TABLE(zesGetLedProcAddrTable, zes_led_dditable_t)
+TESSERA_EMPTY_TABLE(zesGetRasProcAddrTable, zes_ras_dditable_t)
+TESSERA_EMPTY_TABLE(zesGetDiagnosticsProcAddrTable, zes_diagnostics_dditable_t)

@@ -1,0 +1,156 @@
+// The device entry points.
+#include "core/driver/driver.h"
+#include "level_zero/api_support.h"
+#include "tessera/ze_tessera.h"
+
+using tessera::core::Device;
+using tessera::core::Driver;
+using namespace tessera::ze;
+
+namespace {
+
+// The single-struct property queries: a valid device, a non-null struct of the right type.
+template <typename T, typename Query>
+ze_result_t queryStruct(ze_device_handle_t hDevice, T* p, ze_structure_type_t stype, Query&& q) {
+  Device* device = Device::fromHandle(hDevice);
+  if (!device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (p->stype != stype) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  q(*device, *p);
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGet(ze_driver_handle_t hDriver, uint32_t* pCount,
+                                                ze_device_handle_t* phDevices) {
+  Driver* driver = Driver::fromHandle(hDriver);
+  if (!driver) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  const auto& list = driver->devices();
+  return countQuery(pCount, phDevices, list.size(),
+                    [&](uint32_t i, ze_device_handle_t& h) { h = list[i]->toHandle(); });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetSubDevices(ze_device_handle_t hDevice,
+                                                          uint32_t* pCount,
+                                                          ze_device_handle_t* phSubdevices) {
+  Device* device = Device::fromHandle(hDevice);
+  if (!device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  const auto& subs = device->subDevices();
+  return countQuery(pCount, phSubdevices, subs.size(),
+                    [&](uint32_t i, ze_device_handle_t& h) { h = subs[i]->toHandle(); });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetRootDevice(ze_device_handle_t hDevice,
+                                                          ze_device_handle_t* phRootDevice) {
+  Device* device = Device::fromHandle(hDevice);
+  if (!device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!phRootDevice) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  Device* root = device->rootDevice();
+  *phRootDevice = root ? root->toHandle() : nullptr;
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetProperties(ze_device_handle_t hDevice,
+                                                          ze_device_properties_t* p) {
+  // Both forms are accepted; they differ in the unit of timerResolution.
+  ze_structure_type_t stype = p && p->stype == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2
+                                  ? ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2
+                                  : ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+  return queryStruct(hDevice, p, stype, [](Device& d, auto& out) { d.properties(out); });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDeviceGetComputeProperties(ze_device_handle_t hDevice, ze_device_compute_properties_t* p) {
+  return queryStruct(hDevice, p, ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES,
+                     [](Device& d, auto& out) { d.computeProperties(out); });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDeviceGetModuleProperties(ze_device_handle_t hDevice, ze_device_module_properties_t* p) {
+  return queryStruct(hDevice, p, ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES,
+                     [](Device& d, auto& out) { d.moduleProperties(out); });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetCommandQueueGroupProperties(
+    ze_device_handle_t hDevice, uint32_t* pCount, ze_command_queue_group_properties_t* p) {
+  Device* device = Device::fromHandle(hDevice);
+  if (!device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return guarded([&] {
+    return countQueryStructs(pCount, p, device->queueGroups(),
+                             ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES);
+  });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetMemoryProperties(
+    ze_device_handle_t hDevice, uint32_t* pCount, ze_device_memory_properties_t* p) {
+  Device* device = Device::fromHandle(hDevice);
+  if (!device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return guarded([&] {
+    return countQueryStructs(pCount, p, device->memoryProperties(),
+                             ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES);
+  });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetMemoryAccessProperties(
+    ze_device_handle_t hDevice, ze_device_memory_access_properties_t* p) {
+  return queryStruct(hDevice, p, ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES,
+                     [](Device& d, auto& out) { d.memoryAccessProperties(out); });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetCacheProperties(ze_device_handle_t hDevice,
+                                                               uint32_t* pCount,
+                                                               ze_device_cache_properties_t* p) {
+  Device* device = Device::fromHandle(hDevice);
+  if (!device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return guarded([&] {
+    return countQueryStructs(pCount, p, device->cacheProperties(),
+                             ZE_STRUCTURE_TYPE_DEVICE_CACHE_PROPERTIES);
+  });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetImageProperties(ze_device_handle_t hDevice,
+                                                               ze_device_image_properties_t* p) {
+  return queryStruct(hDevice, p, ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES,
+                     [](Device& d, auto& out) { d.imageProperties(out); });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetExternalMemoryProperties(
+    ze_device_handle_t hDevice, ze_device_external_memory_properties_t* p) {
+  return queryStruct(hDevice, p, ZE_STRUCTURE_TYPE_DEVICE_EXTERNAL_MEMORY_PROPERTIES,
+                     [](Device& d, auto& out) { d.externalMemoryProperties(out); });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetP2PProperties(ze_device_handle_t hDevice,
+                                                             ze_device_handle_t hPeerDevice,
+                                                             ze_device_p2p_properties_t* p) {
+  Device* peer = Device::fromHandle(hPeerDevice);
+  if (!peer) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return queryStruct(hDevice, p, ZE_STRUCTURE_TYPE_DEVICE_P2P_PROPERTIES,
+                     [&](Device& d, auto& out) { d.p2pProperties(*peer, out); });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceCanAccessPeer(ze_device_handle_t hDevice,
+                                                          ze_device_handle_t hPeerDevice,
+                                                          ze_bool_t* value) {
+  Device* device = Device::fromHandle(hDevice);
+  Device* peer = Device::fromHandle(hPeerDevice);
+  if (!device || !peer) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!value) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *value = device->canAccessPeer(*peer);
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetStatus(ze_device_handle_t hDevice) {
+  return Device::fromHandle(hDevice) ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice,
+                                                                uint64_t* hostTimestamp,
+                                                                uint64_t* deviceTimestamp) {
+  Device* device = Device::fromHandle(hDevice);
+  if (!device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!hostTimestamp || !deviceTimestamp) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  device->globalTimestamps(*hostTimestamp, *deviceTimestamp);
+  return ZE_RESULT_SUCCESS;
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs every Debian package Tessera needs. Idempotent: when everything is already installed it
+# only asks dpkg and returns within a second.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache pkg-config   # build
+  libhwloc-dev hwloc                                     # the device model
+  libze-dev libze1                                       # Level Zero headers, loader, validation layer
+  catch2                                                 # tests
+  python3                                                # test helpers
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
