@@ -9,6 +9,7 @@ namespace tessera::ze {
 const std::vector<Extension>& extensions() {
   static const std::vector<Extension> list = {
       {ZE_TESSERA_ROOT_DEVICE_EXT_NAME, ZE_TESSERA_ROOT_DEVICE_EXT_VERSION},
+      {ZE_TESSERA_DEVICE_TOPOLOGY_EXT_NAME, ZE_TESSERA_DEVICE_TOPOLOGY_EXT_VERSION},
   };
   return list;
 }
@@ -20,6 +21,11 @@ void* extensionFunction(const char* name) {
   };
   static const Entry table[] = {
       {"zeDeviceGetRootDevice", reinterpret_cast<void*>(&zeDeviceGetRootDevice)},
+      {"zeTesseraDeviceGetTopologyProperties",
+       reinterpret_cast<void*>(&zeTesseraDeviceGetTopologyProperties)},
+      {"zeTesseraDeviceGetPus", reinterpret_cast<void*>(&zeTesseraDeviceGetPus)},
+      {"zeTesseraDeviceGetNumaNodes", reinterpret_cast<void*>(&zeTesseraDeviceGetNumaNodes)},
+      {"zeTesseraDeviceGetCaches", reinterpret_cast<void*>(&zeTesseraDeviceGetCaches)},
   };
   for (const Entry& e : table)
     if (std::strcmp(e.name, name) == 0) return e.function;

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "core/common/ze_handles.h"
+
 namespace tessera::core {
 
 // The registry of live handle objects. Thread-safe.

@@ -32,6 +32,7 @@ class Device : public Object<_ze_device_handle_t, 0x7465737344657631ull /* "tess
   void addSubDevice(Device* d) { subDevices_.push_back(d); }
   uint32_t subdeviceId() const { return subdeviceId_; }
   bool isSubDevice() const { return parent_ != nullptr; }
+  uint32_t depth() const { return parent_ ? parent_->depth() + 1 : 0; }
 
   Level level() const { return level_; }
   uint32_t objectIndex() const { return objectIndex_; }

@@ -24,6 +24,67 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetRootDevice(ze_device_handle_t hDe
 typedef ze_result_t(ZE_APICALL* ze_pfnDeviceGetRootDevice_t)(ze_device_handle_t,
                                                              ze_device_handle_t*);
 
+/* Extension "ZE_tessera_device_topology", version 1.0: where a device sits in the machine, as hwloc
+ * sees it. Tools (tessera-info) and the OpenCL layer (partition by names and affinity domains) use it.
+ * Count-style functions follow zeDeviceGet's protocol. */
+#define ZE_TESSERA_DEVICE_TOPOLOGY_EXT_NAME "ZE_tessera_device_topology"
+#define ZE_TESSERA_DEVICE_TOPOLOGY_EXT_VERSION ZE_MAKE_VERSION(1, 0)
+
+/* The level of the machine whose object cut the device out (MACHINE for the whole machine). */
+typedef enum _ze_tessera_device_level_t {
+  ZE_TESSERA_DEVICE_LEVEL_MACHINE = 0,
+  ZE_TESSERA_DEVICE_LEVEL_PACKAGE = 1,
+  ZE_TESSERA_DEVICE_LEVEL_NUMA = 2,
+  ZE_TESSERA_DEVICE_LEVEL_L3 = 3,
+  ZE_TESSERA_DEVICE_LEVEL_L2 = 4,
+  ZE_TESSERA_DEVICE_LEVEL_FORCE_UINT32 = 0x7fffffff
+} ze_tessera_device_level_t;
+
+/* Tessera's own structure types live far from the spec's. */
+#define ZE_STRUCTURE_TYPE_TESSERA_DEVICE_TOPOLOGY_PROPERTIES ((ze_structure_type_t)0x7e550001)
+
+typedef struct _ze_tessera_device_topology_properties_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_TESSERA_DEVICE_TOPOLOGY_PROPERTIES */
+  void* pNext;               /* [in,out][optional] */
+  ze_tessera_device_level_t level; /* [out] */
+  uint32_t objectIndex;      /* [out] hwloc logical index of that object among its level */
+  uint32_t numPus;           /* [out] processing units (hardware threads): the compute units */
+  uint32_t numCores;         /* [out] cores with at least one of the device's PUs */
+  uint32_t numPackages;      /* [out] packages with at least one of the device's PUs */
+  uint32_t depth;            /* [out] 0 for a device without a root-device, 1 for its sub-devices... */
+} ze_tessera_device_topology_properties_t;
+
+typedef struct _ze_tessera_cache_t {
+  uint32_t level;         /* 1, 2, 3... */
+  uint32_t instances;     /* caches of this level that serve the device's PUs */
+  uint64_t bytesPerCache;
+  uint32_t lineBytes;
+  ze_bool_t unified;      /* data and instructions; otherwise a data cache */
+} ze_tessera_cache_t;
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraDeviceGetTopologyProperties(
+    ze_device_handle_t hDevice, ze_tessera_device_topology_properties_t* pProperties);
+/* The OS indices of the device's PUs, in increasing order. */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraDeviceGetPus(ze_device_handle_t hDevice,
+                                                          uint32_t* pCount, uint32_t* pPus);
+/* The OS indices of the NUMA nodes the device's PUs belong to, in increasing order. */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraDeviceGetNumaNodes(ze_device_handle_t hDevice,
+                                                                uint32_t* pCount,
+                                                                uint32_t* pNodes);
+/* The data and unified caches the device's PUs use, by increasing level. */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraDeviceGetCaches(ze_device_handle_t hDevice,
+                                                             uint32_t* pCount,
+                                                             ze_tessera_cache_t* pCaches);
+
+typedef ze_result_t(ZE_APICALL* ze_pfnTesseraDeviceGetTopologyProperties_t)(
+    ze_device_handle_t, ze_tessera_device_topology_properties_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnTesseraDeviceGetPus_t)(ze_device_handle_t, uint32_t*,
+                                                             uint32_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnTesseraDeviceGetNumaNodes_t)(ze_device_handle_t, uint32_t*,
+                                                                   uint32_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnTesseraDeviceGetCaches_t)(ze_device_handle_t, uint32_t*,
+                                                                ze_tessera_cache_t*);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,9 @@
+// The Level Zero handle types are pointers to structs the headers only declare. Tessera defines them
+// as empty bases of its objects, so a handle is the object's address (see object.h).
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+struct _ze_driver_handle_t {};
+struct _ze_device_handle_t {};
+struct _ze_context_handle_t {};
