@@ -5,8 +5,13 @@
 //   <path> pus=<list> sub=<subdeviceId or -> root=<pus of zeDeviceGetRootDevice or -> uuid=<hex>
 //
 // <path> is the handle's position: "1" is zeDeviceGet's second handle, "1.0" its first sub-device.
+// Then, for each root-device that zeDeviceGetRootDevice returned for a device zeDeviceGet listed, in order of
+// first appearance:
+//
+//   R pus=<list> subs=<pus of each sub-device, separated by ';'>
 #include <level_zero/ze_api.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -33,6 +38,16 @@ std::string pus(ze_device_handle_t d) {
   return s;
 }
 
+std::vector<ze_device_handle_t> roots;
+
+std::vector<ze_device_handle_t> subDevices(ze_device_handle_t d) {
+  uint32_t n = 0;
+  zeDeviceGetSubDevices(d, &n, nullptr);
+  std::vector<ze_device_handle_t> subs(n);
+  zeDeviceGetSubDevices(d, &n, subs.data());
+  return subs;
+}
+
 void print(ze_device_handle_t d, const std::string& path) {
   ze_device_properties_t p{};
   p.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
@@ -44,11 +59,11 @@ void print(ze_device_handle_t d, const std::string& path) {
               root ? pus(root).c_str() : "-");
   for (uint8_t b : p.uuid.id) std::printf("%02x", b);
   std::printf("\n");
-  uint32_t n = 0;
-  zeDeviceGetSubDevices(d, &n, nullptr);
-  std::vector<ze_device_handle_t> subs(n);
-  zeDeviceGetSubDevices(d, &n, subs.data());
-  for (uint32_t i = 0; i < n; ++i) print(subs[i], path + "." + std::to_string(i));
+  bool listed = path.find('.') == std::string::npos;
+  if (listed && root && std::find(roots.begin(), roots.end(), root) == roots.end())
+    roots.push_back(root);
+  auto subs = subDevices(d);
+  for (size_t i = 0; i < subs.size(); ++i) print(subs[i], path + "." + std::to_string(i));
 }
 
 }  // namespace
@@ -69,5 +84,10 @@ int main() {
   std::vector<ze_device_handle_t> devices(n);
   zeDeviceGet(driver, &n, devices.data());
   for (uint32_t i = 0; i < n; ++i) print(devices[i], std::to_string(i));
+  for (ze_device_handle_t r : roots) {
+    std::string subs;
+    for (ze_device_handle_t s : subDevices(r)) subs += (subs.empty() ? "" : ";") + pus(s);
+    std::printf("R pus=%s subs=%s\n", pus(r).c_str(), subs.c_str());
+  }
   return 0;
 }
