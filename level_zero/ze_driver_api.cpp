@@ -1,4 +1,5 @@
 // zeInit and the driver entry points.
+#include <cstdio>
 #include <cstring>
 #include <string_view>
 
@@ -17,7 +18,12 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeInit(ze_init_flags_t flags) {
       return ZE_RESULT_ERROR_INVALID_ENUMERATION;
     // A CPU driver has nothing to offer an application that asks for GPUs or VPUs only.
     if (flags != 0) return ZE_RESULT_ERROR_UNINITIALIZED;
-    Driver::global();  // idempotent and thread-safe: the loader calls zeInit twice
+    try {
+      Driver::global();  // idempotent and thread-safe: the loader calls zeInit twice
+    } catch (const tessera::core::TopologyError& e) {
+      std::fprintf(stderr, "tessera: error: %s\n", e.what());
+      return ZE_RESULT_ERROR_UNINITIALIZED;  // not even this machine's topology loads
+    }
     g_initialized = true;
     return ZE_RESULT_SUCCESS;
   });
