@@ -29,23 +29,26 @@ ze_result_t guarded(F&& f) noexcept {
 // The count protocol of zeDeviceGet and friends: "if count is zero, then the driver shall update the
 // value with the total number [available]. if count is greater than the number available, then the
 // driver shall update the value with the correct number available." A smaller count fills that
-// many. `fill(i, out)` writes element i.
+// many. Count zero only asks, so nothing is written even when pOut is given. `fill(i, out)` writes
+// element i.
 template <typename T, typename Fill>
 ze_result_t countQuery(uint32_t* pCount, T* pOut, size_t available, Fill&& fill) {
   if (!pCount) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   uint32_t n = static_cast<uint32_t>(available);
+  bool onlyCount = *pCount == 0 || !pOut;
   if (*pCount == 0 || *pCount > n) *pCount = n;
-  if (!pOut) return ZE_RESULT_SUCCESS;  // the count alone
+  if (onlyCount) return ZE_RESULT_SUCCESS;
   for (uint32_t i = 0; i < *pCount; ++i) fill(i, pOut[i]);
   return ZE_RESULT_SUCCESS;
 }
 
-// Copies element i of `items` but keeps the caller's stype and pNext.
+// Copies element i of `items` but keeps the caller's stype and pNext, after checking the stype of
+// every element that will be written.
 template <typename T>
 ze_result_t countQueryStructs(uint32_t* pCount, T* pOut, const std::vector<T>& items,
                               ze_structure_type_t stype) {
   if (pOut && pCount)
-    for (uint32_t i = 0; i < std::min<size_t>(*pCount ? *pCount : items.size(), items.size()); ++i)
+    for (uint32_t i = 0; i < std::min<size_t>(*pCount, items.size()); ++i)
       if (pOut[i].stype != stype) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return countQuery(pCount, pOut, items.size(), [&](uint32_t i, T& out) {
     auto pNext = out.pNext;
