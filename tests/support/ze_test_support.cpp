@@ -8,6 +8,8 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 
+#include "pu_list.h"
+
 extern char** environ;
 
 namespace tessera::test {
@@ -53,14 +55,7 @@ std::string pus(ze_driver_handle_t driver, ze_device_handle_t device) {
   REQUIRE(get(device, &n, nullptr) == ZE_RESULT_SUCCESS);
   std::vector<uint32_t> v(n);
   REQUIRE(get(device, &n, v.data()) == ZE_RESULT_SUCCESS);
-  std::string s;
-  for (size_t i = 0; i < v.size();) {
-    size_t j = i;
-    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
-    s += (s.empty() ? "" : ",") + std::to_string(v[i]) + (j > i ? "-" + std::to_string(v[j]) : "");
-    i = j + 1;
-  }
-  return s;
+  return puList(v);
 }
 
 ProcessResult runProgram(const std::vector<std::string>& argv,

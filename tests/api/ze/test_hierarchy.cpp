@@ -9,6 +9,7 @@
 #include <regex>
 #include <sstream>
 
+#include "pu_list.h"
 #include "ze_test_support.h"
 
 using tessera::test::runProbe;
@@ -40,24 +41,11 @@ std::string probe(const std::string& hierarchy, const std::string& mask,
   return withoutUuids(r.out);
 }
 
-// hwloc's list syntax for a set of PUs.
-std::string puList(std::vector<int> pus) {
-  std::sort(pus.begin(), pus.end());
-  std::string s;
-  for (size_t i = 0; i < pus.size();) {
-    size_t j = i;
-    while (j + 1 < pus.size() && pus[j + 1] == pus[j] + 1) ++j;
-    s += (s.empty() ? "" : ",") + std::to_string(pus[i]) + (j > i ? "-" + std::to_string(pus[j]) : "");
-    i = j + 1;
-  }
-  return s;
-}
-
 // Lines for a root device and its tiles in COMPOSITE mode.
 std::string compositeParent(int handle, int parent, std::vector<int> tiles) {
   std::vector<int> all;
   for (int t : tiles) all.insert(all.end(), {8 * parent + 2 * t, 8 * parent + 2 * t + 1});
-  std::string parentPus = puList(all);
+  std::string parentPus = tessera::test::puList(all);
   std::ostringstream o;
   o << handle << " pus=" << parentPus << " sub=- root=-\n";
   for (size_t i = 0; i < tiles.size(); ++i)

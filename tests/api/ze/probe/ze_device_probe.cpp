@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "pu_list.h"
 #include "tessera/ze_tessera.h"
 
 namespace {
@@ -28,14 +29,7 @@ std::string pus(ze_device_handle_t d) {
   if (getPus(d, &n, nullptr) != ZE_RESULT_SUCCESS) return "?";
   std::vector<uint32_t> v(n);
   getPus(d, &n, v.data());
-  std::string s;
-  for (size_t i = 0; i < v.size();) {
-    size_t j = i;
-    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
-    s += (s.empty() ? "" : ",") + std::to_string(v[i]) + (j > i ? "-" + std::to_string(v[j]) : "");
-    i = j + 1;
-  }
-  return s;
+  return tessera::test::puList(v);
 }
 
 std::vector<ze_device_handle_t> roots;
