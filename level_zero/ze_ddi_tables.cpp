@@ -74,15 +74,87 @@ zeGetContextProcAddrTable(ze_api_version_t v, ze_context_dditable_t* t) {
     t.pfnDestroy = zeContextDestroy;
     t.pfnGetStatus = zeContextGetStatus;
     t.pfnCreateEx = zeContextCreateEx;
+    t.pfnSystemBarrier = zeContextSystemBarrier;
   });
 }
 
-TESSERA_EMPTY_TABLE(zeGetCommandQueueProcAddrTable, ze_command_queue_dditable_t)
-TESSERA_EMPTY_TABLE(zeGetCommandListProcAddrTable, ze_command_list_dditable_t)
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetCommandQueueProcAddrTable(ze_api_version_t v, ze_command_queue_dditable_t* t) {
+  return fillTable(v, t, [](ze_command_queue_dditable_t& t) {
+    t.pfnCreate = zeCommandQueueCreate;
+    t.pfnDestroy = zeCommandQueueDestroy;
+    t.pfnExecuteCommandLists = zeCommandQueueExecuteCommandLists;
+    t.pfnSynchronize = zeCommandQueueSynchronize;
+  });
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetCommandListProcAddrTable(ze_api_version_t v, ze_command_list_dditable_t* t) {
+  return fillTable(v, t, [](ze_command_list_dditable_t& t) {
+    t.pfnCreate = zeCommandListCreate;
+    t.pfnCreateImmediate = zeCommandListCreateImmediate;
+    t.pfnDestroy = zeCommandListDestroy;
+    t.pfnClose = zeCommandListClose;
+    t.pfnReset = zeCommandListReset;
+    t.pfnAppendWriteGlobalTimestamp = zeCommandListAppendWriteGlobalTimestamp;
+    t.pfnAppendBarrier = zeCommandListAppendBarrier;
+    t.pfnAppendMemoryRangesBarrier = zeCommandListAppendMemoryRangesBarrier;
+    t.pfnAppendMemoryCopy = zeCommandListAppendMemoryCopy;
+    t.pfnAppendMemoryFill = zeCommandListAppendMemoryFill;
+    t.pfnAppendMemoryCopyRegion = zeCommandListAppendMemoryCopyRegion;
+    t.pfnAppendMemoryCopyFromContext = zeCommandListAppendMemoryCopyFromContext;
+    t.pfnAppendImageCopy = zeCommandListAppendImageCopy;
+    t.pfnAppendImageCopyRegion = zeCommandListAppendImageCopyRegion;
+    t.pfnAppendImageCopyToMemory = zeCommandListAppendImageCopyToMemory;
+    t.pfnAppendImageCopyFromMemory = zeCommandListAppendImageCopyFromMemory;
+    t.pfnAppendMemoryPrefetch = zeCommandListAppendMemoryPrefetch;
+    t.pfnAppendMemAdvise = zeCommandListAppendMemAdvise;
+    t.pfnAppendSignalEvent = zeCommandListAppendSignalEvent;
+    t.pfnAppendWaitOnEvents = zeCommandListAppendWaitOnEvents;
+    t.pfnAppendEventReset = zeCommandListAppendEventReset;
+    t.pfnAppendQueryKernelTimestamps = zeCommandListAppendQueryKernelTimestamps;
+  });
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetFenceProcAddrTable(ze_api_version_t v, ze_fence_dditable_t* t) {
+  return fillTable(v, t, [](ze_fence_dditable_t& t) {
+    t.pfnCreate = zeFenceCreate;
+    t.pfnDestroy = zeFenceDestroy;
+    t.pfnHostSynchronize = zeFenceHostSynchronize;
+    t.pfnQueryStatus = zeFenceQueryStatus;
+    t.pfnReset = zeFenceReset;
+  });
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetEventPoolProcAddrTable(ze_api_version_t v, ze_event_pool_dditable_t* t) {
+  return fillTable(v, t, [](ze_event_pool_dditable_t& t) {
+    t.pfnCreate = zeEventPoolCreate;
+    t.pfnDestroy = zeEventPoolDestroy;
+  });
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetEventProcAddrTable(ze_api_version_t v, ze_event_dditable_t* t) {
+  return fillTable(v, t, [](ze_event_dditable_t& t) {
+    t.pfnCreate = zeEventCreate;
+    t.pfnDestroy = zeEventDestroy;
+    t.pfnHostSignal = zeEventHostSignal;
+    t.pfnHostSynchronize = zeEventHostSynchronize;
+    t.pfnQueryStatus = zeEventQueryStatus;
+    t.pfnHostReset = zeEventHostReset;
+    t.pfnQueryKernelTimestamp = zeEventQueryKernelTimestamp;
+  });
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetEventExpProcAddrTable(ze_api_version_t v, ze_event_exp_dditable_t* t) {
+  return fillTable(v, t,
+                   [](ze_event_exp_dditable_t& t) { t.pfnQueryTimestampsExp = zeEventQueryTimestampsExp; });
+}
+
 TESSERA_EMPTY_TABLE(zeGetImageProcAddrTable, ze_image_dditable_t)
-TESSERA_EMPTY_TABLE(zeGetFenceProcAddrTable, ze_fence_dditable_t)
-TESSERA_EMPTY_TABLE(zeGetEventPoolProcAddrTable, ze_event_pool_dditable_t)
-TESSERA_EMPTY_TABLE(zeGetEventProcAddrTable, ze_event_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetModuleProcAddrTable, ze_module_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetModuleBuildLogProcAddrTable, ze_module_build_log_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetKernelProcAddrTable, ze_kernel_dditable_t)
@@ -92,7 +164,6 @@ TESSERA_EMPTY_TABLE(zeGetMemProcAddrTable, ze_mem_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetVirtualMemProcAddrTable, ze_virtual_mem_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetDeviceExpProcAddrTable, ze_device_exp_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetImageExpProcAddrTable, ze_image_exp_dditable_t)
-TESSERA_EMPTY_TABLE(zeGetEventExpProcAddrTable, ze_event_exp_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetKernelExpProcAddrTable, ze_kernel_exp_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetFabricVertexExpProcAddrTable, ze_fabric_vertex_exp_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetFabricEdgeExpProcAddrTable, ze_fabric_edge_exp_dditable_t)

@@ -34,12 +34,17 @@ class Object : public Handle {
   }
   Handle* toHandle() { return this; }
 
- protected:
-  Object() { handles::add(static_cast<Handle*>(this)); }
-  ~Object() {
+  // Ends the handle's life while the object may live on (commands still in flight hold references
+  // to it): from now on fromHandle refuses it. Idempotent.
+  void retireHandle() {
+    if (magic_ == 0) return;
     magic_ = 0;
     handles::remove(static_cast<Handle*>(this));
   }
+
+ protected:
+  Object() { handles::add(static_cast<Handle*>(this)); }
+  ~Object() { retireHandle(); }
 
  private:
   volatile uint64_t magic_ = Magic;

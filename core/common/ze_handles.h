@@ -7,3 +7,8 @@
 struct _ze_driver_handle_t {};
 struct _ze_device_handle_t {};
 struct _ze_context_handle_t {};
+struct _ze_command_queue_handle_t {};
+struct _ze_command_list_handle_t {};
+struct _ze_fence_handle_t {};
+struct _ze_event_pool_handle_t {};
+struct _ze_event_handle_t {};

@@ -2,6 +2,10 @@
 
 #include <time.h>
 
+#include <algorithm>
+#include <thread>
+
+#include "backends/cpu/worker_pool.h"
 #include "core/common/hash.h"
 #include "core/device/host_cpu.h"
 #include "core/device/limits.h"
@@ -56,6 +60,17 @@ Device::Device(Driver& driver, const Topology& topology, const ExposedNode& node
   std::string identity = "tessera-device|" + name_ + "|" + topology.source().describe() + "|" +
                          pus_.toString();
   stableUuid(identity, uuid_.id);
+  if (topology.source().kind == TopologySource::Kind::Machine) pinCpus_ = pus_.members();
+}
+
+Device::~Device() = default;
+
+backends::cpu::WorkerPool& Device::workers() const {
+  std::call_once(workersOnce_, [this] {
+    uint32_t threads = std::min(resources_.pus, std::max(1u, std::thread::hardware_concurrency()));
+    workers_ = std::make_unique<backends::cpu::WorkerPool>(pinCpus_, threads);
+  });
+  return *workers_;
 }
 
 Device* Device::rootDevice() const {

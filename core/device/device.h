@@ -5,12 +5,18 @@
 
 #include <level_zero/ze_api.h>
 
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "core/common/object.h"
 #include "core/device/hierarchy.h"
 #include "core/topology/topology.h"
+
+namespace tessera::backends::cpu {
+class WorkerPool;
+}
 
 namespace tessera::core {
 
@@ -56,6 +62,12 @@ class Device : public Object<_ze_device_handle_t, 0x7465737344657631ull /* "tess
   // Host and device timestamps taken together; the device timer is CLOCK_MONOTONIC in nanoseconds.
   void globalTimestamps(uint64_t& host, uint64_t& device) const;
 
+  // The CPUs the device's threads are pinned to: its PUs when the topology is this machine's;
+  // empty for a synthetic or XML topology, whose PUs need not exist here.
+  const std::vector<uint32_t>& pinCpus() const { return pinCpus_; }
+  // The device's worker threads, one per PU (at most one per CPU of the process), made on first use.
+  backends::cpu::WorkerPool& workers() const;
+
  private:
   Driver& driver_;
   Device* parent_;
@@ -68,6 +80,12 @@ class Device : public Object<_ze_device_handle_t, 0x7465737344657631ull /* "tess
   ze_device_uuid_t uuid_{};
   std::string name_;
   uint32_t vendorId_ = 0, deviceId_ = 0, clockMhz_ = 0, simdWidth_ = 0;
+  std::vector<uint32_t> pinCpus_;
+  mutable std::once_flag workersOnce_;
+  mutable std::unique_ptr<backends::cpu::WorkerPool> workers_;
+
+ public:
+  ~Device();
 };
 
 // Timer facts shared by every device and kept by later issues (events, kernel timestamps).

@@ -1,0 +1,16 @@
+// Pinning threads to CPUs, by OS CPU number. No hwloc here: the caller (core) decides which CPUs a
+// device owns.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace tessera::backends::cpu {
+
+// Restricts the calling thread to `cpus`; false when the OS refuses (e.g. CPUs that do not exist,
+// as with a synthetic topology). An empty list leaves the thread as it is and returns true.
+bool pinCurrentThread(const std::vector<uint32_t>& cpus);
+// Whether the calling thread is running on one of `cpus` at this moment.
+bool runningOn(const std::vector<uint32_t>& cpus);
+
+}  // namespace tessera::backends::cpu

@@ -1,0 +1,89 @@
+#include "backends/cpu/worker_pool.h"
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <climits>
+
+#include "backends/cpu/affinity.h"
+
+namespace tessera::backends::cpu {
+namespace {
+
+void futexWait(std::atomic<uint32_t>& word, uint32_t expected) {
+  timespec ts{0, 2'000'000};
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAIT_PRIVATE, expected, &ts,
+          nullptr, 0);
+}
+
+void futexWakeAll(std::atomic<uint32_t>& word) {
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr,
+          nullptr, 0);
+}
+
+uint64_t nowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1'000'000'000ull + uint64_t(ts.tv_nsec);
+}
+
+constexpr uint64_t kIdleSpinNs = 50'000;
+
+}  // namespace
+
+WorkerPool::WorkerPool(std::vector<uint32_t> cpus, uint32_t threads)
+    : cpus_(std::move(cpus)), threads_(threads ? threads : 1) {
+  for (uint32_t i = 1; i < threads_; ++i) helpers_.emplace_back([this, i] { helperMain(i); });
+}
+
+WorkerPool::~WorkerPool() {
+  stop_ = true;
+  generation_.fetch_add(1);
+  futexWakeAll(generation_);
+  for (auto& t : helpers_) t.join();
+}
+
+void WorkerPool::work() {
+  for (uint64_t i = next_.fetch_add(1); i < count_; i = next_.fetch_add(1)) (*job_)(i);
+}
+
+void WorkerPool::helperMain(uint32_t index) {
+  if (!cpus_.empty()) pinCurrentThread({cpus_[index % cpus_.size()]});
+  uint32_t seen = generation_.load();
+  while (true) {
+    // Spin briefly for the next job, then sleep until the generation changes.
+    uint64_t spinEnd = nowNs() + kIdleSpinNs;
+    uint32_t g;
+    while ((g = generation_.load(std::memory_order_acquire)) == seen && nowNs() < spinEnd) {
+    }
+    while ((g = generation_.load(std::memory_order_acquire)) == seen) futexWait(generation_, seen);
+    seen = g;
+    if (stop_) return;
+    work();
+    busy_.fetch_sub(1, std::memory_order_acq_rel);
+  }
+}
+
+void WorkerPool::parallelFor(uint64_t count, const std::function<void(uint64_t)>& job) {
+  if (count == 0) return;
+  if (threads_ == 1 || count == 1) {
+    for (uint64_t i = 0; i < count; ++i) job(i);
+    return;
+  }
+  std::lock_guard lock(jobMutex_);
+  job_ = &job;
+  count_ = count;
+  next_.store(0);
+  busy_.store(threads_ - 1);
+  generation_.fetch_add(1, std::memory_order_acq_rel);
+  futexWakeAll(generation_);
+  work();
+  // Helpers that find no item left leave at once; wait for those still running one.
+  while (busy_.load(std::memory_order_acquire) != 0) {
+  }
+  job_ = nullptr;
+}
+
+}  // namespace tessera::backends::cpu

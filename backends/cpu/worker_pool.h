@@ -1,0 +1,47 @@
+// The worker threads of one device: one per PU, each pinned to its PU, that run parallel jobs (large
+// copies and fills now; work-groups of kernels later).
+//
+// Threading contract: run() may be called from any thread; calls are serialized by the pool (a job
+// runs on all workers at once). The calling thread takes part as worker 0, so a pool of N threads
+// has N-1 helper threads. Idle helpers spin briefly, then sleep on a futex.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace tessera::backends::cpu {
+
+class WorkerPool {
+ public:
+  // `cpus`: the PUs to pin to (empty: no pinning); `threads`: how many take part, caller included.
+  WorkerPool(std::vector<uint32_t> cpus, uint32_t threads);
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  uint32_t size() const { return threads_; }
+  // Calls job(i) for i in [0, count) spread over the workers and returns when all are done.
+  void parallelFor(uint64_t count, const std::function<void(uint64_t)>& job);
+
+ private:
+  void helperMain(uint32_t index);
+  void work();
+
+  std::vector<uint32_t> cpus_;
+  uint32_t threads_;
+  std::vector<std::thread> helpers_;
+  std::mutex jobMutex_;  // one job at a time
+  const std::function<void(uint64_t)>* job_ = nullptr;
+  uint64_t count_ = 0;
+  std::atomic<uint64_t> next_{0};
+  std::atomic<uint32_t> generation_{0};  // futex word: bumped per job
+  std::atomic<uint32_t> busy_{0};        // helpers still inside the current job
+  std::atomic<bool> stop_{false};
+};
+
+}  // namespace tessera::backends::cpu

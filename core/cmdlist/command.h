@@ -1,0 +1,75 @@
+// Commands as recorded by a command list and run by a queue's executor. A command keeps alive the
+// events it uses; memory is the application's to keep alive ("the application is responsible for
+// making sure the device is not currently executing" before it frees or resets).
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+#include <array>
+#include <atomic>
+#include <memory>
+#include <variant>
+#include <vector>
+
+#include "core/common/ref_counted.h"
+#include "core/event/event.h"
+
+namespace tessera::core {
+
+class Device;
+
+struct NopOp {};  // barriers, waits, signals, prefetch and advice: only the waits and signal count
+struct CopyOp {
+  void* dst;
+  const void* src;
+  size_t size;
+};
+struct FillOp {
+  void* dst;
+  size_t size;
+  uint32_t patternSize;
+  std::array<uint8_t, 128> pattern;
+};
+struct RegionCopyOp {
+  uint8_t* dst;
+  const uint8_t* src;
+  ze_copy_region_t dstRegion, srcRegion;  // width in bytes, height in rows, depth in slices
+  size_t dstPitch, dstSlicePitch, srcPitch, srcSlicePitch;
+};
+struct TimestampOp {
+  uint64_t* dst;
+};
+struct QueryTimestampsOp {
+  std::vector<Ref<Event>> events;
+  uint8_t* dst;
+  std::vector<size_t> offsets;  // empty: packed one after the other
+};
+struct ResetEventOp {
+  Ref<Event> event;
+};
+
+using Op = std::variant<NopOp, CopyOp, FillOp, RegionCopyOp, TimestampOp, QueryTimestampsOp,
+                        ResetEventOp>;
+
+struct Command {
+  Op op;
+  std::vector<Ref<Event>> waits;
+  Ref<Event> signal;
+};
+
+// A closed command list's commands: immutable once closed, shared by every execution in flight.
+struct CommandBuffer {
+  std::vector<Command> commands;
+};
+
+// Where a command runs.
+struct ExecutionTarget {
+  Device& device;
+  bool mayUseWorkers;                       // compute queues spread large copies over the PUs
+  const std::atomic<bool>* cancel = nullptr;  // set when the queue is destroyed
+};
+
+// Runs one command: its waits, its operation, its signal. False when cancelled while waiting.
+bool runCommand(const Command& command, const ExecutionTarget& target);
+
+}  // namespace tessera::core

@@ -1,0 +1,92 @@
+#include <cstring>
+
+#include "backends/cpu/worker_pool.h"
+#include "core/cmdlist/command.h"
+#include "core/device/device.h"
+
+namespace tessera::core {
+namespace {
+
+// Below this a copy or fill runs on one thread; above it, in chunks over the device's workers.
+constexpr size_t kParallelThreshold = 4u << 20;
+constexpr size_t kChunk = 1u << 20;
+
+template <typename ChunkFn>
+void chunked(size_t size, const ExecutionTarget& t, ChunkFn&& fn) {
+  if (!t.mayUseWorkers || size < kParallelThreshold || t.device.workers().size() == 1) {
+    fn(0, size);
+    return;
+  }
+  uint64_t chunks = (size + kChunk - 1) / kChunk;
+  t.device.workers().parallelFor(chunks, [&](uint64_t i) {
+    size_t begin = i * kChunk;
+    fn(begin, std::min(kChunk, size - begin));
+  });
+}
+
+void fill(const FillOp& op, const ExecutionTarget& t) {
+  auto* dst = static_cast<uint8_t*>(op.dst);
+  if (op.patternSize == 1) {
+    chunked(op.size, t, [&](size_t b, size_t n) { std::memset(dst + b, op.pattern[0], n); });
+    return;
+  }
+  // Chunks are multiples of every pattern size, so each chunk starts at a pattern boundary; the
+  // last copy of the pattern may be cut short ("size ... in bytes to be filled").
+  chunked(op.size, t, [&](size_t b, size_t n) {
+    for (size_t i = 0; i < n; i += op.patternSize)
+      std::memcpy(dst + b + i, op.pattern.data(), std::min<size_t>(op.patternSize, n - i));
+  });
+}
+
+void regionCopy(const RegionCopyOp& op) {
+  const ze_copy_region_t &d = op.dstRegion, &s = op.srcRegion;
+  for (uint32_t z = 0; z < d.depth; ++z)
+    for (uint32_t y = 0; y < d.height; ++y)
+      std::memmove(op.dst + (d.originZ + z) * op.dstSlicePitch + (d.originY + y) * op.dstPitch +
+                       d.originX,
+                   op.src + (s.originZ + z) * op.srcSlicePitch + (s.originY + y) * op.srcPitch +
+                       s.originX,
+                   d.width);
+}
+
+void run(const Op& op, const ExecutionTarget& t) {
+  struct Visitor {
+    const ExecutionTarget& t;
+    void operator()(const NopOp&) const {}
+    void operator()(const CopyOp& c) const {
+      auto* dst = static_cast<uint8_t*>(c.dst);
+      auto* src = static_cast<const uint8_t*>(c.src);
+      chunked(c.size, t, [&](size_t b, size_t n) { std::memmove(dst + b, src + b, n); });
+    }
+    void operator()(const FillOp& f) const { fill(f, t); }
+    void operator()(const RegionCopyOp& r) const { regionCopy(r); }
+    void operator()(const TimestampOp& w) const { *w.dst = deviceTimestampNow(); }
+    void operator()(const QueryTimestampsOp& q) const {
+      size_t packed = 0;
+      for (size_t i = 0; i < q.events.size(); ++i) {
+        size_t at = q.offsets.empty() ? packed : q.offsets[i];
+        std::memcpy(q.dst + at, &q.events[i]->timestamps(), sizeof(ze_kernel_timestamp_result_t));
+        packed += sizeof(ze_kernel_timestamp_result_t);
+      }
+    }
+    void operator()(const ResetEventOp& r) const { r.event->reset(); }
+  };
+  std::visit(Visitor{t}, op);
+}
+
+}  // namespace
+
+bool runCommand(const Command& command, const ExecutionTarget& target) {
+  for (const Ref<Event>& e : command.waits)
+    if (!e->wait(sync::kForever, target.cancel)) return false;
+  bool timed = command.signal && command.signal->pool().timestamps();
+  uint64_t start = timed ? deviceTimestampNow() : 0;
+  run(command.op, target);
+  if (command.signal) {
+    if (timed) command.signal->recordSpan(start, deviceTimestampNow());
+    command.signal->signal();
+  }
+  return true;
+}
+
+}  // namespace tessera::core

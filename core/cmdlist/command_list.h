@@ -1,0 +1,63 @@
+// Command lists: regular ones record commands until closed, then any queue of their device and
+// ordinal executes them, as often as wanted; immediate ones run each command as it is appended, on
+// a queue of their own.
+//
+// Threading: "the application is responsible for ensuring that multiple Host threads do not access
+// the same command list simultaneously"; executions in flight share the closed buffer, which is
+// never changed again (reset starts a new one).
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+#include <memory>
+
+#include "core/cmdlist/command.h"
+#include "core/common/object.h"
+#include "core/queue/command_queue.h"
+
+namespace tessera::core {
+
+class Context;
+class Device;
+
+class CommandList
+    : public Object<_ze_command_list_handle_t, 0x746573734c737431ull /* "tessLst1" */> {
+ public:
+  // INVALID_ARGUMENT for an ordinal the device does not have.
+  static ze_result_t create(Context& context, Device& device, const ze_command_list_desc_t& desc,
+                            std::unique_ptr<CommandList>& out);
+  static ze_result_t createImmediate(Context& context, Device& device,
+                                     const ze_command_queue_desc_t& desc,
+                                     std::unique_ptr<CommandList>& out);
+  static CommandList* fromHandle(ze_command_list_handle_t h) {
+    return Object::fromHandle<CommandList>(h);
+  }
+
+  Context& context() const { return context_; }
+  Device& device() const { return device_; }
+  uint32_t ordinal() const { return ordinal_; }
+  ze_command_list_flags_t flags() const { return flags_; }
+  bool isImmediate() const { return queue_ != nullptr; }
+  bool isClosed() const { return closed_; }
+  bool isCopyOnly() const { return ordinal_ != 0; }
+
+  // Records the command, or runs it at once on an immediate list (waiting for it in SYNCHRONOUS
+  // mode). INVALID_ARGUMENT when a regular list is closed.
+  ze_result_t append(Command command);
+  ze_result_t close();
+  ze_result_t reset();
+  std::shared_ptr<const CommandBuffer> buffer() const { return buffer_; }
+
+ private:
+  CommandList(Context& context, Device& device, uint32_t ordinal, ze_command_list_flags_t flags);
+
+  Context& context_;
+  Device& device_;
+  uint32_t ordinal_;
+  ze_command_list_flags_t flags_;
+  bool closed_ = false;
+  std::shared_ptr<CommandBuffer> buffer_;
+  std::unique_ptr<CommandQueue> queue_;  // immediate lists only
+};
+
+}  // namespace tessera::core

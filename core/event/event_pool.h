@@ -1,0 +1,66 @@
+// Event pools: the memory events live in. Each event is a slot: a flag word that host and device
+// threads wait on, and the kernel timestamps of the command that signalled it.
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "core/common/object.h"
+#include "core/common/ref_counted.h"
+#include "core/device/device.h"
+
+namespace tessera::core {
+
+class Context;
+
+struct EventSlot {
+  std::atomic<uint32_t> state;  // a sync flag: bit 0 signalled (core/sync/wait.h)
+  uint32_t reserved;
+  ze_kernel_timestamp_result_t timestamps;
+};
+
+class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /* "tessEvp1" */>,
+                  public RefCounted<EventPool> {
+ public:
+  static EventPool* create(Context& context, ze_event_pool_flags_t flags, uint32_t count,
+                           std::vector<Device*> devices);
+  static EventPool* fromHandle(ze_event_pool_handle_t h) { return Object::fromHandle<EventPool>(h); }
+
+  Context& context() const { return context_; }
+  uint32_t count() const { return count_; }
+  ze_event_pool_flags_t flags() const { return flags_; }
+  bool timestamps() const { return flags_ & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP; }
+  // Slots in memory other processes map use the process-shared futex.
+  bool shared() const { return flags_ & ZE_EVENT_POOL_FLAG_IPC; }
+  EventSlot& slot(uint32_t index) const { return slots_[index]; }
+
+  // One live event per index: claim() fails when the index is out of range or taken.
+  bool claim(uint32_t index);
+  void unclaim(uint32_t index);
+  bool hasLiveEvents() const;
+
+  // zeEventPoolDestroy: refused while events of the pool live.
+  ze_result_t destroy();
+
+ private:
+  EventPool(Context& context, ze_event_pool_flags_t flags, uint32_t count,
+            std::vector<Device*> devices);
+  ~EventPool();
+  friend class RefCounted<EventPool>;
+
+  Context& context_;
+  ze_event_pool_flags_t flags_;
+  uint32_t count_;
+  std::vector<Device*> devices_;
+  EventSlot* slots_ = nullptr;
+  size_t mappedBytes_ = 0;
+  mutable std::mutex mutex_;
+  std::vector<bool> claimed_;
+  uint32_t live_ = 0;
+};
+
+}  // namespace tessera::core

@@ -1,0 +1,112 @@
+#include "core/queue/command_queue.h"
+
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "backends/cpu/affinity.h"
+#include "core/cmdlist/command_list.h"
+#include "core/device/device.h"
+
+namespace tessera::core {
+namespace {
+
+// "priorities accepted and, where the OS allows, applied": a niceness for the executor thread.
+// Raising it needs CAP_SYS_NICE; without it the queue runs at normal priority.
+void applyPriority(ze_command_queue_priority_t priority) {
+  int nice = priority == ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH  ? -5
+             : priority == ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_LOW ? 5
+                                                                  : 0;
+  if (nice) setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), nice);
+}
+
+}  // namespace
+
+ze_result_t CommandQueue::create(Context& context, Device& device,
+                                 const ze_command_queue_desc_t& desc,
+                                 std::unique_ptr<CommandQueue>& out) {
+  auto groups = device.queueGroups();
+  if (desc.ordinal >= groups.size() || desc.index >= groups[desc.ordinal].numQueues)
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  out.reset(new CommandQueue(context, device, desc));
+  return ZE_RESULT_SUCCESS;
+}
+
+CommandQueue::CommandQueue(Context& context, Device& device, const ze_command_queue_desc_t& desc)
+    : context_(context), device_(device), desc_(desc) {
+  desc_.pNext = nullptr;
+  executor_ = std::thread([this] { executorMain(); });
+}
+
+CommandQueue::~CommandQueue() {
+  stop_ = true;
+  submitted_.wakeAll();
+  executor_.join();
+}
+
+ze_result_t CommandQueue::execute(const std::vector<CommandList*>& lists, Fence* fence) {
+  if (fence && &fence->queue() != this) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
+  std::vector<std::shared_ptr<const CommandBuffer>> buffers;
+  buffers.reserve(lists.size());
+  for (CommandList* list : lists) {
+    // "Command lists can only be executed on a command queue with an identical command queue
+    // group ordinal." "Only command lists created using ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY can be
+    // executed on a command queue created using ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY."
+    if (list->ordinal() != ordinal()) return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
+    if ((desc_.flags & ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY) &&
+        !(list->flags() & ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY))
+      return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
+    // "The application is responsible for calling close before submission."
+    if (list->isImmediate() || !list->isClosed() || &list->device() != &device_)
+      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    buffers.push_back(list->buffer());
+  }
+  uint64_t ticket = submit(std::move(buffers), Ref<Fence>(fence));
+  if (synchronous()) waitFor(ticket);
+  return ZE_RESULT_SUCCESS;
+}
+
+uint64_t CommandQueue::submit(std::vector<std::shared_ptr<const CommandBuffer>> buffers,
+                              Ref<Fence> fence) {
+  uint64_t ticket;
+  {
+    std::lock_guard lock(mutex_);
+    pending_.push_back({std::move(buffers), std::move(fence)});
+    ticket = submitted_.load() + 1;
+    submitted_.increment();
+  }
+  return ticket;
+}
+
+bool CommandQueue::synchronize(uint64_t timeoutNs) {
+  return completed_.waitAtLeast(submitted_.load(), timeoutNs);
+}
+
+void CommandQueue::executorMain() {
+  backends::cpu::pinCurrentThread(device_.pinCpus());
+  applyPriority(desc_.priority);
+  // Copy-only queues keep to their own thread; compute queues may spread large copies over the
+  // device's workers.
+  ExecutionTarget target{device_, desc_.ordinal == 0, &stop_};
+  uint64_t done = 0;
+  while (submitted_.waitAtLeast(done + 1, sync::kForever, &stop_)) {
+    Submission s;
+    {
+      std::lock_guard lock(mutex_);
+      s = std::move(pending_.front());
+      pending_.pop_front();
+    }
+    bool ok = true;
+    for (const auto& buffer : s.buffers)
+      for (const Command& c : buffer->commands)
+        if (ok) ok = runCommand(c, target);
+    if (!ok) return;  // cancelled: the queue is being destroyed
+    // "A fence guarantees both execution completion and memory coherency, across the device and
+    // host, prior to being signaled": everything above happened-before the release in signal().
+    if (s.fence) s.fence->signal();
+    ++done;
+    completed_.increment();
+  }
+}
+
+}  // namespace tessera::core

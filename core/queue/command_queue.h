@@ -1,0 +1,75 @@
+// A command queue: an executor thread, pinned to the device's PUs, that runs the command lists
+// handed to it in order and signals fences.
+//
+// Threading: submit() is free-threaded ("Command queue submission is free-threaded"); the executor
+// is the only thread that runs commands; synchronize() may be called from any thread.
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+#include <atomic>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "core/cmdlist/command.h"
+#include "core/common/object.h"
+#include "core/fence/fence.h"
+#include "core/sync/wait.h"
+
+namespace tessera::core {
+
+class CommandList;
+class Context;
+class Device;
+
+class CommandQueue
+    : public Object<_ze_command_queue_handle_t, 0x7465737343717531ull /* "tessCqu1" */> {
+ public:
+  // Checks the ordinal and index against the device's queue groups; INVALID_ARGUMENT otherwise.
+  static ze_result_t create(Context& context, Device& device, const ze_command_queue_desc_t& desc,
+                            std::unique_ptr<CommandQueue>& out);
+  static CommandQueue* fromHandle(ze_command_queue_handle_t h) {
+    return Object::fromHandle<CommandQueue>(h);
+  }
+  // Cancels what has not run (waits are abandoned) and joins the executor.
+  ~CommandQueue();
+
+  Context& context() const { return context_; }
+  Device& device() const { return device_; }
+  uint32_t ordinal() const { return desc_.ordinal; }
+  bool synchronous() const { return desc_.mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS; }
+
+  // zeCommandQueueExecuteCommandLists after its handles were checked: the lists must be closed,
+  // regular, of this queue's device and ordinal (and EXPLICIT_ONLY when the queue is); the fence
+  // must be this queue's.
+  ze_result_t execute(const std::vector<CommandList*>& lists, Fence* fence);
+  // Hands buffers to the executor; returns the submission's ticket.
+  uint64_t submit(std::vector<std::shared_ptr<const CommandBuffer>> buffers, Ref<Fence> fence);
+  // Waits until everything submitted before the call completed; false on timeout.
+  bool synchronize(uint64_t timeoutNs);
+  // Waits for one ticket, without timeout.
+  void waitFor(uint64_t ticket) { completed_.waitAtLeast(ticket, sync::kForever, &stop_); }
+
+ private:
+  CommandQueue(Context& context, Device& device, const ze_command_queue_desc_t& desc);
+  void executorMain();
+
+  struct Submission {
+    std::vector<std::shared_ptr<const CommandBuffer>> buffers;
+    Ref<Fence> fence;
+  };
+
+  Context& context_;
+  Device& device_;
+  ze_command_queue_desc_t desc_;
+  std::mutex mutex_;
+  std::deque<Submission> pending_;
+  sync::Counter submitted_, completed_;
+  std::atomic<bool> stop_{false};
+  std::thread executor_;
+};
+
+}  // namespace tessera::core

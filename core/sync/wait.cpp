@@ -1,0 +1,140 @@
+#include "core/sync/wait.h"
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TESSERA_PAUSE() _mm_pause()
+#else
+#define TESSERA_PAUSE() ((void)0)
+#endif
+
+namespace tessera::core::sync {
+namespace {
+
+// The longest single sleep: a sleeper wakes at least this often to look at `cancel`.
+constexpr uint64_t kSliceNs = 2'000'000;
+
+void futexWait(std::atomic<uint32_t>& word, uint32_t expected, uint64_t ns, bool shared) {
+  timespec ts{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+  int op = shared ? FUTEX_WAIT : FUTEX_WAIT_PRIVATE;
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), op, expected, &ts, nullptr, 0);
+}
+
+void futexWakeAll(std::atomic<uint32_t>& word, bool shared) {
+  int op = shared ? FUTEX_WAKE : FUTEX_WAKE_PRIVATE;
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), op, INT_MAX, nullptr, nullptr, 0);
+}
+
+uint64_t deadlineOf(uint64_t start, uint64_t timeoutNs) {
+  return timeoutNs == kForever || start + timeoutNs < start ? kForever : start + timeoutNs;
+}
+
+bool cancelled(const std::atomic<bool>* cancel) {
+  return cancel && cancel->load(std::memory_order_acquire);
+}
+
+// Spins until `done()` or the spin budget or deadline runs out; true when done.
+template <typename Done>
+bool spinUntil(Done&& done, uint64_t start, uint64_t deadline) {
+  uint64_t spinEnd = start + spinNs();
+  for (uint32_t i = 0;; ++i) {
+    if (done()) return true;
+    if ((i & 63) == 63) {
+      uint64_t now = nowNs();
+      if (now >= spinEnd || now >= deadline) return false;
+    }
+    TESSERA_PAUSE();
+  }
+}
+
+}  // namespace
+
+uint64_t nowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+uint64_t spinNs() {
+  static const uint64_t ns = [] {
+    const char* v = std::getenv("TESSERA_SPIN_US");
+    char* end = nullptr;
+    unsigned long us = v ? std::strtoul(v, &end, 10) : 0;
+    return (v && end && *end == 0) ? uint64_t(us) * 1000 : uint64_t(100'000);
+  }();
+  return ns;
+}
+
+void flagSet(std::atomic<uint32_t>& word, bool shared) {
+  uint32_t old = word.exchange(1u, std::memory_order_acq_rel);
+  if (old & 2u) futexWakeAll(word, shared);
+}
+
+bool flagWait(std::atomic<uint32_t>& word, uint64_t timeoutNs, bool shared,
+              const std::atomic<bool>* cancel) {
+  if (flagIsSet(word)) return true;
+  if (timeoutNs == 0) return false;
+  uint64_t start = nowNs();
+  uint64_t deadline = deadlineOf(start, timeoutNs);
+  if (spinUntil([&] { return flagIsSet(word) || cancelled(cancel); }, start, deadline))
+    return flagIsSet(word);
+  while (true) {
+    uint32_t v = word.load(std::memory_order_acquire);
+    if (v & 1u) return true;
+    if (cancelled(cancel)) return false;
+    uint64_t now = nowNs();
+    if (now >= deadline) return false;
+    // Announce a sleeper, then sleep while the word still says "not set, sleepers".
+    if (!(v & 2u) && !word.compare_exchange_weak(v, v | 2u, std::memory_order_acq_rel)) continue;
+    uint64_t slice = deadline - now < kSliceNs ? deadline - now : kSliceNs;
+    futexWait(word, v | 2u, slice, shared);
+  }
+}
+
+void Counter::increment() {
+  // Sequentially consistent, so a waiter that announced itself after the check below is sure to
+  // see the new value before it sleeps.
+  value_.fetch_add(1);
+  seq_.fetch_add(1);
+  if (sleepers_.load()) futexWakeAll(seq_, false);
+}
+
+void Counter::wakeAll() {
+  seq_.fetch_add(1);
+  futexWakeAll(seq_, false);
+}
+
+bool Counter::waitAtLeast(uint64_t target, uint64_t timeoutNs,
+                          const std::atomic<bool>* cancel) const {
+  if (load() >= target) return true;
+  if (timeoutNs == 0) return false;
+  uint64_t start = nowNs();
+  uint64_t deadline = deadlineOf(start, timeoutNs);
+  if (spinUntil([&] { return load() >= target || cancelled(cancel); }, start, deadline))
+    return load() >= target;
+  sleepers_.fetch_add(1);
+  bool reached = false;
+  while (true) {
+    uint32_t seq = seq_.load();
+    if (value_.load() >= target) {
+      reached = true;
+      break;
+    }
+    if (cancelled(cancel)) break;
+    uint64_t now = nowNs();
+    if (now >= deadline) break;
+    uint64_t slice = deadline - now < kSliceNs ? deadline - now : kSliceNs;
+    futexWait(seq_, seq, slice, false);
+  }
+  sleepers_.fetch_sub(1);
+  return reached;
+}
+
+}  // namespace tessera::core::sync

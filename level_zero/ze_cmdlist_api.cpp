@@ -1,0 +1,64 @@
+// The command list entry points: creation, close, reset, destroy. Appends are in
+// ze_cmdlist_append_api.cpp.
+#include "core/cmdlist/command_list.h"
+#include "core/context/context.h"
+#include "level_zero/api_support.h"
+
+using namespace tessera::core;
+using tessera::ze::guarded;
+
+namespace tessera::ze {
+ze_result_t checkQueueDesc(const ze_command_queue_desc_t& desc);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListCreate(ze_context_handle_t hContext,
+                                                        ze_device_handle_t hDevice,
+                                                        const ze_command_list_desc_t* desc,
+                                                        ze_command_list_handle_t* phCommandList) {
+  Context* context = Context::fromHandle(hContext);
+  Device* device = Device::fromHandle(hDevice);
+  if (!context || !device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!desc || !phCommandList) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (desc->stype != ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (desc->flags > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  return guarded([&] {
+    std::unique_ptr<CommandList> list;
+    ze_result_t r = CommandList::create(*context, *device, *desc, list);
+    if (r == ZE_RESULT_SUCCESS) *phCommandList = list.release()->toHandle();
+    return r;
+  });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListCreateImmediate(
+    ze_context_handle_t hContext, ze_device_handle_t hDevice, const ze_command_queue_desc_t* altdesc,
+    ze_command_list_handle_t* phCommandList) {
+  Context* context = Context::fromHandle(hContext);
+  Device* device = Device::fromHandle(hDevice);
+  if (!context || !device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!altdesc || !phCommandList) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (ze_result_t r = tessera::ze::checkQueueDesc(*altdesc); r != ZE_RESULT_SUCCESS) return r;
+  return guarded([&] {
+    std::unique_ptr<CommandList> list;
+    ze_result_t r = CommandList::createImmediate(*context, *device, *altdesc, list);
+    if (r == ZE_RESULT_SUCCESS) *phCommandList = list.release()->toHandle();
+    return r;
+  });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListDestroy(ze_command_list_handle_t hCommandList) {
+  CommandList* list = CommandList::fromHandle(hCommandList);
+  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  delete list;
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListClose(ze_command_list_handle_t hCommandList) {
+  CommandList* list = CommandList::fromHandle(hCommandList);
+  return list ? list->close() : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListReset(ze_command_list_handle_t hCommandList) {
+  CommandList* list = CommandList::fromHandle(hCommandList);
+  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return guarded([&] { return list->reset(); });
+}

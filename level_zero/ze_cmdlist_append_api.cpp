@@ -1,0 +1,212 @@
+// The append entry points. Each checks what is its own, then appendOp() checks the list and the
+// events and records (or, on an immediate list, runs) the command.
+#include <atomic>
+#include <bit>
+#include <cstring>
+
+#include "core/context/context.h"
+#include "core/device/limits.h"
+#include "level_zero/ze_sync_args.h"
+
+using namespace tessera::core;
+using tessera::ze::appendOp;
+
+namespace {
+
+bool overlaps(const uint8_t* a, size_t aSize, const uint8_t* b, size_t bSize) {
+  return a < b + bSize && b < a + aSize;
+}
+
+// The bytes from a region's first to its last byte.
+size_t regionSpan(const ze_copy_region_t& r, size_t pitch, size_t slicePitch) {
+  if (r.width == 0 || r.height == 0 || r.depth == 0) return 0;
+  return (r.depth - 1) * slicePitch + (r.height - 1) * pitch + r.width;
+}
+
+const uint8_t* regionStart(const void* base, const ze_copy_region_t& r, size_t pitch,
+                           size_t slicePitch) {
+  return static_cast<const uint8_t*>(base) + r.originZ * slicePitch + r.originY * pitch + r.originX;
+}
+
+}  // namespace
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList,
+                                                               ze_event_handle_t hSignalEvent,
+                                                               uint32_t numWaitEvents,
+                                                               ze_event_handle_t* phWaitEvents) {
+  // Commands run in order on one executor, so every earlier command has completed when the next
+  // starts: a barrier has nothing left to do but its waits and its signal.
+  return appendOp(hCommandList, NopOp{}, hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemoryRangesBarrier(
+    ze_command_list_handle_t hCommandList, uint32_t numRanges, const size_t* pRangeSizes,
+    const void** pRanges, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents) {
+  if (!pRangeSizes || !pRanges) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return appendOp(hCommandList, NopOp{}, hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeContextSystemBarrier(ze_context_handle_t hContext,
+                                                           ze_device_handle_t hDevice) {
+  if (!Context::fromHandle(hContext) || !Device::fromHandle(hDevice))
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  // The host and the device share one coherent memory: a full fence makes earlier writes visible.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemoryCopy(
+    ze_command_list_handle_t hCommandList, void* dstptr, const void* srcptr, size_t size,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  if (!dstptr || !srcptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return appendOp(hCommandList, CopyOp{dstptr, srcptr, size}, hSignalEvent, numWaitEvents,
+                  phWaitEvents);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemoryCopyFromContext(
+    ze_command_list_handle_t hCommandList, void* dstptr, ze_context_handle_t hContextSrc,
+    const void* srcptr, size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents) {
+  if (!Context::fromHandle(hContextSrc)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!dstptr || !srcptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  // Every context's memory is this process's memory.
+  return appendOp(hCommandList, CopyOp{dstptr, srcptr, size}, hSignalEvent, numWaitEvents,
+                  phWaitEvents);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemoryFill(
+    ze_command_list_handle_t hCommandList, void* ptr, const void* pattern, size_t pattern_size,
+    size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents) {
+  if (!ptr || !pattern) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  // "pattern_size ... must be a power of two and less than or equal to
+  // ze_command_queue_group_properties_t.maxMemoryFillPatternSize."
+  if (pattern_size == 0 || !std::has_single_bit(pattern_size) ||
+      pattern_size > limits::kMaxFillPatternSize)
+    return ZE_RESULT_ERROR_INVALID_SIZE;
+  FillOp op{ptr, size, static_cast<uint32_t>(pattern_size), {}};
+  std::memcpy(op.pattern.data(), pattern, pattern_size);
+  return appendOp(hCommandList, op, hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemoryCopyRegion(
+    ze_command_list_handle_t hCommandList, void* dstptr, const ze_copy_region_t* dstRegion,
+    uint32_t dstPitch, uint32_t dstSlicePitch, const void* srcptr,
+    const ze_copy_region_t* srcRegion, uint32_t srcPitch, uint32_t srcSlicePitch,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  if (!dstptr || !dstRegion || !srcptr || !srcRegion) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  // Both regions describe the same box: width in bytes, height in rows, depth in slices.
+  if (dstRegion->width != srcRegion->width || dstRegion->height != srcRegion->height ||
+      dstRegion->depth != srcRegion->depth)
+    return ZE_RESULT_ERROR_INVALID_SIZE;
+  // A pitch must hold the row it steps over, and a slice pitch the rows of a slice.
+  auto fits = [](const ze_copy_region_t& r, uint64_t pitch, uint64_t slicePitch) {
+    return (r.height <= 1 || pitch >= uint64_t(r.originX) + r.width) &&
+           (r.depth <= 1 || slicePitch >= pitch * (uint64_t(r.originY) + r.height));
+  };
+  if (!fits(*dstRegion, dstPitch, dstSlicePitch) || !fits(*srcRegion, srcPitch, srcSlicePitch))
+    return ZE_RESULT_ERROR_INVALID_SIZE;
+  const uint8_t* d = regionStart(dstptr, *dstRegion, dstPitch, dstSlicePitch);
+  const uint8_t* s = regionStart(srcptr, *srcRegion, srcPitch, srcSlicePitch);
+  if (overlaps(d, regionSpan(*dstRegion, dstPitch, dstSlicePitch), s,
+               regionSpan(*srcRegion, srcPitch, srcSlicePitch)))
+    return ZE_RESULT_ERROR_OVERLAPPING_REGIONS;
+  RegionCopyOp op{static_cast<uint8_t*>(dstptr), static_cast<const uint8_t*>(srcptr), *dstRegion,
+                  *srcRegion, dstPitch, dstSlicePitch, srcPitch, srcSlicePitch};
+  return appendOp(hCommandList, op, hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemoryPrefetch(
+    ze_command_list_handle_t hCommandList, const void* ptr, size_t size) {
+  if (!ptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  // Memory is the host's and always resident for the device: prefetching has nothing to move.
+  return appendOp(hCommandList, NopOp{}, nullptr, 0, nullptr);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemAdvise(
+    ze_command_list_handle_t hCommandList, ze_device_handle_t hDevice, const void* ptr,
+    size_t size, ze_memory_advice_t advice) {
+  if (!Device::fromHandle(hDevice)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!ptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (advice > ZE_MEMORY_ADVICE_BIAS_UNCACHED) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  // Advice is a hint; host and device share one coherent memory, so no advice changes behaviour.
+  return appendOp(hCommandList, NopOp{}, nullptr, 0, nullptr);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendWriteGlobalTimestamp(
+    ze_command_list_handle_t hCommandList, uint64_t* dstptr, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  if (!dstptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return appendOp(hCommandList, TimestampOp{dstptr}, hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendSignalEvent(
+    ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent) {
+  if (!hEvent) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return appendOp(hCommandList, NopOp{}, hEvent, 0, nullptr);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendWaitOnEvents(
+    ze_command_list_handle_t hCommandList, uint32_t numEvents, ze_event_handle_t* phEvents) {
+  if (!phEvents) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return appendOp(hCommandList, NopOp{}, nullptr, numEvents, phEvents);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendEventReset(
+    ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent) {
+  Event* event = Event::fromHandle(hEvent);
+  if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return appendOp(hCommandList, ResetEventOp{Ref<Event>(event)}, nullptr, 0, nullptr);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendQueryKernelTimestamps(
+    ze_command_list_handle_t hCommandList, uint32_t numEvents, ze_event_handle_t* phEvents,
+    void* dstptr, const size_t* pOffsets, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents) {
+  if (!phEvents || !dstptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return tessera::ze::guarded([&] {
+    QueryTimestampsOp op{{}, static_cast<uint8_t*>(dstptr), {}};
+    for (uint32_t i = 0; i < numEvents; ++i) {
+      Event* e = Event::fromHandle(phEvents[i]);
+      if (!e) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
+      op.events.emplace_back(e);
+      if (pOffsets) op.offsets.push_back(pOffsets[i]);
+    }
+    return appendOp(hCommandList, std::move(op), hSignalEvent, numWaitEvents, phWaitEvents);
+  });
+}
+
+// Images are not supported (zeDeviceGetImageProperties reports none): their copies are refused
+// once the list is known to be valid.
+namespace {
+ze_result_t imagesUnsupported(ze_command_list_handle_t hCommandList) {
+  return CommandList::fromHandle(hCommandList) ? ZE_RESULT_ERROR_UNSUPPORTED_FEATURE
+                                               : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+}
+}  // namespace
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendImageCopy(
+    ze_command_list_handle_t hCommandList, ze_image_handle_t, ze_image_handle_t, ze_event_handle_t,
+    uint32_t, ze_event_handle_t*) {
+  return imagesUnsupported(hCommandList);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendImageCopyRegion(
+    ze_command_list_handle_t hCommandList, ze_image_handle_t, ze_image_handle_t,
+    const ze_image_region_t*, const ze_image_region_t*, ze_event_handle_t, uint32_t,
+    ze_event_handle_t*) {
+  return imagesUnsupported(hCommandList);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendImageCopyToMemory(
+    ze_command_list_handle_t hCommandList, void*, ze_image_handle_t, const ze_image_region_t*,
+    ze_event_handle_t, uint32_t, ze_event_handle_t*) {
+  return imagesUnsupported(hCommandList);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendImageCopyFromMemory(
+    ze_command_list_handle_t hCommandList, ze_image_handle_t, const void*,
+    const ze_image_region_t*, ze_event_handle_t, uint32_t, ze_event_handle_t*) {
+  return imagesUnsupported(hCommandList);
+}

@@ -1,0 +1,73 @@
+// The command queue entry points.
+#include <vector>
+
+#include "core/cmdlist/command_list.h"
+#include "core/context/context.h"
+#include "core/queue/command_queue.h"
+#include "level_zero/api_support.h"
+
+using namespace tessera::core;
+using tessera::ze::guarded;
+
+namespace tessera::ze {
+
+// What zeCommandQueueCreate and zeCommandListCreateImmediate check of a queue descriptor.
+ze_result_t checkQueueDesc(const ze_command_queue_desc_t& desc) {
+  if (desc.stype != ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (desc.flags > ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY ||
+      desc.mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS ||
+      desc.priority > ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH)
+    return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace tessera::ze
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueCreate(ze_context_handle_t hContext,
+                                                         ze_device_handle_t hDevice,
+                                                         const ze_command_queue_desc_t* desc,
+                                                         ze_command_queue_handle_t* phCommandQueue) {
+  Context* context = Context::fromHandle(hContext);
+  Device* device = Device::fromHandle(hDevice);
+  if (!context || !device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!desc || !phCommandQueue) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (ze_result_t r = tessera::ze::checkQueueDesc(*desc); r != ZE_RESULT_SUCCESS) return r;
+  return guarded([&] {
+    std::unique_ptr<CommandQueue> queue;
+    ze_result_t r = CommandQueue::create(*context, *device, *desc, queue);
+    if (r == ZE_RESULT_SUCCESS) *phCommandQueue = queue.release()->toHandle();
+    return r;
+  });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
+  CommandQueue* queue = CommandQueue::fromHandle(hCommandQueue);
+  if (!queue) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  delete queue;
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueExecuteCommandLists(
+    ze_command_queue_handle_t hCommandQueue, uint32_t numCommandLists,
+    ze_command_list_handle_t* phCommandLists, ze_fence_handle_t hFence) {
+  CommandQueue* queue = CommandQueue::fromHandle(hCommandQueue);
+  if (!queue) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!phCommandLists) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (numCommandLists == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+  Fence* fence = hFence ? Fence::fromHandle(hFence) : nullptr;
+  if (hFence && !fence) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
+  return guarded([&] {
+    std::vector<CommandList*> lists(numCommandLists);
+    for (uint32_t i = 0; i < numCommandLists; ++i)
+      if (!(lists[i] = CommandList::fromHandle(phCommandLists[i])))
+        return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    return queue->execute(lists, fence);
+  });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue,
+                                                              uint64_t timeout) {
+  CommandQueue* queue = CommandQueue::fromHandle(hCommandQueue);
+  if (!queue) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return queue->synchronize(timeout) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+}

@@ -1,0 +1,117 @@
+// The event pool and event entry points.
+#include <vector>
+
+#include "core/context/context.h"
+#include "core/driver/driver.h"
+#include "core/event/event.h"
+#include "level_zero/api_support.h"
+
+using namespace tessera::core;
+using tessera::ze::guarded;
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hContext,
+                                                      const ze_event_pool_desc_t* desc,
+                                                      uint32_t numDevices,
+                                                      ze_device_handle_t* phDevices,
+                                                      ze_event_pool_handle_t* phEventPool) {
+  Context* context = Context::fromHandle(hContext);
+  if (!context) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!desc || !phEventPool) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (desc->stype != ZE_STRUCTURE_TYPE_EVENT_POOL_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (desc->flags > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  if (desc->count == 0 || (numDevices > 0 && !phDevices)) return ZE_RESULT_ERROR_INVALID_SIZE;
+  return guarded([&] {
+    std::vector<Device*> devices;
+    for (uint32_t i = 0; i < numDevices; ++i) {
+      Device* d = Device::fromHandle(phDevices[i]);
+      if (!d || &d->driver() != &context->driver()) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+      devices.push_back(d);
+    }
+    *phEventPool =
+        EventPool::create(*context, desc->flags, desc->count, std::move(devices))->toHandle();
+    return ZE_RESULT_SUCCESS;
+  });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) {
+  EventPool* pool = EventPool::fromHandle(hEventPool);
+  return pool ? pool->destroy() : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCreate(ze_event_pool_handle_t hEventPool,
+                                                  const ze_event_desc_t* desc,
+                                                  ze_event_handle_t* phEvent) {
+  EventPool* pool = EventPool::fromHandle(hEventPool);
+  if (!pool) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!desc || !phEvent) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (desc->stype != ZE_STRUCTURE_TYPE_EVENT_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (desc->signal > 0x7 || desc->wait > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  return guarded([&] {
+    // The index must be in the pool, with no other live event on it.
+    Event* event = Event::create(*pool, desc->index);
+    if (!event) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    *phEvent = event->toHandle();
+    return ZE_RESULT_SUCCESS;
+  });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventDestroy(ze_event_handle_t hEvent) {
+  Event* event = Event::fromHandle(hEvent);
+  if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  event->destroy();
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostSignal(ze_event_handle_t hEvent) {
+  Event* event = Event::fromHandle(hEvent);
+  if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  event->signal();
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostSynchronize(ze_event_handle_t hEvent,
+                                                           uint64_t timeout) {
+  Event* event = Event::fromHandle(hEvent);
+  if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return event->wait(timeout) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventQueryStatus(ze_event_handle_t hEvent) {
+  Event* event = Event::fromHandle(hEvent);
+  if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return event->isSignaled() ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostReset(ze_event_handle_t hEvent) {
+  Event* event = Event::fromHandle(hEvent);
+  if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  event->reset();
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
+                                                                ze_kernel_timestamp_result_t* dstptr) {
+  Event* event = Event::fromHandle(hEvent);
+  if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!dstptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (!event->pool().timestamps()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!event->isSignaled()) return ZE_RESULT_NOT_READY;
+  *dstptr = event->timestamps();
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventQueryTimestampsExp(ze_event_handle_t hEvent,
+                                                              ze_device_handle_t hDevice,
+                                                              uint32_t* pCount,
+                                                              ze_kernel_timestamp_result_t* pTimestamps) {
+  Event* event = Event::fromHandle(hEvent);
+  if (!event || !Device::fromHandle(hDevice)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pCount) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (!event->pool().timestamps()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!event->isSignaled()) return ZE_RESULT_NOT_READY;
+  // One timestamp: a command runs on one device, never split across sub-devices.
+  return tessera::ze::countQuery(pCount, pTimestamps, 1,
+                                 [&](uint32_t, ze_kernel_timestamp_result_t& out) {
+                                   out = event->timestamps();
+                                 });
+}
