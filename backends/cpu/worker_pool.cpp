@@ -51,7 +51,8 @@ void WorkerPool::work() {
 
 void WorkerPool::helperMain(uint32_t index) {
   if (!cpus_.empty()) pinCurrentThread({cpus_[index % cpus_.size()]});
-  uint32_t seen = generation_.load();
+  // Generation 0 is "no job yet": a job posted before this thread got here still counts on it.
+  uint32_t seen = 0;
   while (true) {
     // Spin briefly for the next job, then sleep until the generation changes.
     uint64_t spinEnd = nowNs() + kIdleSpinNs;
