@@ -29,12 +29,10 @@ uint64_t nowNs() {
   return uint64_t(ts.tv_sec) * 1'000'000'000ull + uint64_t(ts.tv_nsec);
 }
 
-constexpr uint64_t kIdleSpinNs = 50'000;
-
 }  // namespace
 
-WorkerPool::WorkerPool(std::vector<uint32_t> cpus, uint32_t threads)
-    : cpus_(std::move(cpus)), threads_(threads ? threads : 1) {
+WorkerPool::WorkerPool(std::vector<uint32_t> cpus, uint32_t threads, uint64_t idleSpinNs)
+    : cpus_(std::move(cpus)), threads_(threads ? threads : 1), idleSpinNs_(idleSpinNs) {
   for (uint32_t i = 1; i < threads_; ++i) helpers_.emplace_back([this, i] { helperMain(i); });
 }
 
@@ -55,7 +53,7 @@ void WorkerPool::helperMain(uint32_t index) {
   uint32_t seen = 0;
   while (true) {
     // Spin briefly for the next job, then sleep until the generation changes.
-    uint64_t spinEnd = nowNs() + kIdleSpinNs;
+    uint64_t spinEnd = nowNs() + idleSpinNs_;
     uint32_t g;
     while ((g = generation_.load(std::memory_order_acquire)) == seen && nowNs() < spinEnd) {
     }

@@ -18,8 +18,9 @@ namespace tessera::backends::cpu {
 
 class WorkerPool {
  public:
-  // `cpus`: the PUs to pin to (empty: no pinning); `threads`: how many take part, caller included.
-  WorkerPool(std::vector<uint32_t> cpus, uint32_t threads);
+  // `cpus`: the PUs to pin to (empty: no pinning); `threads`: how many take part, caller included;
+  // `idleSpinNs`: how long an idle helper spins before it sleeps.
+  WorkerPool(std::vector<uint32_t> cpus, uint32_t threads, uint64_t idleSpinNs);
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
@@ -34,6 +35,7 @@ class WorkerPool {
 
   std::vector<uint32_t> cpus_;
   uint32_t threads_;
+  uint64_t idleSpinNs_;
   std::vector<std::thread> helpers_;
   std::mutex jobMutex_;  // one job at a time
   const std::function<void(uint64_t)>* job_ = nullptr;

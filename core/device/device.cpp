@@ -8,6 +8,7 @@
 #include "backends/cpu/worker_pool.h"
 #include "core/common/hash.h"
 #include "core/device/host_cpu.h"
+#include "core/sync/wait.h"
 #include "core/device/limits.h"
 #include "core/driver/driver.h"
 
@@ -68,7 +69,7 @@ Device::~Device() = default;
 backends::cpu::WorkerPool& Device::workers() const {
   std::call_once(workersOnce_, [this] {
     uint32_t threads = std::min(resources_.pus, std::max(1u, std::thread::hardware_concurrency()));
-    workers_ = std::make_unique<backends::cpu::WorkerPool>(pinCpus_, threads);
+    workers_ = std::make_unique<backends::cpu::WorkerPool>(pinCpus_, threads, sync::spinNs());
   });
   return *workers_;
 }
