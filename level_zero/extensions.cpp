@@ -10,6 +10,7 @@ const std::vector<Extension>& extensions() {
   static const std::vector<Extension> list = {
       {ZE_TESSERA_ROOT_DEVICE_EXT_NAME, ZE_TESSERA_ROOT_DEVICE_EXT_VERSION},
       {ZE_TESSERA_DEVICE_TOPOLOGY_EXT_NAME, ZE_TESSERA_DEVICE_TOPOLOGY_EXT_VERSION},
+      {ZE_TESSERA_EVENT_POOL_PUT_IPC_EXT_NAME, ZE_TESSERA_EVENT_POOL_PUT_IPC_EXT_VERSION},
   };
   return list;
 }
@@ -26,6 +27,7 @@ void* extensionFunction(const char* name) {
       {"zeTesseraDeviceGetPus", reinterpret_cast<void*>(&zeTesseraDeviceGetPus)},
       {"zeTesseraDeviceGetNumaNodes", reinterpret_cast<void*>(&zeTesseraDeviceGetNumaNodes)},
       {"zeTesseraDeviceGetCaches", reinterpret_cast<void*>(&zeTesseraDeviceGetCaches)},
+      {"zeEventPoolPutIpcHandle", reinterpret_cast<void*>(&zeEventPoolPutIpcHandle)},
   };
   for (const Entry& e : table)
     if (std::strcmp(e.name, name) == 0) return e.function;

@@ -132,6 +132,9 @@ zeGetEventPoolProcAddrTable(ze_api_version_t v, ze_event_pool_dditable_t* t) {
   return fillTable(v, t, [](ze_event_pool_dditable_t& t) {
     t.pfnCreate = zeEventPoolCreate;
     t.pfnDestroy = zeEventPoolDestroy;
+    t.pfnGetIpcHandle = zeEventPoolGetIpcHandle;
+    t.pfnOpenIpcHandle = zeEventPoolOpenIpcHandle;
+    t.pfnCloseIpcHandle = zeEventPoolCloseIpcHandle;
   });
 }
 

@@ -61,7 +61,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDriverGetIpcProperties(ze_driver_handle_t 
   if (!Driver::fromHandle(hDriver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (p->stype != ZE_STRUCTURE_TYPE_DRIVER_IPC_PROPERTIES) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  p->flags = 0;  // memory and event IPC arrive with issues 3 and 4
+  p->flags = ZE_IPC_PROPERTY_FLAG_EVENT_POOL;
   return ZE_RESULT_SUCCESS;
 }
 

@@ -5,6 +5,7 @@
 #include "core/driver/driver.h"
 #include "core/event/event.h"
 #include "level_zero/api_support.h"
+#include "tessera/ze_tessera.h"
 
 using namespace tessera::core;
 using tessera::ze::guarded;
@@ -35,7 +36,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hConte
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) {
   EventPool* pool = EventPool::fromHandle(hEventPool);
-  return pool ? pool->destroy() : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pool) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (pool->opened()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;  // opened: zeEventPoolCloseIpcHandle
+  return pool->destroy();
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCreate(ze_event_pool_handle_t hEventPool,
@@ -114,4 +117,43 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventQueryTimestampsExp(ze_event_handle_t 
                                  [&](uint32_t, ze_kernel_timestamp_result_t& out) {
                                    out = event->timestamps();
                                  });
+}
+
+// Event pool IPC: the pool's pages are a memfd that the other process takes with pidfd_getfd (see
+// core/common/remote_fd.h for who may).
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolGetIpcHandle(ze_event_pool_handle_t hEventPool,
+                                                            ze_ipc_event_pool_handle_t* phIpc) {
+  EventPool* pool = EventPool::fromHandle(hEventPool);
+  if (!pool) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!phIpc) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return pool->ipcHandle(*phIpc);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolOpenIpcHandle(ze_context_handle_t hContext,
+                                                             ze_ipc_event_pool_handle_t hIpc,
+                                                             ze_event_pool_handle_t* phEventPool) {
+  Context* context = Context::fromHandle(hContext);
+  if (!context) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!phEventPool) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return guarded([&] {
+    EventPool* pool = nullptr;
+    ze_result_t r = EventPool::open(*context, hIpc, pool);
+    if (r == ZE_RESULT_SUCCESS) *phEventPool = pool->toHandle();
+    return r;
+  });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool) {
+  EventPool* pool = EventPool::fromHandle(hEventPool);
+  if (!pool) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pool->opened()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;  // created here: destroy it
+  return pool->destroy();
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolPutIpcHandle(ze_context_handle_t hContext,
+                                                            ze_ipc_event_pool_handle_t hIpc) {
+  if (!Context::fromHandle(hContext)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  // A handle holds nothing in the exporter beyond the pool itself, whose destruction ends every
+  // handle; returning one has nothing to release.
+  return ZE_RESULT_SUCCESS;
 }

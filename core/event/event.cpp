@@ -4,12 +4,21 @@ namespace tessera::core {
 
 Event* Event::create(EventPool& pool, uint32_t index) {
   if (!pool.claim(index)) return nullptr;
+  Event* event;
   try {
-    return new Event(pool, index);
+    event = new Event(pool, index);
   } catch (...) {
     pool.unclaim(index);
     throw;
   }
+  // A new event starts not signalled, whatever an earlier event of its index left behind. Not in
+  // IPC pools: there, the processes sharing the pool each create an event on the same slot, and the
+  // other one may already have signalled it (the guide's two-process example).
+  if (!pool.shared()) {
+    event->reset();
+    event->slot().timestamps = {};
+  }
+  return event;
 }
 
 Event::~Event() { pool_->unclaim(index_); }

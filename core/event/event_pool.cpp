@@ -1,29 +1,93 @@
 #include "core/event/event_pool.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include <cstring>
 #include <new>
 
+#include "core/common/remote_fd.h"
+
 namespace tessera::core {
+namespace {
+
+// What travels in a ze_ipc_event_pool_handle_t.
+struct IpcData {
+  static constexpr uint32_t kMagic = 0x50457354;  // "TsEP"
+  uint32_t magic;
+  uint32_t version;
+  int32_t pid;
+  int32_t fd;
+  uint64_t cookie;
+  uint32_t count;
+  uint32_t flags;
+};
+static_assert(sizeof(IpcData) <= ZE_MAX_IPC_HANDLE_SIZE);
+
+void* mapShared(int fd, size_t bytes) {
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  return p == MAP_FAILED ? nullptr : p;
+}
+
+}  // namespace
 
 EventPool* EventPool::create(Context& context, ze_event_pool_flags_t flags, uint32_t count,
                              std::vector<Device*> devices) {
-  return new EventPool(context, flags, count, std::move(devices));
+  int fd = memfd_create("tessera-event-pool", MFD_CLOEXEC);
+  if (fd < 0) throw std::bad_alloc();
+  void* p = ftruncate(fd, static_cast<off_t>(bytesFor(count))) == 0 ? mapShared(fd, bytesFor(count))
+                                                                    : nullptr;
+  if (!p) {
+    close(fd);
+    throw std::bad_alloc();
+  }
+  // Zero-filled pages are slots in the not-signalled state.
+  auto* pool = new EventPool(context, flags, count, std::move(devices), fd, p, false);
+  pool->header_->count = count;
+  pool->header_->flags = flags;
+  if (pool->shared()) pool->header_->cookie = randomCookie();
+  return pool;
+}
+
+ze_result_t EventPool::open(Context& context, const ze_ipc_event_pool_handle_t& handle,
+                            EventPool*& out) {
+  IpcData d;
+  std::memcpy(&d, handle.data, sizeof d);
+  if (d.magic != IpcData::kMagic || d.version != 1 || d.count == 0)
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  RemoteFd remote = takeRemoteFd(d.pid, d.fd);
+  if (remote.result != ZE_RESULT_SUCCESS) return remote.result;
+  void* p = mapShared(remote.fd, bytesFor(d.count));
+  // The cookie tells the exporter's live pool from a file that merely has the same number now.
+  if (!p || static_cast<EventPoolHeader*>(p)->cookie != d.cookie ||
+      static_cast<EventPoolHeader*>(p)->count != d.count) {
+    if (p) munmap(p, bytesFor(d.count));
+    close(remote.fd);
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  out = new EventPool(context, d.flags, d.count, {}, remote.fd, p, true);
+  return ZE_RESULT_SUCCESS;
 }
 
 EventPool::EventPool(Context& context, ze_event_pool_flags_t flags, uint32_t count,
-                     std::vector<Device*> devices)
-    : context_(context), flags_(flags), count_(count), devices_(std::move(devices)),
-      claimed_(count, false) {
-  // Slots live in their own shared mapping, so an IPC pool can hand the same pages to another
-  // process; zero-filled pages are slots in the not-signalled state.
-  mappedBytes_ = sizeof(EventSlot) * count;
-  void* p = mmap(nullptr, mappedBytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) throw std::bad_alloc();
-  slots_ = static_cast<EventSlot*>(p);
+                     std::vector<Device*> devices, int fd, void* mapping, bool opened)
+    : context_(context), flags_(flags), count_(count), devices_(std::move(devices)), fd_(fd),
+      header_(static_cast<EventPoolHeader*>(mapping)),
+      slots_(reinterpret_cast<EventSlot*>(header_ + 1)), opened_(opened), claimed_(count, false) {}
+
+EventPool::~EventPool() {
+  if (!opened_) header_->cookie = 0;  // handles still out there stop opening
+  munmap(header_, bytesFor(count_));
+  close(fd_);
 }
 
-EventPool::~EventPool() { munmap(slots_, mappedBytes_); }
+ze_result_t EventPool::ipcHandle(ze_ipc_event_pool_handle_t& out) const {
+  if (!shared() || opened_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  IpcData d{IpcData::kMagic, 1, static_cast<int32_t>(getpid()), fd_, header_->cookie, count_, flags_};
+  std::memset(out.data, 0, sizeof out.data);
+  std::memcpy(out.data, &d, sizeof d);
+  return ZE_RESULT_SUCCESS;
+}
 
 bool EventPool::claim(uint32_t index) {
   std::lock_guard lock(mutex_);

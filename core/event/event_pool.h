@@ -23,11 +23,28 @@ struct EventSlot {
   ze_kernel_timestamp_result_t timestamps;
 };
 
+// The pool's pages: a header, then the slots. They live in a memfd, so an IPC pool's pages can be
+// mapped by another process (zeEventPoolOpenIpcHandle), which then waits and signals on the very
+// same words.
+struct EventPoolHeader {
+  uint64_t cookie;  // non-zero while the pool may be opened by other processes
+  uint32_t count;
+  uint32_t flags;
+  uint8_t reserved[48];
+};
+
 class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /* "tessEvp1" */>,
                   public RefCounted<EventPool> {
  public:
   static EventPool* create(Context& context, ze_event_pool_flags_t flags, uint32_t count,
                            std::vector<Device*> devices);
+  // zeEventPoolOpenIpcHandle: maps the pool another process exported.
+  static ze_result_t open(Context& context, const ze_ipc_event_pool_handle_t& handle,
+                          EventPool*& out);
+  // zeEventPoolGetIpcHandle: only pools created with ZE_EVENT_POOL_FLAG_IPC.
+  ze_result_t ipcHandle(ze_ipc_event_pool_handle_t& out) const;
+  // Whether this process opened the pool from an IPC handle (and must close, not destroy, it).
+  bool opened() const { return opened_; }
   static EventPool* fromHandle(ze_event_pool_handle_t h) { return Object::fromHandle<EventPool>(h); }
 
   Context& context() const { return context_; }
@@ -43,21 +60,25 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
   void unclaim(uint32_t index);
   bool hasLiveEvents() const;
 
-  // zeEventPoolDestroy: refused while events of the pool live.
+  // zeEventPoolDestroy (created pools) and zeEventPoolCloseIpcHandle (opened ones): refused while
+  // events of the pool live.
   ze_result_t destroy();
 
  private:
   EventPool(Context& context, ze_event_pool_flags_t flags, uint32_t count,
-            std::vector<Device*> devices);
+            std::vector<Device*> devices, int fd, void* mapping, bool opened);
   ~EventPool();
   friend class RefCounted<EventPool>;
+  static size_t bytesFor(uint32_t count) { return sizeof(EventPoolHeader) + sizeof(EventSlot) * count; }
 
   Context& context_;
   ze_event_pool_flags_t flags_;
   uint32_t count_;
   std::vector<Device*> devices_;
-  EventSlot* slots_ = nullptr;
-  size_t mappedBytes_ = 0;
+  int fd_;
+  EventPoolHeader* header_;
+  EventSlot* slots_;
+  bool opened_;
   mutable std::mutex mutex_;
   std::vector<bool> claimed_;
   uint32_t live_ = 0;

@@ -24,6 +24,15 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetRootDevice(ze_device_handle_t hDe
 typedef ze_result_t(ZE_APICALL* ze_pfnDeviceGetRootDevice_t)(ze_device_handle_t,
                                                              ze_device_handle_t*);
 
+/* zeEventPoolPutIpcHandle from Level Zero 1.6: "Returns an IPC event pool handle to the driver."
+ * Reached through zeDriverGetExtensionFunctionAddress (extension "ZE_tessera_event_pool_put_ipc"). */
+#define ZE_TESSERA_EVENT_POOL_PUT_IPC_EXT_NAME "ZE_tessera_event_pool_put_ipc"
+#define ZE_TESSERA_EVENT_POOL_PUT_IPC_EXT_VERSION ZE_MAKE_VERSION(1, 0)
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolPutIpcHandle(ze_context_handle_t hContext,
+                                                            ze_ipc_event_pool_handle_t hIpc);
+typedef ze_result_t(ZE_APICALL* ze_pfnEventPoolPutIpcHandle_t)(ze_context_handle_t,
+                                                               ze_ipc_event_pool_handle_t);
+
 /* Extension "ZE_tessera_device_topology", version 1.0: where a device sits in the machine, as hwloc
  * sees it. Tools (tessera-info) and the OpenCL layer (partition by names and affinity domains) use it.
  * Count-style functions follow zeDeviceGet's protocol. */

@@ -1,0 +1,35 @@
+#include "core/common/remote_fd.h"
+
+#include <errno.h>
+#include <sys/random.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace tessera::core {
+
+RemoteFd takeRemoteFd(int32_t pid, int32_t fd) {
+  auto fromErrno = [](int e) {
+    switch (e) {
+      case EPERM:
+      case EACCES: return ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS;
+      case ENOSYS: return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+      default: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    }
+  };
+  int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+  if (pidfd < 0) return {fromErrno(errno), -1};
+  int local = static_cast<int>(syscall(SYS_pidfd_getfd, pidfd, fd, 0));
+  int err = errno;
+  close(pidfd);
+  if (local < 0) return {fromErrno(err), -1};
+  return {ZE_RESULT_SUCCESS, local};
+}
+
+uint64_t randomCookie() {
+  uint64_t v = 0;
+  while (v == 0)
+    if (getrandom(&v, sizeof v, 0) != sizeof v) v = 0;
+  return v;
+}
+
+}  // namespace tessera::core
