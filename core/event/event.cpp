@@ -21,7 +21,7 @@ Event* Event::create(EventPool& pool, uint32_t index) {
   return event;
 }
 
-Event::~Event() { pool_->unclaim(index_); }
+Event::~Event() = default;
 
 void Event::recordSpan(uint64_t start, uint64_t end) {
   // Tessera has one clock: the device timer is CLOCK_MONOTONIC in nanoseconds
@@ -32,6 +32,10 @@ void Event::recordSpan(uint64_t start, uint64_t end) {
 }
 
 void Event::destroy() {
+  // The index is free again at once, so the pool can be destroyed even while commands recorded in
+  // lists still hold this event ("destroy all event handles created from the pool before destroying
+  // the pool itself" is about handles); those commands keep the slot's memory alive.
+  pool_->unclaim(index_);
   retireHandle();
   release();
 }
