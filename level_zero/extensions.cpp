@@ -10,6 +10,7 @@ const std::vector<Extension>& extensions() {
   static const std::vector<Extension> list = {
       {ZE_TESSERA_ROOT_DEVICE_EXT_NAME, ZE_TESSERA_ROOT_DEVICE_EXT_VERSION},
       {ZE_TESSERA_DEVICE_TOPOLOGY_EXT_NAME, ZE_TESSERA_DEVICE_TOPOLOGY_EXT_VERSION},
+      {ZE_MEMORY_FREE_POLICIES_EXT_NAME, ZE_MEMORY_FREE_POLICIES_EXT_VERSION_CURRENT},
   };
   return list;
 }
@@ -26,6 +27,8 @@ void* extensionFunction(const char* name) {
       {"zeTesseraDeviceGetPus", reinterpret_cast<void*>(&zeTesseraDeviceGetPus)},
       {"zeTesseraDeviceGetNumaNodes", reinterpret_cast<void*>(&zeTesseraDeviceGetNumaNodes)},
       {"zeTesseraDeviceGetCaches", reinterpret_cast<void*>(&zeTesseraDeviceGetCaches)},
+      {"zeMemPutIpcHandle", reinterpret_cast<void*>(&zeMemPutIpcHandle)},
+      {"zeMemFreeExt", reinterpret_cast<void*>(&zeMemFreeExt)},
   };
   for (const Entry& e : table)
     if (std::strcmp(e.name, name) == 0) return e.function;

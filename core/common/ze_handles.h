@@ -7,3 +7,4 @@
 struct _ze_driver_handle_t {};
 struct _ze_device_handle_t {};
 struct _ze_context_handle_t {};
+struct _ze_physical_mem_handle_t {};
