@@ -341,10 +341,11 @@ TEST_CASE(
     "[bad_input]") {
   Fixture fx;
   ze_context_handle_t ctx = newContext(fx.driver);
-  auto hostDesc = typed<ze_host_mem_alloc_desc_t>(ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC);
-  void* ptr = nullptr;
-  CHECK(zeMemAllocHost(ctx, &hostDesc, 64, 0, &ptr) == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
-  CHECK(ptr == nullptr);
+  auto samplerDesc = typed<ze_sampler_desc_t>(ZE_STRUCTURE_TYPE_SAMPLER_DESC);
+  ze_sampler_handle_t sampler = nullptr;
+  CHECK(zeSamplerCreate(ctx, fx.device, &samplerDesc, &sampler) ==
+        ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+  CHECK(sampler == nullptr);
   auto listDesc = typed<ze_command_list_desc_t>(ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC);
   ze_command_list_handle_t list = nullptr;
   CHECK(zeCommandListCreate(ctx, fx.device, &listDesc, &list) ==
