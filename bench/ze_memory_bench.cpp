@@ -1,6 +1,6 @@
-// Cost of zeMemAllocDevice + zeMemFree for 64 B, 4 KiB and 1 MiB, through whatever ze* library it is
-// linked with. Prints, per size, the median and the spread (10th and 90th percentiles, min, max) of
-// the time of one alloc+free pair, measured in batches.
+// Cost of zeMemAllocDevice + zeMemFree for 64 B, 4 KiB and 1 MiB, through whatever ze* library it
+// is linked with. Prints, per size, the median and the spread (10th and 90th percentiles, min, max)
+// of the time of one alloc+free pair, measured in batches.
 //
 // Usage: ze_memory_bench [samples] [pairs-per-sample]   (defaults 201 and 1000)
 #include <level_zero/ze_api.h>
@@ -13,13 +13,13 @@
 
 namespace {
 
-#define CHECK_ZE(call)                                                     \
-  do {                                                                     \
-    ze_result_t r_ = (call);                                               \
-    if (r_ != ZE_RESULT_SUCCESS) {                                         \
-      std::fprintf(stderr, "%s failed: 0x%x\n", #call, unsigned(r_));      \
-      std::exit(1);                                                        \
-    }                                                                      \
+#define CHECK_ZE(call)                                                \
+  do {                                                                \
+    ze_result_t r_ = (call);                                          \
+    if (r_ != ZE_RESULT_SUCCESS) {                                    \
+      std::fprintf(stderr, "%s failed: 0x%x\n", #call, unsigned(r_)); \
+      std::exit(1);                                                   \
+    }                                                                 \
   } while (0)
 
 double percentile(std::vector<double> v, double q) {

@@ -72,10 +72,10 @@ Device* contextDevice(Context& c, ze_device_handle_t h) {
 }
 
 // Runs a check; returns its result from the enclosing function when it fails.
-#define TESSERA_CHECK(expr)                            \
-  do {                                                 \
-    ze_result_t r_ = (expr);                           \
-    if (r_ != ZE_RESULT_SUCCESS) return r_;            \
+#define TESSERA_CHECK(expr)                 \
+  do {                                      \
+    ze_result_t r_ = (expr);                \
+    if (r_ != ZE_RESULT_SUCCESS) return r_; \
   } while (0)
 
 }  // namespace
@@ -89,7 +89,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemAllocShared(ze_context_handle_t hContex
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   AllocRequest r{MemoryKind::Shared, size, alignment};
   // hDevice is optional: "[in][optional] device handle to associate with".
-  if (hDevice && !(r.device = contextDevice(*c, hDevice))) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (hDevice && !(r.device = contextDevice(*c, hDevice)))
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!pptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   TESSERA_CHECK(checkDeviceDesc(device_desc, r));
   TESSERA_CHECK(checkHostDesc(host_desc, r));
@@ -148,9 +149,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemFreeExt(ze_context_handle_t hContext,
   return guarded([&] { return c->memory().free(ptr, policy); });
 }
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetAllocProperties(
-    ze_context_handle_t hContext, const void* ptr, ze_memory_allocation_properties_t* props,
-    ze_device_handle_t* phDevice) {
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeMemGetAllocProperties(ze_context_handle_t hContext, const void* ptr,
+                        ze_memory_allocation_properties_t* props, ze_device_handle_t* phDevice) {
   Context* c = Context::fromHandle(hContext);
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!ptr || !props) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -194,8 +195,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetAddressRange(ze_context_handle_t hCo
   });
 }
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetIpcHandle(ze_context_handle_t hContext,
-                                                      const void* ptr,
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetIpcHandle(ze_context_handle_t hContext, const void* ptr,
                                                       ze_ipc_mem_handle_t* pIpcHandle) {
   Context* c = Context::fromHandle(hContext);
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;

@@ -12,7 +12,9 @@ using namespace tessera::ze;
 
 namespace {
 
-bool validAccess(ze_memory_access_attribute_t a) { return a <= ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY; }
+bool validAccess(ze_memory_access_attribute_t a) {
+  return a <= ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY;
+}
 
 }  // namespace
 
@@ -49,10 +51,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeVirtualMemFree(ze_context_handle_t hContex
   return guarded([&] { return c->virtualMemory().free(ptr, size); });
 }
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zePhysicalMemCreate(ze_context_handle_t hContext,
-                                                        ze_device_handle_t hDevice,
-                                                        ze_physical_mem_desc_t* desc,
-                                                        ze_physical_mem_handle_t* phPhysicalMemory) {
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zePhysicalMemCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                    ze_physical_mem_desc_t* desc, ze_physical_mem_handle_t* phPhysicalMemory) {
   Context* c = Context::fromHandle(hContext);
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   Device* d = Device::fromHandle(hDevice);
@@ -62,7 +63,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zePhysicalMemCreate(ze_context_handle_t hCon
   if (desc->flags > 0x1) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   if (desc->size == 0) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
   // The size is a multiple of the page size zeVirtualMemQueryPageSize gives.
-  if (desc->size % VirtualMemory::pageSize(desc->size)) return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
+  if (desc->size % VirtualMemory::pageSize(desc->size))
+    return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
   return guarded([&] {
     auto p = PhysicalMemory::create(*c, *d, desc->size);
     if (!p) return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
@@ -96,17 +98,17 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeVirtualMemMap(ze_context_handle_t hContext
   return guarded([&] { return c->virtualMemory().map(ptr, size, *p, offset, access); });
 }
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zeVirtualMemUnmap(ze_context_handle_t hContext,
-                                                      const void* ptr, size_t size) {
+ZE_APIEXPORT ze_result_t ZE_APICALL zeVirtualMemUnmap(ze_context_handle_t hContext, const void* ptr,
+                                                      size_t size) {
   Context* c = Context::fromHandle(hContext);
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!ptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   return guarded([&] { return c->virtualMemory().unmap(ptr, size); });
 }
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zeVirtualMemSetAccessAttribute(
-    ze_context_handle_t hContext, const void* ptr, size_t size,
-    ze_memory_access_attribute_t access) {
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeVirtualMemSetAccessAttribute(ze_context_handle_t hContext, const void* ptr, size_t size,
+                               ze_memory_access_attribute_t access) {
   Context* c = Context::fromHandle(hContext);
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!ptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -114,9 +116,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeVirtualMemSetAccessAttribute(
   return guarded([&] { return c->virtualMemory().setAccess(ptr, size, access); });
 }
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zeVirtualMemGetAccessAttribute(
-    ze_context_handle_t hContext, const void* ptr, size_t size,
-    ze_memory_access_attribute_t* access, size_t* outSize) {
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeVirtualMemGetAccessAttribute(ze_context_handle_t hContext, const void* ptr, size_t size,
+                               ze_memory_access_attribute_t* access, size_t* outSize) {
   Context* c = Context::fromHandle(hContext);
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!ptr || !access || !outSize) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;

@@ -28,10 +28,10 @@ struct Allocation {
   Device* device = nullptr;  // null for host allocations and shared ones made without a device
   uint64_t id = 0;           // unique in the process, never reused
   Origin origin = Origin::Allocated;
-  Slot slot;                 // for Allocated
-  size_t mappedBytes = 0;    // for Imported and IpcOpened: what to munmap
-  uint64_t exportCookie = 0; // non-zero while an IPC handle of it is out (see ipc.h)
-  bool exportable = false;   // made with ze_external_memory_export_desc_t (a backing of its own)
+  Slot slot;                  // for Allocated
+  size_t mappedBytes = 0;     // for Imported and IpcOpened: what to munmap
+  uint64_t exportCookie = 0;  // non-zero while an IPC handle of it is out (see ipc.h)
+  bool exportable = false;    // made with ze_external_memory_export_desc_t (a backing of its own)
   // Uses by work in flight (command lists of later issues); zeMemFreeExt's policies wait for them.
   uint32_t uses = 0;
   bool freePending = false;  // DEFER_FREE asked while in use: freed by the last release

@@ -6,9 +6,12 @@ namespace tessera::core {
 
 ze_memory_type_t toZe(MemoryKind kind) {
   switch (kind) {
-    case MemoryKind::Host: return ZE_MEMORY_TYPE_HOST;
-    case MemoryKind::Device: return ZE_MEMORY_TYPE_DEVICE;
-    case MemoryKind::Shared: return ZE_MEMORY_TYPE_SHARED;
+    case MemoryKind::Host:
+      return ZE_MEMORY_TYPE_HOST;
+    case MemoryKind::Device:
+      return ZE_MEMORY_TYPE_DEVICE;
+    case MemoryKind::Shared:
+      return ZE_MEMORY_TYPE_SHARED;
   }
   return ZE_MEMORY_TYPE_UNKNOWN;
 }

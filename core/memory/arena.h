@@ -24,9 +24,9 @@ namespace tessera::core {
 
 struct Slot {
   uint8_t* ptr = nullptr;
-  Backing* backing = nullptr;     // the arena's, or the dedicated one (then `owned` holds it)
-  size_t offset = 0;              // of ptr in the backing's data
-  size_t bytes = 0;               // pages given to the allocation
+  Backing* backing = nullptr;      // the arena's, or the dedicated one (then `owned` holds it)
+  size_t offset = 0;               // of ptr in the backing's data
+  size_t bytes = 0;                // pages given to the allocation
   std::shared_ptr<Backing> owned;  // set for a dedicated backing
   void* pool = nullptr;            // the arena pool the slot returns to; null when dedicated
 };

@@ -12,9 +12,9 @@
 namespace tessera::core {
 namespace {
 
-// Every allocation holds a memfd for as long as it lives (IPC and export need it), so a program with
-// a few thousand large allocations would run into the usual soft limit of 1024 descriptors. Raise
-// the soft limit to the hard one once, as runtimes that hold many descriptors do.
+// Every allocation holds a memfd for as long as it lives (IPC and export need it), so a program
+// with a few thousand large allocations would run into the usual soft limit of 1024 descriptors.
+// Raise the soft limit to the hard one once, as runtimes that hold many descriptors do.
 void raiseFileLimitOnce() {
   static std::once_flag once;
   std::call_once(once, [] {

@@ -3,8 +3,9 @@
 // offset and a size.
 //
 // File layout: [data: dataBytes][export table: one ExportEntry per data page]. The export table is
-// how an opener in another process checks that an IPC handle is still live (see ipc.h): the exporter
-// writes a random cookie into the entry of the allocation's first page and clears it on put or free.
+// how an opener in another process checks that an IPC handle is still live (see ipc.h): the
+// exporter writes a random cookie into the entry of the allocation's first page and clears it on
+// put or free.
 //
 // Threading: a Backing is immutable after create() except for its export entries, which the owner
 // writes under its own lock; readers in other processes only compare them.
@@ -21,7 +22,9 @@ class Topology;
 
 constexpr size_t kPageSize = 4096;
 
-inline size_t roundUp(size_t v, size_t to) { return (v + to - 1) / to * to; }
+inline size_t roundUp(size_t v, size_t to) {
+  return (v + to - 1) / to * to;
+}
 
 // Where pages go: unbound (first touch), or bound to these NUMA nodes of `topology` (which binds
 // only when it is this machine's topology).

@@ -66,7 +66,8 @@ IpcMapping openIpc(const IpcHandleData& d) {
       d.dataOffset + d.size > d.tableOffset)
     return {ZE_RESULT_ERROR_INVALID_ARGUMENT};
   size_t pageStart = entryOffset / kPageSize * kPageSize;
-  void* table = mmap(nullptr, kPageSize, PROT_READ, MAP_SHARED, fd.fd, static_cast<off_t>(pageStart));
+  void* table =
+      mmap(nullptr, kPageSize, PROT_READ, MAP_SHARED, fd.fd, static_cast<off_t>(pageStart));
   if (table == MAP_FAILED) return {fromErrno(errno)};
   ExportEntry entry;
   std::memcpy(&entry, static_cast<uint8_t*>(table) + (entryOffset - pageStart), sizeof entry);
@@ -76,8 +77,9 @@ IpcMapping openIpc(const IpcHandleData& d) {
   m.mappedBytes = roundUp(d.size, kPageSize);
   void* p = mmap(nullptr, m.mappedBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.fd,
                  static_cast<off_t>(d.dataOffset));
-  if (p == MAP_FAILED) return {errno == ENOMEM ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY
-                                               : ZE_RESULT_ERROR_INVALID_ARGUMENT};
+  if (p == MAP_FAILED)
+    return {errno == ENOMEM ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY
+                            : ZE_RESULT_ERROR_INVALID_ARGUMENT};
   m.ptr = p;
   m.result = ZE_RESULT_SUCCESS;
   return m;

@@ -4,15 +4,15 @@
 // size, export-table offset, cookie). The opener takes a duplicate of that descriptor with
 // pidfd_open + pidfd_getfd and maps the pages, so both processes see the same bytes.
 //
-// Security model: pidfd_getfd succeeds only for a caller that may ptrace the exporter (same user and
-// the exporter dumpable, or CAP_SYS_PTRACE; Yama may restrict further). Such a process can read the
-// exporter's memory anyway, so a handle gives it nothing new; any other process that gets hold of the
-// handle's 64 bytes cannot use them (the open fails with ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS).
-// The cookie is not a secret: it is a random 64-bit value the exporter writes into the memfd's export
-// table at the allocation's first page and clears on zeMemPutIpcHandle or zeMemFree. The opener
-// checks it, so a handle that was put, whose allocation was freed, or whose fd number now names
-// another file (the exporter closed and reused it; its pid was recycled) is refused instead of
-// mapping the wrong memory.
+// Security model: pidfd_getfd succeeds only for a caller that may ptrace the exporter (same user
+// and the exporter dumpable, or CAP_SYS_PTRACE; Yama may restrict further). Such a process can read
+// the exporter's memory anyway, so a handle gives it nothing new; any other process that gets hold
+// of the handle's 64 bytes cannot use them (the open fails with
+// ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS). The cookie is not a secret: it is a random 64-bit
+// value the exporter writes into the memfd's export table at the allocation's first page and clears
+// on zeMemPutIpcHandle or zeMemFree. The opener checks it, so a handle that was put, whose
+// allocation was freed, or whose fd number now names another file (the exporter closed and reused
+// it; its pid was recycled) is refused instead of mapping the wrong memory.
 #pragma once
 
 #include <level_zero/ze_api.h>

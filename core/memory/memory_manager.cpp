@@ -30,8 +30,9 @@ MemoryManager::~MemoryManager() {
 Placement MemoryManager::placementFor(const AllocRequest& r) const {
   Placement p;
   bool devicePlaced =
-      r.device && (r.kind == MemoryKind::Device ||
-                   (r.kind == MemoryKind::Shared && context_.driver().config().sharedForceDeviceAlloc));
+      r.device &&
+      (r.kind == MemoryKind::Device ||
+       (r.kind == MemoryKind::Shared && context_.driver().config().sharedForceDeviceAlloc));
   if (!devicePlaced) return p;
   p.topology = &context_.driver().topology();
   for (const NumaNodeInfo& n : r.device->resources().numaNodes) p.nodes.push_back(n.osIndex);
@@ -106,7 +107,8 @@ ze_result_t MemoryManager::free(void* ptr, FreePolicy policy) {
   {
     std::unique_lock lock(map_.mutex());
     Allocation* a = map_.findLocked(ptr);
-    if (!a || a->base != ptr || a->origin == Origin::IpcOpened) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    if (!a || a->base != ptr || a->origin == Origin::IpcOpened)
+      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     if (a->uses > 0 && policy == FreePolicy::Defer) {
       a->freePending = true;
       return ZE_RESULT_SUCCESS;
@@ -174,7 +176,8 @@ ze_result_t MemoryManager::getIpcHandle(const void* p, ze_ipc_mem_handle_t* hand
     d.cookie = a.exportCookie;
     d.kind = toZe(a.kind);
   });
-  // Only allocations of this context, made here: an opened or imported mapping has no memfd of ours.
+  // Only allocations of this context, made here: an opened or imported mapping has no memfd of
+  // ours.
   if (!ok || d.cookie == 0) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   encode(d, *handle);
   return ZE_RESULT_SUCCESS;
@@ -234,7 +237,8 @@ ze_result_t MemoryManager::closeIpcHandle(const void* p) {
   {
     std::unique_lock lock(map_.mutex());
     Allocation* a = map_.findLocked(p);
-    if (!a || a->base != p || a->origin != Origin::IpcOpened) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    if (!a || a->base != p || a->origin != Origin::IpcOpened)
+      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     gone = map_.eraseLocked(p);
   }
   dispose(*gone);

@@ -32,8 +32,8 @@ struct AllocRequest {
   size_t size = 0;
   size_t alignment = 0;
   Device* device = nullptr;
-  bool exportable = false;   // ze_external_memory_export_desc_t with OPAQUE_FD
-  int importFd = -1;         // ze_external_memory_import_fd_t with OPAQUE_FD
+  bool exportable = false;  // ze_external_memory_export_desc_t with OPAQUE_FD
+  int importFd = -1;        // ze_external_memory_import_fd_t with OPAQUE_FD
 };
 
 // zeMemFreeExt's policies (ze_driver_memory_free_policy_ext_flags_t).

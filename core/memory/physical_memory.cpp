@@ -22,6 +22,8 @@ std::unique_ptr<PhysicalMemory> PhysicalMemory::create(Context& context, Device&
   return std::unique_ptr<PhysicalMemory>(new PhysicalMemory(context, device, fd, bytes, p));
 }
 
-PhysicalMemory::~PhysicalMemory() { close(fd_); }
+PhysicalMemory::~PhysicalMemory() {
+  close(fd_);
+}
 
 }  // namespace tessera::core

@@ -11,13 +11,18 @@ namespace {
 
 int protection(ze_memory_access_attribute_t a) {
   switch (a) {
-    case ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE: return PROT_READ | PROT_WRITE;
-    case ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY: return PROT_READ;
-    default: return PROT_NONE;
+    case ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE:
+      return PROT_READ | PROT_WRITE;
+    case ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY:
+      return PROT_READ;
+    default:
+      return PROT_NONE;
   }
 }
 
-bool pageAligned(uintptr_t v) { return v % kPageSize == 0; }
+bool pageAligned(uintptr_t v) {
+  return v % kPageSize == 0;
+}
 
 // Turns [a, b) back into reserved address space: no pages, no access, nothing committed.
 bool reserveOver(uintptr_t a, uintptr_t b) {
@@ -192,10 +197,10 @@ ze_result_t VirtualMemory::getAccess(const void* ptr, size_t size,
   // Walk mapped segments and unmapped holes (attribute NONE) while the attribute stays the same.
   while (pos < end) {
     bool inSegment = it != r->segments.end() && it->first <= pos;
-    ze_memory_access_attribute_t here = inSegment ? it->second.access : ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
+    ze_memory_access_attribute_t here =
+        inSegment ? it->second.access : ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
     if (here != first) break;
-    uintptr_t next = inSegment ? it->second.end
-                     : (it != r->segments.end() ? it->first : end);
+    uintptr_t next = inSegment ? it->second.end : (it != r->segments.end() ? it->first : end);
     pos = std::min(next, end);
     if (inSegment) ++it;
   }

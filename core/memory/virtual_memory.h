@@ -1,7 +1,7 @@
 // Reserved virtual address ranges of one context and what is mapped into them (the guide's
-// "Reserved Device Allocations"). A reservation is PROT_NONE anonymous address space; zeVirtualMemMap
-// places a MAP_SHARED mapping of a physical object's memfd over part of it; access attributes are
-// page protections (mprotect), so a write to a read-only page really faults.
+// "Reserved Device Allocations"). A reservation is PROT_NONE anonymous address space;
+// zeVirtualMemMap places a MAP_SHARED mapping of a physical object's memfd over part of it; access
+// attributes are page protections (mprotect), so a write to a read-only page really faults.
 //
 // The page size is the system's 4 KiB for every size: a physical object's pages are shmem pages,
 // and reservations of any page multiple can be placed and mapped.

@@ -95,6 +95,8 @@ inline ze_ipc_mem_handle_t fromHex(const std::string& s) {
 
 // Tests that run only as a second process (tagged [.]) do nothing unless this variable is set, so a
 // filter such as "~[novalidation]" that selects hidden tests does not run them by accident.
-inline const char* childRole() { return std::getenv("TESSERA_TEST_MEMORY_CHILD"); }
+inline const char* childRole() {
+  return std::getenv("TESSERA_TEST_MEMORY_CHILD");
+}
 
 }  // namespace tessera::test

@@ -225,8 +225,7 @@ TEST_CASE_METHOD(MemoryFixture,
                  "Given an exportable allocation, when it is exported as an opaque fd and "
                  "imported, then the import sees the same bytes",
                  "[memory][external]") {
-  ze_device_external_memory_properties_t ext{
-      ZE_STRUCTURE_TYPE_DEVICE_EXTERNAL_MEMORY_PROPERTIES};
+  ze_device_external_memory_properties_t ext{ZE_STRUCTURE_TYPE_DEVICE_EXTERNAL_MEMORY_PROPERTIES};
   REQUIRE(zeDeviceGetExternalMemoryProperties(device, &ext) == ZE_RESULT_SUCCESS);
   CHECK(ext.memoryAllocationExportTypes == ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD);
   CHECK(ext.memoryAllocationImportTypes == ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD);
@@ -274,7 +273,8 @@ TEST_CASE_METHOD(MemoryFixture,
                                           ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF};
   auto d = deviceDesc(&dmabuf);
   void* p = nullptr;
-  CHECK(zeMemAllocDevice(context, &d, 64, 0, device, &p) == ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+  CHECK(zeMemAllocDevice(context, &d, 64, 0, device, &p) ==
+        ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
   ze_external_memory_import_fd_t badFd{ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD, nullptr,
                                        ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD, -1};
   d = deviceDesc(&badFd);

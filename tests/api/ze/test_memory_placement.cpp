@@ -27,8 +27,8 @@ std::pair<int, std::vector<uint32_t>> pagePolicy(const void* p) {
 }
 
 std::vector<uint32_t> numaNodes(ze_driver_handle_t driver, ze_device_handle_t d) {
-  auto get = extensionFunction<ze_pfnTesseraDeviceGetNumaNodes_t>(driver,
-                                                                 "zeTesseraDeviceGetNumaNodes");
+  auto get =
+      extensionFunction<ze_pfnTesseraDeviceGetNumaNodes_t>(driver, "zeTesseraDeviceGetNumaNodes");
   REQUIRE(get != nullptr);
   uint32_t n = 0;
   REQUIRE(get(d, &n, nullptr) == ZE_RESULT_SUCCESS);
@@ -168,8 +168,9 @@ TEST_CASE("child: exhaustion under a lowered RLIMIT_AS", "[.memory_child]") {
   CHECK(zeMemAllocDevice(f.context, &d, 1u << 20, 0, f.device, &p) == ZE_RESULT_SUCCESS);
 }
 
-TEST_CASE("Given a lowered address-space limit, when memory runs out, then allocation fails with "
-          "OUT_OF_*_MEMORY and earlier allocations stay intact",
-          "[memory][limits]") {
+TEST_CASE(
+    "Given a lowered address-space limit, when memory runs out, then allocation fails with "
+    "OUT_OF_*_MEMORY and earlier allocations stay intact",
+    "[memory][limits]") {
   runChild("child: exhaustion under a lowered RLIMIT_AS", {});
 }

@@ -1,5 +1,5 @@
-// USM allocations: zeMemAlloc{Host,Device,Shared}, zeMemFree, zeMemFreeExt, zeMemGetAllocProperties,
-// zeMemGetAddressRange; their error cases and many threads at once.
+// USM allocations: zeMemAlloc{Host,Device,Shared}, zeMemFree, zeMemFreeExt,
+// zeMemGetAllocProperties, zeMemGetAddressRange; their error cases and many threads at once.
 #include <atomic>
 #include <cstring>
 #include <random>
@@ -50,8 +50,8 @@ TEST_CASE_METHOD(MemoryFixture,
                  "Given an alignment of zero or a power of two, when memory is allocated, then the "
                  "pointer is aligned to it",
                  "[memory]") {
-  for (size_t alignment : {size_t{0}, size_t{1}, size_t{8}, size_t{64}, size_t{4096},
-                           size_t{65536}, size_t{1} << 21}) {
+  for (size_t alignment : {size_t{0}, size_t{1}, size_t{8}, size_t{64}, size_t{4096}, size_t{65536},
+                           size_t{1} << 21}) {
     for (size_t size : {size_t{24}, size_t{70000}}) {
       void* p = allocDevice(size, alignment);
       void* q = allocHost(size, alignment);

@@ -11,7 +11,9 @@ using namespace tessera::test;
 
 namespace {
 
-size_t alignUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
+size_t alignUp(size_t v, size_t a) {
+  return (v + a - 1) / a * a;
+}
 
 struct VmFixture : MemoryFixture {
   size_t pageSize(size_t size) {
@@ -194,9 +196,9 @@ TEST_CASE("child: write to a read-only page", "[.memory_child]") {
   REQUIRE(zeVirtualMemMap(f.context, const_cast<uint8_t*>(p), ps, phys, 0,
                           ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE) == ZE_RESULT_SUCCESS);
   p[0] = 1;
-  ze_memory_access_attribute_t attr =
-      std::string(childRole()) == "none" ? ZE_MEMORY_ACCESS_ATTRIBUTE_NONE
-                                         : ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY;
+  ze_memory_access_attribute_t attr = std::string(childRole()) == "none"
+                                          ? ZE_MEMORY_ACCESS_ATTRIBUTE_NONE
+                                          : ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY;
   REQUIRE(zeVirtualMemSetAccessAttribute(f.context, const_cast<uint8_t*>(p), ps, attr) ==
           ZE_RESULT_SUCCESS);
   if (attr == ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY) CHECK(p[0] == 1);  // reading is allowed
@@ -270,7 +272,8 @@ TEST_CASE_METHOD(VmFixture, "Given bad virtual memory arguments, then the spec's
   CHECK(zeVirtualMemMap(context, r, 3 * ps, phys, 0, rw) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
   CHECK(zeVirtualMemMap(context, r + 3 * ps, 2 * ps, phys, 0, rw) ==
         ZE_RESULT_ERROR_INVALID_ARGUMENT);  // past the reservation's end
-  CHECK(zeVirtualMemMap(context, &anchor, ps, phys, 0, rw) == ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
+  CHECK(zeVirtualMemMap(context, &anchor, ps, phys, 0, rw) ==
+        ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
 
   CHECK(zeVirtualMemUnmap(nullptr, r, ps) == ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
   CHECK(zeVirtualMemUnmap(context, nullptr, ps) == ZE_RESULT_ERROR_INVALID_NULL_POINTER);
@@ -317,7 +320,8 @@ TEST_CASE_METHOD(MemoryFixture,
   CHECK(zeContextMakeMemoryResident(context, device, p, 1001) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
   CHECK(zeContextEvictMemory(context, device, p + 1000, 1) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
   int local = 0;
-  CHECK(zeContextMakeMemoryResident(context, device, &local, 4) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(zeContextMakeMemoryResident(context, device, &local, 4) ==
+        ZE_RESULT_ERROR_INVALID_ARGUMENT);
   CHECK(zeContextMakeMemoryResident(nullptr, device, p, 4) == ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
   CHECK(zeContextMakeMemoryResident(context, nullptr, p, 4) == ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
   CHECK(zeContextMakeMemoryResident(context, device, nullptr, 4) ==

@@ -67,9 +67,10 @@ TEST_CASE("Given many threads, when they insert, find and erase, then the map st
   CHECK(m.size() == 8 * 1000);
 }
 
-TEST_CASE("Given the arena allocator, then slots are page-aligned, distinct, honour alignment and "
-          "are reused after release",
-          "[unit][memory]") {
+TEST_CASE(
+    "Given the arena allocator, then slots are page-aligned, distinct, honour alignment and "
+    "are reused after release",
+    "[unit][memory]") {
   ArenaAllocator& a = ArenaAllocator::global();
   Placement none;
   std::vector<Slot> slots;
@@ -104,9 +105,10 @@ TEST_CASE("Given the arena allocator, then slots are page-aligned, distinct, hon
   for (Slot& s : slots) a.release(s);
 }
 
-TEST_CASE("Given an allocation in use, when it is freed with each policy, then DEFER waits for "
-          "the last use and BLOCKING returns only after it",
-          "[unit][memory]") {
+TEST_CASE(
+    "Given an allocation in use, when it is freed with each policy, then DEFER waits for "
+    "the last use and BLOCKING returns only after it",
+    "[unit][memory]") {
   auto driver = syntheticDriver();
   auto context = Context::create(*driver, {});
   MemoryManager& m = context->memory();
@@ -141,9 +143,10 @@ TEST_CASE("Given a synthetic topology, then areas are never bound", "[unit][memo
   CHECK_FALSE(driver->topology().bindArea(buf.data(), buf.size(), {0}));
 }
 
-TEST_CASE("Given this machine's topology, when an area is bound to its first node, then the "
-          "kernel reports that binding",
-          "[unit][memory]") {
+TEST_CASE(
+    "Given this machine's topology, when an area is bound to its first node, then the "
+    "kernel reports that binding",
+    "[unit][memory]") {
   auto topo = Topology::load(TopologySource{});
   Resources r = topo->describe(topo->allowedPus());
   REQUIRE(!r.numaNodes.empty());
