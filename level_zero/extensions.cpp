@@ -11,6 +11,7 @@ const std::vector<Extension>& extensions() {
       {ZE_TESSERA_ROOT_DEVICE_EXT_NAME, ZE_TESSERA_ROOT_DEVICE_EXT_VERSION},
       {ZE_TESSERA_DEVICE_TOPOLOGY_EXT_NAME, ZE_TESSERA_DEVICE_TOPOLOGY_EXT_VERSION},
       {ZE_TESSERA_EVENT_POOL_PUT_IPC_EXT_NAME, ZE_TESSERA_EVENT_POOL_PUT_IPC_EXT_VERSION},
+      {ZE_MEMORY_FREE_POLICIES_EXT_NAME, ZE_MEMORY_FREE_POLICIES_EXT_VERSION_CURRENT},
   };
   return list;
 }
@@ -28,6 +29,8 @@ void* extensionFunction(const char* name) {
       {"zeTesseraDeviceGetNumaNodes", reinterpret_cast<void*>(&zeTesseraDeviceGetNumaNodes)},
       {"zeTesseraDeviceGetCaches", reinterpret_cast<void*>(&zeTesseraDeviceGetCaches)},
       {"zeEventPoolPutIpcHandle", reinterpret_cast<void*>(&zeEventPoolPutIpcHandle)},
+      {"zeMemPutIpcHandle", reinterpret_cast<void*>(&zeMemPutIpcHandle)},
+      {"zeMemFreeExt", reinterpret_cast<void*>(&zeMemFreeExt)},
   };
   for (const Entry& e : table)
     if (std::strcmp(e.name, name) == 0) return e.function;

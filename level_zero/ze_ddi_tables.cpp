@@ -75,6 +75,44 @@ zeGetContextProcAddrTable(ze_api_version_t v, ze_context_dditable_t* t) {
     t.pfnGetStatus = zeContextGetStatus;
     t.pfnCreateEx = zeContextCreateEx;
     t.pfnSystemBarrier = zeContextSystemBarrier;
+    t.pfnMakeMemoryResident = zeContextMakeMemoryResident;
+    t.pfnEvictMemory = zeContextEvictMemory;
+  });
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetMemProcAddrTable(ze_api_version_t v, ze_mem_dditable_t* t) {
+  return fillTable(v, t, [](ze_mem_dditable_t& t) {
+    t.pfnAllocShared = zeMemAllocShared;
+    t.pfnAllocDevice = zeMemAllocDevice;
+    t.pfnAllocHost = zeMemAllocHost;
+    t.pfnFree = zeMemFree;
+    t.pfnGetAllocProperties = zeMemGetAllocProperties;
+    t.pfnGetAddressRange = zeMemGetAddressRange;
+    t.pfnGetIpcHandle = zeMemGetIpcHandle;
+    t.pfnOpenIpcHandle = zeMemOpenIpcHandle;
+    t.pfnCloseIpcHandle = zeMemCloseIpcHandle;
+  });
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetVirtualMemProcAddrTable(ze_api_version_t v, ze_virtual_mem_dditable_t* t) {
+  return fillTable(v, t, [](ze_virtual_mem_dditable_t& t) {
+    t.pfnReserve = zeVirtualMemReserve;
+    t.pfnFree = zeVirtualMemFree;
+    t.pfnQueryPageSize = zeVirtualMemQueryPageSize;
+    t.pfnMap = zeVirtualMemMap;
+    t.pfnUnmap = zeVirtualMemUnmap;
+    t.pfnSetAccessAttribute = zeVirtualMemSetAccessAttribute;
+    t.pfnGetAccessAttribute = zeVirtualMemGetAccessAttribute;
+  });
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetPhysicalMemProcAddrTable(ze_api_version_t v, ze_physical_mem_dditable_t* t) {
+  return fillTable(v, t, [](ze_physical_mem_dditable_t& t) {
+    t.pfnCreate = zePhysicalMemCreate;
+    t.pfnDestroy = zePhysicalMemDestroy;
   });
 }
 
@@ -162,9 +200,6 @@ TESSERA_EMPTY_TABLE(zeGetModuleProcAddrTable, ze_module_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetModuleBuildLogProcAddrTable, ze_module_build_log_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetKernelProcAddrTable, ze_kernel_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetSamplerProcAddrTable, ze_sampler_dditable_t)
-TESSERA_EMPTY_TABLE(zeGetPhysicalMemProcAddrTable, ze_physical_mem_dditable_t)
-TESSERA_EMPTY_TABLE(zeGetMemProcAddrTable, ze_mem_dditable_t)
-TESSERA_EMPTY_TABLE(zeGetVirtualMemProcAddrTable, ze_virtual_mem_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetDeviceExpProcAddrTable, ze_device_exp_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetImageExpProcAddrTable, ze_image_exp_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetKernelExpProcAddrTable, ze_kernel_exp_dditable_t)

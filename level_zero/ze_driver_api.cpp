@@ -6,6 +6,7 @@
 #include "core/driver/driver.h"
 #include "level_zero/api_support.h"
 #include "level_zero/extensions.h"
+#include "tessera/ze_tessera.h"
 
 using tessera::core::Driver;
 using namespace tessera::ze;
@@ -53,6 +54,13 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDriverGetProperties(ze_driver_handle_t hDr
   if (p->stype != ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   p->uuid = driver->uuid();
   p->driverVersion = Driver::version();
+  // ZE_extension_memory_free_policies: the policies zeMemFreeExt honours.
+  for (auto* e = static_cast<ze_base_properties_t*>(p->pNext); e;
+       e = static_cast<ze_base_properties_t*>(e->pNext))
+    if (e->stype == ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES)
+      reinterpret_cast<ze_driver_memory_free_ext_properties_t*>(e)->freePolicies =
+          ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE |
+          ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -61,7 +69,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDriverGetIpcProperties(ze_driver_handle_t 
   if (!Driver::fromHandle(hDriver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (p->stype != ZE_STRUCTURE_TYPE_DRIVER_IPC_PROPERTIES) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  p->flags = ZE_IPC_PROPERTY_FLAG_EVENT_POOL;
+  // Memory IPC over memfd and pidfd (core/memory/ipc.h), event pools likewise (core/event).
+  p->flags = ZE_IPC_PROPERTY_FLAG_MEMORY | ZE_IPC_PROPERTY_FLAG_EVENT_POOL;
   return ZE_RESULT_SUCCESS;
 }
 

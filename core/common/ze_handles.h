@@ -12,3 +12,4 @@ struct _ze_command_list_handle_t {};
 struct _ze_fence_handle_t {};
 struct _ze_event_pool_handle_t {};
 struct _ze_event_handle_t {};
+struct _ze_physical_mem_handle_t {};

@@ -12,6 +12,15 @@ std::unique_ptr<Context> Context::create(Driver& driver, std::vector<Device*> de
   return std::unique_ptr<Context>(new Context(driver, std::move(devices)));
 }
 
+Context::Context(Driver& driver, std::vector<Device*> devices)
+    : driver_(driver), devices_(std::move(devices)) {
+  memory_ = std::make_unique<MemoryManager>(*this);
+}
+
+bool Context::ownsRange(const void* p, size_t bytes) const {
+  return memory_->containsRange(p, bytes) || virtual_.isMapped(p, bytes);
+}
+
 bool Context::hasDevice(const Device* d) const {
   return std::find(devices_.begin(), devices_.end(), d) != devices_.end();
 }

@@ -1,4 +1,5 @@
-// A context: the devices it was created for. Memory, queues and modules will hang off it.
+// A context: the devices it was created for, and the memory made in it (USM allocations, virtual
+// address reservations). Queues and modules will hang off it.
 #pragma once
 
 #include <level_zero/ze_api.h>
@@ -8,6 +9,8 @@
 
 #include "core/common/object.h"
 #include "core/device/device.h"
+#include "core/memory/memory_manager.h"
+#include "core/memory/virtual_memory.h"
 
 namespace tessera::core {
 
@@ -26,12 +29,21 @@ class Context : public Object<_ze_context_handle_t, 0x7465737343747831ull /* "te
   // SUCCESS while usable; DEVICE_LOST once a fault has hit one of its devices (later issues).
   ze_result_t status() const { return ZE_RESULT_SUCCESS; }
 
+  MemoryManager& memory() { return *memory_; }
+  VirtualMemory& virtualMemory() { return virtual_; }
+  // The residency contract (zeContextMakeMemoryResident / zeContextEvictMemory): the range must lie
+  // in one allocation of this context or in mapped pages of one of its reservations. A CPU device
+  // takes page faults (ZE_DEVICE_PROPERTY_FLAG_ONDEMANDPAGING), so memory is always resident and
+  // eviction has nothing to do.
+  bool ownsRange(const void* p, size_t bytes) const;
+
  private:
-  Context(Driver& driver, std::vector<Device*> devices)
-      : driver_(driver), devices_(std::move(devices)) {}
+  Context(Driver& driver, std::vector<Device*> devices);
 
   Driver& driver_;
   std::vector<Device*> devices_;
+  VirtualMemory virtual_;
+  std::unique_ptr<MemoryManager> memory_;  // made once devices_ is set (it reads their limits)
 };
 
 }  // namespace tessera::core

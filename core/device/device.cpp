@@ -192,7 +192,12 @@ void Device::imageProperties(ze_device_image_properties_t& p) const {
 }
 
 void Device::externalMemoryProperties(ze_device_external_memory_properties_t& p) const {
-  assignKeepingHeader(p, ze_device_external_memory_properties_t{});  // no import or export yet
+  // Device and host allocations are memfd pages: they export and import as opaque fds (the memfd).
+  // There is no dma_buf exporter behind them, and images are not supported.
+  ze_device_external_memory_properties_t v{};
+  v.memoryAllocationImportTypes = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD;
+  v.memoryAllocationExportTypes = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD;
+  assignKeepingHeader(p, v);
 }
 
 bool Device::canAccessPeer(const Device& peer) const {

@@ -15,6 +15,8 @@ DriverConfig DriverConfig::fromEnvironment() {
   c.rootMode = parseRootMode(std::getenv("TESSERA_ROOT_DEVICE"), c.warnings);
   c.hierarchy = parseHierarchyMode(std::getenv("ZE_FLAT_DEVICE_HIERARCHY"), c.warnings);
   c.affinityMask = parseAffinityMask(std::getenv("ZE_AFFINITY_MASK"), c.warnings);
+  const char* force = std::getenv("ZE_SHARED_FORCE_DEVICE_ALLOC");
+  c.sharedForceDeviceAlloc = force && std::string(force) == "1";
   return c;
 }
 

@@ -21,9 +21,13 @@ struct DriverConfig {
   RootMode rootMode = RootMode::Machine;
   HierarchyMode hierarchy = HierarchyMode::Composite;
   std::optional<AffinityMask> affinityMask;
+  // ZE_SHARED_FORCE_DEVICE_ALLOC=1: shared allocations made with a device are placed like device
+  // allocations (bound to the device's NUMA nodes) instead of following first touch.
+  bool sharedForceDeviceAlloc = false;
   std::vector<std::string> warnings;  // what could not be read, and what was done instead
 
-  // TESSERA_TOPOLOGY, TESSERA_ROOT_DEVICE, ZE_FLAT_DEVICE_HIERARCHY, ZE_AFFINITY_MASK.
+  // TESSERA_TOPOLOGY, TESSERA_ROOT_DEVICE, ZE_FLAT_DEVICE_HIERARCHY, ZE_AFFINITY_MASK,
+  // ZE_SHARED_FORCE_DEVICE_ALLOC.
   // ZE_ENABLE_PCI_ID_DEVICE_ORDER is accepted and has nothing to reorder: a CPU device has no PCI
   // bus id and devices are always reported in hwloc's logical order.
   static DriverConfig fromEnvironment();

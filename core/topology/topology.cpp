@@ -157,4 +157,35 @@ uint32_t Topology::cpuModelNumber() const {
   return static_cast<uint32_t>(std::strtoul(packageInfo("CPUModelNumber").c_str(), nullptr, 10));
 }
 
+bool Topology::bindArea(void* addr, size_t bytes,
+                        const std::vector<uint32_t>& nodeOsIndices) const {
+  if (source_.kind != TopologySource::Kind::Machine || nodeOsIndices.empty()) return false;
+  hwloc_bitmap_t nodes = hwloc_bitmap_alloc();
+  for (uint32_t n : nodeOsIndices) hwloc_bitmap_set(nodes, n);
+  // STRICT: fail rather than silently place the pages elsewhere; MIGRATE is not asked for, the
+  // area is fresh.
+  hwloc_membind_policy_t policy =
+      nodeOsIndices.size() == 1 ? HWLOC_MEMBIND_BIND : HWLOC_MEMBIND_INTERLEAVE;
+  int rc = hwloc_set_area_membind(H(topo_), addr, bytes, nodes, policy,
+                                  HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_STRICT);
+  hwloc_bitmap_free(nodes);
+  return rc == 0;
+}
+
+std::vector<uint32_t> Topology::areaBinding(const void* addr, size_t bytes,
+                                            bool* interleaved) const {
+  std::vector<uint32_t> out;
+  hwloc_bitmap_t nodes = hwloc_bitmap_alloc();
+  hwloc_membind_policy_t policy = HWLOC_MEMBIND_DEFAULT;
+  if (hwloc_get_area_membind(H(topo_), addr, bytes, nodes, &policy, HWLOC_MEMBIND_BYNODESET) == 0 &&
+      (policy == HWLOC_MEMBIND_BIND || policy == HWLOC_MEMBIND_INTERLEAVE)) {
+    int n;
+    hwloc_bitmap_foreach_begin(n, nodes) { out.push_back(static_cast<uint32_t>(n)); }
+    hwloc_bitmap_foreach_end();
+  }
+  if (interleaved) *interleaved = policy == HWLOC_MEMBIND_INTERLEAVE;
+  hwloc_bitmap_free(nodes);
+  return out;
+}
+
 }  // namespace tessera::core

@@ -83,6 +83,15 @@ class Topology {
   uint32_t cpuFamily() const;
   uint32_t cpuModelNumber() const;
 
+  // Memory placement. Binds the pages of [addr, addr+bytes) to the NUMA nodes with these OS indices:
+  // to the one node when there is one, interleaved across them when there are several. Only a
+  // topology of this machine can bind (synthetic and XML nodes do not exist), so for the others this
+  // does nothing and returns false. Returns false also when the kernel refuses.
+  bool bindArea(void* addr, size_t bytes, const std::vector<uint32_t>& nodeOsIndices) const;
+  // The NUMA nodes (OS indices) [addr, addr+bytes) is bound to and whether they are interleaved;
+  // empty when the area follows the default policy. For tests and diagnostics.
+  std::vector<uint32_t> areaBinding(const void* addr, size_t bytes, bool* interleaved) const;
+
  private:
   Topology(void* handle, TopologySource source) : topo_(handle), source_(std::move(source)) {}
   std::string packageInfo(const char* name) const;

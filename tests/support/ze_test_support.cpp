@@ -58,11 +58,14 @@ std::string pus(ze_driver_handle_t driver, ze_device_handle_t device) {
   return puList(v);
 }
 
-ProcessResult runProgram(const std::vector<std::string>& argv,
-                         const std::map<std::string, std::string>& env) {
+namespace {
+
+// The environment of a test's child process: ours, without the variables that change which devices
+// Tessera reports, with Tessera reached through the loader, plus `env`.
+std::vector<std::string> childEnvironment(const std::map<std::string, std::string>& env) {
   static const char* kIsolated[] = {"TESSERA_TOPOLOGY", "TESSERA_ROOT_DEVICE",
                                     "ZE_FLAT_DEVICE_HIERARCHY", "ZE_AFFINITY_MASK",
-                                    "ZE_ENABLE_PCI_ID_DEVICE_ORDER"};
+                                    "ZE_ENABLE_PCI_ID_DEVICE_ORDER", "ZE_SHARED_FORCE_DEVICE_ALLOC"};
   std::map<std::string, std::string> vars;
   for (char** e = environ; *e; ++e) {
     std::string kv = *e;
@@ -75,12 +78,63 @@ ProcessResult runProgram(const std::vector<std::string>& argv,
   for (const auto& [k, v] : env) vars[k] = v;
   std::vector<std::string> envStrings;
   for (const auto& [k, v] : vars) envStrings.push_back(k + "=" + v);
-  std::vector<char*> envp, args;
-  for (auto& s : envStrings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> argvCopy = argv;
-  for (auto& s : argvCopy) args.push_back(s.data());
-  args.push_back(nullptr);
+  return envStrings;
+}
+
+std::vector<char*> pointers(std::vector<std::string>& strings) {
+  std::vector<char*> out;
+  for (auto& s : strings) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+}  // namespace
+
+Child startProgram(const std::vector<std::string>& argv,
+                   const std::map<std::string, std::string>& env) {
+  std::vector<std::string> envStrings = childEnvironment(env), argvCopy = argv;
+  std::vector<char*> envp = pointers(envStrings), args = pointers(argvCopy);
+  int in[2], out[2];
+  REQUIRE(pipe2(in, O_CLOEXEC) == 0);
+  REQUIRE(pipe2(out, O_CLOEXEC) == 0);
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    dup2(in[0], 0);
+    dup2(out[1], 1);
+    execve(args[0], args.data(), envp.data());
+    _exit(127);
+  }
+  close(in[0]);
+  close(out[1]);
+  return Child{pid, in[1], out[0]};
+}
+
+std::string Child::readLine() {
+  std::string line;
+  char c;
+  while (read(fromChild, &c, 1) == 1 && c != '\n') line += c;
+  return line;
+}
+
+void Child::writeLine(const std::string& line) {
+  std::string l = line + "\n";
+  REQUIRE(write(toChild, l.data(), l.size()) == static_cast<ssize_t>(l.size()));
+}
+
+int Child::wait() {
+  if (toChild >= 0) close(toChild);
+  if (fromChild >= 0) close(fromChild);
+  toChild = fromChild = -1;
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+ProcessResult runProgram(const std::vector<std::string>& argv,
+                         const std::map<std::string, std::string>& env) {
+  std::vector<std::string> envStrings = childEnvironment(env), argvCopy = argv;
+  std::vector<char*> envp = pointers(envStrings), args = pointers(argvCopy);
 
   int out[2], err[2];
   REQUIRE(pipe(out) == 0);

@@ -37,6 +37,21 @@ struct ProcessResult {
 };
 ProcessResult runProgram(const std::vector<std::string>& argv,
                          const std::map<std::string, std::string>& env);
+// A program started with the same environment as runProgram, with pipes to its stdin and from its
+// stdout (stderr is inherited), for tests that talk to a second process while both run.
+struct Child {
+  int pid = -1;
+  int toChild = -1;    // write end of its stdin
+  int fromChild = -1;  // read end of its stdout
+  // Reads one line (without the newline) from its stdout; empty at end of file.
+  std::string readLine();
+  void writeLine(const std::string& line);
+  // Closes the pipes and waits; the exit code, or 128 + the signal that ended it.
+  int wait();
+};
+Child startProgram(const std::vector<std::string>& argv,
+                   const std::map<std::string, std::string>& env);
+
 // The device probe (tests/api/ze/probe): one line per device the application can reach.
 ProcessResult runProbe(const std::map<std::string, std::string>& env);
 

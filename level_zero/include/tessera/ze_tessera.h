@@ -94,6 +94,55 @@ typedef ze_result_t(ZE_APICALL* ze_pfnTesseraDeviceGetNumaNodes_t)(ze_device_han
 typedef ze_result_t(ZE_APICALL* ze_pfnTesseraDeviceGetCaches_t)(ze_device_handle_t, uint32_t*,
                                                                 ze_tessera_cache_t*);
 
+/* From Level Zero 1.6: "zeMemPutIpcHandle: Returns an IPC memory handle to the driver". After the
+ * last put of a handle (each zeMemGetIpcHandle counts once), processes can no longer open it;
+ * mappings already open stay valid. zeMemFree does the same for handles not put. */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemPutIpcHandle(ze_context_handle_t hContext,
+                                                      ze_ipc_mem_handle_t handle);
+typedef ze_result_t(ZE_APICALL* ze_pfnMemPutIpcHandle_t)(ze_context_handle_t, ze_ipc_mem_handle_t);
+
+/* Extension "ZE_extension_memory_free_policies", version 1.0, from Level Zero 1.7: zeMemFreeExt.
+ * BLOCKING_FREE waits until no command in flight uses the memory, then frees it; DEFER_FREE frees
+ * it now if unused, else when the last command using it completes, and returns at once. No policy
+ * is zeMemFree. */
+#ifndef ZE_MEMORY_FREE_POLICIES_EXT_NAME
+#define ZE_MEMORY_FREE_POLICIES_EXT_NAME "ZE_extension_memory_free_policies"
+#define ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES ((ze_structure_type_t)0x10009)
+#define ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC ((ze_structure_type_t)0x1000a)
+
+typedef enum _ze_memory_free_policies_ext_version_t {
+  ZE_MEMORY_FREE_POLICIES_EXT_VERSION_1_0 = ZE_MAKE_VERSION(1, 0),
+  ZE_MEMORY_FREE_POLICIES_EXT_VERSION_CURRENT = ZE_MAKE_VERSION(1, 0),
+  ZE_MEMORY_FREE_POLICIES_EXT_VERSION_FORCE_UINT32 = 0x7fffffff
+} ze_memory_free_policies_ext_version_t;
+
+typedef uint32_t ze_driver_memory_free_policy_ext_flags_t;
+typedef enum _ze_driver_memory_free_policy_ext_flag_t {
+  ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE = ZE_BIT(0),
+  ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE = ZE_BIT(1),
+  ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_FORCE_UINT32 = 0x7fffffff
+} ze_driver_memory_free_policy_ext_flag_t;
+
+/* Chained to ze_driver_properties_t: the policies zeMemFreeExt supports. */
+typedef struct _ze_driver_memory_free_ext_properties_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES */
+  void* pNext;               /* [in,out][optional] */
+  ze_driver_memory_free_policy_ext_flags_t freePolicies; /* [out] */
+} ze_driver_memory_free_ext_properties_t;
+
+typedef struct _ze_memory_free_ext_desc_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC */
+  const void* pNext;         /* [in][optional] */
+  ze_driver_memory_free_policy_ext_flags_t freePolicy; /* [in] 0 or one policy */
+} ze_memory_free_ext_desc_t;
+#endif
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemFreeExt(ze_context_handle_t hContext,
+                                                 const ze_memory_free_ext_desc_t* pMemFreeDesc,
+                                                 void* ptr);
+typedef ze_result_t(ZE_APICALL* ze_pfnMemFreeExt_t)(ze_context_handle_t,
+                                                    const ze_memory_free_ext_desc_t*, void*);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,59 @@
+#include "core/memory/arena.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace tessera::core {
+
+ArenaAllocator& ArenaAllocator::global() {
+  // Never destroyed: allocations may be freed by static destructors at exit.
+  static ArenaAllocator* a = new ArenaAllocator;
+  return *a;
+}
+
+ArenaAllocator::Pool& ArenaAllocator::pool(const Placement& placement, int sizeClass) {
+  std::lock_guard lock(poolsMutex_);
+  auto& p = pools_[{placement, sizeClass}];
+  if (!p) p = std::make_unique<Pool>();
+  return *p;
+}
+
+Slot ArenaAllocator::allocate(size_t size, size_t alignment, const Placement& placement,
+                              bool dedicated) {
+  size_t bytes = roundUp(size, kPageSize);
+  // A slot of class C sits at a multiple of C from an arena base aligned to kMaxClass, so it is
+  // aligned to C: the class must cover both the size and the alignment.
+  size_t need = std::max<size_t>({bytes, alignment, kMinClass});
+  if (!dedicated && need <= kMaxClass && bytes >= size) {
+    size_t classBytes = std::bit_ceil(need);
+    Pool& p = pool(placement, std::countr_zero(classBytes));
+    std::lock_guard lock(p.mutex);
+    if (p.free.empty()) {
+      auto arena = Backing::create(kArenaBytes, kMaxClass, placement);
+      if (!arena) return {};
+      for (size_t off = kArenaBytes; off >= classBytes; off -= classBytes)
+        p.free.push_back(Slot{arena->data() + off - classBytes, arena.get(), off - classBytes,
+                              classBytes, nullptr, &p});
+      p.arenas.push_back(std::move(arena));
+    }
+    Slot s = p.free.back();
+    p.free.pop_back();
+    return s;
+  }
+  if (bytes < size) return {};  // size so large that rounding overflowed
+  std::shared_ptr<Backing> b = Backing::create(bytes, std::max(alignment, kPageSize), placement);
+  if (!b) return {};
+  Slot s{b->data(), b.get(), 0, bytes, std::move(b), nullptr};
+  return s;
+}
+
+void ArenaAllocator::release(Slot& slot) {
+  if (!slot.ptr) return;
+  if (Pool* p = static_cast<Pool*>(slot.pool)) {
+    std::lock_guard lock(p->mutex);
+    p->free.push_back(slot);
+  }
+  slot = Slot{};  // a dedicated backing goes with its last holder (an export may still hold it)
+}
+
+}  // namespace tessera::core

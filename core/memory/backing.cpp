@@ -1,0 +1,81 @@
+#include "core/memory/backing.h"
+
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <mutex>
+
+#include "core/topology/topology.h"
+
+namespace tessera::core {
+namespace {
+
+// Every allocation holds a memfd for as long as it lives (IPC and export need it), so a program
+// with a few thousand large allocations would run into the usual soft limit of 1024 descriptors.
+// Raise the soft limit to the hard one once, as runtimes that hold many descriptors do.
+void raiseFileLimitOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    rlimit r;
+    if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+      r.rlim_cur = r.rlim_max;
+      setrlimit(RLIMIT_NOFILE, &r);
+    }
+  });
+}
+
+}  // namespace
+
+void* mapAligned(size_t bytes, size_t alignment, int prot, int flags, int fd, size_t fileOffset) {
+  if (alignment <= kPageSize) {
+    void* p = mmap(nullptr, bytes, prot, flags, fd, static_cast<off_t>(fileOffset));
+    return p == MAP_FAILED ? nullptr : p;
+  }
+  size_t span = bytes + alignment;
+  void* raw = mmap(nullptr, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  uintptr_t start = reinterpret_cast<uintptr_t>(raw);
+  uintptr_t aligned = (start + alignment - 1) & ~(uintptr_t(alignment) - 1);
+  void* p = mmap(reinterpret_cast<void*>(aligned), bytes, prot, flags | MAP_FIXED, fd,
+                 static_cast<off_t>(fileOffset));
+  if (p == MAP_FAILED) {
+    munmap(raw, span);
+    return nullptr;
+  }
+  if (aligned > start) munmap(raw, aligned - start);
+  uintptr_t end = aligned + bytes, rawEnd = start + span;
+  if (rawEnd > end) munmap(reinterpret_cast<void*>(end), rawEnd - end);
+  return p;
+}
+
+std::unique_ptr<Backing> Backing::create(size_t dataBytes, size_t alignment,
+                                         const Placement& placement) {
+  raiseFileLimitOnce();
+  std::unique_ptr<Backing> b(new Backing);
+  b->dataBytes_ = dataBytes;
+  b->tableBytes_ = roundUp(dataBytes / kPageSize * sizeof(ExportEntry), kPageSize);
+  b->fd_ = memfd_create("tessera-usm", MFD_CLOEXEC);
+  if (b->fd_ < 0) return nullptr;
+  if (ftruncate(b->fd_, static_cast<off_t>(dataBytes + b->tableBytes_)) != 0) return nullptr;
+  void* data = mapAligned(dataBytes, alignment, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd_, 0);
+  if (!data) return nullptr;
+  b->data_ = static_cast<uint8_t*>(data);
+  void* table = mmap(nullptr, b->tableBytes_, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd_,
+                     static_cast<off_t>(dataBytes));
+  if (table == MAP_FAILED) return nullptr;
+  b->table_ = static_cast<ExportEntry*>(table);
+  // memfd pages are shmem: the policy set on the mapping becomes the file's shared policy for
+  // those pages, so it holds for every process that maps them.
+  if (placement.binds()) b->bound_ = placement.topology->bindArea(data, dataBytes, placement.nodes);
+  return b;
+}
+
+Backing::~Backing() {
+  if (data_) munmap(data_, dataBytes_);
+  if (table_) munmap(table_, tableBytes_);
+  if (fd_ >= 0) close(fd_);
+}
+
+}  // namespace tessera::core

@@ -1,0 +1,79 @@
+// Shareable memory: a memfd whose pages hold allocations, mapped into this process. Every USM
+// allocation lives in one, so any of them can be handed to another process (IPC) by the memfd, an
+// offset and a size.
+//
+// File layout: [data: dataBytes][export table: one ExportEntry per data page]. The export table is
+// how an opener in another process checks that an IPC handle is still live (see ipc.h): the
+// exporter writes a random cookie into the entry of the allocation's first page and clears it on
+// put or free.
+//
+// Threading: a Backing is immutable after create() except for its export entries, which the owner
+// writes under its own lock; readers in other processes only compare them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace tessera::core {
+
+class Topology;
+
+constexpr size_t kPageSize = 4096;
+
+inline size_t roundUp(size_t v, size_t to) {
+  return (v + to - 1) / to * to;
+}
+
+// Where pages go: unbound (first touch), or bound to these NUMA nodes of `topology` (which binds
+// only when it is this machine's topology).
+struct Placement {
+  const Topology* topology = nullptr;
+  std::vector<uint32_t> nodes;
+
+  bool binds() const { return topology && !nodes.empty(); }
+  bool operator<(const Placement& o) const {
+    return topology != o.topology ? topology < o.topology : nodes < o.nodes;
+  }
+};
+
+struct ExportEntry {
+  uint64_t cookie;  // 0 when the page starts no exported allocation
+  uint64_t size;
+};
+
+class Backing {
+ public:
+  // A memfd of `dataBytes` (a page multiple) mapped at an address aligned to `alignment` (a power
+  // of two), its pages placed as `placement` says. Null when the system refuses (out of memory,
+  // out of address space, out of file descriptors).
+  static std::unique_ptr<Backing> create(size_t dataBytes, size_t alignment,
+                                         const Placement& placement);
+  ~Backing();
+  Backing(const Backing&) = delete;
+  Backing& operator=(const Backing&) = delete;
+
+  int fd() const { return fd_; }
+  uint8_t* data() const { return data_; }
+  size_t dataBytes() const { return dataBytes_; }
+  size_t exportTableOffset() const { return dataBytes_; }
+  ExportEntry& exportEntry(size_t dataOffset) { return table_[dataOffset / kPageSize]; }
+  bool bound() const { return bound_; }
+
+ private:
+  Backing() = default;
+  int fd_ = -1;
+  uint8_t* data_ = nullptr;
+  size_t dataBytes_ = 0;
+  ExportEntry* table_ = nullptr;
+  size_t tableBytes_ = 0;
+  bool bound_ = false;
+};
+
+// Maps `bytes` at an address aligned to `alignment`: reserves enough address space, then places
+// the mapping of fd (at fileOffset) or anonymous memory (fd < 0) at the aligned spot. Null on
+// failure, with nothing left mapped.
+void* mapAligned(size_t bytes, size_t alignment, int prot, int flags, int fd, size_t fileOffset);
+
+}  // namespace tessera::core

@@ -1,0 +1,55 @@
+// Memory IPC between processes, over memfd and pidfd.
+//
+// An IPC handle names pages of a memfd the exporter holds open: (exporter pid, fd number, offset,
+// size, export-table offset, cookie). The opener takes a duplicate of that descriptor with
+// pidfd_open + pidfd_getfd and maps the pages, so both processes see the same bytes.
+//
+// Security model: pidfd_getfd succeeds only for a caller that may ptrace the exporter (same user
+// and the exporter dumpable, or CAP_SYS_PTRACE; Yama may restrict further). Such a process can read
+// the exporter's memory anyway, so a handle gives it nothing new; any other process that gets hold
+// of the handle's 64 bytes cannot use them (the open fails with
+// ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS). The cookie is not a secret: it is a random 64-bit
+// value the exporter writes into the memfd's export table at the allocation's first page and clears
+// on zeMemPutIpcHandle or zeMemFree. The opener checks it, so a handle that was put, whose
+// allocation was freed, or whose fd number now names another file (the exporter closed and reused
+// it; its pid was recycled) is refused instead of mapping the wrong memory.
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tessera::core {
+
+struct IpcHandleData {
+  static constexpr uint32_t kMagic = 0x50497354;  // "TsIP"
+  static constexpr uint32_t kVersion = 1;
+  uint32_t magic = kMagic;
+  uint32_t version = kVersion;
+  int32_t pid = 0;
+  int32_t fd = -1;
+  uint64_t dataOffset = 0;
+  uint64_t size = 0;
+  uint64_t tableOffset = 0;
+  uint64_t cookie = 0;
+  uint32_t kind = 0;  // ze_memory_type_t of the exported allocation
+};
+static_assert(sizeof(IpcHandleData) <= ZE_MAX_IPC_HANDLE_SIZE);
+
+void encode(const IpcHandleData& d, ze_ipc_mem_handle_t& h);
+// False when the bytes are not a Tessera IPC handle of this version.
+bool decode(const ze_ipc_mem_handle_t& h, IpcHandleData& d);
+
+// A fresh non-zero cookie from the kernel's random source.
+uint64_t newCookie();
+
+struct IpcMapping {
+  ze_result_t result = ZE_RESULT_ERROR_UNKNOWN;
+  void* ptr = nullptr;
+  size_t mappedBytes = 0;
+};
+// Takes the exporter's descriptor, checks the cookie and maps the pages read-write.
+IpcMapping openIpc(const IpcHandleData& d);
+
+}  // namespace tessera::core

@@ -1,0 +1,85 @@
+// The USM allocations of one context: allocation with placement, free (with zeMemFreeExt's
+// policies), queries, external-memory export/import and IPC. The Context owns one.
+//
+// Placement policy (docs/architecture.md):
+//  - device allocations are bound to the NUMA node of their device, interleaved across the nodes
+//    when the device spans several (a root device on a multi-socket machine);
+//  - host allocations and shared allocations follow the kernel's default (first touch), which is
+//    how a CPU "migrates" shared memory; ZE_SHARED_FORCE_DEVICE_ALLOC=1 places shared allocations
+//    made with a device like device allocations;
+//  - binding happens only when the topology is this machine's: synthetic and XML NUMA nodes do not
+//    exist.
+//
+// Threading: every method may be called from any thread at once.
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
+#include "core/memory/allocation_map.h"
+#include "core/memory/ipc.h"
+
+namespace tessera::core {
+
+class Context;
+
+struct AllocRequest {
+  MemoryKind kind = MemoryKind::Host;
+  size_t size = 0;
+  size_t alignment = 0;
+  Device* device = nullptr;
+  bool exportable = false;  // ze_external_memory_export_desc_t with OPAQUE_FD
+  int importFd = -1;        // ze_external_memory_import_fd_t with OPAQUE_FD
+};
+
+// zeMemFreeExt's policies (ze_driver_memory_free_policy_ext_flags_t).
+enum class FreePolicy { Immediate, Blocking, Defer };
+
+class MemoryManager {
+ public:
+  explicit MemoryManager(Context& context);
+  ~MemoryManager();  // frees whatever the application left
+
+  ze_result_t allocate(const AllocRequest& request, void** out);
+  // INVALID_ARGUMENT when ptr is not the base of an allocation of this context.
+  ze_result_t free(void* ptr, FreePolicy policy = FreePolicy::Immediate);
+  std::optional<Allocation> find(const void* p) const { return map_.find(p); }
+  bool containsRange(const void* p, size_t bytes) const { return map_.containsRange(p, bytes); }
+  size_t count() const { return map_.size(); }
+
+  // Work in flight holds a use of the allocations it touches, so that zeMemFreeExt can wait
+  // (BLOCKING_FREE) or defer the free to the last release (DEFER_FREE).
+  bool acquireUse(const void* p);
+  void releaseUse(const void* p);
+
+  // A new descriptor (the caller owns it) for an allocation made exportable.
+  ze_result_t exportFd(const void* p, int* fd);
+
+  ze_result_t getIpcHandle(const void* p, ze_ipc_mem_handle_t* handle);
+  ze_result_t putIpcHandle(const ze_ipc_mem_handle_t& handle);
+  ze_result_t openIpcHandle(Device* device, const ze_ipc_mem_handle_t& handle, void** out);
+  ze_result_t closeIpcHandle(const void* p);
+
+  // The limit zeMemAllocHost checks (the largest of the context's devices' maxMemAllocSize).
+  uint64_t hostLimit() const { return hostLimit_; }
+
+ private:
+  Placement placementFor(const AllocRequest& r) const;
+  ze_result_t outOfMemory(const AllocRequest& r) const;
+  ze_result_t mapImport(const AllocRequest& r, Allocation& a);
+  // Returns the allocation's memory to the system or the arena (the map no longer holds it).
+  void dispose(Allocation& a);
+
+  Context& context_;
+  uint64_t hostLimit_ = 0;
+  AllocationMap map_;
+  std::condition_variable_any usesDone_;
+  std::mutex exportsMutex_;
+  std::unordered_map<uint64_t, std::pair<uint8_t*, uint32_t>> exports_;  // cookie -> base, count
+};
+
+}  // namespace tessera::core

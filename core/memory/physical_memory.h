@@ -1,0 +1,48 @@
+// A physical memory object (zePhysicalMemCreate): pages with no address of their own, a memfd that
+// zeVirtualMemMap maps into reserved ranges. One object may back several ranges at once; they then
+// share the bytes.
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+#include <atomic>
+#include <memory>
+
+#include "core/common/object.h"
+#include "core/memory/backing.h"
+
+namespace tessera::core {
+
+class Context;
+class Device;
+
+class PhysicalMemory
+    : public Object<_ze_physical_mem_handle_t, 0x7465737350686d31ull /* "tessPhm1" */> {
+ public:
+  // Null when the system has no memory or descriptors left.
+  static std::unique_ptr<PhysicalMemory> create(Context& context, Device& device, size_t bytes);
+  static PhysicalMemory* fromHandle(ze_physical_mem_handle_t h) {
+    return Object::fromHandle<PhysicalMemory>(h);
+  }
+  ~PhysicalMemory();
+
+  Context& context() const { return context_; }
+  Device& device() const { return device_; }
+  int fd() const { return fd_; }
+  size_t size() const { return size_; }
+  // Where the device's pages go (the NUMA nodes of its device), applied to each mapping.
+  const Placement& placement() const { return placement_; }
+  // Ranges currently mapped from this object; zePhysicalMemDestroy refuses while any remain.
+  std::atomic<uint32_t> mappings{0};
+
+ private:
+  PhysicalMemory(Context& c, Device& d, int fd, size_t size, Placement p)
+      : context_(c), device_(d), fd_(fd), size_(size), placement_(std::move(p)) {}
+  Context& context_;
+  Device& device_;
+  int fd_;
+  size_t size_;
+  Placement placement_;
+};
+
+}  // namespace tessera::core
