@@ -2,18 +2,22 @@
 
 #include <errno.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 namespace tessera::core {
 
-RemoteFd takeRemoteFd(int32_t pid, int32_t fd) {
+RemoteFd takeRemoteFd(int32_t pid, int32_t fd, uint64_t minBytes) {
   auto fromErrno = [](int e) {
     switch (e) {
       case EPERM:
-      case EACCES: return ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS;
+      case EACCES: return ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS;  // may not ptrace the exporter
+      case EMFILE:
+      case ENFILE:
+      case ENOMEM: return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
       case ENOSYS: return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-      default: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+      default: return ZE_RESULT_ERROR_INVALID_ARGUMENT;  // ESRCH, EBADF: the handle is stale
     }
   };
   int pidfd = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
@@ -22,6 +26,11 @@ RemoteFd takeRemoteFd(int32_t pid, int32_t fd) {
   int err = errno;
   close(pidfd);
   if (local < 0) return {fromErrno(err), -1};
+  struct stat st;
+  if (fstat(local, &st) != 0 || !S_ISREG(st.st_mode) || uint64_t(st.st_size) < minBytes) {
+    close(local);
+    return {ZE_RESULT_ERROR_INVALID_ARGUMENT, -1};
+  }
   return {ZE_RESULT_SUCCESS, local};
 }
 

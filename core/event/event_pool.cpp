@@ -55,7 +55,7 @@ ze_result_t EventPool::open(Context& context, const ze_ipc_event_pool_handle_t& 
   std::memcpy(&d, handle.data, sizeof d);
   if (d.magic != IpcData::kMagic || d.version != 1 || d.count == 0)
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  RemoteFd remote = takeRemoteFd(d.pid, d.fd);
+  RemoteFd remote = takeRemoteFd(d.pid, d.fd, bytesFor(d.count));
   if (remote.result != ZE_RESULT_SUCCESS) return remote.result;
   void* p = mapShared(remote.fd, bytesFor(d.count));
   // The cookie tells the exporter's live pool from a file that merely has the same number now.

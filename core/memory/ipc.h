@@ -41,9 +41,6 @@ void encode(const IpcHandleData& d, ze_ipc_mem_handle_t& h);
 // False when the bytes are not a Tessera IPC handle of this version.
 bool decode(const ze_ipc_mem_handle_t& h, IpcHandleData& d);
 
-// A fresh non-zero cookie from the kernel's random source.
-uint64_t newCookie();
-
 struct IpcMapping {
   ze_result_t result = ZE_RESULT_ERROR_UNKNOWN;
   void* ptr = nullptr;

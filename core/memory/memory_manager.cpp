@@ -7,6 +7,7 @@
 
 #include <atomic>
 
+#include "core/common/remote_fd.h"
 #include "core/context/context.h"
 #include "core/device/limits.h"
 #include "core/driver/driver.h"
@@ -159,7 +160,7 @@ ze_result_t MemoryManager::getIpcHandle(const void* p, ze_ipc_mem_handle_t* hand
   bool ok = map_.update(p, [&](Allocation& a) {
     if (a.origin != Origin::Allocated) return;
     if (!a.exportCookie) {
-      a.exportCookie = newCookie();
+      a.exportCookie = randomCookie();
       a.slot.backing->exportEntry(a.slot.offset) = ExportEntry{a.exportCookie, a.size};
     }
     {
