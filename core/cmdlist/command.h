@@ -57,9 +57,18 @@ struct Command {
   Ref<Event> signal;
 };
 
+class Context;
+
 // A closed command list's commands: immutable once closed, shared by every execution in flight.
 struct CommandBuffer {
   std::vector<Command> commands;
+  // The bases of the context's USM allocations the commands touch: each execution holds a use of
+  // them, so zeMemFreeExt's BLOCKING_FREE waits for it and DEFER_FREE frees after it.
+  Context* context = nullptr;
+  std::vector<const void*> touched;
+
+  // Records the command and the allocations its operation touches.
+  void add(Command command);
 };
 
 // Where a command runs.

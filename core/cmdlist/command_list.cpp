@@ -8,7 +8,13 @@ namespace tessera::core {
 CommandList::CommandList(Context& context, Device& device, uint32_t ordinal,
                          ze_command_list_flags_t flags)
     : context_(context), device_(device), ordinal_(ordinal), flags_(flags),
-      buffer_(std::make_shared<CommandBuffer>()) {}
+      buffer_(newBuffer()) {}
+
+std::shared_ptr<CommandBuffer> CommandList::newBuffer() {
+  auto buffer = std::make_shared<CommandBuffer>();
+  buffer->context = &context_;
+  return buffer;
+}
 
 ze_result_t CommandList::create(Context& context, Device& device,
                                 const ze_command_list_desc_t& desc,
@@ -35,7 +41,7 @@ ze_result_t CommandList::createImmediate(Context& context, Device& device,
 ze_result_t CommandList::append(Command command) {
   if (!queue_) {
     if (closed_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    buffer_->commands.push_back(std::move(command));
+    buffer_->add(std::move(command));
     return ZE_RESULT_SUCCESS;
   }
   if (queue_->synchronous()) {
@@ -47,8 +53,8 @@ ze_result_t CommandList::append(Command command) {
       return ZE_RESULT_SUCCESS;
     }
   }
-  auto buffer = std::make_shared<CommandBuffer>();
-  buffer->commands.push_back(std::move(command));
+  auto buffer = newBuffer();
+  buffer->add(std::move(command));
   uint64_t ticket = queue_->submit({std::move(buffer)}, Ref<Fence>());
   if (queue_->synchronous()) queue_->waitFor(ticket);
   return ZE_RESULT_SUCCESS;
@@ -67,7 +73,7 @@ ze_result_t CommandList::reset() {
     return ZE_RESULT_SUCCESS;
   }
   // Executions still in flight keep the old buffer.
-  buffer_ = std::make_shared<CommandBuffer>();
+  buffer_ = newBuffer();
   closed_ = false;
   return ZE_RESULT_SUCCESS;
 }

@@ -50,6 +50,7 @@ class CommandList
 
  private:
   CommandList(Context& context, Device& device, uint32_t ordinal, ze_command_list_flags_t flags);
+  std::shared_ptr<CommandBuffer> newBuffer();
 
   Context& context_;
   Device& device_;

@@ -6,6 +6,7 @@
 
 #include "backends/cpu/affinity.h"
 #include "core/cmdlist/command_list.h"
+#include "core/context/context.h"
 #include "core/device/device.h"
 
 namespace tessera::core {
@@ -68,6 +69,10 @@ ze_result_t CommandQueue::execute(const std::vector<CommandList*>& lists, Fence*
 
 uint64_t CommandQueue::submit(std::vector<std::shared_ptr<const CommandBuffer>> buffers,
                               Ref<Fence> fence) {
+  // Hold a use of every allocation the lists touch until they completed (zeMemFreeExt).
+  for (const auto& b : buffers)
+    if (b->context)
+      for (const void* base : b->touched) b->context->memory().acquireUse(base);
   uint64_t ticket;
   {
     std::lock_guard lock(mutex_);
@@ -100,6 +105,9 @@ void CommandQueue::executorMain() {
     for (const auto& buffer : s.buffers)
       for (const Command& c : buffer->commands)
         if (ok) ok = runCommand(c, target);
+    for (const auto& b : s.buffers)
+      if (b->context)
+        for (const void* base : b->touched) b->context->memory().releaseUse(base);
     if (!ok) return;  // cancelled: the queue is being destroyed
     // "A fence guarantees both execution completion and memory coherency, across the device and
     // host, prior to being signaled": everything above happened-before the release in signal().
