@@ -1,6 +1,7 @@
 // Helpers for the execution-model tests (queues, lists, events, fences): one context on the first
 // device, and creators that remember what they made so the fixture destroys it, in a safe order,
-// when the test ends. Buffers are ordinary host memory: the device reports shared system allocations.
+// when the test ends. Buffers are ordinary host memory: the device reports shared system
+// allocations.
 #pragma once
 
 #include <level_zero/ze_api.h>
@@ -24,20 +25,25 @@ namespace tessera::test {
 // enough for a loaded two-core machine, short enough that a hang shows up as a failure.
 constexpr uint64_t kPatienceNs = 30'000'000'000ull;
 
-inline ze_command_queue_desc_t queueDesc(uint32_t ordinal = 0, uint32_t index = 0,
-                                         ze_command_queue_mode_t mode = ZE_COMMAND_QUEUE_MODE_DEFAULT,
-                                         ze_command_queue_flags_t flags = 0) {
+inline ze_command_queue_desc_t queueDesc(
+    uint32_t ordinal = 0, uint32_t index = 0,
+    ze_command_queue_mode_t mode = ZE_COMMAND_QUEUE_MODE_DEFAULT,
+    ze_command_queue_flags_t flags = 0) {
   return {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, ordinal, index, flags, mode,
           ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
 }
 
 // Scenarios that could hang the whole test binary if the driver is broken run in a copy of the
-// binary: the parent names a hidden test case, the child runs it under a watchdog (SIGALRM), and the
-// parent checks that it passed. Hidden tests still run under an exclusion filter such as
+// binary: the parent names a hidden test case, the child runs it under a watchdog (SIGALRM), and
+// the parent checks that it passed. Hidden tests still run under an exclusion filter such as
 // "~[novalidation]", so they do nothing unless inWatchedChild().
 constexpr const char* kWatchedChildVar = "TESSERA_TEST_WATCHED_CHILD";
-inline bool inWatchedChild() { return std::getenv(kWatchedChildVar) != nullptr; }
-inline void armWatchdog(unsigned seconds) { alarm(seconds); }
+inline bool inWatchedChild() {
+  return std::getenv(kWatchedChildVar) != nullptr;
+}
+inline void armWatchdog(unsigned seconds) {
+  alarm(seconds);
+}
 inline void runWatchedChild(const std::string& testName) {
   auto r = runProgram({"/proc/self/exe", testName}, {{kWatchedChildVar, "1"}});
   INFO("child " << testName << " exit " << r.exitCode << "\nstdout: " << r.out
@@ -114,8 +120,8 @@ class ExecFixture {
   }
 
   // `n` host-visible events in a pool of their own.
-  std::vector<ze_event_handle_t> events(uint32_t n,
-                                        ze_event_pool_flags_t flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE) {
+  std::vector<ze_event_handle_t> events(
+      uint32_t n, ze_event_pool_flags_t flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE) {
     ze_event_pool_handle_t p = pool(n, flags);
     std::vector<ze_event_handle_t> out;
     for (uint32_t i = 0; i < n; ++i) out.push_back(event(p, i));

@@ -13,9 +13,10 @@ using tessera::test::ExecFixture;
 using tessera::test::kPatienceNs;
 using tessera::test::patternBytes;
 
-TEST_CASE("Given the guide's sequence, when a list is created, closed, executed, synchronized and "
-          "reset, then its commands ran and it can be recorded again",
-          "[cmdlist][guide]") {
+TEST_CASE(
+    "Given the guide's sequence, when a list is created, closed, executed, synchronized and "
+    "reset, then its commands ran and it can be recorded again",
+    "[cmdlist][guide]") {
   ExecFixture fx;
   ze_context_handle_t hContext = fx.context;
   ze_device_handle_t hDevice = fx.device;
@@ -64,18 +65,18 @@ TEST_CASE("Given the guide's barrier examples with copies, then the second copy 
   std::vector<uint8_t> b(n, 0), c(n, 0), d(n, 0), e(n, 0);
   auto hCommandList = fx.list(0, ZE_COMMAND_LIST_FLAG_RELAXED_ORDERING);
   // A brute-force execution and global memory barrier.
-  REQUIRE(zeCommandListAppendMemoryCopy(hCommandList, b.data(), a.data(), n, nullptr, 0,
-                                        nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendMemoryCopy(hCommandList, b.data(), a.data(), n, nullptr, 0, nullptr) ==
+          ZE_RESULT_SUCCESS);
   REQUIRE(zeCommandListAppendBarrier(hCommandList, nullptr, 0, nullptr) == ZE_RESULT_SUCCESS);
-  REQUIRE(zeCommandListAppendMemoryCopy(hCommandList, c.data(), b.data(), n, nullptr, 0,
-                                        nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendMemoryCopy(hCommandList, c.data(), b.data(), n, nullptr, 0, nullptr) ==
+          ZE_RESULT_SUCCESS);
   // A fine-grain execution-only dependency, then a memory dependency (ZE_EVENT_SCOPE_FLAG_DEVICE).
   auto hEventPool = fx.pool(2);
   ze_event_desc_t event1Desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, 0, 0};
   ze_event_handle_t hEvent1 = nullptr;
   REQUIRE(zeEventCreate(hEventPool, &event1Desc, &hEvent1) == ZE_RESULT_SUCCESS);
-  REQUIRE(zeCommandListAppendMemoryCopy(hCommandList, d.data(), c.data(), n, hEvent1, 0,
-                                        nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendMemoryCopy(hCommandList, d.data(), c.data(), n, hEvent1, 0, nullptr) ==
+          ZE_RESULT_SUCCESS);
   ze_event_desc_t event2Desc = {ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 1,
                                 ZE_EVENT_SCOPE_FLAG_DEVICE, 0};
   ze_event_handle_t hEvent2 = nullptr;
@@ -88,8 +89,8 @@ TEST_CASE("Given the guide's barrier examples with copies, then the second copy 
   REQUIRE(zeCommandListAppendMemoryRangesBarrier(hCommandList, 1, &size, &ptr, nullptr, 1,
                                                  &hEvent2) == ZE_RESULT_SUCCESS);
   std::vector<uint8_t> f(n, 0);
-  REQUIRE(zeCommandListAppendMemoryCopy(hCommandList, f.data(), e.data(), n, nullptr, 0,
-                                        nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendMemoryCopy(hCommandList, f.data(), e.data(), n, nullptr, 0, nullptr) ==
+          ZE_RESULT_SUCCESS);
   fx.run(q, hCommandList);
   CHECK(std::memcmp(f.data(), a.data(), n) == 0);
   CHECK(zeContextSystemBarrier(fx.context, fx.device) == ZE_RESULT_SUCCESS);
@@ -142,8 +143,7 @@ TEST_CASE(
   // The same list object executed repeatedly in a row, interleaved with the chain.
   uint32_t a = 3, b = 0;
   auto same = fx.list();
-  REQUIRE(zeCommandListAppendMemoryCopy(same, &b, &a, 4, nullptr, 0, nullptr) ==
-          ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendMemoryCopy(same, &b, &a, 4, nullptr, 0, nullptr) == ZE_RESULT_SUCCESS);
   REQUIRE(zeCommandListClose(same) == ZE_RESULT_SUCCESS);
   for (int i = 0; i < kTimes; ++i) {
     REQUIRE(zeCommandQueueExecuteCommandLists(q, 1, &lists[i], nullptr) == ZE_RESULT_SUCCESS);
@@ -165,8 +165,7 @@ TEST_CASE(
   uint64_t src = 0, mid = 0, dst = 0;
   auto l = fx.list();
   REQUIRE(zeCommandListAppendMemoryCopy(l, &mid, &src, 8, inner, 1, &go) == ZE_RESULT_SUCCESS);
-  REQUIRE(zeCommandListAppendMemoryCopy(l, &dst, &mid, 8, nullptr, 1, &inner) ==
-          ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendMemoryCopy(l, &dst, &mid, 8, nullptr, 1, &inner) == ZE_RESULT_SUCCESS);
   // The list resets its own events for the next execution, then signals the host.
   REQUIRE(zeCommandListAppendEventReset(l, go) == ZE_RESULT_SUCCESS);
   REQUIRE(zeCommandListAppendEventReset(l, inner) == ZE_RESULT_SUCCESS);
@@ -263,8 +262,8 @@ TEST_CASE("Given 2D and 3D regions with pitches, when copied, then exactly the b
     ze_copy_region_t sr{3, 2, depth == 1 ? 0u : 1u, 40, 12, depth};
     ze_copy_region_t dr{7, 1, 0, 40, 12, depth};
     auto l = fx.list();
-    REQUIRE(zeCommandListAppendMemoryCopyRegion(l, dst.data(), &dr, dPitch, dSlice, src.data(),
-                                                &sr, sPitch, sSlice, nullptr, 0,
+    REQUIRE(zeCommandListAppendMemoryCopyRegion(l, dst.data(), &dr, dPitch, dSlice, src.data(), &sr,
+                                                sPitch, sSlice, nullptr, 0,
                                                 nullptr) == ZE_RESULT_SUCCESS);
     fx.run(q, l);
     size_t bad = 0;
@@ -272,8 +271,8 @@ TEST_CASE("Given 2D and 3D regions with pitches, when copied, then exactly the b
       for (uint32_t y = 0; y < 16; ++y)
         for (uint32_t x = 0; x < dPitch; ++x) {
           bool inside = z < depth && y >= 1 && y < 13 && x >= 7 && x < 47;
-          uint8_t want = inside ? src[(z + sr.originZ) * sSlice + (y - 1 + 2) * sPitch + (x - 7 + 3)]
-                                : 0;
+          uint8_t want =
+              inside ? src[(z + sr.originZ) * sSlice + (y - 1 + 2) * sPitch + (x - 7 + 3)] : 0;
           if (dst[z * dSlice + y * dPitch + x] != want) ++bad;
         }
     CHECK(bad == 0);

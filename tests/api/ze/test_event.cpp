@@ -161,9 +161,8 @@ TEST_CASE("Given kernel-timestamp events of copies, then every query agrees and 
           ZE_RESULT_SUCCESS);
   REQUIRE(zeCommandListAppendQueryKernelTimestamps(l, kN, ts.data(), packed.data(), nullptr,
                                                    nullptr, kN, ts.data()) == ZE_RESULT_SUCCESS);
-  REQUIRE(zeCommandListAppendQueryKernelTimestamps(l, kN, ts.data(), spread.data(),
-                                                   offsets.data(), nullptr, kN,
-                                                   ts.data()) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendQueryKernelTimestamps(l, kN, ts.data(), spread.data(), offsets.data(),
+                                                   nullptr, kN, ts.data()) == ZE_RESULT_SUCCESS);
   uint64_t before = deviceNow(fx.device);
   fx.run(q, l);
   uint64_t after = deviceNow(fx.device);
@@ -174,7 +173,7 @@ TEST_CASE("Given kernel-timestamp events of copies, then every query agrees and 
     REQUIRE(zeEventQueryKernelTimestamp(ts[i], &host) == ZE_RESULT_SUCCESS);
     CHECK(host.global.kernelStart <= host.global.kernelEnd);
     CHECK(host.context.kernelStart <= host.context.kernelEnd);
-    CHECK(host.global.kernelStart >= stamps[i]);   // global timestamps bracket the copy
+    CHECK(host.global.kernelStart >= stamps[i]);  // global timestamps bracket the copy
     CHECK(host.global.kernelEnd <= stamps[i + 1]);
     CHECK(stamps[i] >= before);
     CHECK(stamps[i] <= stamps[i + 1]);
@@ -206,8 +205,9 @@ TEST_CASE("Given an event, then host signal, reset and query follow the two-stat
   CHECK(zeEventQueryStatus(e) == ZE_RESULT_NOT_READY);
 }
 
-TEST_CASE("Given an unsignalled event, when waited on with timeouts, then NOT_READY until signalled",
-          "[event][timeout]") {
+TEST_CASE(
+    "Given an unsignalled event, when waited on with timeouts, then NOT_READY until signalled",
+    "[event][timeout]") {
   ExecFixture fx;
   auto e = fx.events(1)[0];
   CHECK(zeEventHostSynchronize(e, 0) == ZE_RESULT_NOT_READY);
@@ -266,9 +266,10 @@ TEST_CASE("Given a pool naming devices, then its events work on their queues", "
 // (Event::~Event unclaims the index, core/event/event.cpp:14; commands hold Ref<Event>), so after
 // zeEventDestroy of every event, zeEventPoolDestroy still answers HANDLE_OBJECT_IN_USE and the
 // index cannot be created again while an idle list that used the event exists.
-TEST_CASE("Given a destroyed event still named by an idle list, then its pool can be destroyed and "
-          "its index reused",
-          "[event][!mayfail]") {
+TEST_CASE(
+    "Given a destroyed event still named by an idle list, then its pool can be destroyed and "
+    "its index reused",
+    "[event][!mayfail]") {
   ExecFixture fx;
   auto p = fx.pool(1);
   ze_event_desc_t ed{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, 0, 0};

@@ -128,9 +128,8 @@ TEST_CASE("Given bad arguments, then the appends refuse them with the spec's cod
         kNullHandle);
   CHECK(zeCommandListAppendMemAdvise(l, fx.device, nullptr, 1, ZE_MEMORY_ADVICE_SET_READ_MOSTLY) ==
         kNullPointer);
-  CHECK(zeCommandListAppendMemAdvise(l, fx.device, p, 1,
-                                     ze_memory_advice_t(ZE_MEMORY_ADVICE_BIAS_UNCACHED + 1)) ==
-        kEnum);
+  CHECK(zeCommandListAppendMemAdvise(
+            l, fx.device, p, 1, ze_memory_advice_t(ZE_MEMORY_ADVICE_BIAS_UNCACHED + 1)) == kEnum);
   size_t sz = 1;
   const void* rp = p;
   CHECK(zeCommandListAppendMemoryRangesBarrier(l, 1, nullptr, &rp, nullptr, 0, nullptr) ==
@@ -165,16 +164,31 @@ TEST_CASE("Given bad arguments, then the appends refuse them with the spec's cod
   CHECK(zeCommandListAppendMemoryCopyRegion(l, p, &r3, 16, 16, o, &r3, 16, 32, nullptr, 0,
                                             nullptr) == kSize);
   ze_copy_region_t lo{0, 0, 0, 8, 2, 1}, hi{4, 0, 0, 8, 2, 1};
-  CHECK(zeCommandListAppendMemoryCopyRegion(l, p, &hi, 16, 0, p, &lo, 16, 0, nullptr, 0,
-                                            nullptr) == ZE_RESULT_ERROR_OVERLAPPING_REGIONS);
-  // Image copies are not supported.
+  CHECK(zeCommandListAppendMemoryCopyRegion(l, p, &hi, 16, 0, p, &lo, 16, 0, nullptr, 0, nullptr) ==
+        ZE_RESULT_ERROR_OVERLAPPING_REGIONS);
+}
+
+TEST_CASE("Given a list, then image copies are refused as unsupported",
+          "[errors][cmdlist][novalidation]") {
+  // [novalidation]: no image can be created (images are unsupported), so the only image handles to
+  // pass are null ones, which the validation layer itself refuses as null handles/pointers first.
+  ExecFixture fx;
+  auto l = fx.list();
+  uint8_t buf[16];
   CHECK(zeCommandListAppendImageCopy(l, nullptr, nullptr, nullptr, 0, nullptr) ==
+        ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+  CHECK(zeCommandListAppendImageCopyRegion(l, nullptr, nullptr, nullptr, nullptr, nullptr, 0,
+                                           nullptr) == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+  CHECK(zeCommandListAppendImageCopyToMemory(l, buf, nullptr, nullptr, nullptr, 0, nullptr) ==
+        ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+  CHECK(zeCommandListAppendImageCopyFromMemory(l, nullptr, buf, nullptr, nullptr, 0, nullptr) ==
         ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
 }
 
-TEST_CASE("Given stale or foreign event handles, then appends refuse them as synchronization "
-          "objects",
-          "[errors][event][novalidation]") {
+TEST_CASE(
+    "Given stale or foreign event handles, then appends refuse them as synchronization "
+    "objects",
+    "[errors][event][novalidation]") {
   // [novalidation]: handles the layer may track itself (a destroyed event) are the driver's check.
   ExecFixture fx;
   auto q = fx.queue();

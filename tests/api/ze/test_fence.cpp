@@ -94,9 +94,10 @@ TEST_CASE("Given a fence, when it is reused 100 times, then each execution signa
   CHECK(wrong == 0);
 }
 
-TEST_CASE("Given a queue blocked on an event, then fences of it and of later submissions wait for "
-          "the event",
-          "[fence][timeout]") {
+TEST_CASE(
+    "Given a queue blocked on an event, then fences of it and of later submissions wait for "
+    "the event",
+    "[fence][timeout]") {
   ExecFixture fx;
   auto q = fx.queue();
   auto gate = fx.events(1)[0];

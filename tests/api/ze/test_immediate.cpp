@@ -13,9 +13,10 @@ using tessera::test::ExecFixture;
 using tessera::test::kPatienceNs;
 using tessera::test::patternBytes;
 
-TEST_CASE("Given the guide's sequence, when an immediate list is created and a command appended, "
-          "then it runs",
-          "[immediate][guide]") {
+TEST_CASE(
+    "Given the guide's sequence, when an immediate list is created and a command appended, "
+    "then it runs",
+    "[immediate][guide]") {
   ExecFixture fx;
   ze_context_handle_t hContext = fx.context;
   ze_device_handle_t hDevice = fx.device;
@@ -42,9 +43,10 @@ TEST_CASE("Given the guide's sequence, when an immediate list is created and a c
   CHECK(zeCommandListDestroy(hCommandList) == ZE_RESULT_SUCCESS);
 }
 
-TEST_CASE("Given a SYNCHRONOUS immediate list, when commands are appended, then each has completed "
-          "when the append returns",
-          "[immediate][sync]") {
+TEST_CASE(
+    "Given a SYNCHRONOUS immediate list, when commands are appended, then each has completed "
+    "when the append returns",
+    "[immediate][sync]") {
   ExecFixture fx;
   for (uint32_t ordinal : {0u, 1u}) {
     INFO("ordinal " << ordinal);
@@ -73,9 +75,10 @@ TEST_CASE("Given a SYNCHRONOUS immediate list, when commands are appended, then 
   }
 }
 
-TEST_CASE("Given a SYNCHRONOUS immediate list, when appends come from a thread outside the device, "
-          "then they still complete before returning",
-          "[immediate][sync]") {
+TEST_CASE(
+    "Given a SYNCHRONOUS immediate list, when appends come from a thread outside the device, "
+    "then they still complete before returning",
+    "[immediate][sync]") {
   // Whatever thread appends (on the device's PUs or not), the contract is the same.
   ExecFixture fx;
   auto l = fx.immediate(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
@@ -93,9 +96,10 @@ TEST_CASE("Given a SYNCHRONOUS immediate list, when appends come from a thread o
   CHECK(wrong == 0);
 }
 
-TEST_CASE("Given an ASYNCHRONOUS or DEFAULT immediate list, when a command waits on the host, then "
-          "the append returns before it completes and it completes after the signal",
-          "[immediate][async]") {
+TEST_CASE(
+    "Given an ASYNCHRONOUS or DEFAULT immediate list, when a command waits on the host, then "
+    "the append returns before it completes and it completes after the signal",
+    "[immediate][async]") {
   ExecFixture fx;
   for (auto mode : {ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, ZE_COMMAND_QUEUE_MODE_DEFAULT})
     for (uint32_t ordinal : {0u, 1u}) {
@@ -105,8 +109,7 @@ TEST_CASE("Given an ASYNCHRONOUS or DEFAULT immediate list, when a command waits
       ze_event_handle_t gate = ev[0], done = ev[1];
       uint64_t src = 0x1234567890ull, dst = 0;
       // Would block forever if the append ran on the calling thread.
-      REQUIRE(zeCommandListAppendMemoryCopy(l, &dst, &src, 8, done, 1, &gate) ==
-              ZE_RESULT_SUCCESS);
+      REQUIRE(zeCommandListAppendMemoryCopy(l, &dst, &src, 8, done, 1, &gate) == ZE_RESULT_SUCCESS);
       CHECK(zeEventQueryStatus(done) == ZE_RESULT_NOT_READY);
       // Appends queue up behind it, in order.
       uint64_t dst2 = 0;
@@ -139,9 +142,10 @@ TEST_CASE("Given an immediate list, then close and reset are accepted and execut
   CHECK(b == 8);
 }
 
-TEST_CASE("Given an immediate list with a chain of 500 dependent appends, then the last sees the "
-          "first",
-          "[immediate][ordering]") {
+TEST_CASE(
+    "Given an immediate list with a chain of 500 dependent appends, then the last sees the "
+    "first",
+    "[immediate][ordering]") {
   ExecFixture fx;
   auto l = fx.immediate(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
   constexpr int kN = 500;
@@ -155,9 +159,10 @@ TEST_CASE("Given an immediate list with a chain of 500 dependent appends, then t
   CHECK(slots[kN] == 31337);
 }
 
-TEST_CASE("Given a destroyed immediate list with a command blocked on an event, then destruction "
-          "returns",
-          "[immediate][timeout]") {
+TEST_CASE(
+    "Given a destroyed immediate list with a command blocked on an event, then destruction "
+    "returns",
+    "[immediate][timeout]") {
   ExecFixture fx;
   auto never = fx.events(1)[0];
   auto d = tessera::test::queueDesc();

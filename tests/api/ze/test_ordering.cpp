@@ -41,9 +41,10 @@ std::vector<uint8_t> reference(std::vector<uint8_t> mem, const std::vector<Op>& 
 
 }  // namespace
 
-TEST_CASE("Given random DAGs of copies over three queues, when executed twice, then the memory "
-          "equals the sequential reference",
-          "[ordering][dag]") {
+TEST_CASE(
+    "Given random DAGs of copies over three queues, when executed twice, then the memory "
+    "equals the sequential reference",
+    "[ordering][dag]") {
   for (uint32_t seed : {1u, 2u, 3u, 4u, 5u, 6u}) {
     INFO("seed " << seed);
     std::mt19937 rng(seed);
@@ -59,7 +60,8 @@ TEST_CASE("Given random DAGs of copies over three queues, when executed twice, t
       o.queue = int(rng() % kQueues);
       for (int j = 0; j < i; ++j) {
         const Op& p = ops[j];
-        bool conflict = p.dst == o.dst || (!o.fill && p.dst == o.src) || (!p.fill && p.src == o.dst);
+        bool conflict =
+            p.dst == o.dst || (!o.fill && p.dst == o.src) || (!p.fill && p.src == o.dst);
         if (conflict || rng() % 25 == 0) o.deps.push_back(j);  // plus a few needless edges
       }
       ops.push_back(o);
@@ -90,8 +92,8 @@ TEST_CASE("Given random DAGs of copies over three queues, when executed twice, t
       uint32_t nw = uint32_t(waits.size());
       auto* pw = nw ? waits.data() : nullptr;
       if (o.fill)
-        REQUIRE(zeCommandListAppendMemoryFill(l, &mem[o.dst * kSlot], &o.value, 1, kSlot, ev[i],
-                                              nw, pw) == ZE_RESULT_SUCCESS);
+        REQUIRE(zeCommandListAppendMemoryFill(l, &mem[o.dst * kSlot], &o.value, 1, kSlot, ev[i], nw,
+                                              pw) == ZE_RESULT_SUCCESS);
       else if (rng() % 2)
         REQUIRE(zeCommandListAppendMemoryCopy(l, &mem[o.dst * kSlot], &mem[o.src * kSlot], kSlot,
                                               ev[i], nw, pw) == ZE_RESULT_SUCCESS);
@@ -129,9 +131,10 @@ TEST_CASE("Given random DAGs of copies over three queues, when executed twice, t
   }
 }
 
-TEST_CASE("Given a list waiting on an event another queue signals, when it is submitted first, "
-          "then it waits for the other queue",
-          "[ordering][event]") {
+TEST_CASE(
+    "Given a list waiting on an event another queue signals, when it is submitted first, "
+    "then it waits for the other queue",
+    "[ordering][event]") {
   ExecFixture fx;
   auto qa = fx.queue(0, 0), qb = fx.queue(1, 1);
   auto e = fx.events(1)[0];
@@ -170,9 +173,10 @@ TEST_CASE("Given a queue blocked on one event, then other queues keep running", 
   CHECK(b == 1);
 }
 
-TEST_CASE("Given many host threads sharing queues and events, then every submission runs exactly "
-          "once and nothing deadlocks",
-          "[ordering][threads]") {
+TEST_CASE(
+    "Given many host threads sharing queues and events, then every submission runs exactly "
+    "once and nothing deadlocks",
+    "[ordering][threads]") {
   ExecFixture fx;
   constexpr int kThreads = 6, kEach = 60;
   ze_command_queue_handle_t queues[] = {fx.queue(0, 0), fx.queue(0, 1), fx.queue(1, 0)};

@@ -2,10 +2,11 @@
 // worker threads. They run in a watched child process (ze_exec_support.h): a broken worker pool
 // hangs the executor, and a hang must fail one test rather than stall the whole binary.
 //
-// [!mayfail]: the first parallel job of a device's worker pool hangs: the pool is created lazily right before its first job, and a helper
-// thread that starts after that job's generation bump takes the bumped generation as already seen
-// (backends/cpu/worker_pool.cpp, helperMain's `seen = generation_.load()`), so it never joins the
-// job and parallelFor spins forever on busy_. Drop [!mayfail] once that is fixed.
+// [!mayfail]: the first parallel job of a device's worker pool hangs: the pool is created lazily
+// right before its first job, and a helper thread that starts after that job's generation bump
+// takes the bumped generation as already seen (backends/cpu/worker_pool.cpp, helperMain's `seen =
+// generation_.load()`), so it never joins the job and parallelFor spins forever on busy_. Drop
+// [!mayfail] once that is fixed.
 #include <level_zero/ze_api.h>
 
 #include <catch2/catch.hpp>
@@ -55,7 +56,8 @@ TEST_CASE("watched child: large copies and fills on compute queues", "[.parallel
   tessera::test::armWatchdog(kWatchdogSeconds);
   ExecFixture fx;
   auto q = fx.queue();
-  for (size_t n : {size_t(4u << 20), size_t(4u << 20) + 1, size_t(64u << 20), size_t(64u << 20) + 13})
+  for (size_t n :
+       {size_t(4u << 20), size_t(4u << 20) + 1, size_t(64u << 20), size_t(64u << 20) + 13})
     checkCopy(fx, q, n);
   for (size_t ps = 1; ps <= 128; ps *= 2) checkFill(fx, q, ps, (5u << 20) + 7);
 

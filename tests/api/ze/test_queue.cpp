@@ -88,9 +88,9 @@ TEST_CASE("Given a device, then it has a compute group and a copy-only group wit
   ExecFixture fx;
   auto g = groups(fx.device);
   REQUIRE(g.size() == 2);
-  CHECK(g[0].flags == (ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE |
-                       ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY |
-                       ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS));
+  CHECK(g[0].flags ==
+        (ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY |
+         ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS));
   CHECK(g[1].flags == ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY);
   for (const auto& p : g) {
     CHECK(p.numQueues >= 1);
@@ -203,9 +203,8 @@ TEST_CASE("Given lists and queues of different ordinals, when executed, then the
   CHECK(zeCommandQueueSynchronize(copyQueue, kPatienceNs) == ZE_RESULT_SUCCESS);
 }
 
-TEST_CASE(
-    "Given an EXPLICIT_ONLY queue, then it runs EXPLICIT_ONLY lists and refuses the others",
-    "[queue][errors]") {
+TEST_CASE("Given an EXPLICIT_ONLY queue, then it runs EXPLICIT_ONLY lists and refuses the others",
+          "[queue][errors]") {
   ExecFixture fx;
   auto q = fx.queue(0, 0, ZE_COMMAND_QUEUE_MODE_DEFAULT, ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY);
   auto plain = fx.list(0, 0);
@@ -218,7 +217,8 @@ TEST_CASE(
         ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE);
   auto src = patternBytes(256, 1);
   std::vector<uint8_t> dst(256, 0);
-  auto l = fx.list(0, ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY | ZE_COMMAND_LIST_FLAG_MAXIMIZE_THROUGHPUT);
+  auto l =
+      fx.list(0, ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY | ZE_COMMAND_LIST_FLAG_MAXIMIZE_THROUGHPUT);
   REQUIRE(zeCommandListAppendMemoryCopy(l, dst.data(), src.data(), 256, nullptr, 0, nullptr) ==
           ZE_RESULT_SUCCESS);
   fx.run(q, l);
@@ -245,13 +245,12 @@ TEST_CASE(
     auto l = fx.list();
     // List i copies buffer i to i+1; it waits for list i-1's event.
     REQUIRE(zeCommandListAppendMemoryCopy(l, bufs[i + 1].data(), bufs[i].data(), n, ev[i],
-                                          i ? 1 : 0, i ? &ev[i - 1] : nullptr) ==
-            ZE_RESULT_SUCCESS);
+                                          i ? 1 : 0,
+                                          i ? &ev[i - 1] : nullptr) == ZE_RESULT_SUCCESS);
     REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
     lists.push_back(l);
   }
-  REQUIRE(zeCommandQueueExecuteCommandLists(q, kLists, lists.data(), nullptr) ==
-          ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandQueueExecuteCommandLists(q, kLists, lists.data(), nullptr) == ZE_RESULT_SUCCESS);
   REQUIRE(zeCommandQueueSynchronize(q, UINT64_MAX) == ZE_RESULT_SUCCESS);
   for (int i = 0; i < kLists; ++i) CHECK(zeEventQueryStatus(ev[i]) == ZE_RESULT_SUCCESS);
   CHECK(bufs[kLists] == bufs[0]);
@@ -266,8 +265,7 @@ TEST_CASE(
   auto gate = fx.events(1)[0];
   uint32_t src = 42, dst = 0;
   auto l = fx.list();
-  REQUIRE(zeCommandListAppendMemoryCopy(l, &dst, &src, 4, nullptr, 1, &gate) ==
-          ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendMemoryCopy(l, &dst, &src, 4, nullptr, 1, &gate) == ZE_RESULT_SUCCESS);
   REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
   REQUIRE(zeCommandQueueExecuteCommandLists(q, 1, &l, nullptr) == ZE_RESULT_SUCCESS);
   CHECK(zeCommandQueueSynchronize(q, 0) == ZE_RESULT_NOT_READY);
