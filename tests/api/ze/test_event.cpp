@@ -53,7 +53,6 @@ TEST_CASE("Given the guide's event sequence, then the event signals after the co
   REQUIRE(zeEventHostSynchronize(hEvent, UINT64_MAX) == ZE_RESULT_SUCCESS);
   CHECK(dst == src);
   REQUIRE(zeCommandQueueSynchronize(hCommandQueue, kPatienceNs) == ZE_RESULT_SUCCESS);
-  // The list goes first: see the [!mayfail] test at the end of this file.
   REQUIRE(zeCommandListDestroy(hCommandList) == ZE_RESULT_SUCCESS);
   fx.forget(hCommandList);
   CHECK(zeEventDestroy(hEvent) == ZE_RESULT_SUCCESS);
@@ -262,14 +261,12 @@ TEST_CASE("Given a pool naming devices, then its events work on their queues", "
   CHECK(zeEventPoolDestroy(p) == ZE_RESULT_SUCCESS);
 }
 
-// [!mayfail]: the pool counts an event as live until the last command that used it is gone
-// (Event::~Event unclaims the index, core/event/event.cpp:14; commands hold Ref<Event>), so after
-// zeEventDestroy of every event, zeEventPoolDestroy still answers HANDLE_OBJECT_IN_USE and the
-// index cannot be created again while an idle list that used the event exists.
+// The pool's index is free once the event's handle is destroyed, even while an idle list still
+// names the event (commands hold the event object, not its index).
 TEST_CASE(
     "Given a destroyed event still named by an idle list, then its pool can be destroyed and "
     "its index reused",
-    "[event][!mayfail]") {
+    "[event]") {
   ExecFixture fx;
   auto p = fx.pool(1);
   ze_event_desc_t ed{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, 0, 0};

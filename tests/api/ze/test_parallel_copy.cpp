@@ -1,12 +1,7 @@
 // Copies and fills of 4 MiB and more on compute queues, which the driver splits over the device's
 // worker threads. They run in a watched child process (ze_exec_support.h): a broken worker pool
-// hangs the executor, and a hang must fail one test rather than stall the whole binary.
-//
-// [!mayfail]: the first parallel job of a device's worker pool hangs: the pool is created lazily
-// right before its first job, and a helper thread that starts after that job's generation bump
-// takes the bumped generation as already seen (backends/cpu/worker_pool.cpp, helperMain's `seen =
-// generation_.load()`), so it never joins the job and parallelFor spins forever on busy_. Drop
-// [!mayfail] once that is fixed.
+// hangs the executor, and a hang must fail one test rather than stall the whole binary. (These
+// tests caught a pool whose helpers could miss the first job.)
 #include <level_zero/ze_api.h>
 
 #include <catch2/catch.hpp>
@@ -112,14 +107,14 @@ TEST_CASE("watched child: large copies on sub-device compute queues", "[.paralle
 TEST_CASE(
     "Given compute queues, when copies and fills of 4 MiB and more run on the device's workers, "
     "then the bytes are right and nothing hangs",
-    "[cmdlist][memory][parallel][!mayfail]") {
+    "[cmdlist][memory][parallel]") {
   tessera::test::runWatchedChild("watched child: large copies and fills on compute queues");
 }
 
 TEST_CASE(
     "Given sub-devices, when their compute queues run a large copy, then it completes on their "
     "workers",
-    "[queue][sub][parallel][!mayfail]") {
+    "[queue][sub][parallel]") {
   auto driver = tessera::test::initDriver();
   size_t subs = 0;
   for (auto root : tessera::test::devices(driver)) subs += tessera::test::subDevices(root).size();
