@@ -7,6 +7,9 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config   # build
   libhwloc-dev hwloc                                     # the device model
   libze-dev libze1                                       # Level Zero headers, loader, validation layer
+  llvm-15-dev clang-15 libclang-15-dev                  # the kernel JIT; OpenCL C -> SPIR-V
+  libllvmspirvlib-15-dev llvm-spirv-15                   # the SPIR-V <-> LLVM IR translator
+  spirv-tools spirv-headers                              # SPIR-V validation
   catch2                                                 # tests
   python3                                                # test helpers
 )

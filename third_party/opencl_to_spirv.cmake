@@ -1,0 +1,24 @@
+# tessera_opencl_to_spirv(<target> <out-dir> <file.cl>...)
+# Compiles each OpenCL C file to <out-dir>/<name>.spv (clang-15 -> LLVM bitcode -> llvm-spirv-15,
+# then spirv-val) and adds a target that builds them all.
+function(tessera_opencl_to_spirv target outdir)
+  set(outputs)
+  foreach(src ${ARGN})
+    get_filename_component(name ${src} NAME_WE)
+    get_filename_component(abs ${src} ABSOLUTE)
+    set(bc ${outdir}/${name}.bc)
+    set(spv ${outdir}/${name}.spv)
+    add_custom_command(
+      OUTPUT ${spv}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${outdir}
+      COMMAND ${TESSERA_CLANG} -cl-std=CL2.0 -target spir64-unknown-unknown -O2 -emit-llvm -c
+              ${abs} -o ${bc}
+      COMMAND ${TESSERA_LLVM_SPIRV} ${bc} -o ${spv}
+      COMMAND ${TESSERA_SPIRV_VAL} ${spv}
+      DEPENDS ${abs}
+      COMMENT "OpenCL C -> SPIR-V: ${name}.spv"
+      VERBATIM)
+    list(APPEND outputs ${spv})
+  endforeach()
+  add_custom_target(${target} ALL DEPENDS ${outputs})
+endfunction()
