@@ -43,6 +43,20 @@ CommandQueue::~CommandQueue() {
   stop_ = true;
   submitted_.wakeAll();
   executor_.join();
+  // What never ran lets go of its allocations, so a BLOCKING_FREE of them does not wait forever.
+  for (const Submission& s : pending_) releaseUses(s);
+}
+
+void CommandQueue::acquireUses(const std::vector<std::shared_ptr<const CommandBuffer>>& buffers) {
+  for (const auto& b : buffers)
+    if (b->context)
+      for (const void* base : b->touched) b->context->memory().acquireUse(base);
+}
+
+void CommandQueue::releaseUses(const Submission& s) {
+  for (const auto& b : s.buffers)
+    if (b->context)
+      for (const void* base : b->touched) b->context->memory().releaseUse(base);
 }
 
 ze_result_t CommandQueue::execute(const std::vector<CommandList*>& lists, Fence* fence) {
@@ -70,9 +84,7 @@ ze_result_t CommandQueue::execute(const std::vector<CommandList*>& lists, Fence*
 uint64_t CommandQueue::submit(std::vector<std::shared_ptr<const CommandBuffer>> buffers,
                               Ref<Fence> fence) {
   // Hold a use of every allocation the lists touch until they completed (zeMemFreeExt).
-  for (const auto& b : buffers)
-    if (b->context)
-      for (const void* base : b->touched) b->context->memory().acquireUse(base);
+  acquireUses(buffers);
   uint64_t ticket;
   {
     std::lock_guard lock(mutex_);
@@ -105,9 +117,7 @@ void CommandQueue::executorMain() {
     for (const auto& buffer : s.buffers)
       for (const Command& c : buffer->commands)
         if (ok) ok = runCommand(c, target);
-    for (const auto& b : s.buffers)
-      if (b->context)
-        for (const void* base : b->touched) b->context->memory().releaseUse(base);
+    releaseUses(s);
     if (!ok) return;  // cancelled: the queue is being destroyed
     // "A fence guarantees both execution completion and memory coherency, across the device and
     // host, prior to being signaled": everything above happened-before the release in signal().

@@ -61,6 +61,8 @@ class CommandQueue
     std::vector<std::shared_ptr<const CommandBuffer>> buffers;
     Ref<Fence> fence;
   };
+  static void acquireUses(const std::vector<std::shared_ptr<const CommandBuffer>>& buffers);
+  static void releaseUses(const Submission& s);
 
   Context& context_;
   Device& device_;

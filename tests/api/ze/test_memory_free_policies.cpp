@@ -38,9 +38,11 @@ struct Blocked {
   void open() { REQUIRE(zeEventHostSignal(gate) == ZE_RESULT_SUCCESS); }
   ~Blocked() {
     zeEventHostSignal(gate);
-    zeCommandQueueSynchronize(queue, UINT64_MAX);
+    if (queue) {
+      zeCommandQueueSynchronize(queue, UINT64_MAX);
+      zeCommandQueueDestroy(queue);
+    }
     zeCommandListDestroy(list);
-    zeCommandQueueDestroy(queue);
     zeEventDestroy(gate);
     zeEventPoolDestroy(pool);
   }
@@ -132,4 +134,24 @@ TEST_CASE("Given an immediate asynchronous list, when it uses an allocation free
   zeEventDestroy(done);
   zeEventDestroy(gate);
   zeEventPoolDestroy(pool);
+}
+
+TEST_CASE("Given work that never ran because its queue was destroyed, when its allocation is freed "
+          "with BLOCKING_FREE, then the free does not wait for it",
+          "[memory][free_policy]") {
+  MemoryFixture fx;
+  constexpr size_t kSize = 4096;
+  void* p = fx.allocDevice(kSize);
+  {
+    Blocked work(fx, p, kSize);
+    // A second execution queues up behind the blocked one; destroying the queue abandons both.
+    REQUIRE(zeCommandQueueExecuteCommandLists(work.queue, 1, &work.list, nullptr) ==
+            ZE_RESULT_SUCCESS);
+    REQUIRE(zeCommandQueueDestroy(work.queue) == ZE_RESULT_SUCCESS);
+    work.queue = nullptr;
+  }
+  ze_memory_free_ext_desc_t desc{ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC, nullptr,
+                                 ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE};
+  CHECK(fx.freeExt()(fx.context, &desc, p) == ZE_RESULT_SUCCESS);
+  CHECK(typeOf(fx, p) == ZE_MEMORY_TYPE_UNKNOWN);
 }
