@@ -151,7 +151,52 @@ zeGetCommandListProcAddrTable(ze_api_version_t v, ze_command_list_dditable_t* t)
     t.pfnAppendWaitOnEvents = zeCommandListAppendWaitOnEvents;
     t.pfnAppendEventReset = zeCommandListAppendEventReset;
     t.pfnAppendQueryKernelTimestamps = zeCommandListAppendQueryKernelTimestamps;
+    t.pfnAppendLaunchKernel = zeCommandListAppendLaunchKernel;
+    t.pfnAppendLaunchCooperativeKernel = zeCommandListAppendLaunchCooperativeKernel;
+    t.pfnAppendLaunchKernelIndirect = zeCommandListAppendLaunchKernelIndirect;
+    t.pfnAppendLaunchMultipleKernelsIndirect = zeCommandListAppendLaunchMultipleKernelsIndirect;
   });
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetModuleProcAddrTable(ze_api_version_t v, ze_module_dditable_t* t) {
+  return fillTable(v, t, [](ze_module_dditable_t& t) {
+    t.pfnCreate = zeModuleCreate;
+    t.pfnDestroy = zeModuleDestroy;
+    t.pfnGetKernelNames = zeModuleGetKernelNames;
+    t.pfnGetProperties = zeModuleGetProperties;
+  });
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetModuleBuildLogProcAddrTable(ze_api_version_t v, ze_module_build_log_dditable_t* t) {
+  return fillTable(v, t, [](ze_module_build_log_dditable_t& t) {
+    t.pfnDestroy = zeModuleBuildLogDestroy;
+    t.pfnGetString = zeModuleBuildLogGetString;
+  });
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetKernelProcAddrTable(ze_api_version_t v, ze_kernel_dditable_t* t) {
+  return fillTable(v, t, [](ze_kernel_dditable_t& t) {
+    t.pfnCreate = zeKernelCreate;
+    t.pfnDestroy = zeKernelDestroy;
+    t.pfnSetCacheConfig = zeKernelSetCacheConfig;
+    t.pfnSetGroupSize = zeKernelSetGroupSize;
+    t.pfnSuggestGroupSize = zeKernelSuggestGroupSize;
+    t.pfnSuggestMaxCooperativeGroupCount = zeKernelSuggestMaxCooperativeGroupCount;
+    t.pfnSetArgumentValue = zeKernelSetArgumentValue;
+    t.pfnSetIndirectAccess = zeKernelSetIndirectAccess;
+    t.pfnGetIndirectAccess = zeKernelGetIndirectAccess;
+    t.pfnGetProperties = zeKernelGetProperties;
+    t.pfnGetName = zeKernelGetName;
+  });
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetKernelExpProcAddrTable(ze_api_version_t v, ze_kernel_exp_dditable_t* t) {
+  return fillTable(v, t,
+                   [](ze_kernel_exp_dditable_t& t) { t.pfnSetGlobalOffsetExp = zeKernelSetGlobalOffsetExp; });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
@@ -196,13 +241,9 @@ zeGetEventExpProcAddrTable(ze_api_version_t v, ze_event_exp_dditable_t* t) {
 }
 
 TESSERA_EMPTY_TABLE(zeGetImageProcAddrTable, ze_image_dditable_t)
-TESSERA_EMPTY_TABLE(zeGetModuleProcAddrTable, ze_module_dditable_t)
-TESSERA_EMPTY_TABLE(zeGetModuleBuildLogProcAddrTable, ze_module_build_log_dditable_t)
-TESSERA_EMPTY_TABLE(zeGetKernelProcAddrTable, ze_kernel_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetSamplerProcAddrTable, ze_sampler_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetDeviceExpProcAddrTable, ze_device_exp_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetImageExpProcAddrTable, ze_image_exp_dditable_t)
-TESSERA_EMPTY_TABLE(zeGetKernelExpProcAddrTable, ze_kernel_exp_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetFabricVertexExpProcAddrTable, ze_fabric_vertex_exp_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetFabricEdgeExpProcAddrTable, ze_fabric_edge_exp_dditable_t)
 

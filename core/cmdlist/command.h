@@ -11,8 +11,10 @@
 #include <variant>
 #include <vector>
 
+#include "backends/cpu/jit/launcher.h"
 #include "core/common/ref_counted.h"
 #include "core/event/event.h"
+#include "core/module/kernel.h"
 
 namespace tessera::core {
 
@@ -48,8 +50,23 @@ struct ResetEventOp {
   Ref<Event> event;
 };
 
+// A kernel launch with the kernel's state as it was at append time ("arguments are copied").
+struct LaunchOp {
+  Ref<Kernel> kernel;
+  std::vector<uint8_t> args;
+  backends::cpu::LaunchDims dims;
+  const ze_group_count_t* indirect = nullptr;  // group counts read when the command runs
+};
+// zeCommandListAppendLaunchMultipleKernelsIndirect: the count and the group counts are read when
+// the command runs.
+struct MultiLaunchOp {
+  std::vector<LaunchOp> launches;
+  const uint32_t* count;
+  const ze_group_count_t* groupCounts;
+};
+
 using Op = std::variant<NopOp, CopyOp, FillOp, RegionCopyOp, TimestampOp, QueryTimestampsOp,
-                        ResetEventOp>;
+                        ResetEventOp, LaunchOp, MultiLaunchOp>;
 
 struct Command {
   Op op;

@@ -53,6 +53,25 @@ void regionCopy(const RegionCopyOp& op) {
                    d.width);
 }
 
+uint32_t workDim(const backends::cpu::LaunchDims& d) {
+  if (uint64_t(d.groupCount[2]) * d.groupSize[2] > 1) return 3;
+  if (uint64_t(d.groupCount[1]) * d.groupSize[1] > 1) return 2;
+  return 1;
+}
+
+void launch(const LaunchOp& l, const ze_group_count_t* counts, const ExecutionTarget& t) {
+  backends::cpu::LaunchDims dims = l.dims;
+  if (counts) {
+    dims.groupCount[0] = counts->groupCountX;
+    dims.groupCount[1] = counts->groupCountY;
+    dims.groupCount[2] = counts->groupCountZ;
+  }
+  // An empty grid runs nothing (group counts of zero are legal in indirect launches).
+  if (!dims.groupCount[0] || !dims.groupCount[1] || !dims.groupCount[2]) return;
+  dims.workDim = workDim(dims);
+  backends::cpu::launch(l.kernel->compiled(), l.args.data(), dims, t.device.workers());
+}
+
 void run(const Op& op, const ExecutionTarget& t) {
   struct Visitor {
     const ExecutionTarget& t;
@@ -74,6 +93,11 @@ void run(const Op& op, const ExecutionTarget& t) {
       }
     }
     void operator()(const ResetEventOp& r) const { r.event->reset(); }
+    void operator()(const LaunchOp& l) const { launch(l, l.indirect, t); }
+    void operator()(const MultiLaunchOp& m) const {
+      uint32_t n = std::min<uint32_t>(*m.count, static_cast<uint32_t>(m.launches.size()));
+      for (uint32_t i = 0; i < n; ++i) launch(m.launches[i], &m.groupCounts[i], t);
+    }
   };
   std::visit(Visitor{t}, op);
 }

@@ -12,4 +12,7 @@ struct _ze_command_list_handle_t {};
 struct _ze_fence_handle_t {};
 struct _ze_event_pool_handle_t {};
 struct _ze_event_handle_t {};
+struct _ze_module_handle_t {};
+struct _ze_module_build_log_handle_t {};
+struct _ze_kernel_handle_t {};
 struct _ze_physical_mem_handle_t {};

@@ -1,0 +1,134 @@
+#include "core/module/kernel.h"
+
+#include <cstring>
+
+#include "backends/cpu/worker_pool.h"
+#include "core/common/hash.h"
+#include "core/device/device.h"
+#include "core/device/limits.h"
+
+namespace tessera::core {
+
+using backends::cpu::ArgKind;
+
+ze_result_t Kernel::create(Module& module, const char* name, Kernel*& out) {
+  const spirv::KernelInfo* info = module.reflected(name);
+  if (!info) return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
+  if (module.unlinked()) return ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED;
+  const backends::cpu::CompiledKernel* compiled = module.compiled(name);
+  if (!compiled) return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
+  out = new Kernel(module, *compiled, *info);
+  return ZE_RESULT_SUCCESS;
+}
+
+Kernel::Kernel(Module& module, const backends::cpu::CompiledKernel& compiled,
+               const spirv::KernelInfo& info)
+    : module_(&module), compiled_(&compiled), info_(&info), args_(compiled.argBufferSize, 0),
+      set_(compiled.args.size(), false) {
+  module.addKernel();
+  if (info.requiredSize)
+    groupSize_ = {info.requiredSize->size[0], info.requiredSize->size[1], info.requiredSize->size[2]};
+}
+
+Kernel::~Kernel() = default;
+
+void Kernel::destroy() {
+  module_->removeKernel();
+  retireHandle();
+  release();
+}
+
+ze_result_t Kernel::setArgument(uint32_t index, size_t size, const void* value) {
+  if (index >= compiled_->args.size()) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX;
+  const backends::cpu::KernelArgInfo& a = compiled_->args[index];
+  uint8_t* slot = args_.data() + a.offset;
+  switch (a.kind) {
+    case ArgKind::LocalPointer: {
+      // "If argument is a local memory pointer, then pArgValue must be null and argSize is the
+      // size of the local memory."
+      if (value) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+      if (size == 0) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+      uint64_t bytes = size;
+      std::memcpy(slot, &bytes, sizeof bytes);
+      break;
+    }
+    case ArgKind::GlobalPointer:
+    case ArgKind::ConstantPointer: {
+      if (size != sizeof(void*)) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+      // A null value is a null pointer.
+      void* p = nullptr;
+      if (value) std::memcpy(&p, value, sizeof p);
+      std::memcpy(slot, &p, sizeof p);
+      break;
+    }
+    case ArgKind::ByValue:
+      if (size != a.size) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+      if (!value) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+      std::memcpy(slot, value, size);
+      break;
+  }
+  set_[index] = true;
+  return ZE_RESULT_SUCCESS;
+}
+
+bool Kernel::allArgumentsSet() const {
+  for (bool s : set_)
+    if (!s) return false;
+  return true;
+}
+
+ze_result_t Kernel::setGroupSize(uint32_t x, uint32_t y, uint32_t z) {
+  uint64_t total = uint64_t(x) * y * z;
+  if (x == 0 || y == 0 || z == 0 || total > limits::kMaxGroupSize)
+    return ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION;
+  if (info_->requiredSize) {
+    const auto& r = info_->requiredSize->size;
+    if (r[0] != x || r[1] != y || r[2] != z) return ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION;
+  }
+  groupSize_ = {x, y, z};
+  return ZE_RESULT_SUCCESS;
+}
+
+std::array<uint32_t, 3> Kernel::suggestGroupSize(uint32_t gx, uint32_t gy, uint32_t gz) const {
+  if (info_->requiredSize)
+    return {info_->requiredSize->size[0], info_->requiredSize->size[1], info_->requiredSize->size[2]};
+  // Work-items of a group run one after another on one thread, so a group should be big enough
+  // to amortize its setup and let the compiler vectorize the x loop: up to 256 work-items, each
+  // dimension a divisor of its global size.
+  auto largestDivisor = [](uint32_t n, uint32_t cap) {
+    for (uint32_t d = std::min(n, cap); d > 1; --d)
+      if (n % d == 0) return d;
+    return 1u;
+  };
+  uint32_t x = largestDivisor(std::max(gx, 1u), 256);
+  uint32_t y = largestDivisor(std::max(gy, 1u), std::max(1u, 256 / x));
+  uint32_t z = largestDivisor(std::max(gz, 1u), std::max(1u, 256 / (x * y)));
+  return {x, y, z};
+}
+
+uint32_t Kernel::maxCooperativeGroupCount() const {
+  return module_->device().workers().size();
+}
+
+void Kernel::properties(ze_kernel_properties_t& p) const {
+  auto stype = p.stype;
+  auto pNext = p.pNext;
+  p = {};
+  p.stype = stype;
+  p.pNext = pNext;
+  p.numKernelArgs = static_cast<uint32_t>(compiled_->args.size());
+  if (info_->requiredSize) {
+    p.requiredGroupSizeX = info_->requiredSize->size[0];
+    p.requiredGroupSizeY = info_->requiredSize->size[1];
+    p.requiredGroupSizeZ = info_->requiredSize->size[2];
+  }
+  p.maxSubgroupSize = 1;
+  p.maxNumSubgroups = limits::kMaxGroupSize;
+  p.localMemSize = compiled_->staticLocalBytes;
+  p.privateMemSize = compiled_->scratchBytesPerWorkItem;
+  p.spillMemSize = 0;
+  stableUuid("tessera-kernel|" + compiled_->name, p.uuid.kid);
+  std::memcpy(p.uuid.mid, p.uuid.kid, sizeof p.uuid.mid);
+}
+
+}  // namespace tessera::core

@@ -1,0 +1,70 @@
+// A kernel: one of a module's compiled kernels with the state launches copy at append time
+// (argument values, group size, global offset).
+//
+// Threading: like command lists, a kernel's setters are the application's to serialize; appended
+// launches hold their own copy of that state.
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/jit/kernel_abi.h"
+#include "core/common/object.h"
+#include "core/common/ref_counted.h"
+#include "core/module/module.h"
+
+namespace tessera::core {
+
+class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tessKrn1" */>,
+               public RefCounted<Kernel> {
+ public:
+  // INVALID_KERNEL_NAME when the module has no such kernel, INVALID_MODULE_UNLINKED while the
+  // module has unresolved imports.
+  static ze_result_t create(Module& module, const char* name, Kernel*& out);
+  static Kernel* fromHandle(ze_kernel_handle_t h) { return Object::fromHandle<Kernel>(h); }
+
+  Module& module() const { return *module_; }
+  const std::string& name() const { return compiled_->name; }
+  const backends::cpu::CompiledKernel& compiled() const { return *compiled_; }
+  const spirv::KernelInfo& info() const { return *info_; }
+
+  ze_result_t setArgument(uint32_t index, size_t size, const void* value);
+  bool allArgumentsSet() const;
+  const std::vector<uint8_t>& argumentBuffer() const { return args_; }
+
+  // "groupSizeX * groupSizeY * groupSizeZ must be <= maxTotalGroupSize" and equal to a required
+  // size when the kernel has one: INVALID_GROUP_SIZE_DIMENSION otherwise.
+  ze_result_t setGroupSize(uint32_t x, uint32_t y, uint32_t z);
+  const std::array<uint32_t, 3>& groupSize() const { return groupSize_; }
+  // The largest group size (within the limits and dividing each global size) to use.
+  std::array<uint32_t, 3> suggestGroupSize(uint32_t gx, uint32_t gy, uint32_t gz) const;
+  void setGlobalOffset(uint32_t x, uint32_t y, uint32_t z) { offset_ = {x, y, z}; }
+  const std::array<uint64_t, 3>& globalOffset() const { return offset_; }
+  // Cooperative launches need every group running at once: one per worker of the device.
+  uint32_t maxCooperativeGroupCount() const;
+
+  ze_kernel_indirect_access_flags_t indirectAccess = 0;
+  ze_cache_config_flags_t cacheConfig = 0;
+
+  void properties(ze_kernel_properties_t& p) const;
+  void destroy();
+
+ private:
+  Kernel(Module& module, const backends::cpu::CompiledKernel& compiled,
+         const spirv::KernelInfo& info);
+  ~Kernel();
+  friend class RefCounted<Kernel>;
+
+  Ref<Module> module_;
+  const backends::cpu::CompiledKernel* compiled_;
+  const spirv::KernelInfo* info_;
+  std::vector<uint8_t> args_;
+  std::vector<bool> set_;
+  std::array<uint32_t, 3> groupSize_{1, 1, 1};
+  std::array<uint64_t, 3> offset_{0, 0, 0};
+};
+
+}  // namespace tessera::core

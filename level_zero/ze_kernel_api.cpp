@@ -1,0 +1,134 @@
+// The kernel entry points.
+#include <cstring>
+
+#include "core/module/kernel.h"
+#include "level_zero/api_support.h"
+
+using namespace tessera::core;
+using tessera::ze::guarded;
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelCreate(ze_module_handle_t hModule,
+                                                   const ze_kernel_desc_t* desc,
+                                                   ze_kernel_handle_t* phKernel) {
+  Module* module = Module::fromHandle(hModule);
+  if (!module) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!desc || !phKernel || !desc->pKernelName) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (desc->stype != ZE_STRUCTURE_TYPE_KERNEL_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (desc->flags > 0x3) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  return guarded([&] {
+    Kernel* kernel = nullptr;
+    ze_result_t r = Kernel::create(*module, desc->pKernelName, kernel);
+    if (r == ZE_RESULT_SUCCESS) *phKernel = kernel->toHandle();
+    return r;
+  });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelDestroy(ze_kernel_handle_t hKernel) {
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  kernel->destroy();
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t x,
+                                                         uint32_t y, uint32_t z) {
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  return kernel ? kernel->setGroupSize(x, y, z) : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel,
+                                                             uint32_t globalSizeX,
+                                                             uint32_t globalSizeY,
+                                                             uint32_t globalSizeZ, uint32_t* x,
+                                                             uint32_t* y, uint32_t* z) {
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!x || !y || !z) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  auto s = kernel->suggestGroupSize(globalSizeX, globalSizeY, globalSizeZ);
+  *x = s[0], *y = s[1], *z = s[2];
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSuggestMaxCooperativeGroupCount(
+    ze_kernel_handle_t hKernel, uint32_t* totalGroupCount) {
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!totalGroupCount) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return guarded([&] {
+    *totalGroupCount = kernel->maxCooperativeGroupCount();
+    return ZE_RESULT_SUCCESS;
+  });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSetArgumentValue(ze_kernel_handle_t hKernel,
+                                                             uint32_t argIndex, size_t argSize,
+                                                             const void* pArgValue) {
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  return kernel ? kernel->setArgument(argIndex, argSize, pArgValue)
+                : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSetIndirectAccess(ze_kernel_handle_t hKernel,
+                                                              ze_kernel_indirect_access_flags_t flags) {
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (flags > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  // Every allocation is host memory the kernel can reach: the flags are kept for the query only.
+  kernel->indirectAccess = flags;
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
+                                                              ze_kernel_indirect_access_flags_t* pFlags) {
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pFlags) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *pFlags = kernel->indirectAccess;
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSetCacheConfig(ze_kernel_handle_t hKernel,
+                                                           ze_cache_config_flags_t flags) {
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (flags > 0x3) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  // A CPU has no SLM/cache split to configure: accepted and kept.
+  kernel->cacheConfig = flags;
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelGetProperties(ze_kernel_handle_t hKernel,
+                                                          ze_kernel_properties_t* p) {
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (p->stype != ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  kernel->properties(*p);
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelGetName(ze_kernel_handle_t hKernel, size_t* pSize,
+                                                    char* pName) {
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pSize) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  size_t needed = kernel->name().size() + 1;
+  if (!pName || *pSize == 0) {
+    *pSize = needed;
+    return ZE_RESULT_SUCCESS;
+  }
+  size_t n = std::min(*pSize, needed);
+  std::memcpy(pName, kernel->name().c_str(), n - 1);
+  pName[n - 1] = '\0';
+  *pSize = n;
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSetGlobalOffsetExp(ze_kernel_handle_t hKernel,
+                                                               uint32_t offsetX, uint32_t offsetY,
+                                                               uint32_t offsetZ) {
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  kernel->setGlobalOffset(offsetX, offsetY, offsetZ);
+  return ZE_RESULT_SUCCESS;
+}

@@ -1,0 +1,84 @@
+// The module and build-log entry points.
+#include <cstring>
+#include <memory>
+
+#include "core/context/context.h"
+#include "core/module/module.h"
+#include "level_zero/api_support.h"
+
+using namespace tessera::core;
+using tessera::ze::guarded;
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
+                                                   ze_device_handle_t hDevice,
+                                                   const ze_module_desc_t* desc,
+                                                   ze_module_handle_t* phModule,
+                                                   ze_module_build_log_handle_t* phBuildLog) {
+  Context* context = Context::fromHandle(hContext);
+  Device* device = Device::fromHandle(hDevice);
+  if (!context || !device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!desc || !phModule) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (desc->stype != ZE_STRUCTURE_TYPE_MODULE_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (desc->format > ZE_MODULE_FORMAT_NATIVE) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  if (!desc->pInputModule) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (desc->inputSize == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+  return guarded([&] {
+    std::string log;
+    Module* module = nullptr;
+    ze_result_t r = Module::create(*context, *device, *desc, module, log);
+    *phModule = module ? module->toHandle() : nullptr;
+    // "The application may call zeModuleBuildLogGetString ... even if the module failed to build."
+    if (phBuildLog) *phBuildLog = (new BuildLog(std::move(log)))->toHandle();
+    return r;
+  });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleDestroy(ze_module_handle_t hModule) {
+  Module* module = Module::fromHandle(hModule);
+  return module ? module->destroy() : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleBuildLogDestroy(ze_module_build_log_handle_t hLog) {
+  BuildLog* log = BuildLog::fromHandle(hLog);
+  if (!log) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  delete log;
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleBuildLogGetString(ze_module_build_log_handle_t hLog,
+                                                              size_t* pSize, char* pBuildLog) {
+  BuildLog* log = BuildLog::fromHandle(hLog);
+  if (!log) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pSize) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  // The size includes the terminating null character.
+  size_t needed = log->text().size() + 1;
+  if (!pBuildLog || *pSize == 0) {
+    *pSize = needed;
+    return ZE_RESULT_SUCCESS;
+  }
+  size_t n = std::min(*pSize, needed);
+  std::memcpy(pBuildLog, log->text().c_str(), n - 1);
+  pBuildLog[n - 1] = '\0';
+  *pSize = n;
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetKernelNames(ze_module_handle_t hModule,
+                                                           uint32_t* pCount, const char** pNames) {
+  Module* module = Module::fromHandle(hModule);
+  if (!module) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  const auto& kernels = module->info().kernels;
+  return tessera::ze::countQuery(pCount, pNames, kernels.size(), [&](uint32_t i, const char*& out) {
+    out = kernels[i].name.c_str();  // lives as long as the module
+  });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetProperties(ze_module_handle_t hModule,
+                                                          ze_module_properties_t* p) {
+  Module* module = Module::fromHandle(hModule);
+  if (!module) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (p->stype != ZE_STRUCTURE_TYPE_MODULE_PROPERTIES) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  p->flags = module->unlinked() ? ZE_MODULE_PROPERTY_FLAG_IMPORTS : 0;
+  return ZE_RESULT_SUCCESS;
+}
