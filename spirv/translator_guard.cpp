@@ -1,13 +1,17 @@
-// The opcodes SPIRV-LLVM-Translator 15.0.0 (Debian's libllvmspirvlib15) can decode: the operations
+// What the installed SPIRV-LLVM-Translator cannot take even in a module SPIRV-Tools accepts.
+//
+// Opcodes: the translator 15.0.0 (Debian's libllvmspirvlib15) can decode: the operations
 // its SPIRVEntry::create factory knows, read from its SPIRVOpCodeEnum.h (the v15.0.0 tag). For any
 // other opcode the factory asserts "Not implemented" (an abort in Debian's build, which keeps
 // assertions on) or returns null; SPIRV-Tools accepts several of them in valid modules
 // (OpExecutionModeId for LocalSizeId, OpDecorateString, OpPtrEqual, OpSDot, ...).
 // Update this list when the translator is upgraded.
-#include "spirv/translator_opcodes.h"
+#include "spirv/translator_guard.h"
 
 #include <algorithm>
 #include <iterator>
+#include <string>
+#include <spirv-tools/libspirv.h>
 #include <spirv/unified1/spirv.hpp>
 
 namespace tessera::spirv {
@@ -239,12 +243,118 @@ constexpr spv::Op kTranslatorOpcodes[] = {
     spv::OpGroupLogicalXorKHR,
 };
 
+bool isPowerOfTwo(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+// The Aligned literal of a memory-operand mask at word `maskAt`, if there is one. Aligned is the
+// lowest mask bit that takes a literal, so its literal comes first.
+bool badAlignedOperand(std::span<const uint32_t> inst, size_t maskAt) {
+  if (maskAt >= inst.size()) return false;
+  if ((inst[maskAt] & spv::MemoryAccessAlignedMask) == 0) return false;
+  return maskAt + 1 >= inst.size() || !isPowerOfTwo(inst[maskAt + 1]);
+}
+
+// The translator asserts that the bytes after a literal string's nul are nul too; SPIRV-Tools only
+// requires the first nul.
+bool badStringPadding(std::span<const uint32_t> inst, size_t first) {
+  for (size_t w = first; w < inst.size(); ++w) {
+    for (int b = 0; b < 4; ++b) {
+      if (((inst[w] >> (8 * b)) & 0xff) != 0) continue;
+      // The nul is byte b of word w (little-endian order of host words): the rest must be nul.
+      return (inst[w] >> (8 * b)) != 0;
+    }
+  }
+  return true;  // no nul at all: validation would have failed
+}
+
+// The word where the literal string of this instruction starts, or 0 if it has none.
+size_t stringOperand(std::span<const uint32_t> inst) {
+  switch (inst[0] & 0xffff) {
+    case spv::OpSourceExtension:
+    case spv::OpExtension:
+    case spv::OpSourceContinued:
+    case spv::OpModuleProcessed:
+      return 1;
+    case spv::OpName:
+    case spv::OpString:
+    case spv::OpExtInstImport:
+    case spv::OpTypeOpaque:
+      return 2;
+    case spv::OpMemberName:
+    case spv::OpEntryPoint:
+      return 3;
+    case spv::OpSource:
+      return inst.size() > 4 ? 4 : 0;
+    case spv::OpDecorate:
+      return inst.size() > 3 && inst[2] == spv::DecorationLinkageAttributes ? 3 : 0;
+    default:
+      return 0;
+  }
+}
+
+std::string describe(size_t offset, const std::string& what) {
+  return "instruction at word " + std::to_string(offset) + ": " + what +
+         " (the SPIR-V translator would abort on it)";
+}
+
 }  // namespace
+
+const char* opName(uint32_t opcode) { return spvOpcodeString(opcode); }
 
 bool translatorKnowsOpcode(uint32_t opcode) {
   static_assert(std::is_sorted(std::begin(kTranslatorOpcodes), std::end(kTranslatorOpcodes)));
   return std::binary_search(std::begin(kTranslatorOpcodes), std::end(kTranslatorOpcodes),
                             static_cast<spv::Op>(opcode));
+}
+
+}  // namespace tessera::spirv
+
+namespace tessera::spirv {
+
+std::string findTranslatorHazard(std::span<const uint32_t> words) {
+  size_t pos = 5;
+  while (pos < words.size()) {
+    uint32_t count = words[pos] >> 16;
+    if (count == 0 || count > words.size() - pos) return describe(pos, "malformed word count");
+    std::span<const uint32_t> inst = words.subspan(pos, count);
+    uint32_t opcode = inst[0] & 0xffff;
+    if (!translatorKnowsOpcode(opcode)) {
+      return describe(pos, std::string("Op") + opName(opcode) + " (opcode " +
+                               std::to_string(opcode) + ") is not implemented by the translator");
+    }
+    if (size_t first = stringOperand(inst); first != 0 && badStringPadding(inst, first)) {
+      return describe(pos, "a literal string is not padded with nul bytes");
+    }
+    switch (opcode) {
+      case spv::OpSpecConstantOp:
+        if (count > 3 && !translatorKnowsOpcode(inst[3])) {
+          return describe(pos, "OpSpecConstantOp of Op" + std::string(opName(inst[3])) +
+                                   " is not implemented by the translator");
+        }
+        break;
+      case spv::OpDecorate:
+        // LLVM asserts that alignments are powers of two; SPIRV-Tools does not check.
+        if (count > 3 && inst[2] == spv::DecorationAlignment && !isPowerOfTwo(inst[3])) {
+          return describe(pos, "Alignment " + std::to_string(inst[3]) + " is not a power of two");
+        }
+        break;
+      case spv::OpLoad:
+      case spv::OpCopyMemorySized:
+        if (badAlignedOperand(inst, 4)) {
+          return describe(pos, "an Aligned memory operand is not a power of two");
+        }
+        break;
+      case spv::OpStore:
+      case spv::OpCopyMemory:
+        if (badAlignedOperand(inst, 3)) {
+          return describe(pos, "an Aligned memory operand is not a power of two");
+        }
+        break;
+      default:
+        break;
+    }
+    pos += count;
+  }
+  return {};
 }
 
 }  // namespace tessera::spirv
