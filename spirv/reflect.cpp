@@ -1,6 +1,7 @@
 // A single pass over the instruction stream records what reflection needs (names, decorations,
-// types, constants, functions, entry points, execution modes, module-scope variables); a second step
-// turns the records into ModuleInfo. Every read goes through an Instruction that knows its length.
+// types, constants, functions, entry points, execution modes, module-scope variables); a second
+// step turns the records into ModuleInfo. Every read goes through an Instruction that knows its
+// length.
 #include "spirv/reflect.h"
 
 #include <spirv/unified1/OpenCL.std.h>
@@ -18,7 +19,9 @@ namespace {
 constexpr uint32_t kMaxTypeDepth = 32;
 constexpr uint64_t kMaxLayoutSize = uint64_t{1} << 40;
 
-uint32_t byteSwap(uint32_t v) { return __builtin_bswap32(v); }
+uint32_t byteSwap(uint32_t v) {
+  return __builtin_bswap32(v);
+}
 
 class ParseError {
  public:
@@ -193,8 +196,8 @@ class Reflector {
       }
       case spv::OpExecutionMode:
       case spv::OpExecutionModeId:
-        modes_.push_back({id(inst, 1), inst.word(2), inst.opcode() == spv::OpExecutionModeId,
-                          rest(inst, 3)});
+        modes_.push_back(
+            {id(inst, 1), inst.word(2), inst.opcode() == spv::OpExecutionModeId, rest(inst, 3)});
         break;
       case spv::OpName:
         names_[id(inst, 1)] = inst.string(2);
@@ -264,8 +267,7 @@ class Reflector {
         }
         break;
       case spv::OpExtInst:
-        if (openclStd_ != 0 && inst.word(3) == openclStd_ &&
-            inst.word(4) == OpenCLLIB::Printf) {
+        if (openclStd_ != 0 && inst.word(3) == openclStd_ && inst.word(4) == OpenCLLIB::Printf) {
           info_.usesPrintf = true;
         }
         break;
@@ -514,10 +516,18 @@ class Reflector {
         entry.targetId = d.target;
         entry.isFunction = functions_.count(d.target) != 0;
         switch (d.literals[0]) {
-          case spv::LinkageTypeExport: entry.kind = LinkageKind::Export; break;
-          case spv::LinkageTypeImport: entry.kind = LinkageKind::Import; break;
-          case spv::LinkageTypeLinkOnceODR: entry.kind = LinkageKind::LinkOnceODR; break;
-          default: entry.kind = LinkageKind::Unknown; break;
+          case spv::LinkageTypeExport:
+            entry.kind = LinkageKind::Export;
+            break;
+          case spv::LinkageTypeImport:
+            entry.kind = LinkageKind::Import;
+            break;
+          case spv::LinkageTypeLinkOnceODR:
+            entry.kind = LinkageKind::LinkOnceODR;
+            break;
+          default:
+            entry.kind = LinkageKind::Unknown;
+            break;
         }
         info_.linkage.push_back(std::move(entry));
       }
@@ -564,7 +574,8 @@ class Reflector {
       spec.size = static_cast<uint32_t>(l->size);
       uint64_t value = c.value.empty() ? 0 : c.value[0];
       if (c.value.size() > 1) value |= uint64_t{c.value[1]} << 32;
-      for (uint32_t i = 0; i < spec.size; ++i) spec.defaultValue.push_back((value >> (8 * i)) & 0xff);
+      for (uint32_t i = 0; i < spec.size; ++i)
+        spec.defaultValue.push_back((value >> (8 * i)) & 0xff);
     } else {
       return;
     }
@@ -593,14 +604,22 @@ class Reflector {
 
 const char* argKindName(ArgKind kind) {
   switch (kind) {
-    case ArgKind::GlobalPointer: return "global pointer";
-    case ArgKind::ConstantPointer: return "constant pointer";
-    case ArgKind::LocalPointer: return "local pointer";
-    case ArgKind::GenericPointer: return "generic pointer";
-    case ArgKind::ByValue: return "by value";
-    case ArgKind::Sampler: return "sampler";
-    case ArgKind::Image: return "image";
-    case ArgKind::Unsupported: return "unsupported";
+    case ArgKind::GlobalPointer:
+      return "global pointer";
+    case ArgKind::ConstantPointer:
+      return "constant pointer";
+    case ArgKind::LocalPointer:
+      return "local pointer";
+    case ArgKind::GenericPointer:
+      return "generic pointer";
+    case ArgKind::ByValue:
+      return "by value";
+    case ArgKind::Sampler:
+      return "sampler";
+    case ArgKind::Image:
+      return "image";
+    case ArgKind::Unsupported:
+      return "unsupported";
   }
   return "unknown";
 }

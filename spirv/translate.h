@@ -24,7 +24,7 @@ namespace tessera::spirv {
 
 struct TranslateOptions {
   std::span<const SpecAssignment> specConstants;  // from resolveSpecialization
-  bool verify = true;  // run LLVM's module verifier on the result
+  bool verify = true;                             // run LLVM's module verifier on the result
 };
 
 struct TranslateResult {

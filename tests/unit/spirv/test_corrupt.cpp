@@ -6,6 +6,8 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <random>
 
 #include "spirv/reflect.h"
@@ -33,6 +35,11 @@ void exercise(const std::vector<uint8_t>& binary, Outcome& outcome) {
   } else {
     CHECK_FALSE(r.error.empty());
   }
+  // TESSERA_FUZZ_DUMP=<file>: each mutant is written there first, so a crash leaves it behind.
+  if (const char* dump = std::getenv("TESSERA_FUZZ_DUMP")) {
+    std::ofstream(dump, std::ios::binary)
+        .write(reinterpret_cast<const char*>(binary.data()), binary.size());
+  }
   llvm::LLVMContext context;
   TranslateResult t = translate(context, binary);
   if (t.ok()) {
@@ -51,6 +58,12 @@ std::vector<size_t> instructionOffsets(const std::vector<uint32_t>& words) {
     pos += words[pos] >> 16;
   }
   return offsets;
+}
+
+// TESSERA_FUZZ_SEED and TESSERA_FUZZ_MUTANTS widen the search when set (defaults keep CI fast).
+uint32_t fuzzSetting(const char* name, uint32_t fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? static_cast<uint32_t>(std::strtoul(value, nullptr, 10)) : fallback;
 }
 
 }  // namespace
@@ -138,11 +151,12 @@ TEST_CASE("Given out-of-range ids, when read, then each fails cleanly", "[spirv]
 
 TEST_CASE("Given random byte flips over every corpus file, when read, then nothing crashes",
           "[spirv][corrupt][fuzz]") {
-  std::mt19937 rng(20240605);
+  std::mt19937 rng(fuzzSetting("TESSERA_FUZZ_SEED", 20240605));
+  const int mutants = static_cast<int>(fuzzSetting("TESSERA_FUZZ_MUTANTS", 40));
   Outcome outcome;
   for (const std::string& name : corpusNames()) {
     std::vector<uint8_t> binary = loadKernel(name);
-    for (int m = 0; m < 40; ++m) {
+    for (int m = 0; m < mutants; ++m) {
       std::vector<uint8_t> mutant = binary;
       int flips = 1 + static_cast<int>(rng() % 4);
       for (int f = 0; f < flips; ++f) {
@@ -157,18 +171,19 @@ TEST_CASE("Given random byte flips over every corpus file, when read, then nothi
   }
   INFO("reflected " << outcome.reflected << ", translated " << outcome.translated << " of "
                     << outcome.total);
-  CHECK(outcome.total == 40 * static_cast<int>(corpusNames().size()));
+  CHECK(outcome.total == mutants * static_cast<int>(corpusNames().size()));
   CHECK(outcome.translated < outcome.total);
 }
 
 TEST_CASE("Given random opcodes swapped into valid instructions, when read, then nothing crashes",
           "[spirv][corrupt][fuzz]") {
-  std::mt19937 rng(7);
+  std::mt19937 rng(fuzzSetting("TESSERA_FUZZ_SEED", 7));
+  const int mutants = static_cast<int>(fuzzSetting("TESSERA_FUZZ_MUTANTS", 25));
   Outcome outcome;
   for (const std::string& name : corpusNames()) {
     std::vector<uint32_t> words = asWords(loadKernel(name));
     std::vector<size_t> offsets = instructionOffsets(words);
-    for (int m = 0; m < 25; ++m) {
+    for (int m = 0; m < mutants; ++m) {
       std::vector<uint32_t> mutant = words;
       size_t at = offsets[rng() % offsets.size()];
       uint32_t opcode = rng() % 2 == 0 ? rng() % 400 : 4400 + rng() % 2000;
@@ -177,5 +192,5 @@ TEST_CASE("Given random opcodes swapped into valid instructions, when read, then
       exercise(asBytes(mutant), outcome);
     }
   }
-  CHECK(outcome.total == 25 * static_cast<int>(corpusNames().size()));
+  CHECK(outcome.total == mutants * static_cast<int>(corpusNames().size()));
 }

@@ -2,12 +2,12 @@
 // calls, specialization constants are applied, and what the translator cannot read is refused.
 #include <catch2/catch.hpp>
 
-#include <cstring>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
+#include <cstring>
 
 #include "spirv/reflect.h"
 #include "spirv/translate.h"
@@ -97,7 +97,7 @@ TEST_CASE("Given specialization values, when translated, then the kernel uses th
   std::string ir = printModule(*r.module);
   INFO(ir);
   CHECK(ir.find("add i32 5, %") != std::string::npos);   // c1 = 5
-  CHECK(ir.find("2.500000e+00") != std::string::npos);  // c2 = 2.5
+  CHECK(ir.find("2.500000e+00") != std::string::npos);   // c2 = 2.5
   CHECK(ir.find("store i64 3,") != std::string::npos);   // c4 = 3
   CHECK(ir.find("i32 10 to i64") != std::string::npos);  // c1 * 2, an OpSpecConstantOp
 
@@ -109,9 +109,10 @@ TEST_CASE("Given specialization values, when translated, then the kernel uses th
   CHECK(ir2.find("store i64 4294967296,") != std::string::npos);
 }
 
-TEST_CASE("Given LocalSizeId, which the translator cannot read, when translated, then it is refused "
-          "with a log",
-          "[spirv][translate]") {
+TEST_CASE(
+    "Given LocalSizeId, which the translator cannot read, when translated, then it is refused "
+    "with a log",
+    "[spirv][translate]") {
   std::vector<uint8_t> binary = loadKernel("local_size_id");
   llvm::LLVMContext context;
   TranslateResult r = translate(context, binary);

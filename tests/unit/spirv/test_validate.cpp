@@ -20,16 +20,18 @@ TEST_CASE("Given every corpus module, when validated, then it passes", "[spirv][
   }
 }
 
-TEST_CASE("Given SPIR-V 1.0 and 1.4 modules, when validated, then the environment follows the version",
-          "[spirv][validate]") {
+TEST_CASE(
+    "Given SPIR-V 1.0 and 1.4 modules, when validated, then the environment follows the version",
+    "[spirv][validate]") {
   CHECK(validate(loadKernel("vector_add")).environment.find("OpenCL 2.1") != std::string::npos);
   CHECK(validate(loadKernel("local_size_id")).environment.find("OpenCL 2.2") != std::string::npos);
   CHECK(validate(loadKernel("static_local")).environment.find("1.4") != std::string::npos);
 }
 
-TEST_CASE("Given a module whose entry point names a missing function, when validated, then the log "
-          "names the problem",
-          "[spirv][validate]") {
+TEST_CASE(
+    "Given a module whose entry point names a missing function, when validated, then the log "
+    "names the problem",
+    "[spirv][validate]") {
   std::vector<uint32_t> words = asWords(loadKernel("vector_add"));
   // Redirect OpEntryPoint's function operand to an id that is not defined anywhere.
   size_t pos = 5;
