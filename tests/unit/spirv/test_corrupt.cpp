@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <random>
+#include <spirv/unified1/spirv.hpp>
 
 #include "spirv/reflect.h"
 #include "spirv/translate.h"
@@ -193,4 +194,45 @@ TEST_CASE("Given random opcodes swapped into valid instructions, when read, then
     }
   }
   CHECK(outcome.total == mutants * static_cast<int>(corpusNames().size()));
+}
+
+TEST_CASE(
+    "Given structs of structs nested 20 deep, 500 members each, when reflected, then it "
+    "finishes quickly and reports no size",
+    "[spirv][corrupt]") {
+  // Without memoized layouts this would visit 500^20 members.
+  std::vector<uint32_t> w = {kMagic, 0x00010000, 0, 0, 0};
+  auto emit = [&](uint32_t opcode, std::vector<uint32_t> operands) {
+    w.push_back(static_cast<uint32_t>(operands.size() + 1) << 16 | opcode);
+    w.insert(w.end(), operands.begin(), operands.end());
+  };
+  emit(spv::OpCapability, {spv::CapabilityAddresses});
+  emit(spv::OpCapability, {spv::CapabilityKernel});
+  emit(spv::OpMemoryModel, {spv::AddressingModelPhysical64, spv::MemoryModelOpenCL});
+  const uint32_t fn = 1, intType = 2, voidType = 3, fnType = 4, param = 5, label = 6;
+  emit(spv::OpEntryPoint, {spv::ExecutionModelKernel, fn, 0x0000006b});  // "k"
+  emit(spv::OpTypeInt, {intType, 32, 0});
+  uint32_t previous = intType;
+  uint32_t next = 10;
+  for (int level = 0; level < 20; ++level) {
+    std::vector<uint32_t> operands = {next};
+    operands.insert(operands.end(), 500, previous);
+    emit(spv::OpTypeStruct, operands);
+    previous = next++;
+  }
+  emit(spv::OpTypeVoid, {voidType});
+  emit(spv::OpTypeFunction, {fnType, voidType, previous});
+  emit(spv::OpFunction, {voidType, fn, 0, fnType});
+  emit(spv::OpFunctionParameter, {previous, param});
+  emit(spv::OpLabel, {label});
+  emit(spv::OpReturn, {});
+  emit(spv::OpFunctionEnd, {});
+  w[3] = next;
+  ReflectResult r = reflect(asBytes(w));
+  INFO(r.error);
+  REQUIRE(r.ok);
+  REQUIRE(r.module.kernels.size() == 1);
+  REQUIRE(r.module.kernels[0].args.size() == 1);
+  CHECK(r.module.kernels[0].args[0].kind == ArgKind::Unsupported);  // too large to be a value
+  CHECK(r.module.kernels[0].args[0].size == 0);
 }
