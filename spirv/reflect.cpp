@@ -1,6 +1,7 @@
 // A single pass over the instruction stream records what reflection needs (names, decorations,
-// types, constants, functions, entry points, execution modes, module-scope variables); a second step
-// turns the records into ModuleInfo. Every read goes through an Instruction that knows its length.
+// types, constants, functions, entry points, execution modes, module-scope variables); a second
+// step turns the records into ModuleInfo. Every read goes through an Instruction that knows its
+// length.
 #include "spirv/reflect.h"
 
 #include <spirv/unified1/OpenCL.std.h>
@@ -10,6 +11,7 @@
 #include <map>
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace tessera::spirv {
 namespace {
@@ -18,7 +20,9 @@ namespace {
 constexpr uint32_t kMaxTypeDepth = 32;
 constexpr uint64_t kMaxLayoutSize = uint64_t{1} << 40;
 
-uint32_t byteSwap(uint32_t v) { return __builtin_bswap32(v); }
+uint32_t byteSwap(uint32_t v) {
+  return __builtin_bswap32(v);
+}
 
 class ParseError {
  public:
@@ -134,6 +138,9 @@ class Reflector {
       if (seen[op]) info_.opcodesUsed.push_back(op);
     }
     applyGroupDecorations();
+    for (size_t i = 0; i < decorations_.size(); ++i) {
+      decorationIndex_.emplace(decorations_[i].target, i);
+    }
     build();
     return std::move(info_);
   }
@@ -193,8 +200,8 @@ class Reflector {
       }
       case spv::OpExecutionMode:
       case spv::OpExecutionModeId:
-        modes_.push_back({id(inst, 1), inst.word(2), inst.opcode() == spv::OpExecutionModeId,
-                          rest(inst, 3)});
+        modes_.push_back(
+            {id(inst, 1), inst.word(2), inst.opcode() == spv::OpExecutionModeId, rest(inst, 3)});
         break;
       case spv::OpName:
         names_[id(inst, 1)] = inst.string(2);
@@ -264,8 +271,7 @@ class Reflector {
         }
         break;
       case spv::OpExtInst:
-        if (openclStd_ != 0 && inst.word(3) == openclStd_ &&
-            inst.word(4) == OpenCLLIB::Printf) {
+        if (openclStd_ != 0 && inst.word(3) == openclStd_ && inst.word(4) == OpenCLLIB::Printf) {
           info_.usesPrintf = true;
         }
         break;
@@ -292,9 +298,19 @@ class Reflector {
     decorations_.insert(decorations_.end(), added.begin(), added.end());
   }
 
+  // The decorations of one target (an index, so hostile modules with many decorations and many
+  // targets stay linear).
+  std::vector<const Decoration*> decorationsOf(uint32_t target) const {
+    std::vector<const Decoration*> out;
+    auto [begin, end] = decorationIndex_.equal_range(target);
+    for (auto it = begin; it != end; ++it) out.push_back(&decorations_[it->second]);
+    return out;
+  }
+
   bool hasDecoration(uint32_t target, uint32_t decoration, int64_t literal = -1) const {
-    for (const Decoration& d : decorations_) {
-      if (d.target != target || d.decoration != decoration) continue;
+    for (const Decoration* p : decorationsOf(target)) {
+      const Decoration& d = *p;
+      if (d.decoration != decoration) continue;
       if (literal < 0) return true;
       if (!d.literals.empty() && d.literals[0] == static_cast<uint64_t>(literal)) return true;
     }
@@ -324,9 +340,17 @@ class Reflector {
     return value;
   }
 
-  // OpenCL C layout of a value of type `typeId`.
+  // OpenCL C layout of a value of type `typeId`, memoized: hostile modules can nest structs of
+  // many members of structs, which would be exponential without it.
   std::optional<Layout> layout(uint32_t typeId, uint32_t depth = 0) const {
     if (depth > kMaxTypeDepth) return std::nullopt;
+    if (auto it = layoutCache_.find(typeId); it != layoutCache_.end()) return it->second;
+    std::optional<Layout> result = computeLayout(typeId, depth);
+    layoutCache_[typeId] = result;
+    return result;
+  }
+
+  std::optional<Layout> computeLayout(uint32_t typeId, uint32_t depth) const {
     const TypeRecord* t = type(typeId);
     if (t == nullptr) return std::nullopt;
     const auto& ops = t->operands;
@@ -454,10 +478,9 @@ class Reflector {
       auto value = integerConstant(mode.operands[i]);
       if (!value) throw ParseError("LocalSizeId operand is not an integer constant");
       size.size[i] = static_cast<uint32_t>(*value);
-      for (const Decoration& d : decorations_) {
-        if (d.target == mode.operands[i] && d.decoration == spv::DecorationSpecId &&
-            !d.literals.empty()) {
-          size.specIds[i] = d.literals[0];
+      for (const Decoration* d : decorationsOf(mode.operands[i])) {
+        if (d->decoration == spv::DecorationSpecId && !d->literals.empty()) {
+          size.specIds[i] = d->literals[0];
         }
       }
     }
@@ -514,10 +537,18 @@ class Reflector {
         entry.targetId = d.target;
         entry.isFunction = functions_.count(d.target) != 0;
         switch (d.literals[0]) {
-          case spv::LinkageTypeExport: entry.kind = LinkageKind::Export; break;
-          case spv::LinkageTypeImport: entry.kind = LinkageKind::Import; break;
-          case spv::LinkageTypeLinkOnceODR: entry.kind = LinkageKind::LinkOnceODR; break;
-          default: entry.kind = LinkageKind::Unknown; break;
+          case spv::LinkageTypeExport:
+            entry.kind = LinkageKind::Export;
+            break;
+          case spv::LinkageTypeImport:
+            entry.kind = LinkageKind::Import;
+            break;
+          case spv::LinkageTypeLinkOnceODR:
+            entry.kind = LinkageKind::LinkOnceODR;
+            break;
+          default:
+            entry.kind = LinkageKind::Unknown;
+            break;
         }
         info_.linkage.push_back(std::move(entry));
       }
@@ -536,9 +567,9 @@ class Reflector {
           var.alignment = static_cast<uint32_t>(l->alignment);
         }
       }
-      for (const Decoration& d : decorations_) {
-        if (d.target == varId && d.decoration == spv::DecorationAlignment && !d.literals.empty()) {
-          var.alignment = std::max(var.alignment, d.literals[0]);
+      for (const Decoration* d : decorationsOf(varId)) {
+        if (d->decoration == spv::DecorationAlignment && !d->literals.empty()) {
+          var.alignment = std::max(var.alignment, d->literals[0]);
         }
       }
       info_.workgroupVariables.push_back(std::move(var));
@@ -564,13 +595,12 @@ class Reflector {
       spec.size = static_cast<uint32_t>(l->size);
       uint64_t value = c.value.empty() ? 0 : c.value[0];
       if (c.value.size() > 1) value |= uint64_t{c.value[1]} << 32;
-      for (uint32_t i = 0; i < spec.size; ++i) spec.defaultValue.push_back((value >> (8 * i)) & 0xff);
+      for (uint32_t i = 0; i < spec.size; ++i)
+        spec.defaultValue.push_back((value >> (8 * i)) & 0xff);
     } else {
       return;
     }
-    for (const SpecConstant& existing : info_.specConstants) {
-      if (existing.specId == specId) return;
-    }
+    if (!specIdsSeen_.insert(specId).second) return;  // a repeated SpecId: the first one counts
     info_.specConstants.push_back(std::move(spec));
   }
 
@@ -580,6 +610,9 @@ class Reflector {
   uint32_t current_ = 0;
   std::unordered_map<uint32_t, std::string> names_;
   std::vector<Decoration> decorations_;
+  std::unordered_multimap<uint32_t, size_t> decorationIndex_;
+  std::unordered_set<uint32_t> specIdsSeen_;
+  mutable std::unordered_map<uint32_t, std::optional<Layout>> layoutCache_;
   std::vector<std::pair<uint32_t, uint32_t>> groupTargets_;
   std::unordered_map<uint32_t, TypeRecord> types_;
   std::unordered_map<uint32_t, ConstantRecord> constants_;
@@ -593,14 +626,22 @@ class Reflector {
 
 const char* argKindName(ArgKind kind) {
   switch (kind) {
-    case ArgKind::GlobalPointer: return "global pointer";
-    case ArgKind::ConstantPointer: return "constant pointer";
-    case ArgKind::LocalPointer: return "local pointer";
-    case ArgKind::GenericPointer: return "generic pointer";
-    case ArgKind::ByValue: return "by value";
-    case ArgKind::Sampler: return "sampler";
-    case ArgKind::Image: return "image";
-    case ArgKind::Unsupported: return "unsupported";
+    case ArgKind::GlobalPointer:
+      return "global pointer";
+    case ArgKind::ConstantPointer:
+      return "constant pointer";
+    case ArgKind::LocalPointer:
+      return "local pointer";
+    case ArgKind::GenericPointer:
+      return "generic pointer";
+    case ArgKind::ByValue:
+      return "by value";
+    case ArgKind::Sampler:
+      return "sampler";
+    case ArgKind::Image:
+      return "image";
+    case ArgKind::Unsupported:
+      return "unsupported";
   }
   return "unknown";
 }

@@ -1,7 +1,7 @@
 // Reflection of a SPIR-V module: what a driver needs to know about its kernels without translating
-// it. A small word-stream parser of our own (no SPIRV-Tools, no LLVM), bounds-checked everywhere, so
-// it may run on untrusted input before validation; a malformed module gives ok == false and an error,
-// never an out-of-range read.
+// it. A small word-stream parser of our own (no SPIRV-Tools, no LLVM), bounds-checked everywhere,
+// so it may run on untrusted input before validation; a malformed module gives ok == false and an
+// error, never an out-of-range read.
 #pragma once
 
 #include <array>
@@ -23,7 +23,7 @@ enum class ArgKind {
   ByValue,          // a scalar, vector, array or struct (structs arrive as ByVal Function pointers)
   Sampler,
   Image,
-  Unsupported,      // pipes, queues, events, private pointers: kinds a kernel argument cannot take
+  Unsupported,  // pipes, queues, events, private pointers: kinds a kernel argument cannot take
 };
 
 const char* argKindName(ArgKind kind);
@@ -34,8 +34,8 @@ struct KernelArg {
   // structs padded to their alignment unless CPacked) or the pointer size; 0 when unknown.
   uint32_t size = 0;
   uint32_t alignment = 0;
-  std::string name;      // from OpName; empty when the module does not name it
-  uint32_t typeId = 0;   // the OpFunctionParameter's type (the pointee for ByVal)
+  std::string name;     // from OpName; empty when the module does not name it
+  uint32_t typeId = 0;  // the OpFunctionParameter's type (the pointee for ByVal)
   // Images: the access qualifier (0 read, 1 write, 2 read-write) or -1 when not given.
   int imageAccess = -1;
 };
@@ -88,7 +88,7 @@ struct ModuleInfo {
   uint32_t bound = 0;
   uint32_t addressingModel = 0;  // spv::AddressingModel
   uint32_t memoryModel = 0;
-  uint32_t pointerSize = 8;      // from the addressing model (Physical32: 4)
+  uint32_t pointerSize = 8;  // from the addressing model (Physical32: 4)
   std::vector<uint32_t> capabilities;
   std::vector<std::string> extensions;
   std::vector<std::string> extInstImports;

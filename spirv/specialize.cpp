@@ -8,8 +8,8 @@ SpecializationResult resolveSpecialization(const ModuleInfo& module,
   for (const SpecValue& value : values) {
     const SpecConstant* constant = module.findSpecConstant(value.specId);
     if (constant == nullptr) {
-      result.error = "the module has no specialization constant with SpecId " +
-                     std::to_string(value.specId);
+      result.error =
+          "the module has no specialization constant with SpecId " + std::to_string(value.specId);
       result.assignments.clear();
       return result;
     }

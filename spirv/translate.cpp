@@ -5,12 +5,11 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
-#include <spirv-tools/libspirv.h>
 
 #include <sstream>
 
 #include "spirv/reflect.h"
-#include "spirv/translator_opcodes.h"
+#include "spirv/translator_guard.h"
 #include "spirv/validate.h"
 
 namespace tessera::spirv {
@@ -38,13 +37,7 @@ std::string checkTranslatable(std::span<const uint8_t> binary) {
            std::to_string(module.versionMinor()) +
            " is newer than the translator reads (1.4 at most)";
   }
-  for (uint32_t opcode : module.opcodesUsed) {
-    if (!translatorKnowsOpcode(opcode)) {
-      return std::string("the module uses Op") + spvOpcodeString(opcode) + " (opcode " +
-             std::to_string(opcode) + "), which the SPIR-V translator cannot read";
-    }
-  }
-  return {};
+  return findTranslatorHazard(toWords(binary));
 }
 
 TranslateResult translate(llvm::LLVMContext& context, std::span<const uint8_t> binary,

@@ -3,7 +3,7 @@
 //
 // Safety: the translator trusts its input. translate() therefore (1) validates with SPIRV-Tools,
 // (2) reflects the module with our own bounds-checked parser, (3) refuses versions above the
-// translator's maximum (1.4) and opcodes it cannot decode (translator_opcodes.h), and only then
+// translator's maximum (1.4) and what else would abort it (translator_guard.h), and only then
 // (4) calls llvm::readSpirv. Its failures come back as strings; no exception crosses LLVM frames.
 // Thread-safety: concurrent calls are fine as long as each uses its own LLVMContext.
 #pragma once
@@ -24,7 +24,7 @@ namespace tessera::spirv {
 
 struct TranslateOptions {
   std::span<const SpecAssignment> specConstants;  // from resolveSpecialization
-  bool verify = true;  // run LLVM's module verifier on the result
+  bool verify = true;                             // run LLVM's module verifier on the result
 };
 
 struct TranslateResult {

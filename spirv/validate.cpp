@@ -13,14 +13,27 @@ namespace {
 
 bool environmentFor(uint32_t version, spv_target_env* env) {
   switch (version) {
-    case 0x00010000: *env = SPV_ENV_OPENCL_2_1; return true;
+    case 0x00010000:
+      *env = SPV_ENV_OPENCL_2_1;
+      return true;
     case 0x00010100:
-    case 0x00010200: *env = SPV_ENV_OPENCL_2_2; return true;
-    case 0x00010300: *env = SPV_ENV_UNIVERSAL_1_3; return true;
-    case 0x00010400: *env = SPV_ENV_UNIVERSAL_1_4; return true;
-    case 0x00010500: *env = SPV_ENV_UNIVERSAL_1_5; return true;
-    case 0x00010600: *env = SPV_ENV_UNIVERSAL_1_6; return true;
-    default: return false;
+    case 0x00010200:
+      *env = SPV_ENV_OPENCL_2_2;
+      return true;
+    case 0x00010300:
+      *env = SPV_ENV_UNIVERSAL_1_3;
+      return true;
+    case 0x00010400:
+      *env = SPV_ENV_UNIVERSAL_1_4;
+      return true;
+    case 0x00010500:
+      *env = SPV_ENV_UNIVERSAL_1_5;
+      return true;
+    case 0x00010600:
+      *env = SPV_ENV_UNIVERSAL_1_6;
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -50,8 +63,8 @@ ValidationResult validate(std::span<const uint8_t> binary) {
   if (!environmentFor(words[1], &env)) {
     char version[32];
     snprintf(version, sizeof version, "0x%08x", words[1]);
-    result.log = std::string("unsupported SPIR-V version word ") + version +
-                 " (supported: 1.0 to 1.6)";
+    result.log =
+        std::string("unsupported SPIR-V version word ") + version + " (supported: 1.0 to 1.6)";
     return result;
   }
   result.environment = spvTargetEnvDescription(env);
@@ -64,8 +77,7 @@ ValidationResult validate(std::span<const uint8_t> binary) {
   }
   spv_const_binary_t input{words.data(), words.size()};
   spv_diagnostic diagnostic = nullptr;
-  spv_result_t status =
-      spvValidateWithOptions(context.get(), options.get(), &input, &diagnostic);
+  spv_result_t status = spvValidateWithOptions(context.get(), options.get(), &input, &diagnostic);
   if (status == SPV_SUCCESS) {
     result.ok = true;
   } else {

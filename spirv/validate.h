@@ -12,7 +12,7 @@ struct ValidationResult {
   bool ok = false;
   // The SPIRV-Tools target environment used, e.g. "SPIR-V 1.0 (under OpenCL 2.1 semantics)".
   std::string environment;
-  std::string log;          // empty when ok; else what failed, one diagnostic per line
+  std::string log;  // empty when ok; else what failed, one diagnostic per line
 };
 
 // Chooses the environment from the header's version: SPIR-V 1.0 is checked under OpenCL 2.1 rules,

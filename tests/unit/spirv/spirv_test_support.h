@@ -20,9 +20,9 @@ inline std::vector<uint8_t> loadKernel(const std::string& name) {
 // Every binary of the corpus.
 inline const std::vector<std::string>& corpusNames() {
   static const std::vector<std::string> names = {
-      "vector_add",    "saxpy",      "local_reduce", "static_local",   "struct_by_value",
-      "reqd_size",     "printf_kernel", "export_lib", "import_user",  "sampler_image",
-      "spec_constants", "local_size_id"};
+      "vector_add",      "saxpy",         "local_reduce",   "static_local",
+      "struct_by_value", "reqd_size",     "printf_kernel",  "export_lib",
+      "import_user",     "sampler_image", "spec_constants", "local_size_id"};
   return names;
 }
 

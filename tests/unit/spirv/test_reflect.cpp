@@ -90,8 +90,9 @@ TEST_CASE("Given local_reduce, when reflected, then scratch is a local pointer",
   CHECK(m.workgroupVariables.empty());
 }
 
-TEST_CASE("Given static_local, when reflected, then its static __local arrays are listed with sizes",
-          "[spirv][reflect]") {
+TEST_CASE(
+    "Given static_local, when reflected, then its static __local arrays are listed with sizes",
+    "[spirv][reflect]") {
   ModuleInfo m = reflectKernel("static_local");
   const KernelInfo& k = kernel(m, "static_local");
   REQUIRE(k.args.size() == 2);
@@ -99,8 +100,7 @@ TEST_CASE("Given static_local, when reflected, then its static __local arrays ar
   checkArg(k.args[1], ArgKind::GlobalPointer, 8, "out4");
   REQUIRE(m.workgroupVariables.size() == 2);
   std::vector<WorkgroupVariable> vars = m.workgroupVariables;
-  std::sort(vars.begin(), vars.end(),
-            [](const auto& a, const auto& b) { return a.name < b.name; });
+  std::sort(vars.begin(), vars.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   CHECK(vars[0].name == "static_local.tile");
   CHECK(vars[0].size == 64 * 4);
   CHECK(vars[0].alignment == 4);
@@ -113,8 +113,9 @@ TEST_CASE("Given static_local, when reflected, then its static __local arrays ar
   }
 }
 
-TEST_CASE("Given struct_by_value, when reflected, then struct, vector and char sizes follow OpenCL C",
-          "[spirv][reflect]") {
+TEST_CASE(
+    "Given struct_by_value, when reflected, then struct, vector and char sizes follow OpenCL C",
+    "[spirv][reflect]") {
   ModuleInfo m = reflectKernel("struct_by_value");
   const KernelInfo& k = kernel(m, "struct_by_value");
   REQUIRE(k.args.size() == 4);
@@ -150,8 +151,9 @@ TEST_CASE("Given printf_kernel, when reflected, then it uses printf and others d
   CHECK_FALSE(reflectKernel("local_reduce").usesPrintf);
 }
 
-TEST_CASE("Given export_lib and import_user, when reflected, then linkage lists exports and imports",
-          "[spirv][reflect]") {
+TEST_CASE(
+    "Given export_lib and import_user, when reflected, then linkage lists exports and imports",
+    "[spirv][reflect]") {
   ModuleInfo lib = reflectKernel("export_lib");
   CHECK(lib.kernels.empty());
   CHECK(lib.hasCapability(spv::CapabilityLinkage));
@@ -174,8 +176,9 @@ TEST_CASE("Given export_lib and import_user, when reflected, then linkage lists 
   checkArg(user.kernels[0].args[0], ArgKind::GlobalPointer, 8, "data");
 }
 
-TEST_CASE("Given sampler_image, when reflected, then images carry their access and sampler its kind",
-          "[spirv][reflect]") {
+TEST_CASE(
+    "Given sampler_image, when reflected, then images carry their access and sampler its kind",
+    "[spirv][reflect]") {
   ModuleInfo m = reflectKernel("sampler_image");
   const KernelInfo& k = kernel(m, "sampler_image");
   REQUIRE(k.args.size() == 3);
@@ -210,8 +213,9 @@ TEST_CASE("Given spec_constants, when reflected, then ids, kinds, sizes and defa
   checkArg(kernel(m, "spec_constants").args[0], ArgKind::GlobalPointer, 8, "out");
 }
 
-TEST_CASE("Given LocalSizeId fed by a spec constant, when specialized, then the required size follows",
-          "[spirv][reflect][spec]") {
+TEST_CASE(
+    "Given LocalSizeId fed by a spec constant, when specialized, then the required size follows",
+    "[spirv][reflect][spec]") {
   ModuleInfo m = reflectKernel("local_size_id");
   const KernelInfo& k = kernel(m, "local_size_id");
   REQUIRE(k.requiredSize);
@@ -251,8 +255,8 @@ TEST_CASE("Given specialization values, when resolved, then unknown ids and wron
   CHECK_FALSE(r.ok);
   CHECK(r.error.find("takes 4 bytes, 2 given") != std::string::npos);
 
-  std::vector<SpecValue> good = {{3, {5}}, {4, {1, 2, 3, 4, 5, 6, 7, 8}}, {1, {1, 0, 0, 0}},
-                                 {1, {2, 0, 0, 0}}};
+  std::vector<SpecValue> good = {
+      {3, {5}}, {4, {1, 2, 3, 4, 5, 6, 7, 8}}, {1, {1, 0, 0, 0}}, {1, {2, 0, 0, 0}}};
   r = resolveSpecialization(m, good);
   REQUIRE(r.ok);
   REQUIRE(r.assignments.size() == 3);
