@@ -1,0 +1,200 @@
+// Pass: continuation-based synchronization. The kernel's CFG is cut at every work-group barrier;
+// region 0 is what runs from the entry, region j what runs after barrier j, each up to the next
+// barrier it meets or the return. A region becomes a function of one work-item; the work-group
+// function runs it for every work-item in a loop, then continues with the region of the barrier
+// they reached (the same for all: OpenCL requires barriers in work-group-uniform control flow).
+//
+// Values: every SSA value used outside its block and every phi is first demoted to an alloca. An
+// alloca all of whose users lie in blocks that belong to one region only stays private to that
+// region (the def dominates its uses, so no value can flow from one run of the region to the next
+// through it); mem2reg in O3 promotes it again. Every other alloca (and every alloca the kernel
+// itself made, e.g. private arrays, whose stores need not dominate its loads) gets a per-work-item
+// slot in scratch memory, laid out structure-of-arrays: slot offset * work-items + id * size.
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+
+#include <set>
+
+#include "backends/cpu/jit/jit_passes.h"
+
+namespace tessera::backends::cpu::jit {
+namespace {
+
+bool isBarrier(const llvm::Instruction& i) {
+  auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+  return call && call->getCalledFunction() &&
+         spirvBaseName(call->getCalledFunction()->getName()) == "__spirv_ControlBarrier";
+}
+
+}  // namespace
+
+bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Regions* out,
+                 std::string* error) {
+  llvm::LLVMContext& ctx = kernel.getContext();
+  const llvm::DataLayout& dl = kernel.getParent()->getDataLayout();
+
+  // 1. Each barrier alone in a block of its own (then erased: the block stands for it).
+  std::vector<llvm::Instruction*> barriers;
+  for (llvm::BasicBlock& bb : kernel) {
+    for (llvm::Instruction& i : bb) {
+      if (isBarrier(i)) barriers.push_back(&i);
+    }
+  }
+  std::vector<llvm::BasicBlock*> barrierBlocks;  // barrierBlocks[j-1] for region j
+  std::vector<llvm::BasicBlock*> starts{&kernel.getEntryBlock()};
+  for (llvm::Instruction* barrier : barriers) {
+    llvm::BasicBlock* bar = barrier->getParent()->splitBasicBlock(barrier, "barrier");
+    llvm::BasicBlock* next = bar->splitBasicBlock(barrier->getNextNode(), "after.barrier");
+    barrier->eraseFromParent();
+    barrierBlocks.push_back(bar);
+    starts.push_back(next);
+  }
+
+  // 2. Demote values that cross blocks (only needed when there are several regions).
+  std::set<llvm::AllocaInst*> kernelAllocas;
+  for (llvm::Instruction& i : kernel.getEntryBlock()) {
+    if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i)) kernelAllocas.insert(a);
+  }
+  if (!barriers.empty()) {
+    for (llvm::BasicBlock& bb : kernel) {
+      for (llvm::Instruction& i : bb) {
+        if (llvm::isa<llvm::AllocaInst>(i) && &bb != &kernel.getEntryBlock()) {
+          *error = "kernel " + kernel.getName().str() +
+                   ": a dynamic alloca together with barriers is not supported";
+          return false;
+        }
+      }
+    }
+    std::vector<llvm::Instruction*> crossing;
+    std::vector<llvm::PHINode*> phis;
+    for (llvm::BasicBlock& bb : kernel) {
+      for (llvm::Instruction& i : bb) {
+        if (auto* phi = llvm::dyn_cast<llvm::PHINode>(&i)) {
+          phis.push_back(phi);
+        } else if (!llvm::isa<llvm::AllocaInst>(i) && i.isUsedOutsideOfBlock(&bb)) {
+          crossing.push_back(&i);
+        }
+      }
+    }
+    for (llvm::Instruction* i : crossing) llvm::DemoteRegToStack(*i);
+    for (llvm::PHINode* phi : phis) llvm::DemotePHIToStack(phi);
+  }
+
+  // 3. Which regions each block belongs to.
+  std::set<llvm::BasicBlock*> stop(barrierBlocks.begin(), barrierBlocks.end());
+  std::map<llvm::BasicBlock*, std::set<unsigned>> membership;
+  for (unsigned k = 0; k < starts.size(); ++k) {
+    std::vector<llvm::BasicBlock*> work{starts[k]};
+    while (!work.empty()) {
+      llvm::BasicBlock* bb = work.back();
+      work.pop_back();
+      if (stop.count(bb) || !membership[bb].insert(k).second) continue;
+      for (llvm::BasicBlock* succ : llvm::successors(bb)) work.push_back(succ);
+    }
+  }
+
+  // 4. Private allocas and scratch slots.
+  std::map<llvm::AllocaInst*, uint64_t> slotOffset;
+  uint64_t scratch = 0;
+  for (llvm::Instruction& i : kernel.getEntryBlock()) {
+    auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i);
+    if (a == nullptr || barriers.empty()) continue;
+    bool isPrivate = !kernelAllocas.count(a);
+    std::set<unsigned> regionsOfUsers;
+    for (llvm::User* user : a->users()) {
+      auto& m = membership[llvm::cast<llvm::Instruction>(user)->getParent()];
+      if (m.size() != 1) isPrivate = false;
+      regionsOfUsers.insert(m.begin(), m.end());
+    }
+    if (isPrivate && regionsOfUsers.size() <= 1) continue;
+    auto* count = llvm::dyn_cast<llvm::ConstantInt>(a->getArraySize());
+    if (count == nullptr) {
+      *error = "kernel " + kernel.getName().str() + ": variable-sized private array";
+      return false;
+    }
+    uint64_t size = dl.getTypeAllocSize(a->getAllocatedType()) * count->getZExtValue();
+    uint64_t align = a->getAlign().value();
+    scratch = (scratch + align - 1) / align * align;
+    slotOffset[a] = scratch;
+    scratch += (size + align - 1) / align * align;
+  }
+  if (scratch > UINT32_MAX) {
+    *error = "kernel " + kernel.getName().str() + ": too much private state across barriers";
+    return false;
+  }
+  out->scratchBytesPerWorkItem = static_cast<uint32_t>(scratch);
+
+  // 5. One function per region.
+  std::vector<llvm::Type*> params;
+  for (llvm::Argument& a : kernel.args()) params.push_back(a.getType());
+  const unsigned first = static_cast<unsigned>(params.size());
+  for (unsigned p = 0; p < kRegionParamCount; ++p) {
+    params.push_back(p >= kLocalMem ? static_cast<llvm::Type*>(llvm::PointerType::get(ctx, 0))
+                                    : llvm::Type::getInt64Ty(ctx));
+  }
+  auto* type = llvm::FunctionType::get(llvm::Type::getInt32Ty(ctx), params, false);
+  for (unsigned k = 0; k < starts.size(); ++k) {
+    llvm::Function* region =
+        llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                               kernel.getName() + ".region" + llvm::Twine(k), kernel.getParent());
+    llvm::ValueToValueMapTy vmap;
+    for (unsigned a = 0; a < first; ++a) vmap[kernel.getArg(a)] = region->getArg(a);
+    llvm::SmallVector<llvm::ReturnInst*, 4> returns;
+    llvm::CloneFunctionInto(region, &kernel, vmap,
+                            llvm::CloneFunctionChangeType::LocalChangesOnly, returns);
+    region->setCallingConv(llvm::CallingConv::C);
+    region->clearMetadata();
+    region->setLinkage(llvm::GlobalValue::InternalLinkage);
+    for (llvm::ReturnInst* ret : returns) {
+      llvm::ReturnInst::Create(ctx, llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), kRegionExit),
+                               ret);
+      ret->eraseFromParent();
+    }
+    for (unsigned j = 1; j < starts.size(); ++j) {
+      auto* bar = llvm::cast<llvm::BasicBlock>(vmap[barrierBlocks[j - 1]]);
+      bar->getTerminator()->eraseFromParent();
+      llvm::ReturnInst::Create(ctx, llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), j), bar);
+    }
+    llvm::BasicBlock* oldEntry = &region->getEntryBlock();
+    llvm::BasicBlock* entry = llvm::BasicBlock::Create(ctx, "region.entry", region, oldEntry);
+    llvm::IRBuilder<> b(entry);
+    llvm::Value* wiLinear = region->getArg(first + kLocalLinearId);
+    llvm::Value* workItems =
+        b.CreateMul(b.CreateMul(region->getArg(first + kLocalSizeX),
+                                region->getArg(first + kLocalSizeY)),
+                    region->getArg(first + kLocalSizeZ), "work.items");
+    std::vector<llvm::AllocaInst*> allocas;
+    for (llvm::Instruction& i : *oldEntry) {
+      if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i)) allocas.push_back(a);
+    }
+    for (auto [original, offset] : slotOffset) {
+      auto* a = llvm::cast<llvm::AllocaInst>(vmap[original]);
+      uint64_t size = dl.getTypeAllocSize(a->getAllocatedType()) *
+                      llvm::cast<llvm::ConstantInt>(a->getArraySize())->getZExtValue();
+      llvm::Value* at = b.CreateAdd(b.CreateMul(b.getInt64(offset), workItems),
+                                    b.CreateMul(wiLinear, b.getInt64(size)));
+      llvm::Value* p = b.CreateInBoundsGEP(b.getInt8Ty(), region->getArg(first + kScratch), at);
+      p = b.CreatePointerCast(p, a->getType(), a->getName() + ".slot");
+      a->replaceAllUsesWith(p);
+      a->eraseFromParent();
+      allocas.erase(std::find(allocas.begin(), allocas.end(), a));
+    }
+    llvm::BranchInst* br = b.CreateBr(k == 0 ? oldEntry
+                                             : llvm::cast<llvm::BasicBlock>(vmap[starts[k]]));
+    for (llvm::AllocaInst* a : allocas) a->moveBefore(br);
+    llvm::removeUnreachableBlocks(*region);
+    for (llvm::AllocaInst* a : allocas) {
+      if (a->use_empty()) a->eraseFromParent();
+    }
+    replaceStaticLocals(*region, locals, region->getArg(first + kLocalMem), br);
+    replaceWorkItemBuiltins(*region, first);
+    out->functions.push_back(region);
+  }
+  return true;
+}
+
+}  // namespace tessera::backends::cpu::jit

@@ -1,0 +1,58 @@
+// Pass: calling conventions to C, then every call in a kernel to a defined function is inlined.
+// Why first: later passes (builtins, barrier regions) reason about one function per kernel; a
+// barrier inside a helper function must be visible to the region formation.
+#include <llvm/IR/Instructions.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+#include "backends/cpu/jit/jit_passes.h"
+
+namespace tessera::backends::cpu::jit {
+
+llvm::StringRef spirvBaseName(llvm::StringRef name) {
+  if (!name.startswith("_Z")) return name;
+  llvm::StringRef rest = name.drop_front(2);
+  size_t length = 0;
+  while (!rest.empty() && rest.front() >= '0' && rest.front() <= '9') {
+    length = length * 10 + (rest.front() - '0');
+    rest = rest.drop_front();
+  }
+  if (length == 0 || length > rest.size()) return name;
+  return rest.take_front(length);
+}
+
+std::vector<llvm::Function*> inlineIntoKernels(llvm::Module& m) {
+  std::vector<llvm::Function*> kernels;
+  for (llvm::Function& f : m) {
+    if (f.getCallingConv() == llvm::CallingConv::SPIR_KERNEL) kernels.push_back(&f);
+    f.setCallingConv(llvm::CallingConv::C);
+    for (llvm::BasicBlock& bb : f) {
+      for (llvm::Instruction& i : bb) {
+        if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i)) {
+          call->setCallingConv(llvm::CallingConv::C);
+        }
+      }
+    }
+  }
+  for (llvm::Function* kernel : kernels) {
+    for (bool changed = true; changed;) {
+      changed = false;
+      std::vector<llvm::CallBase*> calls;
+      for (llvm::BasicBlock& bb : *kernel) {
+        for (llvm::Instruction& i : bb) {
+          auto* call = llvm::dyn_cast<llvm::CallBase>(&i);
+          if (call && call->getCalledFunction() && !call->getCalledFunction()->isDeclaration() &&
+              call->getCalledFunction() != kernel) {
+            calls.push_back(call);
+          }
+        }
+      }
+      for (llvm::CallBase* call : calls) {
+        llvm::InlineFunctionInfo ifi;
+        changed |= llvm::InlineFunction(*call, ifi).isSuccess();
+      }
+    }
+  }
+  return kernels;
+}
+
+}  // namespace tessera::backends::cpu::jit

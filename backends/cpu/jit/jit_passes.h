@@ -1,0 +1,80 @@
+// The IR passes that turn a SPIR-V kernel module (SPIRV-LLVM-Translator output, SPIRVFriendlyIR
+// builtins) into work-group functions. One pass per file; the order they run in is written once,
+// in kernel_jit.cpp (compileModule), with the reason for each constraint.
+//
+// Threading contract: each function works on the module it is given; callers hold that module's
+// context exclusively (the JIT compiles one module at a time per context).
+#pragma once
+
+#include <llvm/ADT/StringRef.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/Module.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/jit/kernel_abi.h"
+
+namespace tessera::backends::cpu::jit {
+
+// "_Z16__spirv_ocl_sqrtf" -> "__spirv_ocl_sqrt"; an unmangled name is returned as is.
+llvm::StringRef spirvBaseName(llvm::StringRef name);
+
+// Value an exited region returns: the kernel returned.
+inline constexpr uint32_t kRegionExit = 0xFFFFFFFFu;
+
+// The parameters a region function takes after the kernel's own, in this order.
+enum RegionParam : unsigned {
+  kLocalIdX, kLocalIdY, kLocalIdZ,
+  kGroupIdX, kGroupIdY, kGroupIdZ,
+  kLocalSizeX, kLocalSizeY, kLocalSizeZ,
+  kGroupCountX, kGroupCountY, kGroupCountZ,
+  kOffsetX, kOffsetY, kOffsetZ,
+  kLocalLinearId, kWorkDim,  // i64 like the above
+  kLocalMem, kScratch,       // ptr
+  kRegionParamCount
+};
+
+// inline_calls.cpp: calling conventions to C, every call to a defined function inlined into the
+// kernels. Returns the kernels (functions that were spir_kernel).
+std::vector<llvm::Function*> inlineIntoKernels(llvm::Module& m);
+
+// builtin_library.cpp: OpenCL.std ext-insts, relational ops and atomics become IR. Leaves
+// __spirv_ControlBarrier and work-item builtins alone. False (and `error`) on an unknown builtin.
+bool lowerBuiltins(llvm::Module& m, std::string* error);
+
+// static_locals.cpp: offsets of the module's addrspace(3) variables in a work-group's local memory.
+struct StaticLocalLayout {
+  std::map<const llvm::GlobalVariable*, uint64_t> offsets;
+  uint64_t bytes = 0;
+};
+StaticLocalLayout layoutStaticLocals(llvm::Module& m);
+// Replaces the uses of static locals inside `f` by `localMem` + offset (inserted before `at`).
+void replaceStaticLocals(llvm::Function& f, const StaticLocalLayout& layout, llvm::Value* localMem,
+                         llvm::Instruction* at);
+
+// work_item_builtins.cpp: get_local_id & co. inside a region function become arithmetic on its
+// RegionParam arguments (the first of which is argument `firstRegionParam`).
+void replaceWorkItemBuiltins(llvm::Function& region, unsigned firstRegionParam);
+
+// barrier_regions.cpp: cuts the kernel at its barriers (continuation-based synchronization). Region
+// 0 starts at the kernel's entry, region j at barrier j; each region is a function of the kernel's
+// arguments and the RegionParams that runs one work-item until it reaches a barrier (returns that
+// barrier's region id) or returns (kRegionExit). Values live across a barrier move to per-work-item
+// scratch slots.
+struct Regions {
+  std::vector<llvm::Function*> functions;
+  uint32_t scratchBytesPerWorkItem = 0;
+};
+bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Regions* out,
+                 std::string* error);
+
+// workgroup_function.cpp: the exported work-group function (WorkGroupFn) that loads the arguments,
+// loops over the work-items for each region and dispatches between regions. Fills `info`'s
+// argument layout. The region functions are inlined and erased.
+llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& regions,
+                                       CompiledKernel* info);
+
+}  // namespace tessera::backends::cpu::jit

@@ -1,0 +1,60 @@
+// The contract between JIT-compiled kernels and the code that launches them. No LLVM here: the
+// launcher and everything above it include only this file.
+//
+// A kernel becomes one work-group function (WorkGroupFn) that runs every work-item of one
+// work-group on the calling thread. Its inputs:
+// - WorkGroupContext: what is the same for every work-group of a launch (sizes, offsets, the
+//   argument buffer). Read-only while the launch runs.
+// - the group id (x, y, z);
+// - localMem: this work-group's __local memory: the module's static __local variables at
+//   [0, staticLocalBytes), then each __local argument at the offset its slot holds;
+// - scratch: scratchBytesPerWorkItem * (work-items in a group) bytes where values that live across
+//   a barrier are kept per work-item.
+// localMem and scratch belong to the calling thread for the duration of the call.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera::backends::cpu {
+
+enum class ArgKind : uint8_t {
+  GlobalPointer,    // 8 bytes: the address
+  ConstantPointer,  // 8 bytes: the address
+  LocalPointer,     // 8 bytes: the caller writes the size in bytes; the launcher replaces it by
+                    // the argument's offset in the work-group's local memory
+  ByValue,          // `size` bytes: scalars, vectors, structs (byval)
+};
+
+struct KernelArgInfo {
+  ArgKind kind;
+  uint32_t size;    // bytes the slot holds
+  uint32_t offset;  // slot offset in the argument buffer (aligned to the argument's alignment)
+};
+
+struct WorkGroupContext {
+  const uint8_t* args;  // argument buffer laid out as KernelArgInfo says
+  uint64_t localSize[3];
+  uint64_t groupCount[3];
+  uint64_t globalOffset[3];
+  uint64_t workDim;
+};
+
+using WorkGroupFn = void (*)(const WorkGroupContext* ctx, uint64_t groupX, uint64_t groupY,
+                             uint64_t groupZ, uint8_t* localMem, uint8_t* scratch);
+
+struct CompiledKernel {
+  std::string name;
+  std::vector<KernelArgInfo> args;
+  uint32_t argBufferSize = 0;
+  uint32_t staticLocalBytes = 0;         // the module's static __local variables
+  uint32_t scratchBytesPerWorkItem = 0;  // 0 when the kernel has no barrier
+  uint32_t barrierCount = 0;
+  WorkGroupFn fn = nullptr;
+};
+
+// Alignment of each __local argument inside a work-group's local memory.
+inline constexpr uint32_t kLocalArgAlignment = 64;
+
+}  // namespace tessera::backends::cpu

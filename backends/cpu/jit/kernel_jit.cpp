@@ -1,0 +1,176 @@
+// The JIT pipeline, written once here. Order and why:
+//  1. triple and DataLayout of the host (from the JIT): every later size and alignment (argument
+//     slots, scratch slots, static locals) must be the host's, not SPIR's.
+//  2. inlineIntoKernels: one function per kernel, so barriers in helpers are seen by step 5 and
+//     calling conventions are C before anything is called natively.
+//  3. lowerBuiltins: math, relational, atomics become IR; before region formation so that the
+//     regions (and the work-item loops around them) contain no opaque calls.
+//  4. layoutStaticLocals: offsets of static __local variables, used by every region of every kernel.
+//  5. formRegions (per kernel): cuts at barriers, turns work-item builtins into parameters.
+//  6. buildWorkGroupFunction (per kernel): loops, parallel metadata, region inlining; the kernel
+//     itself is then erased and every other function made internal so O3 drops what is unused.
+//  7. verifier, then the O3 pipeline with the host TargetMachine (vectorizes the work-item loops).
+//  8. ORC: the module goes into a JITDylib of its own (kernel names of different modules do not
+//     collide) that resolves libm and the like from the process.
+#include "backends/cpu/jit/kernel_jit.h"
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <chrono>
+
+#include "backends/cpu/jit/jit_passes.h"
+
+namespace tessera::backends::cpu {
+namespace {
+
+std::string toString(llvm::Error e) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << e;
+  return os.str();
+}
+
+void optimize(llvm::Module& m, llvm::TargetMachine* tm) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions options;
+  options.LoopVectorization = true;
+  options.SLPVectorization = true;
+  llvm::PassBuilder pb(tm, options);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  mpm.run(m, mam);
+}
+
+}  // namespace
+
+std::unique_ptr<KernelJit> KernelJit::create(std::string* error) {
+  static const bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb) {
+    *error = toString(jtmb.takeError());
+    return nullptr;
+  }
+  jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
+  std::string cpu = jtmb->getCPU();
+  auto tm = jtmb->createTargetMachine();
+  if (!tm) {
+    *error = toString(tm.takeError());
+    return nullptr;
+  }
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+  if (!jit) {
+    *error = toString(jit.takeError());
+    return nullptr;
+  }
+  std::unique_ptr<KernelJit> k(new KernelJit());
+  k->jit_ = std::move(*jit);
+  k->cpu_ = cpu;
+  k->tm_ = std::move(*tm);
+  return k;
+}
+
+KernelJit::~KernelJit() = default;
+
+std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
+                                                         std::unique_ptr<llvm::LLVMContext> context,
+                                                         std::unique_ptr<llvm::Module> module,
+                                                         std::string* error) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+  auto start = std::chrono::steady_clock::now();
+  llvm::Module& m = *module;
+  auto result = std::make_shared<CompiledModule>();
+
+  // 1.
+  m.setTargetTriple(jit_->getTargetTriple().str());
+  m.setDataLayout(jit_->getDataLayout());
+  // 2.-4.
+  std::vector<llvm::Function*> kernels = jit::inlineIntoKernels(m);
+  if (!jit::lowerBuiltins(m, error)) return nullptr;
+  jit::StaticLocalLayout locals = jit::layoutStaticLocals(m);
+  // 5.-6.
+  std::vector<std::string> symbols;
+  for (llvm::Function* kernel : kernels) {
+    CompiledKernel info;
+    info.name = kernel->getName().str();
+    info.staticLocalBytes = static_cast<uint32_t>(locals.bytes);
+    jit::Regions regions;
+    if (!jit::formRegions(*kernel, locals, &regions, error)) return nullptr;
+    llvm::Function* wg = jit::buildWorkGroupFunction(*kernel, regions, &info);
+    symbols.push_back(wg->getName().str());
+    result->kernels.push_back(std::move(info));
+  }
+  for (llvm::Function* kernel : kernels) kernel->eraseFromParent();
+  for (llvm::Function& f : m) {
+    if (!f.isDeclaration() && !f.getName().startswith("__tessera_wg.")) {
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    }
+    if (f.isDeclaration() && !f.use_empty() &&
+        jit::spirvBaseName(f.getName()).startswith("__spirv_")) {
+      *error = "unsupported builtin: " + jit::spirvBaseName(f.getName()).str();
+      return nullptr;
+    }
+  }
+  // 7.
+  std::string verify;
+  llvm::raw_string_ostream vos(verify);
+  if (llvm::verifyModule(m, &vos)) {
+    *error = "internal error: the work-group functions do not verify: " + vos.str();
+    return nullptr;
+  }
+  optimize(m, tm_.get());
+  // 8.
+  auto dylib = jit_->createJITDylib("module" + std::to_string(compiles_));
+  if (!dylib) {
+    *error = toString(dylib.takeError());
+    return nullptr;
+  }
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      jit_->getDataLayout().getGlobalPrefix());
+  if (!process) {
+    *error = toString(process.takeError());
+    return nullptr;
+  }
+  dylib->addGenerator(std::move(*process));
+  if (auto e = jit_->addIRModule(*dylib, llvm::orc::ThreadSafeModule(std::move(module),
+                                                                      std::move(context)))) {
+    *error = toString(std::move(e));
+    return nullptr;
+  }
+  for (size_t i = 0; i < symbols.size(); ++i) {
+    auto address = jit_->lookup(*dylib, symbols[i]);
+    if (!address) {
+      *error = toString(address.takeError());
+      return nullptr;
+    }
+    result->kernels[i].fn = address->toPtr<WorkGroupFn>();
+  }
+  ++compiles_;
+  result->compileMs =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  cache_[key] = result;
+  return result;
+}
+
+}  // namespace tessera::backends::cpu

@@ -1,0 +1,82 @@
+#include "backends/cpu/jit/launcher.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <vector>
+
+namespace tessera::backends::cpu {
+namespace {
+
+// A per-thread buffer that only grows; 64-byte aligned so vector code on local memory and scratch
+// is never split across cache lines by the buffer itself.
+class ThreadBuffer {
+ public:
+  uint8_t* get(size_t bytes) {
+    if (bytes > capacity_) {
+      size_t rounded = (bytes + 4095) & ~size_t{4095};
+      void* p = std::aligned_alloc(64, rounded);
+      if (p == nullptr) throw std::bad_alloc();
+      data_.reset(static_cast<uint8_t*>(p));
+      capacity_ = rounded;
+    }
+    return data_.get();
+  }
+
+ private:
+  struct Free {
+    void operator()(uint8_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<uint8_t, Free> data_;
+  size_t capacity_ = 0;
+};
+
+thread_local ThreadBuffer tlsLocal;
+thread_local ThreadBuffer tlsScratch;
+
+}  // namespace
+
+void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims& dims,
+            WorkerPool& pool) {
+  for (int d = 0; d < 3; ++d) {
+    if (dims.groupCount[d] == 0 || dims.groupSize[d] == 0) {
+      throw std::invalid_argument("launch: group counts and sizes must be at least 1");
+    }
+  }
+  // The launch's own copy of the arguments, with __local sizes turned into offsets.
+  std::vector<uint8_t> argCopy(args, args + kernel.argBufferSize);
+  uint64_t localBytes = (kernel.staticLocalBytes + kLocalArgAlignment - 1) &
+                        ~uint64_t{kLocalArgAlignment - 1};
+  for (const KernelArgInfo& arg : kernel.args) {
+    if (arg.kind != ArgKind::LocalPointer) continue;
+    uint64_t size;
+    std::memcpy(&size, argCopy.data() + arg.offset, sizeof size);
+    uint64_t offset = localBytes;
+    std::memcpy(argCopy.data() + arg.offset, &offset, sizeof offset);
+    localBytes += (size + kLocalArgAlignment - 1) & ~uint64_t{kLocalArgAlignment - 1};
+  }
+
+  WorkGroupContext ctx{};
+  ctx.args = argCopy.data();
+  for (int d = 0; d < 3; ++d) {
+    ctx.localSize[d] = dims.groupSize[d];
+    ctx.groupCount[d] = dims.groupCount[d];
+    ctx.globalOffset[d] = dims.globalOffset[d];
+  }
+  ctx.workDim = dims.workDim;
+  const uint64_t workItems = uint64_t{dims.groupSize[0]} * dims.groupSize[1] * dims.groupSize[2];
+  const uint64_t scratchBytes = workItems * kernel.scratchBytesPerWorkItem;
+  const uint64_t gx = dims.groupCount[0], gy = dims.groupCount[1];
+  const uint64_t groups = gx * gy * dims.groupCount[2];
+  WorkGroupFn fn = kernel.fn;
+
+  pool.parallelFor(groups, [&](uint64_t g) {
+    uint8_t* local = tlsLocal.get(localBytes == 0 ? 64 : localBytes);
+    uint8_t* scratch = tlsScratch.get(scratchBytes == 0 ? 64 : scratchBytes);
+    fn(&ctx, g % gx, (g / gx) % gy, g / (gx * gy), local, scratch);
+  });
+}
+
+}  // namespace tessera::backends::cpu

@@ -1,0 +1,28 @@
+// Runs a compiled kernel over a grid of work-groups on a WorkerPool.
+//
+// Threading contract: launch() may be called from any thread; the pool serializes launches. The
+// argument buffer is copied before the work-groups start, so the caller may reuse it when launch()
+// returns (launch() returns when every work-group has finished). Each worker thread keeps its own
+// local-memory and scratch buffers (thread_local), grown on demand and reused across launches.
+#pragma once
+
+#include <cstdint>
+
+#include "backends/cpu/jit/kernel_abi.h"
+#include "backends/cpu/worker_pool.h"
+
+namespace tessera::backends::cpu {
+
+struct LaunchDims {
+  uint32_t groupCount[3] = {1, 1, 1};
+  uint32_t groupSize[3] = {1, 1, 1};
+  uint64_t globalOffset[3] = {0, 0, 0};
+  uint32_t workDim = 1;
+};
+
+// `args` holds kernel.argBufferSize bytes laid out as kernel.args says (a LocalPointer slot holds
+// the size the caller wants). Group counts and sizes must be >= 1.
+void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims& dims,
+            WorkerPool& pool);
+
+}  // namespace tessera::backends::cpu

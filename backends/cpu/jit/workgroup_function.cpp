@@ -1,0 +1,197 @@
+// Pass: the exported work-group function. Its entry loads the launch context and the arguments
+// once (through noalias pointers, so nothing reloads them); then for each region a z/y/x loop nest
+// over the work-items calls the region, and a dispatcher picks the next region from what the last
+// work-item returned. The innermost loop is marked parallel (llvm.loop.parallel_accesses over the
+// region's memory accesses): work-items between two barriers are independent by the OpenCL
+// execution model, which the vectorizer could not prove on its own. Accesses to private (alloca)
+// memory and atomics are left out of the access group, since work-items share those allocas'
+// addresses across iterations and atomics do depend on each other.
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+#include "backends/cpu/jit/jit_passes.h"
+
+namespace tessera::backends::cpu::jit {
+namespace {
+
+bool isPrivateOrAtomic(llvm::Instruction& i) {
+  if (i.isAtomic()) return true;
+  llvm::Value* ptr = nullptr;
+  if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i)) ptr = l->getPointerOperand();
+  if (auto* s = llvm::dyn_cast<llvm::StoreInst>(&i)) ptr = s->getPointerOperand();
+  if (ptr == nullptr) return llvm::isa<llvm::CallBase>(i);  // memcpy & co: be conservative
+  return llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(ptr, 0));
+}
+
+llvm::MDNode* tagAccesses(llvm::Function& region) {
+  llvm::LLVMContext& ctx = region.getContext();
+  llvm::MDNode* group = llvm::MDNode::getDistinct(ctx, {});
+  for (llvm::BasicBlock& bb : region) {
+    for (llvm::Instruction& i : bb) {
+      if (i.mayReadOrWriteMemory() && !isPrivateOrAtomic(i)) {
+        i.setMetadata(llvm::LLVMContext::MD_access_group, group);
+      }
+    }
+  }
+  return group;
+}
+
+uint64_t alignTo(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+}  // namespace
+
+llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& regions,
+                                       CompiledKernel* info) {
+  llvm::LLVMContext& ctx = kernel.getContext();
+  llvm::Module& m = *kernel.getParent();
+  const llvm::DataLayout& dl = m.getDataLayout();
+  llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
+  llvm::Type* i8 = llvm::Type::getInt8Ty(ctx);
+  llvm::PointerType* ptr = llvm::PointerType::get(ctx, 0);
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, i64, i64, i64, ptr, ptr},
+                                       false);
+  llvm::Function* wg = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                              "__tessera_wg." + kernel.getName(), m);
+  for (unsigned a : {0u, 4u, 5u}) wg->addParamAttr(a, llvm::Attribute::NoAlias);
+  wg->addParamAttr(0, llvm::Attribute::ReadOnly);
+  wg->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::Argument* ctxArg = wg->getArg(0);
+
+  llvm::BasicBlock* entry = llvm::BasicBlock::Create(ctx, "entry", wg);
+  llvm::IRBuilder<> b(entry);
+  // WorkGroupContext: args, localSize[3], groupCount[3], globalOffset[3], workDim.
+  auto field = [&](unsigned index, const char* name) {
+    return b.CreateLoad(i64, b.CreateConstInBoundsGEP1_64(i8, ctxArg, 8 * index), name);
+  };
+  llvm::LoadInst* args = b.CreateLoad(ptr, ctxArg, "args");
+  llvm::Value* ls[3] = {field(1, "ls.x"), field(2, "ls.y"), field(3, "ls.z")};
+  llvm::Value* gc[3] = {field(4, "gc.x"), field(5, "gc.y"), field(6, "gc.z")};
+  llvm::Value* off[3] = {field(7, "off.x"), field(8, "off.y"), field(9, "off.z")};
+  llvm::Value* workDim = field(10, "work.dim");
+
+  // Arguments, each in a slot aligned to its type.
+  std::vector<llvm::Value*> kernelArgs;
+  uint64_t offset = 0;
+  for (llvm::Argument& a : kernel.args()) {
+    KernelArgInfo arg{};
+    llvm::Type* t = a.getType();
+    llvm::Value* v;
+    if (a.hasByValAttr()) {
+      llvm::Type* value = a.getParamByValType();
+      uint64_t align = std::max<uint64_t>(a.getParamAlign().valueOrOne().value(),
+                                          dl.getABITypeAlign(value).value());
+      offset = alignTo(offset, align);
+      arg = {ArgKind::ByValue, static_cast<uint32_t>(dl.getTypeAllocSize(value)),
+             static_cast<uint32_t>(offset)};
+      v = b.CreatePointerCast(b.CreateConstInBoundsGEP1_64(i8, args, offset), t);
+    } else if (t->isPointerTy()) {
+      offset = alignTo(offset, 8);
+      unsigned as = t->getPointerAddressSpace();
+      arg = {as == 3 ? ArgKind::LocalPointer
+                     : (as == 2 ? ArgKind::ConstantPointer : ArgKind::GlobalPointer),
+             8, static_cast<uint32_t>(offset)};
+      llvm::Value* slot = b.CreateConstInBoundsGEP1_64(i8, args, offset);
+      if (as == 3) {
+        llvm::Value* localOffset = b.CreateLoad(i64, slot, "local.offset");
+        v = b.CreateAddrSpaceCast(b.CreateInBoundsGEP(i8, wg->getArg(4), localOffset), t);
+      } else {
+        v = b.CreateLoad(t, slot, a.getName());
+      }
+    } else {
+      offset = alignTo(offset, dl.getABITypeAlign(t).value());
+      arg = {ArgKind::ByValue, static_cast<uint32_t>(dl.getTypeStoreSize(t)),
+             static_cast<uint32_t>(offset)};
+      v = b.CreateLoad(t, b.CreateConstInBoundsGEP1_64(i8, args, offset), a.getName());
+    }
+    offset += arg.size;
+    info->args.push_back(arg);
+    kernelArgs.push_back(v);
+  }
+  info->argBufferSize = static_cast<uint32_t>(alignTo(offset, 8));
+  info->scratchBytesPerWorkItem = regions.scratchBytesPerWorkItem;
+  info->barrierCount = static_cast<uint32_t>(regions.functions.size() - 1);
+
+  const bool single = regions.functions.size() == 1;
+  llvm::AllocaInst* next = b.CreateAlloca(b.getInt32Ty(), nullptr, "next.region");
+  b.CreateStore(b.getInt32(0), next);
+  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx, "exit", wg);
+  llvm::IRBuilder<>(exit).CreateRetVoid();
+  llvm::BasicBlock* dispatch = single ? nullptr : llvm::BasicBlock::Create(ctx, "dispatch", wg);
+  llvm::SwitchInst* sw = nullptr;
+  if (!single) {
+    llvm::IRBuilder<> db(dispatch);
+    sw = db.CreateSwitch(db.CreateLoad(db.getInt32Ty(), next), exit,
+                         static_cast<unsigned>(regions.functions.size()));
+  }
+
+  if (!single) b.CreateBr(dispatch);
+  std::vector<llvm::CallInst*> calls;
+  for (unsigned k = 0; k < regions.functions.size(); ++k) {
+    llvm::Function* region = regions.functions[k];
+    llvm::MDNode* group = tagAccesses(*region);
+    const char* axis[3] = {"x", "y", "z"};
+    llvm::BasicBlock* header[3];
+    llvm::BasicBlock* latch[3];
+    llvm::PHINode* id[3];
+    llvm::BasicBlock* pre = llvm::BasicBlock::Create(ctx, "region" + llvm::Twine(k), wg);
+    if (single) {
+      b.CreateBr(pre);
+    } else {
+      sw->addCase(llvm::ConstantInt::get(b.getInt32Ty(), k), pre);
+    }
+    llvm::BasicBlock* from = pre;
+    for (int d = 2; d >= 0; --d) {
+      header[d] = llvm::BasicBlock::Create(ctx, "wi." + llvm::Twine(axis[d]), wg);
+      llvm::BranchInst::Create(header[d], from);
+      id[d] = llvm::PHINode::Create(i64, 2, "l" + llvm::Twine(axis[d]), header[d]);
+      id[d]->addIncoming(llvm::ConstantInt::get(i64, 0), from);
+      from = header[d];
+    }
+    // Body: in the x header.
+    llvm::IRBuilder<> lb(header[0]);
+    llvm::Value* linear =
+        lb.CreateAdd(lb.CreateMul(lb.CreateAdd(lb.CreateMul(id[2], ls[1]), id[1]), ls[0]), id[0]);
+    std::vector<llvm::Value*> callArgs = kernelArgs;
+    llvm::Value* extra[kRegionParamCount] = {
+        id[0], id[1], id[2], wg->getArg(1), wg->getArg(2), wg->getArg(3), ls[0], ls[1], ls[2],
+        gc[0], gc[1], gc[2], off[0], off[1], off[2], linear, workDim, wg->getArg(4),
+        wg->getArg(5)};
+    callArgs.insert(callArgs.end(), std::begin(extra), std::end(extra));
+    llvm::CallInst* call = lb.CreateCall(region, callArgs);
+    calls.push_back(call);
+    if (!single) lb.CreateStore(call, next);
+    // Latches, innermost first.
+    llvm::BasicBlock* after = llvm::BasicBlock::Create(ctx, "region" + llvm::Twine(k) + ".done", wg);
+    for (int d = 0; d < 3; ++d) {
+      latch[d] = llvm::BasicBlock::Create(ctx, "wi." + llvm::Twine(axis[d]) + ".latch", wg);
+    }
+    lb.CreateBr(latch[0]);
+    for (int d = 0; d < 3; ++d) {
+      llvm::IRBuilder<> xb(latch[d]);
+      llvm::Value* inc = xb.CreateAdd(id[d], xb.getInt64(1), "", true, true);
+      id[d]->addIncoming(inc, latch[d]);
+      llvm::BranchInst* back =
+          xb.CreateCondBr(xb.CreateICmpULT(inc, ls[d]), header[d], d == 2 ? after : latch[d + 1]);
+      if (d == 0) {
+        llvm::MDNode* parallel = llvm::MDNode::get(
+            ctx, {llvm::MDString::get(ctx, "llvm.loop.parallel_accesses"), group});
+        llvm::MDNode* loop = llvm::MDNode::getDistinct(ctx, {nullptr, parallel});
+        loop->replaceOperandWith(0, loop);
+        back->setMetadata(llvm::LLVMContext::MD_loop, loop);
+      }
+    }
+    llvm::BranchInst::Create(single ? exit : dispatch, after);
+  }
+  for (llvm::CallInst* call : calls) {
+    llvm::InlineFunctionInfo ifi;
+    llvm::InlineFunction(*call, ifi);
+  }
+  for (llvm::Function* region : regions.functions) region->eraseFromParent();
+  return wg;
+}
+
+}  // namespace tessera::backends::cpu::jit
