@@ -108,7 +108,8 @@ const backends::cpu::CompiledKernel* Module::compiled(const std::string& name) c
 
 bool Module::unlinked() const {
   for (const auto& l : info_.linkage)
-    if (l.kind == spirv::LinkageKind::Import) return true;
+    // Builtin variables also come as imports (the translator's way): only functions count.
+    if (l.kind == spirv::LinkageKind::Import && l.isFunction) return true;
   return false;
 }
 
