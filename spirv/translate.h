@@ -1,0 +1,50 @@
+// SPIR-V -> LLVM IR with SPIRV-LLVM-Translator, in-process. The only file of spirv/ that includes
+// LLVM (LLVM headers compile slowly); this header forward-declares what it needs.
+//
+// Safety: the translator trusts its input. translate() therefore (1) validates with SPIRV-Tools,
+// (2) reflects the module with our own bounds-checked parser, (3) refuses versions above the
+// translator's maximum (1.4) and what else would abort it (translator_guard.h), and only then
+// (4) calls llvm::readSpirv. Its failures come back as strings; no exception crosses LLVM frames.
+// Thread-safety: concurrent calls are fine as long as each uses its own LLVMContext.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "spirv/specialize.h"
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace tessera::spirv {
+
+struct TranslateOptions {
+  std::span<const SpecAssignment> specConstants;  // from resolveSpecialization
+  bool verify = true;                             // run LLVM's module verifier on the result
+};
+
+struct TranslateResult {
+  TranslateResult();
+  TranslateResult(TranslateResult&&) noexcept;
+  TranslateResult& operator=(TranslateResult&&) noexcept;
+  ~TranslateResult();
+
+  std::unique_ptr<llvm::Module> module;  // null on failure
+  std::string log;                       // why it failed; empty on success
+  bool ok() const { return module != nullptr; }
+};
+
+// Builtins come back in the SPIR-V friendly representation: calls such as
+// __spirv_BuiltInGlobalInvocationId(i32) and __spirv_ControlBarrier(i32, i32, i32).
+TranslateResult translate(llvm::LLVMContext& context, std::span<const uint8_t> binary,
+                          const TranslateOptions& options = {});
+
+// Steps (1) to (3) alone: whether translate() would hand this binary to the translator.
+// Returns an empty string when it would, else the reason.
+std::string checkTranslatable(std::span<const uint8_t> binary);
+
+}  // namespace tessera::spirv
