@@ -69,19 +69,19 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
         }
       }
     }
-    std::vector<llvm::Instruction*> crossing;
+    // Phis first: their reloads are new values that may cross blocks themselves.
     std::vector<llvm::PHINode*> phis;
     for (llvm::BasicBlock& bb : kernel) {
+      for (llvm::PHINode& phi : bb.phis()) phis.push_back(&phi);
+    }
+    for (llvm::PHINode* phi : phis) llvm::DemotePHIToStack(phi);
+    std::vector<llvm::Instruction*> crossing;
+    for (llvm::BasicBlock& bb : kernel) {
       for (llvm::Instruction& i : bb) {
-        if (auto* phi = llvm::dyn_cast<llvm::PHINode>(&i)) {
-          phis.push_back(phi);
-        } else if (!llvm::isa<llvm::AllocaInst>(i) && i.isUsedOutsideOfBlock(&bb)) {
-          crossing.push_back(&i);
-        }
+        if (!llvm::isa<llvm::AllocaInst>(i) && i.isUsedOutsideOfBlock(&bb)) crossing.push_back(&i);
       }
     }
     for (llvm::Instruction* i : crossing) llvm::DemoteRegToStack(*i);
-    for (llvm::PHINode* phi : phis) llvm::DemotePHIToStack(phi);
   }
 
   // 3. Which regions each block belongs to.

@@ -26,18 +26,12 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include <chrono>
+#include <cstdlib>
 
 #include "backends/cpu/jit/jit_passes.h"
 
 namespace tessera::backends::cpu {
 namespace {
-
-std::string toString(llvm::Error e) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << e;
-  return os.str();
-}
 
 void optimize(llvm::Module& m, llvm::TargetMachine* tm) {
   llvm::LoopAnalysisManager lam;
@@ -68,19 +62,19 @@ std::unique_ptr<KernelJit> KernelJit::create(std::string* error) {
   (void)initialized;
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) {
-    *error = toString(jtmb.takeError());
+    *error = llvm::toString(jtmb.takeError());
     return nullptr;
   }
   jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
   std::string cpu = jtmb->getCPU();
   auto tm = jtmb->createTargetMachine();
   if (!tm) {
-    *error = toString(tm.takeError());
+    *error = llvm::toString(tm.takeError());
     return nullptr;
   }
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
   if (!jit) {
-    *error = toString(jit.takeError());
+    *error = llvm::toString(jit.takeError());
     return nullptr;
   }
   std::unique_ptr<KernelJit> k(new KernelJit());
@@ -132,7 +126,10 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
       return nullptr;
     }
   }
-  // 7.
+  // 7. (TESSERA_JIT_DUMP=1 prints the module here, before O3.)
+  if (const char* dump = std::getenv("TESSERA_JIT_DUMP"); dump && *dump == '1') {
+    m.print(llvm::errs(), nullptr);
+  }
   std::string verify;
   llvm::raw_string_ostream vos(verify);
   if (llvm::verifyModule(m, &vos)) {
@@ -143,25 +140,25 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
   // 8.
   auto dylib = jit_->createJITDylib("module" + std::to_string(compiles_));
   if (!dylib) {
-    *error = toString(dylib.takeError());
+    *error = llvm::toString(dylib.takeError());
     return nullptr;
   }
   auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
       jit_->getDataLayout().getGlobalPrefix());
   if (!process) {
-    *error = toString(process.takeError());
+    *error = llvm::toString(process.takeError());
     return nullptr;
   }
   dylib->addGenerator(std::move(*process));
   if (auto e = jit_->addIRModule(*dylib, llvm::orc::ThreadSafeModule(std::move(module),
                                                                       std::move(context)))) {
-    *error = toString(std::move(e));
+    *error = llvm::toString(std::move(e));
     return nullptr;
   }
   for (size_t i = 0; i < symbols.size(); ++i) {
     auto address = jit_->lookup(*dylib, symbols[i]);
     if (!address) {
-      *error = toString(address.takeError());
+      *error = llvm::toString(address.takeError());
       return nullptr;
     }
     result->kernels[i].fn = address->toPtr<WorkGroupFn>();

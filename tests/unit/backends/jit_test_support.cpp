@@ -1,0 +1,69 @@
+#include "jit_test_support.h"
+
+#include <LLVMSPIRVLib/LLVMSPIRVLib.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+namespace tessera::backends::cpu::test {
+
+KernelJit& jit() {
+  static std::unique_ptr<KernelJit> j = [] {
+    std::string error;
+    auto k = KernelJit::create(&error);
+    if (!k) FAIL("KernelJit::create: " << error);
+    return k;
+  }();
+  return *j;
+}
+
+WorkerPool& pool() {
+  static WorkerPool p({}, 2, 20000);
+  return p;
+}
+
+std::shared_ptr<const CompiledModule> compileKernelFile(const std::string& name) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const CompiledModule>> modules;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = modules.find(name); it != modules.end()) return it->second;
+  return modules[name] = readAndCompile(name);
+}
+
+std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name) {
+  std::string path = std::string(TESSERA_KERNELS_JIT) + "/" + name + ".spv";
+  std::ifstream file(path, std::ios::binary);
+  REQUIRE(file.good());
+  std::stringstream bytes;
+  bytes << file.rdbuf();
+  std::string spirv = bytes.str();
+  uint32_t magic = 0;
+  REQUIRE(spirv.size() >= 4);
+  std::memcpy(&magic, spirv.data(), 4);
+  REQUIRE(magic == 0x07230203u);
+  auto context = std::make_unique<llvm::LLVMContext>();
+  SPIRV::TranslatorOpts opts;
+  opts.setDesiredBIsRepresentation(SPIRV::BIsRepresentation::SPIRVFriendlyIR);
+  llvm::Module* module = nullptr;
+  std::string error;
+  std::istringstream in(spirv);
+  REQUIRE(llvm::readSpirv(*context, opts, in, module, error));
+  std::shared_ptr<const CompiledModule> compiled = jit().compile(
+      std::hash<std::string>()(spirv), std::move(context), std::unique_ptr<llvm::Module>(module),
+      &error);
+  INFO(error);
+  REQUIRE(compiled != nullptr);
+  return compiled;
+}
+
+const CompiledKernel& kernel(const std::string& file, const std::string& name) {
+  const CompiledKernel* k = compileKernelFile(file)->find(name);
+  REQUIRE(k != nullptr);
+  return *k;
+}
+
+}  // namespace tessera::backends::cpu::test

@@ -1,0 +1,58 @@
+// Helpers of the JIT tests: reading a build-time .spv into an llvm::Module (the spirv/ layer will
+// own this step; here it is the minimum: magic check + SPIRV-LLVM-Translator), compiling it, and
+// an argument buffer builder that follows a kernel's KernelArgInfo layout.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/jit/kernel_jit.h"
+#include "backends/cpu/jit/launcher.h"
+#include "backends/cpu/worker_pool.h"
+
+namespace tessera::backends::cpu::test {
+
+// The process-wide JIT and a 2-thread pool shared by the tests.
+KernelJit& jit();
+WorkerPool& pool();
+
+// Compiles tests/kernels_jit/<name>.cl's SPIR-V (cached by name).
+std::shared_ptr<const CompiledModule> compileKernelFile(const std::string& name);
+// Reads and compiles again (the JIT's cache answers when the SPIR-V is the same).
+std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name);
+const CompiledKernel& kernel(const std::string& file, const std::string& name);
+
+class ArgBuffer {
+ public:
+  explicit ArgBuffer(const CompiledKernel& k) : k_(k), bytes_(k.argBufferSize) {}
+  template <typename T>
+  ArgBuffer& set(size_t index, const T& value) {
+    REQUIRE(index < k_.args.size());
+    REQUIRE(sizeof(T) == k_.args[index].size);
+    std::memcpy(bytes_.data() + k_.args[index].offset, &value, sizeof(T));
+    return *this;
+  }
+  ArgBuffer& local(size_t index, uint64_t bytes) {
+    REQUIRE(k_.args[index].kind == ArgKind::LocalPointer);
+    return set(index, bytes);
+  }
+  const uint8_t* data() const { return bytes_.data(); }
+
+ private:
+  const CompiledKernel& k_;
+  std::vector<uint8_t> bytes_;
+};
+
+inline LaunchDims dims1(uint32_t groups, uint32_t size, uint64_t offset = 0) {
+  LaunchDims d;
+  d.groupCount[0] = groups;
+  d.groupSize[0] = size;
+  d.globalOffset[0] = offset;
+  return d;
+}
+
+}  // namespace tessera::backends::cpu::test
