@@ -71,7 +71,9 @@ ze_result_t Module::create(Context& context, Device& device, const ze_module_des
   if (!spec.ok) return fail(spec.error);
   spirv::applySpecializationToSizes(reflected.module, spec.assignments);
 
-  std::unique_ptr<Module> m(new Module(context, device));
+  // Until it is handed out, the module is dropped through its reference count.
+  std::unique_ptr<Module, void (*)(Module*)> m(new Module(context, device),
+                                               [](Module* p) { p->release(); });
   m->info_ = std::move(reflected.module);
   // A module that imports symbols is compiled once zeModuleDynamicLink has resolved them; until
   // then zeKernelCreate answers ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED.
