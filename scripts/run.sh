@@ -7,4 +7,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh" "$root/build" Release >&2
 export LD_LIBRARY_PATH="$root/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export ZE_ENABLE_ALT_DRIVERS=libze_tessera.so.1
-exec "$root/build/bin/tessera-info" "$@"
+"$root/build/bin/tessera-info" "$@"
+if [ $# -eq 0 ]; then
+  echo
+  "$root/build/bin/ze_vector_add"
+fi
