@@ -145,6 +145,8 @@ const llvm::StringMap<Lowering>& table() {
     intr("__spirv_ocl_s_sub_sat", llvm::Intrinsic::ssub_sat);
     intr("__spirv_ocl_u_sub_sat", llvm::Intrinsic::usub_sat);
     intr("__spirv_ocl_popcount", llvm::Intrinsic::ctpop);
+    intr("__spirv_BitCount", llvm::Intrinsic::ctpop);
+    intr("__spirv_BitReverse", llvm::Intrinsic::bitreverse);
     m["__spirv_ocl_s_abs"] = [](Builder& b, llvm::CallInst*, const Args& a) {
       return b.CreateIntrinsic(llvm::Intrinsic::abs, {a[0]->getType()}, {a[0], b.getFalse()});
     };
@@ -261,6 +263,15 @@ const llvm::StringMap<Lowering>& table() {
         it = llvm::FixedVectorType::get(it, vt->getNumElements());
       }
       return b.CreateICmpSLT(b.CreateBitCast(a[0], it), llvm::Constant::getNullValue(it));
+    };
+    m["__spirv_Ordered"] = [](Builder& b, llvm::CallInst*, const Args& a) {
+      return b.CreateFCmpORD(a[0], a[1]);
+    };
+    m["__spirv_Unordered"] = [](Builder& b, llvm::CallInst*, const Args& a) {
+      return b.CreateFCmpUNO(a[0], a[1]);
+    };
+    m["__spirv_LessOrGreater"] = [](Builder& b, llvm::CallInst*, const Args& a) {
+      return b.CreateFCmpONE(a[0], a[1]);
     };
     m["__spirv_Any"] = [](Builder& b, llvm::CallInst*, const Args& a) {
       return b.CreateOrReduce(a[0]);

@@ -90,6 +90,12 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
                                                          std::unique_ptr<llvm::LLVMContext> context,
                                                          std::unique_ptr<llvm::Module> module,
                                                          std::string* error) {
+  // The module dies before its context on every path (parameters are destroyed in an unspecified
+  // order).
+  struct ModuleFirst {
+    std::unique_ptr<llvm::Module>& module;
+    ~ModuleFirst() { module.reset(); }
+  } moduleFirst{module};
   std::lock_guard<std::mutex> lock(mutex_);
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
   auto start = std::chrono::steady_clock::now();
