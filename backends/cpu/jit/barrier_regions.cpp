@@ -144,14 +144,14 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
     llvm::ValueToValueMapTy vmap;
     for (unsigned a = 0; a < first; ++a) vmap[kernel.getArg(a)] = region->getArg(a);
     llvm::SmallVector<llvm::ReturnInst*, 4> returns;
-    llvm::CloneFunctionInto(region, &kernel, vmap,
-                            llvm::CloneFunctionChangeType::LocalChangesOnly, returns);
+    llvm::CloneFunctionInto(region, &kernel, vmap, llvm::CloneFunctionChangeType::LocalChangesOnly,
+                            returns);
     region->setCallingConv(llvm::CallingConv::C);
     region->clearMetadata();
     region->setLinkage(llvm::GlobalValue::InternalLinkage);
     for (llvm::ReturnInst* ret : returns) {
-      llvm::ReturnInst::Create(ctx, llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), kRegionExit),
-                               ret);
+      llvm::ReturnInst::Create(
+          ctx, llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), kRegionExit), ret);
       ret->eraseFromParent();
     }
     for (unsigned j = 1; j < starts.size(); ++j) {
@@ -163,10 +163,9 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
     llvm::BasicBlock* entry = llvm::BasicBlock::Create(ctx, "region.entry", region, oldEntry);
     llvm::IRBuilder<> b(entry);
     llvm::Value* wiLinear = region->getArg(first + kLocalLinearId);
-    llvm::Value* workItems =
-        b.CreateMul(b.CreateMul(region->getArg(first + kLocalSizeX),
-                                region->getArg(first + kLocalSizeY)),
-                    region->getArg(first + kLocalSizeZ), "work.items");
+    llvm::Value* workItems = b.CreateMul(
+        b.CreateMul(region->getArg(first + kLocalSizeX), region->getArg(first + kLocalSizeY)),
+        region->getArg(first + kLocalSizeZ), "work.items");
     std::vector<llvm::AllocaInst*> allocas;
     for (llvm::Instruction& i : *oldEntry) {
       if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i)) allocas.push_back(a);
@@ -183,8 +182,8 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
       a->eraseFromParent();
       allocas.erase(std::find(allocas.begin(), allocas.end(), a));
     }
-    llvm::BranchInst* br = b.CreateBr(k == 0 ? oldEntry
-                                             : llvm::cast<llvm::BasicBlock>(vmap[starts[k]]));
+    llvm::BranchInst* br =
+        b.CreateBr(k == 0 ? oldEntry : llvm::cast<llvm::BasicBlock>(vmap[starts[k]]));
     for (llvm::AllocaInst* a : allocas) a->moveBefore(br);
     llvm::removeUnreachableBlocks(*region);
     for (llvm::AllocaInst* a : allocas) {

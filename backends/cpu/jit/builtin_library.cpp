@@ -34,7 +34,8 @@ llvm::Value* libm(Builder& b, llvm::CallInst* call, llvm::StringRef base, const 
   llvm::Module* m = call->getModule();
   llvm::SmallVector<llvm::Type*, 3> params;
   for (llvm::Value* v : a) params.push_back(v->getType()->getScalarType());
-  llvm::FunctionCallee fn = m->getOrInsertFunction(name, llvm::FunctionType::get(scalar, params, false));
+  llvm::FunctionCallee fn =
+      m->getOrInsertFunction(name, llvm::FunctionType::get(scalar, params, false));
   auto* vt = llvm::dyn_cast<llvm::FixedVectorType>(t);
   if (vt == nullptr) return b.CreateCall(fn, a);
   llvm::Value* r = llvm::PoisonValue::get(t);
@@ -48,7 +49,9 @@ llvm::Value* libm(Builder& b, llvm::CallInst* call, llvm::StringRef base, const 
   return r;
 }
 
-llvm::Value* fconst(llvm::Type* t, double v) { return llvm::ConstantFP::get(t, v); }
+llvm::Value* fconst(llvm::Type* t, double v) {
+  return llvm::ConstantFP::get(t, v);
+}
 
 llvm::Value* mulHi(Builder& b, const Args& a, bool isSigned) {
   llvm::Type* t = a[0]->getType();
@@ -74,7 +77,8 @@ llvm::Value* dot(Builder& b, llvm::Value* x, llvm::Value* y) {
 }
 
 llvm::Value* rmw(Builder& b, llvm::AtomicRMWInst::BinOp op, llvm::Value* ptr, llvm::Value* v) {
-  return b.CreateAtomicRMW(op, ptr, v, llvm::MaybeAlign(), llvm::AtomicOrdering::SequentiallyConsistent);
+  return b.CreateAtomicRMW(op, ptr, v, llvm::MaybeAlign(),
+                           llvm::AtomicOrdering::SequentiallyConsistent);
 }
 
 const llvm::StringMap<Lowering>& table() {
@@ -126,9 +130,10 @@ const llvm::StringMap<Lowering>& table() {
     intr("__spirv_ocl_fmax_common", llvm::Intrinsic::maxnum);
     intr("__spirv_ocl_copysign", llvm::Intrinsic::copysign);
     intr("__spirv_ocl_pow", llvm::Intrinsic::pow);
-    for (const char* f : {"asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh",
-                          "atanh", "cbrt", "erf", "erfc", "tgamma", "lgamma", "expm1", "log1p",
-                          "hypot", "fmod", "remainder", "fdim", "logb", "nextafter"}) {
+    for (const char* f :
+         {"asin",  "acos",  "atan", "atan2",     "sinh", "cosh",   "tanh",     "asinh",
+          "acosh", "atanh", "cbrt", "erf",       "erfc", "tgamma", "lgamma",   "expm1",
+          "log1p", "hypot", "fmod", "remainder", "fdim", "logb",   "nextafter"}) {
       call(std::string("__spirv_ocl_") + f, f);
     }
     m["__spirv_ocl_pown"] = [](Builder& b, llvm::CallInst*, const Args& a) {
@@ -145,6 +150,8 @@ const llvm::StringMap<Lowering>& table() {
     intr("__spirv_ocl_s_sub_sat", llvm::Intrinsic::ssub_sat);
     intr("__spirv_ocl_u_sub_sat", llvm::Intrinsic::usub_sat);
     intr("__spirv_ocl_popcount", llvm::Intrinsic::ctpop);
+    intr("__spirv_BitCount", llvm::Intrinsic::ctpop);
+    intr("__spirv_BitReverse", llvm::Intrinsic::bitreverse);
     m["__spirv_ocl_s_abs"] = [](Builder& b, llvm::CallInst*, const Args& a) {
       return b.CreateIntrinsic(llvm::Intrinsic::abs, {a[0]->getType()}, {a[0], b.getFalse()});
     };
@@ -185,8 +192,9 @@ const llvm::StringMap<Lowering>& table() {
     // Common functions.
     m["__spirv_ocl_fclamp"] = [](Builder& b, llvm::CallInst*, const Args& a) {
       llvm::Type* t = a[0]->getType();
-      return b.CreateIntrinsic(llvm::Intrinsic::minnum, {t},
-                               {b.CreateIntrinsic(llvm::Intrinsic::maxnum, {t}, {a[0], a[1]}), a[2]});
+      return b.CreateIntrinsic(
+          llvm::Intrinsic::minnum, {t},
+          {b.CreateIntrinsic(llvm::Intrinsic::maxnum, {t}, {a[0], a[1]}), a[2]});
     };
     m["__spirv_ocl_degrees"] = [](Builder& b, llvm::CallInst*, const Args& a) {
       return b.CreateFMul(a[0], fconst(a[0]->getType(), 57.29577951308232));
@@ -212,12 +220,14 @@ const llvm::StringMap<Lowering>& table() {
     m["__spirv_ocl_sign"] = [](Builder& b, llvm::CallInst*, const Args& a) {
       llvm::Type* t = a[0]->getType();
       llvm::Value* zeroOrSelf = b.CreateSelect(b.CreateFCmpUNO(a[0], a[0]), fconst(t, 0.0), a[0]);
-      return b.CreateSelect(b.CreateFCmpOGT(a[0], fconst(t, 0.0)), fconst(t, 1.0),
-                            b.CreateSelect(b.CreateFCmpOLT(a[0], fconst(t, 0.0)), fconst(t, -1.0),
-                                           zeroOrSelf));
+      return b.CreateSelect(
+          b.CreateFCmpOGT(a[0], fconst(t, 0.0)), fconst(t, 1.0),
+          b.CreateSelect(b.CreateFCmpOLT(a[0], fconst(t, 0.0)), fconst(t, -1.0), zeroOrSelf));
     };
     // Geometric functions.
-    m["__spirv_Dot"] = [](Builder& b, llvm::CallInst*, const Args& a) { return dot(b, a[0], a[1]); };
+    m["__spirv_Dot"] = [](Builder& b, llvm::CallInst*, const Args& a) {
+      return dot(b, a[0], a[1]);
+    };
     m["__spirv_ocl_length"] = [](Builder& b, llvm::CallInst* c, const Args& a) {
       return b.CreateIntrinsic(llvm::Intrinsic::sqrt, {c->getType()}, {dot(b, a[0], a[0])});
     };
@@ -229,8 +239,8 @@ const llvm::StringMap<Lowering>& table() {
       llvm::Type* s = a[0]->getType()->getScalarType();
       llvm::Value* len = b.CreateIntrinsic(llvm::Intrinsic::sqrt, {s}, {dot(b, a[0], a[0])});
       if (a[0]->getType()->isVectorTy()) {
-        len = b.CreateVectorSplat(llvm::cast<llvm::FixedVectorType>(a[0]->getType())->getNumElements(),
-                                  len);
+        len = b.CreateVectorSplat(
+            llvm::cast<llvm::FixedVectorType>(a[0]->getType())->getNumElements(), len);
       }
       return b.CreateFDiv(a[0], len);
     };
@@ -261,6 +271,15 @@ const llvm::StringMap<Lowering>& table() {
         it = llvm::FixedVectorType::get(it, vt->getNumElements());
       }
       return b.CreateICmpSLT(b.CreateBitCast(a[0], it), llvm::Constant::getNullValue(it));
+    };
+    m["__spirv_Ordered"] = [](Builder& b, llvm::CallInst*, const Args& a) {
+      return b.CreateFCmpORD(a[0], a[1]);
+    };
+    m["__spirv_Unordered"] = [](Builder& b, llvm::CallInst*, const Args& a) {
+      return b.CreateFCmpUNO(a[0], a[1]);
+    };
+    m["__spirv_LessOrGreater"] = [](Builder& b, llvm::CallInst*, const Args& a) {
+      return b.CreateFCmpONE(a[0], a[1]);
     };
     m["__spirv_Any"] = [](Builder& b, llvm::CallInst*, const Args& a) {
       return b.CreateOrReduce(a[0]);

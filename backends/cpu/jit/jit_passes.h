@@ -27,13 +27,25 @@ inline constexpr uint32_t kRegionExit = 0xFFFFFFFFu;
 
 // The parameters a region function takes after the kernel's own, in this order.
 enum RegionParam : unsigned {
-  kLocalIdX, kLocalIdY, kLocalIdZ,
-  kGroupIdX, kGroupIdY, kGroupIdZ,
-  kLocalSizeX, kLocalSizeY, kLocalSizeZ,
-  kGroupCountX, kGroupCountY, kGroupCountZ,
-  kOffsetX, kOffsetY, kOffsetZ,
-  kLocalLinearId, kWorkDim,  // i64 like the above
-  kLocalMem, kScratch,       // ptr
+  kLocalIdX,
+  kLocalIdY,
+  kLocalIdZ,
+  kGroupIdX,
+  kGroupIdY,
+  kGroupIdZ,
+  kLocalSizeX,
+  kLocalSizeY,
+  kLocalSizeZ,
+  kGroupCountX,
+  kGroupCountY,
+  kGroupCountZ,
+  kOffsetX,
+  kOffsetY,
+  kOffsetZ,
+  kLocalLinearId,
+  kWorkDim,  // i64 like the above
+  kLocalMem,
+  kScratch,  // ptr
   kRegionParamCount
 };
 

@@ -5,7 +5,8 @@
 //     calling conventions are C before anything is called natively.
 //  3. lowerBuiltins: math, relational, atomics become IR; before region formation so that the
 //     regions (and the work-item loops around them) contain no opaque calls.
-//  4. layoutStaticLocals: offsets of static __local variables, used by every region of every kernel.
+//  4. layoutStaticLocals: offsets of static __local variables, used by every region of every
+//  kernel.
 //  5. formRegions (per kernel): cuts at barriers, turns work-item builtins into parameters.
 //  6. buildWorkGroupFunction (per kernel): loops, parallel metadata, region inlining; the kernel
 //     itself is then erased and every other function made internal so O3 drops what is unused.
@@ -90,8 +91,8 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
                                                          std::unique_ptr<llvm::LLVMContext> context,
                                                          std::unique_ptr<llvm::Module> module,
                                                          std::string* error) {
-  // The module must go before its context, whatever order the caller's arguments are destroyed in:
-  // on every way out of here (cache hit, failure) it is destroyed first.
+  // The module dies before its context on every path (parameters are destroyed in an unspecified
+  // order).
   struct ModuleFirst {
     std::unique_ptr<llvm::Module>& module;
     ~ModuleFirst() { module.reset(); }
@@ -156,8 +157,8 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
     return nullptr;
   }
   dylib->addGenerator(std::move(*process));
-  if (auto e = jit_->addIRModule(*dylib, llvm::orc::ThreadSafeModule(std::move(module),
-                                                                      std::move(context)))) {
+  if (auto e = jit_->addIRModule(
+          *dylib, llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
     *error = llvm::toString(std::move(e));
     return nullptr;
   }

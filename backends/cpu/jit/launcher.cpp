@@ -47,8 +47,8 @@ void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
   }
   // The launch's own copy of the arguments, with __local sizes turned into offsets.
   std::vector<uint8_t> argCopy(args, args + kernel.argBufferSize);
-  uint64_t localBytes = (kernel.staticLocalBytes + kLocalArgAlignment - 1) &
-                        ~uint64_t{kLocalArgAlignment - 1};
+  uint64_t localBytes =
+      (kernel.staticLocalBytes + kLocalArgAlignment - 1) & ~uint64_t{kLocalArgAlignment - 1};
   for (const KernelArgInfo& arg : kernel.args) {
     if (arg.kind != ArgKind::LocalPointer) continue;
     uint64_t size;

@@ -63,9 +63,9 @@ void replaceWorkItemBuiltins(llvm::Function& region, unsigned first) {
       r = pick(b, lid, dimArg(), 0);
     } else if (name == "GlobalInvocationId") {
       llvm::Value* d = dimArg();
-      r = b.CreateAdd(b.CreateAdd(b.CreateMul(pick(b, gid, d, 0), pick(b, ls, d, 1)),
-                                  pick(b, lid, d, 0)),
-                      pick(b, off, d, 0));
+      r = b.CreateAdd(
+          b.CreateAdd(b.CreateMul(pick(b, gid, d, 0), pick(b, ls, d, 1)), pick(b, lid, d, 0)),
+          pick(b, off, d, 0));
     } else if (name == "WorkgroupId") {
       r = pick(b, gid, dimArg(), 0);
     } else if (name == "WorkgroupSize" || name == "EnqueuedWorkgroupSize") {

@@ -40,7 +40,9 @@ llvm::MDNode* tagAccesses(llvm::Function& region) {
   return group;
 }
 
-uint64_t alignTo(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+uint64_t alignTo(uint64_t v, uint64_t a) {
+  return (v + a - 1) / a * a;
+}
 
 }  // namespace
 
@@ -52,8 +54,8 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
   llvm::Type* i8 = llvm::Type::getInt8Ty(ctx);
   llvm::PointerType* ptr = llvm::PointerType::get(ctx, 0);
-  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, i64, i64, i64, ptr, ptr},
-                                       false);
+  auto* type =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, i64, i64, i64, ptr, ptr}, false);
   llvm::Function* wg = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
                                               "__tessera_wg." + kernel.getName(), m);
   for (unsigned a : {0u, 4u, 5u}) wg->addParamAttr(a, llvm::Attribute::NoAlias);
@@ -157,15 +159,16 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         lb.CreateAdd(lb.CreateMul(lb.CreateAdd(lb.CreateMul(id[2], ls[1]), id[1]), ls[0]), id[0]);
     std::vector<llvm::Value*> callArgs = kernelArgs;
     llvm::Value* extra[kRegionParamCount] = {
-        id[0], id[1], id[2], wg->getArg(1), wg->getArg(2), wg->getArg(3), ls[0], ls[1], ls[2],
-        gc[0], gc[1], gc[2], off[0], off[1], off[2], linear, workDim, wg->getArg(4),
-        wg->getArg(5)};
+        id[0],  id[1],  id[2],   wg->getArg(1), wg->getArg(2), wg->getArg(3), ls[0],
+        ls[1],  ls[2],  gc[0],   gc[1],         gc[2],         off[0],        off[1],
+        off[2], linear, workDim, wg->getArg(4), wg->getArg(5)};
     callArgs.insert(callArgs.end(), std::begin(extra), std::end(extra));
     llvm::CallInst* call = lb.CreateCall(region, callArgs);
     calls.push_back(call);
     if (!single) lb.CreateStore(call, next);
     // Latches, innermost first.
-    llvm::BasicBlock* after = llvm::BasicBlock::Create(ctx, "region" + llvm::Twine(k) + ".done", wg);
+    llvm::BasicBlock* after =
+        llvm::BasicBlock::Create(ctx, "region" + llvm::Twine(k) + ".done", wg);
     for (int d = 0; d < 3; ++d) {
       latch[d] = llvm::BasicBlock::Create(ctx, "wi." + llvm::Twine(axis[d]) + ".latch", wg);
     }

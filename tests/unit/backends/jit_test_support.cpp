@@ -52,9 +52,9 @@ std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name) {
   std::string error;
   std::istringstream in(spirv);
   REQUIRE(llvm::readSpirv(*context, opts, in, module, error));
-  std::shared_ptr<const CompiledModule> compiled = jit().compile(
-      std::hash<std::string>()(spirv), std::move(context), std::unique_ptr<llvm::Module>(module),
-      &error);
+  std::shared_ptr<const CompiledModule> compiled =
+      jit().compile(std::hash<std::string>()(spirv), std::move(context),
+                    std::unique_ptr<llvm::Module>(module), &error);
   INFO(error);
   REQUIRE(compiled != nullptr);
   return compiled;

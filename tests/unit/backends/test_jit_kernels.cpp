@@ -30,8 +30,10 @@ TEST_CASE("Given vadd, when launched over 4 groups of 64, then c = a + b", "[jit
   for (int i = 0; i < 256; ++i) REQUIRE(c[i] == a[i] + b[i]);
 }
 
-TEST_CASE("Given saxpy, when the range does not divide and has an offset, then only [off, off+n) "
-          "changes", "[jit]") {
+TEST_CASE(
+    "Given saxpy, when the range does not divide and has an offset, then only [off, off+n) "
+    "changes",
+    "[jit]") {
   const CompiledKernel& k = kernel("basic", "saxpy");
   CHECK(k.args[0].kind == ArgKind::ByValue);
   CHECK(k.args[0].size == 4);
@@ -46,16 +48,19 @@ TEST_CASE("Given saxpy, when the range does not divide and has an offset, then o
   for (uint32_t i = 0; i < 1100; ++i) REQUIRE(y[i] == ref[i]);
 }
 
-TEST_CASE("Given ids3d, when launched on 2D and 3D grids with offsets, then every work-item sees "
-          "its ids", "[jit]") {
+TEST_CASE(
+    "Given ids3d, when launched on 2D and 3D grids with offsets, then every work-item sees "
+    "its ids",
+    "[jit]") {
   const CompiledKernel& k = kernel("basic", "ids3d");
   struct Shape {
     uint32_t count[3], size[3];
     uint64_t off[3];
     uint32_t dim;
   };
-  for (Shape s : {Shape{{3, 5, 1}, {7, 3, 1}, {5, 2, 0}, 2}, Shape{{2, 3, 4}, {5, 3, 2}, {1, 2, 3}, 3},
-                  Shape{{1, 1, 1}, {1, 1, 1}, {0, 0, 0}, 1}}) {
+  for (Shape s :
+       {Shape{{3, 5, 1}, {7, 3, 1}, {5, 2, 0}, 2}, Shape{{2, 3, 4}, {5, 3, 2}, {1, 2, 3}, 3},
+        Shape{{1, 1, 1}, {1, 1, 1}, {0, 0, 0}, 1}}) {
     uint32_t w = s.count[0] * s.size[0], h = s.count[1] * s.size[1], d = s.count[2] * s.size[2];
     std::vector<uint32_t> out(4 * w * h * d, 0xdeadbeef);
     ArgBuffer args(k);
@@ -118,8 +123,10 @@ TEST_CASE("Given struct_by_value, when launched, then the struct's fields arrive
   for (int i = 0; i < 32; ++i) REQUIRE(out[i] == in[i] * 3 - 2 + 1 + 4 + 9 + 16 + 5);
 }
 
-TEST_CASE("Given reduce_sum, when launched with several group sizes, then each group's sum is "
-          "right (barriers in a loop, __local argument)", "[jit][barrier]") {
+TEST_CASE(
+    "Given reduce_sum, when launched with several group sizes, then each group's sum is "
+    "right (barriers in a loop, __local argument)",
+    "[jit][barrier]") {
   const CompiledKernel& k = kernel("local", "reduce_sum");
   CHECK(k.barrierCount == 2);
   CHECK(k.args[2].kind == ArgKind::LocalPointer);
@@ -138,8 +145,10 @@ TEST_CASE("Given reduce_sum, when launched with several group sizes, then each g
   }
 }
 
-TEST_CASE("Given reverse_static, when launched, then static __local is per work-group and values "
-          "survive barriers", "[jit][barrier]") {
+TEST_CASE(
+    "Given reverse_static, when launched, then static __local is per work-group and values "
+    "survive barriers",
+    "[jit][barrier]") {
   const CompiledKernel& k = kernel("local", "reverse_static");
   CHECK(k.staticLocalBytes >= 64 * sizeof(int));
   const uint32_t size = 64, groups = 16;
@@ -226,8 +235,10 @@ TEST_CASE("Given count, when 1000 work-items update counters atomically, then no
   CHECK(counters[8] == orBits);
 }
 
-TEST_CASE("Given histogram, when local atomics and barriers build per-group bins, then the global "
-          "histogram is exact", "[jit][atomics][barrier]") {
+TEST_CASE(
+    "Given histogram, when local atomics and barriers build per-group bins, then the global "
+    "histogram is exact",
+    "[jit][atomics][barrier]") {
   const CompiledKernel& k = kernel("atomics", "histogram");
   const uint32_t size = 32, groups = 40;
   std::vector<uint32_t> in(size * groups);
@@ -239,10 +250,12 @@ TEST_CASE("Given histogram, when local atomics and barriers build per-group bins
   CHECK(bins == ref);
 }
 
-TEST_CASE("Given math_float, when evaluated on a range of inputs, then results match the host "
-          "within a few ulp", "[jit][math]") {
+TEST_CASE(
+    "Given math_float, when evaluated on a range of inputs, then results match the host "
+    "within a few ulp",
+    "[jit][math]") {
   const CompiledKernel& k = kernel("math", "math_float");
-  std::vector<float> x = {-3.75f, -1.0f, -0.0f, 0.0f, 0.3f, 1.0f, 2.5f, 7.0f,
+  std::vector<float> x = {-3.75f, -1.0f,    -0.0f,     0.0f,  0.3f,  1.0f,  2.5f, 7.0f,
                           NAN,    INFINITY, -INFINITY, 1e-3f, 12.0f, -0.5f, 0.5f, 3.14159f};
   std::vector<float> out(16 * x.size());
   ArgBuffer args(k);
@@ -250,11 +263,18 @@ TEST_CASE("Given math_float, when evaluated on a range of inputs, then results m
   launch(k, args.data(), dims1(2, 8), pool());
   for (size_t i = 0; i < x.size(); ++i) {
     float v = x[i];
-    float ref[16] = {std::sqrt(std::fabs(v)), std::sin(v), std::cos(v), std::exp(v * 0.1f),
-                     std::log(std::fabs(v) + 1.0f), std::pow(std::fabs(v), 1.5f),
-                     std::tan(v * 0.1f), std::atan2(v, 2.0f),
-                     std::floor(v) + std::ceil(v * 0.5f), std::fma(v, 2.0f, 1.0f),
-                     std::fmin(v, 1.0f) + std::fmax(v, -1.0f), std::fmin(std::fmax(v, -0.5f), 0.5f),
+    float ref[16] = {std::sqrt(std::fabs(v)),
+                     std::sin(v),
+                     std::cos(v),
+                     std::exp(v * 0.1f),
+                     std::log(std::fabs(v) + 1.0f),
+                     std::pow(std::fabs(v), 1.5f),
+                     std::tan(v * 0.1f),
+                     std::atan2(v, 2.0f),
+                     std::floor(v) + std::ceil(v * 0.5f),
+                     std::fma(v, 2.0f, 1.0f),
+                     std::fmin(v, 1.0f) + std::fmax(v, -1.0f),
+                     std::fmin(std::fmax(v, -0.5f), 0.5f),
                      std::tanh(v),
                      float(std::isnan(v)) + float(std::isinf(v)) * 2 + float(std::signbit(v)) * 4,
                      v + (2 * v - v) * 0.25f + (v < 0.0f ? 0.0f : 1.0f),
@@ -284,9 +304,13 @@ TEST_CASE("Given math_int, when evaluated, then integer builtins match the host"
     int v = x[i];
     uint32_t u = uint32_t(v);
     int64_t sat = int64_t(v) + 0x7ffffff0;
-    int ref[8] = {std::abs(v), std::max(v, 3) + std::min(v, -3), v == 0 ? 32 : __builtin_clz(u),
-                  __builtin_popcount(u), std::clamp(v, -100, 100),
-                  int((int64_t(v) * 0x12345678) >> 32), int((u << 5) | (u >> 27)),
+    int ref[8] = {std::abs(v),
+                  std::max(v, 3) + std::min(v, -3),
+                  v == 0 ? 32 : __builtin_clz(u),
+                  __builtin_popcount(u),
+                  std::clamp(v, -100, 100),
+                  int((int64_t(v) * 0x12345678) >> 32),
+                  int((u << 5) | (u >> 27)),
                   int(std::min<int64_t>(sat, INT32_MAX))};
     for (int j = 0; j < 8; ++j) {
       INFO("input " << v << " builtin #" << j);
