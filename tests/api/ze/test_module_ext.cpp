@@ -3,6 +3,7 @@
 // pointers and kernel source attributes.
 #include <level_zero/ze_api.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <fstream>
@@ -152,6 +153,29 @@ TEST_CASE(
     CHECK(zeKernelDestroy(kernel) == ZE_RESULT_SUCCESS);
     CHECK(zeModuleDestroy(module) == ZE_RESULT_SUCCESS);
   }
+}
+
+TEST_CASE(
+    "Given -ze-opt-disable, when the module is built, then its code differs from the "
+    "default optimized build's",
+    "[module][options][native]") {
+  Fixture fx;
+  auto objectOf = [&](const char* flags) {
+    ze_module_handle_t m = fx.module("vector_add", flags);
+    size_t size = 0;
+    REQUIRE(zeModuleGetNativeBinary(m, &size, nullptr) == ZE_RESULT_SUCCESS);
+    std::vector<uint8_t> binary(size);
+    REQUIRE(zeModuleGetNativeBinary(m, &size, binary.data()) == ZE_RESULT_SUCCESS);
+    CHECK(zeModuleDestroy(m) == ZE_RESULT_SUCCESS);
+    // The object code: from the ELF header to the trailing checksum.
+    const uint8_t elf[] = {0x7f, 'E', 'L', 'F'};
+    auto at = std::search(binary.begin(), binary.end(), std::begin(elf), std::end(elf));
+    REQUIRE(at != binary.end());
+    return std::vector<uint8_t>(at, binary.end() - 8);
+  };
+  std::vector<uint8_t> optimized = objectOf(""), unoptimized = objectOf("-ze-opt-disable");
+  CHECK(optimized != unoptimized);
+  CHECK(objectOf("-ze-opt-level=0") == unoptimized);  // the same code, from the JIT's cache
 }
 
 TEST_CASE(
