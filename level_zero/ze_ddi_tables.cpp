@@ -165,6 +165,10 @@ zeGetModuleProcAddrTable(ze_api_version_t v, ze_module_dditable_t* t) {
     t.pfnDestroy = zeModuleDestroy;
     t.pfnGetKernelNames = zeModuleGetKernelNames;
     t.pfnGetProperties = zeModuleGetProperties;
+    t.pfnDynamicLink = zeModuleDynamicLink;
+    t.pfnGetGlobalPointer = zeModuleGetGlobalPointer;
+    t.pfnGetFunctionPointer = zeModuleGetFunctionPointer;
+    t.pfnGetNativeBinary = zeModuleGetNativeBinary;
   });
 }
 
@@ -190,6 +194,7 @@ zeGetKernelProcAddrTable(ze_api_version_t v, ze_kernel_dditable_t* t) {
     t.pfnGetIndirectAccess = zeKernelGetIndirectAccess;
     t.pfnGetProperties = zeKernelGetProperties;
     t.pfnGetName = zeKernelGetName;
+    t.pfnGetSourceAttributes = zeKernelGetSourceAttributes;
   });
 }
 

@@ -1,4 +1,5 @@
 // The kernel entry points.
+#include <algorithm>
 #include <cstring>
 
 #include "core/module/kernel.h"
@@ -130,5 +131,31 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSetGlobalOffsetExp(ze_kernel_handle_
   Kernel* kernel = Kernel::fromHandle(hKernel);
   if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   kernel->setGlobalOffset(offsetX, offsetY, offsetZ);
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel,
+                                                                uint32_t* pSize, char** pString) {
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pSize || !pString) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  // The header: "pointer to null-terminated string, whose lifetime is tied to the kernel object".
+  // A null *pString receives the kernel's own string; a non-null one is taken as a buffer of
+  // *pSize bytes (what drivers that copy expect), and *pSize == 0 only asks for the size.
+  const std::string& text = kernel->sourceAttributes();
+  uint32_t needed = static_cast<uint32_t>(text.size() + 1);
+  if (!*pString) {
+    *pString = const_cast<char*>(text.c_str());
+    *pSize = needed;
+    return ZE_RESULT_SUCCESS;
+  }
+  if (*pSize == 0) {
+    *pSize = needed;
+    return ZE_RESULT_SUCCESS;
+  }
+  uint32_t n = std::min(*pSize, needed);
+  std::memcpy(*pString, text.c_str(), n - 1);
+  (*pString)[n - 1] = '\0';
+  *pSize = n;
   return ZE_RESULT_SUCCESS;
 }

@@ -1,6 +1,7 @@
 // The module and build-log entry points.
 #include <cstring>
 #include <memory>
+#include <vector>
 
 #include "core/context/context.h"
 #include "core/module/module.h"
@@ -81,4 +82,60 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetProperties(ze_module_handle_t hMo
   if (p->stype != ZE_STRUCTURE_TYPE_MODULE_PROPERTIES) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   p->flags = module->unlinked() ? ZE_MODULE_PROPERTY_FLAG_IMPORTS : 0;
   return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleDynamicLink(uint32_t numModules,
+                                                        ze_module_handle_t* phModules,
+                                                        ze_module_build_log_handle_t* phLinkLog) {
+  if (!phModules && numModules) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  std::vector<Module*> modules;
+  for (uint32_t i = 0; i < numModules; ++i) {
+    Module* m = Module::fromHandle(phModules[i]);
+    if (!m) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    modules.push_back(m);
+  }
+  return guarded([&] {
+    std::string log;
+    ze_result_t r = Module::dynamicLink(modules, log);
+    if (phLinkLog) *phLinkLog = (new BuildLog(std::move(log)))->toHandle();
+    return r;
+  });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetGlobalPointer(ze_module_handle_t hModule,
+                                                             const char* pGlobalName,
+                                                             size_t* pSize, void** pptr) {
+  Module* module = Module::fromHandle(hModule);
+  if (!module) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pGlobalName) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return guarded([&] { return module->globalPointer(pGlobalName, pSize, pptr); });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetFunctionPointer(ze_module_handle_t hModule,
+                                                               const char* pFunctionName,
+                                                               void** pfnFunction) {
+  Module* module = Module::fromHandle(hModule);
+  if (!module) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pFunctionName || !pfnFunction) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return guarded([&] { return module->functionPointer(pFunctionName, pfnFunction); });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetNativeBinary(ze_module_handle_t hModule,
+                                                            size_t* pSize,
+                                                            uint8_t* pModuleNativeBinary) {
+  Module* module = Module::fromHandle(hModule);
+  if (!module) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pSize) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return guarded([&] {
+    std::vector<uint8_t> binary = module->nativeBinary();
+    if (!pModuleNativeBinary) {
+      *pSize = binary.size();
+      return ZE_RESULT_SUCCESS;
+    }
+    // A truncated binary would not load: a buffer too small is refused.
+    if (*pSize < binary.size()) return ZE_RESULT_ERROR_INVALID_SIZE;
+    std::memcpy(pModuleNativeBinary, binary.data(), binary.size());
+    *pSize = binary.size();
+    return ZE_RESULT_SUCCESS;
+  });
 }

@@ -11,6 +11,35 @@ namespace tessera::core {
 
 using backends::cpu::ArgKind;
 
+namespace {
+
+std::string sizeAttribute(const char* name, const spirv::WorkGroupSize& s) {
+  return std::string(name) + "(" + std::to_string(s.size[0]) + "," + std::to_string(s.size[1]) +
+         "," + std::to_string(s.size[2]) + ")";
+}
+
+// VecTypeHint's operand: the component type in the low 16 bits (0 char, 1 short, 2 int, 3 long,
+// 4 half, 5 float, 6 double), the number of components in the high 16 bits.
+std::string vecTypeHint(uint32_t hint) {
+  static const char* const kTypes[] = {"char", "short", "int", "long", "half", "float", "double"};
+  uint32_t type = hint & 0xffff, count = hint >> 16;
+  std::string name = type < 7 ? kTypes[type] : "int";
+  if (count > 1) name += std::to_string(count);
+  return "vec_type_hint(" + name + ")";
+}
+
+std::string attributeText(const spirv::KernelInfo& info) {
+  std::vector<std::string> parts;
+  if (info.requiredSize) parts.push_back(sizeAttribute("reqd_work_group_size", *info.requiredSize));
+  if (info.sizeHint) parts.push_back(sizeAttribute("work_group_size_hint", *info.sizeHint));
+  if (info.vecTypeHint) parts.push_back(vecTypeHint(*info.vecTypeHint));
+  std::string text;
+  for (const std::string& p : parts) text += (text.empty() ? "" : " ") + p;
+  return text;
+}
+
+}  // namespace
+
 ze_result_t Kernel::create(Module& module, const char* name, Kernel*& out) {
   const spirv::KernelInfo* info = module.reflected(name);
   if (!info) return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
@@ -23,11 +52,16 @@ ze_result_t Kernel::create(Module& module, const char* name, Kernel*& out) {
 
 Kernel::Kernel(Module& module, const backends::cpu::CompiledKernel& compiled,
                const spirv::KernelInfo& info)
-    : module_(&module), compiled_(&compiled), info_(&info), args_(compiled.argBufferSize, 0),
-      set_(compiled.args.size(), false) {
+    : module_(&module),
+      compiled_(&compiled),
+      info_(&info),
+      args_(compiled.argBufferSize, 0),
+      set_(compiled.args.size(), false),
+      sourceAttributes_(attributeText(info)) {
   module.addKernel();
   if (info.requiredSize)
-    groupSize_ = {info.requiredSize->size[0], info.requiredSize->size[1], info.requiredSize->size[2]};
+    groupSize_ = {info.requiredSize->size[0], info.requiredSize->size[1],
+                  info.requiredSize->size[2]};
 }
 
 Kernel::~Kernel() = default;
@@ -91,7 +125,8 @@ ze_result_t Kernel::setGroupSize(uint32_t x, uint32_t y, uint32_t z) {
 
 std::array<uint32_t, 3> Kernel::suggestGroupSize(uint32_t gx, uint32_t gy, uint32_t gz) const {
   if (info_->requiredSize)
-    return {info_->requiredSize->size[0], info_->requiredSize->size[1], info_->requiredSize->size[2]};
+    return {info_->requiredSize->size[0], info_->requiredSize->size[1],
+            info_->requiredSize->size[2]};
   // Work-items of a group run one after another on one thread, so a group should be big enough
   // to amortize its setup and let the compiler vectorize the x loop: up to 256 work-items, each
   // dimension a divisor of its global size.

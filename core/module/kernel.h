@@ -30,6 +30,9 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   const std::string& name() const { return compiled_->name; }
   const backends::cpu::CompiledKernel& compiled() const { return *compiled_; }
   const spirv::KernelInfo& info() const { return *info_; }
+  // zeKernelGetSourceAttributes: the kernel's attributes as OpenCL C source, space-separated
+  // ("reqd_work_group_size(8,4,2) vec_type_hint(float4)"); empty when it declares none.
+  const std::string& sourceAttributes() const { return sourceAttributes_; }
 
   ze_result_t setArgument(uint32_t index, size_t size, const void* value);
   bool allArgumentsSet() const;
@@ -65,6 +68,7 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   std::vector<bool> set_;
   std::array<uint32_t, 3> groupSize_{1, 1, 1};
   std::array<uint64_t, 3> offset_{0, 0, 0};
+  std::string sourceAttributes_;
 };
 
 }  // namespace tessera::core

@@ -2,12 +2,15 @@
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Linker/Linker.h>
 
+#include <algorithm>
 #include <mutex>
 
 #include "backends/cpu/jit/kernel_jit.h"
 #include "core/common/hash.h"
 #include "core/module/build_options.h"
+#include "core/module/native_binary.h"
 #include "spirv/specialize.h"
 #include "spirv/translate.h"
 #include "spirv/validate.h"
@@ -30,18 +33,27 @@ uint64_t cacheKey(std::span<const uint8_t> binary, const BuildOptions& options,
                   const std::vector<spirv::SpecAssignment>& specs) {
   std::string text(reinterpret_cast<const char*>(binary.data()), binary.size());
   text += "|O" + std::to_string(options.optLevel);
-  for (const auto& s : specs) text += "|" + std::to_string(s.specId) + "=" + std::to_string(s.value);
+  for (const auto& s : specs)
+    text += "|" + std::to_string(s.specId) + "=" + std::to_string(s.value);
   return fnv1a64(text);
+}
+
+// The build options' level as the JIT's pipeline level: the default (2) is the full O3 pipeline.
+backends::cpu::CompileOptions compileOptions(const BuildOptions& options,
+                                             const spirv::ModuleInfo& info) {
+  backends::cpu::CompileOptions c;
+  c.optLevel = options.optLevel >= 2 ? 3 : options.optLevel;
+  for (const auto& l : info.linkage)
+    if (l.kind == spirv::LinkageKind::Export && l.isFunction) c.exports.push_back(l.name);
+  return c;
 }
 
 }  // namespace
 
 ze_result_t Module::create(Context& context, Device& device, const ze_module_desc_t& desc,
                            Module*& out, std::string& log) {
-  if (desc.format == ZE_MODULE_FORMAT_NATIVE) {
-    log = "native binaries are not supported yet";
-    return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-  }
+  if (desc.format == ZE_MODULE_FORMAT_NATIVE)
+    return createFromNative(context, device, desc, out, log);
   if (desc.format != ZE_MODULE_FORMAT_IL_SPIRV) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   auto fail = [&](std::string why) {
     log = std::move(why);
@@ -60,7 +72,8 @@ ze_result_t Module::create(Context& context, Device& device, const ze_module_des
   if (const ze_module_constants_t* c = desc.pConstants) {
     for (uint32_t i = 0; i < c->numConstants; ++i) {
       const spirv::SpecConstant* sc = reflected.module.findSpecConstant(c->pConstantIds[i]);
-      if (!sc) return fail("no specialization constant with id " + std::to_string(c->pConstantIds[i]));
+      if (!sc)
+        return fail("no specialization constant with id " + std::to_string(c->pConstantIds[i]));
       if (!c->pConstantValues || !c->pConstantValues[i])
         return fail("null value for specialization constant " + std::to_string(sc->specId));
       const auto* bytes = static_cast<const uint8_t*>(c->pConstantValues[i]);
@@ -75,6 +88,10 @@ ze_result_t Module::create(Context& context, Device& device, const ze_module_des
   std::unique_ptr<Module, void (*)(Module*)> m(new Module(context, device),
                                                [](Module* p) { p->release(); });
   m->info_ = std::move(reflected.module);
+  m->binary_.assign(binary.begin(), binary.end());
+  m->options_ = options;
+  m->specs_ = spec.assignments;
+  m->key_ = cacheKey(binary, options, spec.assignments);
   // A module that imports symbols is compiled once zeModuleDynamicLink has resolved them; until
   // then zeKernelCreate answers ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED.
   if (m->unlinked()) {
@@ -88,12 +105,67 @@ ze_result_t Module::create(Context& context, Device& device, const ze_module_des
   topts.specConstants = spec.assignments;
   spirv::TranslateResult translated = spirv::translate(*llvmContext, binary, topts);
   if (!translated.ok()) return fail(translated.log);
-  auto code = jit->compile(cacheKey(binary, options, spec.assignments), std::move(llvmContext),
-                           std::move(translated.module), &error);
+  auto code = jit->compile(m->key_, std::move(llvmContext), std::move(translated.module), &error,
+                           compileOptions(options, m->info_));
   if (!code) return fail(error);
   m->code_ = std::move(code);
   out = m.release();
   return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t Module::createFromNative(Context& context, Device& device, const ze_module_desc_t& desc,
+                                     Module*& out, std::string& log) {
+  auto fail = [&](std::string why) {
+    log = std::move(why);
+    return ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
+  };
+  NativeImage image;
+  std::string error;
+  if (!readNativeBinary({desc.pInputModule, desc.inputSize}, image, error)) return fail(error);
+  backends::cpu::KernelJit* jit = sharedJit(error);
+  if (!jit) return fail("no JIT for this CPU: " + error);
+  if (image.cpu != jit->hostCpu() || image.features != jit->hostFeatures())
+    return fail("the native binary was compiled for CPU '" + image.cpu + "' with features '" +
+                image.features + "'; this CPU is '" + jit->hostCpu() + "' with features '" +
+                jit->hostFeatures() + "': create the module from SPIR-V again");
+  spirv::ReflectResult reflected = spirv::reflect(image.spirv);
+  if (!reflected.ok) return fail("the native binary's SPIR-V: " + reflected.error);
+  spirv::applySpecializationToSizes(reflected.module, image.specs);
+  std::unique_ptr<Module, void (*)(Module*)> m(new Module(context, device),
+                                               [](Module* p) { p->release(); });
+  m->info_ = std::move(reflected.module);
+  m->binary_ = std::move(image.spirv);
+  m->options_.optLevel = image.optLevel;
+  m->specs_ = std::move(image.specs);
+  m->key_ = cacheKey(m->binary_, m->options_, m->specs_);
+  if (image.hasCode) {
+    if (image.code.kernels.size() != m->info_.kernels.size())
+      return fail("the native binary's code does not match its SPIR-V");
+    auto code = jit->load(image.code, &error);
+    if (!code) return fail("the native binary's object code does not load: " + error);
+    m->code_ = std::move(code);
+  } else if (!m->hasFunctionImports()) {
+    return fail("the native binary has no code");
+  }
+  out = m.release();
+  return ZE_RESULT_SUCCESS;
+}
+
+std::vector<uint8_t> Module::nativeBinary() const {
+  NativeImage image;
+  std::string error;
+  if (backends::cpu::KernelJit* jit = sharedJit(error)) {
+    image.cpu = jit->hostCpu();
+    image.features = jit->hostFeatures();
+  }
+  image.spirv = binary_;
+  image.optLevel = options_.optLevel;
+  image.specs = specs_;
+  if (auto code = this->code(); code && !code->object.empty()) {
+    image.hasCode = true;
+    image.code = *code;
+  }
+  return writeNativeBinary(image);
 }
 
 Module::~Module() = default;
@@ -104,15 +176,144 @@ std::vector<std::string> Module::kernelNames() const {
   return names;
 }
 
-const backends::cpu::CompiledKernel* Module::compiled(const std::string& name) const {
-  return code_ ? code_->find(name) : nullptr;
+std::shared_ptr<const backends::cpu::CompiledModule> Module::code() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return code_;
 }
 
-bool Module::unlinked() const {
+const backends::cpu::CompiledKernel* Module::compiled(const std::string& name) const {
+  auto code = this->code();  // code_ is never replaced once set: the pointer stays valid
+  return code ? code->find(name) : nullptr;
+}
+
+bool Module::hasFunctionImports() const {
   for (const auto& l : info_.linkage)
     // Builtin variables also come as imports (the translator's way): only functions count.
     if (l.kind == spirv::LinkageKind::Import && l.isFunction) return true;
   return false;
+}
+
+bool Module::unlinked() const {
+  return hasFunctionImports() && !code();
+}
+
+bool Module::exports(const std::string& function) const {
+  for (const auto& l : info_.linkage)
+    if (l.kind == spirv::LinkageKind::Export && l.isFunction && l.name == function) return true;
+  return false;
+}
+
+ze_result_t Module::dynamicLink(const std::vector<Module*>& modules, std::string& log) {
+  // 1. Every import of every module still to link, resolved by exactly one other module of the
+  //    set; the providers of an importer are collected transitively (a provider may import too).
+  struct Plan {
+    Module* importer;
+    std::vector<Module*> providers;  // in the order their IR is linked in
+  };
+  std::vector<Plan> plans;
+  std::string problems;
+  for (Module* m : modules) {
+    if (!m->unlinked()) continue;  // "Modules will only be linked once."
+    if (std::find_if(plans.begin(), plans.end(), [&](const Plan& p) { return p.importer == m; }) !=
+        plans.end())
+      continue;
+    Plan plan{m, {}};
+    std::vector<Module*> pending{m};
+    for (size_t next = 0; next < pending.size(); ++next) {
+      Module* user = pending[next];
+      for (const auto& l : user->info_.linkage) {
+        if (l.kind != spirv::LinkageKind::Import || !l.isFunction) continue;
+        std::vector<Module*> found;
+        for (Module* other : modules)
+          if (other != user && other->exports(l.name) &&
+              std::find(found.begin(), found.end(), other) == found.end())
+            found.push_back(other);
+        if (found.empty()) {
+          problems += "unresolved import: " + l.name + "\n";
+        } else if (found.size() > 1) {
+          problems += "ambiguous import: " + l.name + " is exported by " +
+                      std::to_string(found.size()) + " modules\n";
+        } else if (found[0] != m &&
+                   std::find(pending.begin(), pending.end(), found[0]) == pending.end()) {
+          pending.push_back(found[0]);
+          plan.providers.push_back(found[0]);
+        }
+      }
+    }
+    plans.push_back(std::move(plan));
+  }
+  if (!problems.empty()) {
+    log = problems;
+    return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+  }
+  // 2. Each importer: its IR and its providers' (only what it needs) in one LLVM module, compiled.
+  std::string error;
+  backends::cpu::KernelJit* jit = sharedJit(error);
+  if (!jit) {
+    log = "no JIT for this CPU: " + error;
+    return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+  }
+  for (const Plan& plan : plans) {
+    Module& m = *plan.importer;
+    auto context = std::make_unique<llvm::LLVMContext>();
+    auto translateOne = [&](const Module& from) {
+      spirv::TranslateOptions topts;
+      topts.specConstants = from.specs_;
+      return spirv::translate(*context, from.binary_, topts);
+    };
+    spirv::TranslateResult importer = translateOne(m);
+    if (!importer.ok()) {
+      log += importer.log;
+      return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+    }
+    std::string key = std::to_string(m.key_);
+    for (Module* provider : plan.providers) {
+      spirv::TranslateResult p = translateOne(*provider);
+      if (!p.ok()) {
+        log += p.log;
+        return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+      }
+      // Only the definitions the importer (and what was linked before) still needs.
+      if (llvm::Linker::linkModules(*importer.module, std::move(p.module),
+                                    llvm::Linker::Flags::LinkOnlyNeeded)) {
+        log += "cannot link the LLVM IR of the module providing imports\n";
+        return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+      }
+      key += "+" + std::to_string(provider->key_);
+    }
+    auto code = jit->compile(fnv1a64(key), std::move(context), std::move(importer.module), &error,
+                             compileOptions(m.options_, m.info_));
+    if (!code) {
+      log += error;
+      return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+    }
+    std::lock_guard<std::mutex> lock(m.mutex_);
+    if (!m.code_) m.code_ = std::move(code);
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t Module::globalPointer(const std::string& name, size_t* size, void** ptr) const {
+  auto code = this->code();
+  if (!code)
+    return hasFunctionImports() ? ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED
+                                : ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
+  auto it = code->globals.find(name);
+  if (it == code->globals.end()) return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
+  if (size) *size = it->second.size;
+  if (ptr) *ptr = it->second.address;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t Module::functionPointer(const std::string& name, void** ptr) const {
+  auto code = this->code();
+  if (!code)
+    return hasFunctionImports() ? ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED
+                                : ZE_RESULT_ERROR_INVALID_FUNCTION_NAME;
+  auto it = code->functions.find(name);
+  if (it == code->functions.end()) return ZE_RESULT_ERROR_INVALID_FUNCTION_NAME;
+  *ptr = it->second.address;
+  return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t Module::destroy() {

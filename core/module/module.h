@@ -6,13 +6,16 @@
 #include <level_zero/ze_api.h>
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "backends/cpu/jit/kernel_abi.h"
 #include "core/common/object.h"
 #include "core/common/ref_counted.h"
+#include "core/module/build_options.h"
 #include "spirv/reflect.h"
+#include "spirv/specialize.h"
 
 namespace tessera::backends::cpu {
 struct CompiledModule;
@@ -27,8 +30,9 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
                public RefCounted<Module> {
  public:
   // MODULE_BUILD_FAILURE with `log` when the binary, the options or the constants are refused or
-  // the compile fails; INVALID_ENUMERATION for an unknown format; UNSUPPORTED_FEATURE for native
-  // binaries (not supported yet).
+  // the compile fails; INVALID_ENUMERATION for an unknown format. A native binary (from
+  // nativeBinary()) loads without compiling; INVALID_NATIVE_BINARY with `log` when it is corrupt
+  // or was compiled for another CPU (name or features).
   static ze_result_t create(Context& context, Device& device, const ze_module_desc_t& desc,
                             Module*& out, std::string& log);
   static Module* fromHandle(ze_module_handle_t h) { return Object::fromHandle<Module>(h); }
@@ -39,9 +43,25 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
   std::vector<std::string> kernelNames() const;
   // The compiled kernel and its reflection, or nulls when the module has no kernel of that name.
   const backends::cpu::CompiledKernel* compiled(const std::string& name) const;
-  const spirv::KernelInfo* reflected(const std::string& name) const { return info_.findKernel(name); }
-  // Imports the module declares: kernels cannot be created while any stays unresolved.
+  const spirv::KernelInfo* reflected(const std::string& name) const {
+    return info_.findKernel(name);
+  }
+  // Function imports not yet resolved by zeModuleDynamicLink: kernels cannot be created while
+  // any stays unresolved, and the module has no code yet.
   bool unlinked() const;
+  // zeModuleDynamicLink: resolves the function imports of every unlinked module of `modules`
+  // against the exports of the others (each import by exactly one module, transitively), then
+  // links the providers' LLVM IR into each importer and compiles it. All or nothing:
+  // MODULE_LINK_FAILURE with `log` naming each unresolved or ambiguous symbol, and no module
+  // changes.
+  static ze_result_t dynamicLink(const std::vector<Module*>& modules, std::string& log);
+  // zeModuleGetGlobalPointer / zeModuleGetFunctionPointer: INVALID_MODULE_UNLINKED before the
+  // module is linked, INVALID_GLOBAL_NAME / INVALID_FUNCTION_NAME for names it does not define.
+  ze_result_t globalPointer(const std::string& name, size_t* size, void** ptr) const;
+  ze_result_t functionPointer(const std::string& name, void** ptr) const;
+  // zeModuleGetNativeBinary: the SPIR-V, its specialization and options, and (once compiled) the
+  // JIT's object code with what the kernels need (core/module/native_binary.h).
+  std::vector<uint8_t> nativeBinary() const;
 
   // zeModuleDestroy: refused while kernels made from the module live.
   ze_result_t destroy();
@@ -53,18 +73,33 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
   ~Module();
   friend class RefCounted<Module>;
 
+  static ze_result_t createFromNative(Context& context, Device& device,
+                                      const ze_module_desc_t& desc, Module*& out, std::string& log);
+  std::shared_ptr<const backends::cpu::CompiledModule> code() const;
+  bool exports(const std::string& function) const;
+  bool hasFunctionImports() const;
+
   Context& context_;
   Device& device_;
   spirv::ModuleInfo info_;
+  // What compiles the module again (linking translates importers and providers afresh).
+  std::vector<uint8_t> binary_;
+  BuildOptions options_;
+  std::vector<spirv::SpecAssignment> specs_;
+  uint64_t key_ = 0;
+  mutable std::mutex mutex_;  // code_: set once, at creation or by dynamicLink
   std::shared_ptr<const backends::cpu::CompiledModule> code_;
   std::atomic<uint32_t> liveKernels_{0};
 };
 
 // zeModuleBuildLogGetString's text.
-class BuildLog : public Object<_ze_module_build_log_handle_t, 0x746573734c6f6731ull /* "tessLog1" */> {
+class BuildLog
+    : public Object<_ze_module_build_log_handle_t, 0x746573734c6f6731ull /* "tessLog1" */> {
  public:
   explicit BuildLog(std::string text) : text_(std::move(text)) {}
-  static BuildLog* fromHandle(ze_module_build_log_handle_t h) { return Object::fromHandle<BuildLog>(h); }
+  static BuildLog* fromHandle(ze_module_build_log_handle_t h) {
+    return Object::fromHandle<BuildLog>(h);
+  }
   const std::string& text() const { return text_; }
 
  private:

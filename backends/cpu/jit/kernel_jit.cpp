@@ -10,11 +10,15 @@
 //  5. formRegions (per kernel): cuts at barriers, turns work-item builtins into parameters.
 //  6. buildWorkGroupFunction (per kernel): loops, parallel metadata, region inlining; the kernel
 //     itself is then erased and every other function made internal so O3 drops what is unused.
-//  7. verifier, then the O3 pipeline with the host TargetMachine (vectorizes the work-item loops).
+//  7. verifier, then the O3 pipeline (or the level CompileOptions asks for) with the host
+//     TargetMachine (vectorizes the work-item loops). Program-scope variables and the exports that
+//     can run on their own keep external linkage; their addresses are looked up after step 8.
 //  8. ORC: the module goes into a JITDylib of its own (kernel names of different modules do not
 //     collide) that resolves libm and the like from the process.
 #include "backends/cpu/jit/kernel_jit.h"
 
+#include <llvm/ExecutionEngine/ObjectCache.h>
+#include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -22,19 +26,68 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 
 #include "backends/cpu/jit/jit_passes.h"
 
 namespace tessera::backends::cpu {
+
+// Keeps a copy of the object code ORC compiles for each module (by module identifier), so that a
+// module can be written out as a native binary and loaded again without compiling.
+class ObjectCapture : public llvm::ObjectCache {
+ public:
+  void notifyObjectCompiled(const llvm::Module* m, llvm::MemoryBufferRef object) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    objects_[m->getModuleIdentifier()].assign(object.getBufferStart(), object.getBufferEnd());
+  }
+  std::unique_ptr<llvm::MemoryBuffer> getObject(const llvm::Module*) override { return nullptr; }
+  std::vector<char> take(const std::string& id) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto node = objects_.extract(id);
+    return node ? std::move(node.mapped()) : std::vector<char>{};
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::vector<char>> objects_;
+};
+
 namespace {
 
-void optimize(llvm::Module& m, llvm::TargetMachine* tm) {
+llvm::OptimizationLevel pipelineLevel(unsigned level) {
+  switch (level) {
+    case 0:
+      return llvm::OptimizationLevel::O0;
+    case 1:
+      return llvm::OptimizationLevel::O1;
+    case 2:
+      return llvm::OptimizationLevel::O2;
+    default:
+      return llvm::OptimizationLevel::O3;
+  }
+}
+
+// True when `f` can be called outside a kernel: it reaches no SPIR-V builtin left undefined
+// (work-item builtins, barriers are only lowered inside kernels).
+bool standalone(const llvm::Function& f) {
+  for (const llvm::BasicBlock& bb : f)
+    for (const llvm::Instruction& i : bb)
+      for (const llvm::Value* op : i.operands()) {
+        const auto* g = llvm::dyn_cast<llvm::GlobalValue>(op->stripPointerCasts());
+        if (g && g->isDeclaration() && jit::spirvBaseName(g->getName()).startswith("__spirv"))
+          return false;
+      }
+  return true;
+}
+
+void optimize(llvm::Module& m, llvm::TargetMachine* tm, unsigned level) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -48,7 +101,8 @@ void optimize(llvm::Module& m, llvm::TargetMachine* tm) {
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  llvm::ModulePassManager mpm = level == 0 ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+                                           : pb.buildPerModuleDefaultPipeline(pipelineLevel(level));
   mpm.run(m, mam);
 }
 
@@ -68,12 +122,25 @@ std::unique_ptr<KernelJit> KernelJit::create(std::string* error) {
   }
   jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
   std::string cpu = jtmb->getCPU();
+  std::string features = jtmb->getFeatures().getString();
   auto tm = jtmb->createTargetMachine();
   if (!tm) {
     *error = llvm::toString(tm.takeError());
     return nullptr;
   }
-  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+  auto objects = std::make_unique<ObjectCapture>();
+  ObjectCapture* capture = objects.get();
+  // ORC's usual compiler for a single-threaded LLJIT, with the object capture as its cache.
+  auto compiler = [capture](llvm::orc::JITTargetMachineBuilder jtmb)
+      -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
+    auto tm = jtmb.createTargetMachine();
+    if (!tm) return tm.takeError();
+    return std::make_unique<llvm::orc::TMOwningSimpleCompiler>(std::move(*tm), capture);
+  };
+  auto jit = llvm::orc::LLJITBuilder()
+                 .setJITTargetMachineBuilder(std::move(*jtmb))
+                 .setCompileFunctionCreator(compiler)
+                 .create();
   if (!jit) {
     *error = llvm::toString(jit.takeError());
     return nullptr;
@@ -81,7 +148,9 @@ std::unique_ptr<KernelJit> KernelJit::create(std::string* error) {
   std::unique_ptr<KernelJit> k(new KernelJit());
   k->jit_ = std::move(*jit);
   k->cpu_ = cpu;
+  k->features_ = features;
   k->tm_ = std::move(*tm);
+  k->objects_ = std::move(objects);
   return k;
 }
 
@@ -90,7 +159,8 @@ KernelJit::~KernelJit() = default;
 std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
                                                          std::unique_ptr<llvm::LLVMContext> context,
                                                          std::unique_ptr<llvm::Module> module,
-                                                         std::string* error) {
+                                                         std::string* error,
+                                                         const CompileOptions& options) {
   // The module dies before its context on every path (parameters are destroyed in an unspecified
   // order).
   struct ModuleFirst {
@@ -120,12 +190,20 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
     if (!jit::formRegions(*kernel, locals, &regions, error)) return nullptr;
     llvm::Function* wg = jit::buildWorkGroupFunction(*kernel, regions, &info);
     symbols.push_back(wg->getName().str());
+    result->kernelSymbols.push_back(symbols.back());
     result->kernels.push_back(std::move(info));
   }
   for (llvm::Function* kernel : kernels) kernel->eraseFromParent();
+  std::vector<std::string> functions;
   for (llvm::Function& f : m) {
     if (!f.isDeclaration() && !f.getName().startswith("__tessera_wg.")) {
-      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+      bool exported = std::find(options.exports.begin(), options.exports.end(),
+                                f.getName().str()) != options.exports.end();
+      if (exported && standalone(f)) {
+        functions.push_back(f.getName().str());
+      } else {
+        f.setLinkage(llvm::GlobalValue::InternalLinkage);
+      }
     }
     if (f.isDeclaration() && !f.use_empty() &&
         jit::spirvBaseName(f.getName()).startswith("__spirv_")) {
@@ -143,9 +221,21 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
     *error = "internal error: the work-group functions do not verify: " + vos.str();
     return nullptr;
   }
-  optimize(m, tm_.get());
+  std::vector<std::pair<std::string, uint64_t>> globals;
+  // Program-scope variables a kernel may write belong to one module: such code is not shared
+  // through the cache (two modules of the same SPIR-V get two copies of `counter`).
+  bool shareable = true;
+  for (llvm::GlobalVariable& g : m.globals()) {
+    if (!g.isDeclaration() && !g.isConstant() && g.getAddressSpace() != 3) shareable = false;
+    if (!g.isDeclaration() && g.hasExternalLinkage() && !g.getName().startswith("__spirv")) {
+      globals.emplace_back(g.getName().str(), m.getDataLayout().getTypeAllocSize(g.getValueType()));
+    }
+  }
+  optimize(m, tm_.get(), options.optLevel);
   // 8.
-  auto dylib = jit_->createJITDylib("module" + std::to_string(compiles_));
+  std::string id = "module" + std::to_string(dylibs_++);
+  m.setModuleIdentifier(id);
+  auto dylib = jit_->createJITDylib(id);
   if (!dylib) {
     *error = llvm::toString(dylib.takeError());
     return nullptr;
@@ -170,10 +260,73 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
     }
     result->kernels[i].fn = address->toPtr<WorkGroupFn>();
   }
+  for (const auto& [name, size] : globals) {
+    auto address = jit_->lookup(*dylib, name);
+    if (!address) {
+      *error = llvm::toString(address.takeError());
+      return nullptr;
+    }
+    result->globals[name] = {address->toPtr<void*>(), size};
+  }
+  for (const std::string& name : functions) {
+    auto address = jit_->lookup(*dylib, name);
+    if (!address) {
+      *error = llvm::toString(address.takeError());
+      return nullptr;
+    }
+    result->functions[name] = {address->toPtr<void*>(), 0};
+  }
+  result->object = objects_->take(id);
   ++compiles_;
   result->compileMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  cache_[key] = result;
+  if (shareable) cache_[key] = result;
+  return result;
+}
+
+std::shared_ptr<const CompiledModule> KernelJit::load(const CompiledModule& module,
+                                                      std::string* error) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto result = std::make_shared<CompiledModule>(module);
+  auto dylib = jit_->createJITDylib("module" + std::to_string(dylibs_++));
+  if (!dylib) {
+    *error = llvm::toString(dylib.takeError());
+    return nullptr;
+  }
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      jit_->getDataLayout().getGlobalPrefix());
+  if (!process) {
+    *error = llvm::toString(process.takeError());
+    return nullptr;
+  }
+  dylib->addGenerator(std::move(*process));
+  llvm::StringRef bytes(module.object.data(), module.object.size());
+  if (auto e = jit_->addObjectFile(*dylib, llvm::MemoryBuffer::getMemBufferCopy(bytes))) {
+    *error = llvm::toString(std::move(e));
+    return nullptr;
+  }
+  auto address = [&](const std::string& name, void** out) {
+    auto a = jit_->lookup(*dylib, name);
+    if (!a) {
+      *error = llvm::toString(a.takeError());
+      return false;
+    }
+    *out = a->toPtr<void*>();
+    return true;
+  };
+  if (result->kernelSymbols.size() != result->kernels.size()) {
+    *error = "kernel symbols missing";
+    return nullptr;
+  }
+  for (size_t i = 0; i < result->kernels.size(); ++i) {
+    void* fn = nullptr;
+    if (!address(result->kernelSymbols[i], &fn)) return nullptr;
+    result->kernels[i].fn = reinterpret_cast<WorkGroupFn>(fn);
+  }
+  for (auto& [name, symbol] : result->globals)
+    if (!address(name, &symbol.address)) return nullptr;
+  for (auto& [name, symbol] : result->functions)
+    if (!address(name, &symbol.address)) return nullptr;
   return result;
 }
 

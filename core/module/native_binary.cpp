@@ -1,0 +1,171 @@
+#include "core/module/native_binary.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/common/hash.h"
+
+namespace tessera::core {
+namespace {
+
+constexpr char kMagic[8] = {'T', 'E', 'S', 'S', 'N', 'A', 'T', '1'};
+constexpr uint32_t kVersion = 1;
+
+class Writer {
+ public:
+  template <typename T>
+  void put(T v) {
+    const auto* p = reinterpret_cast<const uint8_t*>(&v);
+    out.insert(out.end(), p, p + sizeof v);
+  }
+  void bytes(const void* data, size_t n) {
+    put(static_cast<uint32_t>(n));
+    const auto* p = static_cast<const uint8_t*>(data);
+    out.insert(out.end(), p, p + n);
+  }
+  void string(const std::string& s) { bytes(s.data(), s.size()); }
+  std::vector<uint8_t> out;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::span<const uint8_t> in) : in_(in) {}
+  template <typename T>
+  bool get(T& v) {
+    if (in_.size() - pos_ < sizeof v) return false;
+    std::memcpy(&v, in_.data() + pos_, sizeof v);
+    pos_ += sizeof v;
+    return true;
+  }
+  template <typename Container>
+  bool bytes(Container& c) {
+    uint32_t n = 0;
+    if (!get(n) || in_.size() - pos_ < n) return false;
+    c.assign(in_.data() + pos_, in_.data() + pos_ + n);
+    pos_ += n;
+    return true;
+  }
+  bool count(uint32_t& n, size_t minBytesEach) {
+    return get(n) && (in_.size() - pos_) / std::max<size_t>(minBytesEach, 1) >= n;
+  }
+  bool done() const { return pos_ == in_.size(); }
+
+ private:
+  std::span<const uint8_t> in_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::vector<uint8_t> writeNativeBinary(const NativeImage& image) {
+  Writer w;
+  w.out.assign(kMagic, kMagic + sizeof kMagic);
+  w.put(kVersion);
+  w.string(image.cpu);
+  w.string(image.features);
+  w.bytes(image.spirv.data(), image.spirv.size());
+  w.put(image.optLevel);
+  w.put(static_cast<uint32_t>(image.specs.size()));
+  for (const auto& s : image.specs) {
+    w.put(s.specId);
+    w.put(s.value);
+  }
+  w.put(static_cast<uint8_t>(image.hasCode));
+  if (image.hasCode) {
+    const auto& code = image.code;
+    w.put(static_cast<uint32_t>(code.kernels.size()));
+    for (size_t i = 0; i < code.kernels.size(); ++i) {
+      const auto& k = code.kernels[i];
+      w.string(k.name);
+      w.string(code.kernelSymbols.at(i));
+      w.put(static_cast<uint32_t>(k.args.size()));
+      for (const auto& a : k.args) {
+        w.put(static_cast<uint8_t>(a.kind));
+        w.put(a.size);
+        w.put(a.offset);
+      }
+      w.put(k.argBufferSize);
+      w.put(k.staticLocalBytes);
+      w.put(k.scratchBytesPerWorkItem);
+      w.put(k.barrierCount);
+    }
+    w.put(static_cast<uint32_t>(code.globals.size()));
+    for (const auto& [name, g] : code.globals) {
+      w.string(name);
+      w.put(g.size);
+    }
+    w.put(static_cast<uint32_t>(code.functions.size()));
+    for (const auto& [name, f] : code.functions) w.string(name);
+    w.bytes(code.object.data(), code.object.size());
+  }
+  std::string_view all(reinterpret_cast<const char*>(w.out.data()), w.out.size());
+  w.put(fnv1a64(all));
+  return std::move(w.out);
+}
+
+bool readNativeBinary(std::span<const uint8_t> bytes, NativeImage& out, std::string& error) {
+  auto fail = [&](const char* why) {
+    error = std::string("not a Tessera native binary for this driver: ") + why;
+    return false;
+  };
+  if (bytes.size() < sizeof kMagic + 4 + 8 || std::memcmp(bytes.data(), kMagic, sizeof kMagic))
+    return fail("no TESSNAT1 header");
+  uint64_t stored = 0;
+  std::memcpy(&stored, bytes.data() + bytes.size() - 8, 8);
+  std::string_view body(reinterpret_cast<const char*>(bytes.data()), bytes.size() - 8);
+  if (fnv1a64(body) != stored) return fail("the checksum does not match (corrupt or truncated)");
+  Reader r(bytes.subspan(sizeof kMagic, bytes.size() - 8 - sizeof kMagic));
+  uint32_t version = 0;
+  if (!r.get(version) || version != kVersion) return fail("another format version");
+  uint32_t n = 0;
+  uint8_t hasCode = 0;
+  if (!r.bytes(out.cpu) || !r.bytes(out.features) || !r.bytes(out.spirv) || !r.get(out.optLevel) ||
+      !r.count(n, 12))
+    return fail("truncated header");
+  out.specs.resize(n);
+  for (auto& s : out.specs)
+    if (!r.get(s.specId) || !r.get(s.value)) return fail("truncated constants");
+  if (!r.get(hasCode) || hasCode > 1) return fail("bad code flag");
+  out.hasCode = hasCode;
+  if (hasCode) {
+    auto& code = out.code;
+    if (!r.count(n, 8)) return fail("truncated kernels");
+    code.kernels.resize(n);
+    code.kernelSymbols.resize(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      auto& k = code.kernels[i];
+      uint32_t args = 0;
+      if (!r.bytes(k.name) || !r.bytes(code.kernelSymbols[i]) || !r.count(args, 9))
+        return fail("truncated kernel");
+      k.args.resize(args);
+      for (auto& a : k.args) {
+        uint8_t kind = 0;
+        if (!r.get(kind) || kind > static_cast<uint8_t>(backends::cpu::ArgKind::ByValue) ||
+            !r.get(a.size) || !r.get(a.offset))
+          return fail("truncated argument");
+        a.kind = static_cast<backends::cpu::ArgKind>(kind);
+      }
+      if (!r.get(k.argBufferSize) || !r.get(k.staticLocalBytes) ||
+          !r.get(k.scratchBytesPerWorkItem) || !r.get(k.barrierCount))
+        return fail("truncated kernel sizes");
+    }
+    if (!r.count(n, 12)) return fail("truncated globals");
+    for (uint32_t i = 0; i < n; ++i) {
+      std::string name;
+      uint64_t size = 0;
+      if (!r.bytes(name) || !r.get(size)) return fail("truncated global");
+      code.globals[name] = {nullptr, size};
+    }
+    if (!r.count(n, 4)) return fail("truncated functions");
+    for (uint32_t i = 0; i < n; ++i) {
+      std::string name;
+      if (!r.bytes(name)) return fail("truncated function");
+      code.functions[name] = {nullptr, 0};
+    }
+    if (!r.bytes(code.object) || code.object.empty()) return fail("no object code");
+  }
+  if (!r.done()) return fail("trailing bytes");
+  return true;
+}
+
+}  // namespace tessera::core

@@ -1,0 +1,36 @@
+// zeModuleGetNativeBinary's format: what loads a module again without compiling it.
+//
+//   "TESSNAT1" | u32 version | cpu | features | spirv | u32 optLevel | specs | u8 hasCode
+//   [ kernels (name, symbol, args, sizes) | globals (name, size) | functions (name) | object ]
+//   | u64 FNV-1a of everything before it
+// Strings and byte arrays are u32 length + bytes; integers little-endian (the host's: the binary
+// is only for a CPU like this one anyway). The SPIR-V is kept for reflection (and for linking a
+// module that still has imports: such a module has no code yet). `cpu` and `features` are the
+// JIT's host CPU name and feature string; a binary is loaded only where both match.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/jit/kernel_jit.h"
+#include "spirv/specialize.h"
+
+namespace tessera::core {
+
+struct NativeImage {
+  std::string cpu;
+  std::string features;
+  std::vector<uint8_t> spirv;
+  uint32_t optLevel = 2;
+  std::vector<spirv::SpecAssignment> specs;
+  bool hasCode = false;
+  backends::cpu::CompiledModule code;  // addresses unset; object set when hasCode
+};
+
+std::vector<uint8_t> writeNativeBinary(const NativeImage& image);
+// False with `error` for a binary that is truncated, corrupt or of another format version.
+bool readNativeBinary(std::span<const uint8_t> bytes, NativeImage& out, std::string& error);
+
+}  // namespace tessera::core
