@@ -384,6 +384,56 @@ TEST_CASE("Given integer atomics from many work-groups, then the counts are exac
   }
 }
 
+TEST_CASE(
+    "Given a native float atomic add (OpAtomicFAddEXT), when many groups add into one "
+    "float, then the sum is exact",
+    "[corpus][atomics][float]") {
+  KernelFixture fx;
+  ze_float_atomic_ext_properties_t fp{ZE_STRUCTURE_TYPE_FLOAT_ATOMIC_EXT_PROPERTIES};
+  ze_device_module_properties_t mp{ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES, &fp};
+  REQUIRE(zeDeviceGetModuleProperties(fx.device, &mp) == ZE_RESULT_SUCCESS);
+  // The module is built whatever the device advertises: the JIT's builtin library implements
+  // __spirv_AtomicFAddEXT (backends/cpu/jit/builtin_library.cpp).
+  UNSCOPED_INFO("fp32 atomic flags " << fp.fp32Flags);
+  auto spv = tessera::test::readCorpusKernel("atomic_float_add");
+  ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC,
+                        nullptr,
+                        ZE_MODULE_FORMAT_IL_SPIRV,
+                        spv.size(),
+                        spv.data(),
+                        "",
+                        nullptr};
+  ze_module_handle_t m = nullptr;
+  ze_module_build_log_handle_t log = nullptr;
+  ze_result_t r = zeModuleCreate(fx.context, fx.device, &desc, &m, &log);
+  std::string text = tessera::test::buildLogText(log);
+  zeModuleBuildLogDestroy(log);
+  if (r != ZE_RESULT_SUCCESS) {
+    INFO("build log: " << text);
+    // Only acceptable when the device does not claim global float add.
+    CHECK((fp.fp32Flags & ZE_DEVICE_FP_ATOMIC_EXT_FLAG_GLOBAL_ADD) == 0);
+    WARN("native float atomic add not supported: " << text);
+    return;
+  }
+  ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "atomic_float_native"};
+  ze_kernel_handle_t k = nullptr;
+  REQUIRE(zeKernelCreate(m, &kd, &k) == ZE_RESULT_SUCCESS);
+  const uint32_t items = 8192;
+  std::vector<float> x(items);
+  for (uint32_t i = 0; i < items; ++i) x[i] = float(i % 4) * 0.5f;
+  float sum = -3.0f;
+  float* ps = &sum;
+  float* px = x.data();
+  setArgs(k, ps, px);
+  setGroupSize(k, 32);
+  fx.runOnce([&](auto l) { KernelFixture::launch(l, k, {items / 32, 1, 1}); });
+  float expect = -3.0f;
+  for (float v : x) expect += v;
+  CHECK(sum == expect);
+  zeKernelDestroy(k);
+  zeModuleDestroy(m);
+}
+
 namespace {
 struct Mix {
   int32_t bias;
