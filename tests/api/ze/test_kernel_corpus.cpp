@@ -5,6 +5,7 @@
 // specialization constants, and the corpus again on sub-devices.
 #include <level_zero/ze_api.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
@@ -133,6 +134,14 @@ TEST_CASE(
     "[corpus][launch][range]") {
   KernelFixture fx;
   ze_module_handle_t m = fx.module("corpus_ranges");
+  uint32_t count = 0;
+  REQUIRE(zeModuleGetKernelNames(m, &count, nullptr) == ZE_RESULT_SUCCESS);
+  std::vector<const char*> names(count);
+  REQUIRE(zeModuleGetKernelNames(m, &count, names.data()) == ZE_RESULT_SUCCESS);
+  std::vector<std::string> sorted(names.begin(), names.end());
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(sorted == std::vector<std::string>{"add_value", "range1d", "range2d", "range3d",
+                                           "range_info", "write_group_count"});
 
   SECTION("1D") {
     auto k = fx.kernel(m, "range1d");
@@ -304,6 +313,11 @@ TEST_CASE(
       for (uint32_t i = 0; i < N; ++i) acc += A[r * N + i] * B[i * N + c];
       ref[r * N + c] = acc;
     }
+  // Two 16 x 16 float tiles of static __local memory.
+  ze_kernel_properties_t props{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+  REQUIRE(zeKernelGetProperties(k, &props) == ZE_RESULT_SUCCESS);
+  CHECK(props.numKernelArgs == 4);
+  CHECK(props.localMemSize >= 2 * 16 * 16 * sizeof(float));
   float *pa = A.data(), *pb = B.data(), *pc = C.data();
   setArgs(k, pa, pb, pc, N);
   setGroupSize(k, 16, 16);

@@ -468,3 +468,58 @@ TEST_CASE(
   REQUIRE(zeCommandQueueSynchronize(q1, kPatienceNs) == ZE_RESULT_SUCCESS);
   for (int i = 0; i < 64; ++i) REQUIRE(out[i] == (i + 1) * (i + 2) / 2);
 }
+
+TEST_CASE(
+    "Given a kernel whose group size was never set, then a launch uses a default size that "
+    "the work-item functions report",
+    "[launch][groupsize]") {
+  // "If a group size is not set prior to appending a kernel into a command list then a default
+  // will be chosen."
+  KernelFixture fx;
+  ze_module_handle_t m = fx.module("corpus_ranges");
+  auto info = fx.kernel(m, "range_info");
+  std::vector<uint32_t> out(13, 0);
+  uint32_t* po = out.data();
+  setArg(info, 0, po);
+  auto k = fx.kernel(m, "range1d");
+  std::vector<int> data(4096 * 3 + 1, -1);
+  int* pd = data.data();
+  const uint32_t n = uint32_t(data.size());
+  setArgs(k, pd, n);
+  fx.runOnce([&](auto l) {
+    KernelFixture::launch(l, info, {3, 1, 1});
+    KernelFixture::launch(l, k, {3, 1, 1});
+  });
+  uint32_t local = out[2];
+  INFO("default group size " << local << " x " << out[6] << " x " << out[10]);
+  REQUIRE(local >= 1);
+  REQUIRE(local <= 4096);
+  CHECK(out[3] == 3);
+  CHECK(out[1] == 3 * local);
+  for (uint32_t i = 0; i < n; ++i) REQUIRE(data[i] == (i < 3 * local ? int(i) * 2 + 1 : -1));
+}
+
+TEST_CASE(
+    "Given global sizes, then zeKernelSuggestGroupSize returns divisors that "
+    "zeKernelSetGroupSize accepts",
+    "[launch][groupsize]") {
+  KernelFixture fx;
+  auto k = fx.kernel("corpus_ranges", "range3d");
+  struct Global {
+    uint32_t x, y, z;
+  };
+  for (Global g :
+       {Global{1, 1, 1}, Global{97, 1, 1}, Global{1024, 1, 1}, Global{1000, 30, 1},
+        Global{64, 64, 64}, Global{7, 11, 13}, Global{4096, 4096, 1}, Global{1u << 20, 3, 5}}) {
+    uint32_t x = 0, y = 0, z = 0;
+    REQUIRE(zeKernelSuggestGroupSize(k, g.x, g.y, g.z, &x, &y, &z) == ZE_RESULT_SUCCESS);
+    INFO("global " << g.x << " x " << g.y << " x " << g.z << ": suggested " << x << " x " << y
+                   << " x " << z);
+    REQUIRE((x >= 1 && y >= 1 && z >= 1));
+    CHECK(g.x % x == 0);
+    CHECK(g.y % y == 0);
+    CHECK(g.z % z == 0);
+    CHECK(uint64_t(x) * y * z <= 4096);
+    CHECK(zeKernelSetGroupSize(k, x, y, z) == ZE_RESULT_SUCCESS);
+  }
+}
