@@ -251,6 +251,33 @@ TEST_CASE(
       }
     }
   }
+  SECTION("the largest group size, and the device's whole shared local memory") {
+    auto k = fx.kernel(m, "reduce_guarded");
+    ze_device_compute_properties_t cp{ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
+    REQUIRE(zeDeviceGetComputeProperties(fx.device, &cp) == ZE_RESULT_SUCCESS);
+    REQUIRE(cp.maxTotalGroupSize >= 1024);
+    const uint32_t groupSize = std::min<uint32_t>(cp.maxTotalGroupSize, 4096);
+    REQUIRE(cp.maxSharedLocalMemory >= groupSize * sizeof(int));
+    const uint32_t n = groupSize * 2 + 17, groups = 3;
+    std::vector<int> in(n);
+    std::mt19937 rng(6);
+    for (auto& v : in) v = int(rng() % 201) - 100;
+    std::vector<int> sums(groups, -1), maxes(groups, -1);
+    int *pin = in.data(), *ps = sums.data(), *pm = maxes.data();
+    setArgs(k, pin, ps, pm, n, 1);
+    // Only the first groupSize ints are used; the rest of the local memory must still be there.
+    setLocalArg(k, 5, cp.maxSharedLocalMemory);
+    setGroupSize(k, groupSize);
+    fx.runOnce([&](auto l) { KernelFixture::launch(l, k, {groups, 1, 1}); });
+    for (uint32_t g = 0; g < groups; ++g) {
+      int sum = 0, mx = INT32_MIN;
+      for (uint32_t i = g * groupSize; i < std::min(n, (g + 1) * groupSize); ++i)
+        sum += in[i], mx = std::max(mx, in[i]);
+      INFO("group " << g << " of " << groupSize);
+      CHECK(sums[g] == sum);
+      CHECK(maxes[g] == mx);
+    }
+  }
   SECTION("inclusive scan in a static __local array") {
     auto k = fx.kernel(m, "scan_local");
     for (uint32_t groupSize : {256u, 64u, 1u}) {
