@@ -1011,3 +1011,58 @@ TEST_CASE(
       }
   }
 }
+
+TEST_CASE("Given a static __local array and two __local arguments, then each has its own memory",
+          "[corpus][local]") {
+  KernelFixture fx;
+  auto k = fx.kernel("corpus_locals", "three_locals");
+  for (uint32_t groupSize : {16u, 100u, 512u}) {
+    const uint32_t groups = 4;
+    std::vector<int> out(groupSize * groups, -1);
+    int* p = out.data();
+    setArg(k, 0, p);
+    setLocalArg(k, 1, groupSize * sizeof(int));
+    setLocalArg(k, 2, groupSize * sizeof(int16_t));
+    setGroupSize(k, groupSize);
+    fx.runOnce([&](auto l) { KernelFixture::launch(l, k, {groups, 1, 1}); });
+    size_t bad = 0;
+    for (uint32_t i = 0; i < out.size(); ++i) {
+      uint32_t lid = i % groupSize, other = groupSize - 1 - lid;
+      bad += out[i] != int(other) + int(2 * other) + 1000 + int(lid % 16);
+    }
+    INFO("group size " << groupSize);
+    CHECK(bad == 0);
+  }
+}
+
+TEST_CASE(
+    "Given a 3D launch with offsets, then get_global_linear_id and get_local_linear_id "
+    "count from the offset, x fastest",
+    "[corpus][range]") {
+  KernelFixture fx;
+  auto k = fx.kernel("corpus_locals", "linear_ids");
+  const uint32_t lx = 4, ly = 3, lz = 2, gx = 3, gy = 2, gz = 2;
+  const uint32_t total = lx * ly * lz * gx * gy * gz;
+  std::vector<uint32_t> out(3 * total, 0xffffffff);
+  uint32_t* p = out.data();
+  setArg(k, 0, p);
+  setGroupSize(k, lx, ly, lz);
+  setOffset(k, 7, 5, 3);
+  fx.runOnce([&](auto l) { KernelFixture::launch(l, k, {gx, gy, gz}); });
+  size_t bad = 0;
+  const uint32_t sx = lx * gx, sy = ly * gy;
+  for (uint32_t z = 0; z < lz * gz; ++z)
+    for (uint32_t y = 0; y < sy; ++y)
+      for (uint32_t x = 0; x < sx; ++x) {
+        uint32_t g = (z * sy + y) * sx + x;
+        uint32_t local = ((z % lz) * ly + (y % ly)) * lx + (x % lx);
+        uint32_t group = (x / lx) + gx * ((y / ly) + gy * (z / lz));
+        bool ok = out[3 * g] == g && out[3 * g + 1] == local && out[3 * g + 2] == group;
+        if (!ok && bad < 3)
+          UNSCOPED_INFO("(" << x << ", " << y << ", " << z << "): " << out[3 * g] << " "
+                            << out[3 * g + 1] << " " << out[3 * g + 2] << ", expected " << g << " "
+                            << local << " " << group);
+        bad += !ok;
+      }
+  CHECK(bad == 0);
+}
