@@ -1,0 +1,573 @@
+// The ways to launch a kernel: indirect (one kernel and several), cooperative (with a global
+// barrier that only completes when every group is resident), on sub-devices, with kernel
+// timestamps, on immediate lists, from several host threads, with an empty grid, and with
+// arguments, group size and offset copied at append time.
+#include <level_zero/ze_api.h>
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <numeric>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kernel_test_support.h"
+
+using tessera::test::KernelFixture;
+using tessera::test::kPatienceNs;
+using tessera::test::setArg;
+using tessera::test::setArgs;
+using tessera::test::setGroupSize;
+using tessera::test::setOffset;
+
+namespace {
+
+constexpr unsigned kWatchdogSeconds = 45;
+
+// Appends a barrier (so later commands see what earlier ones wrote).
+void barrier(ze_command_list_handle_t l) {
+  REQUIRE(zeCommandListAppendBarrier(l, nullptr, 0, nullptr) == ZE_RESULT_SUCCESS);
+}
+
+uint64_t deviceNow(ze_device_handle_t d) {
+  uint64_t host = 0, dev = 0;
+  REQUIRE(zeDeviceGetGlobalTimestamps(d, &host, &dev) == ZE_RESULT_SUCCESS);
+  return dev;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "Given an indirect launch whose group count an earlier kernel writes, then the launch "
+    "covers that count",
+    "[launch][indirect]") {
+  KernelFixture fx;
+  ze_module_handle_t m = fx.module("corpus_ranges");
+  auto writer = fx.kernel(m, "write_group_count");
+  auto add = fx.kernel(m, "add_value");
+  std::vector<int> data(64, 0);
+  int* pd = data.data();
+  setArgs(add, pd, 5);
+  setGroupSize(add, 8);
+  setGroupSize(writer, 1);
+
+  SECTION("a kernel writes the count") {
+    ze_group_count_t counts{7, 7, 7};
+    ze_group_count_t* pc = &counts;
+    setArgs(writer, pc, 3u, 1u, 1u);
+    fx.runOnce([&](auto l) {
+      KernelFixture::launch(l, writer, {1, 1, 1});
+      barrier(l);
+      REQUIRE(zeCommandListAppendLaunchKernelIndirect(l, add, &counts, nullptr, 0, nullptr) ==
+              ZE_RESULT_SUCCESS);
+    });
+    for (int i = 0; i < 64; ++i) REQUIRE(data[i] == (i < 24 ? 5 : 0));
+  }
+  SECTION("a count with a zero runs nothing") {
+    ze_group_count_t counts{4, 1, 1};
+    ze_group_count_t* pc = &counts;
+    setArgs(writer, pc, 8u, 0u, 1u);
+    fx.runOnce([&](auto l) {
+      KernelFixture::launch(l, writer, {1, 1, 1});
+      barrier(l);
+      REQUIRE(zeCommandListAppendLaunchKernelIndirect(l, add, &counts, nullptr, 0, nullptr) ==
+              ZE_RESULT_SUCCESS);
+    });
+    for (int v : data) REQUIRE(v == 0);
+  }
+  SECTION("the same list run twice reads the count each time") {
+    ze_group_count_t counts{1, 1, 1};
+    auto q = fx.queue();
+    auto l = fx.list();
+    REQUIRE(zeCommandListAppendLaunchKernelIndirect(l, add, &counts, nullptr, 0, nullptr) ==
+            ZE_RESULT_SUCCESS);
+    fx.run(q, l);
+    counts.groupCountX = 8;
+    REQUIRE(zeCommandQueueExecuteCommandLists(q, 1, &l, nullptr) == ZE_RESULT_SUCCESS);
+    REQUIRE(zeCommandQueueSynchronize(q, kPatienceNs) == ZE_RESULT_SUCCESS);
+    for (int i = 0; i < 64; ++i) REQUIRE(data[i] == (i < 8 ? 10 : 5));
+  }
+}
+
+TEST_CASE(
+    "Given zeCommandListAppendLaunchMultipleKernelsIndirect, then the kernel count and each "
+    "group count are read when the command runs",
+    "[launch][indirect][multiple]") {
+  KernelFixture fx;
+  ze_module_handle_t m = fx.module("corpus_ranges");
+  auto writer = fx.kernel(m, "write_group_count");
+  auto addA = fx.kernel(m, "add_value");
+  auto addB = fx.kernel(m, "add_value");
+  std::vector<int> a(64, 0), b(64, 0);
+  int *pa = a.data(), *pb = b.data();
+  setArgs(addA, pa, 1);
+  setArgs(addB, pb, 100);
+  setGroupSize(addA, 4);
+  setGroupSize(addB, 16);
+  setGroupSize(writer, 1);
+  ze_kernel_handle_t kernels[2] = {addA, addB};
+  ze_group_count_t args[2] = {{0, 0, 0}, {0, 0, 0}};
+
+  for (uint32_t count : {2u, 1u, 0u, 5u}) {
+    std::fill(a.begin(), a.end(), 0);
+    std::fill(b.begin(), b.end(), 0);
+    uint32_t storedCount = 99;
+    fx.runOnce([&](auto l) {
+      ze_group_count_t* p1 = &args[1];
+      setArgs(writer, p1, 2u, 1u, 1u);
+      KernelFixture::launch(l, writer, {1, 1, 1});
+      REQUIRE(zeCommandListAppendMemoryCopy(l, &storedCount, &count, sizeof count, nullptr, 0,
+                                            nullptr) == ZE_RESULT_SUCCESS);
+      ze_group_count_t first{3, 1, 1};
+      REQUIRE(zeCommandListAppendMemoryCopy(l, &args[0], &first, sizeof first, nullptr, 0,
+                                            nullptr) == ZE_RESULT_SUCCESS);
+      barrier(l);
+      REQUIRE(zeCommandListAppendLaunchMultipleKernelsIndirect(
+                  l, 2, kernels, &storedCount, args, nullptr, 0, nullptr) == ZE_RESULT_SUCCESS);
+    });
+    INFO("count " << count);
+    uint32_t ran = std::min(count, 2u);
+    for (int i = 0; i < 64; ++i) {
+      REQUIRE(a[i] == (ran >= 1 && i < 12 ? 1 : 0));
+      REQUIRE(b[i] == (ran >= 2 && i < 32 ? 100 : 0));
+    }
+  }
+}
+
+TEST_CASE(
+    "Given a cooperative kernel, then up to zeKernelSuggestMaxCooperativeGroupCount groups "
+    "are accepted and more are refused",
+    "[launch][cooperative]") {
+  KernelFixture fx;
+  // The compute group says it runs cooperative kernels.
+  uint32_t groups = 0;
+  REQUIRE(zeDeviceGetCommandQueueGroupProperties(fx.device, &groups, nullptr) == ZE_RESULT_SUCCESS);
+  std::vector<ze_command_queue_group_properties_t> props(
+      groups, {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES});
+  REQUIRE(zeDeviceGetCommandQueueGroupProperties(fx.device, &groups, props.data()) ==
+          ZE_RESULT_SUCCESS);
+  REQUIRE(groups >= 1);
+  CHECK((props[0].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS) != 0);
+
+  auto k = fx.kernel("corpus_ranges", "add_value");
+  uint32_t maxGroups = 0;
+  REQUIRE(zeKernelSuggestMaxCooperativeGroupCount(k, &maxGroups) == ZE_RESULT_SUCCESS);
+  REQUIRE(maxGroups >= 1);
+  std::vector<int> data(maxGroups * 4 + 8, 0);
+  int* p = data.data();
+  setArgs(k, p, 1);
+  setGroupSize(k, 2);
+  auto q = fx.queue();
+  auto l = fx.list();
+  ze_group_count_t ok{maxGroups, 1, 1};
+  REQUIRE(zeCommandListAppendLaunchCooperativeKernel(l, k, &ok, nullptr, 0, nullptr) ==
+          ZE_RESULT_SUCCESS);
+  ze_group_count_t tooMany{maxGroups + 1, 1, 1};
+  ze_result_t r = zeCommandListAppendLaunchCooperativeKernel(l, k, &tooMany, nullptr, 0, nullptr);
+  INFO("result for " << maxGroups + 1 << " groups: " << r);
+  CHECK(r != ZE_RESULT_SUCCESS);
+  ze_group_count_t spread{1, maxGroups + 1, 1};
+  CHECK(zeCommandListAppendLaunchCooperativeKernel(l, k, &spread, nullptr, 0, nullptr) !=
+        ZE_RESULT_SUCCESS);
+  fx.run(q, l);
+  for (uint32_t i = 0; i < data.size(); ++i) REQUIRE(data[i] == (i < maxGroups * 2 ? 1 : 0));
+}
+
+namespace {
+
+// Runs the global-barrier kernel of `m` on `target` with zeKernelSuggestMaxCooperativeGroupCount
+// groups of one work-item, three times. The buffers are never freed: if the launch hangs, the
+// kernel still spins on them while the test fails.
+void globalBarrier(KernelFixture& fx, ze_module_handle_t m, ze_device_handle_t target,
+                   uint64_t patience = kPatienceNs) {
+  auto k = fx.kernel(m, "global_barrier");
+  uint32_t maxGroups = 0;
+  REQUIRE(zeKernelSuggestMaxCooperativeGroupCount(k, &maxGroups) == ZE_RESULT_SUCCESS);
+  REQUIRE(maxGroups >= 1);
+  UNSCOPED_INFO("cooperative groups: " << maxGroups);
+  ze_command_queue_desc_t qd = tessera::test::queueDesc();
+  ze_command_queue_handle_t q = nullptr;
+  REQUIRE(zeCommandQueueCreate(fx.context, target, &qd, &q) == ZE_RESULT_SUCCESS);
+  ze_command_list_desc_t ld{ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC};
+  ze_command_list_handle_t l = nullptr;
+  REQUIRE(zeCommandListCreate(fx.context, target, &ld, &l) == ZE_RESULT_SUCCESS);
+  for (int round = 0; round < 3; ++round) {
+    int* arrived = new int(0);
+    int* values = new int[maxGroups]();
+    int* sums = new int[maxGroups];
+    std::fill(sums, sums + maxGroups, -1);
+    setArgs(k, arrived, values, sums);
+    setGroupSize(k, 1);
+    ze_group_count_t all{maxGroups, 1, 1};
+    REQUIRE(zeCommandListAppendLaunchCooperativeKernel(l, k, &all, nullptr, 0, nullptr) ==
+            ZE_RESULT_SUCCESS);
+    REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
+    REQUIRE(zeCommandQueueExecuteCommandLists(q, 1, &l, nullptr) == ZE_RESULT_SUCCESS);
+    REQUIRE(zeCommandQueueSynchronize(q, patience) == ZE_RESULT_SUCCESS);
+    REQUIRE(zeCommandListReset(l) == ZE_RESULT_SUCCESS);
+    CHECK(*arrived == int(maxGroups));
+    int expect = int(maxGroups * (maxGroups + 1) / 2);
+    for (uint32_t g = 0; g < maxGroups; ++g) CHECK(sums[g] == expect);
+    delete arrived;
+    delete[] values;
+    delete[] sums;
+  }
+  zeCommandListDestroy(l);
+  zeCommandQueueDestroy(q);
+}
+
+}  // namespace
+
+TEST_CASE("watched child: a cooperative global barrier on the root device", "[.launch_child]") {
+  if (!tessera::test::inWatchedChild()) return;
+  tessera::test::armWatchdog(kWatchdogSeconds);
+  KernelFixture fx;
+  globalBarrier(fx, fx.module("corpus_coop"), fx.device);
+}
+
+TEST_CASE(
+    "watched child: a cooperative global barrier on sub-devices with a module for the sub-device",
+    "[.launch_child]") {
+  if (!tessera::test::inWatchedChild()) return;
+  tessera::test::armWatchdog(kWatchdogSeconds);
+  KernelFixture fx;
+  for (auto s : tessera::test::subDevices(fx.device))
+    globalBarrier(fx, fx.module("corpus_coop", nullptr, s), s);
+}
+
+TEST_CASE("watched child: a cooperative global barrier on sub-devices with a module for the root",
+          "[.launch_child]") {
+  if (!tessera::test::inWatchedChild()) return;
+  tessera::test::armWatchdog(kWatchdogSeconds);
+  KernelFixture fx;
+  auto m = fx.module("corpus_coop");
+  // A hang shows within 5 s: the groups are trivial.
+  for (auto s : tessera::test::subDevices(fx.device)) globalBarrier(fx, m, s, 5'000'000'000ull);
+}
+
+TEST_CASE(
+    "Given a cooperative kernel whose groups wait for each other, when it runs with the "
+    "maximum group count, then it completes: every group was resident at once",
+    "[launch][cooperative]") {
+  tessera::test::runWatchedChild("watched child: a cooperative global barrier on the root device");
+  tessera::test::runWatchedChild(
+      "watched child: a cooperative global barrier on sub-devices with a module for the "
+      "sub-device");
+}
+
+// BUG (reported, not fixed here): the cooperative limit of a kernel comes from the device its
+// module was built for (core/module/kernel.cpp, Kernel::maxCooperativeGroupCount: the module's
+// device's workers), and zeCommandListAppendLaunchCooperativeKernel checks the count against it
+// (level_zero/ze_launch_api.cpp) rather than against the device of the command list. A module built
+// for the root device (2 workers here) launched cooperatively on a one-PU sub-device with the
+// suggested 2 groups is accepted, and the groups run one after the other on the sub-device's single
+// worker: the global barrier never completes.
+TEST_CASE(
+    "Given a module built for the root device, when its cooperative kernel runs on a "
+    "sub-device with the suggested group count, then the global barrier completes",
+    "[launch][cooperative][subdevice][!mayfail]") {
+  tessera::test::runWatchedChild(
+      "watched child: a cooperative global barrier on sub-devices with a module for the root");
+}
+
+TEST_CASE(
+    "Given a launch that signals a kernel-timestamp event, then start <= end within the "
+    "host's span",
+    "[launch][timestamp]") {
+  KernelFixture fx;
+  auto dp = tessera::test::properties(fx.device);
+  const uint64_t mask =
+      dp.kernelTimestampValidBits >= 64 ? UINT64_MAX : ~(~0ull << dp.kernelTimestampValidBits);
+  auto ev = fx.events(2, ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP | ZE_EVENT_POOL_FLAG_HOST_VISIBLE);
+  auto k = fx.kernel("corpus_matmul", "matmul_tiled");
+  const uint32_t N = 64;
+  std::vector<float> A(N * N, 1.0f), B(N * N, 2.0f), C(N * N, 0.0f);
+  float *pa = A.data(), *pb = B.data(), *pc = C.data();
+  setArgs(k, pa, pb, pc, N);
+  setGroupSize(k, 16, 16);
+  uint64_t before = deviceNow(fx.device) & mask;
+  fx.runOnce([&](auto l) {
+    KernelFixture::launch(l, k, {N / 16, N / 16, 1}, ev[0]);
+    KernelFixture::launch(l, k, {N / 16, N / 16, 1}, ev[1]);
+  });
+  uint64_t after = deviceNow(fx.device) & mask;
+  for (float c : C) REQUIRE(c == 2.0f * N);
+  ze_kernel_timestamp_result_t ts[2];
+  for (int i = 0; i < 2; ++i) {
+    REQUIRE(zeEventQueryStatus(ev[i]) == ZE_RESULT_SUCCESS);
+    REQUIRE(zeEventQueryKernelTimestamp(ev[i], &ts[i]) == ZE_RESULT_SUCCESS);
+    INFO("launch " << i << ": host span [" << before << ", " << after << "], global ["
+                   << ts[i].global.kernelStart << ", " << ts[i].global.kernelEnd << "]");
+    CHECK(before <= ts[i].global.kernelStart);
+    CHECK(ts[i].global.kernelStart <= ts[i].global.kernelEnd);
+    CHECK(ts[i].global.kernelEnd <= after);
+    CHECK(ts[i].context.kernelStart <= ts[i].context.kernelEnd);
+  }
+  // In order on one queue: the second launch starts after the first ended.
+  CHECK(ts[0].global.kernelEnd <= ts[1].global.kernelStart);
+}
+
+TEST_CASE(
+    "Given immediate command lists, when they launch kernels, then SYNCHRONOUS returns "
+    "done and ASYNCHRONOUS signals its event",
+    "[launch][immediate]") {
+  KernelFixture fx;
+  ze_module_handle_t m = fx.module("corpus_ranges");
+  std::vector<int> data(256, 0);
+  int* pd = data.data();
+
+  SECTION("synchronous") {
+    auto l = fx.immediate(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+    auto k = fx.kernel(m, "add_value");
+    setGroupSize(k, 32);
+    for (int v = 1; v <= 3; ++v) {
+      setArgs(k, pd, v);
+      KernelFixture::launch(l, k, {8, 1, 1});
+      // Done when the append returns.
+      for (int x : data) REQUIRE(x == v * (v + 1) / 2);
+    }
+  }
+  SECTION("asynchronous") {
+    auto l = fx.immediate(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+    auto ev = fx.events(2);
+    auto k = fx.kernel(m, "add_value");
+    setGroupSize(k, 32);
+    setArgs(k, pd, 4);
+    KernelFixture::launch(l, k, {8, 1, 1}, ev[0]);
+    setArg(k, 1, 10);  // the first launch keeps 4
+    ze_group_count_t half{4, 1, 1};
+    REQUIRE(zeCommandListAppendLaunchKernel(l, k, &half, ev[1], 1, &ev[0]) == ZE_RESULT_SUCCESS);
+    REQUIRE(zeEventHostSynchronize(ev[1], kPatienceNs) == ZE_RESULT_SUCCESS);
+    CHECK(zeEventQueryStatus(ev[0]) == ZE_RESULT_SUCCESS);
+    for (int i = 0; i < 256; ++i) REQUIRE(data[i] == (i < 128 ? 14 : 4));
+  }
+}
+
+TEST_CASE(
+    "Given several host threads, each launching on its own queue, then every launch runs "
+    "once",
+    "[launch][threads]") {
+  KernelFixture fx;
+  ze_module_handle_t m = fx.module("corpus_ranges");
+  constexpr int kThreads = 4, kLaunches = 25, kItems = 128;
+  std::vector<std::vector<int>> data(kThreads, std::vector<int>(kItems, 0));
+  std::vector<ze_kernel_handle_t> kernels;
+  std::vector<ze_command_queue_handle_t> queues;
+  std::vector<ze_command_list_handle_t> lists;
+  for (int t = 0; t < kThreads; ++t) {
+    kernels.push_back(fx.kernel(m, "add_value"));
+    queues.push_back(fx.queue());
+    lists.push_back(fx.list());
+  }
+  // Catch2's assertions are not thread-safe: the threads count failures, the test checks them.
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      auto k = kernels[t];
+      auto l = lists[t];
+      auto q = queues[t];
+      int* p = data[t].data();
+      auto ok = [&](ze_result_t r) {
+        if (r != ZE_RESULT_SUCCESS) ++failures;
+      };
+      ok(zeKernelSetGroupSize(k, 16, 1, 1));
+      for (int i = 0; i < kLaunches; ++i) {
+        int v = t + 1;
+        ok(zeKernelSetArgumentValue(k, 0, sizeof p, &p));
+        ok(zeKernelSetArgumentValue(k, 1, sizeof v, &v));
+        ze_group_count_t g{kItems / 16, 1, 1};
+        ok(zeCommandListAppendLaunchKernel(l, k, &g, nullptr, 0, nullptr));
+        ok(zeCommandListClose(l));
+        ok(zeCommandQueueExecuteCommandLists(q, 1, &l, nullptr));
+        ok(zeCommandQueueSynchronize(q, kPatienceNs));
+        ok(zeCommandListReset(l));
+      }
+    });
+  for (auto& th : threads) th.join();
+  CHECK(failures == 0);
+  for (int t = 0; t < kThreads; ++t)
+    for (int x : data[t]) REQUIRE(x == (t + 1) * kLaunches);
+}
+
+TEST_CASE(
+    "Given a launch with a group count of zero in one dimension, then it is accepted and "
+    "nothing runs",
+    "[launch][empty]") {
+  // The spec names no error for an empty grid; Tessera accepts it and runs nothing
+  // (core/cmdlist/command_exec.cpp, launch()).
+  KernelFixture fx;
+  auto k = fx.kernel("corpus_ranges", "add_value");
+  std::vector<int> data(64, 0);
+  int* p = data.data();
+  setArgs(k, p, 3);
+  setGroupSize(k, 8);
+  fx.runOnce([&](auto l) {
+    for (ze_group_count_t g : {ze_group_count_t{0, 1, 1}, ze_group_count_t{4, 0, 1},
+                               ze_group_count_t{4, 1, 0}, ze_group_count_t{0, 0, 0}})
+      REQUIRE(zeCommandListAppendLaunchKernel(l, k, &g, nullptr, 0, nullptr) == ZE_RESULT_SUCCESS);
+    KernelFixture::launch(l, k, {2, 1, 1});  // the list goes on after them
+  });
+  for (int i = 0; i < 64; ++i) REQUIRE(data[i] == (i < 16 ? 3 : 0));
+}
+
+TEST_CASE(
+    "Given a launch appended, when pointers, group size and offset change before the next "
+    "append, then each launch keeps what it was appended with",
+    "[launch][args]") {
+  KernelFixture fx;
+  auto k = fx.kernel("corpus_ranges", "range1d");
+  std::vector<int> a(256, -1), b(256, -1);
+  int *pa = a.data(), *pb = b.data();
+  const uint32_t n = 256;
+  fx.runOnce([&](auto l) {
+    setArgs(k, pa, n);
+    setGroupSize(k, 8);
+    setOffset(k, 0);
+    KernelFixture::launch(l, k, {2, 1, 1});  // a[0, 16)
+    setArg(k, 0, pb);
+    setGroupSize(k, 4);
+    setOffset(k, 100);
+    KernelFixture::launch(l, k, {2, 1, 1});  // b[100, 108)
+    setArg(k, 0, pa);                        // changes after the last append: no effect
+    setOffset(k, 200);
+  });
+  for (uint32_t i = 0; i < n; ++i) {
+    INFO("index " << i);
+    REQUIRE(a[i] == (i < 16 ? int(i) * 2 + 1 : -1));
+    REQUIRE(b[i] == (i >= 100 && i < 108 ? int(i) * 2 + 1 : -1));
+  }
+}
+
+TEST_CASE(
+    "Given kernels on two queues joined by an event, then the second sees what the first "
+    "wrote",
+    "[launch][event]") {
+  KernelFixture fx;
+  ze_module_handle_t m = fx.module("corpus_reduce");
+  auto scan = fx.kernel(m, "scan_local");
+  auto scan2 = fx.kernel(m, "scan_local");
+  auto ev = fx.events(1);
+  std::vector<int> in(64, 1), mid(64, 0), out(64, 0);
+  int *pin = in.data(), *pmid = mid.data(), *pout = out.data();
+  setArgs(scan, pin, pmid);
+  setArgs(scan2, pmid, pout);
+  setGroupSize(scan, 64);
+  setGroupSize(scan2, 64);
+  auto q1 = fx.queue(0, 0), q2 = fx.queue(0, 1);
+  auto l1 = fx.list(), l2 = fx.list();
+  ze_group_count_t one{1, 1, 1};
+  REQUIRE(zeCommandListAppendLaunchKernel(l2, scan2, &one, nullptr, 1, &ev[0]) ==
+          ZE_RESULT_SUCCESS);
+  KernelFixture::launch(l1, scan, one, ev[0]);
+  REQUIRE(zeCommandListClose(l2) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListClose(l1) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandQueueExecuteCommandLists(q2, 1, &l2, nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandQueueExecuteCommandLists(q1, 1, &l1, nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandQueueSynchronize(q2, kPatienceNs) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandQueueSynchronize(q1, kPatienceNs) == ZE_RESULT_SUCCESS);
+  for (int i = 0; i < 64; ++i) REQUIRE(out[i] == (i + 1) * (i + 2) / 2);
+}
+
+TEST_CASE(
+    "Given a kernel whose group size was never set, then a launch uses a default size that "
+    "the work-item functions report",
+    "[launch][groupsize]") {
+  // "If a group size is not set prior to appending a kernel into a command list then a default
+  // will be chosen."
+  KernelFixture fx;
+  ze_module_handle_t m = fx.module("corpus_ranges");
+  auto info = fx.kernel(m, "range_info");
+  std::vector<uint32_t> out(13, 0);
+  uint32_t* po = out.data();
+  setArg(info, 0, po);
+  auto k = fx.kernel(m, "range1d");
+  std::vector<int> data(4096 * 3 + 1, -1);
+  int* pd = data.data();
+  const uint32_t n = uint32_t(data.size());
+  setArgs(k, pd, n);
+  fx.runOnce([&](auto l) {
+    KernelFixture::launch(l, info, {3, 1, 1});
+    KernelFixture::launch(l, k, {3, 1, 1});
+  });
+  uint32_t local = out[2];
+  INFO("default group size " << local << " x " << out[6] << " x " << out[10]);
+  REQUIRE(local >= 1);
+  REQUIRE(local <= 4096);
+  CHECK(out[3] == 3);
+  CHECK(out[1] == 3 * local);
+  for (uint32_t i = 0; i < n; ++i) REQUIRE(data[i] == (i < 3 * local ? int(i) * 2 + 1 : -1));
+}
+
+TEST_CASE(
+    "Given global sizes, then zeKernelSuggestGroupSize returns divisors that "
+    "zeKernelSetGroupSize accepts",
+    "[launch][groupsize]") {
+  KernelFixture fx;
+  auto k = fx.kernel("corpus_ranges", "range3d");
+  struct Global {
+    uint32_t x, y, z;
+  };
+  for (Global g :
+       {Global{1, 1, 1}, Global{97, 1, 1}, Global{1024, 1, 1}, Global{1000, 30, 1},
+        Global{64, 64, 64}, Global{7, 11, 13}, Global{4096, 4096, 1}, Global{1u << 20, 3, 5}}) {
+    uint32_t x = 0, y = 0, z = 0;
+    REQUIRE(zeKernelSuggestGroupSize(k, g.x, g.y, g.z, &x, &y, &z) == ZE_RESULT_SUCCESS);
+    INFO("global " << g.x << " x " << g.y << " x " << g.z << ": suggested " << x << " x " << y
+                   << " x " << z);
+    REQUIRE((x >= 1 && y >= 1 && z >= 1));
+    CHECK(g.x % x == 0);
+    CHECK(g.y % y == 0);
+    CHECK(g.z % z == 0);
+    CHECK(uint64_t(x) * y * z <= 4096);
+    CHECK(zeKernelSetGroupSize(k, x, y, z) == ZE_RESULT_SUCCESS);
+  }
+}
+
+TEST_CASE("Given a global offset, when the launch is indirect, then the offset still applies",
+          "[launch][indirect][offset]") {
+  KernelFixture fx;
+  ze_module_handle_t m = fx.module("corpus_ranges");
+  auto k = fx.kernel(m, "range1d");
+  auto k2 = fx.kernel(m, "range1d");
+  std::vector<int> a(128, -1), b(128, -1);
+  int *pa = a.data(), *pb = b.data();
+  const uint32_t n = 128;
+  setArgs(k, pa, n);
+  setArgs(k2, pb, n);
+  setGroupSize(k, 4);
+  setGroupSize(k2, 8);
+  setOffset(k, 10);
+  setOffset(k2, 50);
+  ze_group_count_t counts[2] = {{3, 1, 1}, {2, 1, 1}};
+  uint32_t two = 2;
+  ze_kernel_handle_t both[2] = {k, k2};
+  fx.runOnce([&](auto l) {
+    REQUIRE(zeCommandListAppendLaunchKernelIndirect(l, k, &counts[0], nullptr, 0, nullptr) ==
+            ZE_RESULT_SUCCESS);
+    barrier(l);
+    REQUIRE(zeCommandListAppendLaunchMultipleKernelsIndirect(l, 2, both, &two, counts, nullptr, 0,
+                                                             nullptr) == ZE_RESULT_SUCCESS);
+  });
+  for (uint32_t i = 0; i < n; ++i) {
+    INFO("index " << i);
+    REQUIRE(a[i] == (i >= 10 && i < 22 ? int(i) * 2 + 1 : -1));
+    REQUIRE(b[i] == (i >= 50 && i < 66 ? int(i) * 2 + 1 : -1));
+  }
+}
+
+// BUG (reported, not fixed here): zeKernelSetGlobalOffsetExp is implemented and in the KernelExp
+// DDI table (level_zero/ze_ddi_tables.cpp), but zeDriverGetExtensionProperties does not list
+// ZE_experimental_global_offset (level_zero/extensions.cpp, extensions()), so an application that
+// checks for the extension before using it, as the spec asks, will not use it.
+TEST_CASE("Given the driver's extensions, then ZE_experimental_global_offset is listed",
+          "[launch][offset][extension][!mayfail]") {
+  ze_driver_handle_t driver = tessera::test::initDriver();
+  uint32_t count = 0;
+  REQUIRE(zeDriverGetExtensionProperties(driver, &count, nullptr) == ZE_RESULT_SUCCESS);
+  std::vector<ze_driver_extension_properties_t> exts(count);
+  REQUIRE(zeDriverGetExtensionProperties(driver, &count, exts.data()) == ZE_RESULT_SUCCESS);
+  bool listed = false;
+  for (const auto& e : exts) listed |= std::string(e.name) == ZE_GLOBAL_OFFSET_EXP_NAME;
+  CHECK(listed);
+}
