@@ -3,11 +3,13 @@
 #include <cstring>
 
 #include "tessera/ze_tessera.h"
+#include <level_zero/ze_api.h>
 
 namespace tessera::ze {
 
 const std::vector<Extension>& extensions() {
   static const std::vector<Extension> list = {
+      {ZE_GLOBAL_OFFSET_EXP_NAME, ZE_GLOBAL_OFFSET_EXP_VERSION_CURRENT},
       {ZE_TESSERA_ROOT_DEVICE_EXT_NAME, ZE_TESSERA_ROOT_DEVICE_EXT_VERSION},
       {ZE_TESSERA_DEVICE_TOPOLOGY_EXT_NAME, ZE_TESSERA_DEVICE_TOPOLOGY_EXT_VERSION},
       {ZE_TESSERA_EVENT_POOL_PUT_IPC_EXT_NAME, ZE_TESSERA_EVENT_POOL_PUT_IPC_EXT_VERSION},

@@ -1,5 +1,7 @@
 // The kernel launch appends. The kernel's arguments, group size and offset are copied now
 // ("Arguments are copied at append time").
+#include "backends/cpu/worker_pool.h"
+#include "core/device/device.h"
 #include "core/module/kernel.h"
 #include "level_zero/ze_sync_args.h"
 
@@ -67,12 +69,16 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendLaunchCooperativeKernel(
     ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
     const ze_group_count_t* pLaunchFuncArgs, ze_event_handle_t hSignalEvent,
     uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
-  // Every group must be resident at once: no more groups than zeKernelSuggestMaxCooperativeGroupCount.
-  Kernel* kernel = Kernel::fromHandle(hKernel);
-  if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  return appendLaunch(hCommandList, hKernel, pLaunchFuncArgs, false,
-                      kernel->maxCooperativeGroupCount(), hSignalEvent, numWaitEvents,
-                      phWaitEvents);
+  // Every group must be resident at once: no more groups than the list's device has workers (what
+  // zeKernelSuggestMaxCooperativeGroupCount answers for the module's device; a sub-device's list
+  // may run fewer at once).
+  CommandList* list = CommandList::fromHandle(hCommandList);
+  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return tessera::ze::guarded([&] {
+    return appendLaunch(hCommandList, hKernel, pLaunchFuncArgs, false,
+                        list->device().workers().size(), hSignalEvent, numWaitEvents,
+                        phWaitEvents);
+  });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendLaunchKernelIndirect(

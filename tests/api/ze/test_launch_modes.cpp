@@ -241,8 +241,33 @@ TEST_CASE("watched child: a cooperative global barrier on sub-devices with a mod
   tessera::test::armWatchdog(kWatchdogSeconds);
   KernelFixture fx;
   auto m = fx.module("corpus_coop");
-  // A hang shows within 5 s: the groups are trivial.
-  for (auto s : tessera::test::subDevices(fx.device)) globalBarrier(fx, m, s, 5'000'000'000ull);
+  for (auto s : tessera::test::subDevices(fx.device)) {
+    // The suggestion is for the module's device; a sub-device may hold fewer groups at once, and
+    // a count it cannot hold is refused rather than left to hang.
+    auto k = fx.kernel(m, "global_barrier");
+    uint32_t suggested = 0;
+    REQUIRE(zeKernelSuggestMaxCooperativeGroupCount(k, &suggested) == ZE_RESULT_SUCCESS);
+    ze_command_list_desc_t ld{ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC};
+    ze_command_list_handle_t l = nullptr;
+    REQUIRE(zeCommandListCreate(fx.context, s, &ld, &l) == ZE_RESULT_SUCCESS);
+    int arrived = 0;
+    std::vector<int> values(suggested), sums(suggested);
+    int *pa = &arrived, *pv = values.data(), *ps = sums.data();
+    setArgs(k, pa, pv, ps);
+    setGroupSize(k, 1);
+    ze_group_count_t all{suggested, 1, 1};
+    uint32_t subPus = tessera::test::properties(s).numThreadsPerEU *
+                      tessera::test::properties(s).numEUsPerSubslice *
+                      tessera::test::properties(s).numSubslicesPerSlice *
+                      tessera::test::properties(s).numSlices;
+    ze_result_t expected =
+        suggested > subPus ? ZE_RESULT_ERROR_INVALID_ARGUMENT : ZE_RESULT_SUCCESS;
+    CHECK(zeCommandListAppendLaunchCooperativeKernel(l, k, &all, nullptr, 0, nullptr) == expected);
+    zeCommandListDestroy(l);
+    zeKernelDestroy(k);
+    // Within the sub-device's capacity the global barrier completes.
+    globalBarrier(fx, fx.module("corpus_coop", nullptr, s), s, 5'000'000'000ull);
+  }
 }
 
 TEST_CASE(
@@ -255,17 +280,13 @@ TEST_CASE(
       "sub-device");
 }
 
-// BUG (reported, not fixed here): the cooperative limit of a kernel comes from the device its
-// module was built for (core/module/kernel.cpp, Kernel::maxCooperativeGroupCount: the module's
-// device's workers), and zeCommandListAppendLaunchCooperativeKernel checks the count against it
-// (level_zero/ze_launch_api.cpp) rather than against the device of the command list. A module built
-// for the root device (2 workers here) launched cooperatively on a one-PU sub-device with the
-// suggested 2 groups is accepted, and the groups run one after the other on the sub-device's single
-// worker: the global barrier never completes.
+// The cooperative limit of a launch is the command list's device's: a module built for the root
+// device launched on a one-PU sub-device with the root's suggested count is refused (it could not
+// have every group resident at once), never left to hang.
 TEST_CASE(
-    "Given a module built for the root device, when its cooperative kernel runs on a "
-    "sub-device with the suggested group count, then the global barrier completes",
-    "[launch][cooperative][subdevice][!mayfail]") {
+    "Given a module built for the root device, when its cooperative kernel goes to a sub-device, "
+    "then counts the sub-device cannot hold are refused and the others complete",
+    "[launch][cooperative][subdevice]") {
   tessera::test::runWatchedChild(
       "watched child: a cooperative global barrier on sub-devices with a module for the root");
 }
@@ -556,12 +577,10 @@ TEST_CASE("Given a global offset, when the launch is indirect, then the offset s
   }
 }
 
-// BUG (reported, not fixed here): zeKernelSetGlobalOffsetExp is implemented and in the KernelExp
-// DDI table (level_zero/ze_ddi_tables.cpp), but zeDriverGetExtensionProperties does not list
-// ZE_experimental_global_offset (level_zero/extensions.cpp, extensions()), so an application that
-// checks for the extension before using it, as the spec asks, will not use it.
+// zeKernelSetGlobalOffsetExp is an experimental extension: applications check that the driver lists
+// it before they use it.
 TEST_CASE("Given the driver's extensions, then ZE_experimental_global_offset is listed",
-          "[launch][offset][extension][!mayfail]") {
+          "[launch][offset][extension]") {
   ze_driver_handle_t driver = tessera::test::initDriver();
   uint32_t count = 0;
   REQUIRE(zeDriverGetExtensionProperties(driver, &count, nullptr) == ZE_RESULT_SUCCESS);
