@@ -2,6 +2,8 @@
 // Why first: later passes (builtins, barrier regions) reason about one function per kernel; a
 // barrier inside a helper function must be visible to the region formation.
 #include <llvm/IR/Instructions.h>
+
+#include <algorithm>
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include "backends/cpu/jit/jit_passes.h"
@@ -51,6 +53,26 @@ std::vector<llvm::Function*> inlineIntoKernels(llvm::Module& m) {
         changed |= llvm::InlineFunction(*call, ifi).isSuccess();
       }
     }
+  }
+  // A helper that calls a barrier or a work-item builtin only means something inside a kernel's
+  // work-group function; once inlined everywhere it is called from, its own definition cannot be
+  // compiled (nothing would lower those calls), so it goes. Other helpers stay: an exported one
+  // may be asked for with zeModuleGetFunctionPointer.
+  auto needsWorkGroup = [](llvm::Function& f) {
+    for (llvm::BasicBlock& bb : f)
+      for (llvm::Instruction& i : bb)
+        if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i))
+          if (llvm::Function* callee = call->getCalledFunction()) {
+            llvm::StringRef base = spirvBaseName(callee->getName());
+            if (base.startswith("__spirv_BuiltIn") || base == "__spirv_ControlBarrier")
+              return true;
+          }
+    return false;
+  };
+  for (auto it = m.begin(); it != m.end();) {
+    llvm::Function& f = *it++;
+    bool isKernel = std::find(kernels.begin(), kernels.end(), &f) != kernels.end();
+    if (!isKernel && !f.isDeclaration() && f.use_empty() && needsWorkGroup(f)) f.eraseFromParent();
   }
   return kernels;
 }

@@ -105,7 +105,8 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       }
     } else {
       offset = alignTo(offset, dl.getABITypeAlign(t).value());
-      arg = {ArgKind::ByValue, static_cast<uint32_t>(dl.getTypeStoreSize(t)),
+      // The allocation size is OpenCL C's sizeof: a 3-element vector takes four elements.
+      arg = {ArgKind::ByValue, static_cast<uint32_t>(dl.getTypeAllocSize(t)),
              static_cast<uint32_t>(offset)};
       v = b.CreateLoad(t, b.CreateConstInBoundsGEP1_64(i8, args, offset), a.getName());
     }

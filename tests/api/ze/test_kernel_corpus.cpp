@@ -800,15 +800,12 @@ TEST_CASE(
   }
 }
 
-// BUG (reported, not fixed here): a by-value vector argument's size is taken as LLVM's store size
-// (backends/cpu/jit/workgroup_function.cpp:108, dl.getTypeStoreSize), 12 bytes for float3/int3,
-// where OpenCL C gives 3-component vectors the size and alignment of 4 (sizeof(float3) == 16, as
-// clSetKernelArg with cl_float3 passes): zeKernelSetArgumentValue(k, 0, 16, &h) answers
-// INVALID_KERNEL_ARGUMENT_SIZE. getTypeAllocSize would give 16.
+// OpenCL C gives 3-component vectors the size and alignment of 4 (sizeof(float3) == 16, as
+// clSetKernelArg with cl_float3 passes). (This test found the slot sized as LLVM's store size, 12.)
 TEST_CASE(
     "Given float3 and int3 arguments passed with sizeof(float3) == 16, then the kernel sees "
     "their components",
-    "[corpus][args][vec3][!mayfail]") {
+    "[corpus][args][vec3]") {
   KernelFixture fx;
   auto k = fx.kernel("corpus_scalars", "vec3_args");
   struct alignas(16) Float3 {
@@ -978,18 +975,13 @@ TEST_CASE(
   }
 }
 
-// BUG (reported, not fixed here): a module with a barrier inside a helper function that stays
-// defined in the module (any non-static OpenCL C function: clang inlines it but keeps its
-// definition; or one marked noinline, SPIR-V DontInline) fails to build with "unsupported builtin:
-// __spirv_ControlBarrier". The JIT inlines every call into the kernels
-// (backends/cpu/jit/inline_calls.cpp) but the helper's own definition stays in the module with its
-// barrier calls, which the region passes never lower (they work on kernels only), and the final
-// check for unlowered __spirv_ builtins (backends/cpu/jit/kernel_jit.cpp:130-132) counts those
-// uses. Dropping functions left unused after inlining would fix both.
+// A helper with a barrier stays defined in the module (any non-static OpenCL C function: clang
+// inlines it but keeps its definition; or one marked noinline). Once inlined into the kernels, its
+// own definition cannot be compiled and is dropped. (This test found such modules refused.)
 TEST_CASE(
     "Given barriers inside non-static and noinline helper functions, then the module builds "
     "and the group sums are right",
-    "[corpus][barrier][calls][!mayfail]") {
+    "[corpus][barrier][calls]") {
   KernelFixture fx;
   auto k = fx.kernel("corpus_barrier_helpers", "sums_helpers");
   const uint32_t groupSize = 32, groups = 3, rounds = 2;
