@@ -1,10 +1,12 @@
 // Builtins beyond the basics against host references: vloadn/vstoren and the half conversions,
 // math with a result through a pointer, printf (stdout captured), async work-group copies,
-// sub-group functions (sub-groups of one work-item).
+// sub-group functions (sub-groups of one work-item), by-value arguments the kernel writes,
+// work-group collectives.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -436,6 +438,111 @@ TEST_CASE(
     Array8 mine = a;
     mine.v[idx[i] & 7] += i;
     REQUIRE(out[i] == mine.v[idx[i] & 7] + mine.v[(idx[i] + 1) & 7]);
+  }
+}
+
+TEST_CASE(
+    "Given wg_int, when work-group collectives run over several group sizes, then each "
+    "work-item gets the host's reduction, scan, broadcast and vote",
+    "[jit][builtins][collectives][barrier]") {
+  const CompiledKernel& k = kernel("collectives", "wg_int");
+  for (uint32_t size : {1u, 5u, 64u}) {
+    const uint32_t groups = 3, n = size * groups;
+    std::vector<int> x(n), out(8 * n);
+    for (uint32_t i = 0; i < n; ++i) x[i] = int((i * 37) % 101) - 45;
+    ArgBuffer args(k);
+    args.set(0, ptr(x)).set(1, ptr(out));
+    launch(k, args.data(), dims1(groups, size), pool());
+    for (uint32_t g = 0; g < groups; ++g) {
+      const int* gx = &x[g * size];
+      int sum = 0, mn = INT32_MAX, mx = INT32_MIN;
+      bool all = true, any = false;
+      for (uint32_t l = 0; l < size; ++l) {
+        sum += gx[l], mn = std::min(mn, gx[l]), mx = std::max(mx, gx[l]);
+        all = all && gx[l] > -50, any = any || gx[l] > 40;
+      }
+      int prefix = 0, prefixMax = INT32_MIN;
+      for (uint32_t l = 0; l < size; ++l) {
+        const int* o = &out[8 * (g * size + l)];
+        INFO("size " << size << " group " << g << " item " << l);
+        REQUIRE(o[0] == sum);
+        REQUIRE(o[1] == mn);
+        REQUIRE(o[2] == mx);
+        REQUIRE(o[4] == prefix);
+        REQUIRE(o[5] == prefixMax);
+        prefix += gx[l], prefixMax = std::max(prefixMax, gx[l]);
+        REQUIRE(o[3] == prefix);
+        REQUIRE(o[6] == gx[size - 1]);
+        REQUIRE(o[7] == int(all) + 2 * int(any));
+      }
+    }
+  }
+}
+
+TEST_CASE("Given wg_float, when float collectives run, then they match a host fold in id order",
+          "[jit][builtins][collectives][barrier]") {
+  const CompiledKernel& k = kernel("collectives", "wg_float");
+  const uint32_t size = 16, groups = 4, n = size * groups;
+  std::vector<float> x(n), out(4 * n);
+  for (uint32_t i = 0; i < n; ++i) x[i] = float((i * 13) % 29) * 0.25f - 3.0f;
+  ArgBuffer args(k);
+  args.set(0, ptr(x)).set(1, ptr(out));
+  launch(k, args.data(), dims1(groups, size), pool());
+  for (uint32_t g = 0; g < groups; ++g) {
+    float sum = 0, mx = -INFINITY, mn = INFINITY;
+    uint64_t ids = 0;
+    for (uint32_t l = 0; l < size; ++l) sum += x[g * size + l], mx = std::max(mx, x[g * size + l]);
+    for (uint32_t l = 0; l < size; ++l) ids += g * size + l;
+    for (uint32_t l = 0; l < size; ++l) {
+      uint32_t i = g * size + l;
+      mn = std::min(mn, x[i]);
+      REQUIRE(out[4 * i] == sum);
+      REQUIRE(out[4 * i + 1] == mx);
+      REQUIRE(out[4 * i + 2] == mn);
+      REQUIRE(out[4 * i + 3] == float(ids));
+    }
+  }
+}
+
+TEST_CASE("Given wg_loop, when collectives repeat in a loop, then every round is right",
+          "[jit][builtins][collectives][barrier]") {
+  const CompiledKernel& k = kernel("collectives", "wg_loop");
+  const uint32_t size = 8, groups = 5, n = size * groups;
+  const int rounds = 4;
+  std::vector<int> x(n), out(n);
+  for (uint32_t i = 0; i < n; ++i) x[i] = int(i % 7) + 1;
+  ArgBuffer args(k);
+  args.set(0, ptr(x)).set(1, ptr(out)).set(2, rounds);
+  launch(k, args.data(), dims1(groups, size), pool());
+  for (uint32_t g = 0; g < groups; ++g) {
+    int sum = 0;
+    for (uint32_t l = 0; l < size; ++l) sum += x[g * size + l];
+    for (uint32_t l = 0; l < size; ++l) {
+      int ref = 0;
+      for (int r = 0; r < rounds; ++r) ref += sum * (r + 1) + r * int(l);
+      REQUIRE(out[g * size + l] == ref);
+    }
+  }
+}
+
+TEST_CASE("Given wg_broadcast2d, when broadcasting from local id (1, 2), then each group has it",
+          "[jit][builtins][collectives][barrier]") {
+  const CompiledKernel& k = kernel("collectives", "wg_broadcast2d");
+  LaunchDims dims;
+  dims.workDim = 2;
+  dims.groupCount[0] = 3, dims.groupCount[1] = 2;
+  dims.groupSize[0] = 4, dims.groupSize[1] = 3;
+  const uint32_t w = 12, h = 6;
+  std::vector<float> x(w * h), out(w * h);
+  for (uint32_t i = 0; i < w * h; ++i) x[i] = float(i) * 1.5f;
+  ArgBuffer args(k);
+  args.set(0, ptr(x)).set(1, ptr(out));
+  launch(k, args.data(), dims, pool());
+  for (uint32_t y = 0; y < h; ++y) {
+    for (uint32_t xx = 0; xx < w; ++xx) {
+      uint32_t sx = (xx / 4) * 4 + 1, sy = (y / 3) * 3 + 2;
+      REQUIRE(out[y * w + xx] == x[sy * w + sx]);
+    }
   }
 }
 
