@@ -546,5 +546,23 @@ TEST_CASE("Given wg_broadcast2d, when broadcasting from local id (1, 2), then ea
   }
 }
 
+TEST_CASE(
+    "Given float_atomics, when floats are exchanged, stored and loaded atomically, then exact",
+    "[jit][builtins][atomics]") {
+  const CompiledKernel& k = kernel("float_atomics", "float_atomics");
+  const int n = 32;
+  std::vector<float> f(67, 0.0f), v(n);
+  for (int i = 0; i < n; ++i) v[i] = float(i) * 0.75f, f[34 + i] = float(i) + 0.5f;
+  ArgBuffer args(k);
+  args.set(0, ptr(f)).set(1, ptr(v));
+  launch(k, args.data(), dims1(4, 8), pool());
+  CHECK(f[0] == 5.0f);
+  CHECK(f[1] == 2.5f);
+  for (int i = 0; i < n; ++i) {
+    REQUIRE(f[2 + i] == 2.5f + float(i) + 0.5f);
+    REQUIRE(f[34 + i] == v[i]);
+  }
+}
+
 }  // namespace
 }  // namespace tessera::backends::cpu::test
