@@ -13,3 +13,10 @@ __kernel void print_after_barrier(__local int* tmp) {
   barrier(CLK_LOCAL_MEM_FENCE);
   if (l == 0) printf("group %d sum %d\n", (int)get_group_id(0), tmp[0] + tmp[1] + tmp[2]);
 }
+
+// printf's result: 0 when printed, -1 when the format does not match the arguments (on purpose).
+#pragma clang diagnostic ignored "-Wformat"
+__kernel void print_result(__global int* out) {
+  out[0] = printf("%d\n", 42);
+  out[1] = printf("%v4hlf\n", (float2)(1.0f, 2.0f));
+}

@@ -11,6 +11,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Intrinsics.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 
@@ -169,9 +170,9 @@ llvm::Value* libmOut(Builder& b, llvm::CallInst* call, llvm::StringRef name, Arg
                      llvm::Value* out, llvm::Type* outElement) {
   llvm::Type* t = call->getType();
   llvm::Type* scalar = t->getScalarType();
+  // The float version: "frexp" -> "frexpf", "lgamma_r" -> "lgammaf_r".
   std::string fn = name.str();
-  if (scalar->isFloatTy())
-    fn.insert(name.find('_') == llvm::StringRef::npos ? fn.size() : name.find('_'), "f");
+  if (scalar->isFloatTy()) fn.insert(std::min(fn.find('_'), fn.size()), "f");
   llvm::SmallVector<llvm::Type*, 3> params;
   for (llvm::Value* v : a) params.push_back(v->getType()->getScalarType());
   params.push_back(llvm::PointerType::get(outElement, 0));

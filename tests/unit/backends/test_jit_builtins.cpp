@@ -299,6 +299,18 @@ TEST_CASE("Given print_after_barrier, when one work-item per group prints, then 
   CHECK(sortedLines(text) == ref);
 }
 
+TEST_CASE("Given print_result, when a format does not match its arguments, then printf returns -1",
+          "[jit][builtins][printf]") {
+  const CompiledKernel& k = kernel("printf", "print_result");
+  std::vector<int> out(2, 7);
+  ArgBuffer args(k);
+  args.set(0, ptr(out));
+  std::string text = captureStdout([&] { launch(k, args.data(), dims1(1, 1), pool()); });
+  CHECK(text == "42\n");
+  CHECK(out[0] == 0);
+  CHECK(out[1] == -1);
+}
+
 TEST_CASE("Given async_roundtrip, when copies go global -> local -> global (strided), then exact",
           "[jit][builtins][async][barrier]") {
   const CompiledKernel& k = kernel("async_copy", "async_roundtrip");
