@@ -53,6 +53,15 @@ enum RegionParam : unsigned {
 // kernels. Returns the kernels (functions that were spir_kernel).
 std::vector<llvm::Function*> inlineIntoKernels(llvm::Module& m);
 
+// byval_copies.cpp: a by-value argument the kernel may write is copied to a private alloca on
+// entry (the argument buffer is shared by every work-item of the launch).
+void copyWrittenByValArgs(llvm::Function& kernel);
+
+// workgroup_collectives.cpp: work-group scope OpGroup* (reduce, scans, broadcast, all, any)
+// become a static __local accumulator per call site and barriers. Unsupported ones are left for
+// lowerBuiltins to refuse.
+void lowerWorkGroupCollectives(llvm::Module& m);
+
 // builtin_library.cpp: OpenCL.std ext-insts, relational ops and atomics become IR. Leaves
 // __spirv_ControlBarrier and work-item builtins alone. False (and `error`) on an unknown builtin.
 bool lowerBuiltins(llvm::Module& m, std::string* error);

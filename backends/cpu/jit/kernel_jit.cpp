@@ -2,9 +2,15 @@
 //  1. triple and DataLayout of the host (from the JIT): every later size and alignment (argument
 //     slots, scratch slots, static locals) must be the host's, not SPIR's.
 //  2. inlineIntoKernels: one function per kernel, so barriers in helpers are seen by step 5 and
-//     calling conventions are C before anything is called natively.
-//  3. lowerBuiltins: math, relational, atomics become IR; before region formation so that the
-//     regions (and the work-item loops around them) contain no opaque calls.
+//     calling conventions are C before anything is called natively. Then copyWrittenByValArgs
+//     (per kernel): after inlining, so writes made by helpers are seen; before step 5, so the
+//     private copy is an alloca of the kernel, which formRegions keeps per work-item.
+//  3. lowerWorkGroupCollectives, then lowerBuiltins. The collectives add barriers and static
+//     locals, so they come before steps 4 and 5; before lowerBuiltins, which refuses what is left
+//     at work-group scope. lowerBuiltins: math, relational, atomics, vector loads/stores, printf,
+//     async copies become IR; before region formation so that the regions (and the work-item loops
+//     around them) contain no calls but the few host helpers of builtin_runtime.h (printf, async
+//     copies), and so that the work-item builtin an async copy asks for is replaced by step 5.
 //  4. layoutStaticLocals: offsets of static __local variables, used by every region of every
 //  kernel.
 //  5. formRegions (per kernel): cuts at barriers, turns work-item builtins into parameters.
@@ -178,6 +184,8 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
   m.setDataLayout(jit_->getDataLayout());
   // 2.-4.
   std::vector<llvm::Function*> kernels = jit::inlineIntoKernels(m);
+  for (llvm::Function* kernel : kernels) jit::copyWrittenByValArgs(*kernel);
+  jit::lowerWorkGroupCollectives(m);
   if (!jit::lowerBuiltins(m, error)) return nullptr;
   jit::StaticLocalLayout locals = jit::layoutStaticLocals(m);
   // 5.-6.

@@ -1,5 +1,6 @@
 #include "backends/cpu/jit/launcher.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -77,6 +78,8 @@ void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
     uint8_t* scratch = tlsScratch.get(scratchBytes == 0 ? 64 : scratchBytes);
     fn(&ctx, g % gx, (g / gx) % gy, g / (gx * gy), local, scratch);
   });
+  // Kernels' printf output (builtin_runtime.h) is complete when the launch is.
+  std::fflush(stdout);
 }
 
 }  // namespace tessera::backends::cpu

@@ -1,0 +1,29 @@
+// Host functions that JIT-compiled kernels call (by absolute address: the JIT runs in this
+// process): OpenCL printf and the work-group async copies. No LLVM here.
+//
+// Threading contract: any number of work-groups may call these at once. printfRuntime writes each
+// call's whole output to stdout under one lock; launch() flushes stdout before it returns.
+#pragma once
+
+#include <cstdint>
+
+namespace tessera::backends::cpu::jit {
+
+// One printf argument's type code in the `types` string builtin_library.cpp builds: a scalar is
+// one of the letters below; a vector is 'v', its lane count as a letter ('a' + lanes), then the
+// element's letter. Arguments lie in `args` in order, each at a 16-byte aligned offset.
+namespace printf_type {
+inline constexpr char kI8 = 'c', kI16 = 's', kI32 = 'i', kI64 = 'l', kHalf = 'h', kFloat = 'f',
+                      kDouble = 'd', kPointer = 'p', kVector = 'v';
+}
+
+// OpenCL C printf: `format` with its arguments described by `types`. Returns 0, or -1 when the
+// format does not match the arguments (nothing is printed then).
+int printfRuntime(const char* format, const char* types, const uint8_t* args);
+
+// async_work_group_(strided_)copy, done at once by one work-item (`active`): `count` elements of
+// `elementSize` bytes, `dstStride` / `srcStride` elements apart.
+void asyncCopyRuntime(uint8_t* dst, const uint8_t* src, uint64_t count, uint64_t elementSize,
+                      uint64_t dstStride, uint64_t srcStride, uint64_t active);
+
+}  // namespace tessera::backends::cpu::jit
