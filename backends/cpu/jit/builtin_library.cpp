@@ -207,14 +207,13 @@ llvm::Value* identity(llvm::Type* t, llvm::StringRef op) {
   return llvm::ConstantInt::get(t, llvm::APInt::getSignedMinValue(bits));  // SMax
 }
 
-// A call to a host function of builtin_runtime.h by its address (the JIT runs in this process).
-llvm::Value* callHost(Builder& b, void* fn, llvm::Type* result, const Args& a) {
+// A call to a host function of builtin_runtime.h, by the name the JIT binds to it.
+llvm::Value* callHost(Builder& b, const char* symbol, llvm::Type* result, const Args& a) {
   llvm::SmallVector<llvm::Type*, 8> params;
   for (llvm::Value* v : a) params.push_back(v->getType());
   llvm::FunctionType* type = llvm::FunctionType::get(result, params, false);
-  llvm::Value* address = b.CreateIntToPtr(b.getInt64(reinterpret_cast<uintptr_t>(fn)),
-                                          llvm::PointerType::get(type, 0));
-  return b.CreateCall(type, address, a);
+  llvm::Module* m = b.GetInsertBlock()->getModule();
+  return b.CreateCall(m->getOrInsertFunction(symbol, type), a);
 }
 
 llvm::Value* bytePointer(Builder& b, llvm::Value* p) {
@@ -272,7 +271,7 @@ llvm::Value* lowerPrintf(Builder& b, llvm::CallInst* call, const Args& a) {
     b.CreateAlignedStore(v, pointerTo(b, at, v->getType()), llvm::Align(16));
   }
   llvm::Constant* typeString = b.CreateGlobalStringPtr(types, "printf.types", 0, f->getParent());
-  return callHost(b, reinterpret_cast<void*>(&printfRuntime), b.getInt32Ty(),
+  return callHost(b, kPrintfSymbol, b.getInt32Ty(),
                   {bytePointer(b, a[0]), typeString, buffer});
 }
 
@@ -341,7 +340,7 @@ llvm::Value* lowerAsyncCopy(Builder& b, llvm::CallInst* call, const Args& a) {
       "__spirv_BuiltInLocalInvocationIndex", llvm::FunctionType::get(b.getInt64Ty(), false));
   llvm::Value* active =
       b.CreateZExt(b.CreateICmpEQ(b.CreateCall(lid), b.getInt64(0)), b.getInt64Ty());
-  callHost(b, reinterpret_cast<void*>(&asyncCopyRuntime), b.getVoidTy(),
+  callHost(b, kAsyncCopySymbol, b.getVoidTy(),
            {bytePointer(b, a[1]), bytePointer(b, a[2]), b.CreateZExtOrTrunc(a[3], b.getInt64Ty()),
             b.getInt64(size), toLocal ? one : stride, toLocal ? stride : one, active});
   return llvm::Constant::getNullValue(call->getType());

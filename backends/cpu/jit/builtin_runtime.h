@@ -1,5 +1,7 @@
-// Host functions that JIT-compiled kernels call (by absolute address: the JIT runs in this
-// process): OpenCL printf and the work-group async copies. No LLVM here.
+// Host functions that JIT-compiled kernels call: OpenCL printf and the work-group async copies. The
+// kernels call them by name (kPrintfSymbol, kAsyncCopySymbol); every JITDylib defines those names as
+// this process's addresses, so object code saved in a native binary and loaded into another process
+// binds to that process's copies. No LLVM here.
 //
 // Threading contract: any number of work-groups may call these at once. printfRuntime writes each
 // call's whole output to stdout under one lock; launch() flushes stdout before it returns.
@@ -16,6 +18,9 @@ namespace printf_type {
 inline constexpr char kI8 = 'c', kI16 = 's', kI32 = 'i', kI64 = 'l', kHalf = 'h', kFloat = 'f',
                       kDouble = 'd', kPointer = 'p', kVector = 'v';
 }
+
+inline constexpr const char* kPrintfSymbol = "__tessera_rt_printf";
+inline constexpr const char* kAsyncCopySymbol = "__tessera_rt_async_copy";
 
 // OpenCL C printf: `format` with its arguments described by `types`. Returns 0, or -1 when the
 // format does not match the arguments (nothing is printed then).

@@ -23,6 +23,8 @@
 //     collide) that resolves libm and the like from the process.
 #include "backends/cpu/jit/kernel_jit.h"
 
+#include "backends/cpu/jit/builtin_runtime.h"
+
 #include <llvm/ExecutionEngine/ObjectCache.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -162,6 +164,31 @@ std::unique_ptr<KernelJit> KernelJit::create(std::string* error) {
 
 KernelJit::~KernelJit() = default;
 
+namespace {
+
+// A JITDylib for one module: process symbols (libm) and the kernel runtime (builtin_runtime.h).
+llvm::Expected<llvm::orc::JITDylib&> newDylib(llvm::orc::LLJIT& lljit, const std::string& name) {
+  auto dylib = lljit.createJITDylib(name);
+  if (!dylib) return dylib.takeError();
+  // Symbols of the process (libm) ...
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      lljit.getDataLayout().getGlobalPrefix());
+  if (!process) return process.takeError();
+  dylib->addGenerator(std::move(*process));
+  // ... and the runtime functions kernels call by name (builtin_runtime.h), bound to this
+  // process's addresses, also for object code loaded from a native binary.
+  auto flags = llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable;
+  llvm::orc::SymbolMap runtime;
+  runtime[lljit.mangleAndIntern(jit::kPrintfSymbol)] =
+      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&jit::printfRuntime), flags);
+  runtime[lljit.mangleAndIntern(jit::kAsyncCopySymbol)] =
+      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&jit::asyncCopyRuntime), flags);
+  if (auto e = dylib->define(llvm::orc::absoluteSymbols(std::move(runtime)))) return std::move(e);
+  return *dylib;
+}
+
+}  // namespace
+
 std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
                                                          std::unique_ptr<llvm::LLVMContext> context,
                                                          std::unique_ptr<llvm::Module> module,
@@ -243,18 +270,11 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
   // 8.
   std::string id = "module" + std::to_string(dylibs_++);
   m.setModuleIdentifier(id);
-  auto dylib = jit_->createJITDylib(id);
+  auto dylib = newDylib(*jit_, id);
   if (!dylib) {
     *error = llvm::toString(dylib.takeError());
     return nullptr;
   }
-  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-      jit_->getDataLayout().getGlobalPrefix());
-  if (!process) {
-    *error = llvm::toString(process.takeError());
-    return nullptr;
-  }
-  dylib->addGenerator(std::move(*process));
   if (auto e = jit_->addIRModule(
           *dylib, llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
     *error = llvm::toString(std::move(e));
@@ -296,18 +316,11 @@ std::shared_ptr<const CompiledModule> KernelJit::load(const CompiledModule& modu
                                                       std::string* error) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto result = std::make_shared<CompiledModule>(module);
-  auto dylib = jit_->createJITDylib("module" + std::to_string(dylibs_++));
+  auto dylib = newDylib(*jit_, "module" + std::to_string(dylibs_++));
   if (!dylib) {
     *error = llvm::toString(dylib.takeError());
     return nullptr;
   }
-  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-      jit_->getDataLayout().getGlobalPrefix());
-  if (!process) {
-    *error = llvm::toString(process.takeError());
-    return nullptr;
-  }
-  dylib->addGenerator(std::move(*process));
   llvm::StringRef bytes(module.object.data(), module.object.size());
   if (auto e = jit_->addObjectFile(*dylib, llvm::MemoryBuffer::getMemBufferCopy(bytes))) {
     *error = llvm::toString(std::move(e));
