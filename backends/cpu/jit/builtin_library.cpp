@@ -15,6 +15,7 @@
 #include <cstring>
 #include <functional>
 
+#include "backends/cpu/jit/builtin_conversions.h"
 #include "backends/cpu/jit/builtin_runtime.h"
 #include "backends/cpu/jit/jit_passes.h"
 
@@ -371,6 +372,13 @@ const llvm::StringMap<Lowering>& table() {
     auto intr = [&](const std::string& name, I id) {
       m[name] = [id](Builder& b, llvm::CallInst*, const Args& a) { return intrinsic(b, id, a); };
     };
+    // Conversions with a rounding mode or saturation (builtin_conversions.cpp).
+    for (const char* name : kConversionBuiltins) {
+      std::string base = name;
+      m[base] = [base](Builder& b, llvm::CallInst* c, const Args&) {
+        return lowerConversion(b, c, base);
+      };
+    }
     auto call = [&](const std::string& name, const char* fn) {
       std::string f = fn;
       m[name] = [f](Builder& b, llvm::CallInst* c, const Args& a) { return libm(b, c, f, a); };

@@ -871,12 +871,10 @@ TEST_CASE(
   CHECK(bad == 0);
 }
 
-// BUG (reported, not fixed here): conversions with a rounding mode or saturation do not build:
-// convert_int4_rte fails with "unsupported builtin: __spirv_ConvertFToS_Rint4_rte" and
-// convert_uchar4_sat with "unsupported builtin: __spirv_SatConvertSToU_Ruchar4" (the JIT's builtin
-// library, backends/cpu/jit/builtin_library.cpp, has neither).
+// Conversions with a rounding mode or saturation arrive as calls (__spirv_ConvertFToS_Rint4_rte,
+// __spirv_SatConvertSToU_Ruchar4), lowered by backends/cpu/jit/builtin_conversions.cpp.
 TEST_CASE("Given convert_int4_rte, then values round to nearest even",
-          "[corpus][vector][convert][!mayfail]") {
+          "[corpus][vector][convert]") {
   KernelFixture fx;
   auto k = fx.kernel("corpus_convert_rte", "convert_rte");
   const float in[8] = {2.5f, -2.5f, 3.5f, 0.5f, -0.5f, 3.7f, -3.7f, 1e9f};
@@ -894,7 +892,7 @@ TEST_CASE("Given convert_int4_rte, then values round to nearest even",
 }
 
 TEST_CASE("Given convert_uchar4_sat, then values clamp to [0, 255]",
-          "[corpus][vector][convert][!mayfail]") {
+          "[corpus][vector][convert]") {
   KernelFixture fx;
   auto k = fx.kernel("corpus_convert_sat", "convert_sat");
   const int in[8] = {-1000, -1, 0, 1, 254, 255, 256, 1 << 30};
