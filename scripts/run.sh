@@ -11,4 +11,5 @@ export ZE_ENABLE_ALT_DRIVERS=libze_tessera.so.1
 if [ $# -eq 0 ]; then
   echo
   "$root/build/bin/ze_vector_add"
+  "$root/build/bin/ze_subdevices"
 fi

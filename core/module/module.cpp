@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include "backends/cpu/jit/builtin_runtime.h"
 #include "backends/cpu/jit/kernel_jit.h"
 #include "core/common/hash.h"
 #include "core/module/build_options.h"
@@ -17,6 +18,13 @@
 
 namespace tessera::core {
 namespace {
+
+// An import another module must provide: a function (builtin variables also come as imports, the
+// translator's way) that is not one of Tessera's own builtins, which the JIT provides.
+bool needsLinking(const spirv::LinkageEntry& l) {
+  return l.kind == spirv::LinkageKind::Import && l.isFunction &&
+         !backends::cpu::jit::isRuntimeFunction(l.name);
+}
 
 // One JIT for the process: compiled code is cached by the module's bytes, options and constants.
 backends::cpu::KernelJit* sharedJit(std::string& error) {
@@ -188,8 +196,7 @@ const backends::cpu::CompiledKernel* Module::compiled(const std::string& name) c
 
 bool Module::hasFunctionImports() const {
   for (const auto& l : info_.linkage)
-    // Builtin variables also come as imports (the translator's way): only functions count.
-    if (l.kind == spirv::LinkageKind::Import && l.isFunction) return true;
+    if (needsLinking(l)) return true;
   return false;
 }
 
@@ -222,7 +229,7 @@ ze_result_t Module::dynamicLink(const std::vector<Module*>& modules, std::string
     for (size_t next = 0; next < pending.size(); ++next) {
       Module* user = pending[next];
       for (const auto& l : user->info_.linkage) {
-        if (l.kind != spirv::LinkageKind::Import || !l.isFunction) continue;
+        if (!needsLinking(l)) continue;
         std::vector<Module*> found;
         for (Module* other : modules)
           if (other != user && other->exports(l.name) &&

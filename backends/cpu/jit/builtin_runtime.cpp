@@ -1,5 +1,7 @@
 #include "backends/cpu/jit/builtin_runtime.h"
 
+#include <sched.h>
+
 #include <cstdio>
 #include <cstring>
 #include <mutex>
@@ -228,6 +230,11 @@ void asyncCopyRuntime(uint8_t* dst, const uint8_t* src, uint64_t count, uint64_t
   for (uint64_t i = 0; i < count; ++i) {
     std::memcpy(dst + i * dstStride * elementSize, src + i * srcStride * elementSize, elementSize);
   }
+}
+
+uint32_t currentPuRuntime() {
+  int cpu = sched_getcpu();
+  return cpu < 0 ? UINT32_MAX : static_cast<uint32_t>(cpu);
 }
 
 }  // namespace tessera::backends::cpu::jit

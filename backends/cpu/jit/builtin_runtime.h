@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace tessera::backends::cpu::jit {
 
@@ -21,6 +22,13 @@ inline constexpr char kI8 = 'c', kI16 = 's', kI32 = 'i', kI64 = 'l', kHalf = 'h'
 
 inline constexpr const char* kPrintfSymbol = "__tessera_rt_printf";
 inline constexpr const char* kAsyncCopySymbol = "__tessera_rt_async_copy";
+
+// Tessera's own OpenCL C builtins: functions a kernel declares and calls by these names, which the
+// JIT provides (a module importing them needs no zeModuleDynamicLink).
+//   uint tessera_current_pu(void);   the OS index of the PU the calling work-item runs on
+inline constexpr const char* kCurrentPuSymbol = "tessera_current_pu";
+inline bool isRuntimeFunction(const std::string& name) { return name == kCurrentPuSymbol; }
+uint32_t currentPuRuntime();
 
 // OpenCL C printf: `format` with its arguments described by `types`. Returns 0, or -1 when the
 // format does not match the arguments (nothing is printed then).

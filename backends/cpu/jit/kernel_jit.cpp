@@ -183,6 +183,8 @@ llvm::Expected<llvm::orc::JITDylib&> newDylib(llvm::orc::LLJIT& lljit, const std
       llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&jit::printfRuntime), flags);
   runtime[lljit.mangleAndIntern(jit::kAsyncCopySymbol)] =
       llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&jit::asyncCopyRuntime), flags);
+  runtime[lljit.mangleAndIntern(jit::kCurrentPuSymbol)] =
+      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&jit::currentPuRuntime), flags);
   if (auto e = dylib->define(llvm::orc::absoluteSymbols(std::move(runtime)))) return std::move(e);
   return *dylib;
 }

@@ -33,6 +33,11 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolPutIpcHandle(ze_context_handle_t 
 typedef ze_result_t(ZE_APICALL* ze_pfnEventPoolPutIpcHandle_t)(ze_context_handle_t,
                                                                ze_ipc_event_pool_handle_t);
 
+/* Tessera's OpenCL C builtins, provided by the kernel JIT to any module that declares them (no
+ * zeModuleDynamicLink needed):
+ *   uint tessera_current_pu(void);   the OS index of the PU the calling work-item runs on
+ * (samples/ze_subdevices uses it to show where a sub-device's work ran.) */
+
 /* Extension "ZE_tessera_device_topology", version 1.0: where a device sits in the machine, as hwloc
  * sees it. Tools (tessera-info) and the OpenCL layer (partition by names and affinity domains) use it.
  * Count-style functions follow zeDeviceGet's protocol. */
