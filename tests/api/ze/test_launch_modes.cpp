@@ -112,13 +112,14 @@ TEST_CASE(
     std::fill(a.begin(), a.end(), 0);
     std::fill(b.begin(), b.end(), 0);
     uint32_t storedCount = 99;
+    // Source of a copy that runs when the list executes: it must outlive the recording lambda.
+    ze_group_count_t first{3, 1, 1};
     fx.runOnce([&](auto l) {
       ze_group_count_t* p1 = &args[1];
       setArgs(writer, p1, 2u, 1u, 1u);
       KernelFixture::launch(l, writer, {1, 1, 1});
       REQUIRE(zeCommandListAppendMemoryCopy(l, &storedCount, &count, sizeof count, nullptr, 0,
                                             nullptr) == ZE_RESULT_SUCCESS);
-      ze_group_count_t first{3, 1, 1};
       REQUIRE(zeCommandListAppendMemoryCopy(l, &args[0], &first, sizeof first, nullptr, 0,
                                             nullptr) == ZE_RESULT_SUCCESS);
       barrier(l);
