@@ -12,24 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "kernel_test_support.h"
 #include "ze_test_support.h"
 
 namespace {
-
-std::vector<uint8_t> readKernel(const std::string& name) {
-  std::ifstream in(std::string(TESSERA_TEST_KERNELS) + "/" + name + ".spv", std::ios::binary);
-  REQUIRE(in.good());
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
-std::string logText(ze_module_build_log_handle_t log) {
-  size_t size = 0;
-  REQUIRE(zeModuleBuildLogGetString(log, &size, nullptr) == ZE_RESULT_SUCCESS);
-  std::string text(size, '\0');
-  REQUIRE(zeModuleBuildLogGetString(log, &size, text.data()) == ZE_RESULT_SUCCESS);
-  text.resize(size ? size - 1 : 0);
-  return text;
-}
 
 struct Fixture {
   ze_driver_handle_t driver = tessera::test::initDriver();
@@ -53,7 +39,7 @@ struct Fixture {
   }
   ze_result_t tryModule(const std::string& name, const char* flags, ze_module_handle_t* m,
                         std::string* log = nullptr) {
-    auto spv = readKernel(name);
+    auto spv = tessera::test::readCorpusKernel(name);
     ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC,
                           nullptr,
                           ZE_MODULE_FORMAT_IL_SPIRV,
@@ -63,7 +49,7 @@ struct Fixture {
                           nullptr};
     ze_module_build_log_handle_t l = nullptr;
     ze_result_t r = zeModuleCreate(context, device, &desc, m, &l);
-    std::string text = logText(l);
+    std::string text = tessera::test::buildLogText(l);
     if (log) *log = text;
     zeModuleBuildLogDestroy(l);
     return r;
@@ -238,7 +224,7 @@ TEST_CASE(
   ze_module_build_log_handle_t log = nullptr;
   CHECK(zeModuleDynamicLink(2, set, &log) == ZE_RESULT_ERROR_MODULE_LINK_FAILURE);
   REQUIRE(log != nullptr);
-  std::string text = logText(log);
+  std::string text = tessera::test::buildLogText(log);
   INFO("link log: " << text);
   CHECK(text.find("tessera_scale") != std::string::npos);
   CHECK(zeModuleBuildLogDestroy(log) == ZE_RESULT_SUCCESS);
@@ -261,7 +247,7 @@ TEST_CASE(
   ze_module_handle_t set[] = {user, lib1, lib2};
   ze_module_build_log_handle_t log = nullptr;
   CHECK(zeModuleDynamicLink(3, set, &log) == ZE_RESULT_ERROR_MODULE_LINK_FAILURE);
-  std::string text = logText(log);
+  std::string text = tessera::test::buildLogText(log);
   CHECK(text.find("tessera_scale") != std::string::npos);
   zeModuleBuildLogDestroy(log);
   for (ze_module_handle_t m : set) CHECK(zeModuleDestroy(m) == ZE_RESULT_SUCCESS);
@@ -457,7 +443,7 @@ ze_result_t createNative(Fixture& fx, const std::vector<uint8_t>& binary, ze_mod
                         nullptr};
   ze_module_build_log_handle_t l = nullptr;
   ze_result_t r = zeModuleCreate(fx.context, fx.device, &desc, m, &l);
-  *log = logText(l);
+  *log = tessera::test::buildLogText(l);
   zeModuleBuildLogDestroy(l);
   return r;
 }
@@ -568,7 +554,7 @@ TEST_CASE(
     CHECK(createNative(fx, bad, &m, &log) == ZE_RESULT_ERROR_INVALID_NATIVE_BINARY);
   }
   SECTION("SPIR-V given as a native binary") {
-    auto spv = readKernel("vector_add");
+    auto spv = tessera::test::readCorpusKernel("vector_add");
     CHECK(createNative(fx, spv, &m, &log) == ZE_RESULT_ERROR_INVALID_NATIVE_BINARY);
     CHECK(log.find("header") != std::string::npos);
   }

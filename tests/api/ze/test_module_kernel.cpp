@@ -11,15 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "kernel_test_support.h"
 #include "ze_test_support.h"
 
 namespace {
-
-std::vector<uint8_t> readKernel(const std::string& name) {
-  std::ifstream in(std::string(TESSERA_TEST_KERNELS) + "/" + name + ".spv", std::ios::binary);
-  REQUIRE(in.good());
-  return {std::istreambuf_iterator<char>(in), {}};
-}
 
 struct Fixture {
   ze_driver_handle_t driver = tessera::test::initDriver();
@@ -42,7 +37,7 @@ struct Fixture {
     zeContextDestroy(context);
   }
   ze_module_handle_t module(const std::string& name, const char* flags = "") {
-    auto spv = readKernel(name);
+    auto spv = tessera::test::readCorpusKernel(name);
     ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV,
                           spv.size(), spv.data(), flags, nullptr};
     ze_module_handle_t m = nullptr;
@@ -208,7 +203,7 @@ TEST_CASE("Given bad modules and kernel calls, then the spec's errors come back 
   CHECK(size > 1);
   CHECK(zeModuleBuildLogDestroy(log) == ZE_RESULT_SUCCESS);
 
-  auto spv = readKernel("vector_add");
+  auto spv = tessera::test::readCorpusKernel("vector_add");
   desc.pInputModule = spv.data();
   desc.inputSize = spv.size();
   desc.pBuildFlags = "-no-such-option";
