@@ -32,6 +32,29 @@ inline std::string buildLogText(ze_module_build_log_handle_t log) {
   return std::string(text.c_str());
 }
 
+// A context, one compute queue and one regular command list on device 0.
+struct QueueListFixture {
+  ze_driver_handle_t driver = initDriver();
+  ze_device_handle_t device = devices(driver).at(0);
+  ze_context_handle_t context = nullptr;
+  ze_command_queue_handle_t queue = nullptr;
+  ze_command_list_handle_t list = nullptr;
+
+  QueueListFixture() {
+    ze_context_desc_t cd{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
+    REQUIRE(zeContextCreate(driver, &cd, &context) == ZE_RESULT_SUCCESS);
+    ze_command_queue_desc_t qd{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+    REQUIRE(zeCommandQueueCreate(context, device, &qd, &queue) == ZE_RESULT_SUCCESS);
+    ze_command_list_desc_t ld{ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, nullptr, 0, 0};
+    REQUIRE(zeCommandListCreate(context, device, &ld, &list) == ZE_RESULT_SUCCESS);
+  }
+  ~QueueListFixture() {
+    zeCommandListDestroy(list);
+    zeCommandQueueDestroy(queue);
+    zeContextDestroy(context);
+  }
+};
+
 class KernelFixture : public ExecFixture {
  public:
   explicit KernelFixture(ze_device_handle_t dev = nullptr) : ExecFixture(dev) {}

@@ -17,26 +17,7 @@
 
 namespace {
 
-struct Fixture {
-  ze_driver_handle_t driver = tessera::test::initDriver();
-  ze_device_handle_t device = tessera::test::devices(driver).at(0);
-  ze_context_handle_t context = nullptr;
-  ze_command_queue_handle_t queue = nullptr;
-  ze_command_list_handle_t list = nullptr;
-
-  Fixture() {
-    ze_context_desc_t cd{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
-    REQUIRE(zeContextCreate(driver, &cd, &context) == ZE_RESULT_SUCCESS);
-    ze_command_queue_desc_t qd{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
-    REQUIRE(zeCommandQueueCreate(context, device, &qd, &queue) == ZE_RESULT_SUCCESS);
-    ze_command_list_desc_t ld{ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, nullptr, 0, 0};
-    REQUIRE(zeCommandListCreate(context, device, &ld, &list) == ZE_RESULT_SUCCESS);
-  }
-  ~Fixture() {
-    zeCommandListDestroy(list);
-    zeCommandQueueDestroy(queue);
-    zeContextDestroy(context);
-  }
+struct Fixture : tessera::test::QueueListFixture {
   ze_result_t tryModule(const std::string& name, const char* flags, ze_module_handle_t* m,
                         std::string* log = nullptr) {
     auto spv = tessera::test::readCorpusKernel(name);
