@@ -99,6 +99,70 @@ typedef ze_result_t(ZE_APICALL* ze_pfnTesseraDeviceGetNumaNodes_t)(ze_device_han
 typedef ze_result_t(ZE_APICALL* ze_pfnTesseraDeviceGetCaches_t)(ze_device_handle_t, uint32_t*,
                                                                 ze_tessera_cache_t*);
 
+/* Extension "ZE_tessera_device_partition", version 1.0: sub-devices of any shape, cut from a device by
+ * one of OpenCL's partition schemes with the same partitioner as the fixed sub-device tree. The OpenCL
+ * layer's clCreateSubDevices / clCreateSubDevicesEXT are built on it.
+ *
+ * A device's compute units are its PUs in hwloc's logical (topological) order; the compute unit
+ * "names" of BY_NAMES are indices into that order (0 .. numPus-1 of zeTesseraDeviceGetTopologyProperties).
+ * EQUALLY and BY_COUNTS hand out compute units in that order, so hardware threads of one core, and
+ * cores of one cache, stay together.
+ *
+ * Partition devices behave like sub-devices (ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE, queues and kernels
+ * run only on their PUs, zeDeviceGetRootDevice gives the top-most device) but are not listed by
+ * zeDeviceGetSubDevices of their parent. They live as long as the driver: asking again for the same
+ * compute units of the same parent returns the same handles, so repeated partitioning does not grow
+ * memory. */
+#define ZE_TESSERA_DEVICE_PARTITION_EXT_NAME "ZE_tessera_device_partition"
+#define ZE_TESSERA_DEVICE_PARTITION_EXT_VERSION ZE_MAKE_VERSION(1, 0)
+#define ZE_STRUCTURE_TYPE_TESSERA_PARTITION_DESC ((ze_structure_type_t)0x7e550002)
+
+typedef enum _ze_tessera_partition_scheme_t {
+  ZE_TESSERA_PARTITION_SCHEME_EQUALLY = 1,            /* unitsPerDevice compute units each, as many as fit */
+  ZE_TESSERA_PARTITION_SCHEME_BY_COUNTS = 2,          /* one sub-device per entry of values[count] */
+  ZE_TESSERA_PARTITION_SCHEME_BY_NAMES = 3,           /* one sub-device of the compute units values[count] */
+  ZE_TESSERA_PARTITION_SCHEME_BY_AFFINITY_DOMAIN = 4, /* one sub-device per object of `domain` */
+  ZE_TESSERA_PARTITION_SCHEME_FORCE_UINT32 = 0x7fffffff
+} ze_tessera_partition_scheme_t;
+
+typedef enum _ze_tessera_affinity_domain_t {
+  ZE_TESSERA_AFFINITY_DOMAIN_NONE = 0,
+  ZE_TESSERA_AFFINITY_DOMAIN_NUMA = 1,
+  ZE_TESSERA_AFFINITY_DOMAIN_L4_CACHE = 2,
+  ZE_TESSERA_AFFINITY_DOMAIN_L3_CACHE = 3,
+  ZE_TESSERA_AFFINITY_DOMAIN_L2_CACHE = 4,
+  ZE_TESSERA_AFFINITY_DOMAIN_L1_CACHE = 5,
+  /* the first of NUMA, L4, L3, L2, L1 that splits the device into two or more parts */
+  ZE_TESSERA_AFFINITY_DOMAIN_NEXT_PARTITIONABLE = 6,
+  ZE_TESSERA_AFFINITY_DOMAIN_FORCE_UINT32 = 0x7fffffff
+} ze_tessera_affinity_domain_t;
+
+typedef struct _ze_tessera_partition_desc_t {
+  ze_structure_type_t stype;            /* [in] ZE_STRUCTURE_TYPE_TESSERA_PARTITION_DESC */
+  const void* pNext;                    /* [in][optional] */
+  ze_tessera_partition_scheme_t scheme; /* [in] */
+  uint32_t unitsPerDevice;              /* [in] EQUALLY: compute units per sub-device (>= 1) */
+  uint32_t count;                       /* [in] BY_COUNTS, BY_NAMES: entries in values */
+  const uint32_t* values;               /* [in] BY_COUNTS: counts (each >= 1); BY_NAMES: distinct names */
+  ze_tessera_affinity_domain_t domain;  /* [in] BY_AFFINITY_DOMAIN */
+} ze_tessera_partition_desc_t;
+
+/* Partitions hDevice. Count protocol as zeDeviceGetSubDevices: *pCount == 0 (or phSubDevices null)
+ * only reports how many sub-devices the scheme makes; otherwise the first min(*pCount, n) are written
+ * and *pCount set to that number. pDomainUsed [optional] receives the domain actually cut at (for
+ * NEXT_PARTITIONABLE; NONE for the other schemes).
+ * Errors: ZE_RESULT_ERROR_INVALID_ENUMERATION for an unknown scheme or domain;
+ * ZE_RESULT_ERROR_INVALID_SIZE when a count is 0, the counts or the sub-device total exceed the device's
+ * compute units, or count is 0 for BY_COUNTS/BY_NAMES; ZE_RESULT_ERROR_INVALID_ARGUMENT when a name is
+ * out of range or repeated; ZE_RESULT_ERROR_UNSUPPORTED_FEATURE when the device cannot be cut that way
+ * (the domain does not split it into two or more parts). */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraDeviceCreatePartition(
+    ze_device_handle_t hDevice, const ze_tessera_partition_desc_t* desc, uint32_t* pCount,
+    ze_device_handle_t* phSubDevices, ze_tessera_affinity_domain_t* pDomainUsed);
+typedef ze_result_t(ZE_APICALL* ze_pfnTesseraDeviceCreatePartition_t)(
+    ze_device_handle_t, const ze_tessera_partition_desc_t*, uint32_t*, ze_device_handle_t*,
+    ze_tessera_affinity_domain_t*);
+
 /* From Level Zero 1.6: "zeMemPutIpcHandle: Returns an IPC memory handle to the driver". After the
  * last put of a handle (each zeMemGetIpcHandle counts once), processes can no longer open it;
  * mappings already open stay valid. zeMemFree does the same for handles not put. */
