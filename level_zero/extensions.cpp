@@ -14,6 +14,7 @@ const std::vector<Extension>& extensions() {
       {ZE_TESSERA_DEVICE_TOPOLOGY_EXT_NAME, ZE_TESSERA_DEVICE_TOPOLOGY_EXT_VERSION},
       {ZE_TESSERA_EVENT_POOL_PUT_IPC_EXT_NAME, ZE_TESSERA_EVENT_POOL_PUT_IPC_EXT_VERSION},
       {ZE_MEMORY_FREE_POLICIES_EXT_NAME, ZE_MEMORY_FREE_POLICIES_EXT_VERSION_CURRENT},
+      {ZE_TESSERA_MODULE_IL_EXT_NAME, ZE_TESSERA_MODULE_IL_EXT_VERSION},
   };
   return list;
 }
@@ -33,6 +34,7 @@ void* extensionFunction(const char* name) {
       {"zeEventPoolPutIpcHandle", reinterpret_cast<void*>(&zeEventPoolPutIpcHandle)},
       {"zeMemPutIpcHandle", reinterpret_cast<void*>(&zeMemPutIpcHandle)},
       {"zeMemFreeExt", reinterpret_cast<void*>(&zeMemFreeExt)},
+      {"zeTesseraModuleGetIL", reinterpret_cast<void*>(&zeTesseraModuleGetIL)},
   };
   for (const Entry& e : table)
     if (std::strcmp(e.name, name) == 0) return e.function;

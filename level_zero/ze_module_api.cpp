@@ -6,6 +6,7 @@
 #include "core/context/context.h"
 #include "core/module/module.h"
 #include "level_zero/api_support.h"
+#include "tessera/ze_tessera.h"
 
 using namespace tessera::core;
 using tessera::ze::guarded;
@@ -138,4 +139,19 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetNativeBinary(ze_module_handle_t h
     *pSize = binary.size();
     return ZE_RESULT_SUCCESS;
   });
+}
+
+// Extension ZE_tessera_module_il.
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraModuleGetIL(ze_module_handle_t hModule, size_t* pSize,
+                                                         uint8_t* pIL) {
+  Module* module = Module::fromHandle(hModule);
+  if (!module) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pSize) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const std::vector<uint8_t>& il = module->il();
+  if (pIL) {
+    if (*pSize < il.size()) return ZE_RESULT_ERROR_INVALID_SIZE;
+    std::memcpy(pIL, il.data(), il.size());
+  }
+  *pSize = il.size();
+  return ZE_RESULT_SUCCESS;
 }

@@ -40,6 +40,8 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
   Context& context() const { return context_; }
   Device& device() const { return device_; }
   const spirv::ModuleInfo& info() const { return info_; }
+  // The SPIR-V the module was built from (also for a module loaded from a native binary).
+  const std::vector<uint8_t>& il() const { return binary_; }
   std::vector<std::string> kernelNames() const;
   // The compiled kernel and its reflection, or nulls when the module has no kernel of that name.
   const backends::cpu::CompiledKernel* compiled(const std::string& name) const;

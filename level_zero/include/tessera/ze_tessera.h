@@ -33,6 +33,16 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolPutIpcHandle(ze_context_handle_t 
 typedef ze_result_t(ZE_APICALL* ze_pfnEventPoolPutIpcHandle_t)(ze_context_handle_t,
                                                                ze_ipc_event_pool_handle_t);
 
+/* Extension "ZE_tessera_module_il", version 1.0: the SPIR-V a module was built from, also for a module
+ * loaded from a native binary (which keeps it). The OpenCL layer reflects kernel arguments from it
+ * (clGetKernelArgInfo). pIL null: *pSize receives the size; otherwise *pSize must be at least that
+ * (ZE_RESULT_ERROR_INVALID_SIZE). */
+#define ZE_TESSERA_MODULE_IL_EXT_NAME "ZE_tessera_module_il"
+#define ZE_TESSERA_MODULE_IL_EXT_VERSION ZE_MAKE_VERSION(1, 0)
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraModuleGetIL(ze_module_handle_t hModule, size_t* pSize,
+                                                         uint8_t* pIL);
+typedef ze_result_t(ZE_APICALL* ze_pfnTesseraModuleGetIL_t)(ze_module_handle_t, size_t*, uint8_t*);
+
 /* Tessera's OpenCL C builtins, provided by the kernel JIT to any module that declares them (no
  * zeModuleDynamicLink needed):
  *   uint tessera_current_pu(void);   the OS index of the PU the calling work-item runs on

@@ -1,0 +1,91 @@
+// Platform entry points, the extension-function lookup and the host timer.
+#include <cstring>
+
+#include "cl_shim/api.h"
+#include "cl_shim/api_support.h"
+#include "cl_shim/device.h"
+#include "cl_shim/event.h"
+#include "cl_shim/extension_functions.h"
+#include "cl_shim/platform.h"
+
+namespace tessera::cl {
+
+void* extensionFunction(const char* name) {
+  if (!name) return nullptr;
+  struct Entry {
+    const char* name;
+    void* fn;
+  };
+  static const Entry table[] = {
+      {"clIcdGetPlatformIDsKHR", reinterpret_cast<void*>(&::clIcdGetPlatformIDsKHR)},
+      // ocl-icd asks for this one by name before it trusts a platform's dispatch table.
+      {"clGetPlatformInfo", reinterpret_cast<void*>(&api::clGetPlatformInfo)},
+      {"clCreateSubDevicesEXT", reinterpret_cast<void*>(&api::clCreateSubDevicesEXT)},
+      {"clRetainDeviceEXT", reinterpret_cast<void*>(&api::clRetainDeviceEXT)},
+      {"clReleaseDeviceEXT", reinterpret_cast<void*>(&api::clReleaseDeviceEXT)},
+  };
+  for (const Entry& e : table)
+    if (std::strcmp(e.name, name) == 0) return e.fn;
+  return nullptr;
+}
+
+namespace api {
+
+cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id* platforms, cl_uint* num_platforms) {
+  // "CL_INVALID_VALUE if num_entries is equal to zero and platforms is not NULL or if both
+  // num_platforms and platforms are NULL."
+  if ((num_entries == 0 && platforms) || (!platforms && !num_platforms)) return CL_INVALID_VALUE;
+  return guarded([&] {
+    Platform* p = Platform::get();
+    // cl_khr_icd: "CL_PLATFORM_NOT_FOUND_KHR if zero platforms are available".
+    if (!p) {
+      if (num_platforms) *num_platforms = 0;
+      return CL_PLATFORM_NOT_FOUND_KHR;
+    }
+    if (num_platforms) *num_platforms = 1;
+    if (platforms) platforms[0] = p->handle();
+    return CL_SUCCESS;
+  });
+}
+
+cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
+                         size_t param_value_size, void* param_value,
+                         size_t* param_value_size_ret) {
+  return guarded([&] {
+    Platform* p = platform ? Platform::from(platform) : Platform::get();
+    if (!p) return CL_INVALID_PLATFORM;
+    return p->info(param_name, param_value_size, param_value, param_value_size_ret);
+  });
+}
+
+void* clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char* func_name) {
+  if (!Platform::from(platform)) return nullptr;
+  return extensionFunction(func_name);
+}
+
+void* clGetExtensionFunctionAddress(const char* func_name) { return extensionFunction(func_name); }
+
+cl_int clUnloadCompiler() { return CL_SUCCESS; }
+
+cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
+  return Platform::from(platform) ? CL_SUCCESS : CL_INVALID_PLATFORM;
+}
+
+cl_int clGetHostTimer(cl_device_id device, cl_ulong* host_timestamp) {
+  if (!Device::from(device)) return CL_INVALID_DEVICE;
+  if (!host_timestamp) return CL_INVALID_VALUE;
+  *host_timestamp = hostNowNs();
+  return CL_SUCCESS;
+}
+
+cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong* device_timestamp,
+                               cl_ulong* host_timestamp) {
+  if (!Device::from(device)) return CL_INVALID_DEVICE;
+  if (!device_timestamp || !host_timestamp) return CL_INVALID_VALUE;
+  // One clock for both: the device timer is the host's CLOCK_MONOTONIC.
+  *device_timestamp = *host_timestamp = hostNowNs();
+  return CL_SUCCESS;
+}
+
+}  // namespace api
+}  // namespace tessera::cl

@@ -1,0 +1,88 @@
+#include "cl_shim/device.h"
+
+#include <algorithm>
+
+#include "cl_shim/platform.h"
+
+namespace tessera::cl {
+
+Device::Device(Platform& platform, ze_device_handle_t ze, Device* parent, PartitionStyle style)
+    : platform_(platform), ze_(ze), parent_(parent), style_(std::move(style)) {
+  zeDeviceGetProperties(ze_, &props_);
+  zeDeviceGetComputeProperties(ze_, &compute_);
+  zeDeviceGetModuleProperties(ze_, &module_);
+  const ZeExtensions& ext = platform_.ext();
+  ext.topologyProperties(ze_, &topology_);
+  uint32_t n = 0;
+  ext.pus(ze_, &n, nullptr);
+  pus_.resize(n);
+  ext.pus(ze_, &n, pus_.data());
+  n = 0;
+  ext.caches(ze_, &n, nullptr);
+  caches_.resize(n);
+  ext.caches(ze_, &n, caches_.data());
+  n = 0;
+  zeDeviceGetMemoryProperties(ze_, &n, nullptr);
+  memories_.assign(n, ze_device_memory_properties_t{ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES});
+  zeDeviceGetMemoryProperties(ze_, &n, memories_.data());
+}
+
+bool Device::descendsFrom(const Device* d) const {
+  for (const Device* p = this; p; p = p->parent_.get())
+    if (p == d) return true;
+  return false;
+}
+
+Device* Device::root() {
+  Device* d = this;
+  while (d->parent_) d = d->parent_.get();
+  return d;
+}
+
+bool Device::overlaps(const Device& other) const {
+  for (uint32_t pu : pus_)
+    if (std::binary_search(other.pus_.begin(), other.pus_.end(), pu)) return true;
+  return false;
+}
+
+uint64_t Device::globalMemSize() const {
+  uint64_t total = 0;
+  for (const auto& m : memories_) total += m.totalSize;
+  return total;
+}
+
+uint64_t Device::lastLevelCacheSize() const {
+  return caches_.empty() ? 0 : caches_.back().bytesPerCache;
+}
+
+uint32_t Device::cacheLineSize() const {
+  return caches_.empty() ? 64 : caches_.front().lineBytes;
+}
+
+std::vector<ze_tessera_affinity_domain_t> Device::affinityDomains() const {
+  std::vector<ze_tessera_affinity_domain_t> domains{ZE_TESSERA_AFFINITY_DOMAIN_NUMA};
+  for (auto it = caches_.rbegin(); it != caches_.rend(); ++it) {
+    switch (it->level) {
+      case 4: domains.push_back(ZE_TESSERA_AFFINITY_DOMAIN_L4_CACHE); break;
+      case 3: domains.push_back(ZE_TESSERA_AFFINITY_DOMAIN_L3_CACHE); break;
+      case 2: domains.push_back(ZE_TESSERA_AFFINITY_DOMAIN_L2_CACHE); break;
+      case 1: domains.push_back(ZE_TESSERA_AFFINITY_DOMAIN_L1_CACHE); break;
+      default: break;
+    }
+  }
+  return domains;
+}
+
+std::vector<cl_device_partition_property> Device::partitionProperties() const {
+  // cl_intel_device_partition_by_names: "A sub-device created with CL_DEVICE_PARTITION_BY_NAMES_INTEL
+  // cannot be further sub-divided. A sub-device created with another partitioning mode cannot be
+  // further sub-divided by CL_DEVICE_PARTITION_BY_NAMES_INTEL."
+  if (style_.intelNames || computeUnits() < 2) return {};
+  std::vector<cl_device_partition_property> list{CL_DEVICE_PARTITION_EQUALLY,
+                                                 CL_DEVICE_PARTITION_BY_COUNTS,
+                                                 CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN};
+  if (isRoot()) list.push_back(CL_DEVICE_PARTITION_BY_NAMES_INTEL);
+  return list;
+}
+
+}  // namespace tessera::cl

@@ -1,0 +1,262 @@
+// clGetDeviceInfo: every query of the OpenCL 3.0 headers, answered for a Tessera CPU device (an
+// OpenCL 3.0 device with the OpenCL 1.2 feature set and OpenCL C 1.2), plus cl_ext_device_fission's
+// five selectors.
+#include <algorithm>
+#include <string>
+
+#include "cl_shim/api_support.h"
+#include "cl_shim/device.h"
+#include "cl_shim/platform.h"
+
+namespace tessera::cl {
+namespace {
+
+constexpr size_t kMaxParameterSize = 4096;
+constexpr cl_uint kMemBaseAddrAlignBits = 1024;  // 128 bytes: the largest type, long16
+constexpr size_t kPrintfBufferSize = 1024 * 1024;
+
+cl_device_fp_config fpConfig(ze_device_fp_flags_t f, bool single) {
+  cl_device_fp_config c = 0;
+  if (f & ZE_DEVICE_FP_FLAG_DENORM) c |= CL_FP_DENORM;
+  if (f & ZE_DEVICE_FP_FLAG_INF_NAN) c |= CL_FP_INF_NAN;
+  if (f & ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST) c |= CL_FP_ROUND_TO_NEAREST;
+  if (f & ZE_DEVICE_FP_FLAG_ROUND_TO_ZERO) c |= CL_FP_ROUND_TO_ZERO;
+  if (f & ZE_DEVICE_FP_FLAG_ROUND_TO_INF) c |= CL_FP_ROUND_TO_INF;
+  if (f & ZE_DEVICE_FP_FLAG_FMA) c |= CL_FP_FMA;
+  if (single && (f & ZE_DEVICE_FP_FLAG_ROUNDED_DIVIDE_SQRT)) c |= CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
+  return c;
+}
+
+std::vector<cl_name_version> openclCVersions() {
+  std::vector<cl_name_version> v;
+  for (cl_version ver : {CL_MAKE_VERSION(1, 0, 0), CL_MAKE_VERSION(1, 1, 0), CL_MAKE_VERSION(1, 2, 0),
+                         CL_MAKE_VERSION(3, 0, 0)}) {
+    cl_name_version e{};
+    e.version = ver;
+    std::snprintf(e.name, sizeof e.name, "OpenCL C");
+    v.push_back(e);
+  }
+  return v;
+}
+
+std::vector<cl_name_version> openclCFeatures() {
+  std::vector<cl_name_version> v;
+  for (const char* f : {"__opencl_c_int64", "__opencl_c_fp64"}) {
+    cl_name_version e{};
+    e.version = CL_MAKE_VERSION(3, 0, 0);
+    std::snprintf(e.name, sizeof e.name, "%s", f);
+    v.push_back(e);
+  }
+  return v;
+}
+
+std::vector<cl_name_version> ilVersions() {
+  std::vector<cl_name_version> v;
+  for (cl_version ver : {CL_MAKE_VERSION(1, 0, 0), CL_MAKE_VERSION(1, 1, 0), CL_MAKE_VERSION(1, 2, 0)}) {
+    cl_name_version e{};
+    e.version = ver;
+    std::snprintf(e.name, sizeof e.name, "SPIR-V");
+    v.push_back(e);
+  }
+  return v;
+}
+
+}  // namespace
+
+cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* sizeRet) {
+  InfoWriter out(size, value, sizeRet);
+  const uint32_t simd = std::max(4u, props_.physicalEUSimdWidth);  // 32-bit lanes of a vector
+  auto u = [&](cl_uint v) { return out.scalar(v); };
+  auto ul = [&](cl_ulong v) { return out.scalar(v); };
+  auto sz = [&](size_t v) { return out.scalar(v); };
+  auto b = [&](bool v) { return out.scalar<cl_bool>(v ? CL_TRUE : CL_FALSE); };
+  switch (param) {
+    case CL_DEVICE_TYPE: return out.scalar<cl_device_type>(CL_DEVICE_TYPE_CPU);
+    case CL_DEVICE_VENDOR_ID: return u(props_.vendorId);
+    case CL_DEVICE_MAX_COMPUTE_UNITS: return u(computeUnits());
+    case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS: return u(3);
+    case CL_DEVICE_MAX_WORK_ITEM_SIZES: {
+      std::vector<size_t> s{compute_.maxGroupSizeX, compute_.maxGroupSizeY, compute_.maxGroupSizeZ};
+      return out.array(s);
+    }
+    case CL_DEVICE_MAX_WORK_GROUP_SIZE: return sz(compute_.maxTotalGroupSize);
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR: return u(simd * 4);
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT: return u(simd * 2);
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: return u(simd);
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: return u(simd / 2);
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: return u(0);  // no cl_khr_fp16
+    case CL_DEVICE_MAX_CLOCK_FREQUENCY: return u(props_.coreClockRate);
+    case CL_DEVICE_ADDRESS_BITS: return u(64);
+    case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return ul(props_.maxMemAllocSize);
+    case CL_DEVICE_IMAGE_SUPPORT: return b(false);
+    case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+    case CL_DEVICE_MAX_SAMPLERS:
+    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return u(0);
+    case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+    case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+    case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+    case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return sz(0);
+    case CL_DEVICE_MAX_PARAMETER_SIZE: return sz(kMaxParameterSize);
+    case CL_DEVICE_MEM_BASE_ADDR_ALIGN: return u(kMemBaseAddrAlignBits);
+    case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return u(kMemBaseAddrAlignBits / 8);
+    case CL_DEVICE_SINGLE_FP_CONFIG: return out.scalar(fpConfig(module_.fp32flags, true));
+    case CL_DEVICE_DOUBLE_FP_CONFIG: return out.scalar(fpConfig(module_.fp64flags, false));
+    case CL_DEVICE_HALF_FP_CONFIG: return out.scalar<cl_device_fp_config>(0);
+    case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
+      return out.scalar<cl_device_mem_cache_type>(CL_READ_WRITE_CACHE);
+    case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: return u(cacheLineSize());
+    case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE: return ul(lastLevelCacheSize());
+    case CL_DEVICE_GLOBAL_MEM_SIZE: return ul(globalMemSize());
+    case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: return ul(props_.maxMemAllocSize);
+    case CL_DEVICE_MAX_CONSTANT_ARGS: return u(64);
+    case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: return sz(0);  // program-scope globals need OpenCL C 2.0
+    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return sz(0);
+    case CL_DEVICE_LOCAL_MEM_TYPE: return out.scalar<cl_device_local_mem_type>(CL_GLOBAL);
+    case CL_DEVICE_LOCAL_MEM_SIZE: return ul(compute_.maxSharedLocalMemory);
+    case CL_DEVICE_ERROR_CORRECTION_SUPPORT: return b(false);
+    case CL_DEVICE_HOST_UNIFIED_MEMORY: return b(true);
+    case CL_DEVICE_PROFILING_TIMER_RESOLUTION: return sz(1);  // ns
+    case CL_DEVICE_ENDIAN_LITTLE: return b(true);
+    case CL_DEVICE_AVAILABLE: return b(true);
+    case CL_DEVICE_COMPILER_AVAILABLE: return b(true);
+    case CL_DEVICE_LINKER_AVAILABLE: return b(true);
+    case CL_DEVICE_EXECUTION_CAPABILITIES:
+      return out.scalar<cl_device_exec_capabilities>(CL_EXEC_KERNEL);
+    case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
+      return out.scalar<cl_command_queue_properties>(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+                                                     CL_QUEUE_PROFILING_ENABLE);
+    case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES: return out.scalar<cl_command_queue_properties>(0);
+    case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+    case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+    case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+    case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+    case CL_DEVICE_MAX_PIPE_ARGS:
+    case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+    case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+    case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
+    case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
+    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
+    case CL_DEVICE_MAX_NUM_SUB_GROUPS: return u(0);
+    case CL_DEVICE_PLATFORM: return out.scalar<cl_platform_id>(platform_.handle());
+    case CL_DEVICE_NAME: return out.string(props_.name);
+    case CL_DEVICE_VENDOR: {
+      switch (props_.vendorId) {
+        case 0x8086: return out.string("Intel(R) Corporation");
+        case 0x1022: return out.string("Advanced Micro Devices, Inc.");
+        default: return out.string("Unknown vendor");
+      }
+    }
+    case CL_DRIVER_VERSION: return out.string(TESSERA_VERSION);
+    case CL_DEVICE_PROFILE: return out.string("FULL_PROFILE");
+    case CL_DEVICE_VERSION: return out.string("OpenCL 3.0 Tessera " TESSERA_VERSION);
+    case CL_DEVICE_NUMERIC_VERSION: return out.scalar<cl_version>(CL_MAKE_VERSION(3, 0, 0));
+    case CL_DEVICE_OPENCL_C_VERSION: return out.string("OpenCL C 1.2 Tessera");
+    case CL_DEVICE_OPENCL_C_ALL_VERSIONS: return out.array(openclCVersions());
+    case CL_DEVICE_OPENCL_C_FEATURES: return out.array(openclCFeatures());
+    case CL_DEVICE_EXTENSIONS: return out.string(Platform::extensions());
+    case CL_DEVICE_EXTENSIONS_WITH_VERSION: return out.array(Platform::extensionsWithVersion());
+    case CL_DEVICE_IL_VERSION: return out.string("SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2");
+    case CL_DEVICE_ILS_WITH_VERSION: return out.array(ilVersions());
+    case CL_DEVICE_BUILT_IN_KERNELS: return out.string("");
+    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION: return out.array(std::vector<cl_name_version>{});
+    case CL_DEVICE_PRINTF_BUFFER_SIZE: return sz(kPrintfBufferSize);
+    case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: return b(true);
+    case CL_DEVICE_PARENT_DEVICE:
+    case CL_DEVICE_PARENT_DEVICE_EXT:
+      return out.scalar<cl_device_id>(parent_ ? parent_->handle() : nullptr);
+    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
+      return u(partitionProperties().empty() ? 0 : computeUnits());
+    case CL_DEVICE_PARTITION_PROPERTIES: {
+      auto list = partitionProperties();
+      if (list.empty()) list.push_back(0);  // "If the device cannot be partitioned ... 0"
+      return out.array(list);
+    }
+    case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: {
+      cl_device_affinity_domain d = 0;
+      if (!partitionProperties().empty()) {
+        for (auto z : affinityDomains()) {
+          switch (z) {
+            case ZE_TESSERA_AFFINITY_DOMAIN_NUMA: d |= CL_DEVICE_AFFINITY_DOMAIN_NUMA; break;
+            case ZE_TESSERA_AFFINITY_DOMAIN_L4_CACHE: d |= CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE; break;
+            case ZE_TESSERA_AFFINITY_DOMAIN_L3_CACHE: d |= CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE; break;
+            case ZE_TESSERA_AFFINITY_DOMAIN_L2_CACHE: d |= CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE; break;
+            case ZE_TESSERA_AFFINITY_DOMAIN_L1_CACHE: d |= CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE; break;
+            default: break;
+          }
+        }
+        d |= CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
+      }
+      return out.scalar(d);
+    }
+    case CL_DEVICE_PARTITION_TYPE: return out.array(style_.coreList());
+    case CL_DEVICE_PARTITION_TYPES_EXT: {
+      std::vector<cl_device_partition_property_ext> l;
+      if (!style_.intelNames && computeUnits() >= 1)
+        l = {CL_DEVICE_PARTITION_EQUALLY_EXT, CL_DEVICE_PARTITION_BY_COUNTS_EXT,
+             CL_DEVICE_PARTITION_BY_NAMES_EXT, CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN_EXT};
+      return out.array(l);  // "If no partition style is supported then the size ... is zero."
+
+    }
+    case CL_DEVICE_AFFINITY_DOMAINS_EXT: {
+      std::vector<cl_device_partition_property_ext> l;
+      if (!style_.intelNames) {
+        for (auto z : affinityDomains()) {
+          switch (z) {
+            case ZE_TESSERA_AFFINITY_DOMAIN_NUMA: l.push_back(CL_AFFINITY_DOMAIN_NUMA_EXT); break;
+            case ZE_TESSERA_AFFINITY_DOMAIN_L4_CACHE: l.push_back(CL_AFFINITY_DOMAIN_L4_CACHE_EXT); break;
+            case ZE_TESSERA_AFFINITY_DOMAIN_L3_CACHE: l.push_back(CL_AFFINITY_DOMAIN_L3_CACHE_EXT); break;
+            case ZE_TESSERA_AFFINITY_DOMAIN_L2_CACHE: l.push_back(CL_AFFINITY_DOMAIN_L2_CACHE_EXT); break;
+            case ZE_TESSERA_AFFINITY_DOMAIN_L1_CACHE: l.push_back(CL_AFFINITY_DOMAIN_L1_CACHE_EXT); break;
+            default: break;
+          }
+        }
+      }
+      return out.array(l);
+    }
+    case CL_DEVICE_PARTITION_STYLE_EXT: {
+      auto l = style_.extList();
+      if (l.empty()) l.push_back(CL_PROPERTIES_LIST_END_EXT);
+      return out.array(l);
+    }
+    case CL_DEVICE_REFERENCE_COUNT:
+    case CL_DEVICE_REFERENCE_COUNT_EXT:
+      // "If the device is a root level device, a reference count of 1 is returned."
+      return u(isRoot() ? 1 : apiRefs());
+    case CL_DEVICE_SVM_CAPABILITIES:
+      return out.scalar<cl_device_svm_capabilities>(
+          CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+          CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS);
+    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: return b(false);
+    case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+    case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+      // The OpenCL 1.2 atomics: relaxed, work-group scope is the 3.0 minimum.
+      return out.scalar<cl_device_atomic_capabilities>(CL_DEVICE_ATOMIC_ORDER_RELAXED |
+                                                       CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: return b(false);
+    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: return b(false);
+    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: return b(false);
+    case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
+      return out.scalar<cl_device_device_enqueue_capabilities>(0);
+    case CL_DEVICE_PIPE_SUPPORT: return b(false);
+    case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return sz(1);
+    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: return out.string("v0000-00-00-00");
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+}  // namespace tessera::cl

@@ -1,0 +1,74 @@
+// A cl_event: a Level Zero event from the context's pool, the command it marks, what the command
+// holds alive until it completes (buffers, kernels), profiling times and callbacks. User events
+// are the same object without a queue, signalled from the host by clSetUserEventStatus.
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+#include "cl_shim/context.h"
+#include "cl_shim/object.h"
+
+namespace tessera::cl {
+
+class Queue;
+
+using EventNotify = void(CL_CALLBACK*)(cl_event, cl_int, void*);
+
+class Event : public Object<_cl_event, 0x45564e31 /* "EVN1" */> {
+ public:
+  // A command's event on `queue` (null for a user event).
+  Event(Context& context, Queue* queue, cl_command_type type);
+  static Event* from(cl_event h) { return Object::from<Event>(h); }
+
+  Context& context() const { return *context_; }
+  Queue* queue() const { return queue_; }
+  cl_command_type type() const { return type_; }
+  ze_event_handle_t ze() const { return ze_; }
+
+  // CL_COMPLETE, CL_SUBMITTED (or CL_QUEUED for a command not yet handed over), or a negative
+  // error status set on a user event.
+  cl_int status() const;
+  bool isComplete() const { return status() <= CL_COMPLETE; }
+  // Blocks until complete; the event's status (negative if it failed).
+  cl_int wait();
+
+  // Keeps `object` alive until the command completes (released by releaseHolds()).
+  void hold(RefCounted* object);
+  void releaseHolds();
+  void markSubmitted(bool profiling);
+
+  // User events.
+  cl_int setUserStatus(cl_int status);
+
+  cl_int addCallback(cl_int type, EventNotify fn, void* data);
+  cl_int info(cl_event_info param, size_t size, void* value, size_t* sizeRet);
+  cl_int profilingInfo(cl_profiling_info param, size_t size, void* value, size_t* sizeRet);
+
+ protected:
+  ~Event() override;
+
+ private:
+  void runCallbacks(cl_int status);
+
+  Ref<Context> context_;
+  Queue* queue_;          // the queue holds no reference to us after completion; we hold it
+  Ref<RefCounted> queueRef_;
+  cl_command_type type_;
+  ze_event_handle_t ze_;
+  std::atomic<cl_int> userStatus_{CL_SUBMITTED};
+  bool profiling_ = false;
+  uint64_t queuedNs_ = 0, submitNs_ = 0;
+
+  std::mutex mutex_;
+  std::vector<Ref<RefCounted>> holds_;
+  struct Callback { cl_int type; EventNotify fn; void* data; };
+  std::vector<Callback> pendingCallbacks_;
+};
+
+uint64_t hostNowNs();
+
+}  // namespace tessera::cl

@@ -1,0 +1,52 @@
+// The one Tessera platform: the Level Zero driver behind it, its root devices, and the Tessera
+// extension functions cl_shim uses. Made on the first clIcdGetPlatformIDsKHR / clGetPlatformIDs and
+// kept for the life of the process.
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+#include <string>
+#include <vector>
+
+#include "cl_shim/object.h"
+#include "tessera/ze_tessera.h"
+
+namespace tessera::cl {
+
+class Device;
+
+// Tessera's Level Zero extensions, reached through zeDriverGetExtensionFunctionAddress.
+struct ZeExtensions {
+  ze_pfnTesseraDeviceGetTopologyProperties_t topologyProperties = nullptr;
+  ze_pfnTesseraDeviceGetPus_t pus = nullptr;
+  ze_pfnTesseraDeviceGetNumaNodes_t numaNodes = nullptr;
+  ze_pfnTesseraDeviceGetCaches_t caches = nullptr;
+  ze_pfnTesseraDeviceCreatePartition_t createPartition = nullptr;
+  ze_pfnTesseraModuleGetIL_t moduleIL = nullptr;
+};
+
+class Platform : public Object<_cl_platform_id, 0x504c5431 /* "PLT1" */> {
+ public:
+  // Null when Level Zero has no Tessera driver (the ICD then reports no platform).
+  static Platform* get();
+  static Platform* from(cl_platform_id h) { return Object::from<Platform>(h); }
+
+  ze_driver_handle_t driver() const { return driver_; }
+  const ZeExtensions& ext() const { return ext_; }
+  const std::vector<Device*>& rootDevices() const { return roots_; }
+
+  cl_int info(cl_platform_info param, size_t size, void* value, size_t* sizeRet) const;
+  static const std::string& extensions();
+  static std::vector<cl_name_version> extensionsWithVersion();
+  static const char* kIcdSuffix;
+
+ private:
+  Platform() = default;
+  bool init();
+
+  ze_driver_handle_t driver_ = nullptr;
+  ZeExtensions ext_;
+  std::vector<Device*> roots_;
+};
+
+}  // namespace tessera::cl

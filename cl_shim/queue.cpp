@@ -1,0 +1,173 @@
+#include "cl_shim/queue.h"
+
+#include <algorithm>
+
+#include "cl_shim/api_support.h"
+#include "cl_shim/errors.h"
+
+namespace tessera::cl {
+namespace {
+
+// cl_intel_device_partition_by_names: "An attempt to create a command queue on a sub-device which
+// overlaps with a sub-device for which a command queue already exists will fail with
+// CL_OUT_OF_RESOURCES." Applied when either device was made by names.
+std::mutex g_queueDevicesMutex;
+std::vector<Device*> g_queueDevices;  // devices with at least one live queue
+
+bool claimDevice(Device& d) {
+  std::lock_guard lock(g_queueDevicesMutex);
+  for (Device* other : g_queueDevices)
+    if (other != &d && (d.style().intelNames || other->style().intelNames) && d.overlaps(*other))
+      return false;
+  if (d.liveQueues++ == 0) g_queueDevices.push_back(&d);
+  return true;
+}
+
+void unclaimDevice(Device& d) {
+  std::lock_guard lock(g_queueDevicesMutex);
+  if (--d.liveQueues == 0)
+    g_queueDevices.erase(std::remove(g_queueDevices.begin(), g_queueDevices.end(), &d),
+                         g_queueDevices.end());
+}
+
+}  // namespace
+
+cl_int checkWaitList(const Context& context, cl_uint n, const cl_event* list,
+                     std::vector<ze_event_handle_t>* zeEvents) {
+  if (!waitListShapeOk(n, list)) return CL_INVALID_EVENT_WAIT_LIST;
+  for (cl_uint i = 0; i < n; ++i) {
+    Event* e = Event::from(list[i]);
+    if (!e) return CL_INVALID_EVENT_WAIT_LIST;
+    if (&e->context() != &context) return CL_INVALID_CONTEXT;
+    if (zeEvents) zeEvents->push_back(e->ze());
+  }
+  return CL_SUCCESS;
+}
+
+Queue* Queue::create(Context& context, Device& device, cl_command_queue_properties properties,
+                     std::vector<cl_queue_properties> array, cl_int& err) {
+  // cl_ext_device_fission: "CL_INVALID_DEVICE if the device or one of its ancestors was not used
+  // to create the context".
+  if (!context.allows(&device)) { err = CL_INVALID_DEVICE; return nullptr; }
+  const cl_command_queue_properties known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+                                            CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |
+                                            CL_QUEUE_ON_DEVICE_DEFAULT;
+  if (properties & ~known) { err = CL_INVALID_VALUE; return nullptr; }
+  // "CL_INVALID_QUEUE_PROPERTIES if values specified in properties are valid but are not supported
+  // by the device."
+  if (properties & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)) {
+    err = CL_INVALID_QUEUE_PROPERTIES;
+    return nullptr;
+  }
+  if (!claimDevice(device)) { err = CL_OUT_OF_RESOURCES; return nullptr; }
+  ze_command_queue_desc_t desc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+  desc.ordinal = 0;  // the compute group
+  desc.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
+  ze_command_list_handle_t list = nullptr;
+  ze_result_t r = zeCommandListCreateImmediate(context.ze(), device.ze(), &desc, &list);
+  if (r != ZE_RESULT_SUCCESS) {
+    unclaimDevice(device);
+    err = fromZe(r);
+    return nullptr;
+  }
+  auto* q = new Queue;
+  q->context_ = Ref<Context>(&context);
+  q->device_ = Ref<Device>(&device);
+  q->properties_ = properties;
+  q->array_ = std::move(array);
+  q->list_ = list;
+  err = CL_SUCCESS;
+  return q;
+}
+
+Queue::~Queue() {
+  if (list_) zeCommandListDestroy(list_);
+  unclaimDevice(*device_);
+}
+
+void Queue::onApiReleased() {
+  // "clReleaseCommandQueue performs an implicit flush"; the queue is deleted once its commands
+  // have completed. Waiting here breaks the queue <-> in-flight event references.
+  finish();
+  std::lock_guard lock(mutex_);
+  for (auto& e : inflight_) e->releaseHolds();
+  inflight_.clear();
+}
+
+void Queue::reapLocked() {
+  while (!inflight_.empty() && inflight_.front()->isComplete()) {
+    inflight_.front()->releaseHolds();
+    inflight_.pop_front();
+  }
+}
+
+cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList,
+                      cl_event* out, const Append& append, std::initializer_list<RefCounted*> holds,
+                      bool blocking) {
+  return enqueue(type, numWaits, waitList, out, append, std::vector<RefCounted*>(holds), blocking);
+}
+
+cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList,
+                      cl_event* out, const Append& append, const std::vector<RefCounted*>& holds,
+                      bool blocking) {
+  std::vector<ze_event_handle_t> waits;
+  if (cl_int err = checkWaitList(*context_, numWaits, waitList, &waits); err != CL_SUCCESS)
+    return err;
+  std::vector<Ref<Event>> waited;
+  for (cl_uint i = 0; i < numWaits; ++i) waited.emplace_back(Event::from(waitList[i]));
+  auto* event = new Event(*context_, this, type);
+  for (RefCounted* h : holds)
+    if (h) event->hold(h);
+  {
+    std::lock_guard lock(mutex_);
+    ze_result_t r = append(list_, event->ze(), uint32_t(waits.size()), waits.data());
+    if (r != ZE_RESULT_SUCCESS) {
+      event->releaseApi();
+      return fromZe(r);
+    }
+    event->markSubmitted(profiling());
+    inflight_.emplace_back(event);
+    reapLocked();
+  }
+  cl_int result = CL_SUCCESS;
+  if (blocking) {
+    event->wait();
+    // "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the read and write operations are blocking
+    // and the execution status of any of the events in event_wait_list is a negative integer".
+    for (auto& w : waited)
+      if (w->status() < 0) result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  }
+  if (out)
+    *out = event->handle();
+  else
+    event->releaseApi();
+  return result;
+}
+
+cl_int Queue::finish() {
+  Ref<Event> last;
+  {
+    std::lock_guard lock(mutex_);
+    if (!inflight_.empty()) last = inflight_.back();
+  }
+  if (last) last->wait();
+  std::lock_guard lock(mutex_);
+  reapLocked();
+  return CL_SUCCESS;
+}
+
+cl_int Queue::info(cl_command_queue_info param, size_t size, void* value, size_t* sizeRet) {
+  InfoWriter out(size, value, sizeRet);
+  switch (param) {
+    case CL_QUEUE_CONTEXT: return out.scalar<cl_context>(context_->handle());
+    case CL_QUEUE_DEVICE: return out.scalar<cl_device_id>(device_->handle());
+    case CL_QUEUE_REFERENCE_COUNT: return out.scalar<cl_uint>(apiRefs());
+    case CL_QUEUE_PROPERTIES: return out.scalar(properties_);
+    case CL_QUEUE_PROPERTIES_ARRAY: return out.array(array_);
+    case CL_QUEUE_DEVICE_DEFAULT: return out.scalar<cl_command_queue>(nullptr);
+    case CL_QUEUE_SIZE: return CL_INVALID_COMMAND_QUEUE;  // only for device queues
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+}  // namespace tessera::cl
