@@ -1,0 +1,74 @@
+// A cl_mem buffer: host memory the device reaches directly (a Tessera device is the host). Its
+// storage is a Level Zero host allocation, or the application's memory for CL_MEM_USE_HOST_PTR
+// (zero copy, as OpenCL intends it on a CPU); a sub-buffer is a window on its parent's storage.
+// Maps return pointers into the storage itself.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+#include "cl_shim/context.h"
+#include "cl_shim/object.h"
+
+namespace tessera::cl {
+
+using MemDestructorNotify = void(CL_CALLBACK*)(cl_mem, void*);
+
+class Memory : public Object<_cl_mem, 0x4d454d31 /* "MEM1" */> {
+ public:
+  // clCreateBuffer(WithProperties): checks flags, size and host_ptr as the spec says.
+  static Memory* createBuffer(Context& context, cl_mem_flags flags, size_t size, void* hostPtr,
+                              std::vector<cl_mem_properties> properties, cl_int& err);
+  // clCreateSubBuffer with CL_BUFFER_CREATE_TYPE_REGION.
+  static Memory* createSubBuffer(Memory& parent, cl_mem_flags flags, size_t origin, size_t size,
+                                 cl_int& err);
+  static Memory* from(cl_mem h) { return Object::from<Memory>(h); }
+
+  Context& context() const { return *context_; }
+  cl_mem_flags flags() const { return flags_; }
+  size_t size() const { return size_; }
+  // Where the data is: what a kernel argument receives and what maps return (plus an offset).
+  char* address() const { return address_; }
+  Memory* parent() const { return parent_.get(); }
+  size_t offset() const { return offset_; }
+
+  // CL_MEM_HOST_WRITE_ONLY / READ_ONLY / NO_ACCESS: may the host read (clEnqueueRead*, map for
+  // reading) or write?
+  bool hostMayRead() const { return !(flags_ & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)); }
+  bool hostMayWrite() const { return !(flags_ & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)); }
+
+  void mapped() { mapCount_.fetch_add(1); }
+  bool unmapped() {  // false when it was not mapped
+    cl_uint n = mapCount_.load();
+    while (n > 0 && !mapCount_.compare_exchange_weak(n, n - 1)) {}
+    return n > 0;
+  }
+
+  void addDestructorCallback(MemDestructorNotify fn, void* data);
+  cl_int info(cl_mem_info param, size_t size, void* value, size_t* sizeRet);
+
+ protected:
+  ~Memory() override;
+
+ private:
+  Memory() = default;
+
+  Ref<Context> context_;
+  Ref<Memory> parent_;
+  cl_mem_flags flags_ = 0;
+  size_t size_ = 0;
+  size_t offset_ = 0;
+  void* hostPtr_ = nullptr;    // CL_MEM_USE_HOST_PTR's pointer (CL_MEM_HOST_PTR)
+  char* address_ = nullptr;
+  bool ownsStorage_ = false;   // a Level Zero host allocation to free
+  std::vector<cl_mem_properties> properties_;
+  std::atomic<cl_uint> mapCount_{0};
+  std::mutex mutex_;
+  std::vector<std::pair<MemDestructorNotify, void*>> destructorCallbacks_;
+};
+
+// The access flags a buffer's flags may combine: exactly one of these read/write kinds.
+bool validMemFlags(cl_mem_flags flags);
+
+}  // namespace tessera::cl
