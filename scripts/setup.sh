@@ -10,6 +10,8 @@ packages=(
   llvm-15-dev clang-15 libclang-15-dev                  # the kernel JIT; OpenCL C -> SPIR-V
   libllvmspirvlib-15-dev llvm-spirv-15                   # the SPIR-V <-> LLVM IR translator
   spirv-tools spirv-headers                              # SPIR-V validation
+  ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers   # the OpenCL ICD loader and headers
+  clinfo clpeak python3-pyopencl                         # real OpenCL clients the tests run
   catch2                                                 # tests
   python3                                                # test helpers
 )
