@@ -12,6 +12,7 @@ const std::vector<Extension>& extensions() {
       {ZE_GLOBAL_OFFSET_EXP_NAME, ZE_GLOBAL_OFFSET_EXP_VERSION_CURRENT},
       {ZE_TESSERA_ROOT_DEVICE_EXT_NAME, ZE_TESSERA_ROOT_DEVICE_EXT_VERSION},
       {ZE_TESSERA_DEVICE_TOPOLOGY_EXT_NAME, ZE_TESSERA_DEVICE_TOPOLOGY_EXT_VERSION},
+      {ZE_TESSERA_DEVICE_PARTITION_EXT_NAME, ZE_TESSERA_DEVICE_PARTITION_EXT_VERSION},
       {ZE_TESSERA_EVENT_POOL_PUT_IPC_EXT_NAME, ZE_TESSERA_EVENT_POOL_PUT_IPC_EXT_VERSION},
       {ZE_MEMORY_FREE_POLICIES_EXT_NAME, ZE_MEMORY_FREE_POLICIES_EXT_VERSION_CURRENT},
   };
@@ -30,6 +31,7 @@ void* extensionFunction(const char* name) {
       {"zeTesseraDeviceGetPus", reinterpret_cast<void*>(&zeTesseraDeviceGetPus)},
       {"zeTesseraDeviceGetNumaNodes", reinterpret_cast<void*>(&zeTesseraDeviceGetNumaNodes)},
       {"zeTesseraDeviceGetCaches", reinterpret_cast<void*>(&zeTesseraDeviceGetCaches)},
+      {"zeTesseraDeviceCreatePartition", reinterpret_cast<void*>(&zeTesseraDeviceCreatePartition)},
       {"zeEventPoolPutIpcHandle", reinterpret_cast<void*>(&zeEventPoolPutIpcHandle)},
       {"zeMemPutIpcHandle", reinterpret_cast<void*>(&zeMemPutIpcHandle)},
       {"zeMemFreeExt", reinterpret_cast<void*>(&zeMemFreeExt)},
