@@ -381,3 +381,26 @@ TEST_CASE("Given partition devices, when memory, a module and kernels are used o
   zeContextDestroy(ofRoot);
   zeContextDestroy(all);
 }
+
+TEST_CASE("Given synthetic machines, when the first device is partitioned by NEXT_PARTITIONABLE and "
+          "so are its parts, then NUMA nodes, then L3 caches, then L2 caches are used",
+          "[partition]") {
+  // Device 0 is the machine (TESSERA_ROOT_DEVICE defaults to machine); domains: 1 NUMA, 3 L3, 4 L2.
+  auto probe = [](const char* topology) {
+    auto r = tessera::test::runProgram({TESSERA_PROBE, "--partition"},
+                                       {{"TESSERA_TOPOLOGY", topology}});
+    INFO("stderr: " << r.err);
+    CHECK(r.exitCode == 0);
+    return r.out;
+  };
+  CHECK(probe("pack:2 numa:2 l3:2 core:2 pu:1") ==
+        "P domain=1 parts=0-3;4-7;8-11;12-15\n"
+        "P domain=3 parts=0-1;2-3\n"
+        "P domain=3 parts=4-5;6-7\n"
+        "P domain=3 parts=8-9;10-11\n"
+        "P domain=3 parts=12-13;14-15\n");
+  CHECK(probe("pack:1 l3:1 l2:2 core:1 pu:2") ==
+        "P domain=4 parts=0-1;2-3\n"
+        "P domain=none parts=\n"
+        "P domain=none parts=\n");
+}
