@@ -16,6 +16,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraDeviceGetTopologyProperties(
   // core::Level and ze_tessera_device_level_t list the levels in the same order.
   p->level = static_cast<ze_tessera_device_level_t>(device->level());
   static_assert(int(tessera::core::Level::L2) == ZE_TESSERA_DEVICE_LEVEL_L2);
+  static_assert(int(tessera::core::Level::L4) == ZE_TESSERA_DEVICE_LEVEL_L4);
+  static_assert(int(tessera::core::Level::L1) == ZE_TESSERA_DEVICE_LEVEL_L1);
   p->objectIndex = device->objectIndex();
   p->numPus = device->resources().pus;
   p->numCores = device->resources().cores;

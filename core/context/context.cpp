@@ -7,9 +7,12 @@
 namespace tessera::core {
 
 std::unique_ptr<Context> Context::create(Driver& driver, std::vector<Device*> devices) {
-  if (devices.empty())
+  bool every = devices.empty();
+  if (every)
     for (const auto& d : driver.allDevices()) devices.push_back(d.get());
-  return std::unique_ptr<Context>(new Context(driver, std::move(devices)));
+  std::unique_ptr<Context> c(new Context(driver, std::move(devices)));
+  c->everyDevice_ = every;
+  return c;
 }
 
 Context::Context(Driver& driver, std::vector<Device*> devices)
@@ -22,7 +25,11 @@ bool Context::ownsRange(const void* p, size_t bytes) const {
 }
 
 bool Context::hasDevice(const Device* d) const {
-  return std::find(devices_.begin(), devices_.end(), d) != devices_.end();
+  if (!d) return false;
+  if (everyDevice_) return &d->driver() == &driver_;
+  for (; d; d = d->parent())
+    if (std::find(devices_.begin(), devices_.end(), d) != devices_.end()) return true;
+  return false;
 }
 
 }  // namespace tessera::core

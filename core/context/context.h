@@ -24,6 +24,10 @@ class Context : public Object<_ze_context_handle_t, 0x7465737343747831ull /* "te
   static Context* fromHandle(ze_context_handle_t h) { return Object::fromHandle<Context>(h); }
 
   Driver& driver() const { return driver_; }
+  // "if nullptr then all devices and any sub-devices supported by the driver instance are visible to
+  // the context. otherwise, the context only has visibility to the devices and any sub-devices of
+  // the devices in this array" (zeContextCreateEx): sub-devices include partition devices, which
+  // may be made after the context.
   bool hasDevice(const Device* d) const;
   const std::vector<Device*>& devices() const { return devices_; }
   // SUCCESS while usable; DEVICE_LOST once a fault has hit one of its devices (later issues).
@@ -42,6 +46,7 @@ class Context : public Object<_ze_context_handle_t, 0x7465737343747831ull /* "te
 
   Driver& driver_;
   std::vector<Device*> devices_;
+  bool everyDevice_ = false;  // made for all devices of the driver
   VirtualMemory virtual_;
   std::unique_ptr<MemoryManager> memory_;  // made once devices_ is set (it reads their limits)
 };

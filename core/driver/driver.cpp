@@ -60,7 +60,26 @@ Device* Driver::makeDevices(const ExposedNode& node, Device* parent, uint32_t su
 }
 
 bool Driver::owns(const Device* d) const {
-  return std::any_of(all_.begin(), all_.end(), [&](const auto& p) { return p.get() == d; });
+  if (std::any_of(all_.begin(), all_.end(), [&](const auto& p) { return p.get() == d; }))
+    return true;
+  std::lock_guard<std::mutex> lock(partitionsMutex_);
+  return std::any_of(partitions_.begin(), partitions_.end(),
+                     [&](const auto& p) { return p.second.get() == d; });
+}
+
+std::vector<Device*> Driver::partitionDevices(Device& parent,
+                                              const std::vector<FissionPart>& parts) {
+  std::vector<Device*> out;
+  std::lock_guard<std::mutex> lock(partitionsMutex_);
+  for (uint32_t i = 0; i < parts.size(); ++i) {
+    std::unique_ptr<Device>& slot = partitions_[{&parent, parts[i].pus.toString()}];
+    if (!slot) {
+      ExposedNode node{parts[i].level, parts[i].objectIndex, parts[i].pus, {}};
+      slot = std::make_unique<Device>(*this, *topology_, node, &parent, i);
+    }
+    out.push_back(slot.get());
+  }
+  return out;
 }
 
 Driver& Driver::global() {

@@ -3,7 +3,9 @@
 
 #include <level_zero/ze_api.h>
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "core/common/object.h"
 #include "core/device/device.h"
 #include "core/device/hierarchy.h"
+#include "core/topology/fission.h"
 #include "core/topology/partition.h"
 
 namespace tessera::core {
@@ -45,9 +48,18 @@ class Driver : public Object<_ze_driver_handle_t, 0x7465737344727631ull /* "tess
 
   // What zeDeviceGet returns, in order.
   const std::vector<Device*>& devices() const { return listed_; }
-  // Every device this driver made, exposed or reachable through the hierarchy.
+  // Every device this driver made at initialization, exposed or reachable through the hierarchy
+  // (partition devices, made later, are not among them).
   const std::vector<std::unique_ptr<Device>>& allDevices() const { return all_; }
+  // A device of this driver: made at initialization or a partition device.
   bool owns(const Device* d) const;
+
+  // The partition devices of `parent` for `parts` (ZE_tessera_device_partition), in order: new
+  // sub-devices of `parent`, not listed among its subDevices(), with subdeviceId = index in
+  // `parts`. They live as long as the driver, and the same PUs of the same parent always give the
+  // same device (it keeps the subdeviceId, level and object index it was first made with), so
+  // partitioning again does not grow memory. Thread-safe.
+  std::vector<Device*> partitionDevices(Device& parent, const std::vector<FissionPart>& parts);
 
   const Topology& topology() const { return *topology_; }
   const DriverConfig& config() const { return config_; }
@@ -65,6 +77,9 @@ class Driver : public Object<_ze_driver_handle_t, 0x7465737344727631ull /* "tess
   std::vector<PartitionNode> tree_;
   std::vector<std::unique_ptr<Device>> all_;
   std::vector<Device*> listed_;
+  mutable std::mutex partitionsMutex_;
+  // Partition devices by parent and PUs ("0-3,8").
+  std::map<std::pair<const Device*, std::string>, std::unique_ptr<Device>> partitions_;
   ze_driver_uuid_t uuid_{};
 };
 

@@ -5,8 +5,9 @@ namespace {
 
 constexpr Level kSplitLevels[] = {Level::Package, Level::NumaNode, Level::L3, Level::L2};
 
-// Parts of one level, with identical parts merged; empty unless they are disjoint and cover `pus`.
-std::vector<Part> partition(std::vector<Part> parts, const CpuSet& pus) {
+}  // namespace
+
+std::vector<Part> distinctParts(std::vector<Part> parts, const CpuSet& pus) {
   std::vector<Part> distinct;
   for (Part& p : parts) {
     bool same = false;
@@ -22,6 +23,8 @@ std::vector<Part> partition(std::vector<Part> parts, const CpuSet& pus) {
   return distinct;
 }
 
+namespace {
+
 PartitionNode grow(const Topology& topo, Level level, uint32_t index, const CpuSet& pus) {
   PartitionNode node{level, index, pus, {}};
   Level childLevel;
@@ -34,7 +37,7 @@ PartitionNode grow(const Topology& topo, Level level, uint32_t index, const CpuS
 
 std::vector<Part> splitOnce(const Topology& topo, const CpuSet& pus, Level* levelOut) {
   for (Level level : kSplitLevels) {
-    std::vector<Part> parts = partition(topo.partsAt(level, pus), pus);
+    std::vector<Part> parts = distinctParts(topo.partsAt(level, pus), pus);
     if (parts.size() >= 2) {
       if (levelOut) *levelOut = level;
       return parts;
@@ -47,7 +50,7 @@ std::vector<PartitionNode> buildDeviceTree(const Topology& topo, RootMode mode) 
   CpuSet all = topo.allowedPus();
   std::vector<PartitionNode> roots;
   if (mode == RootMode::Package) {
-    for (Part& p : partition(topo.partsAt(Level::Package, all), all))
+    for (Part& p : distinctParts(topo.partsAt(Level::Package, all), all))
       roots.push_back(grow(topo, Level::Package, p.objectIndex, p.pus));
   }
   // A machine without packages (or whose packages do not partition it) is one root device.

@@ -26,6 +26,10 @@ enum class RootMode { Machine, Package };
 // of one package) count as one part.
 std::vector<Part> splitOnce(const Topology& topo, const CpuSet& pus, Level* levelOut = nullptr);
 
+// The parts of one level (Topology::partsAt), identical parts merged (the first object's index
+// kept); empty unless they are disjoint and together cover `pus`.
+std::vector<Part> distinctParts(std::vector<Part> parts, const CpuSet& pus);
+
 // The whole tree: the root devices in order, each with its nested sub-devices.
 std::vector<PartitionNode> buildDeviceTree(const Topology& topo, RootMode mode);
 

@@ -26,6 +26,8 @@ hwloc_obj_type_t objectType(Level level) {
     case Level::NumaNode: return HWLOC_OBJ_NUMANODE;
     case Level::L3: return HWLOC_OBJ_L3CACHE;
     case Level::L2: return HWLOC_OBJ_L2CACHE;
+    case Level::L4: return HWLOC_OBJ_L4CACHE;
+    case Level::L1: return HWLOC_OBJ_L1CACHE;
   }
   return HWLOC_OBJ_MACHINE;
 }
@@ -45,6 +47,8 @@ const char* levelName(Level level) {
     case Level::NumaNode: return "numa";
     case Level::L3: return "l3";
     case Level::L2: return "l2";
+    case Level::L4: return "l4";
+    case Level::L1: return "l1";
   }
   return "?";
 }
@@ -104,6 +108,9 @@ CpuSet Topology::allowedPus() const {
 std::vector<Part> Topology::partsAt(Level level, const CpuSet& pus) const {
   std::vector<Part> parts;
   forEachObject(H(topo_), objectType(level), [&](hwloc_obj_t obj) {
+    // Cache levels count data and unified caches (hwloc types L1i apart; this is for safety).
+    if (hwloc_obj_type_is_cache(obj->type) && obj->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION)
+      return;
     CpuSet part = fromBitmap(obj->cpuset) & pus;
     if (!part.empty()) parts.push_back({part, obj->logical_index});
   });
@@ -140,6 +147,14 @@ Resources Topology::describe(const CpuSet& pus) const {
     if (c.instances) r.caches.push_back(c);
   }
   return r;
+}
+
+std::vector<uint32_t> Topology::logicalOrder(const CpuSet& pus) const {
+  std::vector<uint32_t> out;
+  forEachObject(H(topo_), HWLOC_OBJ_PU, [&](hwloc_obj_t pu) {
+    if (pus.contains(pu->os_index)) out.push_back(pu->os_index);
+  });
+  return out;
 }
 
 std::string Topology::packageInfo(const char* name) const {

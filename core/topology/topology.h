@@ -14,8 +14,10 @@
 
 namespace tessera::core {
 
-// The levels the device tree is cut at, outermost first.
-enum class Level { Machine, Package, NumaNode, L3, L2 };
+// The levels the device tree is cut at, outermost first; then the cache levels only partitions
+// (core/topology/fission.h) cut at, appended so that the first five keep their numbers
+// (ze_tessera_device_level_t follows this enum).
+enum class Level { Machine, Package, NumaNode, L3, L2, L4, L1 };
 const char* levelName(Level level);
 
 // Where the topology comes from: this machine, an hwloc synthetic description, or an XML file.
@@ -76,6 +78,9 @@ class Topology {
   // The non-empty intersections of `pus` with the objects of `level`, in hwloc's logical order.
   std::vector<Part> partsAt(Level level, const CpuSet& pus) const;
   Resources describe(const CpuSet& pus) const;
+  // The PUs of `pus` (OS indices) in hwloc's logical order: hardware threads of a core, and cores
+  // of a cache, next to each other.
+  std::vector<uint32_t> logicalOrder(const CpuSet& pus) const;
   // Taken from the first package's hwloc info attributes; empty when hwloc does not know them
   // (synthetic topologies).
   std::string cpuModel() const;

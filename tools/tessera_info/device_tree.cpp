@@ -113,6 +113,8 @@ const char* levelText(ze_tessera_device_level_t l) {
     case ZE_TESSERA_DEVICE_LEVEL_NUMA: return "NUMA node";
     case ZE_TESSERA_DEVICE_LEVEL_L3: return "L3";
     case ZE_TESSERA_DEVICE_LEVEL_L2: return "L2";
+    case ZE_TESSERA_DEVICE_LEVEL_L4: return "L4";
+    case ZE_TESSERA_DEVICE_LEVEL_L1: return "L1";
     default: return "?";
   }
 }

@@ -54,13 +54,17 @@ typedef ze_result_t(ZE_APICALL* ze_pfnTesseraModuleGetIL_t)(ze_module_handle_t, 
 #define ZE_TESSERA_DEVICE_TOPOLOGY_EXT_NAME "ZE_tessera_device_topology"
 #define ZE_TESSERA_DEVICE_TOPOLOGY_EXT_VERSION ZE_MAKE_VERSION(1, 0)
 
-/* The level of the machine whose object cut the device out (MACHINE for the whole machine). */
+/* The level of the machine whose object cut the device out (MACHINE for the whole machine). L4 and L1
+ * only cut partition devices (ZE_tessera_device_partition, affinity domains); a partition device
+ * made by EQUALLY, BY_COUNTS or BY_NAMES reports the level and object of the device it was cut from. */
 typedef enum _ze_tessera_device_level_t {
   ZE_TESSERA_DEVICE_LEVEL_MACHINE = 0,
   ZE_TESSERA_DEVICE_LEVEL_PACKAGE = 1,
   ZE_TESSERA_DEVICE_LEVEL_NUMA = 2,
   ZE_TESSERA_DEVICE_LEVEL_L3 = 3,
   ZE_TESSERA_DEVICE_LEVEL_L2 = 4,
+  ZE_TESSERA_DEVICE_LEVEL_L4 = 5,
+  ZE_TESSERA_DEVICE_LEVEL_L1 = 6,
   ZE_TESSERA_DEVICE_LEVEL_FORCE_UINT32 = 0x7fffffff
 } ze_tessera_device_level_t;
 

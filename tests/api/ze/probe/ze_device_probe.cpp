@@ -9,6 +9,12 @@
 // first appearance:
 //
 //   R pus=<list> subs=<pus of each sub-device, separated by ';'>
+//
+// With the argument "--partition", it instead partitions the first device by NEXT_PARTITIONABLE
+// (ZE_tessera_device_partition), then each part again, and prints the domains used and the parts:
+//
+//   P domain=<ze_tessera_affinity_domain_t> parts=<pus of each part, separated by ';'>
+//     (one line for the first device, then one per part; domain=none when it does not split)
 #include <level_zero/ze_api.h>
 
 #include <algorithm>
@@ -60,9 +66,31 @@ void print(ze_device_handle_t d, const std::string& path) {
   for (size_t i = 0; i < subs.size(); ++i) print(subs[i], path + "." + std::to_string(i));
 }
 
+// One "P" line for `d`, and the parts it was cut into (none when it does not split).
+std::vector<ze_device_handle_t> printPartition(ze_driver_handle_t driver, ze_device_handle_t d) {
+  void* f = nullptr;
+  zeDriverGetExtensionFunctionAddress(driver, "zeTesseraDeviceCreatePartition", &f);
+  auto create = reinterpret_cast<ze_pfnTesseraDeviceCreatePartition_t>(f);
+  ze_tessera_partition_desc_t desc{ZE_STRUCTURE_TYPE_TESSERA_PARTITION_DESC, nullptr,
+                                   ZE_TESSERA_PARTITION_SCHEME_BY_AFFINITY_DOMAIN, 0, 0, nullptr,
+                                   ZE_TESSERA_AFFINITY_DOMAIN_NEXT_PARTITIONABLE};
+  uint32_t n = 0;
+  ze_tessera_affinity_domain_t used = ZE_TESSERA_AFFINITY_DOMAIN_NONE;
+  std::vector<ze_device_handle_t> parts;
+  if (create && create(d, &desc, &n, nullptr, &used) == ZE_RESULT_SUCCESS) {
+    parts.resize(n);
+    create(d, &desc, &n, parts.data(), &used);
+  }
+  std::string text;
+  for (ze_device_handle_t p : parts) text += (text.empty() ? "" : ";") + pus(p);
+  std::printf("P domain=%s parts=%s\n", parts.empty() ? "none" : std::to_string(used).c_str(),
+              text.c_str());
+  return parts;
+}
+
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   if (zeInit(0) != ZE_RESULT_SUCCESS) return 2;
   uint32_t n = 1;
   ze_driver_handle_t driver = nullptr;
@@ -77,6 +105,11 @@ int main() {
   zeDeviceGet(driver, &n, nullptr);
   std::vector<ze_device_handle_t> devices(n);
   zeDeviceGet(driver, &n, devices.data());
+  if (argc > 1 && std::string(argv[1]) == "--partition") {
+    if (devices.empty()) return 5;
+    for (ze_device_handle_t part : printPartition(driver, devices[0])) printPartition(driver, part);
+    return 0;
+  }
   for (uint32_t i = 0; i < n; ++i) print(devices[i], std::to_string(i));
   for (ze_device_handle_t r : roots) {
     std::string subs;
