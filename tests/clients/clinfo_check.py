@@ -1,0 +1,18 @@
+#!/usr/bin/env python3
+"""clinfo over Tessera: it must list the platform and answer every query without an error.
+Usage: clinfo_check.py <clinfo>"""
+import re
+import subprocess
+import sys
+
+out = subprocess.run([sys.argv[1]], capture_output=True, text=True, timeout=120)
+text = out.stdout + out.stderr
+if out.returncode != 0:
+    sys.exit(f"clinfo exited with {out.returncode}\n{text[-2000:]}")
+if "Tessera" not in text:
+    sys.exit("clinfo does not list Tessera\n" + text[-2000:])
+# clinfo prints a failed query as "<error: ...>" or names the CL error code.
+bad = [l for l in text.splitlines() if re.search(r"<error|CL_INVALID|Invalid |error \(-?\d+\)", l)]
+if bad:
+    sys.exit("clinfo reports errors:\n" + "\n".join(bad))
+print(f"clinfo: {len(text.splitlines())} lines, no error")
