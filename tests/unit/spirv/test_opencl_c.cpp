@@ -104,6 +104,9 @@ TEST_CASE("Given a vector add, when compiled, then the SPIR-V names the kernel a
     CHECK(k.args[i].size == 8);
     CHECK(k.args[i].name == names[i]);
   }
+  // Type names for clGetKernelArgInfo travel as an OpString.
+  std::string bytes(reinterpret_cast<const char*>(r.spirv.data()), r.spirv.size() * 4);
+  CHECK(bytes.find("kernel_arg_type.vector_add.float*,float*,float*,") != std::string::npos);
 }
 
 TEST_CASE("Given -D options in every spelling, when compiled, then the macros are defined",
@@ -229,6 +232,39 @@ TEST_CASE("Given hostile sources, then each fails or compiles without crashing",
       CHECK(reflect(asBytes(r.spirv)).ok);
     else
       CHECK(!r.log.empty());
+  }
+}
+
+TEST_CASE("Given OpenCL C 2.0 features a CPU may lack, then each compiles or fails cleanly",
+          "[spirv][opencl_c][errors]") {
+  const char* sources[] = {
+      "__kernel void k(__global atomic_int* a) {\n"
+      "  atomic_fetch_add_explicit(a, 1, memory_order_seq_cst, memory_scope_all_svm_devices);\n"
+      "  atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acq_rel, memory_scope_device);\n"
+      "}\n",
+      "__kernel void k(__global int* p) { __generic int* g = p; __global int* q = to_global(g);\n"
+      "  q[0] = work_group_reduce_add((int)get_local_id(0)); }\n",
+      "__kernel void child(__global int* p) { p[0] = 1; }\n"
+      "__kernel void k(__global int* p) { enqueue_kernel(get_default_queue(),\n"
+      "  CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), ^{ p[0] = 2; }); }\n",
+      "__kernel void k(__write_only pipe int out) { int v = 1; write_pipe(out, &v); }\n",
+      "__kernel void k(__global int* p) { p[0] = get_sub_group_size(); }\n",
+      "__global int counter = 0;\n__kernel void k(__global int* p) { p[0] = counter++; }\n",
+      "__kernel __attribute__((reqd_work_group_size(8, 1, 1), vec_type_hint(float4)))\n"
+      "void k(__global float* p) { printf(\"%f %v4f\\n\", p[0], vload4(0, p));\n"
+      "  vstore_half(p[1], 0, (__global half*)p); }\n",
+      "__kernel void k(__global double* d) { d[0] = sqrt(d[1]) + (double)get_global_id(0); }\n",
+  };
+  for (const char* std : {"-cl-std=CL2.0", "-cl-std=CL3.0", ""}) {
+    for (const char* source : sources) {
+      INFO(std << "\n" << source);
+      CompileResult r = compileOpenCLC(source, std);
+      CHECK(!r.invalidOptions);
+      if (r.ok)
+        CHECK(reflect(asBytes(r.spirv)).ok);
+      else
+        CHECK(!r.log.empty());
+    }
   }
 }
 
