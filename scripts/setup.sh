@@ -8,6 +8,7 @@ packages=(
   libhwloc-dev hwloc                                     # the device model
   libze-dev libze1                                       # Level Zero headers, loader, validation layer
   llvm-15-dev clang-15 libclang-15-dev                  # the kernel JIT; OpenCL C -> SPIR-V
+  libclang-cpp15-dev                                     # clang as a library (OpenCL layer)
   libllvmspirvlib-15-dev llvm-spirv-15                   # the SPIR-V <-> LLVM IR translator
   spirv-tools spirv-headers                              # SPIR-V validation
   ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers   # the OpenCL ICD loader and headers

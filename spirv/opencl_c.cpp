@@ -1,0 +1,231 @@
+#include "spirv/opencl_c.h"
+
+#include <LLVMSPIRVLib/LLVMSPIRVLib.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Basic/Stack.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/TextDiagnosticBuffer.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Support/thread.h>
+
+#include <new>
+#include <sstream>
+
+#include "spirv/opencl_options.h"
+#include "spirv/validate.h"
+
+namespace tessera::spirv {
+
+namespace {
+
+// The in-memory directory that holds the program source and the input headers (the compile's
+// working directory). Diagnostics drop it: "program.cl:3:5: error: ...".
+constexpr const char* kMemoryDir = "/tessera-opencl-input";
+constexpr const char* kSourceName = "program.cl";
+
+// What a CPU device has (see opencl_c.h). clang's spir target would otherwise claim everything.
+constexpr const char* kCpuExtensions =
+    "-cl-ext=-all,+cl_khr_byte_addressable_store,+cl_khr_global_int32_base_atomics,"
+    "+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,"
+    "+cl_khr_local_int32_extended_atomics,+cl_khr_int64_base_atomics,"
+    "+cl_khr_int64_extended_atomics,+cl_khr_fp64,+__opencl_c_fp64,"
+    "+__opencl_c_generic_address_space,+__opencl_c_program_scope_global_variables,"
+    "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst";
+
+// clang runs deep recursions on nested input; give it the stack its own driver gives cc1.
+constexpr unsigned kCompilerStack = 8u << 20;
+
+const char* clStd(OpenCLVersion version) {
+  switch (version) {
+    case OpenCLVersion::CL10:
+      return "-cl-std=CL1.0";
+    case OpenCLVersion::CL11:
+      return "-cl-std=CL1.1";
+    case OpenCLVersion::CL12:
+      return "-cl-std=CL1.2";
+    case OpenCLVersion::CL20:
+      return "-cl-std=CL2.0";
+    case OpenCLVersion::CL30:
+      return "-cl-std=CL3.0";
+  }
+  return "-cl-std=CL1.2";
+}
+
+// cc1 arguments: what `clang -target spir64 -emit-llvm -c` passes, with typed pointers (the
+// translator reads no opaque pointers), the TableGen builtin declarations (much faster than
+// parsing opencl-c.h) and argument info always on.
+std::vector<std::string> clangArguments(const CompileOptions& options) {
+  std::vector<std::string> args = {"-triple",
+                                   "spir64-unknown-unknown",
+                                   "-no-opaque-pointers",
+                                   "-O2",
+                                   clStd(options.version),
+                                   "-finclude-default-header",
+                                   "-fdeclare-opencl-builtins",
+                                   kCpuExtensions,
+                                   "-cl-kernel-arg-info",
+                                   "-discard-value-names",
+                                   "-ffp-contract=on",
+                                   "-resource-dir",
+                                   TESSERA_CLANG_RESOURCE_DIR,
+                                   "-ferror-limit",
+                                   "19"};
+  args.insert(args.end(), options.clangArgs.begin(), options.clangArgs.end());
+  // After the user's -I: `#include <name>` of an input header resolves too.
+  args.insert(args.end(), {"-I", kMemoryDir, "-x", "cl", kSourceName});
+  return args;
+}
+
+std::string headerPath(const std::string& name) {
+  llvm::SmallString<256> path(kMemoryDir);
+  llvm::sys::path::append(path, name);
+  llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+  return std::string(path);
+}
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> inputFileSystem(
+    std::string_view source, const std::vector<OpenCLHeader>& headers, std::string& log) {
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  for (const OpenCLHeader& header : headers) {
+    bool added = !header.name.empty() &&
+                 memory->addFile(headerPath(header.name), 0,
+                                 llvm::MemoryBuffer::getMemBufferCopy(header.source, header.name));
+    if (!added) log += "warning: input header '" + header.name + "' ignored (invalid name)\n";
+  }
+  std::string sourcePath = std::string(kMemoryDir) + "/" + kSourceName;
+  memory->addFile(sourcePath, 0,
+                  llvm::MemoryBuffer::getMemBufferCopy(
+                      llvm::StringRef(source.data(), source.size()), kSourceName));
+  auto overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  overlay->pushOverlay(memory);
+  return overlay;
+}
+
+// clang names input headers by their full in-memory path; the build log reads better without it.
+void removeMemoryDir(std::string& log) {
+  const std::string prefix = std::string(kMemoryDir) + "/";
+  for (size_t at = log.find(prefix); at != std::string::npos; at = log.find(prefix, at)) {
+    log.erase(at, prefix.size());
+  }
+}
+
+// clang's messages about the arguments themselves (there should be none: the options were checked).
+void appendBufferedDiagnostics(const clang::TextDiagnosticBuffer& buffer, std::string& log) {
+  for (auto it = buffer.err_begin(); it != buffer.err_end(); ++it)
+    log += "error: " + it->second + "\n";
+  for (auto it = buffer.warn_begin(); it != buffer.warn_end(); ++it) {
+    log += "warning: " + it->second + "\n";
+  }
+}
+
+// OpenCL C source -> LLVM module (typed pointers); null with the reason in `log` on failure.
+std::unique_ptr<llvm::Module> emitLLVM(llvm::LLVMContext& context, std::string_view source,
+                                       const CompileOptions& options,
+                                       const std::vector<OpenCLHeader>& headers, std::string& log) {
+  std::vector<std::string> args = clangArguments(options);
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+
+  auto invocation = std::make_shared<clang::CompilerInvocation>();
+  {
+    clang::TextDiagnosticBuffer buffer;
+    auto diagOptions = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+    clang::DiagnosticsEngine diags(llvm::makeIntrusiveRefCnt<clang::DiagnosticIDs>(), diagOptions,
+                                   &buffer, /*ShouldOwnClient=*/false);
+    bool parsed = clang::CompilerInvocation::CreateFromArgs(*invocation, argv, diags);
+    appendBufferedDiagnostics(buffer, log);
+    if (!parsed) return nullptr;
+  }
+  invocation->getFileSystemOpts().WorkingDir = kMemoryDir;
+  invocation->getDiagnosticOpts().ShowColors = false;
+
+  llvm::raw_string_ostream logStream(log);
+  clang::CompilerInstance compiler;
+  compiler.setInvocation(invocation);
+  compiler.setVerboseOutputStream(logStream);  // "1 error generated."
+  compiler.createDiagnostics(
+      new clang::TextDiagnosticPrinter(logStream, &compiler.getDiagnosticOpts()),
+      /*ShouldOwnClient=*/true);
+  compiler.createFileManager(inputFileSystem(source, headers, log));
+
+  clang::EmitLLVMOnlyAction action(&context);
+  bool ok = compiler.ExecuteAction(action);
+  logStream.flush();
+  removeMemoryDir(log);
+  if (!ok) return nullptr;
+  return action.takeModule();
+}
+
+std::vector<uint32_t> translateToSpirv(llvm::Module& module, std::string& log) {
+  SPIRV::TranslatorOpts opts(SPIRV::VersionNumber::SPIRV_1_0);  // what OpenCL devices take
+  // Type names and qualifiers for clGetKernelArgInfo, as OpStrings.
+  opts.setPreserveOCLKernelArgTypeMetadataThroughString(true);
+  std::ostringstream out;
+  std::string error;
+  if (!llvm::writeSpirv(&module, opts, out, error)) {
+    log += "error: LLVM IR -> SPIR-V translation failed: " + error + "\n";
+    return {};
+  }
+  std::string bytes = out.str();
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  return words;
+}
+
+void compileHere(std::string_view source, const CompileOptions& options,
+                 const std::vector<OpenCLHeader>& headers, CompileResult& result) {
+  clang::noteBottomOfStack();
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module = emitLLVM(context, source, options, headers, result.log);
+  if (module == nullptr) return;
+  std::vector<uint32_t> words = translateToSpirv(*module, result.log);
+  if (words.empty()) return;
+  ValidationResult validation =
+      validate(std::span(reinterpret_cast<const uint8_t*>(words.data()), words.size() * 4));
+  if (!validation.ok) {
+    result.log += "error: the compiled SPIR-V does not validate: " + validation.log + "\n";
+    return;
+  }
+  result.spirv = std::move(words);
+  result.ok = true;
+}
+
+}  // namespace
+
+CompileResult compileOpenCLC(std::string_view source, std::string_view options,
+                             const std::vector<OpenCLHeader>& headers) {
+  CompileResult result;
+  CompileOptions parsed = parseCompileOptions(options);
+  if (!parsed.ok) {
+    result.invalidOptions = true;
+    result.log = "error: " + parsed.error + "\n";
+    return result;
+  }
+  // No exception may cross LLVM's frames or leave the thread: catch here, report after the join.
+  bool outOfMemory = false;
+  llvm::thread worker(llvm::Optional<unsigned>(kCompilerStack), [&] {
+    try {
+      compileHere(source, parsed, headers, result);
+    } catch (const std::bad_alloc&) {
+      outOfMemory = true;
+    }
+  });
+  worker.join();
+  if (outOfMemory) {
+    result = CompileResult{};
+    result.log = "error: out of memory while compiling\n";
+  }
+  return result;
+}
+
+}  // namespace tessera::spirv

@@ -1,0 +1,44 @@
+// OpenCL C -> SPIR-V in-process, for clBuildProgram / clCompileProgram: clang (libclang-cpp) emits
+// LLVM IR for spir64-unknown-unknown, SPIRV-LLVM-Translator turns it into SPIR-V 1.0, and
+// spirv/validate checks the result. Only the library tessera_spirv_opencl links clang.
+//
+// Failures never end the process on their own account: option errors, diagnostics and translator
+// errors come back in `log` with ok == false. Thread-safe: every call has its own compiler
+// instance and LLVM context, and runs on a thread of its own with an 8 MiB stack.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tessera::spirv {
+
+// clCompileProgram's input_headers with their header_include_names: `#include "name"` in the
+// source (or in another header) finds `source`. Names may contain directories ("sub/a.h").
+struct OpenCLHeader {
+  std::string name;
+  std::string source;
+};
+
+struct CompileResult {
+  bool ok = false;
+  // The options were not valid (CL_INVALID_BUILD_OPTIONS / CL_INVALID_COMPILER_OPTIONS /
+  // CL_INVALID_LINKER_OPTIONS); `log` names the option. Nothing was compiled.
+  bool invalidOptions = false;
+  std::vector<uint32_t> spirv;  // host-order words; empty unless ok
+  std::string log;              // clang's warnings and errors (also when ok), or why it failed
+};
+
+// The OpenCL C features and extensions the compiled code may use: those a CPU device has
+// (fp64, int64 and its atomics, generic address space, program-scope globals, all atomic orders and
+// scopes); no images, pipes, device enqueue, sub-groups, work-group collectives or fp16.
+// Every compile defines the macros these imply.
+//
+// `options` are OpenCL build options (opencl_options.h lists them). Kernel argument info is always
+// emitted, as if -cl-kernel-arg-info were given: argument names become OpName of the parameters and
+// the types and qualifiers OpStrings "kernel_arg_type.<kernel>.<types>," and the like.
+CompileResult compileOpenCLC(std::string_view source, std::string_view options,
+                             const std::vector<OpenCLHeader>& headers = {});
+
+}  // namespace tessera::spirv
