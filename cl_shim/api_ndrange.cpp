@@ -112,6 +112,12 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
     }
   }
 
+  // "CL_OUT_OF_RESOURCES if there is a failure to queue the execution instance of kernel on the
+  // command-queue because of insufficient resources needed to execute the kernel. For example, the
+  // explicitly specified local_work_size causes a failure to execute the kernel because of
+  // insufficient resources such as registers or local memory."
+  if (k->localMemoryBytes(*z) > dev.zeCompute().maxSharedLocalMemory) return CL_OUT_OF_RESOURCES;
+
   if (empty) {
     return q->enqueue(type, num_events, event_wait_list, event,
                       [](ze_command_list_handle_t l, ze_event_handle_t signal, uint32_t n,

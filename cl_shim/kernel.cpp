@@ -322,6 +322,14 @@ bool Kernel::allArgsSet() const {
   return true;
 }
 
+uint64_t Kernel::localMemoryBytes(const PerDevice& z) const {
+  ze_kernel_properties_t props{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+  uint64_t total = 0;
+  if (zeKernelGetProperties(z.ze, &props) == ZE_RESULT_SUCCESS) total = props.localMemSize;
+  for (const Arg& a : args_) total += a.localSize;
+  return total;
+}
+
 std::vector<RefCounted*> Kernel::launchHolds() {
   std::vector<RefCounted*> out{this, program_.get()};
   for (Arg& a : args_)
@@ -428,10 +436,8 @@ cl_int Kernel::workGroupInfo(Device* device, cl_kernel_work_group_info param, si
       // the kernel with the __local address qualifier and local memory to be allocated for
       // arguments to the kernel declared as pointers with the __local address qualifier and whose
       // size is specified with clSetKernelArg."
-      cl_ulong total = props.localMemSize;
       std::lock_guard lock(mutex_);
-      for (const Arg& a : args_) total += a.localSize;
-      return out.scalar(total);
+      return out.scalar<cl_ulong>(localMemoryBytes(*z));
     }
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return out.scalar<size_t>(1);
     case CL_KERNEL_PRIVATE_MEM_SIZE: return out.scalar<cl_ulong>(props.privateMemSize);

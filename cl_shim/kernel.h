@@ -51,6 +51,9 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
   std::mutex& mutex() { return mutex_; }
   // True when every argument has a value. Under mutex().
   bool allArgsSet() const;
+  // Bytes of __local memory a launch needs: the kernel's static __local variables plus the sizes
+  // given to its __local arguments. Under mutex().
+  uint64_t localMemoryBytes(const PerDevice& z) const;
   // Objects a launch holds: the kernel, its program, the buffers its arguments name. Under mutex().
   std::vector<RefCounted*> launchHolds();
 

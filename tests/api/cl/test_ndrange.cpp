@@ -130,6 +130,11 @@ TEST_CASE("Given __local and by-value struct arguments, then the kernels compute
     for (size_t i = 0; i < local; ++i) sum += in[g * local + i];
     CHECK(out[g] == sum);
   }
+  // More __local memory than the device has cannot run.
+  cl_ulong deviceLocal = deviceInfo<cl_ulong>(fx.dev, CL_DEVICE_LOCAL_MEM_SIZE);
+  REQUIRE(clSetKernelArg(k, 2, size_t(deviceLocal) + 4, nullptr) == CL_SUCCESS);
+  CHECK(clEnqueueNDRangeKernel(fx.queue, k, 1, nullptr, &n, &local, 0, nullptr, nullptr) ==
+        CL_OUT_OF_RESOURCES);
   clReleaseKernel(k);
   clReleaseProgram(p);
 
@@ -283,13 +288,16 @@ TEST_CASE("Given a program built for the root device, then a sub-device queue ru
     return;
   }
   cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
-  cl_device_id sub = nullptr;
-  cl_uint got = 0;
-  cl_int r = clCreateSubDevices(root, props, 1, &sub, &got);
+  cl_uint count = 0;
+  cl_int r = clCreateSubDevices(root, props, 0, nullptr, &count);
+  std::vector<cl_device_id> subs(count);
+  if (r == CL_SUCCESS) r = clCreateSubDevices(root, props, count, subs.data(), nullptr);
   if (r != CL_SUCCESS) {
     WARN("clCreateSubDevices answered " << r << ": sub-device launch not tested");
     return;
   }
+  for (size_t i = 1; i < subs.size(); ++i) clReleaseDevice(subs[i]);
+  cl_device_id sub = subs.at(0);
   {
     ClFixture fx(root);
     cl_program p = ilProgram(fx.ctx, "vector_add");
