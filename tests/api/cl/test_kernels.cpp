@@ -258,3 +258,32 @@ TEST_CASE("Given no images, native kernels or device queues, then their entry po
   CHECK(clSetDefaultDeviceCommandQueue(fx.ctx, fx.dev, fx.queue) == CL_INVALID_OPERATION);
   CHECK(clSetDefaultDeviceCommandQueue(nullptr, fx.dev, fx.queue) == CL_INVALID_CONTEXT);
 }
+
+TEST_CASE("Given SPIR-V without parameter names, then argument info is not available",
+          "[cl][kernel][arginfo]") {
+  ClFixture fx;
+  // vector_add with every OpName removed (the debug section may be left out entirely).
+  auto bytes = corpusSpirv("vector_add");
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  std::vector<uint32_t> stripped(words.begin(), words.begin() + 5);
+  for (size_t i = 5; i < words.size();) {
+    uint32_t n = words[i] >> 16;
+    REQUIRE(n > 0);
+    if ((words[i] & 0xffff) != 5 /* OpName */)
+      stripped.insert(stripped.end(), words.begin() + i, words.begin() + i + n);
+    i += n;
+  }
+  cl_int err = CL_SUCCESS;
+  cl_program p = clCreateProgramWithIL(fx.ctx, stripped.data(), stripped.size() * 4, &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clBuildProgram(p, 0, nullptr, nullptr, nullptr, nullptr) == CL_SUCCESS);
+  cl_kernel k = makeKernel(p, "vector_add");
+  size_t n = 0;
+  CHECK(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, 0, nullptr, &n) ==
+        CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+  CHECK(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER, 0, nullptr, &n) ==
+        CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
