@@ -1,0 +1,452 @@
+#include "cl_shim/kernel.h"
+
+#include <cstring>
+#include <functional>
+#include <map>
+
+#include "cl_shim/api_support.h"
+#include "cl_shim/device.h"
+#include "cl_shim/errors.h"
+
+namespace tessera::cl {
+namespace {
+
+using spirv::ArgKind;
+
+bool isPointer(ArgKind k) {
+  return k == ArgKind::GlobalPointer || k == ArgKind::ConstantPointer ||
+         k == ArgKind::GenericPointer;
+}
+
+// What clGetKernelArgInfo needs beyond spirv::reflect: OpenCL C type names rebuilt from the
+// module's types, and the parameters' FuncParamAttr / Volatile decorations. A small walk over the
+// instruction stream, bounds-checked like reflect (the module has been built by now anyway).
+struct ArgTypeInfo {
+  std::vector<std::string> typeNames;
+  std::vector<cl_kernel_arg_type_qualifier> qualifiers;
+};
+
+ArgTypeInfo argTypeInfo(const std::vector<uint8_t>& bytes, const spirv::KernelInfo& k) {
+  ArgTypeInfo out;
+  std::vector<uint32_t> w = spirv::toWords(bytes);
+  struct Type { uint32_t op = 0; std::vector<uint32_t> ops; };
+  std::map<uint32_t, Type> types;
+  std::map<uint32_t, std::string> names;
+  std::map<uint32_t, cl_kernel_arg_type_qualifier> decorations;
+  std::vector<uint32_t> params;
+  bool inKernel = false;
+  auto str = [&](size_t at, size_t end) {
+    std::string s;
+    for (size_t i = at; i < end; ++i)
+      for (int b = 0; b < 4; ++b) {
+        char c = char((w[i] >> (8 * b)) & 0xff);
+        if (!c) return s;
+        s += c;
+      }
+    return s;
+  };
+  for (size_t i = 5; i < w.size();) {
+    uint32_t n = w[i] >> 16, op = w[i] & 0xffff;
+    if (n == 0 || i + n > w.size()) break;
+    const uint32_t* a = &w[i + 1];
+    switch (op) {
+      case 5: if (n >= 3) names[a[0]] = str(i + 2, i + n); break;  // OpName
+      case 71:                                                     // OpDecorate
+        if (n >= 3) {
+          if (a[1] == 38 && n >= 4 && a[2] == 6) decorations[a[0]] |= CL_KERNEL_ARG_TYPE_CONST;     // NoWrite
+          if (a[1] == 38 && n >= 4 && a[2] == 4) decorations[a[0]] |= CL_KERNEL_ARG_TYPE_RESTRICT;  // NoAlias
+          if (a[1] == 21) decorations[a[0]] |= CL_KERNEL_ARG_TYPE_VOLATILE;                        // Volatile
+        }
+        break;
+      case 54: inKernel = n >= 2 && a[1] == k.functionId; break;  // OpFunction
+      case 55: if (inKernel && n >= 3) params.push_back(a[1]); break;  // OpFunctionParameter
+      case 56: inKernel = false; break;                               // OpFunctionEnd
+      default:
+        if (op >= 19 && op <= 39 && n >= 2) {  // OpType*
+          Type t{op, {}};
+          for (uint32_t j = 1; j + 1 < n; ++j) t.ops.push_back(a[j]);
+          types[a[0]] = std::move(t);
+        }
+    }
+    i += n;
+  }
+  std::function<std::string(uint32_t, int)> name = [&](uint32_t id, int depth) -> std::string {
+    auto it = types.find(id);
+    if (it == types.end() || depth > 8) return "";
+    const Type& t = it->second;
+    switch (t.op) {
+      case 19: return "void";
+      case 20: return "bool";
+      case 21: {  // OpTypeInt: SPIR-V kernels do not keep signedness
+        uint32_t width = t.ops.empty() ? 32 : t.ops[0];
+        return width == 8 ? "char" : width == 16 ? "short" : width == 64 ? "long" : "int";
+      }
+      case 22: {
+        uint32_t width = t.ops.empty() ? 32 : t.ops[0];
+        return width == 16 ? "half" : width == 64 ? "double" : "float";
+      }
+      case 23: return t.ops.size() >= 2 ? name(t.ops[0], depth + 1) + std::to_string(t.ops[1]) : "";
+      case 30: {  // OpTypeStruct: "struct.Params" from the translator
+        std::string s = names.count(id) ? names[id] : "struct";
+        if (s.rfind("struct.", 0) == 0) s = s.substr(7);
+        return s;
+      }
+      case 32: return t.ops.size() >= 2 ? name(t.ops[1], depth + 1) + "*" : "";  // OpTypePointer
+      case 26: return "sampler_t";
+      case 25: return "image_t";
+      default: return "";
+    }
+  };
+  for (size_t i = 0; i < k.args.size(); ++i) {
+    const spirv::KernelArg& arg = k.args[i];
+    std::string n = name(arg.typeId, 0);
+    if (arg.kind == ArgKind::ByValue) {
+      // ByVal structs arrive as pointers: the reflected typeId is the pointee; keep it unstarred.
+      if (!n.empty() && n.back() == '*') n.pop_back();
+    }
+    if (arg.kind == ArgKind::LocalPointer || isPointer(arg.kind)) {
+      if (n.empty() || n.back() != '*') n += "*";
+    }
+    out.typeNames.push_back(n);
+    cl_kernel_arg_type_qualifier q = CL_KERNEL_ARG_TYPE_NONE;
+    if (i < params.size() && decorations.count(params[i])) q = decorations[params[i]];
+    if (!isPointer(arg.kind) && arg.kind != ArgKind::LocalPointer) q = CL_KERNEL_ARG_TYPE_NONE;
+    // "CL_KERNEL_ARG_TYPE_CONST is returned ... if the argument is a pointer to constant".
+    if (arg.kind == ArgKind::ConstantPointer) q |= CL_KERNEL_ARG_TYPE_CONST;
+    out.qualifiers.push_back(q);
+  }
+  return out;
+}
+
+}  // namespace
+
+Kernel* Kernel::create(Program& program, const std::string& name, cl_int& err) {
+  size_t unit = 0;
+  const spirv::KernelInfo* info = program.findKernel(name, &unit);
+  // "CL_INVALID_KERNEL_NAME if kernel_name is not found in program."
+  if (!info) { err = CL_INVALID_KERNEL_NAME; return nullptr; }
+  auto* k = new Kernel;
+  k->program_ = Ref<Program>(&program);
+  k->name_ = name;
+  k->info_ = *info;
+  k->unit_ = unit;
+  k->args_.resize(info->args.size());
+  err = k->makeZeKernels();
+  if (err != CL_SUCCESS) {
+    k->releaseApi();
+    return nullptr;
+  }
+  program.attachedKernels++;
+  k->attached_ = true;
+  return k;
+}
+
+cl_int Kernel::makeZeKernels() {
+  for (Device* d : program_->executableDevices()) {
+    std::vector<ZeModulePtr> mods = program_->modulesFor(*d);
+    if (mods.size() <= unit_) return CL_INVALID_PROGRAM_EXECUTABLE;
+    ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name_.c_str()};
+    ze_kernel_handle_t h = nullptr;
+    ze_result_t r = zeKernelCreate(mods[unit_]->handle, &desc, &h);
+    if (r != ZE_RESULT_SUCCESS) {
+      if (r == ZE_RESULT_ERROR_INVALID_KERNEL_NAME) return CL_INVALID_KERNEL_NAME;
+      if (r == ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED) return CL_INVALID_PROGRAM_EXECUTABLE;
+      return fromZe(r);
+    }
+    zes_.push_back(PerDevice{d, mods[unit_], h});
+  }
+  if (zes_.empty()) return CL_INVALID_PROGRAM_EXECUTABLE;
+  return CL_SUCCESS;
+}
+
+Kernel::~Kernel() {
+  for (auto& z : zes_)
+    if (z.ze) zeKernelDestroy(z.ze);
+}
+
+void Kernel::onApiReleased() {
+  if (attached_) program_->attachedKernels--;
+}
+
+Kernel* Kernel::clone(cl_int& err) {
+  std::lock_guard lock(mutex_);
+  auto* k = new Kernel;
+  k->program_ = program_;
+  k->name_ = name_;
+  k->info_ = info_;
+  k->unit_ = unit_;
+  k->args_ = args_;
+  k->svmPointers_ = svmPointers_;
+  k->fineGrainSystem_ = fineGrainSystem_;
+  // "clCloneKernel is used to make a shallow copy of the kernel object, its arguments and any
+  // information passed to the kernel object using clSetKernelExecInfo."
+  err = k->makeZeKernels();
+  for (cl_uint i = 0; err == CL_SUCCESS && i < k->args_.size(); ++i) {
+    const Arg& a = k->args_[i];
+    if (!a.set) continue;
+    err = a.localSize ? k->applyLocked(i, a.localSize, nullptr)
+                      : k->applyLocked(i, a.value.size(), a.value.data());
+  }
+  if (err != CL_SUCCESS) {
+    k->releaseApi();
+    return nullptr;
+  }
+  program_->attachedKernels++;
+  k->attached_ = true;
+  return k;
+}
+
+cl_int Kernel::applyLocked(cl_uint index, size_t size, const void* value) {
+  for (auto& z : zes_) {
+    ze_result_t r = zeKernelSetArgumentValue(z.ze, index, size, value);
+    if (r == ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE) return CL_INVALID_ARG_SIZE;
+    if (r == ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX) return CL_INVALID_ARG_INDEX;
+    if (r == ZE_RESULT_ERROR_INVALID_NULL_POINTER || r == ZE_RESULT_ERROR_INVALID_ARGUMENT)
+      return CL_INVALID_ARG_VALUE;
+    if (r != ZE_RESULT_SUCCESS) return fromZe(r);
+  }
+  return CL_SUCCESS;
+}
+
+cl_int Kernel::setArg(cl_uint index, size_t size, const void* value) {
+  // "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index."
+  if (index >= info_.args.size()) return CL_INVALID_ARG_INDEX;
+  const spirv::KernelArg& r = info_.args[index];
+  Arg a;
+  a.set = true;
+  switch (r.kind) {
+    case ArgKind::GlobalPointer:
+    case ArgKind::ConstantPointer:
+    case ArgKind::GenericPointer: {
+      // "CL_INVALID_ARG_SIZE if arg_size does not match the size of the data type for an argument
+      // that is not a memory object or if the argument is a memory object and arg_size !=
+      // sizeof(cl_mem)".
+      if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
+      // "If the argument is a buffer object, the arg_value pointer can be NULL or point to a NULL
+      // value in which case a NULL value will be used as the value for the argument".
+      cl_mem handle = value ? *static_cast<const cl_mem*>(value) : nullptr;
+      void* address = nullptr;
+      if (handle) {
+        Memory* m = Memory::from(handle);
+        // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
+        // specified arg_value is not a valid memory object."
+        if (!m || &m->context() != &program_->context()) return CL_INVALID_MEM_OBJECT;
+        a.memory = Ref<Memory>(m);
+        address = m->address();
+      }
+      a.value.resize(sizeof address);
+      std::memcpy(a.value.data(), &address, sizeof address);
+      break;
+    }
+    case ArgKind::LocalPointer:
+      // "CL_INVALID_ARG_VALUE if the argument is declared with the local qualifier and arg_value
+      // is not NULL." / "CL_INVALID_ARG_SIZE if ... the argument is declared with the local
+      // qualifier and arg_size is zero."
+      if (value) return CL_INVALID_ARG_VALUE;
+      if (size == 0) return CL_INVALID_ARG_SIZE;
+      a.localSize = size;
+      break;
+    case ArgKind::ByValue:
+      if (size != r.size) return CL_INVALID_ARG_SIZE;
+      // "CL_INVALID_ARG_VALUE if arg_value specified is not a valid value."
+      if (!value) return CL_INVALID_ARG_VALUE;
+      a.value.assign(static_cast<const uint8_t*>(value), static_cast<const uint8_t*>(value) + size);
+      break;
+    case ArgKind::Sampler:
+    case ArgKind::Image:
+    case ArgKind::Unsupported:
+      // The device has no images or samplers (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE): no value is
+      // valid for such an argument.
+      return CL_INVALID_ARG_VALUE;
+  }
+  std::lock_guard lock(mutex_);
+  cl_int err = a.localSize ? applyLocked(index, a.localSize, nullptr)
+                           : applyLocked(index, a.value.size(), a.value.data());
+  if (err != CL_SUCCESS) return err;
+  args_[index] = std::move(a);
+  return CL_SUCCESS;
+}
+
+cl_int Kernel::setArgSVMPointer(cl_uint index, const void* ptr) {
+  if (index >= info_.args.size()) return CL_INVALID_ARG_INDEX;
+  // Only pointer arguments take an SVM pointer. The device supports fine-grain system SVM, so any
+  // host pointer (or NULL) is a valid value.
+  if (!isPointer(info_.args[index].kind)) return CL_INVALID_ARG_VALUE;
+  Arg a;
+  a.set = true;
+  a.svm = ptr;
+  a.value.resize(sizeof ptr);
+  std::memcpy(a.value.data(), &ptr, sizeof ptr);
+  std::lock_guard lock(mutex_);
+  if (cl_int err = applyLocked(index, a.value.size(), a.value.data()); err != CL_SUCCESS) return err;
+  args_[index] = std::move(a);
+  return CL_SUCCESS;
+}
+
+cl_int Kernel::setExecInfo(cl_kernel_exec_info param, size_t size, const void* value) {
+  // "CL_INVALID_VALUE if param_name is not valid, if param_value is NULL or if the size
+  // specified by param_value_size is not valid."
+  if (!value) return CL_INVALID_VALUE;
+  std::lock_guard lock(mutex_);
+  switch (param) {
+    case CL_KERNEL_EXEC_INFO_SVM_PTRS: {
+      if (size == 0 || size % sizeof(void*)) return CL_INVALID_VALUE;
+      auto* p = static_cast<void* const*>(value);
+      svmPointers_.assign(p, p + size / sizeof(void*));
+      return CL_SUCCESS;
+    }
+    case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+      if (size != sizeof(cl_bool)) return CL_INVALID_VALUE;
+      // Every host pointer is reachable by the device: either value is honoured.
+      fineGrainSystem_ = *static_cast<const cl_bool*>(value);
+      return CL_SUCCESS;
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+Kernel::PerDevice* Kernel::forDevice(const Device& d) {
+  PerDevice* best = nullptr;
+  int bestDepth = -1;
+  for (auto& z : zes_) {
+    if (!d.descendsFrom(z.device)) continue;
+    int depth = 0;
+    for (Device* x = z.device; x; x = x->parent()) ++depth;
+    if (depth > bestDepth) bestDepth = depth, best = &z;
+  }
+  return best;
+}
+
+bool Kernel::allArgsSet() const {
+  for (const Arg& a : args_)
+    if (!a.set) return false;
+  return true;
+}
+
+uint64_t Kernel::localMemoryBytes(const PerDevice& z) const {
+  ze_kernel_properties_t props{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+  uint64_t total = 0;
+  if (zeKernelGetProperties(z.ze, &props) == ZE_RESULT_SUCCESS) total = props.localMemSize;
+  for (const Arg& a : args_) total += a.localSize;
+  return total;
+}
+
+std::vector<RefCounted*> Kernel::launchHolds() {
+  std::vector<RefCounted*> out{this, program_.get()};
+  for (Arg& a : args_)
+    if (a.memory) out.push_back(a.memory.get());
+  return out;
+}
+
+size_t Kernel::maxWorkGroupSize(const Device& d) const {
+  size_t max = d.zeCompute().maxTotalGroupSize;
+  return max ? max : 1;
+}
+
+cl_int Kernel::info(cl_kernel_info param, size_t size, void* value, size_t* sizeRet) {
+  InfoWriter out(size, value, sizeRet);
+  switch (param) {
+    case CL_KERNEL_FUNCTION_NAME: return out.string(name_);
+    case CL_KERNEL_NUM_ARGS: return out.scalar<cl_uint>(cl_uint(info_.args.size()));
+    case CL_KERNEL_REFERENCE_COUNT: return out.scalar<cl_uint>(apiRefs());
+    case CL_KERNEL_CONTEXT: return out.scalar<cl_context>(program_->context().handle());
+    case CL_KERNEL_PROGRAM: return out.scalar<cl_program>(program_->handle());
+    case CL_KERNEL_ATTRIBUTES: {
+      // The attributes' OpenCL C text: zeKernelGetSourceAttributes with a null *pString hands
+      // out the kernel's own string.
+      uint32_t n = 0;
+      char* text = nullptr;
+      std::string s;
+      if (!zes_.empty() && zeKernelGetSourceAttributes(zes_.front().ze, &n, &text) ==
+                               ZE_RESULT_SUCCESS && text)
+        s = text;
+      return out.string(s);
+    }
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+cl_int Kernel::argInfo(cl_uint index, cl_kernel_arg_info param, size_t size, void* value,
+                       size_t* sizeRet) {
+  if (index >= info_.args.size()) return CL_INVALID_ARG_INDEX;
+  const spirv::KernelArg& a = info_.args[index];
+  // "CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not available for kernel":
+  // a SPIR-V module keeps it only as OpName on the parameters.
+  bool named = false;
+  for (const auto& x : info_.args) named |= !x.name.empty();
+  if (!named) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+  InfoWriter out(size, value, sizeRet);
+  switch (param) {
+    case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {
+      cl_kernel_arg_address_qualifier q = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+      if (a.kind == ArgKind::GlobalPointer || a.kind == ArgKind::GenericPointer ||
+          a.kind == ArgKind::Image)
+        q = CL_KERNEL_ARG_ADDRESS_GLOBAL;
+      else if (a.kind == ArgKind::ConstantPointer)
+        q = CL_KERNEL_ARG_ADDRESS_CONSTANT;
+      else if (a.kind == ArgKind::LocalPointer)
+        q = CL_KERNEL_ARG_ADDRESS_LOCAL;
+      return out.scalar(q);
+    }
+    case CL_KERNEL_ARG_ACCESS_QUALIFIER: {
+      cl_kernel_arg_access_qualifier q = CL_KERNEL_ARG_ACCESS_NONE;
+      if (a.kind == ArgKind::Image)
+        q = a.imageAccess == 1   ? CL_KERNEL_ARG_ACCESS_WRITE_ONLY
+            : a.imageAccess == 2 ? CL_KERNEL_ARG_ACCESS_READ_WRITE
+                                 : CL_KERNEL_ARG_ACCESS_READ_ONLY;
+      return out.scalar(q);
+    }
+    case CL_KERNEL_ARG_TYPE_NAME:
+    case CL_KERNEL_ARG_TYPE_QUALIFIER: {
+      ArgTypeInfo t = argTypeInfo(program_->unitSpirv(unit_), info_);
+      if (param == CL_KERNEL_ARG_TYPE_NAME) return out.string(t.typeNames.at(index));
+      return out.scalar<cl_kernel_arg_type_qualifier>(t.qualifiers.at(index));
+    }
+    case CL_KERNEL_ARG_NAME: return out.string(a.name);
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+cl_int Kernel::workGroupInfo(Device* device, cl_kernel_work_group_info param, size_t size,
+                             void* value, size_t* sizeRet) {
+  // "CL_INVALID_DEVICE if device is not in the list of devices associated with kernel or if device
+  // is NULL but there is more than one device associated with kernel."
+  PerDevice* z = nullptr;
+  if (!device) {
+    if (zes_.size() != 1) return CL_INVALID_DEVICE;
+    z = &zes_.front();
+    device = z->device;
+  } else {
+    z = forDevice(*device);
+    if (!z) return CL_INVALID_DEVICE;
+  }
+  InfoWriter out(size, value, sizeRet);
+  ze_kernel_properties_t props{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+  if (ze_result_t r = zeKernelGetProperties(z->ze, &props); r != ZE_RESULT_SUCCESS) return fromZe(r);
+  switch (param) {
+    case CL_KERNEL_WORK_GROUP_SIZE: return out.scalar<size_t>(maxWorkGroupSize(*device));
+    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+      std::vector<size_t> s{0, 0, 0};
+      if (info_.requiredSize)
+        for (int i = 0; i < 3; ++i) s[i] = info_.requiredSize->size[i];
+      return out.array(s);
+    }
+    case CL_KERNEL_LOCAL_MEM_SIZE: {
+      // "the amount of local memory in bytes being used by a kernel. This includes local memory
+      // that may be needed by an implementation to execute the kernel, variables declared inside
+      // the kernel with the __local address qualifier and local memory to be allocated for
+      // arguments to the kernel declared as pointers with the __local address qualifier and whose
+      // size is specified with clSetKernelArg."
+      std::lock_guard lock(mutex_);
+      return out.scalar<cl_ulong>(localMemoryBytes(*z));
+    }
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return out.scalar<size_t>(1);
+    case CL_KERNEL_PRIVATE_MEM_SIZE: return out.scalar<cl_ulong>(props.privateMemSize);
+    case CL_KERNEL_GLOBAL_WORK_SIZE:
+      // "CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and device is not a custom
+      // device and kernel is not a built-in kernel."
+      return CL_INVALID_VALUE;
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+}  // namespace tessera::cl

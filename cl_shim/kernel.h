@@ -1,0 +1,89 @@
+// A cl_kernel: one Level Zero kernel per device the program has an executable for (made from that
+// device's module), the kernel's reflection, and CL-side records of its arguments. clSetKernelArg
+// applies a value to every ze kernel at once; Level Zero copies argument values when a launch is
+// appended, so setting an argument later never changes an enqueued launch. The records say which
+// arguments were set (CL_INVALID_KERNEL_ARGS) and hold the buffers the arguments name, which each
+// launch then holds until it completes.
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+#include <mutex>
+#include <vector>
+
+#include "cl_shim/memory.h"
+#include "cl_shim/object.h"
+#include "cl_shim/program.h"
+
+namespace tessera::cl {
+
+class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
+ public:
+  static Kernel* create(Program& program, const std::string& name, cl_int& err);
+  Kernel* clone(cl_int& err);
+  static Kernel* from(cl_kernel h) { return Object::from<Kernel>(h); }
+
+  struct Arg {
+    bool set = false;
+    Ref<Memory> memory;          // a buffer argument
+    std::vector<uint8_t> value;  // what was given to the ze kernels
+    size_t localSize = 0;        // __local arguments
+    const void* svm = nullptr;   // clSetKernelArgSVMPointer
+  };
+
+  struct PerDevice {
+    Device* device;
+    ZeModulePtr module;
+    ze_kernel_handle_t ze = nullptr;
+  };
+
+  Program& program() const { return *program_; }
+  const spirv::KernelInfo& reflection() const { return info_; }
+
+  cl_int setArg(cl_uint index, size_t size, const void* value);
+  cl_int setArgSVMPointer(cl_uint index, const void* ptr);
+  cl_int setExecInfo(cl_kernel_exec_info param, size_t size, const void* value);
+
+  // The ze kernel for a launch on `d` (its own device's or the nearest ancestor's); null when the
+  // program has no executable for either.
+  PerDevice* forDevice(const Device& d);
+  // The mutex that serializes argument setting and appending launches.
+  std::mutex& mutex() { return mutex_; }
+  // True when every argument has a value. Under mutex().
+  bool allArgsSet() const;
+  // Bytes of __local memory a launch needs: the kernel's static __local variables plus the sizes
+  // given to its __local arguments. Under mutex().
+  uint64_t localMemoryBytes(const PerDevice& z) const;
+  // Objects a launch holds: the kernel, its program, the buffers its arguments name. Under mutex().
+  std::vector<RefCounted*> launchHolds();
+
+  cl_int info(cl_kernel_info param, size_t size, void* value, size_t* sizeRet);
+  cl_int argInfo(cl_uint index, cl_kernel_arg_info param, size_t size, void* value,
+                 size_t* sizeRet);
+  cl_int workGroupInfo(Device* device, cl_kernel_work_group_info param, size_t size, void* value,
+                       size_t* sizeRet);
+  // CL_KERNEL_WORK_GROUP_SIZE on `d`.
+  size_t maxWorkGroupSize(const Device& d) const;
+
+ protected:
+  ~Kernel() override;
+  void onApiReleased() override;
+
+ private:
+  Kernel() = default;
+  cl_int makeZeKernels();
+  cl_int applyLocked(cl_uint index, size_t size, const void* value);
+
+  Ref<Program> program_;
+  std::string name_;
+  spirv::KernelInfo info_;
+  size_t unit_ = 0;
+  bool attached_ = false;  // counted in program_->attachedKernels
+  std::vector<PerDevice> zes_;
+  std::vector<Arg> args_;
+  std::vector<void*> svmPointers_;
+  cl_bool fineGrainSystem_ = CL_TRUE;
+  mutable std::mutex mutex_;
+};
+
+}  // namespace tessera::cl

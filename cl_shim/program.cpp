@@ -1,0 +1,551 @@
+#include "cl_shim/program.h"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+#include "cl_shim/api_support.h"
+#include "cl_shim/device.h"
+#include "cl_shim/errors.h"
+#include "cl_shim/platform.h"
+
+namespace tessera::cl {
+namespace {
+
+std::string logText(ze_module_build_log_handle_t log) {
+  if (!log) return {};
+  size_t size = 0;
+  std::string text;
+  if (zeModuleBuildLogGetString(log, &size, nullptr) == ZE_RESULT_SUCCESS && size > 0) {
+    text.assign(size, '\0');
+    if (zeModuleBuildLogGetString(log, &size, text.data()) != ZE_RESULT_SUCCESS) text.clear();
+  }
+  zeModuleBuildLogDestroy(log);
+  return std::string(text.c_str());
+}
+
+void appendLog(std::string& log, const std::string& more) {
+  if (more.empty()) return;
+  if (!log.empty() && log.back() != '\n') log += '\n';
+  log += more;
+}
+
+Program::Unit makeUnit(std::vector<uint8_t> spirv, std::string* error) {
+  Program::Unit u;
+  u.spirv = std::move(spirv);
+  spirv::ReflectResult r = spirv::reflect(u.spirv);
+  if (r.ok)
+    u.info = std::move(r.module);
+  else if (error)
+    *error = "SPIR-V reflection failed: " + r.error;
+  return u;
+}
+
+// Build options for SPIR-V input: the preprocessor's (-D, -I) and the warning switches mean
+// nothing once OpenCL C has become SPIR-V, so they are dropped; the rest go to zeModuleCreate's
+// pBuildFlags, which accepts the -cl-* options and refuses unknown ones with a log.
+std::string zeBuildFlags(const std::string& options) {
+  std::istringstream in(options);
+  std::string tok, out;
+  while (in >> tok) {
+    if (tok == "-D" || tok == "-I") {
+      in >> tok;
+      continue;
+    }
+    if (tok.rfind("-D", 0) == 0 || tok.rfind("-I", 0) == 0 || tok == "-w" || tok == "-Werror")
+      continue;
+    if (!out.empty()) out += ' ';
+    out += tok;
+  }
+  return out;
+}
+
+}  // namespace
+
+Program* Program::createWithIL(Context& context, const void* il, size_t length, cl_int& err) {
+  // "CL_INVALID_VALUE if il is NULL or if length is zero." ... "if the length-byte memory pointed
+  // to by il does not contain well-formed intermediate language input": what is not SPIR-V at all
+  // (size, magic) is refused here; whether the module is valid is found at build, with a log.
+  if (!il || length == 0) { err = CL_INVALID_VALUE; return nullptr; }
+  std::span<const uint8_t> bytes(static_cast<const uint8_t*>(il), length);
+  if (spirv::toWords(bytes).size() < 5) { err = CL_INVALID_VALUE; return nullptr; }
+  auto* p = new Program;
+  p->context_ = Ref<Context>(&context);
+  p->origin_ = Origin::IL;
+  for (const auto& d : context.devices()) p->baseDevices_.push_back(d.get());
+  p->il_.assign(bytes.begin(), bytes.end());
+  p->units_.push_back(makeUnit(p->il_, nullptr));
+  err = CL_SUCCESS;
+  return p;
+}
+
+Program* Program::createWithSource(Context& context, std::string source) {
+  auto* p = new Program;
+  p->context_ = Ref<Context>(&context);
+  p->origin_ = Origin::Source;
+  for (const auto& d : context.devices()) p->baseDevices_.push_back(d.get());
+  p->source_ = std::move(source);
+  return p;
+}
+
+Program* Program::createWithBinary(Context& context, const std::vector<Device*>& devices,
+                                   const size_t* lengths, const unsigned char** binaries,
+                                   cl_int* binaryStatus, cl_int& err) {
+  std::vector<std::pair<Device*, DeviceBuild>> builds;
+  std::vector<uint8_t> il;
+  err = CL_SUCCESS;
+  const ZeExtensions& ext = devices.front()->platform().ext();
+  for (size_t i = 0; i < devices.size(); ++i) {
+    cl_int status = CL_SUCCESS;
+    // "CL_INVALID_VALUE if lengths or binaries is NULL or if any entry in lengths[i] is zero or
+    // binaries[i] is NULL."
+    if (!lengths || !binaries || lengths[i] == 0 || !binaries[i]) {
+      status = CL_INVALID_VALUE;
+    } else {
+      // A Tessera binary is zeModuleGetNativeBinary's: zeModuleCreate(FORMAT_NATIVE) reloads it
+      // without compiling, and refuses (INVALID_NATIVE_BINARY) anything else.
+      ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC};
+      desc.format = ZE_MODULE_FORMAT_NATIVE;
+      desc.inputSize = lengths[i];
+      desc.pInputModule = binaries[i];
+      desc.pBuildFlags = "";
+      ze_module_handle_t m = nullptr;
+      ze_module_build_log_handle_t log = nullptr;
+      ze_result_t r = zeModuleCreate(context.ze(), devices[i]->ze(), &desc, &m, &log);
+      std::string text = logText(log);
+      if (r != ZE_RESULT_SUCCESS) {
+        status = r == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY ? CL_OUT_OF_HOST_MEMORY : CL_INVALID_BINARY;
+      } else {
+        DeviceBuild b;
+        b.binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+        b.log = text;
+        b.modules.push_back(std::make_shared<ZeModule>(m));
+        if (il.empty() && ext.moduleIL) {
+          size_t n = 0;
+          if (ext.moduleIL(m, &n, nullptr) == ZE_RESULT_SUCCESS && n) {
+            il.resize(n);
+            if (ext.moduleIL(m, &n, il.data()) != ZE_RESULT_SUCCESS) il.clear();
+          }
+        }
+        builds.emplace_back(devices[i], std::move(b));
+      }
+    }
+    if (binaryStatus) binaryStatus[i] = status;
+    if (status != CL_SUCCESS && err == CL_SUCCESS) err = status;
+  }
+  if (err != CL_SUCCESS) return nullptr;
+  std::string reflectError;
+  Unit unit = makeUnit(std::move(il), &reflectError);
+  if (!reflectError.empty()) {
+    if (binaryStatus)
+      for (size_t i = 0; i < devices.size(); ++i) binaryStatus[i] = CL_INVALID_BINARY;
+    err = CL_INVALID_BINARY;
+    return nullptr;
+  }
+  auto* p = new Program;
+  p->context_ = Ref<Context>(&context);
+  p->origin_ = Origin::Binary;
+  p->baseDevices_ = devices;
+  for (Device* d : devices) p->deviceRefs_.emplace_back(d);
+  p->units_.push_back(std::move(unit));
+  p->builds_ = std::move(builds);
+  return p;
+}
+
+bool Program::knowsDevice(const Device* d) const {
+  // cl_ext_device_fission, 5.4.2: "CL_INVALID_DEVICE if the device or one of its ancestors was not
+  // used to create the program's context ... CL_INVALID_DEVICE if the device was not used to
+  // create the program and the program was created with clCreateProgramWithBinary."
+  if (origin_ == Origin::Binary)
+    return std::find(baseDevices_.begin(), baseDevices_.end(), d) != baseDevices_.end();
+  return context_->allows(d);
+}
+
+Program::DeviceBuild* Program::recordFor(const Device& d) {
+  for (auto& [dev, b] : builds_)
+    if (dev == &d) return &b;
+  return nullptr;
+}
+
+std::vector<Device*> Program::programDevicesLocked() const {
+  // cl_ext_device_fission, 5.4.5: "the union of the set of devices used to create the cl_context
+  // [or the program, for binaries] ... and the set of devices for which clBuildProgram() has
+  // succeeded on this program."
+  std::vector<Device*> out = baseDevices_;
+  for (const auto& [dev, b] : builds_)
+    if (b.status == CL_BUILD_SUCCESS && std::find(out.begin(), out.end(), dev) == out.end())
+      out.push_back(dev);
+  return out;
+}
+
+cl_int Program::makeModules(Device& d, const std::string& options, std::vector<ZeModulePtr>& out,
+                            std::string& log) {
+  const std::string flags = zeBuildFlags(options);
+  bool imports = false;
+  for (const Unit& u : units_) {
+    // Specialization constants (clSetProgramSpecializationConstant) go to the units that have them.
+    std::vector<uint32_t> ids;
+    std::vector<const void*> values;
+    for (const auto& [id, bytes] : specConstants_)
+      if (u.info.findSpecConstant(id)) {
+        ids.push_back(id);
+        values.push_back(bytes.data());
+      }
+    ze_module_constants_t constants{uint32_t(ids.size()), ids.data(), values.data()};
+    ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC};
+    desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
+    desc.inputSize = u.spirv.size();
+    desc.pInputModule = u.spirv.data();
+    desc.pBuildFlags = flags.c_str();
+    desc.pConstants = ids.empty() ? nullptr : &constants;
+    ze_module_handle_t m = nullptr;
+    ze_module_build_log_handle_t zlog = nullptr;
+    ze_result_t r = zeModuleCreate(context_->ze(), d.ze(), &desc, &m, &zlog);
+    appendLog(log, logText(zlog));
+    if (r != ZE_RESULT_SUCCESS) {
+      if (r == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY) return CL_OUT_OF_HOST_MEMORY;
+      if (log.empty()) appendLog(log, "zeModuleCreate failed (ze_result_t " + std::to_string(r) + ")");
+      return CL_BUILD_PROGRAM_FAILURE;
+    }
+    out.push_back(std::make_shared<ZeModule>(m));
+    ze_module_properties_t props{ZE_STRUCTURE_TYPE_MODULE_PROPERTIES};
+    if (zeModuleGetProperties(m, &props) == ZE_RESULT_SUCCESS &&
+        (props.flags & ZE_MODULE_PROPERTY_FLAG_IMPORTS))
+      imports = true;
+  }
+  // Imports are resolved against the other units' exports; an import nobody exports fails with a
+  // log line naming it.
+  if (imports) {
+    std::vector<ze_module_handle_t> handles;
+    for (auto& m : out) handles.push_back(m->handle);
+    ze_module_build_log_handle_t zlog = nullptr;
+    ze_result_t r = zeModuleDynamicLink(uint32_t(handles.size()), handles.data(), &zlog);
+    appendLog(log, logText(zlog));
+    if (r != ZE_RESULT_SUCCESS) {
+      if (log.empty()) appendLog(log, "zeModuleDynamicLink failed (ze_result_t " + std::to_string(r) + ")");
+      return CL_LINK_PROGRAM_FAILURE;
+    }
+  }
+  return CL_SUCCESS;
+}
+
+cl_int Program::build(const std::vector<Device*>& devices, const std::string& options) {
+  std::lock_guard lock(mutex_);
+  if (origin_ == Origin::Source) {
+    CompileResult c = compileSource(source_, options, {});
+    if (c.error != CL_SUCCESS) {
+      for (Device* d : devices) {
+        DeviceBuild* b = recordFor(*d);
+        if (!b) b = &builds_.emplace_back(d, DeviceBuild{}).second;
+        *b = DeviceBuild{};
+        b->status = CL_BUILD_ERROR;
+        b->options = options;
+        b->log = c.log;
+      }
+      return c.error == CL_COMPILER_NOT_AVAILABLE ? c.error : CL_BUILD_PROGRAM_FAILURE;
+    }
+    units_.clear();
+    std::string error;
+    units_.push_back(makeUnit(std::move(c.spirv), &error));
+  }
+  cl_int result = CL_SUCCESS;
+  for (Device* d : devices) {
+    DeviceBuild* b = recordFor(*d);
+    if (origin_ == Origin::Binary) {
+      // "CL_INVALID_BINARY if program is created with clCreateProgramWithBinary and devices
+      // listed in device_list do not have a valid program binary loaded." The binary is already
+      // code: building it compiles nothing.
+      if (!b || b->modules.empty()) return CL_INVALID_BINARY;
+      b->status = CL_BUILD_SUCCESS;
+      b->options = options;
+      continue;
+    }
+    DeviceBuild nb;
+    nb.options = options;
+    // "Implementations should eliminate redundant compilation where devices and sub-devices can
+    // share a common binary": a sub-device takes its ancestor's modules built with the same
+    // options.
+    for (auto& [dev, ab] : builds_)
+      if (dev != d && d->descendsFrom(dev) && ab.status == CL_BUILD_SUCCESS &&
+          ab.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && ab.options == options &&
+          !ab.modules.empty()) {
+        nb.modules = ab.modules;
+        nb.log = ab.log;
+        break;
+      }
+    cl_int r = CL_SUCCESS;
+    if (nb.modules.empty()) r = makeModules(*d, options, nb.modules, nb.log);
+    if (r == CL_SUCCESS) {
+      for (const Unit& u : units_)
+        if (u.info.kernels.empty() && u.info.bound == 0) {
+          appendLog(nb.log, "the SPIR-V module could not be reflected");
+          r = CL_BUILD_PROGRAM_FAILURE;
+        }
+    }
+    if (r == CL_SUCCESS) {
+      nb.status = CL_BUILD_SUCCESS;
+      nb.binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    } else {
+      nb.status = CL_BUILD_ERROR;
+      nb.modules.clear();
+      if (r == CL_OUT_OF_HOST_MEMORY) return r;
+      result = CL_BUILD_PROGRAM_FAILURE;
+    }
+    if (b)
+      *b = std::move(nb);
+    else
+      builds_.emplace_back(d, std::move(nb));
+    if (std::find(baseDevices_.begin(), baseDevices_.end(), d) == baseDevices_.end() &&
+        std::none_of(deviceRefs_.begin(), deviceRefs_.end(), [&](auto& r) { return r.get() == d; }))
+      deviceRefs_.emplace_back(d);
+  }
+  return result;
+}
+
+cl_int Program::compile(const std::vector<Device*>& devices, const std::string& options,
+                        const std::vector<std::pair<std::string, std::string>>& headers) {
+  std::lock_guard lock(mutex_);
+  std::string log;
+  cl_int result = CL_SUCCESS;
+  if (origin_ == Origin::Source) {
+    CompileResult c = compileSource(source_, options, headers);
+    log = c.log;
+    if (c.error == CL_SUCCESS) {
+      units_.clear();
+      std::string error;
+      units_.push_back(makeUnit(std::move(c.spirv), &error));
+    } else {
+      result = c.error == CL_COMPILER_NOT_AVAILABLE ? c.error : CL_COMPILE_PROGRAM_FAILURE;
+    }
+  } else {
+    // SPIR-V is already compiled: compiling keeps it, once reflection has read it.
+    std::string error;
+    Unit check = makeUnit(units_.front().spirv, &error);
+    if (!error.empty()) {
+      log = error;
+      result = CL_COMPILE_PROGRAM_FAILURE;
+    }
+  }
+  for (Device* d : devices) {
+    DeviceBuild* b = recordFor(*d);
+    if (!b) b = &builds_.emplace_back(d, DeviceBuild{}).second;
+    *b = DeviceBuild{};
+    b->options = options;
+    b->log = log;
+    b->status = result == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+    b->binaryType = result == CL_SUCCESS ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
+                                         : CL_PROGRAM_BINARY_TYPE_NONE;
+  }
+  return result;
+}
+
+Program* Program::link(Context& context, const std::vector<Device*>& devices,
+                       const std::string& options, const std::vector<Program*>& inputs,
+                       cl_int& err) {
+  auto* p = new Program;
+  p->context_ = Ref<Context>(&context);
+  p->origin_ = Origin::Linked;
+  for (const auto& d : context.devices()) p->baseDevices_.push_back(d.get());
+  for (Program* in : inputs) {
+    std::lock_guard lock(in->mutex_);
+    for (const Unit& u : in->units_) p->units_.push_back(u);
+  }
+  // "-create-library: Create a library of compiled binaries": nothing is linked yet.
+  std::istringstream opts(options);
+  bool library = false;
+  std::string rest, tok;
+  while (opts >> tok) {
+    if (tok == "-create-library")
+      library = true;
+    else if (tok == "-enable-link-options")
+      continue;
+    else
+      rest += (rest.empty() ? "" : " ") + tok;
+  }
+  err = CL_SUCCESS;
+  std::lock_guard lock(p->mutex_);
+  for (Device* d : devices) {
+    DeviceBuild b;
+    b.options = options;
+    if (library) {
+      b.status = CL_BUILD_SUCCESS;
+      b.binaryType = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+    } else {
+      cl_int r = p->makeModules(*d, rest, b.modules, b.log);
+      if (r == CL_SUCCESS) {
+        b.status = CL_BUILD_SUCCESS;
+        b.binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+      } else {
+        b.status = CL_BUILD_ERROR;
+        b.modules.clear();
+        err = r == CL_OUT_OF_HOST_MEMORY ? r : CL_LINK_PROGRAM_FAILURE;
+      }
+    }
+    p->builds_.emplace_back(d, std::move(b));
+    if (!d->isRoot()) p->deviceRefs_.emplace_back(d);
+  }
+  return p;
+}
+
+cl_int Program::setSpecializationConstant(cl_uint specId, size_t size, const void* value) {
+  std::lock_guard lock(mutex_);
+  // "CL_INVALID_PROGRAM if program is not a valid program object created from an intermediate
+  // language (e.g. SPIR-V)."
+  if (origin_ != Origin::IL) return CL_INVALID_PROGRAM;
+  const spirv::SpecConstant* c = units_.front().info.findSpecConstant(specId);
+  // "CL_INVALID_SPEC_ID if spec_id is not a valid specialization constant identifier."
+  if (!c) return CL_INVALID_SPEC_ID;
+  // "CL_INVALID_VALUE if spec_size does not match the size of the specialization constant in the
+  // module, or if spec_value is NULL."
+  if (!value || size != c->size) return CL_INVALID_VALUE;
+  auto* bytes = static_cast<const uint8_t*>(value);
+  specConstants_[specId].assign(bytes, bytes + size);
+  return CL_SUCCESS;
+}
+
+std::vector<ZeModulePtr> Program::modulesFor(const Device& d, Device** builtFor) {
+  std::lock_guard lock(mutex_);
+  Device* best = nullptr;
+  const std::vector<ZeModulePtr>* mods = nullptr;
+  int bestDepth = -1;
+  for (auto& [dev, b] : builds_) {
+    if (b.status != CL_BUILD_SUCCESS || b.binaryType != CL_PROGRAM_BINARY_TYPE_EXECUTABLE ||
+        b.modules.empty() || !d.descendsFrom(dev))
+      continue;
+    int depth = 0;
+    for (Device* x = dev; x; x = x->parent()) ++depth;
+    if (depth > bestDepth) bestDepth = depth, best = dev, mods = &b.modules;
+  }
+  if (builtFor) *builtFor = best;
+  return mods ? *mods : std::vector<ZeModulePtr>{};
+}
+
+std::vector<Device*> Program::executableDevices() {
+  std::lock_guard lock(mutex_);
+  std::vector<Device*> out;
+  for (auto& [dev, b] : builds_)
+    if (b.status == CL_BUILD_SUCCESS && b.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE &&
+        !b.modules.empty())
+      out.push_back(dev);
+  return out;
+}
+
+const spirv::KernelInfo* Program::findKernel(const std::string& name, size_t* unit) const {
+  for (size_t i = 0; i < units_.size(); ++i)
+    if (const spirv::KernelInfo* k = units_[i].info.findKernel(name)) {
+      if (unit) *unit = i;
+      return k;
+    }
+  return nullptr;
+}
+
+std::vector<std::pair<size_t, const spirv::KernelInfo*>> Program::kernels() const {
+  std::vector<std::pair<size_t, const spirv::KernelInfo*>> out;
+  for (size_t i = 0; i < units_.size(); ++i)
+    for (const auto& k : units_[i].info.kernels) out.emplace_back(i, &k);
+  return out;
+}
+
+cl_int Program::info(cl_program_info param, size_t size, void* value, size_t* sizeRet) {
+  InfoWriter out(size, value, sizeRet);
+  std::unique_lock lock(mutex_);
+  auto binaryOf = [&](Device* d) -> std::vector<uint8_t> {
+    DeviceBuild* b = recordFor(*d);
+    if (!b || b->modules.size() != 1) return {};
+    size_t n = 0;
+    ze_module_handle_t m = b->modules.front()->handle;
+    if (zeModuleGetNativeBinary(m, &n, nullptr) != ZE_RESULT_SUCCESS) return {};
+    std::vector<uint8_t> bytes(n);
+    if (zeModuleGetNativeBinary(m, &n, bytes.data()) != ZE_RESULT_SUCCESS) return {};
+    bytes.resize(n);
+    return bytes;
+  };
+  bool executable = false;
+  for (auto& [dev, b] : builds_)
+    executable |= b.status == CL_BUILD_SUCCESS && b.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  switch (param) {
+    case CL_PROGRAM_REFERENCE_COUNT: return out.scalar<cl_uint>(apiRefs());
+    case CL_PROGRAM_CONTEXT: return out.scalar<cl_context>(context_->handle());
+    case CL_PROGRAM_NUM_DEVICES: return out.scalar<cl_uint>(cl_uint(programDevicesLocked().size()));
+    case CL_PROGRAM_DEVICES: {
+      std::vector<cl_device_id> ids;
+      for (Device* d : programDevicesLocked()) ids.push_back(d->handle());
+      return out.array(ids);
+    }
+    case CL_PROGRAM_SOURCE:
+      // "If program is created using clCreateProgramWithIL, clCreateProgramWithBinary ... a null
+      // string or an empty string may be returned."
+      return out.string(source_);
+    case CL_PROGRAM_IL:
+      // "If program is created with clCreateProgramWithSource, clCreateProgramWithBinary or
+      // clCreateProgramWithBuiltInKernels the memory pointed to by param_value will be unchanged
+      // and param_value_size_ret will be set to 0."
+      if (origin_ != Origin::IL) {
+        if (sizeRet) *sizeRet = 0;
+        return CL_SUCCESS;
+      }
+      return out.array(il_);
+    case CL_PROGRAM_BINARY_SIZES: {
+      std::vector<size_t> sizes;
+      for (Device* d : programDevicesLocked()) sizes.push_back(binaryOf(d).size());
+      return out.array(sizes);
+    }
+    case CL_PROGRAM_BINARIES: {
+      // "param_value points to an array of n pointers allocated by the caller ... If an entry
+      // value in the array is NULL, the implementation skips copying the program binary".
+      std::vector<Device*> devs = programDevicesLocked();
+      size_t need = devs.size() * sizeof(unsigned char*);
+      if (sizeRet) *sizeRet = need;
+      if (!value) return CL_SUCCESS;
+      if (size < need) return CL_INVALID_VALUE;
+      auto** dst = static_cast<unsigned char**>(value);
+      for (size_t i = 0; i < devs.size(); ++i)
+        if (dst[i]) {
+          std::vector<uint8_t> bytes = binaryOf(devs[i]);
+          if (!bytes.empty()) std::memcpy(dst[i], bytes.data(), bytes.size());
+        }
+      return CL_SUCCESS;
+    }
+    case CL_PROGRAM_NUM_KERNELS:
+    case CL_PROGRAM_KERNEL_NAMES: {
+      // "CL_INVALID_PROGRAM_EXECUTABLE if param_name is CL_PROGRAM_NUM_KERNELS or
+      // CL_PROGRAM_KERNEL_NAMES and a successful program executable has not been built for at
+      // least one device in the list of devices associated with program."
+      if (!executable) return CL_INVALID_PROGRAM_EXECUTABLE;
+      auto ks = kernels();
+      if (param == CL_PROGRAM_NUM_KERNELS) return out.scalar<size_t>(ks.size());
+      std::string names;
+      for (auto& [u, k] : ks) names += (names.empty() ? "" : ";") + k->name;
+      return out.string(names);
+    }
+    case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
+      return out.scalar<cl_bool>(CL_FALSE);
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+cl_int Program::buildInfo(Device& device, cl_program_build_info param, size_t size, void* value,
+                          size_t* sizeRet) {
+  InfoWriter out(size, value, sizeRet);
+  std::lock_guard lock(mutex_);
+  // A device's own record, else the nearest ancestor's (whose modules it runs).
+  const DeviceBuild* b = recordFor(device);
+  for (Device* a = device.parent(); !b && a; a = a->parent()) b = recordFor(*a);
+  static const DeviceBuild none;
+  if (!b) b = &none;
+  switch (param) {
+    case CL_PROGRAM_BUILD_STATUS: return out.scalar<cl_build_status>(b->status);
+    case CL_PROGRAM_BUILD_OPTIONS: return out.string(b->options);
+    case CL_PROGRAM_BUILD_LOG: return out.string(b->log);
+    case CL_PROGRAM_BINARY_TYPE: return out.scalar<cl_program_binary_type>(b->binaryType);
+    case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
+      // The program-scope variables are the units' CrossWorkgroup globals; their sizes are known
+      // to the modules only, which report none through the public API: 0.
+      return out.scalar<size_t>(0);
+    }
+    default: return CL_INVALID_VALUE;
+  }
+}
+
+}  // namespace tessera::cl

@@ -1,0 +1,135 @@
+// A cl_program: one or more SPIR-V units (one for a program made from IL, source or a binary; one
+// per input for a linked program) and, per device it was built for, one Level Zero module per unit.
+// Modules made for a device also serve the device's sub-devices (zeModuleCreate's module for a
+// device runs on its partitions), so a kernel launched on a queue whose device descends from a
+// device the program was built for uses that device's modules.
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cl_shim/context.h"
+#include "cl_shim/object.h"
+#include "spirv/reflect.h"
+
+namespace tessera::cl {
+
+// A Level Zero module, destroyed with the last holder (a program's build or a kernel made from it),
+// so rebuilding a program never pulls a module from under an enqueued launch.
+struct ZeModule {
+  explicit ZeModule(ze_module_handle_t h) : handle(h) {}
+  ~ZeModule() { if (handle) zeModuleDestroy(handle); }
+  ZeModule(const ZeModule&) = delete;
+  ZeModule& operator=(const ZeModule&) = delete;
+  ze_module_handle_t handle;
+};
+using ZeModulePtr = std::shared_ptr<ZeModule>;
+
+using ProgramNotify = void(CL_CALLBACK*)(cl_program, void*);
+
+class Program : public Object<_cl_program, 0x50524731 /* "PRG1" */> {
+ public:
+  enum class Origin { IL, Source, Binary, Linked };
+
+  // One SPIR-V unit and what reflection says about it.
+  struct Unit {
+    std::vector<uint8_t> spirv;
+    spirv::ModuleInfo info;
+  };
+
+  // What clBuildProgram / clCompileProgram / clLinkProgram left for one device.
+  struct DeviceBuild {
+    cl_build_status status = CL_BUILD_NONE;
+    cl_program_binary_type binaryType = CL_PROGRAM_BINARY_TYPE_NONE;
+    std::string options;
+    std::string log;
+    std::vector<ZeModulePtr> modules;  // one per unit when an executable; empty otherwise
+  };
+
+  static Program* createWithIL(Context& context, const void* il, size_t length, cl_int& err);
+  static Program* createWithSource(Context& context, std::string source);
+  static Program* createWithBinary(Context& context, const std::vector<Device*>& devices,
+                                   const size_t* lengths, const unsigned char** binaries,
+                                   cl_int* binaryStatus, cl_int& err);
+  // clLinkProgram. On a link failure the program is still returned (err CL_LINK_PROGRAM_FAILURE)
+  // so that its build log can be read.
+  static Program* link(Context& context, const std::vector<Device*>& devices,
+                       const std::string& options, const std::vector<Program*>& inputs,
+                       cl_int& err);
+  static Program* from(cl_program h) { return Object::from<Program>(h); }
+
+  Context& context() const { return *context_; }
+  Origin origin() const { return origin_; }
+
+  // CL_PROGRAM_DEVICES before any build: the context's devices, or those given with binaries.
+  const std::vector<Device*>& baseDevices() const { return baseDevices_; }
+  // May `d` be named in clBuildProgram / clGetProgramBuildInfo (cl_ext_device_fission rules)?
+  bool knowsDevice(const Device* d) const;
+
+  cl_int build(const std::vector<Device*>& devices, const std::string& options);
+  cl_int compile(const std::vector<Device*>& devices, const std::string& options,
+                 const std::vector<std::pair<std::string, std::string>>& headers);
+  cl_int setSpecializationConstant(cl_uint specId, size_t size, const void* value);
+
+  // The modules a launch on `d` uses: those built for `d` or its nearest ancestor; empty when none.
+  // *builtFor receives that device.
+  std::vector<ZeModulePtr> modulesFor(const Device& d, Device** builtFor = nullptr);
+  // Devices with an executable, in build order.
+  std::vector<Device*> executableDevices();
+  // The kernel `name`: the unit that defines it and its reflection; null if no unit has it.
+  const spirv::KernelInfo* findKernel(const std::string& name, size_t* unit) const;
+  // Every kernel of every unit, in order.
+  std::vector<std::pair<size_t, const spirv::KernelInfo*>> kernels() const;
+
+  // A unit's SPIR-V (fixed once the program has an executable).
+  std::vector<uint8_t> unitSpirv(size_t unit) const {
+    std::lock_guard lock(mutex_);
+    return unit < units_.size() ? units_[unit].spirv : std::vector<uint8_t>{};
+  }
+
+  // Kernel objects the application holds: "CL_INVALID_OPERATION if there are kernel objects
+  // attached to program" (clBuildProgram, clCompileProgram).
+  std::atomic<int> attachedKernels{0};
+
+  cl_int info(cl_program_info param, size_t size, void* value, size_t* sizeRet);
+  cl_int buildInfo(Device& device, cl_program_build_info param, size_t size, void* value,
+                   size_t* sizeRet);
+
+ private:
+  Program() = default;
+  // Makes one module per unit on `d` (optionally linked together); returns the CL code and
+  // appends to `log`.
+  cl_int makeModules(Device& d, const std::string& options, std::vector<ZeModulePtr>& out,
+                     std::string& log);
+  DeviceBuild* recordFor(const Device& d);  // exact record or null; mutex_ held
+  std::vector<Device*> programDevicesLocked() const;
+
+  Ref<Context> context_;
+  Origin origin_ = Origin::IL;
+  std::vector<Device*> baseDevices_;
+  std::vector<Ref<Device>> deviceRefs_;  // sub-devices named in binaries or builds stay alive
+  std::vector<Unit> units_;
+  std::vector<uint8_t> il_;  // CL_PROGRAM_IL (IL programs only)
+  std::string source_;       // CL_PROGRAM_SOURCE (source programs only)
+  std::map<uint32_t, std::vector<uint8_t>> specConstants_;
+
+  mutable std::mutex mutex_;
+  std::vector<std::pair<Device*, DeviceBuild>> builds_;
+};
+
+// The front end for OpenCL C (program_compiler.cpp): source to SPIR-V.
+struct CompileResult {
+  cl_int error = CL_SUCCESS;  // CL_SUCCESS, CL_COMPILE_PROGRAM_FAILURE or CL_COMPILER_NOT_AVAILABLE
+  std::vector<uint8_t> spirv;
+  std::string log;
+};
+CompileResult compileSource(const std::string& source, const std::string& options,
+                            const std::vector<std::pair<std::string, std::string>>& headers);
+
+}  // namespace tessera::cl

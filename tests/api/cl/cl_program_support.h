@@ -1,0 +1,87 @@
+// What the program, kernel and ND-range tests share: corpus SPIR-V (TESSERA_TEST_KERNELS), programs
+// built from it, and reading strings out of clGet*Info. Kernels reach host memory through
+// clSetKernelArgSVMPointer (the device has fine-grain system SVM), so these tests need no buffers.
+#pragma once
+
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "cl_test_support.h"
+
+namespace tessera::cltest {
+
+inline std::vector<unsigned char> corpusSpirv(const std::string& name) {
+  std::ifstream in(std::string(TESSERA_TEST_KERNELS) + "/" + name + ".spv", std::ios::binary);
+  REQUIRE(in.good());
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+inline std::string buildLog(cl_program p, cl_device_id d) {
+  size_t n = 0;
+  REQUIRE(clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n) == CL_SUCCESS);
+  std::string s(n, '\0');
+  REQUIRE(clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, n, s.data(), nullptr) == CL_SUCCESS);
+  return std::string(s.c_str());
+}
+
+inline std::string programString(cl_program p, cl_program_info what) {
+  size_t n = 0;
+  REQUIRE(clGetProgramInfo(p, what, 0, nullptr, &n) == CL_SUCCESS);
+  std::string s(n, '\0');
+  REQUIRE(clGetProgramInfo(p, what, n, s.data(), nullptr) == CL_SUCCESS);
+  return std::string(s.c_str());
+}
+
+// A program from a corpus file, created and (unless told not to) built for the context's devices.
+inline cl_program ilProgram(cl_context ctx, const std::string& name, bool build = true,
+                            const char* options = nullptr) {
+  auto spv = corpusSpirv(name);
+  cl_int err = CL_SUCCESS;
+  cl_program p = clCreateProgramWithIL(ctx, spv.data(), spv.size(), &err);
+  REQUIRE(err == CL_SUCCESS);
+  if (build) {
+    cl_int r = clBuildProgram(p, 0, nullptr, options, nullptr, nullptr);
+    if (r != CL_SUCCESS) {
+      cl_device_id d = nullptr;
+      clGetProgramInfo(p, CL_PROGRAM_DEVICES, sizeof d, &d, nullptr);
+      INFO("build log: " << buildLog(p, d));
+      REQUIRE(r == CL_SUCCESS);
+    }
+  }
+  return p;
+}
+
+inline cl_kernel makeKernel(cl_program p, const char* name) {
+  cl_int err = CL_SUCCESS;
+  cl_kernel k = clCreateKernel(p, name, &err);
+  INFO("kernel " << name);
+  REQUIRE(err == CL_SUCCESS);
+  return k;
+}
+
+// A context, queue, program and kernel, released in order.
+struct KernelFixture : ClFixture {
+  cl_program program = nullptr;
+  cl_kernel kernel = nullptr;
+  KernelFixture(const std::string& file, const char* name, cl_device_id d = nullptr)
+      : ClFixture(d) {
+    program = ilProgram(ctx, file);
+    kernel = makeKernel(program, name);
+  }
+  ~KernelFixture() {
+    if (kernel) clReleaseKernel(kernel);
+    if (program) clReleaseProgram(program);
+  }
+};
+
+// Runs `k` over `global` (and `local`, may be null) and waits.
+inline void runKernel(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t* global,
+                      const size_t* local = nullptr, const size_t* offset = nullptr) {
+  REQUIRE(clEnqueueNDRangeKernel(q, k, dims, offset, global, local, 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  REQUIRE(clFinish(q) == CL_SUCCESS);
+}
+
+}  // namespace tessera::cltest
