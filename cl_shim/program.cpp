@@ -1,4 +1,5 @@
 #include "cl_shim/program.h"
+#include "spirv/opencl_options.h"
 
 #include <algorithm>
 #include <cstring>
@@ -45,15 +46,17 @@ Program::Unit makeUnit(std::vector<uint8_t> spirv, std::string* error) {
 // nothing once OpenCL C has become SPIR-V, so they are dropped; the rest go to zeModuleCreate's
 // pBuildFlags, which accepts the -cl-* options and refuses unknown ones with a log.
 std::string zeBuildFlags(const std::string& options) {
-  std::istringstream in(options);
-  std::string tok, out;
-  while (in >> tok) {
+  std::string error, out;
+  std::vector<std::string> words = spirv::tokenizeOptions(options, error);  // quote-aware
+  for (size_t i = 0; i < words.size(); ++i) {
+    std::string tok = words[i];
     if (tok == "-D" || tok == "-I") {
-      in >> tok;
+      ++i;
       continue;
     }
     if (tok.rfind("-D", 0) == 0 || tok.rfind("-I", 0) == 0 || tok == "-w" || tok == "-Werror")
       continue;
+    if (tok == "-cl-opt-disable") tok = "-ze-opt-disable";  // the JIT's optimization level
     if (!out.empty()) out += ' ';
     out += tok;
   }
@@ -242,7 +245,7 @@ cl_int Program::build(const std::vector<Device*>& devices, const std::string& op
         b->options = options;
         b->log = c.log;
       }
-      return c.error == CL_COMPILER_NOT_AVAILABLE ? c.error : CL_BUILD_PROGRAM_FAILURE;
+      return c.error == CL_INVALID_BUILD_OPTIONS ? c.error : CL_BUILD_PROGRAM_FAILURE;
     }
     units_.clear();
     std::string error;
@@ -315,7 +318,8 @@ cl_int Program::compile(const std::vector<Device*>& devices, const std::string& 
       std::string error;
       units_.push_back(makeUnit(std::move(c.spirv), &error));
     } else {
-      result = c.error == CL_COMPILER_NOT_AVAILABLE ? c.error : CL_COMPILE_PROGRAM_FAILURE;
+      result = c.error == CL_INVALID_BUILD_OPTIONS ? CL_INVALID_COMPILER_OPTIONS
+                                                   : CL_COMPILE_PROGRAM_FAILURE;
     }
   } else {
     // SPIR-V is already compiled: compiling keeps it, once reflection has read it.

@@ -125,7 +125,8 @@ class Program : public Object<_cl_program, 0x50524731 /* "PRG1" */> {
 
 // The front end for OpenCL C (program_compiler.cpp): source to SPIR-V.
 struct CompileResult {
-  cl_int error = CL_SUCCESS;  // CL_SUCCESS, CL_COMPILE_PROGRAM_FAILURE or CL_COMPILER_NOT_AVAILABLE
+  // CL_SUCCESS, CL_COMPILE_PROGRAM_FAILURE or CL_INVALID_BUILD_OPTIONS
+  cl_int error = CL_SUCCESS;
   std::vector<uint8_t> spirv;
   std::string log;
 };

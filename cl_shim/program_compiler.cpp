@@ -1,18 +1,31 @@
-// The OpenCL C front end of clBuildProgram / clCompileProgram for programs made from source. The
-// in-process OpenCL C -> SPIR-V compiler (spirv/, compileOpenCLC(source, options, headers)) is not
-// part of this branch yet: until it is, every call fails with a log saying so, and this function
-// is the one place to wire it.
+// The OpenCL C front end of clBuildProgram / clCompileProgram for programs made from source: the
+// in-process compiler of spirv/ (clang as a library, then the SPIR-V translator).
+#include <cstring>
+
 #include "cl_shim/program.h"
+#include "spirv/opencl_c.h"
 
 namespace tessera::cl {
 
 CompileResult compileSource(const std::string& source, const std::string& options,
                             const std::vector<std::pair<std::string, std::string>>& headers) {
-  (void)source, (void)options, (void)headers;
+  std::vector<spirv::OpenCLHeader> inputs;
+  for (const auto& [name, text] : headers) inputs.push_back({name, text});
+  spirv::CompileResult c = spirv::compileOpenCLC(source, options, inputs);
   CompileResult r;
-  r.error = CL_COMPILER_NOT_AVAILABLE;
-  r.log = "Tessera: the OpenCL C compiler is not available in this build; create the program "
-          "from SPIR-V (clCreateProgramWithIL) or from a binary instead.";
+  r.log = std::move(c.log);
+  if (c.invalidOptions) {
+    // clBuildProgram: "CL_INVALID_BUILD_OPTIONS if the build options specified by options are
+    // invalid"; clCompileProgram turns it into CL_INVALID_COMPILER_OPTIONS.
+    r.error = CL_INVALID_BUILD_OPTIONS;
+    return r;
+  }
+  if (!c.ok) {
+    r.error = CL_COMPILE_PROGRAM_FAILURE;
+    return r;
+  }
+  r.spirv.resize(c.spirv.size() * sizeof(uint32_t));
+  std::memcpy(r.spirv.data(), c.spirv.data(), r.spirv.size());
   return r;
 }
 

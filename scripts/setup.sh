@@ -12,7 +12,7 @@ packages=(
   libllvmspirvlib-15-dev llvm-spirv-15                   # the SPIR-V <-> LLVM IR translator
   spirv-tools spirv-headers                              # SPIR-V validation
   ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers   # the OpenCL ICD loader and headers
-  clinfo clpeak python3-pyopencl                         # real OpenCL clients the tests run
+  clinfo clpeak python3-pyopencl python3-numpy           # real OpenCL clients the tests run
   catch2                                                 # tests
   python3                                                # test helpers
 )

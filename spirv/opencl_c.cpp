@@ -9,6 +9,8 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/TextDiagnosticBuffer.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -16,6 +18,7 @@
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/thread.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include <new>
 #include <sstream>
@@ -166,7 +169,26 @@ std::unique_ptr<llvm::Module> emitLLVM(llvm::LLVMContext& context, std::string_v
   return action.takeModule();
 }
 
+// SPIR-V wants the blocks of a function in an order where each block comes after the blocks that
+// dominate it ("the order of blocks in a function must satisfy the rule that blocks appear before
+// all blocks they dominate"); clang may place a loop's exit before its body, and llvm-spirv 15
+// keeps LLVM's layout, so a value defined in the body is used before its definition. Laying the
+// blocks out in reverse post-order (after dropping unreachable ones) satisfies the rule.
+void orderBlocksByDominance(llvm::Module& module) {
+  for (llvm::Function& f : module) {
+    if (f.isDeclaration()) continue;
+    llvm::EliminateUnreachableBlocks(f);
+    llvm::ReversePostOrderTraversal<llvm::Function*> order(&f);
+    llvm::BasicBlock* previous = nullptr;
+    for (llvm::BasicBlock* block : order) {
+      if (previous) block->moveAfter(previous);
+      previous = block;
+    }
+  }
+}
+
 std::vector<uint32_t> translateToSpirv(llvm::Module& module, std::string& log) {
+  orderBlocksByDominance(module);
   SPIRV::TranslatorOpts opts(SPIRV::VersionNumber::SPIRV_1_0);  // what OpenCL devices take
   // Type names and qualifiers for clGetKernelArgInfo, as OpStrings.
   opts.setPreserveOCLKernelArgTypeMetadataThroughString(true);

@@ -109,6 +109,20 @@ TEST_CASE("Given a vector add, when compiled, then the SPIR-V names the kernel a
   CHECK(bytes.find("kernel_arg_type.vector_add.float*,float*,float*,") != std::string::npos);
 }
 
+// clpeak's compute kernel: clang lays the loop's exit block out before the loop body, whose last
+// value the exit stores; the SPIR-V must still define every id before its use.
+TEST_CASE("Given a loop whose exit uses the body's last value, when compiled, then the SPIR-V validates",
+          "[spirv][opencl_c]") {
+  CompileResult r = compileOk(R"(
+__kernel void mad_loop(__global float* ptr, float a) {
+  float x = a, y = (float)get_local_id(0);
+  for (int i = 0; i < 128; i++) { x = mad(y, x, y); y = mad(x, y, x); }
+  ptr[get_global_id(0)] = y;
+}
+)");
+  CHECK(reflectResult(r).kernels.size() == 1);
+}
+
 TEST_CASE("Given -D options in every spelling, when compiled, then the macros are defined",
           "[spirv][opencl_c][options]") {
   compileOk(macroKernel("A + B + C + D"), "-D A -DB=2 -D C=3 -D 'D=(4 + 1)'");
