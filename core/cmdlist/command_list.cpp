@@ -87,6 +87,7 @@ ze_result_t CommandList::reset() {
 ze_result_t CommandList::nextCommandId(uint32_t flags, uint64_t& id) {
   // "This function may not be called on a closed command list."
   if (!mutable_ || queue_ || closed_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  std::lock_guard lock(idMutex_);
   size_t next = buffer_->commands.size();
   // Asked again before the append: the same command, so the same id.
   if (!records_.empty() && records_.back().index == next) {

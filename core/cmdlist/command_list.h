@@ -15,6 +15,7 @@
 #include <level_zero/ze_api.h>
 
 #include <memory>
+#include <mutex>
 
 #include "core/cmdlist/command.h"
 #include "core/common/object.h"
@@ -89,6 +90,9 @@ class CommandList
     size_t waits;   // wait events recorded
   };
   std::vector<MutableRecord> records_;
+  // zeCommandListGetNextCommandIdExp "may be called from simultaneous threads with the same command
+  // list handle" (appends may not, so they read records_ without it).
+  std::mutex idMutex_;
   std::shared_ptr<CommandBuffer> buffer_;
   std::unique_ptr<CommandQueue> queue_;  // immediate lists only
 };
