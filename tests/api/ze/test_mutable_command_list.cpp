@@ -483,3 +483,40 @@ TEST_CASE("Given the mutable command list functions, when they are misused, then
     CHECK(out[kSlot] == 2004);
   }
 }
+
+TEST_CASE("Given an indirect launch with an id, when its group count is updated, then it reads the "
+          "new group count buffer; and a reset forgets the ids",
+          "[mutable]") {
+  MutableFixture fx;
+  ze_kernel_handle_t k = fx.kernel("mutable", "tag_items");
+  int* out = fx.ints(kSlot);
+  auto* counts = reinterpret_cast<ze_group_count_t*>(fx.ints(6));
+  counts[0] = {2, 1, 1};
+  counts[1] = {5, 1, 1};
+  ze_command_list_handle_t l = fx.mutableList();
+  ze_command_queue_handle_t q = fx.queue();
+  setGroupSize(k, 4);
+  setArgs(k, out, 1);
+  uint64_t id = fx.nextId(l, ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_COUNT);
+  REQUIRE(zeCommandListAppendLaunchKernelIndirect(l, k, &counts[0], nullptr, 0, nullptr) ==
+          ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
+  std::fill(out, out + kSlot, -1);
+  fx.execute(q, l);
+  CHECK(out[7] == 1004);
+  CHECK(out[8] == -1);
+
+  ze_mutable_group_count_exp_desc_t gc{ZE_STRUCTURE_TYPE_MUTABLE_GROUP_COUNT_EXP_DESC, nullptr, id,
+                                       &counts[1]};
+  REQUIRE(fx.update(l, &gc) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
+  std::fill(out, out + kSlot, -1);
+  fx.execute(q, l);
+  CHECK(out[19] == 1004);
+  CHECK(out[20] == -1);
+
+  REQUIRE(zeCommandListReset(l) == ZE_RESULT_SUCCESS);
+  KernelFixture::launch(l, k, {1, 1, 1});
+  REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
+  CHECK(fx.update(l, &gc) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+}
