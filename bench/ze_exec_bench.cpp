@@ -1,10 +1,15 @@
 // The execution engine's costs (issue 4): immediate-list round trip, per-command overhead of a
 // regular list, large-copy bandwidth against memcpy, and host-signal-to-queue wake-up. Run it through
+// the loader; and mutable command lists (ZE_experimental_mutable_command_list): updating one argument
+// of each of 100 launches, and executing those 100 launches of an empty kernel. Run it through
 // the loader: ZE_ENABLE_ALT_DRIVERS=libze_tessera.so.1 LD_LIBRARY_PATH=build/lib build/bin/ze_exec_bench
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <thread>
 
 #include "bench_util.h"
+#include "tessera/ze_tessera.h"
 
 using namespace tessera::bench;
 
@@ -142,6 +147,88 @@ void signalToWake(Setup& s) {
   zeEventPoolDestroy(pool);
 }
 
+// 100 launches of an empty kernel in a mutable list, each with a command id. (a) one
+// zeCommandListUpdateMutableCommandsExp of one argument per command, then the close; (b) execute +
+// synchronize of the list; (c) both, as a replay that changes one argument per dispatch does. All
+// per command, median over runs.
+void mutableList(Setup& s) {
+  constexpr int kCommands = 100;
+  std::ifstream in(TESSERA_BENCH_EMPTY_SPV, std::ios::binary);
+  std::vector<uint8_t> spv{std::istreambuf_iterator<char>(in), {}};
+  ze_module_desc_t md{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV,
+                      spv.size(), spv.data(), "", nullptr};
+  ze_module_handle_t module;
+  BENCH_CHECK(zeModuleCreate(s.context, s.device, &md, &module, nullptr));
+  ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "empty"};
+  ze_kernel_handle_t kernel;
+  BENCH_CHECK(zeKernelCreate(module, &kd, &kernel));
+  BENCH_CHECK(zeKernelSetGroupSize(kernel, 1, 1, 1));
+  int sink = 0, value = 0;
+  int* p = &sink;
+  BENCH_CHECK(zeKernelSetArgumentValue(kernel, 0, sizeof p, &p));
+  BENCH_CHECK(zeKernelSetArgumentValue(kernel, 1, sizeof value, &value));
+
+  void* f = nullptr;
+  BENCH_CHECK(zeDriverGetExtensionFunctionAddress(s.driver, "zeCommandListGetNextCommandIdExp", &f));
+  auto getId = reinterpret_cast<ze_pfnCommandListGetNextCommandIdExp_t>(f);
+  BENCH_CHECK(
+      zeDriverGetExtensionFunctionAddress(s.driver, "zeCommandListUpdateMutableCommandsExp", &f));
+  auto update = reinterpret_cast<ze_pfnCommandListUpdateMutableCommandsExp_t>(f);
+
+  auto d = queueDesc(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+  ze_command_queue_handle_t queue;
+  BENCH_CHECK(zeCommandQueueCreate(s.context, s.device, &d, &queue));
+  ze_mutable_command_list_exp_desc_t mutableDesc{ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_LIST_EXP_DESC,
+                                                 nullptr, 0};
+  ze_command_list_desc_t ld{ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, &mutableDesc, 0, 0};
+  ze_command_list_handle_t list;
+  BENCH_CHECK(zeCommandListCreate(s.context, s.device, &ld, &list));
+  ze_mutable_command_id_exp_desc_t idDesc{ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_ID_EXP_DESC, nullptr,
+                                          ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_ARGUMENTS};
+  std::vector<uint64_t> ids(kCommands);
+  ze_group_count_t one{1, 1, 1};
+  for (int i = 0; i < kCommands; ++i) {
+    BENCH_CHECK(getId(list, &idDesc, &ids[i]));
+    BENCH_CHECK(zeCommandListAppendLaunchKernel(list, kernel, &one, nullptr, 0, nullptr));
+  }
+  BENCH_CHECK(zeCommandListClose(list));
+
+  ze_mutable_kernel_argument_exp_desc_t arg{ZE_STRUCTURE_TYPE_MUTABLE_KERNEL_ARGUMENT_EXP_DESC,
+                                            nullptr, 0, 1, sizeof value, &value};
+  ze_mutable_commands_exp_desc_t cmds{ZE_STRUCTURE_TYPE_MUTABLE_COMMANDS_EXP_DESC, &arg, 0};
+  auto updateAll = [&] {
+    ++value;
+    for (int i = 0; i < kCommands; ++i) {
+      arg.commandId = ids[i];
+      BENCH_CHECK(update(list, &cmds));
+    }
+    BENCH_CHECK(zeCommandListClose(list));
+  };
+  auto execute = [&] {
+    BENCH_CHECK(zeCommandQueueExecuteCommandLists(queue, 1, &list, nullptr));
+    BENCH_CHECK(zeCommandQueueSynchronize(queue, UINT64_MAX));
+  };
+  std::vector<double> tUpdate, tExecute, tBoth;
+  for (int r = 0; r < iterations(2000); ++r) {
+    double t0 = nowUs();
+    updateAll();
+    double t1 = nowUs();
+    execute();
+    double t2 = nowUs();
+    tUpdate.push_back((t1 - t0) / kCommands);
+    tExecute.push_back((t2 - t1) / kCommands);
+    tBoth.push_back((t2 - t0) / kCommands);
+  }
+  report("mutable list: update 1 kernel arg of 100 commands, per cmd", stats(tUpdate), "us");
+  report("mutable list: execute + sync 100 empty launches, per cmd", stats(tExecute), "us");
+  report("mutable list: update + close + execute + sync, per cmd", stats(tBoth), "us");
+
+  zeCommandListDestroy(list);
+  zeCommandQueueDestroy(queue);
+  zeKernelDestroy(kernel);
+  zeModuleDestroy(module);
+}
+
 }  // namespace
 
 int main() {
@@ -151,5 +238,6 @@ int main() {
   listOverhead(s);
   signalToWake(s);
   largeCopy(s);
+  mutableList(s);
   return 0;
 }

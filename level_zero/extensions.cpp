@@ -16,6 +16,7 @@ const std::vector<Extension>& extensions() {
       {ZE_TESSERA_EVENT_POOL_PUT_IPC_EXT_NAME, ZE_TESSERA_EVENT_POOL_PUT_IPC_EXT_VERSION},
       {ZE_MEMORY_FREE_POLICIES_EXT_NAME, ZE_MEMORY_FREE_POLICIES_EXT_VERSION_CURRENT},
       {ZE_TESSERA_MODULE_IL_EXT_NAME, ZE_TESSERA_MODULE_IL_EXT_VERSION},
+      {ZE_MUTABLE_COMMAND_LIST_EXP_NAME, ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_1_0},
   };
   return list;
 }
@@ -37,6 +38,14 @@ void* extensionFunction(const char* name) {
       {"zeMemPutIpcHandle", reinterpret_cast<void*>(&zeMemPutIpcHandle)},
       {"zeMemFreeExt", reinterpret_cast<void*>(&zeMemFreeExt)},
       {"zeTesseraModuleGetIL", reinterpret_cast<void*>(&zeTesseraModuleGetIL)},
+      {"zeCommandListGetNextCommandIdExp",
+       reinterpret_cast<void*>(&zeCommandListGetNextCommandIdExp)},
+      {"zeCommandListUpdateMutableCommandsExp",
+       reinterpret_cast<void*>(&zeCommandListUpdateMutableCommandsExp)},
+      {"zeCommandListUpdateMutableCommandSignalEventExp",
+       reinterpret_cast<void*>(&zeCommandListUpdateMutableCommandSignalEventExp)},
+      {"zeCommandListUpdateMutableCommandWaitEventsExp",
+       reinterpret_cast<void*>(&zeCommandListUpdateMutableCommandWaitEventsExp)},
   };
   for (const Entry& e : table)
     if (std::strcmp(e.name, name) == 0) return e.function;

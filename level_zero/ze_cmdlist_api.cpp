@@ -3,6 +3,7 @@
 #include "core/cmdlist/command_list.h"
 #include "core/context/context.h"
 #include "level_zero/api_support.h"
+#include "tessera/ze_tessera.h"
 
 using namespace tessera::core;
 using tessera::ze::guarded;
@@ -21,9 +22,20 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListCreate(ze_context_handle_t hCon
   if (!desc || !phCommandList) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (desc->stype != ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (desc->flags > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  // "A mutable command list is created by supplying a ze_mutable_command_list_exp_desc_t object
+  // via the pNext member of ze_command_list_desc_t."
+  bool isMutable = false;
+  for (auto* e = static_cast<const ze_base_desc_t*>(desc->pNext); e;
+       e = static_cast<const ze_base_desc_t*>(e->pNext)) {
+    if (e->stype != ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_LIST_EXP_DESC) continue;
+    auto* m = reinterpret_cast<const ze_mutable_command_list_exp_desc_t*>(e);
+    if (m->flags & ~uint32_t(ZE_MUTABLE_COMMAND_LIST_EXP_FLAG_RESERVED))
+      return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    isMutable = true;
+  }
   return guarded([&] {
     std::unique_ptr<CommandList> list;
-    ze_result_t r = CommandList::create(*context, *device, *desc, list);
+    ze_result_t r = CommandList::create(*context, *device, *desc, isMutable, list);
     if (r == ZE_RESULT_SUCCESS) *phCommandList = list.release()->toHandle();
     return r;
   });

@@ -57,7 +57,20 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetProperties(ze_device_handle_t hDe
   ze_structure_type_t stype = p && p->stype == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2
                                   ? ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2
                                   : ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
-  return queryStruct(hDevice, p, stype, [](Device& d, auto& out) { d.properties(out); });
+  return queryStruct(hDevice, p, stype, [](Device& d, auto& out) {
+    d.properties(out);
+    // ZE_experimental_mutable_command_list: every kind of change is supported.
+    for (auto* e = static_cast<ze_base_properties_t*>(out.pNext); e;
+         e = static_cast<ze_base_properties_t*>(e->pNext)) {
+      if (e->stype != ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_LIST_EXP_PROPERTIES) continue;
+      auto* m = reinterpret_cast<ze_mutable_command_list_exp_properties_t*>(e);
+      m->mutableCommandListFlags = 0;
+      m->mutableCommandFlags =
+          ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_ARGUMENTS | ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_COUNT |
+          ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_SIZE | ZE_MUTABLE_COMMAND_EXP_FLAG_GLOBAL_OFFSET |
+          ZE_MUTABLE_COMMAND_EXP_FLAG_SIGNAL_EVENT | ZE_MUTABLE_COMMAND_EXP_FLAG_WAIT_EVENTS;
+    }
+  });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL

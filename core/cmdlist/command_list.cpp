@@ -6,8 +6,8 @@
 namespace tessera::core {
 
 CommandList::CommandList(Context& context, Device& device, uint32_t ordinal,
-                         ze_command_list_flags_t flags)
-    : context_(context), device_(device), ordinal_(ordinal), flags_(flags),
+                         ze_command_list_flags_t flags, bool isMutable)
+    : context_(context), device_(device), ordinal_(ordinal), flags_(flags), mutable_(isMutable),
       buffer_(newBuffer()) {}
 
 std::shared_ptr<CommandBuffer> CommandList::newBuffer() {
@@ -17,11 +17,11 @@ std::shared_ptr<CommandBuffer> CommandList::newBuffer() {
 }
 
 ze_result_t CommandList::create(Context& context, Device& device,
-                                const ze_command_list_desc_t& desc,
+                                const ze_command_list_desc_t& desc, bool isMutable,
                                 std::unique_ptr<CommandList>& out) {
   if (desc.commandQueueGroupOrdinal >= device.queueGroups().size())
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  out.reset(new CommandList(context, device, desc.commandQueueGroupOrdinal, desc.flags));
+  out.reset(new CommandList(context, device, desc.commandQueueGroupOrdinal, desc.flags, isMutable));
   return ZE_RESULT_SUCCESS;
 }
 
@@ -41,6 +41,8 @@ ze_result_t CommandList::createImmediate(Context& context, Device& device,
 ze_result_t CommandList::append(Command command) {
   if (!queue_) {
     if (closed_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    if (mutable_ && !records_.empty() && records_.back().index == buffer_->commands.size())
+      records_.back().waits = command.waits.size();
     buffer_->add(std::move(command));
     return ZE_RESULT_SUCCESS;
   }
@@ -62,8 +64,10 @@ ze_result_t CommandList::append(Command command) {
 
 ze_result_t CommandList::close() {
   // "An immediate command list is not required to be closed or reset. However, usage will be
-  // honored": closing it changes nothing.
+  // honored": closing it changes nothing. Closing a mutable list after updates makes it
+  // executable again.
   if (!queue_) closed_ = true;
+  updated_ = false;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -75,7 +79,48 @@ ze_result_t CommandList::reset() {
   // Executions still in flight keep the old buffer.
   buffer_ = newBuffer();
   closed_ = false;
+  updated_ = false;
+  records_.clear();
   return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t CommandList::nextCommandId(uint32_t flags, uint64_t& id) {
+  // "This function may not be called on a closed command list."
+  if (!mutable_ || queue_ || closed_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  std::lock_guard lock(idMutex_);
+  size_t next = buffer_->commands.size();
+  // Asked again before the append: the same command, so the same id.
+  if (!records_.empty() && records_.back().index == next) {
+    records_.back().flags |= flags;
+  } else {
+    records_.push_back({next, flags, 0});
+  }
+  id = records_.size();
+  return ZE_RESULT_SUCCESS;
+}
+
+const Command* CommandList::findMutable(uint64_t id, uint32_t flag, ze_result_t& error) const {
+  error = ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  // "Mutable command lists support mutation to identified commands after being closed."
+  if (!mutable_ || !closed_) return nullptr;
+  if (id == 0 || id > records_.size()) return nullptr;
+  const MutableRecord& r = records_[id - 1];
+  if (!(r.flags & flag) || r.index >= buffer_->commands.size()) return nullptr;
+  error = ZE_RESULT_SUCCESS;
+  return &buffer_->commands[r.index];
+}
+
+void CommandList::markUpdated() {
+  // An execution in flight (the application should have synchronized) keeps the commands it was
+  // submitted with.
+  if (buffer_.use_count() > 1) buffer_ = std::make_shared<CommandBuffer>(*buffer_);
+  updated_ = true;
+}
+
+Command* CommandList::mutableCommand(uint64_t id, uint32_t flag, ze_result_t& error) {
+  if (!findMutable(id, flag, error)) return nullptr;
+  markUpdated();
+  return &buffer_->commands[records_[id - 1].index];
 }
 
 }  // namespace tessera::core

@@ -4,12 +4,18 @@
 //
 // Threading: "the application is responsible for ensuring that multiple Host threads do not access
 // the same command list simultaneously"; executions in flight share the closed buffer, which is
-// never changed again (reset starts a new one).
+// never changed again (reset starts a new one; a mutable list's update copies it first when an
+// execution still holds it).
+//
+// Mutable lists (ZE_experimental_mutable_command_list): a command id names a recorded command by
+// its index in the buffer; an update writes into that command's operation in place (a launch's
+// argument bytes, group count and size, offset; a command's events), in O(changed fields).
 #pragma once
 
 #include <level_zero/ze_api.h>
 
 #include <memory>
+#include <mutex>
 
 #include "core/cmdlist/command.h"
 #include "core/common/object.h"
@@ -23,9 +29,10 @@ class Device;
 class CommandList
     : public Object<_ze_command_list_handle_t, 0x746573734c737431ull /* "tessLst1" */> {
  public:
-  // INVALID_ARGUMENT for an ordinal the device does not have.
+  // INVALID_ARGUMENT for an ordinal the device does not have. `isMutable`: its commands may be
+  // given ids and updated after close.
   static ze_result_t create(Context& context, Device& device, const ze_command_list_desc_t& desc,
-                            std::unique_ptr<CommandList>& out);
+                            bool isMutable, std::unique_ptr<CommandList>& out);
   static ze_result_t createImmediate(Context& context, Device& device,
                                      const ze_command_queue_desc_t& desc,
                                      std::unique_ptr<CommandList>& out);
@@ -47,9 +54,26 @@ class CommandList
   ze_result_t close();
   ze_result_t reset();
   std::shared_ptr<const CommandBuffer> buffer() const { return buffer_; }
+  // Closed and not updated since: what a queue may execute.
+  bool isExecutable() const { return closed_ && !updated_; }
+
+  // --- mutable commands ---
+  bool isMutable() const { return mutable_; }
+  // The id of the command the next append records (INVALID_ARGUMENT unless mutable, open).
+  ze_result_t nextCommandId(uint32_t flags, uint64_t& id);
+  // The command `id` names, for a change of kind `flag`, on a closed mutable list: nullptr and
+  // `error` set otherwise. Copies the buffer first when an execution still holds it, and marks the
+  // list as updated (to be closed again).
+  Command* mutableCommand(uint64_t id, uint32_t flag, ze_result_t& error);
+  // Checks without changing anything (for the all-or-nothing pass over an update chain).
+  const Command* findMutable(uint64_t id, uint32_t flag, ze_result_t& error) const;
+  // The wait count the command was recorded with.
+  size_t recordedWaits(uint64_t id) const { return records_[id - 1].waits; }
+  void markUpdated();
 
  private:
-  CommandList(Context& context, Device& device, uint32_t ordinal, ze_command_list_flags_t flags);
+  CommandList(Context& context, Device& device, uint32_t ordinal, ze_command_list_flags_t flags,
+              bool isMutable = false);
   std::shared_ptr<CommandBuffer> newBuffer();
 
   Context& context_;
@@ -57,6 +81,18 @@ class CommandList
   uint32_t ordinal_;
   ze_command_list_flags_t flags_;
   bool closed_ = false;
+  bool mutable_ = false;
+  bool updated_ = false;  // updated since the last close
+  // One record per command id (ids are 1-based indices into it).
+  struct MutableRecord {
+    size_t index;   // of the command in the buffer
+    uint32_t flags; // what may change
+    size_t waits;   // wait events recorded
+  };
+  std::vector<MutableRecord> records_;
+  // zeCommandListGetNextCommandIdExp "may be called from simultaneous threads with the same command
+  // list handle" (appends may not, so they read records_ without it).
+  std::mutex idMutex_;
   std::shared_ptr<CommandBuffer> buffer_;
   std::unique_ptr<CommandQueue> queue_;  // immediate lists only
 };

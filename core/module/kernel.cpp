@@ -73,9 +73,16 @@ void Kernel::destroy() {
 }
 
 ze_result_t Kernel::setArgument(uint32_t index, size_t size, const void* value) {
+  ze_result_t r = encodeArgument(index, size, value, args_.data());
+  if (r == ZE_RESULT_SUCCESS) set_[index] = true;
+  return r;
+}
+
+ze_result_t Kernel::encodeArgument(uint32_t index, size_t size, const void* value,
+                                   uint8_t* buffer) const {
   if (index >= compiled_->args.size()) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX;
   const backends::cpu::KernelArgInfo& a = compiled_->args[index];
-  uint8_t* slot = args_.data() + a.offset;
+  uint8_t* slot = buffer ? buffer + a.offset : nullptr;
   switch (a.kind) {
     case ArgKind::LocalPointer: {
       // "If argument is a local memory pointer, then pArgValue must be null and argSize is the
@@ -83,7 +90,7 @@ ze_result_t Kernel::setArgument(uint32_t index, size_t size, const void* value) 
       if (value) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
       if (size == 0) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
       uint64_t bytes = size;
-      std::memcpy(slot, &bytes, sizeof bytes);
+      if (slot) std::memcpy(slot, &bytes, sizeof bytes);
       break;
     }
     case ArgKind::GlobalPointer:
@@ -92,16 +99,15 @@ ze_result_t Kernel::setArgument(uint32_t index, size_t size, const void* value) 
       // A null value is a null pointer.
       void* p = nullptr;
       if (value) std::memcpy(&p, value, sizeof p);
-      std::memcpy(slot, &p, sizeof p);
+      if (slot) std::memcpy(slot, &p, sizeof p);
       break;
     }
     case ArgKind::ByValue:
       if (size != a.size) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
       if (!value) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-      std::memcpy(slot, value, size);
+      if (slot) std::memcpy(slot, value, size);
       break;
   }
-  set_[index] = true;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -112,6 +118,12 @@ bool Kernel::allArgumentsSet() const {
 }
 
 ze_result_t Kernel::setGroupSize(uint32_t x, uint32_t y, uint32_t z) {
+  ze_result_t r = checkGroupSize(x, y, z);
+  if (r == ZE_RESULT_SUCCESS) groupSize_ = {x, y, z};
+  return r;
+}
+
+ze_result_t Kernel::checkGroupSize(uint32_t x, uint32_t y, uint32_t z) const {
   uint64_t total = uint64_t(x) * y * z;
   if (x == 0 || y == 0 || z == 0 || total > limits::kMaxGroupSize)
     return ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION;
@@ -119,7 +131,6 @@ ze_result_t Kernel::setGroupSize(uint32_t x, uint32_t y, uint32_t z) {
     const auto& r = info_->requiredSize->size;
     if (r[0] != x || r[1] != y || r[2] != z) return ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION;
   }
-  groupSize_ = {x, y, z};
   return ZE_RESULT_SUCCESS;
 }
 

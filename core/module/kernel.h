@@ -35,12 +35,17 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   const std::string& sourceAttributes() const { return sourceAttributes_; }
 
   ze_result_t setArgument(uint32_t index, size_t size, const void* value);
+  // zeKernelSetArgumentValue's checks and encoding, into any argument buffer of this kernel's
+  // layout (a recorded launch's, for mutable command lists); `buffer` null only checks.
+  ze_result_t encodeArgument(uint32_t index, size_t size, const void* value,
+                             uint8_t* buffer) const;
   bool allArgumentsSet() const;
   const std::vector<uint8_t>& argumentBuffer() const { return args_; }
 
   // "groupSizeX * groupSizeY * groupSizeZ must be <= maxTotalGroupSize" and equal to a required
   // size when the kernel has one: INVALID_GROUP_SIZE_DIMENSION otherwise.
   ze_result_t setGroupSize(uint32_t x, uint32_t y, uint32_t z);
+  ze_result_t checkGroupSize(uint32_t x, uint32_t y, uint32_t z) const;
   const std::array<uint32_t, 3>& groupSize() const { return groupSize_; }
   // The largest group size (within the limits and dividing each global size) to use.
   std::array<uint32_t, 3> suggestGroupSize(uint32_t gx, uint32_t gy, uint32_t gz) const;

@@ -72,7 +72,7 @@ ze_result_t CommandQueue::execute(const std::vector<CommandList*>& lists, Fence*
         !(list->flags() & ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY))
       return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
     // "The application is responsible for calling close before submission."
-    if (list->isImmediate() || !list->isClosed() || &list->device() != &device_)
+    if (list->isImmediate() || !list->isExecutable() || &list->device() != &device_)
       return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     buffers.push_back(list->buffer());
   }
@@ -118,6 +118,9 @@ void CommandQueue::executorMain() {
       for (const Command& c : buffer->commands)
         if (ok) ok = runCommand(c, target);
     releaseUses(s);
+    // Dropped before completion is reported, so a synchronized list holds its buffer alone again
+    // (a mutable list's update then changes it in place rather than copying it).
+    s.buffers.clear();
     if (!ok) return;  // cancelled: the queue is being destroyed
     // "A fence guarantees both execution completion and memory coherency, across the device and
     // host, prior to being signaled": everything above happened-before the release in signal().

@@ -226,6 +226,149 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemFreeExt(ze_context_handle_t hContext,
 typedef ze_result_t(ZE_APICALL* ze_pfnMemFreeExt_t)(ze_context_handle_t,
                                                     const ze_memory_free_ext_desc_t*, void*);
 
+/* Extension "ZE_experimental_mutable_command_list", version 1.0, from Level Zero 1.9: commands of a
+ * closed regular command list changed in place (kernel arguments, group count and size, global
+ * offset, signal and wait events) without recording it again. The declarations follow the
+ * specification's names, values and layouts, so code written against newer headers works. */
+#ifndef ZE_MUTABLE_COMMAND_LIST_EXP_NAME
+#define ZE_MUTABLE_COMMAND_LIST_EXP_NAME "ZE_experimental_mutable_command_list"
+#define ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_LIST_EXP_PROPERTIES ((ze_structure_type_t)0x00020015)
+#define ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_LIST_EXP_DESC ((ze_structure_type_t)0x00020016)
+#define ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_ID_EXP_DESC ((ze_structure_type_t)0x00020017)
+#define ZE_STRUCTURE_TYPE_MUTABLE_COMMANDS_EXP_DESC ((ze_structure_type_t)0x00020018)
+#define ZE_STRUCTURE_TYPE_MUTABLE_KERNEL_ARGUMENT_EXP_DESC ((ze_structure_type_t)0x00020019)
+#define ZE_STRUCTURE_TYPE_MUTABLE_GROUP_COUNT_EXP_DESC ((ze_structure_type_t)0x0002001A)
+#define ZE_STRUCTURE_TYPE_MUTABLE_GROUP_SIZE_EXP_DESC ((ze_structure_type_t)0x0002001B)
+#define ZE_STRUCTURE_TYPE_MUTABLE_GLOBAL_OFFSET_EXP_DESC ((ze_structure_type_t)0x0002001C)
+
+typedef enum _ze_mutable_command_list_exp_version_t {
+  ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_1_0 = ZE_MAKE_VERSION(1, 0),
+  ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_CURRENT = ZE_MAKE_VERSION(1, 0),
+  ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_FORCE_UINT32 = 0x7fffffff
+} ze_mutable_command_list_exp_version_t;
+
+/* What a command may later be changed in. */
+typedef uint32_t ze_mutable_command_exp_flags_t;
+typedef enum _ze_mutable_command_exp_flag_t {
+  ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_ARGUMENTS = ZE_BIT(0),
+  ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_COUNT = ZE_BIT(1),
+  ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_SIZE = ZE_BIT(2),
+  ZE_MUTABLE_COMMAND_EXP_FLAG_GLOBAL_OFFSET = ZE_BIT(3),
+  ZE_MUTABLE_COMMAND_EXP_FLAG_SIGNAL_EVENT = ZE_BIT(4),
+  ZE_MUTABLE_COMMAND_EXP_FLAG_WAIT_EVENTS = ZE_BIT(5),
+  ZE_MUTABLE_COMMAND_EXP_FLAG_FORCE_UINT32 = 0x7fffffff
+} ze_mutable_command_exp_flag_t;
+
+/* zeCommandListGetNextCommandIdExp's descriptor: flags 0 means every flag. */
+typedef struct _ze_mutable_command_id_exp_desc_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_ID_EXP_DESC */
+  const void* pNext;         /* [in][optional] */
+  ze_mutable_command_exp_flags_t flags; /* [in] */
+} ze_mutable_command_id_exp_desc_t;
+
+typedef uint32_t ze_mutable_command_list_exp_flags_t;
+typedef enum _ze_mutable_command_list_exp_flag_t {
+  ZE_MUTABLE_COMMAND_LIST_EXP_FLAG_RESERVED = ZE_BIT(0),
+  ZE_MUTABLE_COMMAND_LIST_EXP_FLAG_FORCE_UINT32 = 0x7fffffff
+} ze_mutable_command_list_exp_flag_t;
+
+/* Chained to ze_device_properties_t. */
+typedef struct _ze_mutable_command_list_exp_properties_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_LIST_EXP_PROPERTIES */
+  void* pNext;               /* [in,out][optional] */
+  ze_mutable_command_list_exp_flags_t mutableCommandListFlags; /* [out] */
+  ze_mutable_command_exp_flags_t mutableCommandFlags;          /* [out] */
+} ze_mutable_command_list_exp_properties_t;
+
+/* Chained to ze_command_list_desc_t: the list is mutable. */
+typedef struct _ze_mutable_command_list_exp_desc_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_LIST_EXP_DESC */
+  const void* pNext;         /* [in][optional] */
+  ze_mutable_command_list_exp_flags_t flags; /* [in] 0 or ZE_MUTABLE_COMMAND_LIST_EXP_FLAG_RESERVED */
+} ze_mutable_command_list_exp_desc_t;
+
+/* zeCommandListUpdateMutableCommandsExp's descriptor; the changes are chained in pNext. */
+typedef struct _ze_mutable_commands_exp_desc_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_MUTABLE_COMMANDS_EXP_DESC */
+  const void* pNext;         /* [in][optional] */
+  uint32_t flags;            /* [in] must be 0 */
+} ze_mutable_commands_exp_desc_t;
+
+typedef struct _ze_mutable_kernel_argument_exp_desc_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_MUTABLE_KERNEL_ARGUMENT_EXP_DESC */
+  const void* pNext;         /* [in][optional] */
+  uint64_t commandId;        /* [in] */
+  uint32_t argIndex;         /* [in] */
+  size_t argSize;            /* [in] */
+  const void* pArgValue;     /* [in] as zeKernelSetArgumentValue's */
+} ze_mutable_kernel_argument_exp_desc_t;
+
+typedef struct _ze_mutable_group_count_exp_desc_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_MUTABLE_GROUP_COUNT_EXP_DESC */
+  const void* pNext;         /* [in][optional] */
+  uint64_t commandId;        /* [in] */
+  const ze_group_count_t* pGroupCount; /* [in] */
+} ze_mutable_group_count_exp_desc_t;
+
+typedef struct _ze_mutable_group_size_exp_desc_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_MUTABLE_GROUP_SIZE_EXP_DESC */
+  const void* pNext;         /* [in][optional] */
+  uint64_t commandId;        /* [in] */
+  uint32_t groupSizeX;       /* [in] */
+  uint32_t groupSizeY;       /* [in] */
+  uint32_t groupSizeZ;       /* [in] */
+} ze_mutable_group_size_exp_desc_t;
+
+typedef struct _ze_mutable_global_offset_exp_desc_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_MUTABLE_GLOBAL_OFFSET_EXP_DESC */
+  const void* pNext;         /* [in][optional] */
+  uint64_t commandId;        /* [in] */
+  uint32_t offsetX;          /* [in] */
+  uint32_t offsetY;          /* [in] */
+  uint32_t offsetZ;          /* [in] */
+} ze_mutable_global_offset_exp_desc_t;
+#endif
+
+/* Tessera's semantics (docs/architecture.md, "Mutable commands"):
+ * - Only lists created with ze_mutable_command_list_exp_desc_t in ze_command_list_desc_t's pNext are
+ *   mutable; the functions below answer ZE_RESULT_ERROR_INVALID_ARGUMENT for any other list
+ *   (immediate lists included).
+ * - zeCommandListGetNextCommandIdExp, on an open list, names the command the next successful append
+ *   records (asked again before that append, it returns the same id with the flags combined).
+ * - Updates are accepted only on a closed list (ZE_RESULT_ERROR_INVALID_ARGUMENT otherwise); they
+ *   persist for every later execution; after updates the list must be closed again before it is
+ *   executed ("The application must close a mutable command list after completing all updates";
+ *   zeCommandQueueExecuteCommandLists answers ZE_RESULT_ERROR_INVALID_ARGUMENT until then).
+ * - A chain is applied all or nothing: the first invalid descriptor's error, nothing changed.
+ *   Unknown command id, a change the id's flags did not declare, a command that is not a single
+ *   kernel launch, or an unknown stype: ZE_RESULT_ERROR_INVALID_ARGUMENT. Kernel arguments are
+ *   checked as zeKernelSetArgumentValue checks them (same codes), group sizes as zeKernelSetGroupSize
+ *   (ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION).
+ * - "The application must synchronize mutable command list execution before calling this function";
+ *   should an execution still be in flight, it keeps the values it was submitted with (the list
+ *   copies its commands first). */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetNextCommandIdExp(
+    ze_command_list_handle_t hCommandList, const ze_mutable_command_id_exp_desc_t* desc,
+    uint64_t* pCommandId);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListUpdateMutableCommandsExp(
+    ze_command_list_handle_t hCommandList, const ze_mutable_commands_exp_desc_t* desc);
+/* A null event: the command no longer signals. */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListUpdateMutableCommandSignalEventExp(
+    ze_command_list_handle_t hCommandList, uint64_t commandId, ze_event_handle_t hSignalEvent);
+/* numWaitEvents must be the command's original count (ZE_RESULT_ERROR_INVALID_SIZE); a null list
+ * removes every wait, a null entry that one. */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListUpdateMutableCommandWaitEventsExp(
+    ze_command_list_handle_t hCommandList, uint64_t commandId, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListGetNextCommandIdExp_t)(
+    ze_command_list_handle_t, const ze_mutable_command_id_exp_desc_t*, uint64_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListUpdateMutableCommandsExp_t)(
+    ze_command_list_handle_t, const ze_mutable_commands_exp_desc_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListUpdateMutableCommandSignalEventExp_t)(
+    ze_command_list_handle_t, uint64_t, ze_event_handle_t);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListUpdateMutableCommandWaitEventsExp_t)(
+    ze_command_list_handle_t, uint64_t, uint32_t, ze_event_handle_t*);
+
 #ifdef __cplusplus
 }
 #endif

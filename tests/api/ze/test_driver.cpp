@@ -12,7 +12,9 @@ namespace {
 
 const char* const kExtensionFunctions[] = {
     "zeDeviceGetRootDevice", "zeTesseraDeviceGetTopologyProperties", "zeTesseraDeviceGetPus",
-    "zeTesseraDeviceGetNumaNodes", "zeTesseraDeviceGetCaches"};
+    "zeTesseraDeviceGetNumaNodes", "zeTesseraDeviceGetCaches", "zeCommandListGetNextCommandIdExp",
+    "zeCommandListUpdateMutableCommandsExp", "zeCommandListUpdateMutableCommandSignalEventExp",
+    "zeCommandListUpdateMutableCommandWaitEventsExp"};
 
 bool isZero(const uint8_t* bytes, size_t n) {
   for (size_t i = 0; i < n; ++i)

@@ -1,0 +1,7 @@
+// For mutable command lists: each work-item writes a value naming the launch's tag and group size,
+// so updated arguments, group counts, group sizes and offsets show in what is written where.
+__kernel void tag_items(__global int* out, int tag) {
+  size_t g = get_global_id(0);
+  out[g] = tag * 1000 + (int)get_local_size(0);
+}
+
