@@ -120,12 +120,14 @@ cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* wa
     if (h) event->hold(h);
   {
     std::lock_guard lock(mutex_);
+    // Submitted the moment it is appended: the device may start (and finish) it before the append
+    // returns, so the time is taken first.
+    event->markSubmitted(profiling());
     ze_result_t r = append(list_, event->ze(), uint32_t(waits.size()), waits.data());
     if (r != ZE_RESULT_SUCCESS) {
       event->releaseApi();
       return fromZe(r);
     }
-    event->markSubmitted(profiling());
     inflight_.emplace_back(event);
     reapLocked();
   }
