@@ -19,8 +19,9 @@ int popcount(cl_mem_flags f) { return __builtin_popcountll(f); }
 bool validMemFlags(cl_mem_flags flags) {
   const cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
                              CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
-                             CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS |
-                             CL_MEM_KERNEL_READ_AND_WRITE;
+                             CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+  // CL_MEM_KERNEL_READ_AND_WRITE is not among them: "This flag is only used by
+  // clGetSupportedImageFormats".
   if (flags & ~known) return false;
   // "CL_INVALID_VALUE if values specified in flags are not valid": the mutually exclusive groups.
   if (popcount(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)) > 1) return false;

@@ -128,6 +128,7 @@ TEST_CASE("Given every clCreateBuffer flag combination, then valid ones make a b
   CHECK(createError(fx.ctx, CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS, n, nullptr) ==
         CL_INVALID_VALUE);
   CHECK(createError(fx.ctx, cl_mem_flags(1) << 40, n, nullptr) == CL_INVALID_VALUE);
+  CHECK(createError(fx.ctx, CL_MEM_KERNEL_READ_AND_WRITE, n, nullptr) == CL_INVALID_VALUE);
   CHECK(createError(fx.ctx, 0, 0, nullptr) == CL_INVALID_BUFFER_SIZE);
   CHECK(createError(fx.ctx, 0, ~size_t(0), nullptr) == CL_INVALID_BUFFER_SIZE);
   cl_int err = CL_SUCCESS;

@@ -149,6 +149,14 @@ TEST_CASE("Given OpenGL and EGL sharing entry points, then they refuse without a
   CHECK(clEnqueueAcquireGLObjects(fx.queue, 0, &buf, 0, nullptr, nullptr) == CL_INVALID_VALUE);
   cl_mem bad = reinterpret_cast<cl_mem>(fx.ctx);
   CHECK(clEnqueueReleaseGLObjects(fx.queue, 1, &bad, 0, nullptr, nullptr) == CL_INVALID_MEM_OBJECT);
+  // No GL context can be named: ocl-icd passes the call on by the platform in the properties.
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                   reinterpret_cast<cl_context_properties>(platform()),
+                                   CL_GL_CONTEXT_KHR, 0, 0};
+  cl_device_id dev = nullptr;
+  CHECK(clGetGLContextInfoKHR(props, CL_CURRENT_DEVICE_FOR_GL_CONTEXT_KHR, sizeof dev, &dev,
+                              nullptr) == CL_INVALID_GL_SHAREGROUP_REFERENCE_KHR);
+  CHECK(clGetGLContextInfoKHR(props, 0x4242, sizeof dev, &dev, nullptr) == CL_INVALID_VALUE);
   err = kUntouched;
   CHECK(clCreateEventFromGLsyncKHR(fx.ctx, nullptr, &err) == nullptr);
   CHECK(err == CL_INVALID_CONTEXT);
