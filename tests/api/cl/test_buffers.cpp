@@ -800,3 +800,31 @@ TEST_CASE("Given non-blocking reads and writes, then their events complete and t
   clReleaseEvent(r);
   clReleaseMemObject(m);
 }
+
+TEST_CASE("Given a user event released right after it is set, then the commands waiting on it "
+          "still run",
+          "[cl][buffer][event]") {
+  ClFixture fx;
+  cl_mem m = makeBuffer(fx.ctx, 0, 64);
+  // The command holds its wait list: were the event's Level Zero event reset and reused before the
+  // command saw the signal, the command would wait forever.
+  for (unsigned i = 0; i < 200; ++i) {
+    cl_int err = CL_SUCCESS;
+    cl_event gate = clCreateUserEvent(fx.ctx, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_event done = nullptr;
+    REQUIRE(clEnqueueWriteBuffer(fx.queue, m, CL_FALSE, 0, sizeof i, &i, 1, &gate, &done) ==
+            CL_SUCCESS);
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    REQUIRE(clReleaseEvent(gate) == CL_SUCCESS);
+    cl_event other = clCreateUserEvent(fx.ctx, &err);  // may take the freed slot
+    REQUIRE(clWaitForEvents(1, &done) == CL_SUCCESS);
+    clReleaseEvent(other);
+    clReleaseEvent(done);
+    unsigned got = ~0u;
+    REQUIRE(clEnqueueReadBuffer(fx.queue, m, CL_TRUE, 0, sizeof got, &got, 0, nullptr, nullptr) ==
+            CL_SUCCESS);
+    REQUIRE(got == i);
+  }
+  clReleaseMemObject(m);
+}
