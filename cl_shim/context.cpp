@@ -70,6 +70,8 @@ Context::~Context() {
   // "registered callback functions are called in the reverse order in which they were registered"
   for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it)
     it->first(handle(), it->second);
+  // SVM allocations the application did not free go with the context.
+  for (auto& [base, size] : svm_) zeMemFree(ze_, reinterpret_cast<void*>(base));
   for (ze_event_handle_t e : freeEvents_) zeEventDestroy(e);
   for (ze_event_pool_handle_t p : pools_) zeEventPoolDestroy(p);
   if (ze_) zeContextDestroy(ze_);
@@ -107,6 +109,28 @@ void Context::giveEvent(ze_event_handle_t e) {
   zeEventHostReset(e);
   std::lock_guard lock(mutex_);
   freeEvents_.push_back(e);
+}
+
+void Context::addSvm(void* base, size_t size) {
+  std::lock_guard lock(svmMutex_);
+  svm_[reinterpret_cast<uintptr_t>(base)] = size;
+}
+
+bool Context::removeSvm(void* base) {
+  std::lock_guard lock(svmMutex_);
+  return svm_.erase(reinterpret_cast<uintptr_t>(base)) != 0;
+}
+
+bool Context::findSvm(const void* p, void** base, size_t* size) const {
+  auto addr = reinterpret_cast<uintptr_t>(p);
+  std::lock_guard lock(svmMutex_);
+  auto it = svm_.upper_bound(addr);
+  if (it == svm_.begin()) return false;
+  --it;
+  if (addr - it->first >= it->second) return false;
+  if (base) *base = reinterpret_cast<void*>(it->first);
+  if (size) *size = it->second;
+  return true;
 }
 
 void Context::addDestructorCallback(ContextDestructorNotify fn, void* data) {

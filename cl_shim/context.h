@@ -4,6 +4,7 @@
 
 #include <level_zero/ze_api.h>
 
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -33,6 +34,17 @@ class Context : public Object<_cl_context, 0x43545831 /* "CTX1" */> {
   ze_event_handle_t takeEvent();
   void giveEvent(ze_event_handle_t e);
 
+  // Shared virtual memory made by clSVMAlloc in this context (svm.cpp): the allocations' ranges, so
+  // clSVMFree, CL_MEM_USES_SVM_POINTER and kernel arguments (clSetKernelArgSVMPointer) can tell an
+  // SVM pointer from any other (the device also has fine-grain system SVM: every host pointer is
+  // usable, but only these are the context's allocations).
+  void addSvm(void* base, size_t size);
+  // Forgets the allocation starting at `base`; false when no allocation starts there.
+  bool removeSvm(void* base);
+  // The allocation holding `p` (base and size); false when `p` is in none.
+  bool findSvm(const void* p, void** base = nullptr, size_t* size = nullptr) const;
+  bool isSvmPointer(const void* p) const { return findSvm(p); }
+
   void addDestructorCallback(ContextDestructorNotify fn, void* data);
   cl_int info(cl_context_info param, size_t size, void* value, size_t* sizeRet);
 
@@ -52,6 +64,9 @@ class Context : public Object<_cl_context, 0x43545831 /* "CTX1" */> {
   std::vector<ze_event_pool_handle_t> pools_;
   std::vector<ze_event_handle_t> freeEvents_;
   std::vector<std::pair<ContextDestructorNotify, void*>> destructorCallbacks_;
+
+  mutable std::mutex svmMutex_;
+  std::map<uintptr_t, size_t> svm_;  // base -> size
 };
 
 }  // namespace tessera::cl

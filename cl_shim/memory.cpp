@@ -1,6 +1,8 @@
 #include "cl_shim/memory.h"
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "cl_shim/api_support.h"
 #include "cl_shim/errors.h"
@@ -17,8 +19,9 @@ int popcount(cl_mem_flags f) { return __builtin_popcountll(f); }
 bool validMemFlags(cl_mem_flags flags) {
   const cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
                              CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
-                             CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS |
-                             CL_MEM_KERNEL_READ_AND_WRITE;
+                             CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+  // CL_MEM_KERNEL_READ_AND_WRITE is not among them: "This flag is only used by
+  // clGetSupportedImageFormats".
   if (flags & ~known) return false;
   // "CL_INVALID_VALUE if values specified in flags are not valid": the mutually exclusive groups.
   if (popcount(flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)) > 1) return false;
@@ -52,6 +55,11 @@ Memory* Memory::createBuffer(Context& context, cl_mem_flags flags, size_t size, 
   if (flags & CL_MEM_USE_HOST_PTR) {
     m->hostPtr_ = hostPtr;
     m->address_ = static_cast<char*>(hostPtr);
+    // CL_MEM_USES_SVM_POINTER: "CL_TRUE if memobj is a buffer object that was created with
+    // CL_MEM_USE_HOST_PTR or is a sub-buffer object of a buffer object that was created with
+    // CL_MEM_USE_HOST_PTR and the host_ptr specified when the buffer object was created is a SVM
+    // pointer; otherwise returns CL_FALSE."
+    m->usesSvm_ = context.isSvmPointer(hostPtr);
   } else {
     ze_host_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
     void* p = nullptr;
@@ -110,6 +118,7 @@ Memory* Memory::createSubBuffer(Memory& parent, cl_mem_flags flags, size_t origi
   m->size_ = size;
   m->offset_ = origin;
   m->address_ = parent.address_ + origin;
+  m->usesSvm_ = parent.usesSvm_;
   if (parent.hostPtr_) m->hostPtr_ = static_cast<char*>(parent.hostPtr_) + origin;
   err = CL_SUCCESS;
   return m;
@@ -121,6 +130,22 @@ Memory::~Memory() {
   for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it)
     it->first(handle(), it->second);
   if (ownsStorage_) zeMemFree(context_->ze(), address_);
+}
+
+void Memory::addMapping(void* p) {
+  std::lock_guard lock(mutex_);
+  mappings_.push_back(p);
+}
+
+bool Memory::removeMapping(void* p) {
+  std::lock_guard lock(mutex_);
+  for (auto it = mappings_.rbegin(); it != mappings_.rend(); ++it) {
+    if (*it == p) {
+      mappings_.erase(std::next(it).base());
+      return true;
+    }
+  }
+  return false;
 }
 
 void Memory::addDestructorCallback(MemDestructorNotify fn, void* data) {
@@ -135,13 +160,16 @@ cl_int Memory::info(cl_mem_info param, size_t size, void* value, size_t* sizeRet
     case CL_MEM_FLAGS: return out.scalar(flags_);
     case CL_MEM_SIZE: return out.scalar(size_);
     case CL_MEM_HOST_PTR: return out.scalar(hostPtr_);
-    case CL_MEM_MAP_COUNT: return out.scalar<cl_uint>(mapCount_.load());
+    case CL_MEM_MAP_COUNT: {
+      std::lock_guard lock(mutex_);
+      return out.scalar<cl_uint>(cl_uint(mappings_.size()));
+    }
     case CL_MEM_REFERENCE_COUNT: return out.scalar<cl_uint>(apiRefs());
     case CL_MEM_CONTEXT: return out.scalar<cl_context>(context_->handle());
     case CL_MEM_ASSOCIATED_MEMOBJECT:
       return out.scalar<cl_mem>(parent_ ? parent_->handle() : nullptr);
     case CL_MEM_OFFSET: return out.scalar(offset_);
-    case CL_MEM_USES_SVM_POINTER: return out.scalar<cl_bool>(CL_FALSE);
+    case CL_MEM_USES_SVM_POINTER: return out.scalar<cl_bool>(usesSvm_ ? CL_TRUE : CL_FALSE);
     case CL_MEM_PROPERTIES: return out.array(properties_);
     default: return CL_INVALID_VALUE;
   }

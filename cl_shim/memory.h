@@ -38,12 +38,16 @@ class Memory : public Object<_cl_mem, 0x4d454d31 /* "MEM1" */> {
   bool hostMayRead() const { return !(flags_ & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)); }
   bool hostMayWrite() const { return !(flags_ & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)); }
 
-  void mapped() { mapCount_.fetch_add(1); }
-  bool unmapped() {  // false when it was not mapped
-    cl_uint n = mapCount_.load();
-    while (n > 0 && !mapCount_.compare_exchange_weak(n, n - 1)) {}
-    return n > 0;
-  }
+  // The root buffer (itself unless a sub-buffer) and the offset of this object's storage in it:
+  // what overlap checks compare.
+  Memory& root() { return parent_ ? *parent_ : *this; }
+  // CL_MEM_USE_HOST_PTR on memory of a clSVMAlloc allocation of the context.
+  bool usesSvmPointer() const { return usesSvm_; }
+
+  // Maps: each clEnqueueMapBuffer records the pointer it returned; clEnqueueUnmapMemObject must
+  // give one of them back (CL_MEM_MAP_COUNT counts them).
+  void addMapping(void* p);
+  bool removeMapping(void* p);  // false when `p` is not a mapping of this object
 
   void addDestructorCallback(MemDestructorNotify fn, void* data);
   cl_int info(cl_mem_info param, size_t size, void* value, size_t* sizeRet);
@@ -63,8 +67,9 @@ class Memory : public Object<_cl_mem, 0x4d454d31 /* "MEM1" */> {
   char* address_ = nullptr;
   bool ownsStorage_ = false;   // a Level Zero host allocation to free
   std::vector<cl_mem_properties> properties_;
-  std::atomic<cl_uint> mapCount_{0};
+  bool usesSvm_ = false;
   std::mutex mutex_;
+  std::vector<void*> mappings_;
   std::vector<std::pair<MemDestructorNotify, void*>> destructorCallbacks_;
 };
 

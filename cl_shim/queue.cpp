@@ -118,6 +118,10 @@ cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* wa
   auto* event = new Event(*context_, this, type);
   for (RefCounted* h : holds)
     if (h) event->hold(h);
+  // The command also holds the events it waits for: an event released by the application (its
+  // Level Zero event then reset and reused) while the command still waits on it would never
+  // signal again.
+  for (auto& w : waited) event->hold(w.get());
   {
     std::lock_guard lock(mutex_);
     // Submitted the moment it is appended: the device may start (and finish) it before the append
