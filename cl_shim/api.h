@@ -141,13 +141,8 @@
   X(clCreateImageWithProperties) \
   X(clSetContextDestructorCallback) \
 
-// While the OpenCL layer is being completed, entry points not written yet are weak: they resolve to
-// null and icd.cpp fills their slots with a function that answers CL_INVALID_OPERATION.
-// TODO(issue 6): drop TESSERA_CL_WEAK once every entry point exists, so a missing one fails the link.
-#define TESSERA_CL_WEAK __attribute__((weak))
-
 namespace tessera::cl::api {
-#define TESSERA_CL_DECLARE(name) TESSERA_CL_WEAK decltype(::name) name;
+#define TESSERA_CL_DECLARE(name) decltype(::name) name;
 TESSERA_CL_DISPATCH(TESSERA_CL_DECLARE)
 #undef TESSERA_CL_DECLARE
 }  // namespace tessera::cl::api

@@ -13,34 +13,8 @@
 namespace tessera::cl {
 namespace {
 
-// Fills slots Tessera has no function for.
+// Fills the Direct3D and DX9 slots.
 cl_int CL_API_CALL refuseWindowsOnly() { return CL_INVALID_OPERATION; }
-
-// Fills the slot of an entry point not written yet, with its own signature: CL_INVALID_OPERATION,
-// or for a function returning a handle, NULL with CL_INVALID_OPERATION in errcode_ret (its last
-// parameter when that is a cl_int*). A cl_int returned where the caller expects a pointer would
-// be taken for a handle.
-template <typename F>
-struct Refuse;
-template <typename R, typename... A>
-struct Refuse<R(A...)> {
-  static R CL_API_CALL fn(A... args) {
-    if constexpr (std::is_void_v<R>) {
-      return;
-    } else if constexpr (std::is_pointer_v<R>) {
-      if constexpr (sizeof...(A) > 0) {
-        using Last = std::tuple_element_t<sizeof...(A) - 1, std::tuple<A...>>;
-        if constexpr (std::is_same_v<Last, cl_int*>) {
-          cl_int* errcode = std::get<sizeof...(A) - 1>(std::forward_as_tuple(args...));
-          if (errcode) *errcode = CL_INVALID_OPERATION;
-        }
-      }
-      return nullptr;
-    } else {
-      return CL_INVALID_OPERATION;
-    }
-  }
-};
 
 template <typename Slot, typename F>
 void set(Slot& slot, F f) {
@@ -50,8 +24,7 @@ void set(Slot& slot, F f) {
 cl_icd_dispatch makeTable() {
   cl_icd_dispatch t;
   std::memset(&t, 0, sizeof t);
-#define TESSERA_CL_FILL(name) \
-  if (&api::name) set(t.name, &api::name); else set(t.name, &Refuse<decltype(::name)>::fn);
+#define TESSERA_CL_FILL(name) set(t.name, &api::name);
   TESSERA_CL_DISPATCH(TESSERA_CL_FILL)
 #undef TESSERA_CL_FILL
   // Direct3D and DX9 media sharing: Windows only, never reachable here; filled anyway.
