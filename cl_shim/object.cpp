@@ -1,8 +1,11 @@
 #include "cl_shim/object.h"
 
+#include <map>
 #include <mutex>
+#include <new>
 #include <shared_mutex>
 #include <unordered_set>
+#include <vector>
 
 namespace tessera::cl::registry {
 namespace {
@@ -39,3 +42,41 @@ bool isLive(const void* handle) {
 }
 
 }  // namespace tessera::cl::registry
+
+namespace tessera::cl::handle_memory {
+namespace {
+
+struct Pools {
+  std::mutex mutex;
+  std::map<size_t, std::vector<void*>> free;  // by object size
+};
+
+Pools& pools() {
+  static Pools* p = new Pools;  // never destroyed, like the memory it keeps
+  return *p;
+}
+
+}  // namespace
+
+void* allocate(size_t bytes) {
+  {
+    Pools& p = pools();
+    std::lock_guard lock(p.mutex);
+    auto it = p.free.find(bytes);
+    if (it != p.free.end() && !it->second.empty()) {
+      void* block = it->second.back();
+      it->second.pop_back();
+      return block;
+    }
+  }
+  return ::operator new(bytes);
+}
+
+void release(void* block, size_t bytes) {
+  // The destroyed object's bytes stay as they are, its dispatch pointer among them.
+  Pools& p = pools();
+  std::lock_guard lock(p.mutex);
+  p.free[bytes].push_back(block);
+}
+
+}  // namespace tessera::cl::handle_memory

@@ -35,6 +35,15 @@ void remove(const void* handle);
 bool isLive(const void* handle);
 }  // namespace registry
 
+// Where CL objects live. Their memory is never given back to the system but kept for objects of the
+// same size: ICD loaders read a handle's dispatch pointer before Tessera sees the handle, so the
+// dispatch pointer of a destroyed object must stay readable and valid. A stale handle then reaches
+// Tessera's own function, whose registry check refuses it with the spec's error.
+namespace handle_memory {
+void* allocate(size_t bytes);
+void release(void* p, size_t bytes);
+}  // namespace handle_memory
+
 class RefCounted {
  public:
   virtual ~RefCounted() = default;
@@ -61,6 +70,9 @@ class Object : public Handle, public RefCounted {
     return object->magic_ == Magic ? static_cast<Derived*>(object) : nullptr;
   }
   Handle* handle() { return this; }
+
+  static void* operator new(size_t bytes) { return handle_memory::allocate(bytes); }
+  static void operator delete(void* p, size_t bytes) { handle_memory::release(p, bytes); }
 
   cl_uint apiRefs() const { return apiRefs_.load(std::memory_order_relaxed); }
   void retainApi() { apiRefs_.fetch_add(1, std::memory_order_relaxed); }
