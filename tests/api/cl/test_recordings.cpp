@@ -597,3 +597,39 @@ TEST_CASE("Given CL_DEVICE_RECORDABLE_QUEUE_MAX_SIZE_QCOM dispatches recorded, t
   fx.qc.release(r);
   clReleaseKernel(add);
 }
+
+TEST_CASE("Given buffers, when a recorded buffer argument is replaced through arg_array, then the "
+          "dispatch writes the new buffer and the recording holds it",
+          "[cl][recordings]") {
+  RecFixture fx;
+  cl_int err = CL_SUCCESS;
+  cl_mem a = clCreateBuffer(fx.ctx, CL_MEM_READ_WRITE, 64 * sizeof(int), nullptr, &err);
+  if (err != CL_SUCCESS) {
+    WARN("clCreateBuffer answered " << err << ": buffer updates not tested on this build");
+    return;
+  }
+  cl_mem b = clCreateBuffer(fx.ctx, CL_MEM_READ_WRITE, 64 * sizeof(int), nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_kernel tag = fx.kernel("tag");
+  int t = 6;
+  REQUIRE(clSetKernelArg(tag, 0, sizeof a, &a) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(tag, 1, sizeof t, &t) == CL_SUCCESS);
+  size_t four = 4;
+  cl_recording_qcom r = fx.newRecording();
+  fx.record(tag, 8, &four);
+  REQUIRE(fx.qc.end(r) == CL_SUCCESS);
+  cl_array_arg_qcom u{0, 0, sizeof b, &b};
+  REQUIRE(fx.qc.enqueue(fx.queue, r, 1, &u, 0, nullptr, 0, nullptr, 0, nullptr, 0, nullptr,
+                        nullptr) == CL_SUCCESS);
+  // Released by the application, held by the recording.
+  clReleaseMemObject(b);
+  REQUIRE(fx.qc.replay(fx.queue, r) == CL_SUCCESS);
+  REQUIRE(clFinish(fx.queue) == CL_SUCCESS);
+  cl_mem bogus = reinterpret_cast<cl_mem>(tag);
+  cl_array_arg_qcom bad{0, 0, sizeof bogus, &bogus};
+  CHECK(fx.qc.enqueue(fx.queue, r, 1, &bad, 0, nullptr, 0, nullptr, 0, nullptr, 0, nullptr,
+                      nullptr) == CL_INVALID_MEM_OBJECT);
+  fx.qc.release(r);
+  clReleaseKernel(tag);
+  clReleaseMemObject(a);
+}
