@@ -10,6 +10,7 @@
 #include "cl_shim/errors.h"
 #include "cl_shim/kernel.h"
 #include "cl_shim/queue.h"
+#include "cl_shim/recording.h"
 
 namespace tessera::cl::api {
 namespace {
@@ -117,6 +118,17 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
   // explicitly specified local_work_size causes a failure to execute the kernel because of
   // insufficient resources such as registers or local memory."
   if (k->localMemoryBytes(*z) > dev.zeCompute().maxSharedLocalMemory) return CL_OUT_OF_RESOURCES;
+
+  // cl_qcom_recordable_queues: "A recordable command queue may also be passed, in which case the
+  // kernel will be recorded and not queued for execution."
+  // Only clEnqueueNDRangeKernel records: clEnqueueTask is "other API enqueue".
+  if (q->recordable() && type != CL_COMMAND_NDRANGE_KERNEL) return CL_INVALID_OPERATION;
+  if (q->recordable())
+    return recordLaunch(*q, *k, *z, LaunchShape{work_dim, {global[0], global[1], global[2]},
+                                                {local[0], local[1], local[2]},
+                                                {offset[0], offset[1], offset[2]},
+                                                local_work_size != nullptr, empty},
+                        num_events, event_wait_list, event);
 
   if (empty) {
     return q->enqueue(type, num_events, event_wait_list, event,

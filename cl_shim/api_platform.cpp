@@ -7,6 +7,7 @@
 #include "cl_shim/event.h"
 #include "cl_shim/extension_functions.h"
 #include "cl_shim/platform.h"
+#include "cl_shim/recording.h"
 
 namespace tessera::cl {
 
@@ -23,6 +24,13 @@ void* extensionFunction(const char* name) {
       {"clCreateSubDevicesEXT", reinterpret_cast<void*>(&api::clCreateSubDevicesEXT)},
       {"clRetainDeviceEXT", reinterpret_cast<void*>(&api::clRetainDeviceEXT)},
       {"clReleaseDeviceEXT", reinterpret_cast<void*>(&api::clReleaseDeviceEXT)},
+      // cl_qcom_recordable_queues (cl_shim/api_recording.cpp).
+      {"clNewRecordingQCOM", reinterpret_cast<void*>(&api::clNewRecordingQCOM)},
+      {"clEndRecordingQCOM", reinterpret_cast<void*>(&api::clEndRecordingQCOM)},
+      {"clReleaseRecordingQCOM", reinterpret_cast<void*>(&api::clReleaseRecordingQCOM)},
+      {"clRetainRecordingQCOM", reinterpret_cast<void*>(&api::clRetainRecordingQCOM)},
+      {"clEnqueueRecordingQCOM", reinterpret_cast<void*>(&api::clEnqueueRecordingQCOM)},
+      {"clEnqueueRecordingSVMQCOM", reinterpret_cast<void*>(&api::clEnqueueRecordingSVMQCOM)},
   };
   for (const Entry& e : table)
     if (std::strcmp(e.name, name) == 0) return e.fn;

@@ -7,6 +7,7 @@
 #include "cl_shim/api_support.h"
 #include "cl_shim/device.h"
 #include "cl_shim/platform.h"
+#include "cl_shim/recording.h"
 
 namespace tessera::cl {
 namespace {
@@ -169,6 +170,9 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
     case CL_DEVICE_OPENCL_C_ALL_VERSIONS: return out.array(openclCVersions());
     case CL_DEVICE_OPENCL_C_FEATURES: return out.array(openclCFeatures());
     case CL_DEVICE_EXTENSIONS: return out.string(Platform::extensions());
+    // cl_qcom_recordable_queues: "Maximum number of commands that may be recorded in a
+    // cl_recording_qcom object."
+    case CL_DEVICE_RECORDABLE_QUEUE_MAX_SIZE_QCOM: return out.scalar<cl_uint>(kRecordingMaxSize);
     case CL_DEVICE_EXTENSIONS_WITH_VERSION: return out.array(Platform::extensionsWithVersion());
     case CL_DEVICE_IL_VERSION: return out.string("SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2");
     case CL_DEVICE_ILS_WITH_VERSION: return out.array(ilVersions());

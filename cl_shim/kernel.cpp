@@ -208,11 +208,11 @@ cl_int Kernel::applyLocked(cl_uint index, size_t size, const void* value) {
   return CL_SUCCESS;
 }
 
-cl_int Kernel::setArg(cl_uint index, size_t size, const void* value) {
+cl_int Kernel::encodeArg(cl_uint index, size_t size, const void* value, Arg& a) const {
   // "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index."
   if (index >= info_.args.size()) return CL_INVALID_ARG_INDEX;
   const spirv::KernelArg& r = info_.args[index];
-  Arg a;
+  a = Arg{};
   a.set = true;
   switch (r.kind) {
     case ArgKind::GlobalPointer:
@@ -259,6 +259,12 @@ cl_int Kernel::setArg(cl_uint index, size_t size, const void* value) {
       // valid for such an argument.
       return CL_INVALID_ARG_VALUE;
   }
+  return CL_SUCCESS;
+}
+
+cl_int Kernel::setArg(cl_uint index, size_t size, const void* value) {
+  Arg a;
+  if (cl_int err = encodeArg(index, size, value, a); err != CL_SUCCESS) return err;
   std::lock_guard lock(mutex_);
   cl_int err = a.localSize ? applyLocked(index, a.localSize, nullptr)
                            : applyLocked(index, a.value.size(), a.value.data());
@@ -267,16 +273,22 @@ cl_int Kernel::setArg(cl_uint index, size_t size, const void* value) {
   return CL_SUCCESS;
 }
 
-cl_int Kernel::setArgSVMPointer(cl_uint index, const void* ptr) {
+cl_int Kernel::encodeSvmArg(cl_uint index, const void* ptr, Arg& a) const {
   if (index >= info_.args.size()) return CL_INVALID_ARG_INDEX;
   // Only pointer arguments take an SVM pointer. The device supports fine-grain system SVM, so any
   // host pointer (or NULL) is a valid value.
   if (!isPointer(info_.args[index].kind)) return CL_INVALID_ARG_VALUE;
-  Arg a;
+  a = Arg{};
   a.set = true;
   a.svm = ptr;
   a.value.resize(sizeof ptr);
   std::memcpy(a.value.data(), &ptr, sizeof ptr);
+  return CL_SUCCESS;
+}
+
+cl_int Kernel::setArgSVMPointer(cl_uint index, const void* ptr) {
+  Arg a;
+  if (cl_int err = encodeSvmArg(index, ptr, a); err != CL_SUCCESS) return err;
   std::lock_guard lock(mutex_);
   if (cl_int err = applyLocked(index, a.value.size(), a.value.data()); err != CL_SUCCESS) return err;
   args_[index] = std::move(a);

@@ -43,6 +43,12 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
   cl_int setArg(cl_uint index, size_t size, const void* value);
   cl_int setArgSVMPointer(cl_uint index, const void* ptr);
   cl_int setExecInfo(cl_kernel_exec_info param, size_t size, const void* value);
+  // What setArg / setArgSVMPointer check and would store, without changing the kernel (for
+  // cl_qcom_recordable_queues' updates, which are never reflected in the kernel object).
+  cl_int encodeArg(cl_uint index, size_t size, const void* value, Arg& out) const;
+  cl_int encodeSvmArg(cl_uint index, const void* ptr, Arg& out) const;
+  // The arguments as set. Under mutex().
+  const std::vector<Arg>& args() const { return args_; }
 
   // The ze kernel for a launch on `d` (its own device's or the nearest ancestor's); null when the
   // program has no executable for either.

@@ -51,8 +51,16 @@ Queue* Queue::create(Context& context, Device& device, cl_command_queue_properti
   if (!context.allows(&device)) { err = CL_INVALID_DEVICE; return nullptr; }
   const cl_command_queue_properties known = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
                                             CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |
-                                            CL_QUEUE_ON_DEVICE_DEFAULT;
+                                            CL_QUEUE_ON_DEVICE_DEFAULT | CL_QUEUE_RECORDABLE_QCOM;
   if (properties & ~known) { err = CL_INVALID_VALUE; return nullptr; }
+  // cl_qcom_recordable_queues: "CL_QUEUE_RECORDABLE_QCOM may not be combined with
+  // CL_QUEUE_PROFILING_ENABLE, CL_QUEUE_ON_DEVICE, or CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE."
+  if ((properties & CL_QUEUE_RECORDABLE_QCOM) &&
+      (properties & (CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT |
+                     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))) {
+    err = CL_INVALID_QUEUE_PROPERTIES;
+    return nullptr;
+  }
   // "CL_INVALID_QUEUE_PROPERTIES if values specified in properties are valid but are not supported
   // by the device."
   if (properties & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT)) {
@@ -110,6 +118,10 @@ cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* wa
 cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList,
                       cl_event* out, const Append& append, const std::vector<RefCounted*>& holds,
                       bool blocking) {
+  // cl_qcom_recordable_queues: "Only clEnqueueNDRangeKernel may be recorded. All other API
+  // enqueues to a recordable queue will return CL_INVALID_OPERATION." (NDRanges record through
+  // recordLaunch, never through here.)
+  if (recordable()) return CL_INVALID_OPERATION;
   std::vector<ze_event_handle_t> waits;
   if (cl_int err = checkWaitList(*context_, numWaits, waitList, &waits); err != CL_SUCCESS)
     return err;

@@ -17,6 +17,7 @@
 #include "cl_shim/device.h"
 #include "cl_shim/event.h"
 #include "cl_shim/object.h"
+#include "CL/cl_ext_qcom.h"
 
 namespace tessera::cl {
 
@@ -32,6 +33,9 @@ class Queue : public Object<_cl_command_queue, 0x51554531 /* "QUE1" */> {
   Device& device() const { return *device_; }
   cl_command_queue_properties properties() const { return properties_; }
   bool profiling() const { return properties_ & CL_QUEUE_PROFILING_ENABLE; }
+  // cl_qcom_recordable_queues: only clEnqueueNDRangeKernel records (cl_shim/recording.h); enqueue()
+  // refuses every command with CL_INVALID_OPERATION.
+  bool recordable() const { return properties_ & CL_QUEUE_RECORDABLE_QCOM; }
 
   // Appends one command: `append(list, signal, numWaits, waits)` records it on the immediate list
   // and must signal `signal` when done. Checks the wait list (CL_INVALID_EVENT_WAIT_LIST,

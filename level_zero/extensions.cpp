@@ -17,6 +17,7 @@ const std::vector<Extension>& extensions() {
       {ZE_MEMORY_FREE_POLICIES_EXT_NAME, ZE_MEMORY_FREE_POLICIES_EXT_VERSION_CURRENT},
       {ZE_TESSERA_MODULE_IL_EXT_NAME, ZE_TESSERA_MODULE_IL_EXT_VERSION},
       {ZE_MUTABLE_COMMAND_LIST_EXP_NAME, ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_1_0},
+      {ZE_IMMEDIATE_COMMAND_LIST_APPEND_EXP_NAME, ZE_IMMEDIATE_COMMAND_LIST_APPEND_EXP_VERSION_1_0},
   };
   return list;
 }
@@ -46,6 +47,8 @@ void* extensionFunction(const char* name) {
        reinterpret_cast<void*>(&zeCommandListUpdateMutableCommandSignalEventExp)},
       {"zeCommandListUpdateMutableCommandWaitEventsExp",
        reinterpret_cast<void*>(&zeCommandListUpdateMutableCommandWaitEventsExp)},
+      {"zeCommandListImmediateAppendCommandListsExp",
+       reinterpret_cast<void*>(&zeCommandListImmediateAppendCommandListsExp)},
   };
   for (const Entry& e : table)
     if (std::strcmp(e.name, name) == 0) return e.function;

@@ -51,6 +51,12 @@ class CommandList
   // Records the command, or runs it at once on an immediate list (waiting for it in SYNCHRONOUS
   // mode). INVALID_ARGUMENT when a regular list is closed.
   ze_result_t append(Command command);
+  // ZE_experimental_immediate_command_list_append, on an immediate list: runs the commands of the
+  // closed regular `lists` in order as one command, after `sync`'s waits and before its signal (its
+  // op is ignored). The lists' buffers are shared, so the run holds them alive whatever happens to
+  // the lists afterwards. INVALID_ARGUMENT (nothing appended) when this list is not immediate or a
+  // list is immediate, not executable, or of another device or ordinal.
+  ze_result_t appendLists(const std::vector<CommandList*>& lists, Command sync);
   ze_result_t close();
   ze_result_t reset();
   std::shared_ptr<const CommandBuffer> buffer() const { return buffer_; }

@@ -369,6 +369,34 @@ typedef ze_result_t(ZE_APICALL* ze_pfnCommandListUpdateMutableCommandSignalEvent
 typedef ze_result_t(ZE_APICALL* ze_pfnCommandListUpdateMutableCommandWaitEventsExp_t)(
     ze_command_list_handle_t, uint64_t, uint32_t, ze_event_handle_t*);
 
+/* Extension "ZE_experimental_immediate_command_list_append", version 1.0, from Level Zero 1.9:
+ * appends closed regular command lists to an immediate command list, to run in order as one
+ * command with the usual wait events and signal event. Declared here with the specification's
+ * name, version and signature since Debian's 1.4 headers lack it.
+ * Tessera's semantics (docs/architecture.md, "Appending command lists to an immediate list"):
+ * - hCommandListImmediate must be an immediate list; phCommandLists regular lists, closed, of the
+ *   immediate list's device and ordinal, and not updated since their last close (a mutable list
+ *   must be closed again after zeCommandListUpdateMutableCommandsExp): otherwise
+ *   ZE_RESULT_ERROR_INVALID_ARGUMENT, nothing appended.
+ * - The lists' commands run in order after the wait events, then hSignalEvent is signalled. The
+ *   commands are taken as they are at the call: a later update, reset or destroy of a list does not
+ *   change (or end) what was appended. */
+#ifndef ZE_IMMEDIATE_COMMAND_LIST_APPEND_EXP_NAME
+#define ZE_IMMEDIATE_COMMAND_LIST_APPEND_EXP_NAME "ZE_experimental_immediate_command_list_append"
+typedef enum _ze_immediate_command_list_append_exp_version_t {
+  ZE_IMMEDIATE_COMMAND_LIST_APPEND_EXP_VERSION_1_0 = ZE_MAKE_VERSION(1, 0),
+  ZE_IMMEDIATE_COMMAND_LIST_APPEND_EXP_VERSION_CURRENT = ZE_MAKE_VERSION(1, 0),
+  ZE_IMMEDIATE_COMMAND_LIST_APPEND_EXP_VERSION_FORCE_UINT32 = 0x7fffffff
+} ze_immediate_command_list_append_exp_version_t;
+#endif
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListImmediateAppendCommandListsExp(
+    ze_command_list_handle_t hCommandListImmediate, uint32_t numCommandLists,
+    ze_command_list_handle_t* phCommandLists, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListImmediateAppendCommandListsExp_t)(
+    ze_command_list_handle_t, uint32_t, ze_command_list_handle_t*, ze_event_handle_t, uint32_t,
+    ze_event_handle_t*);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,182 @@
+// cl_qcom_recordable_queues: host time per dispatch of a recording of 100 small ND-ranges replayed
+// (clEnqueueRecordingQCOM, with and without one argument update) against the same 100
+// clEnqueueNDRangeKernel calls on a regular in-order queue. Timed: the enqueue calls alone (the
+// kernels run on the device's threads meanwhile; clFinish between samples, untimed), and separately
+// enqueue + clFinish; see main() for how kernel execution is kept out of the first. Through the ICD loader: OCL_ICD_VENDORS names Tessera's .icd folder.
+// BENCH_SCALE (default 1) scales the number of samples.
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <CL/cl_ext_qcom.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+namespace {
+
+const char* kSource = R"CL(
+__kernel void tiny(__global int* out, int v) { out[get_global_id(0)] = v; }
+)CL";
+
+constexpr int kDispatches = 100;
+constexpr size_t kItems = 64;
+
+#define CHECK(call)                                                                   \
+  do {                                                                                \
+    cl_int e_ = (call);                                                               \
+    if (e_ != CL_SUCCESS) {                                                           \
+      std::fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #call, e_); \
+      std::exit(1);                                                                   \
+    }                                                                                 \
+  } while (0)
+
+// After clFinish the device's threads spin for up to TESSERA_SPIN_US (100 us) before they sleep; on
+// a machine with few PUs they would take the host thread's CPU during the next timed section. Each
+// timed section starts from an idle device.
+void settle() { std::this_thread::sleep_for(std::chrono::microseconds(500)); }
+
+double nowUs() {
+  using namespace std::chrono;
+  return duration<double, std::micro>(steady_clock::now().time_since_epoch()).count();
+}
+
+struct Stats {
+  double median, p10, p90;
+};
+Stats stats(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  auto at = [&](double q) { return v[size_t(q * double(v.size() - 1))]; };
+  return {at(0.5), at(0.1), at(0.9)};
+}
+void report(const char* what, const Stats& s) {
+  std::printf("%-62s median %8.4f us/dispatch  [p10 %.4f, p90 %.4f]\n", what, s.median, s.p10,
+              s.p90);
+}
+
+}  // namespace
+
+int main() {
+  double scale = 1.0;
+  if (const char* s = std::getenv("BENCH_SCALE")) scale = std::atof(s);
+  const int samples = std::max(5, int(400 * scale));
+
+  cl_platform_id platform = nullptr;
+  CHECK(clGetPlatformIDs(1, &platform, nullptr));
+  cl_device_id device = nullptr;
+  CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr));
+  auto newRecording = reinterpret_cast<clNewRecordingQCOM_fn>(
+      clGetExtensionFunctionAddressForPlatform(platform, "clNewRecordingQCOM"));
+  auto endRecording = reinterpret_cast<clEndRecordingQCOM_fn>(
+      clGetExtensionFunctionAddressForPlatform(platform, "clEndRecordingQCOM"));
+  auto releaseRecording = reinterpret_cast<clReleaseRecordingQCOM_fn>(
+      clGetExtensionFunctionAddressForPlatform(platform, "clReleaseRecordingQCOM"));
+  auto enqueueRecording = reinterpret_cast<clEnqueueRecordingQCOM_fn>(
+      clGetExtensionFunctionAddressForPlatform(platform, "clEnqueueRecordingQCOM"));
+  if (!newRecording || !endRecording || !releaseRecording || !enqueueRecording) {
+    std::fprintf(stderr, "cl_qcom_recordable_queues missing\n");
+    return 1;
+  }
+  cl_int err = CL_SUCCESS;
+  cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  CHECK(err);
+  cl_command_queue live = clCreateCommandQueue(context, device, 0, &err);
+  CHECK(err);
+  cl_command_queue recordable = clCreateCommandQueue(context, device, CL_QUEUE_RECORDABLE_QCOM, &err);
+  CHECK(err);
+  cl_program program = clCreateProgramWithSource(context, 1, &kSource, nullptr, &err);
+  CHECK(err);
+  CHECK(clBuildProgram(program, 1, &device, "", nullptr, nullptr));
+  cl_kernel kernel = clCreateKernel(program, "tiny", &err);
+  CHECK(err);
+  std::vector<int> out(kItems * kDispatches, 0);
+  int v = 1;
+  CHECK(clSetKernelArgSVMPointer(kernel, 0, out.data()));
+  CHECK(clSetKernelArg(kernel, 1, sizeof v, &v));
+  const size_t items = kItems;
+
+  cl_recording_qcom recording = newRecording(recordable, &err);
+  CHECK(err);
+  for (int i = 0; i < kDispatches; ++i)
+    CHECK(clEnqueueNDRangeKernel(recordable, kernel, 1, nullptr, &items, nullptr, 0, nullptr, nullptr));
+  CHECK(endRecording(recording));
+
+  // Each path is measured twice per sample. Gated: a barrier waiting on a user event is enqueued
+  // first (untimed), so nothing runs while the enqueue calls are timed: host cost alone, kernel
+  // execution excluded (on a machine of 2 PUs the device's threads would otherwise take the host
+  // thread's CPU in the middle of the timed calls). Ungated: enqueue + clFinish from an idle device.
+  std::vector<double> direct, directFinish, replay, replayFinish, update, updateFinish;
+  int value = 0;
+  auto gate = [&](auto&& timed) {
+    cl_int e = CL_SUCCESS;
+    cl_event g = clCreateUserEvent(context, &e);
+    CHECK(e);
+    CHECK(clEnqueueBarrierWithWaitList(live, 1, &g, nullptr));
+    double t0 = nowUs();
+    timed();
+    double t1 = nowUs();
+    CHECK(clSetUserEventStatus(g, CL_COMPLETE));
+    CHECK(clFinish(live));
+    CHECK(clReleaseEvent(g));
+    return (t1 - t0) / kDispatches;
+  };
+  auto ungated = [&](auto&& timed) {
+    settle();
+    double t0 = nowUs();
+    timed();
+    CHECK(clFinish(live));
+    return (nowUs() - t0) / kDispatches;
+  };
+  auto runDirect = [&] {
+    for (int i = 0; i < kDispatches; ++i)
+      CHECK(clEnqueueNDRangeKernel(live, kernel, 1, nullptr, &items, nullptr, 0, nullptr, nullptr));
+  };
+  auto runReplay = [&] {
+    CHECK(enqueueRecording(live, recording, 0, nullptr, 0, nullptr, 0, nullptr, 0, nullptr, 0,
+                           nullptr, nullptr));
+  };
+  // One argument update, a different value (and dispatch) each time.
+  auto runUpdate = [&] {
+    ++value;
+    cl_array_arg_qcom arg{cl_uint(value % kDispatches), 1, sizeof value, &value};
+    CHECK(enqueueRecording(live, recording, 1, &arg, 0, nullptr, 0, nullptr, 0, nullptr, 0, nullptr,
+                           nullptr));
+  };
+  for (int s = 0; s < samples; ++s) {
+    direct.push_back(gate(runDirect));
+    replay.push_back(gate(runReplay));
+    update.push_back(gate(runUpdate));
+    directFinish.push_back(ungated(runDirect));
+    replayFinish.push_back(ungated(runReplay));
+    updateFinish.push_back(ungated(runUpdate));
+    if (out[0] == 0) {
+      std::fprintf(stderr, "nothing ran\n");
+      return 1;
+    }
+  }
+
+  std::printf("cl_recording_bench: %d dispatches of %zu work-items, %d samples\n", kDispatches,
+              kItems, samples);
+  Stats d = stats(direct), r = stats(replay), u = stats(update);
+  report("direct: 100 x clEnqueueNDRangeKernel (enqueue calls, gated)", d);
+  report("replay: clEnqueueRecordingQCOM (enqueue call, gated)", r);
+  report("replay + 1 argument update (enqueue call, gated)", u);
+  report("direct, enqueue + clFinish (from idle)", stats(directFinish));
+  report("replay, enqueue + clFinish (from idle)", stats(replayFinish));
+  report("replay + 1 argument update, enqueue + clFinish (from idle)", stats(updateFinish));
+  std::printf("ratio replay / direct: %.3f (target <= 0.2); with update: %.3f\n",
+              r.median / d.median, u.median / d.median);
+  std::printf("replay per dispatch: %.4f us (target <= 0.3); with update: %.4f us\n", r.median,
+              u.median);
+
+  CHECK(releaseRecording(recording));
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  clReleaseCommandQueue(recordable);
+  clReleaseCommandQueue(live);
+  clReleaseContext(context);
+  return 0;
+}

@@ -1,0 +1,37 @@
+// ZE_experimental_immediate_command_list_append: closed regular lists replayed on an immediate list.
+#include "core/cmdlist/command_list.h"
+
+namespace tessera::core {
+
+ze_result_t CommandList::appendLists(const std::vector<CommandList*>& lists, Command sync) {
+  if (!queue_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  // The waits first, the lists' buffers as they are now (shared, never changed again: an update
+  // copies a buffer an execution still holds), then the signal; one submission, so nothing else
+  // appended to this list can run in between.
+  std::vector<std::shared_ptr<const CommandBuffer>> buffers;
+  buffers.reserve(lists.size() + 2);
+  for (CommandList* list : lists) {
+    // As zeCommandQueueExecuteCommandLists: "The application is responsible for calling close
+    // before submission", of the same device and queue group ordinal.
+    if (!list || list->isImmediate() || !list->isExecutable() || &list->device() != &device_ ||
+        list->ordinal() != ordinal_)
+      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  if (!sync.waits.empty()) {
+    auto head = newBuffer();
+    head->add(Command{NopOp{}, std::move(sync.waits), {}});
+    buffers.push_back(std::move(head));
+  }
+  for (CommandList* list : lists) buffers.push_back(list->buffer());
+  if (sync.signal) {
+    auto tail = newBuffer();
+    tail->add(Command{NopOp{}, {}, std::move(sync.signal)});
+    buffers.push_back(std::move(tail));
+  }
+  if (buffers.empty()) return ZE_RESULT_SUCCESS;
+  uint64_t ticket = queue_->submit(std::move(buffers), Ref<Fence>());
+  if (queue_->synchronous()) queue_->waitFor(ticket);
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace tessera::core
