@@ -34,6 +34,16 @@ ArgTypeInfo argTypeInfo(const std::vector<uint8_t>& bytes, const spirv::KernelIn
   std::map<uint32_t, std::string> names;
   std::map<uint32_t, cl_kernel_arg_type_qualifier> decorations;
   std::vector<uint32_t> params;
+  // The front end's exact spellings, when it kept them: OpString "kernel_arg_type.<kernel>.<t>,<t>,"
+  // and "kernel_arg_type_qual.<kernel>.<q>,<q>," (the translator's kernel-argument metadata).
+  std::vector<std::string> keptTypes, keptQualifiers;
+  auto splitList = [](const std::string& list) {
+    std::vector<std::string> items;
+    size_t start = 0;
+    for (size_t comma; (comma = list.find(',', start)) != std::string::npos; start = comma + 1)
+      items.push_back(list.substr(start, comma - start));
+    return items;
+  };
   bool inKernel = false;
   auto str = [&](size_t at, size_t end) {
     std::string s;
@@ -51,6 +61,14 @@ ArgTypeInfo argTypeInfo(const std::vector<uint8_t>& bytes, const spirv::KernelIn
     const uint32_t* a = &w[i + 1];
     switch (op) {
       case 5: if (n >= 3) names[a[0]] = str(i + 2, i + n); break;  // OpName
+      case 7: {                                                     // OpString
+        std::string text = str(i + 2, i + n);
+        const std::string typePrefix = "kernel_arg_type." + k.name + ".";
+        const std::string qualPrefix = "kernel_arg_type_qual." + k.name + ".";
+        if (text.rfind(typePrefix, 0) == 0) keptTypes = splitList(text.substr(typePrefix.size()));
+        if (text.rfind(qualPrefix, 0) == 0) keptQualifiers = splitList(text.substr(qualPrefix.size()));
+        break;
+      }
       case 71:                                                     // OpDecorate
         if (n >= 3) {
           if (a[1] == 38 && n >= 4 && a[2] == 6) decorations[a[0]] |= CL_KERNEL_ARG_TYPE_CONST;     // NoWrite
@@ -107,9 +125,17 @@ ArgTypeInfo argTypeInfo(const std::vector<uint8_t>& bytes, const spirv::KernelIn
     if (arg.kind == ArgKind::LocalPointer || isPointer(arg.kind)) {
       if (n.empty() || n.back() != '*') n += "*";
     }
+    if (keptTypes.size() == k.args.size() && !keptTypes[i].empty()) n = keptTypes[i];
     out.typeNames.push_back(n);
     cl_kernel_arg_type_qualifier q = CL_KERNEL_ARG_TYPE_NONE;
     if (i < params.size() && decorations.count(params[i])) q = decorations[params[i]];
+    if (keptQualifiers.size() == k.args.size()) {
+      const std::string& words = keptQualifiers[i];
+      if (words.find("const") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_CONST;
+      if (words.find("restrict") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_RESTRICT;
+      if (words.find("volatile") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_VOLATILE;
+      if (words.find("pipe") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_PIPE;
+    }
     if (!isPointer(arg.kind) && arg.kind != ArgKind::LocalPointer) q = CL_KERNEL_ARG_TYPE_NONE;
     // "CL_KERNEL_ARG_TYPE_CONST is returned ... if the argument is a pointer to constant".
     if (arg.kind == ArgKind::ConstantPointer) q |= CL_KERNEL_ARG_TYPE_CONST;
