@@ -42,6 +42,8 @@ ze_result_t appendLaunch(ze_command_list_handle_t hCommandList, ze_kernel_handle
   Kernel* kernel = Kernel::fromHandle(hKernel);
   if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!counts) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  // The header's documented argument checks come before the kernel's state is looked at.
+  if (!phWaitEvents && numWaitEvents) return ZE_RESULT_ERROR_INVALID_SIZE;
   if (!indirect &&
       uint64_t(counts->groupCountX) * counts->groupCountY * counts->groupCountZ > maxGroups)
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;

@@ -88,7 +88,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetProperties(ze_module_handle_t hMo
 ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleDynamicLink(uint32_t numModules,
                                                         ze_module_handle_t* phModules,
                                                         ze_module_build_log_handle_t* phLinkLog) {
-  if (!phModules && numModules) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  // "ZE_RESULT_ERROR_INVALID_NULL_POINTER: nullptr == phModules"
+  if (!phModules) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   std::vector<Module*> modules;
   for (uint32_t i = 0; i < numModules; ++i) {
     Module* m = Module::fromHandle(phModules[i]);

@@ -108,8 +108,9 @@ ze_result_t VirtualMemory::reserve(const void* hint, size_t size, void** out) {
 
 ze_result_t VirtualMemory::free(const void* ptr, size_t size) {
   auto a = reinterpret_cast<uintptr_t>(ptr);
+  if (size == 0) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;  // the header's documented case first
   if (!pageAligned(a)) return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
-  if (size == 0 || !pageAligned(size)) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+  if (!pageAligned(size)) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
   std::lock_guard lock(mutex_);
   auto it = reservations_.find(a);
   if (it == reservations_.end() || it->second.end != a + size)
@@ -123,8 +124,9 @@ ze_result_t VirtualMemory::free(const void* ptr, size_t size) {
 ze_result_t VirtualMemory::map(const void* ptr, size_t size, PhysicalMemory& physical,
                                size_t offset, ze_memory_access_attribute_t access) {
   auto a = reinterpret_cast<uintptr_t>(ptr);
+  if (size == 0) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;  // the header's documented case first
   if (!pageAligned(a) || !pageAligned(offset)) return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
-  if (size == 0 || !pageAligned(size)) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+  if (!pageAligned(size)) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
   if (offset > physical.size() || size > physical.size() - offset)
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   std::lock_guard lock(mutex_);
@@ -151,8 +153,9 @@ ze_result_t VirtualMemory::map(const void* ptr, size_t size, PhysicalMemory& phy
 
 ze_result_t VirtualMemory::unmap(const void* ptr, size_t size) {
   auto a = reinterpret_cast<uintptr_t>(ptr);
+  if (size == 0) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;  // the header's documented case first
   if (!pageAligned(a)) return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
-  if (size == 0 || !pageAligned(size)) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+  if (!pageAligned(size)) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
   std::lock_guard lock(mutex_);
   Reservation* r = holding(a, a + size);
   if (!r) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
@@ -164,8 +167,9 @@ ze_result_t VirtualMemory::unmap(const void* ptr, size_t size) {
 ze_result_t VirtualMemory::setAccess(const void* ptr, size_t size,
                                      ze_memory_access_attribute_t access) {
   auto a = reinterpret_cast<uintptr_t>(ptr);
+  if (size == 0) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;  // the header's documented case first
   if (!pageAligned(a)) return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
-  if (size == 0 || !pageAligned(size)) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+  if (!pageAligned(size)) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
   std::lock_guard lock(mutex_);
   Reservation* r = holding(a, a + size);
   // Unmapped pages have no memory to protect; giving them access would expose the anonymous
@@ -182,8 +186,9 @@ ze_result_t VirtualMemory::setAccess(const void* ptr, size_t size,
 ze_result_t VirtualMemory::getAccess(const void* ptr, size_t size,
                                      ze_memory_access_attribute_t* access, size_t* runBytes) {
   auto a = reinterpret_cast<uintptr_t>(ptr);
+  if (size == 0) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;  // the header's documented case first
   if (!pageAligned(a)) return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
-  if (size == 0 || !pageAligned(size)) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
+  if (!pageAligned(size)) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
   std::lock_guard lock(mutex_);
   const Reservation* r = holding(a, a + size);
   if (!r) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
