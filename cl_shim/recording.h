@@ -12,6 +12,8 @@
 // with the recording and updated alongside the first. See docs/architecture.md, "Recordings".
 #pragma once
 
+#include <type_traits>
+
 #include <level_zero/ze_api.h>
 
 #include <atomic>
@@ -114,25 +116,13 @@ cl_int recordLaunch(Queue& queue, Kernel& kernel, Kernel::PerDevice& z, const La
 
 }  // namespace tessera::cl
 
+// The extension's entry points (api_recording.cpp), reached through
+// clGetExtensionFunctionAddressForPlatform only, with the types CL/cl_ext_qcom.h gives them.
 namespace tessera::cl::api {
-cl_recording_qcom CL_API_CALL clNewRecordingQCOM(cl_command_queue command_queue,
-                                                 cl_int* errcode_ret);
-cl_int CL_API_CALL clEndRecordingQCOM(cl_recording_qcom recording);
-cl_int CL_API_CALL clReleaseRecordingQCOM(cl_recording_qcom recording);
-cl_int CL_API_CALL clRetainRecordingQCOM(cl_recording_qcom recording);
-cl_int CL_API_CALL clEnqueueRecordingQCOM(
-    cl_command_queue command_queue, cl_recording_qcom recording, size_t num_args,
-    const cl_array_arg_qcom* arg_array, size_t num_global_offsets,
-    const cl_offset_qcom* global_offset_array, size_t num_global_workgroups,
-    const cl_workgroup_qcom* global_workgroup_array, size_t num_local_workgroups,
-    const cl_workgroup_qcom* local_workgroups_array, cl_uint num_events_in_wait_list,
-    const cl_event* event_wait_list, cl_event* event);
-cl_int CL_API_CALL clEnqueueRecordingSVMQCOM(
-    cl_command_queue command_queue, cl_recording_qcom recording, size_t num_args,
-    const cl_array_arg_qcom* arg_array, size_t num_svm_args, const cl_array_arg_qcom* arg_svm_array,
-    size_t num_global_offsets, const cl_offset_qcom* global_offset_array,
-    size_t num_global_workgroups, const cl_workgroup_qcom* global_workgroup_array,
-    size_t num_local_workgroups, const cl_workgroup_qcom* local_workgroups_array,
-    size_t num_non_arg_objs, const cl_array_kernel_exec_info_qcom* non_arg_obj_array,
-    cl_uint num_events_in_wait_list, const cl_event* event_wait_list, cl_event* event);
+std::remove_pointer_t<clNewRecordingQCOM_fn> clNewRecordingQCOM;
+std::remove_pointer_t<clEndRecordingQCOM_fn> clEndRecordingQCOM;
+std::remove_pointer_t<clReleaseRecordingQCOM_fn> clReleaseRecordingQCOM;
+std::remove_pointer_t<clRetainRecordingQCOM_fn> clRetainRecordingQCOM;
+std::remove_pointer_t<clEnqueueRecordingQCOM_fn> clEnqueueRecordingQCOM;
+std::remove_pointer_t<clEnqueueRecordingSVMQCOM_fn> clEnqueueRecordingSVMQCOM;
 }  // namespace tessera::cl::api
