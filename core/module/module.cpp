@@ -5,6 +5,7 @@
 #include <llvm/Linker/Linker.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -71,7 +72,30 @@ std::shared_ptr<const backends::cpu::CompiledModule> knownCode(uint64_t key) {
   auto it = processCode().find(key);
   return it == processCode().end() ? nullptr : it->second;
 }
-void rememberCode(uint64_t key, std::shared_ptr<const backends::cpu::CompiledModule> code) {
+// Whether the SPIR-V defines program-scope __global variables (OpVariable, storage class
+// CrossWorkgroup): code with writable variables is never shared between modules, each module has
+// its own (as in the JIT's cache).
+bool hasProgramScopeVariables(std::span<const uint8_t> binary) {
+  size_t words = binary.size() / 4;
+  auto word = [&](size_t i) {
+    uint32_t w;
+    std::memcpy(&w, binary.data() + 4 * i, 4);
+    return w;
+  };
+  for (size_t i = 5; i < words;) {
+    uint32_t count = word(i) >> 16, opcode = word(i) & 0xffff;
+    if (count == 0) return true;  // malformed: be safe
+    if (opcode == 59 /* OpVariable */ && count >= 4 && i + 3 < words &&
+        word(i + 3) == 5 /* CrossWorkgroup */)
+      return true;
+    i += count;
+  }
+  return false;
+}
+
+void rememberCode(uint64_t key, std::shared_ptr<const backends::cpu::CompiledModule> code,
+                  std::span<const uint8_t> binary) {
+  if (!code->globals.empty() || hasProgramScopeVariables(binary)) return;
   std::lock_guard<std::mutex> lock(processCodeMutex);
   processCode().emplace(key, std::move(code));
 }
@@ -169,7 +193,7 @@ ze_result_t Module::create(Context& context, Device& device, const ze_module_des
                                  *jit)) {
         module_cache::debug("hit", entry);
         module_cache::touch(*cacheDir, entry);
-        rememberCode(m->key_, code);
+        rememberCode(m->key_, code, binary);
         m->code_ = std::move(code);
         out = m.release();
         return ZE_RESULT_SUCCESS;
@@ -187,7 +211,7 @@ ze_result_t Module::create(Context& context, Device& device, const ze_module_des
   auto code = jit->compile(m->key_, std::move(llvmContext), std::move(translated.module), &error,
                            compileOptions(options, m->info_));
   if (!code) return fail(error);
-  rememberCode(m->key_, code);
+  rememberCode(m->key_, code, binary);
   m->code_ = std::move(code);
   if (cacheDir && !m->code_->object.empty())
     module_cache::write(*cacheDir, entry, m->nativeBinary());
