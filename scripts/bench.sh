@@ -21,6 +21,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+if [ -f "$build/CMakeCache.txt" ] && ! grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$build/CMakeCache.txt"; then
+  echo "$build is not a Release build: pass --build DIR for a Release one" >&2
+  exit 2
+fi
 "$root/scripts/build.sh" "$build" Release >/dev/null
 
 work=$(mktemp -d /tmp/tessera-bench-XXXXXX)
@@ -28,7 +32,7 @@ trap 'rm -rf "$work"' EXIT
 # One ICD folder with Tessera and every system platform, so one process sees them all.
 mkdir -p "$work/icd"
 cp "$build"/icd/*.icd "$work/icd/"
-for f in /etc/OpenCL/vendors/*.icd; do [ -e "$f" ] && cp "$f" "$work/icd/"; done
+for f in /etc/OpenCL/vendors/*.icd; do if [ -e "$f" ]; then cp "$f" "$work/icd/"; fi; done
 # Fresh caches for this run (no entry of an earlier run answers; nothing goes to $HOME).
 export TESSERA_CACHE_DIR="$work/tessera-cache" POCL_CACHE_DIR="$work/pocl-cache"
 
