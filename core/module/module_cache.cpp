@@ -44,12 +44,13 @@ const std::string& buildIdentity() {
 
 uint64_t maxBytes() {
   const char* v = std::getenv("TESSERA_CACHE_MAX_MB");
-  long long mb = v && *v ? std::atoll(v) : 256;
-  return mb <= 0 ? 0 : uint64_t(mb) << 20;
+  double mb = v && *v ? std::atof(v) : 256;
+  return mb <= 0 ? 0 : std::max<uint64_t>(1, uint64_t(mb * 1048576.0));
 }
 
-// Removes the least recently used entries until the directory holds at most maxBytes().
-void bound(const std::string& dir) {
+// Removes the least recently used entries until the directory holds at most maxBytes(); never
+// `keep` (the entry just written).
+void bound(const std::string& dir, const std::string& keep) {
   uint64_t limit = maxBytes();
   if (!limit) return;
   struct Entry {
@@ -61,7 +62,7 @@ void bound(const std::string& dir) {
   uint64_t total = 0;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->path().extension() != ".tnb") continue;
+    if (it->path().extension() != ".tnb" || it->path().filename() == keep) continue;
     std::error_code e1, e2;
     uint64_t size = it->file_size(e1);
     auto time = it->last_write_time(e2);
@@ -69,6 +70,7 @@ void bound(const std::string& dir) {
     entries.push_back({it->path(), size, time});
     total += size;
   }
+  if (std::error_code e; fs::exists(fs::path(dir) / keep, e)) total += fs::file_size(fs::path(dir) / keep, e);
   if (total <= limit) return;
   std::sort(entries.begin(), entries.end(),
             [](const Entry& a, const Entry& b) { return a.time < b.time; });
@@ -150,7 +152,7 @@ void write(const std::string& dir, const std::string& name, const std::vector<ui
     return;
   }
   debug("stored", name);
-  bound(dir);
+  bound(dir, name);
 }
 
 void touch(const std::string& dir, const std::string& name) {

@@ -11,9 +11,10 @@
 //   TESSERA_CACHE=0            no cache (neither read nor written)
 //   TESSERA_CACHE_DIR=<dir>    where entries live; default $XDG_CACHE_HOME/tessera, else
 //                              $HOME/.cache/tessera
-//   TESSERA_CACHE_MAX_MB=<n>   bound on the directory's size (default 256): after a write, the
-//                              least recently used entries (by modification time; a hit touches
-//                              its entry) are removed until the rest fits
+//   TESSERA_CACHE_MAX_MB=<n>   bound on the directory's size in MiB (default 256, fractions
+//                              allowed, 0 unbounded): after a write, the least recently used
+//                              entries (by modification time; a hit touches its entry) other than
+//                              the one just written are removed until the rest fits
 //   TESSERA_CACHE_DEBUG=1      one line on stderr per lookup ("tessera cache: hit|miss|corrupt|
 //                              stored <file>")
 // Entries are written to a temporary file in the same directory and renamed over the final name,

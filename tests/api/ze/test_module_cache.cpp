@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -226,4 +227,30 @@ TEST_CASE("Given TESSERA_CACHE_DIR unset, then the cache lives under XDG_CACHE_H
   INFO(r.err);
   REQUIRE(r.exitCode == 0);
   CHECK(entries(dir.path / "tessera").size() == 1);
+}
+
+TEST_CASE("Given a cache folder over TESSERA_CACHE_MAX_MB, when a process stores an entry, then "
+          "the least recently used entries are removed and the new one stays",
+          "[module][cache]") {
+  TempDir dir;
+  // Three stale entries of 8 KiB each, older than anything the child writes.
+  for (int i = 0; i < 3; ++i) {
+    fs::path p = dir.path / ("stale" + std::to_string(i) + ".tnb");
+    std::ofstream(p, std::ios::binary) << std::string(8192, char('a' + i));
+    fs::last_write_time(p, fs::file_time_type::clock::now() - std::chrono::hours(1 + i));
+  }
+  fs::path other = dir.path / "not-an-entry.txt";
+  std::ofstream(other) << std::string(8192, 'x');
+  auto r = runChild(dir.path, {{"TESSERA_CACHE_MAX_MB", "0.015"}});  // 15 KiB
+  INFO(r.err);
+  REQUIRE(r.exitCode == 0);
+  CHECK(has(r.err, "tessera cache: stored "));
+  // The new entry (a few KiB) and the newest stale one fit; the two oldest went.
+  CHECK(fs::exists(dir.path / "stale0.tnb"));
+  CHECK_FALSE(fs::exists(dir.path / "stale1.tnb"));
+  CHECK_FALSE(fs::exists(dir.path / "stale2.tnb"));
+  CHECK(fs::exists(other));  // only .tnb files are the cache's
+  auto again = runChild(dir.path, {{"TESSERA_CACHE_MAX_MB", "0.015"}});
+  INFO(again.err);
+  CHECK(has(again.err, "tessera cache: hit "));
 }
