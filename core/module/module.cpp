@@ -5,12 +5,16 @@
 #include <llvm/Linker/Linker.h>
 
 #include <algorithm>
+#include <cstring>
+#include <map>
 #include <mutex>
+#include <optional>
 
 #include "backends/cpu/jit/builtin_runtime.h"
 #include "backends/cpu/jit/kernel_jit.h"
 #include "core/common/hash.h"
 #include "core/module/build_options.h"
+#include "core/module/module_cache.h"
 #include "core/module/native_binary.h"
 #include "spirv/specialize.h"
 #include "spirv/translate.h"
@@ -54,6 +58,66 @@ backends::cpu::CompileOptions compileOptions(const BuildOptions& options,
   for (const auto& l : info.linkage)
     if (l.kind == spirv::LinkageKind::Export && l.isFunction) c.exports.push_back(l.name);
   return c;
+}
+
+// Code this process already has, by the module key (compiled here or loaded from the on-disk
+// cache): a module created again skips translation and the disk.
+std::mutex processCodeMutex;
+std::map<uint64_t, std::shared_ptr<const backends::cpu::CompiledModule>>& processCode() {
+  static auto* m = new std::map<uint64_t, std::shared_ptr<const backends::cpu::CompiledModule>>;
+  return *m;
+}
+std::shared_ptr<const backends::cpu::CompiledModule> knownCode(uint64_t key) {
+  std::lock_guard<std::mutex> lock(processCodeMutex);
+  auto it = processCode().find(key);
+  return it == processCode().end() ? nullptr : it->second;
+}
+// Whether the SPIR-V defines program-scope __global variables (OpVariable, storage class
+// CrossWorkgroup): code with writable variables is never shared between modules, each module has
+// its own (as in the JIT's cache).
+bool hasProgramScopeVariables(std::span<const uint8_t> binary) {
+  size_t words = binary.size() / 4;
+  auto word = [&](size_t i) {
+    uint32_t w;
+    std::memcpy(&w, binary.data() + 4 * i, 4);
+    return w;
+  };
+  for (size_t i = 5; i < words;) {
+    uint32_t count = word(i) >> 16, opcode = word(i) & 0xffff;
+    if (count == 0) return true;  // malformed: be safe
+    if (opcode == 59 /* OpVariable */ && count >= 4 && i + 3 < words &&
+        word(i + 3) == 5 /* CrossWorkgroup */)
+      return true;
+    i += count;
+  }
+  return false;
+}
+
+void rememberCode(uint64_t key, std::shared_ptr<const backends::cpu::CompiledModule> code,
+                  std::span<const uint8_t> binary) {
+  if (!code->globals.empty() || hasProgramScopeVariables(binary)) return;
+  std::lock_guard<std::mutex> lock(processCodeMutex);
+  processCode().emplace(key, std::move(code));
+}
+
+// An on-disk cache entry's code when it is a valid native binary of exactly this module for this
+// CPU; null otherwise (the caller compiles and rewrites the entry).
+std::shared_ptr<const backends::cpu::CompiledModule> loadCached(
+    const std::vector<uint8_t>& bytes, std::span<const uint8_t> spirv, const BuildOptions& options,
+    const std::vector<spirv::SpecAssignment>& specs, size_t kernelCount,
+    backends::cpu::KernelJit& jit) {
+  NativeImage image;
+  std::string error;
+  if (!readNativeBinary(bytes, image, error)) return nullptr;
+  if (image.cpu != jit.hostCpu() || image.features != jit.hostFeatures() || !image.hasCode ||
+      image.optLevel != options.optLevel || image.specs.size() != specs.size() ||
+      image.code.kernels.size() != kernelCount ||
+      !std::equal(spirv.begin(), spirv.end(), image.spirv.begin(), image.spirv.end()))
+    return nullptr;
+  for (size_t i = 0; i < specs.size(); ++i)
+    if (image.specs[i].specId != specs[i].specId || image.specs[i].value != specs[i].value)
+      return nullptr;
+  return jit.load(image.code, &error);
 }
 
 }  // namespace
@@ -108,6 +172,37 @@ ze_result_t Module::create(Context& context, Device& device, const ze_module_des
   }
   backends::cpu::KernelJit* jit = sharedJit(error);
   if (!jit) return fail("no JIT for this CPU: " + error);
+  if (auto code = knownCode(m->key_)) {
+    m->code_ = std::move(code);
+    out = m.release();
+    return ZE_RESULT_SUCCESS;
+  }
+  // The on-disk cache (core/module/module_cache.h): a valid entry loads without compiling.
+  std::optional<std::string> cacheDir = module_cache::directory();
+  std::string entry;
+  if (cacheDir) {
+    std::string specText;
+    for (const auto& s : spec.assignments)
+      specText += std::to_string(s.specId) + "=" + std::to_string(s.value) + ";";
+    entry = module_cache::entryName(
+        binary, "O" + std::to_string(options.optLevel) + "|" + (desc.pBuildFlags ? desc.pBuildFlags : ""),
+        specText, jit->hostCpu(), jit->hostFeatures());
+    std::vector<uint8_t> bytes = module_cache::read(*cacheDir, entry);
+    if (!bytes.empty()) {
+      if (auto code = loadCached(bytes, binary, options, spec.assignments, m->info_.kernels.size(),
+                                 *jit)) {
+        module_cache::debug("hit", entry);
+        module_cache::touch(*cacheDir, entry);
+        rememberCode(m->key_, code, binary);
+        m->code_ = std::move(code);
+        out = m.release();
+        return ZE_RESULT_SUCCESS;
+      }
+      module_cache::debug("corrupt", entry);
+    } else {
+      module_cache::debug("miss", entry);
+    }
+  }
   auto llvmContext = std::make_unique<llvm::LLVMContext>();
   spirv::TranslateOptions topts;
   topts.specConstants = spec.assignments;
@@ -116,7 +211,10 @@ ze_result_t Module::create(Context& context, Device& device, const ze_module_des
   auto code = jit->compile(m->key_, std::move(llvmContext), std::move(translated.module), &error,
                            compileOptions(options, m->info_));
   if (!code) return fail(error);
+  rememberCode(m->key_, code, binary);
   m->code_ = std::move(code);
+  if (cacheDir && !m->code_->object.empty())
+    module_cache::write(*cacheDir, entry, m->nativeBinary());
   out = m.release();
   return ZE_RESULT_SUCCESS;
 }
