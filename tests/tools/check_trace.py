@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Runs a program with TESSERA_TRACE set, then checks the Chrome/Perfetto trace it wrote.
 
-Usage: check_trace.py TRACE.json KERNEL [--flows] [--workers] -- PROGRAM ARGS...
+Usage: check_trace.py TRACE.json KERNEL [--flows] [--workers] [--bounded N] -- PROGRAM ARGS...
 Checks: a traceEvents list of known phases; a process name; a track named after a queue; a span
 named KERNEL with group counts on a queue's track; every span with a name, a non-negative duration
 and args; every flow end ("f") after a start ("s") of the same id; with --flows at least one matched
-pair; with --workers a worker thread's track and spans on it. Prints a summary of the counts."""
+pair; with --workers a worker thread's track and spans on it. With --bounded N (the program runs
+with TESSERA_TRACE_EVENTS=N) only that the file is valid, holds at most N records and counts the rest
+as dropped. Prints a summary of the counts."""
 import collections
 import json
 import os
@@ -22,6 +24,10 @@ def main():
     if os.path.exists(path):
         os.remove(path)
     env = dict(os.environ, TESSERA_TRACE=path)
+    options = sys.argv[3:sep]
+    bounded = int(options[options.index("--bounded") + 1]) if "--bounded" in options else None
+    if bounded:
+        env["TESSERA_TRACE_EVENTS"] = str(bounded)
     run = subprocess.run(command, env=env)
     assert run.returncode == 0, f"{command} failed: {run.returncode}"
 
@@ -33,6 +39,13 @@ def main():
     assert set(phases) <= {"M", "X", "i", "s", "f"}, phases
     for e in events:
         assert isinstance(e["pid"], int) and isinstance(e["tid"], int), e
+    if bounded:
+        other = trace["otherData"]
+        records = [e for e in events if e["ph"] != "M"]
+        assert len(records) <= bounded and other["capacity"] == bounded, other
+        assert other["dropped"] > 0 and other["recorded"] == len(records), other
+        print(f"bounded trace ok: {len(records)} records kept, {other['dropped']} dropped")
+        return
     meta = [e for e in events if e["ph"] == "M"]
     assert any(e["name"] == "process_name" for e in meta), "no process name"
     tracks = {e["tid"]: e["args"]["name"] for e in meta if e["name"] == "thread_name"}
