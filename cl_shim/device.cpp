@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cl_shim/partition_dump.h"
 #include "cl_shim/platform.h"
 
 namespace tessera::cl {
@@ -25,6 +26,7 @@ Device::Device(Platform& platform, ze_device_handle_t ze, Device* parent, Partit
   zeDeviceGetMemoryProperties(ze_, &n, nullptr);
   memories_.assign(n, ze_device_memory_properties_t{ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES});
   zeDeviceGetMemoryProperties(ze_, &n, memories_.data());
+  recordDeviceForDump(*this);
 }
 
 bool Device::descendsFrom(const Device* d) const {

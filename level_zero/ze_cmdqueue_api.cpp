@@ -4,6 +4,7 @@
 #include "core/cmdlist/command_list.h"
 #include "core/context/context.h"
 #include "core/queue/command_queue.h"
+#include "core/trace/command_trace.h"
 #include "level_zero/api_support.h"
 
 using namespace tessera::core;
@@ -69,5 +70,11 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueSynchronize(ze_command_queue_h
                                                               uint64_t timeout) {
   CommandQueue* queue = CommandQueue::fromHandle(hCommandQueue);
   if (!queue) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (tessera::trace::enabled()) {
+    uint64_t start = tessera::trace::nowNs();
+    bool ready = queue->synchronize(timeout);
+    traceHostSync("zeCommandQueueSynchronize", start, nullptr, ready);
+    return ready ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  }
   return queue->synchronize(timeout) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
 }

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "core/driver/driver.h"
+#include "core/trace/trace.h"
 #include "level_zero/api_support.h"
 #include "level_zero/extensions.h"
 #include "tessera/ze_tessera.h"
@@ -93,4 +94,11 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDriverGetExtensionFunctionAddress(ze_drive
   if (!name || !ppFunctionAddress) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   *ppFunctionAddress = extensionFunction(name);
   return *ppFunctionAddress ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
+}
+
+// ZE_tessera_trace (core/trace/trace.h).
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraTraceFlush(ze_driver_handle_t hDriver) {
+  if (!Driver::fromHandle(hDriver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (tessera::trace::enabled()) tessera::trace::flush();
+  return ZE_RESULT_SUCCESS;
 }

@@ -4,6 +4,7 @@
 #include "core/context/context.h"
 #include "core/driver/driver.h"
 #include "core/event/event.h"
+#include "core/trace/command_trace.h"
 #include "level_zero/api_support.h"
 #include "tessera/ze_tessera.h"
 
@@ -69,6 +70,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostSignal(ze_event_handle_t hEvent) 
   Event* event = Event::fromHandle(hEvent);
   if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   event->signal();
+  if (tessera::trace::enabled()) traceHostSignal(*event);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -76,6 +78,12 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostSynchronize(ze_event_handle_t hEv
                                                            uint64_t timeout) {
   Event* event = Event::fromHandle(hEvent);
   if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (tessera::trace::enabled()) {
+    uint64_t start = tessera::trace::nowNs();
+    bool ready = event->wait(timeout);
+    traceHostSync("zeEventHostSynchronize", start, event, ready);
+    return ready ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  }
   return event->wait(timeout) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
 }
 

@@ -1,6 +1,7 @@
 // The fence entry points.
 #include "core/fence/fence.h"
 #include "core/queue/command_queue.h"
+#include "core/trace/command_trace.h"
 #include "level_zero/api_support.h"
 
 using namespace tessera::core;
@@ -30,6 +31,12 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeFenceHostSynchronize(ze_fence_handle_t hFe
                                                            uint64_t timeout) {
   Fence* fence = Fence::fromHandle(hFence);
   if (!fence) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (tessera::trace::enabled()) {
+    uint64_t start = tessera::trace::nowNs();
+    bool ready = fence->wait(timeout);
+    traceHostSync("zeFenceHostSynchronize", start, nullptr, ready);
+    return ready ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  }
   return fence->wait(timeout) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
 }
 

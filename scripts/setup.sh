@@ -15,6 +15,7 @@ packages=(
   clinfo clpeak python3-pyopencl python3-numpy           # real OpenCL clients the tests run
   catch2                                                 # tests
   python3                                                # test helpers
+  graphviz                                               # tessera-info --svg, the DOT tests
 )
 
 missing=()

@@ -6,8 +6,11 @@
 #include <unistd.h>
 
 #include <climits>
+#include <cstdio>
+#include <string>
 
 #include "backends/cpu/affinity.h"
+#include "core/trace/trace.h"
 
 namespace tessera::backends::cpu {
 namespace {
@@ -44,11 +47,26 @@ WorkerPool::~WorkerPool() {
 }
 
 void WorkerPool::work() {
+  if (trace::enabled()) return tracedWork();
   for (uint64_t i = next_.fetch_add(1); i < count_; i = next_.fetch_add(1)) (*job_)(i);
+}
+
+// work() with a span per worker and job on the trace (the items it took: work-groups or chunks).
+void WorkerPool::tracedWork() {
+  uint64_t start = trace::nowNs(), items = 0;
+  for (uint64_t i = next_.fetch_add(1); i < count_; i = next_.fetch_add(1), ++items) (*job_)(i);
+  char args[64];
+  std::snprintf(args, sizeof args, "\"items\":%llu,\"of\":%llu",
+                static_cast<unsigned long long>(items), static_cast<unsigned long long>(count_));
+  trace::complete("worker", traceLabel_, start, trace::nowNs(), args);
 }
 
 void WorkerPool::helperMain(uint32_t index) {
   if (!cpus_.empty()) pinCurrentThread({cpus_[index % cpus_.size()]});
+  if (trace::enabled())
+    trace::nameThread("worker " + std::to_string(index) +
+                          (cpus_.empty() ? std::string() : " (PU " + std::to_string(cpus_[index % cpus_.size()]) + ")"),
+                      1000 + static_cast<int>(index));
   // Generation 0 is "no job yet": a job posted before this thread got here still counts on it.
   uint32_t seen = 0;
   while (true) {
@@ -74,6 +92,7 @@ void WorkerPool::parallelFor(uint64_t count, const std::function<void(uint64_t)>
   std::lock_guard lock(jobMutex_);
   job_ = &job;
   count_ = count;
+  if (trace::enabled()) std::snprintf(traceLabel_, sizeof traceLabel_, "%s", trace::currentLabel());
   next_.store(0);
   busy_.store(threads_ - 1);
   generation_.fetch_add(1, std::memory_order_acq_rel);

@@ -32,6 +32,7 @@ class WorkerPool {
  private:
   void helperMain(uint32_t index);
   void work();
+  void tracedWork();
 
   std::vector<uint32_t> cpus_;
   uint32_t threads_;
@@ -44,6 +45,7 @@ class WorkerPool {
   std::atomic<uint32_t> generation_{0};  // futex word: bumped per job
   std::atomic<uint32_t> busy_{0};        // helpers still inside the current job
   std::atomic<bool> stop_{false};
+  char traceLabel_[84] = "";  // the job's name on the trace (the command the caller runs)
 };
 
 }  // namespace tessera::backends::cpu

@@ -4,6 +4,7 @@
 #include "core/cmdlist/command.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
+#include "core/trace/command_trace.h"
 
 #include <algorithm>
 #include <type_traits>
@@ -134,6 +135,7 @@ void CommandBuffer::add(Command command) {
 bool runCommand(const Command& command, const ExecutionTarget& target) {
   for (const Ref<Event>& e : command.waits)
     if (!e->wait(sync::kForever, target.cancel)) return false;
+  const uint64_t traceStart = trace::enabled() ? traceCommandBegin(command) : 0;
   bool timed = command.signal && command.signal->pool().timestamps();
   uint64_t start = timed ? deviceTimestampNow() : 0;
   run(command.op, target);
@@ -141,6 +143,7 @@ bool runCommand(const Command& command, const ExecutionTarget& target) {
     if (timed) command.signal->recordSpan(start, deviceTimestampNow());
     command.signal->signal();
   }
+  if (traceStart) traceCommandEnd(command, traceStart);
   return true;
 }
 

@@ -8,6 +8,7 @@
 #include "core/cmdlist/command_list.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
+#include "core/trace/command_trace.h"
 
 namespace tessera::core {
 namespace {
@@ -102,6 +103,7 @@ bool CommandQueue::synchronize(uint64_t timeoutNs) {
 void CommandQueue::executorMain() {
   backends::cpu::pinCurrentThread(device_.pinCpus());
   applyPriority(desc_.priority);
+  if (trace::enabled()) traceNameQueue(device_, desc_.ordinal, desc_.index, synchronous());
   // Copy-only queues keep to their own thread; compute queues may spread large copies over the
   // device's workers.
   ExecutionTarget target{device_, desc_.ordinal == 0, &stop_};
@@ -125,6 +127,7 @@ void CommandQueue::executorMain() {
     // "A fence guarantees both execution completion and memory coherency, across the device and
     // host, prior to being signaled": everything above happened-before the release in signal().
     if (s.fence) s.fence->signal();
+    if (s.fence && trace::enabled()) trace::instant("marker", "fence signaled", trace::nowNs());
     ++done;
     completed_.increment();
   }

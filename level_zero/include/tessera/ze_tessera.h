@@ -37,6 +37,15 @@ typedef ze_result_t(ZE_APICALL* ze_pfnEventPoolPutIpcHandle_t)(ze_context_handle
  * loaded from a native binary (which keeps it). The OpenCL layer reflects kernel arguments from it
  * (clGetKernelArgInfo). pIL null: *pSize receives the size; otherwise *pSize must be at least that
  * (ZE_RESULT_ERROR_INVALID_SIZE). */
+/* Extension "ZE_tessera_trace", version 1.0: zeTesseraTraceFlush writes the timeline trace that
+ * TESSERA_TRACE names now, with everything recorded so far (the process's exit writes it again with
+ * the rest). Nothing is written when TESSERA_TRACE is unset; the result is ZE_RESULT_SUCCESS either
+ * way. Reached through zeDriverGetExtensionFunctionAddress. */
+#define ZE_TESSERA_TRACE_EXT_NAME "ZE_tessera_trace"
+#define ZE_TESSERA_TRACE_EXT_VERSION ZE_MAKE_VERSION(1, 0)
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraTraceFlush(ze_driver_handle_t hDriver);
+typedef ze_result_t(ZE_APICALL* ze_pfnTesseraTraceFlush_t)(ze_driver_handle_t);
+
 #define ZE_TESSERA_MODULE_IL_EXT_NAME "ZE_tessera_module_il"
 #define ZE_TESSERA_MODULE_IL_EXT_VERSION ZE_MAKE_VERSION(1, 0)
 ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraModuleGetIL(ze_module_handle_t hModule, size_t* pSize,

@@ -1,0 +1,30 @@
+// The trace's hooks in the command path (core/trace/trace.h): each is called only when
+// trace::enabled(), so the path pays one relaxed load when tracing is off.
+#pragma once
+
+#include <cstdint>
+
+#include "core/trace/trace.h"
+
+namespace tessera::core {
+
+struct Command;
+class Device;
+class Event;
+
+// Called once a command's waits are met: ends the flows of its wait events here and returns the
+// span's start.
+uint64_t traceCommandBegin(const Command& command);
+// Called after its operation and signal: the command's span and the flow of its signal event.
+void traceCommandEnd(const Command& command, uint64_t start);
+// Names the calling executor thread's track after its queue.
+void traceNameQueue(const Device& device, uint32_t ordinal, uint32_t index, bool synchronous);
+// A host synchronization that returned at `end` (a span, a marker, and for an event the flow's end).
+void traceHostSync(const char* what, uint64_t start, const Event* event, bool ready);
+// zeEventHostSignal: a marker that starts the event's flow.
+void traceHostSignal(const Event& event);
+
+// The flow id of an event (its address: unique while it lives).
+inline uint64_t traceEventId(const Event* e) { return reinterpret_cast<uintptr_t>(e); }
+
+}  // namespace tessera::core
