@@ -4,7 +4,7 @@
 #include <string_view>
 
 #include "core/driver/driver.h"
-#include "core/trace/trace.h"
+#include "trace/trace.h"
 #include "level_zero/api_support.h"
 #include "level_zero/extensions.h"
 #include "tessera/ze_tessera.h"

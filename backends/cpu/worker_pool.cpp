@@ -10,7 +10,7 @@
 #include <string>
 
 #include "backends/cpu/affinity.h"
-#include "core/trace/trace.h"
+#include "trace/trace.h"
 
 namespace tessera::backends::cpu {
 namespace {

@@ -139,11 +139,13 @@ bool runCommand(const Command& command, const ExecutionTarget& target) {
   bool timed = command.signal && command.signal->pool().timestamps();
   uint64_t start = timed ? deviceTimestampNow() : 0;
   run(command.op, target);
+  // The trace's flow arrow starts before the event is signalled: a host wait that sees the signal
+  // must find the start already recorded.
+  if (traceStart) traceCommandEnd(command, traceStart);
   if (command.signal) {
     if (timed) command.signal->recordSpan(start, deviceTimestampNow());
     command.signal->signal();
   }
-  if (traceStart) traceCommandEnd(command, traceStart);
   return true;
 }
 

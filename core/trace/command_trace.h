@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "core/trace/trace.h"
+#include "trace/trace.h"
 
 namespace tessera::core {
 

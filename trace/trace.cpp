@@ -1,4 +1,4 @@
-#include "core/trace/trace.h"
+#include "trace/trace.h"
 
 #include <sys/mman.h>
 #include <sys/syscall.h>
