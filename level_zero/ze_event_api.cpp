@@ -69,8 +69,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventDestroy(ze_event_handle_t hEvent) {
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostSignal(ze_event_handle_t hEvent) {
   Event* event = Event::fromHandle(hEvent);
   if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (tessera::trace::enabled()) traceHostSignal(*event);  // the flow starts before the signal
   event->signal();
-  if (tessera::trace::enabled()) traceHostSignal(*event);
   return ZE_RESULT_SUCCESS;
 }
 
