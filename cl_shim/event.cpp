@@ -47,6 +47,14 @@ void Event::hold(RefCounted* object) {
   holds_.emplace_back(object);
 }
 
+void Event::hold(RefCounted* const* objects, size_t n, const std::vector<Ref<Event>>& events) {
+  std::lock_guard lock(mutex_);
+  holds_.reserve(holds_.size() + n + events.size());
+  for (size_t i = 0; i < n; ++i)
+    if (objects[i]) holds_.emplace_back(objects[i]);
+  for (const Ref<Event>& e : events) holds_.emplace_back(e.get());
+}
+
 void Event::releaseHolds() {
   std::vector<Ref<RefCounted>> gone;
   std::lock_guard lock(mutex_);

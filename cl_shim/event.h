@@ -38,6 +38,8 @@ class Event : public Object<_cl_event, 0x45564e31 /* "EVN1" */> {
 
   // Keeps `object` alive until the command completes (released by releaseHolds()).
   void hold(RefCounted* object);
+  // Holds the non-null `objects` and the `events`, with one lock and at most one allocation.
+  void hold(RefCounted* const* objects, size_t n, const std::vector<Ref<Event>>& events);
   void releaseHolds();
   void markSubmitted(bool profiling);
 

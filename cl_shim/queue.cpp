@@ -112,12 +112,18 @@ void Queue::reapLocked() {
 cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList,
                       cl_event* out, const Append& append, std::initializer_list<RefCounted*> holds,
                       bool blocking) {
-  return enqueue(type, numWaits, waitList, out, append, std::vector<RefCounted*>(holds), blocking);
+  return enqueue(type, numWaits, waitList, out, append, holds.begin(), holds.size(), blocking);
 }
 
 cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList,
                       cl_event* out, const Append& append, const std::vector<RefCounted*>& holds,
                       bool blocking) {
+  return enqueue(type, numWaits, waitList, out, append, holds.data(), holds.size(), blocking);
+}
+
+cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList,
+                      cl_event* out, const Append& append, RefCounted* const* holds,
+                      size_t numHolds, bool blocking) {
   // cl_qcom_recordable_queues: "Only clEnqueueNDRangeKernel may be recorded. All other API
   // enqueues to a recordable queue will return CL_INVALID_OPERATION." (NDRanges record through
   // recordLaunch, never through here.)
@@ -126,14 +132,13 @@ cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* wa
   if (cl_int err = checkWaitList(*context_, numWaits, waitList, &waits); err != CL_SUCCESS)
     return err;
   std::vector<Ref<Event>> waited;
+  waited.reserve(numWaits);
   for (cl_uint i = 0; i < numWaits; ++i) waited.emplace_back(Event::from(waitList[i]));
   auto* event = new Event(*context_, this, type);
-  for (RefCounted* h : holds)
-    if (h) event->hold(h);
   // The command also holds the events it waits for: an event released by the application (its
   // Level Zero event then reset and reused) while the command still waits on it would never
   // signal again.
-  for (auto& w : waited) event->hold(w.get());
+  event->hold(holds, numHolds, waited);
   {
     std::lock_guard lock(mutex_);
     // Submitted the moment it is appended: the device may start (and finish) it before the append

@@ -47,9 +47,11 @@ class Queue : public Object<_cl_command_queue, 0x51554531 /* "QUE1" */> {
   cl_int enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList, cl_event* out,
                  const Append& append, std::initializer_list<RefCounted*> holds = {},
                  bool blocking = false);
-  // Like enqueue, with the holds given as a vector.
+  // Like enqueue, with the holds given as a vector or an array (null entries are skipped).
   cl_int enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList, cl_event* out,
                  const Append& append, const std::vector<RefCounted*>& holds, bool blocking);
+  cl_int enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList, cl_event* out,
+                 const Append& append, RefCounted* const* holds, size_t numHolds, bool blocking);
 
   cl_int finish();
   cl_int info(cl_command_queue_info param, size_t size, void* value, size_t* sizeRet);
