@@ -5,7 +5,8 @@
 // barriers, a local-memory reduction (grid-stride loop, then halving with a barrier per step).
 // Beside them: a plain 2-thread C++ loop and sum, the bandwidth and compute a CPU gives directly.
 //
-// Usage: cl_speed_bench [--quick] [platform-name-filter]. --quick uses tiny sizes (ctest smoke).
+// Usage: cl_speed_bench [--quick] [--launch] [platform-name-filter]. --quick uses tiny sizes (ctest
+// smoke); --launch measures the launch path only.
 // Every figure is a median over repetitions, [p10, p90] beside it.
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -263,10 +264,11 @@ struct Bench {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
+  bool quick = false, launchOnly = false;
   std::string filter;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--quick") == 0) quick = true;
+    else if (std::strcmp(argv[i], "--launch") == 0) launchOnly = true;
     else filter = argv[i];
   }
   cl_uint np = 0;
@@ -291,10 +293,12 @@ int main(int argc, char** argv) {
     CHECK(clBuildProgram(b.prog, 1, &dev, "", nullptr, nullptr));
     std::printf("# %s\n", pname);
     b.launches();
-    b.vadd();
-    b.sgemm("sgemm_naive", "naive SGEMM 1024^3", 3);
-    b.sgemm("sgemm_tiled", "tiled 16x16 SGEMM 1024^3", 5);
-    b.reduce();
+    if (!launchOnly) {
+      b.vadd();
+      b.sgemm("sgemm_naive", "naive SGEMM 1024^3", 3);
+      b.sgemm("sgemm_tiled", "tiled 16x16 SGEMM 1024^3", 5);
+      b.reduce();
+    }
     clReleaseProgram(b.prog);
     clReleaseCommandQueue(b.q);
     clReleaseContext(b.ctx);

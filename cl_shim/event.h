@@ -43,6 +43,13 @@ class Event : public Object<_cl_event, 0x45564e31 /* "EVN1" */> {
   void releaseHolds();
   void markSubmitted(bool profiling);
 
+  // Internal events (cl_shim/queue.h): never handed to the application, so their queue may reuse
+  // them once complete; reuse() makes one ready for the next command (its Level Zero event reset,
+  // its hold storage kept).
+  bool isInternal() const { return internal_; }
+  void markInternal() { internal_ = true; }
+  void reuse(cl_command_type type);
+
   // User events.
   cl_int setUserStatus(cl_int status);
 
@@ -63,6 +70,7 @@ class Event : public Object<_cl_event, 0x45564e31 /* "EVN1" */> {
   ze_event_handle_t ze_;
   std::atomic<cl_int> userStatus_{CL_SUBMITTED};
   bool profiling_ = false;
+  bool internal_ = false;
   uint64_t queuedNs_ = 0, submitNs_ = 0;
 
   std::mutex mutex_;

@@ -35,6 +35,8 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
     Device* device;
     ZeModulePtr module;
     ze_kernel_handle_t ze = nullptr;
+    // The kernel's static __local bytes, asked of Level Zero once: every enqueue checks them.
+    uint64_t staticLocal = 0;
   };
 
   Program& program() const { return *program_; }

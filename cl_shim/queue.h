@@ -70,8 +70,17 @@ class Queue : public Object<_cl_command_queue, 0x51554531 /* "QUE1" */> {
   std::vector<cl_queue_properties> array_;
   ze_command_list_handle_t list_ = nullptr;
 
+  // An event for a command whose event the application did not ask for: a completed one of this
+  // queue reused (its handle never left Tessera), else a new one. Locks mutex_.
+  Event* internalEvent(cl_command_type type);
+
   std::mutex mutex_;
   std::deque<Ref<Event>> inflight_;
+  // Completed internal events, kept with their Level Zero event, registry entry and hold storage
+  // so a launch does not pay for them again (TESSERA_CL_EVENT_REUSE=0: always new events). Each
+  // holds the queue, so they are let go when the application releases the queue.
+  std::vector<Event*> spare_;
+  bool apiReleased_ = false;
 };
 
 // Checks a wait list against a context: CL_INVALID_EVENT_WAIT_LIST or CL_INVALID_CONTEXT.
