@@ -152,6 +152,10 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
       r != ZE_RESULT_SUCCESS)
     return fromZe(r);
   ze_kernel_handle_t zk = z->ze;
+  // The held objects, in storage this thread keeps across launches (enqueue copies them into the
+  // event before it returns).
+  thread_local std::vector<RefCounted*> holds;
+  k->launchHolds(holds);
   // Two words of captures fit in std::function's own storage: no allocation per launch (the
   // append runs before enqueue returns, while `groups` lives).
   return q->enqueue(
@@ -160,7 +164,7 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
                         ze_event_handle_t* w) {
         return zeCommandListAppendLaunchKernel(l, zk, g, signal, n, w);
       },
-      k->launchHolds(), false);
+      holds, false);
 }
 
 }  // namespace

@@ -370,10 +370,17 @@ uint64_t Kernel::localMemoryBytes(const PerDevice& z) const {
 }
 
 std::vector<RefCounted*> Kernel::launchHolds() {
-  std::vector<RefCounted*> out{this, program_.get()};
+  std::vector<RefCounted*> out;
+  launchHolds(out);
+  return out;
+}
+
+void Kernel::launchHolds(std::vector<RefCounted*>& out) {
+  out.clear();
+  out.push_back(this);
+  out.push_back(program_.get());
   for (Arg& a : args_)
     if (a.memory) out.push_back(a.memory.get());
-  return out;
 }
 
 size_t Kernel::maxWorkGroupSize(const Device& d) const {
