@@ -16,13 +16,14 @@ uint64_t hostNowNs() {
 }
 
 Event::Event(Context& context, Queue* queue, cl_command_type type)
-    : context_(&context), queue_(queue), queueRef_(queue), type_(type), ze_(context.takeEvent()) {
+    : context_(&context), queue_(queue), queueRef_(queue), type_(type),
+      timed_(!queue || queue->profiling()), ze_(context.takeEvent(timed_)) {
   // Only profiling reads the time (a clock read per enqueue otherwise).
   if (queue && queue->profiling()) queuedNs_ = hostNowNs();
 }
 
 Event::~Event() {
-  context_->giveEvent(ze_);
+  context_->giveEvent(ze_, timed_);
 }
 
 void Event::reuse(cl_command_type type) {

@@ -67,6 +67,7 @@ class Event : public Object<_cl_event, 0x45564e31 /* "EVN1" */> {
   Queue* queue_;          // the queue holds no reference to us after completion; we hold it
   Ref<RefCounted> queueRef_;
   cl_command_type type_;
+  bool timed_;  // the Level Zero event records kernel timestamps (profiling queues, user events)
   ze_event_handle_t ze_;
   std::atomic<cl_int> userStatus_{CL_SUBMITTED};
   bool profiling_ = false;
