@@ -147,6 +147,57 @@ void signalToWake(Setup& s) {
   zeEventPoolDestroy(pool);
 }
 
+// An empty kernel (one work-item) launched on a SYNCHRONOUS immediate list, and the same appended
+// to an ASYNCHRONOUS one followed by zeCommandListHostSynchronize: the round trip of a launch.
+void immediateLaunch(Setup& s) {
+  std::ifstream in(TESSERA_BENCH_EMPTY_SPV, std::ios::binary);
+  std::vector<uint8_t> spv{std::istreambuf_iterator<char>(in), {}};
+  ze_module_desc_t md{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV,
+                      spv.size(), spv.data(), "", nullptr};
+  ze_module_handle_t module;
+  BENCH_CHECK(zeModuleCreate(s.context, s.device, &md, &module, nullptr));
+  ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "empty"};
+  ze_kernel_handle_t kernel;
+  BENCH_CHECK(zeKernelCreate(module, &kd, &kernel));
+  BENCH_CHECK(zeKernelSetGroupSize(kernel, 1, 1, 1));
+  int sink = 0, value = 0;
+  int* p = &sink;
+  BENCH_CHECK(zeKernelSetArgumentValue(kernel, 0, sizeof p, &p));
+  BENCH_CHECK(zeKernelSetArgumentValue(kernel, 1, sizeof value, &value));
+  ze_group_count_t one{1, 1, 1};
+  ze_event_pool_desc_t pd{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,
+                          ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
+  ze_event_pool_handle_t pool;
+  BENCH_CHECK(zeEventPoolCreate(s.context, &pd, 0, nullptr, &pool));
+  ze_event_desc_t ed{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, ZE_EVENT_SCOPE_FLAG_HOST,
+                     ZE_EVENT_SCOPE_FLAG_HOST};
+  ze_event_handle_t done;
+  BENCH_CHECK(zeEventCreate(pool, &ed, &done));
+  for (auto mode : {ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS}) {
+    const bool async = mode == ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS;
+    auto d = queueDesc(mode);
+    ze_command_list_handle_t list;
+    BENCH_CHECK(zeCommandListCreateImmediate(s.context, s.device, &d, &list));
+    std::vector<double> t;
+    for (int i = 0; i < iterations(20000); ++i) {
+      double t0 = nowUs();
+      BENCH_CHECK(zeCommandListAppendLaunchKernel(list, kernel, &one, async ? done : nullptr, 0,
+                                                  nullptr));
+      if (async) BENCH_CHECK(zeEventHostSynchronize(done, UINT64_MAX));
+      t.push_back(nowUs() - t0);
+      if (async) BENCH_CHECK(zeEventHostReset(done));
+    }
+    report(async ? "immediate ASYNC list, empty kernel launch + event sync"
+                 : "immediate SYNCHRONOUS list, launch of an empty kernel",
+           stats(t), "us");
+    zeCommandListDestroy(list);
+  }
+  zeEventDestroy(done);
+  zeEventPoolDestroy(pool);
+  zeKernelDestroy(kernel);
+  zeModuleDestroy(module);
+}
+
 // 100 launches of an empty kernel in a mutable list, each with a command id. (a) one
 // zeCommandListUpdateMutableCommandsExp of one argument per command, then the close; (b) execute +
 // synchronize of the list; (c) both, as a replay that changes one argument per dispatch does. All
@@ -235,6 +286,7 @@ int main() {
   Setup s;
   std::printf("Tessera execution engine (issue 4); BENCH_SCALE=%g\n", scale());
   immediateRoundTrip(s);
+  immediateLaunch(s);
   listOverhead(s);
   signalToWake(s);
   largeCopy(s);

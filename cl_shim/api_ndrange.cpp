@@ -152,13 +152,19 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
       r != ZE_RESULT_SUCCESS)
     return fromZe(r);
   ze_kernel_handle_t zk = z->ze;
+  // The held objects, in storage this thread keeps across launches (enqueue copies them into the
+  // event before it returns).
+  thread_local std::vector<RefCounted*> holds;
+  k->launchHolds(holds);
+  // Two words of captures fit in std::function's own storage: no allocation per launch (the
+  // append runs before enqueue returns, while `groups` lives).
   return q->enqueue(
       type, num_events, event_wait_list, event,
-      [zk, groups](ze_command_list_handle_t l, ze_event_handle_t signal, uint32_t n,
-                   ze_event_handle_t* w) {
-        return zeCommandListAppendLaunchKernel(l, zk, &groups, signal, n, w);
+      [zk, g = &groups](ze_command_list_handle_t l, ze_event_handle_t signal, uint32_t n,
+                        ze_event_handle_t* w) {
+        return zeCommandListAppendLaunchKernel(l, zk, g, signal, n, w);
       },
-      k->launchHolds(), false);
+      holds, false);
 }
 
 }  // namespace

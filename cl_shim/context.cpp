@@ -72,7 +72,8 @@ Context::~Context() {
     it->first(handle(), it->second);
   // SVM allocations the application did not free go with the context.
   for (auto& [base, size] : svm_) zeMemFree(ze_, reinterpret_cast<void*>(base));
-  for (ze_event_handle_t e : freeEvents_) zeEventDestroy(e);
+  for (auto& free : freeEvents_)
+    for (ze_event_handle_t e : free) zeEventDestroy(e);
   for (ze_event_pool_handle_t p : pools_) zeEventPoolDestroy(p);
   if (ze_) zeContextDestroy(ze_);
 }
@@ -82,12 +83,13 @@ bool Context::allows(const Device* d) const {
                      [&](const Ref<Device>& mine) { return d->descendsFrom(mine.get()); });
 }
 
-ze_event_handle_t Context::takeEvent() {
+ze_event_handle_t Context::takeEvent(bool timed) {
   std::lock_guard lock(mutex_);
-  if (freeEvents_.empty()) {
-    ze_event_pool_desc_t pd{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,
-                            ZE_EVENT_POOL_FLAG_HOST_VISIBLE | ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP,
-                            kEventsPerPool};
+  std::vector<ze_event_handle_t>& free = freeEvents_[timed];
+  if (free.empty()) {
+    ze_event_pool_flags_t flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE;
+    if (timed) flags |= ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP;
+    ze_event_pool_desc_t pd{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr, flags, kEventsPerPool};
     ze_event_pool_handle_t pool = nullptr;
     ze_result_t r = zeEventPoolCreate(ze_, &pd, 0, nullptr, &pool);
     if (r != ZE_RESULT_SUCCESS) throw std::bad_alloc();
@@ -96,19 +98,19 @@ ze_event_handle_t Context::takeEvent() {
       ze_event_desc_t ed{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, i, ZE_EVENT_SCOPE_FLAG_HOST,
                          ZE_EVENT_SCOPE_FLAG_HOST};
       ze_event_handle_t e = nullptr;
-      if (zeEventCreate(pool, &ed, &e) == ZE_RESULT_SUCCESS) freeEvents_.push_back(e);
+      if (zeEventCreate(pool, &ed, &e) == ZE_RESULT_SUCCESS) free.push_back(e);
     }
-    if (freeEvents_.empty()) throw std::bad_alloc();
+    if (free.empty()) throw std::bad_alloc();
   }
-  ze_event_handle_t e = freeEvents_.back();
-  freeEvents_.pop_back();
+  ze_event_handle_t e = free.back();
+  free.pop_back();
   return e;
 }
 
-void Context::giveEvent(ze_event_handle_t e) {
+void Context::giveEvent(ze_event_handle_t e, bool timed) {
   zeEventHostReset(e);
   std::lock_guard lock(mutex_);
-  freeEvents_.push_back(e);
+  freeEvents_[timed].push_back(e);
 }
 
 void Context::addSvm(void* base, size_t size) {

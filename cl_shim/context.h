@@ -29,10 +29,11 @@ class Context : public Object<_cl_context, 0x43545831 /* "CTX1" */> {
   // was used to create it.
   bool allows(const Device* d) const;
 
-  // A Level Zero event (host-visible, with kernel timestamps) for one CL event; give it back when
-  // the CL event dies.
-  ze_event_handle_t takeEvent();
-  void giveEvent(ze_event_handle_t e);
+  // A Level Zero event (host-visible; with kernel timestamps when `timed`) for one CL event; give
+  // it back, with the same `timed`, when the CL event dies. Only profiling reads the timestamps,
+  // and a timed event costs its command two clock reads.
+  ze_event_handle_t takeEvent(bool timed = true);
+  void giveEvent(ze_event_handle_t e, bool timed = true);
 
   // Shared virtual memory made by clSVMAlloc in this context (svm.cpp): the allocations' ranges, so
   // clSVMFree, CL_MEM_USES_SVM_POINTER and kernel arguments (clSetKernelArgSVMPointer) can tell an
@@ -62,7 +63,7 @@ class Context : public Object<_cl_context, 0x43545831 /* "CTX1" */> {
 
   std::mutex mutex_;
   std::vector<ze_event_pool_handle_t> pools_;
-  std::vector<ze_event_handle_t> freeEvents_;
+  std::vector<ze_event_handle_t> freeEvents_[2];  // [timed]
   std::vector<std::pair<ContextDestructorNotify, void*>> destructorCallbacks_;
 
   mutable std::mutex svmMutex_;

@@ -16,12 +16,22 @@ uint64_t hostNowNs() {
 }
 
 Event::Event(Context& context, Queue* queue, cl_command_type type)
-    : context_(&context), queue_(queue), queueRef_(queue), type_(type), ze_(context.takeEvent()) {
-  queuedNs_ = hostNowNs();
+    : context_(&context), queue_(queue), queueRef_(queue), type_(type),
+      timed_(!queue || queue->profiling()), ze_(context.takeEvent(timed_)) {
+  // Only profiling reads the time (a clock read per enqueue otherwise).
+  if (queue && queue->profiling()) queuedNs_ = hostNowNs();
 }
 
 Event::~Event() {
-  context_->giveEvent(ze_);
+  context_->giveEvent(ze_, timed_);
+}
+
+void Event::reuse(cl_command_type type) {
+  zeEventHostReset(ze_);
+  type_ = type;
+  profiling_ = false;
+  submitNs_ = 0;
+  queuedNs_ = queue_ && queue_->profiling() ? hostNowNs() : 0;
 }
 
 void Event::markSubmitted(bool profiling) {
@@ -47,10 +57,25 @@ void Event::hold(RefCounted* object) {
   holds_.emplace_back(object);
 }
 
-void Event::releaseHolds() {
-  std::vector<Ref<RefCounted>> gone;
+void Event::hold(RefCounted* const* objects, size_t n, const std::vector<Ref<Event>>& events) {
   std::lock_guard lock(mutex_);
-  gone.swap(holds_);
+  holds_.reserve(holds_.size() + n + events.size());
+  for (size_t i = 0; i < n; ++i)
+    if (objects[i]) holds_.emplace_back(objects[i]);
+  for (const Ref<Event>& e : events) holds_.emplace_back(e.get());
+}
+
+void Event::releaseHolds() {
+  // Released outside the lock (a release may run destructor callbacks), then the storage comes
+  // back so a reused event holds without allocating.
+  std::vector<Ref<RefCounted>> gone;
+  {
+    std::lock_guard lock(mutex_);
+    gone.swap(holds_);
+  }
+  gone.clear();
+  std::lock_guard lock(mutex_);
+  if (holds_.capacity() == 0) holds_.swap(gone);
 }
 
 cl_int Event::setUserStatus(cl_int status) {

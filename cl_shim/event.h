@@ -38,8 +38,17 @@ class Event : public Object<_cl_event, 0x45564e31 /* "EVN1" */> {
 
   // Keeps `object` alive until the command completes (released by releaseHolds()).
   void hold(RefCounted* object);
+  // Holds the non-null `objects` and the `events`, with one lock and at most one allocation.
+  void hold(RefCounted* const* objects, size_t n, const std::vector<Ref<Event>>& events);
   void releaseHolds();
   void markSubmitted(bool profiling);
+
+  // Internal events (cl_shim/queue.h): never handed to the application, so their queue may reuse
+  // them once complete; reuse() makes one ready for the next command (its Level Zero event reset,
+  // its hold storage kept).
+  bool isInternal() const { return internal_; }
+  void markInternal() { internal_ = true; }
+  void reuse(cl_command_type type);
 
   // User events.
   cl_int setUserStatus(cl_int status);
@@ -58,9 +67,11 @@ class Event : public Object<_cl_event, 0x45564e31 /* "EVN1" */> {
   Queue* queue_;          // the queue holds no reference to us after completion; we hold it
   Ref<RefCounted> queueRef_;
   cl_command_type type_;
+  bool timed_;  // the Level Zero event records kernel timestamps (profiling queues, user events)
   ze_event_handle_t ze_;
   std::atomic<cl_int> userStatus_{CL_SUBMITTED};
   bool profiling_ = false;
+  bool internal_ = false;
   uint64_t queuedNs_ = 0, submitNs_ = 0;
 
   std::mutex mutex_;

@@ -179,7 +179,10 @@ cl_int Kernel::makeZeKernels() {
       if (r == ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED) return CL_INVALID_PROGRAM_EXECUTABLE;
       return fromZe(r);
     }
-    zes_.push_back(PerDevice{d, mods[unit_], h});
+    ze_kernel_properties_t props{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+    uint64_t staticLocal =
+        zeKernelGetProperties(h, &props) == ZE_RESULT_SUCCESS ? props.localMemSize : 0;
+    zes_.push_back(PerDevice{d, mods[unit_], h, staticLocal});
   }
   if (zes_.empty()) return CL_INVALID_PROGRAM_EXECUTABLE;
   return CL_SUCCESS;
@@ -361,18 +364,23 @@ bool Kernel::allArgsSet() const {
 }
 
 uint64_t Kernel::localMemoryBytes(const PerDevice& z) const {
-  ze_kernel_properties_t props{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
-  uint64_t total = 0;
-  if (zeKernelGetProperties(z.ze, &props) == ZE_RESULT_SUCCESS) total = props.localMemSize;
+  uint64_t total = z.staticLocal;
   for (const Arg& a : args_) total += a.localSize;
   return total;
 }
 
 std::vector<RefCounted*> Kernel::launchHolds() {
-  std::vector<RefCounted*> out{this, program_.get()};
+  std::vector<RefCounted*> out;
+  launchHolds(out);
+  return out;
+}
+
+void Kernel::launchHolds(std::vector<RefCounted*>& out) {
+  out.clear();
+  out.push_back(this);
+  out.push_back(program_.get());
   for (Arg& a : args_)
     if (a.memory) out.push_back(a.memory.get());
-  return out;
 }
 
 size_t Kernel::maxWorkGroupSize(const Device& d) const {

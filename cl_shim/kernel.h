@@ -35,6 +35,8 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
     Device* device;
     ZeModulePtr module;
     ze_kernel_handle_t ze = nullptr;
+    // The kernel's static __local bytes, asked of Level Zero once: every enqueue checks them.
+    uint64_t staticLocal = 0;
   };
 
   Program& program() const { return *program_; }
@@ -62,6 +64,8 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
   uint64_t localMemoryBytes(const PerDevice& z) const;
   // Objects a launch holds: the kernel, its program, the buffers its arguments name. Under mutex().
   std::vector<RefCounted*> launchHolds();
+  // The same into `out` (cleared first), so a caller can keep one vector's storage across launches.
+  void launchHolds(std::vector<RefCounted*>& out);
 
   cl_int info(cl_kernel_info param, size_t size, void* value, size_t* sizeRet);
   cl_int argInfo(cl_uint index, cl_kernel_arg_info param, size_t size, void* value,

@@ -1,6 +1,7 @@
 #include "cl_shim/queue.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "cl_shim/api_support.h"
 #include "cl_shim/errors.h"
@@ -95,29 +96,62 @@ Queue::~Queue() {
 
 void Queue::onApiReleased() {
   // "clReleaseCommandQueue performs an implicit flush"; the queue is deleted once its commands
-  // have completed. Waiting here breaks the queue <-> in-flight event references.
+  // have completed. Waiting here breaks the queue <-> in-flight (and spare) event references.
   finish();
-  std::lock_guard lock(mutex_);
-  for (auto& e : inflight_) e->releaseHolds();
-  inflight_.clear();
+  std::vector<Event*> spare;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& e : inflight_) e->releaseHolds();
+    inflight_.clear();
+    apiReleased_ = true;
+    spare.swap(spare_);
+  }
+  for (Event* e : spare) e->releaseApi();
 }
 
 void Queue::reapLocked() {
   while (!inflight_.empty() && inflight_.front()->isComplete()) {
-    inflight_.front()->releaseHolds();
+    Event* e = inflight_.front().get();
+    e->releaseHolds();
+    if (e->isInternal() && !apiReleased_) spare_.push_back(e);
     inflight_.pop_front();
   }
+}
+
+Event* Queue::internalEvent(cl_command_type type) {
+  static const bool reuse = [] {
+    const char* v = std::getenv("TESSERA_CL_EVENT_REUSE");
+    return !(v && v[0] == '0' && v[1] == 0);
+  }();
+  {
+    std::lock_guard lock(mutex_);
+    if (!spare_.empty()) {
+      Event* e = spare_.back();
+      spare_.pop_back();
+      e->reuse(type);
+      return e;
+    }
+  }
+  auto* e = new Event(*context_, this, type);
+  if (reuse) e->markInternal();
+  return e;
 }
 
 cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList,
                       cl_event* out, const Append& append, std::initializer_list<RefCounted*> holds,
                       bool blocking) {
-  return enqueue(type, numWaits, waitList, out, append, std::vector<RefCounted*>(holds), blocking);
+  return enqueue(type, numWaits, waitList, out, append, holds.begin(), holds.size(), blocking);
 }
 
 cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList,
                       cl_event* out, const Append& append, const std::vector<RefCounted*>& holds,
                       bool blocking) {
+  return enqueue(type, numWaits, waitList, out, append, holds.data(), holds.size(), blocking);
+}
+
+cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList,
+                      cl_event* out, const Append& append, RefCounted* const* holds,
+                      size_t numHolds, bool blocking) {
   // cl_qcom_recordable_queues: "Only clEnqueueNDRangeKernel may be recorded. All other API
   // enqueues to a recordable queue will return CL_INVALID_OPERATION." (NDRanges record through
   // recordLaunch, never through here.)
@@ -126,14 +160,15 @@ cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* wa
   if (cl_int err = checkWaitList(*context_, numWaits, waitList, &waits); err != CL_SUCCESS)
     return err;
   std::vector<Ref<Event>> waited;
+  waited.reserve(numWaits);
   for (cl_uint i = 0; i < numWaits; ++i) waited.emplace_back(Event::from(waitList[i]));
-  auto* event = new Event(*context_, this, type);
-  for (RefCounted* h : holds)
-    if (h) event->hold(h);
+  // A blocking command's event is waited for after the lock is let go, so it must not be reused
+  // meanwhile: only non-blocking commands without an application event take internal ones.
+  Event* event = out || blocking ? new Event(*context_, this, type) : internalEvent(type);
   // The command also holds the events it waits for: an event released by the application (its
   // Level Zero event then reset and reused) while the command still waits on it would never
   // signal again.
-  for (auto& w : waited) event->hold(w.get());
+  event->hold(holds, numHolds, waited);
   {
     std::lock_guard lock(mutex_);
     // Submitted the moment it is appended: the device may start (and finish) it before the append
@@ -141,7 +176,15 @@ cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* wa
     event->markSubmitted(profiling());
     ze_result_t r = append(list_, event->ze(), uint32_t(waits.size()), waits.data());
     if (r != ZE_RESULT_SUCCESS) {
-      event->releaseApi();
+      event->releaseHolds();
+      if (event->isInternal()) {
+        // Signalled, as a reused event always is until its next command: a finish() that took
+        // it as the last command waits for nothing.
+        zeEventHostSignal(event->ze());
+        spare_.push_back(event);
+      } else {
+        event->releaseApi();
+      }
       return fromZe(r);
     }
     inflight_.emplace_back(event);
@@ -157,7 +200,7 @@ cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* wa
   }
   if (out)
     *out = event->handle();
-  else
+  else if (!event->isInternal())
     event->releaseApi();
   return result;
 }

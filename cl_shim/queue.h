@@ -47,9 +47,11 @@ class Queue : public Object<_cl_command_queue, 0x51554531 /* "QUE1" */> {
   cl_int enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList, cl_event* out,
                  const Append& append, std::initializer_list<RefCounted*> holds = {},
                  bool blocking = false);
-  // Like enqueue, with the holds given as a vector.
+  // Like enqueue, with the holds given as a vector or an array (null entries are skipped).
   cl_int enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList, cl_event* out,
                  const Append& append, const std::vector<RefCounted*>& holds, bool blocking);
+  cl_int enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList, cl_event* out,
+                 const Append& append, RefCounted* const* holds, size_t numHolds, bool blocking);
 
   cl_int finish();
   cl_int info(cl_command_queue_info param, size_t size, void* value, size_t* sizeRet);
@@ -68,8 +70,17 @@ class Queue : public Object<_cl_command_queue, 0x51554531 /* "QUE1" */> {
   std::vector<cl_queue_properties> array_;
   ze_command_list_handle_t list_ = nullptr;
 
+  // An event for a command whose event the application did not ask for: a completed one of this
+  // queue reused (its handle never left Tessera), else a new one. Locks mutex_.
+  Event* internalEvent(cl_command_type type);
+
   std::mutex mutex_;
   std::deque<Ref<Event>> inflight_;
+  // Completed internal events, kept with their Level Zero event, registry entry and hold storage
+  // so a launch does not pay for them again (TESSERA_CL_EVENT_REUSE=0: always new events). Each
+  // holds the queue, so they are let go when the application releases the queue.
+  std::vector<Event*> spare_;
+  bool apiReleased_ = false;
 };
 
 // Checks a wait list against a context: CL_INVALID_EVENT_WAIT_LIST or CL_INVALID_CONTEXT.

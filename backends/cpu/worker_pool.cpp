@@ -83,7 +83,7 @@ void WorkerPool::helperMain(uint32_t index) {
   }
 }
 
-void WorkerPool::parallelFor(uint64_t count, const std::function<void(uint64_t)>& job) {
+void WorkerPool::parallelFor(uint64_t count, JobRef job) {
   if (count == 0) return;
   if (threads_ == 1 || count == 1) {
     for (uint64_t i = 0; i < count; ++i) job(i);

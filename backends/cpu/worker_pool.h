@@ -26,8 +26,26 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   uint32_t size() const { return threads_; }
+  // A borrowed callable (the job outlives parallelFor's call): unlike std::function it never
+  // allocates, which keeps a launch free of heap work.
+  class JobRef {
+   public:
+    template <typename F>
+    JobRef(F& f)  // NOLINT: implicit, so callers pass lambdas
+        : object_(const_cast<void*>(static_cast<const void*>(&f))),
+          call_([](void* o, uint64_t i) { (*static_cast<F*>(o))(i); }) {}
+    void operator()(uint64_t i) const { call_(object_, i); }
+
+   private:
+    void* object_;
+    void (*call_)(void*, uint64_t);
+  };
   // Calls job(i) for i in [0, count) spread over the workers and returns when all are done.
-  void parallelFor(uint64_t count, const std::function<void(uint64_t)>& job);
+  void parallelFor(uint64_t count, JobRef job);
+  template <typename F>
+  void parallelFor(uint64_t count, F&& job) {
+    parallelFor(count, JobRef(job));
+  }
 
  private:
   void helperMain(uint32_t index);
@@ -39,7 +57,7 @@ class WorkerPool {
   uint64_t idleSpinNs_;
   std::vector<std::thread> helpers_;
   std::mutex jobMutex_;  // one job at a time
-  const std::function<void(uint64_t)>* job_ = nullptr;
+  const JobRef* job_ = nullptr;
   uint64_t count_ = 0;
   std::atomic<uint64_t> next_{0};
   std::atomic<uint32_t> generation_{0};  // futex word: bumped per job

@@ -93,6 +93,7 @@ struct ExecutionTarget {
   Device& device;
   bool mayUseWorkers;                       // compute queues spread large copies over the PUs
   const std::atomic<bool>* cancel = nullptr;  // set when the queue is destroyed
+  bool serial = false;  // run every work-group on the calling thread (tiny inline commands)
 };
 
 // Runs one command: its waits, its operation, its signal. False when cancelled while waiting.

@@ -70,7 +70,8 @@ void launch(const LaunchOp& l, const ze_group_count_t* counts, const ExecutionTa
   // An empty grid runs nothing (group counts of zero are legal in indirect launches).
   if (!dims.groupCount[0] || !dims.groupCount[1] || !dims.groupCount[2]) return;
   dims.workDim = workDim(dims);
-  backends::cpu::launch(l.kernel->compiled(), l.args.data(), dims, t.device.workers());
+  backends::cpu::launch(l.kernel->compiled(), l.args.data(), dims,
+                        t.serial ? nullptr : &t.device.workers());
 }
 
 void run(const Op& op, const ExecutionTarget& t) {

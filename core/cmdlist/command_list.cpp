@@ -1,5 +1,8 @@
 #include "core/cmdlist/command_list.h"
 
+#include <cstdlib>
+#include <variant>
+
 #include "backends/cpu/affinity.h"
 #include "core/device/device.h"
 
@@ -14,6 +17,39 @@ std::shared_ptr<CommandBuffer> CommandList::newBuffer() {
   auto buffer = std::make_shared<CommandBuffer>();
   buffer->context = &context_;
   return buffer;
+}
+
+namespace {
+
+// Commands up to this size count as tiny: a launch of at most kTinyItems work-items, a copy or fill
+// of at most kTinyBytes, or a command with no operation (barriers, markers, signals).
+constexpr uint64_t kTinyItems = 4096;
+constexpr size_t kTinyBytes = 64u << 10;
+
+}  // namespace
+
+bool inlineLaunchEnabled() {
+  // TESSERA_INLINE_LAUNCH=0 hands every command of an asynchronous list to the executor.
+  static const bool on = [] {
+    const char* v = std::getenv("TESSERA_INLINE_LAUNCH");
+    return !(v && v[0] == '0' && v[1] == 0);
+  }();
+  return on;
+}
+
+bool CommandList::isTinyAndReady(const Command& c) {
+  for (const Ref<Event>& e : c.waits)
+    if (!e->isSignaled()) return false;
+  if (std::holds_alternative<NopOp>(c.op)) return true;
+  if (const auto* l = std::get_if<LaunchOp>(&c.op)) {
+    if (l->indirect) return false;  // its group counts are only known when it runs
+    uint64_t items = 1;
+    for (int d = 0; d < 3; ++d) items *= uint64_t(l->dims.groupCount[d]) * l->dims.groupSize[d];
+    return items <= kTinyItems;
+  }
+  if (const auto* cp = std::get_if<CopyOp>(&c.op)) return cp->size <= kTinyBytes;
+  if (const auto* f = std::get_if<FillOp>(&c.op)) return f->size <= kTinyBytes;
+  return false;
 }
 
 ze_result_t CommandList::create(Context& context, Device& device,
@@ -46,12 +82,18 @@ ze_result_t CommandList::append(Command command) {
     buffer_->add(std::move(command));
     return ZE_RESULT_SUCCESS;
   }
-  if (queue_->synchronous()) {
-    // The lowest latency: run on the calling thread, when it is on one of the device's PUs (or the
-    // topology is not this machine's), which keeps "a queue executes only on its device's PUs".
+  // The lowest latency: run on the calling thread, when it is on one of the device's PUs (or the
+  // topology is not this machine's), which keeps "a queue executes only on its device's PUs".
+  // Always for a SYNCHRONOUS list; for an asynchronous one only a tiny command that is ready to run
+  // on an idle queue (so order is kept): handing it to the executor would cost a wake-up of a
+  // sleeping thread, tens of microseconds on these VMs, for nanoseconds of work.
+  bool inlineTiny = !queue_->synchronous() && inlineLaunchEnabled() && queue_->idle() &&
+                    isTinyAndReady(command);
+  if (queue_->synchronous() || inlineTiny) {
     const auto& cpus = device_.pinCpus();
     if (cpus.empty() || backends::cpu::runningOn(cpus)) {
-      runCommand(command, ExecutionTarget{device_, !isCopyOnly(), nullptr});
+      // A tiny command's work-groups stay on this thread too: waking a helper costs more.
+      runCommand(command, ExecutionTarget{device_, !isCopyOnly(), nullptr, inlineTiny});
       return ZE_RESULT_SUCCESS;
     }
   }

@@ -26,6 +26,10 @@ namespace tessera::core {
 class Context;
 class Device;
 
+// TESSERA_INLINE_LAUNCH: whether tiny ready commands of asynchronous immediate lists run inline on
+// an idle queue (default on; "0" turns it off).
+bool inlineLaunchEnabled();
+
 class CommandList
     : public Object<_ze_command_list_handle_t, 0x746573734c737431ull /* "tessLst1" */> {
  public:
@@ -81,6 +85,9 @@ class CommandList
   CommandList(Context& context, Device& device, uint32_t ordinal, ze_command_list_flags_t flags,
               bool isMutable = false);
   std::shared_ptr<CommandBuffer> newBuffer();
+  // Whether an asynchronous immediate list may run `c` on the calling thread: its waits are
+  // signalled and its work is small (kTinyItems, kTinyBytes).
+  static bool isTinyAndReady(const Command& c);
 
   Context& context_;
   Device& device_;

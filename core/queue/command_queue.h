@@ -50,6 +50,9 @@ class CommandQueue
   uint64_t submit(std::vector<std::shared_ptr<const CommandBuffer>> buffers, Ref<Fence> fence);
   // Waits until everything submitted before the call completed; false on timeout.
   bool synchronize(uint64_t timeoutNs);
+  // Everything submitted has completed (the executor is done with it). Only meaningful to the one
+  // thread that submits, as for an immediate list's own queue.
+  bool idle() const { return completed_.load() == submitted_.load(); }
   // Waits for one ticket, without timeout.
   void waitFor(uint64_t ticket) { completed_.waitAtLeast(ticket, sync::kForever, &stop_); }
 

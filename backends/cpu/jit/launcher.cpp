@@ -40,27 +40,35 @@ thread_local ThreadBuffer tlsScratch;
 }  // namespace
 
 void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims& dims,
-            WorkerPool& pool) {
+            WorkerPool* pool) {
   for (int d = 0; d < 3; ++d) {
     if (dims.groupCount[d] == 0 || dims.groupSize[d] == 0) {
       throw std::invalid_argument("launch: group counts and sizes must be at least 1");
     }
   }
-  // The launch's own copy of the arguments, with __local sizes turned into offsets.
-  std::vector<uint8_t> argCopy(args, args + kernel.argBufferSize);
+  // The launch's own copy of the arguments, with __local sizes turned into offsets; on the stack
+  // for the usual few arguments, so a launch allocates nothing.
+  alignas(16) uint8_t small[256];
+  std::vector<uint8_t> large;
+  uint8_t* argCopy = small;
+  if (kernel.argBufferSize > sizeof small) {
+    large.resize(kernel.argBufferSize);
+    argCopy = large.data();
+  }
+  if (kernel.argBufferSize) std::memcpy(argCopy, args, kernel.argBufferSize);
   uint64_t localBytes =
       (kernel.staticLocalBytes + kLocalArgAlignment - 1) & ~uint64_t{kLocalArgAlignment - 1};
   for (const KernelArgInfo& arg : kernel.args) {
     if (arg.kind != ArgKind::LocalPointer) continue;
     uint64_t size;
-    std::memcpy(&size, argCopy.data() + arg.offset, sizeof size);
+    std::memcpy(&size, argCopy + arg.offset, sizeof size);
     uint64_t offset = localBytes;
-    std::memcpy(argCopy.data() + arg.offset, &offset, sizeof offset);
+    std::memcpy(argCopy + arg.offset, &offset, sizeof offset);
     localBytes += (size + kLocalArgAlignment - 1) & ~uint64_t{kLocalArgAlignment - 1};
   }
 
   WorkGroupContext ctx{};
-  ctx.args = argCopy.data();
+  ctx.args = argCopy;
   for (int d = 0; d < 3; ++d) {
     ctx.localSize[d] = dims.groupSize[d];
     ctx.groupCount[d] = dims.groupCount[d];
@@ -73,11 +81,16 @@ void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
   const uint64_t groups = gx * gy * dims.groupCount[2];
   WorkGroupFn fn = kernel.fn;
 
-  pool.parallelFor(groups, [&](uint64_t g) {
+  auto group = [&](uint64_t g) {
     uint8_t* local = tlsLocal.get(localBytes == 0 ? 64 : localBytes);
     uint8_t* scratch = tlsScratch.get(scratchBytes == 0 ? 64 : scratchBytes);
     fn(&ctx, g % gx, (g / gx) % gy, g / (gx * gy), local, scratch);
-  });
+  };
+  if (pool) {
+    pool->parallelFor(groups, group);
+  } else {
+    for (uint64_t g = 0; g < groups; ++g) group(g);
+  }
   // Kernels' printf output (builtin_runtime.h) is complete when the launch is.
   std::fflush(stdout);
 }

@@ -21,8 +21,13 @@ struct LaunchDims {
 };
 
 // `args` holds kernel.argBufferSize bytes laid out as kernel.args says (a LocalPointer slot holds
-// the size the caller wants). Group counts and sizes must be >= 1.
+// the size the caller wants). Group counts and sizes must be >= 1. `pool` null: every work-group
+// runs on the calling thread (tiny launches, where waking a helper would cost more than the work).
 void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims& dims,
-            WorkerPool& pool);
+            WorkerPool* pool);
+inline void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims& dims,
+                   WorkerPool& pool) {
+  launch(kernel, args, dims, &pool);
+}
 
 }  // namespace tessera::backends::cpu
