@@ -61,6 +61,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueExecuteCommandLists(
     for (uint32_t i = 0; i < numCommandLists; ++i)
       if (!(lists[i] = CommandList::fromHandle(phCommandLists[i])))
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (queue->context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
     return queue->execute(lists, fence);
   });
 }
@@ -69,5 +70,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueSynchronize(ze_command_queue_h
                                                               uint64_t timeout) {
   CommandQueue* queue = CommandQueue::fromHandle(hCommandQueue);
   if (!queue) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  return queue->synchronize(timeout) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  if (queue->context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
+  if (!queue->synchronize(timeout)) return ZE_RESULT_NOT_READY;
+  return queue->context().status();
 }

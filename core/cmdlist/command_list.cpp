@@ -1,6 +1,7 @@
 #include "core/cmdlist/command_list.h"
 
 #include "backends/cpu/affinity.h"
+#include "core/context/context.h"
 #include "core/device/device.h"
 
 namespace tessera::core {
@@ -46,19 +47,25 @@ ze_result_t CommandList::append(Command command) {
     buffer_->add(std::move(command));
     return ZE_RESULT_SUCCESS;
   }
+  // A lost context (a kernel faulted in it) takes no more work: "all APIs will return
+  // ZE_RESULT_ERROR_DEVICE_LOST when any object associated with that context is used".
+  if (context_.lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
   if (queue_->synchronous()) {
     // The lowest latency: run on the calling thread, when it is on one of the device's PUs (or the
     // topology is not this machine's), which keeps "a queue executes only on its device's PUs".
     const auto& cpus = device_.pinCpus();
     if (cpus.empty() || backends::cpu::runningOn(cpus)) {
       runCommand(command, ExecutionTarget{device_, !isCopyOnly(), nullptr});
-      return ZE_RESULT_SUCCESS;
+      return context_.status();  // DEVICE_LOST when its kernel faulted
     }
   }
   auto buffer = newBuffer();
   buffer->add(std::move(command));
   uint64_t ticket = queue_->submit({std::move(buffer)}, Ref<Fence>());
-  if (queue_->synchronous()) queue_->waitFor(ticket);
+  if (queue_->synchronous()) {
+    queue_->waitFor(ticket);
+    return context_.status();
+  }
   return ZE_RESULT_SUCCESS;
 }
 
