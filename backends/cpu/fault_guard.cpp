@@ -1,5 +1,6 @@
 #include "backends/cpu/fault_guard.h"
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace tessera::backends::cpu {
 namespace {
@@ -35,12 +37,32 @@ TESSERA_TLS_IE thread_local sigjmp_buf* tlsRecovery = nullptr;
 TESSERA_TLS_IE thread_local FaultInfo tlsFault;
 TESSERA_TLS_IE thread_local int forwarding = 0;
 
+// Every thread that has run guarded code, for interruptGuarded(): its launch tag while it runs
+// guarded code, and the tag an interrupter asks it to leave.
+struct Entry {
+  pthread_t thread;
+  std::atomic<const void*> tag{nullptr};
+  std::atomic<const void*> interrupt{nullptr};
+};
+TESSERA_TLS_IE thread_local Entry* tlsEntry = nullptr;
+std::mutex registryMutex;
+std::vector<Entry*>& registry() {
+  static auto* r = new std::vector<Entry*>;  // never destroyed: threads may outlive statics
+  return *r;
+}
+
 // The rest of the per-thread state (the alternate stack), only touched outside handlers.
 struct ThreadState {
   void* altStack = nullptr;
   size_t altSize = 0;
   bool altChecked = false;
   ~ThreadState() {
+    if (tlsEntry) {
+      std::lock_guard lock(registryMutex);
+      std::erase(registry(), tlsEntry);
+      delete tlsEntry;
+      tlsEntry = nullptr;
+    }
     if (!altStack) return;
     stack_t off{};
     off.ss_flags = SS_DISABLE;
@@ -118,6 +140,13 @@ void install() {
 void ensureAltStack() {
   if (tls.altChecked) return;
   tls.altChecked = true;
+  {
+    auto* e = new Entry;
+    e->thread = pthread_self();
+    std::lock_guard lock(registryMutex);
+    registry().push_back(e);
+    tlsEntry = e;
+  }
   stack_t cur{};
   if (sigaltstack(nullptr, &cur) == 0 && !(cur.ss_flags & SS_DISABLE)) return;
   size_t size = 64 * 1024;
@@ -136,6 +165,58 @@ void ensureAltStack() {
 
 }  // namespace
 
+// The interrupt signal's handler (installed on the first interrupt): it leaves guarded code only when
+// the thread is inside it under the tag an interrupter asked for; otherwise it is somebody else's
+// signal (or came late) and goes to the previous handler, if any.
+namespace {
+
+struct sigaction previousInterrupt;
+std::once_flag interruptOnce;
+
+void interruptHandler(int sig, siginfo_t* info, void* uctx) {
+  Entry* e = tlsEntry;
+  sigjmp_buf* r = tlsRecovery;
+  if (e && r) {
+    const void* want = e->interrupt.load(std::memory_order_acquire);
+    if (want && want == e->tag.load(std::memory_order_relaxed)) {
+      e->interrupt.store(nullptr, std::memory_order_relaxed);
+      tlsRecovery = nullptr;
+      tlsFault.signal = sig;
+      tlsFault.address = 0;
+      siglongjmp(*r, 1);
+    }
+  }
+  const struct sigaction& prev = previousInterrupt;
+  if ((prev.sa_flags & SA_SIGINFO) && prev.sa_sigaction)
+    prev.sa_sigaction(sig, info, uctx);
+  else if (!(prev.sa_flags & SA_SIGINFO) && prev.sa_handler != SIG_DFL &&
+           prev.sa_handler != SIG_IGN)
+    prev.sa_handler(sig);
+}
+
+}  // namespace
+
+int interruptSignal() { return SIGRTMIN + 5; }
+
+int interruptGuarded(const void* tag) {
+  if (!tag || !faultGuardEnabled()) return 0;
+  std::call_once(interruptOnce, [] {
+    struct sigaction sa{};
+    sa.sa_sigaction = interruptHandler;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigaction(interruptSignal(), &sa, &previousInterrupt);
+  });
+  int n = 0;
+  std::lock_guard lock(registryMutex);
+  for (Entry* e : registry()) {
+    if (e->tag.load(std::memory_order_relaxed) != tag) continue;
+    e->interrupt.store(tag, std::memory_order_release);
+    if (pthread_kill(e->thread, interruptSignal()) == 0) ++n;
+  }
+  return n;
+}
+
 bool faultGuardEnabled() {
   static const bool enabled = [] {
     const char* v = std::getenv("TESSERA_NO_FAULT_GUARD");
@@ -144,7 +225,7 @@ bool faultGuardEnabled() {
   return enabled;
 }
 
-bool runGuarded(void (*fn)(void*), void* arg, FaultInfo* info) {
+bool runGuarded(void (*fn)(void*), void* arg, FaultInfo* info, const void* tag) {
   if (!faultGuardEnabled()) {
     fn(arg);
     return true;
@@ -153,15 +234,20 @@ bool runGuarded(void (*fn)(void*), void* arg, FaultInfo* info) {
   ensureAltStack();
   sigjmp_buf here;
   sigjmp_buf* outer = tlsRecovery;
+  Entry* e = tlsEntry;
+  const void* outerTag = e ? e->tag.load(std::memory_order_relaxed) : nullptr;
   if (sigsetjmp(here, 1) != 0) {
-    // Back from the handler: the kernel's frames are gone.
+    // Back from a handler: the kernel's frames are gone.
     tlsRecovery = outer;
+    if (e) e->tag.store(outerTag, std::memory_order_relaxed);
     if (info) *info = tlsFault;
     return false;
   }
+  if (e) e->tag.store(tag, std::memory_order_relaxed);
   tlsRecovery = &here;
   fn(arg);
   tlsRecovery = outer;
+  if (e) e->tag.store(outerTag, std::memory_order_relaxed);
   return true;
 }
 

@@ -29,13 +29,24 @@ struct FaultInfo {
 
 // Runs fn(arg) and returns true, or returns false with *info filled if a fault in fn was caught.
 // Nested calls on one thread are allowed (the inner recovery point wins while it runs).
-bool runGuarded(void (*fn)(void*), void* arg, FaultInfo* info);
+// `tag` (may be null) names what the code belongs to (a launch on a queue): interruptGuarded(tag)
+// makes every thread running guarded code under that tag leave it as if it had faulted, with
+// FaultInfo::signal == interruptSignal().
+bool runGuarded(void (*fn)(void*), void* arg, FaultInfo* info, const void* tag = nullptr);
 
 // Convenience for lambdas.
 template <typename F>
-bool runGuardedFn(F& f, FaultInfo* info) {
-  return runGuarded([](void* p) { (*static_cast<F*>(p))(); }, &f, info);
+bool runGuardedFn(F& f, FaultInfo* info, const void* tag = nullptr) {
+  return runGuarded([](void* p) { (*static_cast<F*>(p))(); }, &f, info, tag);
 }
+
+// Sends interruptSignal() (SIGRTMIN+5; its handler is installed on the first call) to every thread
+// inside guarded code under `tag`; returns how many were signalled. A thread that left the code
+// before the signal arrives ignores it. Used to end a kernel that does not end when its queue is
+// destroyed (docs/reliability-runtime.md). Not safe against a kernel interrupted inside a builtin
+// that holds a libc lock (printf): documented.
+int interruptGuarded(const void* tag);
+int interruptSignal();
 
 // Thrown by launch() (on the launching thread, after every worker has left the launch) when a
 // work-group faulted.

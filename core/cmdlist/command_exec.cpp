@@ -70,7 +70,7 @@ void launch(const LaunchOp& l, const ze_group_count_t* counts, const ExecutionTa
   // An empty grid runs nothing (group counts of zero are legal in indirect launches).
   if (!dims.groupCount[0] || !dims.groupCount[1] || !dims.groupCount[2]) return;
   dims.workDim = workDim(dims);
-  launchContained(*l.kernel, l.args.data(), dims, t.device.workers());
+  launchContained(*l.kernel, l.args.data(), dims, t.device.workers(), t.cancel);
 }
 
 void run(const Op& op, const ExecutionTarget& t) {

@@ -45,7 +45,7 @@ thread_local ThreadBuffer tlsScratch;
 }  // namespace
 
 void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims& dims,
-            WorkerPool& pool) {
+            WorkerPool& pool, const void* tag) {
   for (int d = 0; d < 3; ++d) {
     if (dims.groupCount[d] == 0 || dims.groupSize[d] == 0) {
       throw std::invalid_argument("launch: group counts and sizes must be at least 1");
@@ -91,7 +91,7 @@ void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
     uint8_t* scratch = tlsScratch.get(scratchBytes == 0 ? 64 : scratchBytes);
     auto group = [&] { fn(&ctx, g % gx, (g / gx) % gy, g / (gx * gy), local, scratch); };
     FaultInfo info;
-    if (!runGuardedFn(group, &info)) {
+    if (!runGuardedFn(group, &info, tag)) {
       std::call_once(firstOnce, [&] { first = info; });
       faulted.store(true, std::memory_order_relaxed);
     }

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdlib>
 #include <climits>
 #include <thread>
 
@@ -245,7 +246,24 @@ TEST_CASE("Faults: a kernel that does not end leaves timed waits NOT_READY", "[f
     CHECK(zeFenceHostSynchronize(a.fence, UINT64_MAX) == ZE_RESULT_SUCCESS);
     CHECK(a.out[0] == 7);
   }
-  SECTION("destroying its queue waits for the running kernel (documented)") {
+  SECTION("destroying its queue interrupts the kernel after the timeout; the context is lost") {
+    setenv("TESSERA_QUEUE_DESTROY_TIMEOUT_MS", "100", 1);
+    auto start = std::chrono::steady_clock::now();
+    REQUIRE(zeCommandQueueDestroy(a.queue) == ZE_RESULT_SUCCESS);
+    auto took = std::chrono::steady_clock::now() - start;
+    unsetenv("TESSERA_QUEUE_DESTROY_TIMEOUT_MS");
+    a.queue = nullptr;
+    CHECK(took >= std::chrono::milliseconds(90));
+    CHECK(took < std::chrono::seconds(10));
+    CHECK(zeContextGetStatus(a.context) == ZE_RESULT_ERROR_DEVICE_LOST);
+    zeFenceDestroy(a.fence);
+    a.fence = nullptr;
+    // The workers are free again: another context runs a kernel.
+    FaultContext b(driver);
+    REQUIRE(b.runStore(0, UINT32_MAX) == ZE_RESULT_SUCCESS);
+    CHECK(b.allOnes());
+  }
+  SECTION("destroying its queue waits for a kernel that ends within the timeout") {
     auto start = std::chrono::steady_clock::now();
     std::thread release([&] {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
