@@ -194,6 +194,14 @@ void interruptHandler(int sig, siginfo_t* info, void* uctx) {
     prev.sa_handler(sig);
 }
 
+void unblockOurSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int sig : kSignals) sigaddset(&set, sig);
+  sigaddset(&set, SIGRTMIN + 5);
+  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+}
+
 }  // namespace
 
 int interruptSignal() { return SIGRTMIN + 5; }
@@ -236,8 +244,11 @@ bool runGuarded(void (*fn)(void*), void* arg, FaultInfo* info, const void* tag) 
   sigjmp_buf* outer = tlsRecovery;
   Entry* e = tlsEntry;
   const void* outerTag = e ? e->tag.load(std::memory_order_relaxed) : nullptr;
-  if (sigsetjmp(here, 1) != 0) {
+  // No signal mask saved (that would be a system call per work-group): the handler's signal stays
+  // blocked after the jump, so the fault path unblocks ours itself.
+  if (sigsetjmp(here, 0) != 0) {
     // Back from a handler: the kernel's frames are gone.
+    unblockOurSignals();
     tlsRecovery = outer;
     if (e) e->tag.store(outerTag, std::memory_order_relaxed);
     if (info) *info = tlsFault;
