@@ -161,6 +161,34 @@ TEST_CASE("Faults: integer division by zero in a kernel (SIGFPE) loses the conte
   zeKernelDestroy(k);
 }
 
+TEST_CASE("Faults: a kernel reaching OpUnreachable traps (SIGILL) and loses the context",
+          "[faults]") {
+  ze_driver_handle_t driver = initDriver();
+  FaultContext a(driver), b(driver);
+  auto spv = readCorpusKernel("fault_unreachable");
+  ze_module_desc_t md{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV,
+                      spv.size(), spv.data(), "", nullptr};
+  ze_module_handle_t m = nullptr;
+  REQUIRE(zeModuleCreate(a.context, a.device, &md, &m, nullptr) == ZE_RESULT_SUCCESS);
+  ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "fault_unreachable"};
+  ze_kernel_handle_t k = nullptr;
+  REQUIRE(zeKernelCreate(m, &kd, &k) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeKernelSetGroupSize(k, 4, 1, 1) == ZE_RESULT_SUCCESS);
+  setArgs(k, a.out);
+  ze_group_count_t groups{8, 1, 1};
+  REQUIRE(zeCommandListAppendLaunchKernel(a.list, k, &groups, nullptr, 0, nullptr) ==
+          ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListClose(a.list) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandQueueExecuteCommandLists(a.queue, 1, &a.list, a.fence) == ZE_RESULT_SUCCESS);
+  CHECK(zeFenceHostSynchronize(a.fence, UINT64_MAX) == ZE_RESULT_ERROR_DEVICE_LOST);
+  CHECK(zeContextGetStatus(a.context) == ZE_RESULT_ERROR_DEVICE_LOST);
+  CHECK(zeContextGetStatus(b.context) == ZE_RESULT_SUCCESS);
+  zeKernelDestroy(k);
+  zeModuleDestroy(m);
+  REQUIRE(b.runStore(0, UINT32_MAX) == ZE_RESULT_SUCCESS);
+  CHECK(b.allOnes());
+}
+
 TEST_CASE("Faults: a fault on the calling thread (synchronous immediate list) is contained",
           "[faults]") {
   ze_driver_handle_t driver = initDriver();
