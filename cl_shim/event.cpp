@@ -44,7 +44,10 @@ cl_int Event::status() const {
     cl_int s = userStatus_.load(std::memory_order_acquire);
     return s;
   }
-  return zeEventQueryStatus(ze_) == ZE_RESULT_SUCCESS ? CL_COMPLETE : CL_SUBMITTED;
+  ze_result_t r = zeEventQueryStatus(ze_);
+  // A kernel faulted in the context (docs/reliability.md, "Faults"): a negative status.
+  if (r == ZE_RESULT_ERROR_DEVICE_LOST) return CL_OUT_OF_RESOURCES;
+  return r == ZE_RESULT_SUCCESS ? CL_COMPLETE : CL_SUBMITTED;
 }
 
 cl_int Event::wait() {

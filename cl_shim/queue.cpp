@@ -214,7 +214,10 @@ cl_int Queue::finish() {
   if (last) last->wait();
   std::lock_guard lock(mutex_);
   reapLocked();
-  return CL_SUCCESS;
+  // A kernel faulted in this context (docs/reliability-runtime.md, "Faults"): the device is lost
+  // to it, whether or not the faulting command was still in flight.
+  return zeContextGetStatus(context_->ze()) == ZE_RESULT_ERROR_DEVICE_LOST ? CL_OUT_OF_RESOURCES
+                                                                            : CL_SUCCESS;
 }
 
 cl_int Queue::info(cl_command_queue_info param, size_t size, void* value, size_t* sizeRet) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <new>
+#include <system_error>
 #include <vector>
 
 namespace tessera::ze {
@@ -21,6 +22,12 @@ ze_result_t guarded(F&& f) noexcept {
     return f();
   } catch (const std::bad_alloc&) {
     return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+  } catch (const std::system_error& e) {
+    // A thread (a queue's executor) or another resource the system would not give.
+    if (e.code() == std::errc::resource_unavailable_try_again ||
+        e.code() == std::errc::not_enough_memory)
+      return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+    return ZE_RESULT_ERROR_UNKNOWN;
   } catch (...) {
     return ZE_RESULT_ERROR_UNKNOWN;
   }

@@ -62,6 +62,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueExecuteCommandLists(
     for (uint32_t i = 0; i < numCommandLists; ++i)
       if (!(lists[i] = CommandList::fromHandle(phCommandLists[i])))
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    if (queue->context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
     return queue->execute(lists, fence);
   });
 }
@@ -70,11 +71,15 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueSynchronize(ze_command_queue_h
                                                               uint64_t timeout) {
   CommandQueue* queue = CommandQueue::fromHandle(hCommandQueue);
   if (!queue) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (queue->context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
+  bool ready;
   if (tessera::trace::enabled()) {
     uint64_t start = tessera::trace::nowNs();
-    bool ready = queue->synchronize(timeout);
+    ready = queue->synchronize(timeout);
     traceHostSync("zeCommandQueueSynchronize", start, nullptr, ready);
-    return ready ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  } else {
+    ready = queue->synchronize(timeout);
   }
-  return queue->synchronize(timeout) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  if (!ready) return ZE_RESULT_NOT_READY;
+  return queue->context().status();
 }

@@ -78,18 +78,23 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostSynchronize(ze_event_handle_t hEv
                                                            uint64_t timeout) {
   Event* event = Event::fromHandle(hEvent);
   if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (event->pool().context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
+  bool ready;
   if (tessera::trace::enabled()) {
     uint64_t start = tessera::trace::nowNs();
-    bool ready = event->wait(timeout);
+    ready = event->wait(timeout);
     traceHostSync("zeEventHostSynchronize", start, event, ready);
-    return ready ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  } else {
+    ready = event->wait(timeout);
   }
-  return event->wait(timeout) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  if (!ready) return ZE_RESULT_NOT_READY;
+  return event->pool().context().status();
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventQueryStatus(ze_event_handle_t hEvent) {
   Event* event = Event::fromHandle(hEvent);
   if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (event->pool().context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
   return event->isSignaled() ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
 }
 

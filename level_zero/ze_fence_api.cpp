@@ -1,4 +1,5 @@
 // The fence entry points.
+#include "core/context/context.h"
 #include "core/fence/fence.h"
 #include "core/queue/command_queue.h"
 #include "core/trace/command_trace.h"
@@ -31,18 +32,23 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeFenceHostSynchronize(ze_fence_handle_t hFe
                                                            uint64_t timeout) {
   Fence* fence = Fence::fromHandle(hFence);
   if (!fence) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (fence->queue().context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
+  bool ready;
   if (tessera::trace::enabled()) {
     uint64_t start = tessera::trace::nowNs();
-    bool ready = fence->wait(timeout);
+    ready = fence->wait(timeout);
     traceHostSync("zeFenceHostSynchronize", start, nullptr, ready);
-    return ready ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  } else {
+    ready = fence->wait(timeout);
   }
-  return fence->wait(timeout) ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+  if (!ready) return ZE_RESULT_NOT_READY;
+  return fence->queue().context().status();
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeFenceQueryStatus(ze_fence_handle_t hFence) {
   Fence* fence = Fence::fromHandle(hFence);
   if (!fence) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (fence->queue().context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
   return fence->isSignaled() ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
 }
 

@@ -1,6 +1,7 @@
 #include <cstring>
 
 #include "backends/cpu/worker_pool.h"
+#include "core/cmdlist/fault_containment.h"
 #include "core/cmdlist/command.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
@@ -70,8 +71,9 @@ void launch(const LaunchOp& l, const ze_group_count_t* counts, const ExecutionTa
   // An empty grid runs nothing (group counts of zero are legal in indirect launches).
   if (!dims.groupCount[0] || !dims.groupCount[1] || !dims.groupCount[2]) return;
   dims.workDim = workDim(dims);
-  backends::cpu::launch(l.kernel->compiled(), l.args.data(), dims,
-                        t.serial ? nullptr : &t.device.workers());
+  // Serial (a tiny launch inline on the submitting thread): every work-group on this thread.
+  launchContained(*l.kernel, l.args.data(), dims, t.serial ? nullptr : &t.device.workers(),
+                  t.cancel);
 }
 
 void run(const Op& op, const ExecutionTarget& t) {

@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "backends/cpu/affinity.h"
+#include "core/context/context.h"
 #include "core/device/device.h"
 
 namespace tessera::core {
@@ -82,6 +83,9 @@ ze_result_t CommandList::append(Command command) {
     buffer_->add(std::move(command));
     return ZE_RESULT_SUCCESS;
   }
+  // A lost context (a kernel faulted in it) takes no more work: "all APIs will return
+  // ZE_RESULT_ERROR_DEVICE_LOST when any object associated with that context is used".
+  if (context_.lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
   // The lowest latency: run on the calling thread, when it is on one of the device's PUs (or the
   // topology is not this machine's), which keeps "a queue executes only on its device's PUs".
   // Always for a SYNCHRONOUS list; for an asynchronous one only a tiny command that is ready to run
@@ -94,13 +98,18 @@ ze_result_t CommandList::append(Command command) {
     if (cpus.empty() || backends::cpu::runningOn(cpus)) {
       // A tiny command's work-groups stay on this thread too: waking a helper costs more.
       runCommand(command, ExecutionTarget{device_, !isCopyOnly(), nullptr, inlineTiny});
-      return ZE_RESULT_SUCCESS;
+      // A synchronous list reports a fault now (DEVICE_LOST); an asynchronous one, as if the
+      // command had run on the executor, at the next synchronization.
+      return inlineTiny ? ZE_RESULT_SUCCESS : context_.status();
     }
   }
   auto buffer = newBuffer();
   buffer->add(std::move(command));
   uint64_t ticket = queue_->submit({std::move(buffer)}, Ref<Fence>());
-  if (queue_->synchronous()) queue_->waitFor(ticket);
+  if (queue_->synchronous()) {
+    queue_->waitFor(ticket);
+    return context_.status();
+  }
   return ZE_RESULT_SUCCESS;
 }
 

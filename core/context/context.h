@@ -4,6 +4,7 @@
 
 #include <level_zero/ze_api.h>
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -30,8 +31,15 @@ class Context : public Object<_ze_context_handle_t, 0x7465737343747831ull /* "te
   // may be made after the context.
   bool hasDevice(const Device* d) const;
   const std::vector<Device*>& devices() const { return devices_; }
-  // SUCCESS while usable; DEVICE_LOST once a fault has hit one of its devices (later issues).
-  ze_result_t status() const { return ZE_RESULT_SUCCESS; }
+  // SUCCESS while usable; DEVICE_LOST once a kernel launched in it faulted (docs/reliability.md,
+  // "Faults"): its queues then run no more kernels (other commands still run and still signal, so
+  // no wait hangs), and synchronizations and queries of its queues, fences and events say
+  // DEVICE_LOST. The guide's recovery is to destroy the context and make a new one.
+  ze_result_t status() const {
+    return lost_.load(std::memory_order_acquire) ? ZE_RESULT_ERROR_DEVICE_LOST : ZE_RESULT_SUCCESS;
+  }
+  bool lost() const { return lost_.load(std::memory_order_acquire); }
+  void markLost() { lost_.store(true, std::memory_order_release); }
 
   MemoryManager& memory() { return *memory_; }
   VirtualMemory& virtualMemory() { return virtual_; }
@@ -47,6 +55,7 @@ class Context : public Object<_ze_context_handle_t, 0x7465737343747831ull /* "te
   Driver& driver_;
   std::vector<Device*> devices_;
   bool everyDevice_ = false;  // made for all devices of the driver
+  std::atomic<bool> lost_{false};
   VirtualMemory virtual_;
   std::unique_ptr<MemoryManager> memory_;  // made once devices_ is set (it reads their limits)
 };

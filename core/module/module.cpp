@@ -31,11 +31,21 @@ bool needsLinking(const spirv::LinkageEntry& l) {
 }
 
 // One JIT for the process: compiled code is cached by the module's bytes, options and constants.
+// A mutex rather than std::call_once: an exception (std::bad_alloc when memory runs out) thrown
+// through glibc's pthread_once makes glibc load libgcc_s for the unwinding, which fails when memory
+// is short and aborts the process (docs/reliability-runtime.md, "Exhaustion"). Under the mutex the
+// exception passes only C++ frames, reaches zeModuleCreate as OUT_OF_HOST_MEMORY, and the next
+// build tries again.
 backends::cpu::KernelJit* sharedJit(std::string& error) {
-  static std::once_flag once;
+  static std::mutex mutex;
   static backends::cpu::KernelJit* jit = nullptr;
+  static bool tried = false;
   static std::string failure;
-  std::call_once(once, [] { jit = backends::cpu::KernelJit::create(&failure).release(); });
+  std::lock_guard lock(mutex);
+  if (!tried) {
+    jit = backends::cpu::KernelJit::create(&failure).release();
+    tried = true;
+  }
   if (!jit) error = failure;
   return jit;
 }

@@ -6,6 +6,7 @@
 
 #include "backends/cpu/affinity.h"
 #include "core/cmdlist/command_list.h"
+#include "core/cmdlist/fault_containment.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
 #include "core/trace/command_trace.h"
@@ -43,7 +44,8 @@ CommandQueue::CommandQueue(Context& context, Device& device, const ze_command_qu
 CommandQueue::~CommandQueue() {
   stop_ = true;
   submitted_.wakeAll();
-  executor_.join();
+  // Interrupts a kernel that does not end (docs/reliability-runtime.md, "Faults").
+  joinInterrupting(executor_, exited_, &stop_);
   // What never ran lets go of its allocations, so a BLOCKING_FREE of them does not wait forever.
   for (const Submission& s : pending_) releaseUses(s);
 }
@@ -101,6 +103,10 @@ bool CommandQueue::synchronize(uint64_t timeoutNs) {
 }
 
 void CommandQueue::executorMain() {
+  struct Exit {
+    std::atomic<bool>& flag;
+    ~Exit() { flag.store(true, std::memory_order_release); }
+  } exit{exited_};
   backends::cpu::pinCurrentThread(device_.pinCpus());
   applyPriority(desc_.priority);
   if (trace::enabled()) traceNameQueue(device_, desc_.ordinal, desc_.index, synchronous());

@@ -74,6 +74,7 @@ class CommandQueue
   std::deque<Submission> pending_;
   sync::Counter submitted_, completed_;
   std::atomic<bool> stop_{false};
+  std::atomic<bool> exited_{false};  // set as executorMain returns (fault_containment.h)
   std::thread executor_;
 };
 

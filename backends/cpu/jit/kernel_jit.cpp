@@ -129,6 +129,9 @@ std::unique_ptr<KernelJit> KernelJit::create(std::string* error) {
     return nullptr;
   }
   jtmb->setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
+  // A kernel that reaches `unreachable` (OpUnreachable) traps (SIGILL, contained by fault_guard.h)
+  // rather than running into whatever code follows it.
+  jtmb->getOptions().TrapUnreachable = true;
   std::string cpu = jtmb->getCPU();
   std::string features = jtmb->getFeatures().getString();
   auto tm = jtmb->createTargetMachine();

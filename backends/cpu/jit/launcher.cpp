@@ -1,5 +1,10 @@
 #include "backends/cpu/jit/launcher.h"
 
+#include <atomic>
+#include <mutex>
+
+#include "backends/cpu/fault_guard.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -40,7 +45,7 @@ thread_local ThreadBuffer tlsScratch;
 }  // namespace
 
 void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims& dims,
-            WorkerPool* pool) {
+            WorkerPool* pool, const void* tag) {
   for (int d = 0; d < 3; ++d) {
     if (dims.groupCount[d] == 0 || dims.groupSize[d] == 0) {
       throw std::invalid_argument("launch: group counts and sizes must be at least 1");
@@ -81,10 +86,23 @@ void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
   const uint64_t groups = gx * gy * dims.groupCount[2];
   WorkGroupFn fn = kernel.fn;
 
+  // A work-group that faults (fault_guard.h) ends there; the launch's other groups stop at their
+  // next group boundary (those already running finish), and the launch throws KernelFault once
+  // every worker has left it.
+  ensureFaultHandlers();
+  std::atomic<bool> faulted{false};
+  FaultInfo first;
+  std::once_flag firstOnce;
   auto group = [&](uint64_t g) {
+    if (faulted.load(std::memory_order_relaxed)) return;
     uint8_t* local = tlsLocal.get(localBytes == 0 ? 64 : localBytes);
     uint8_t* scratch = tlsScratch.get(scratchBytes == 0 ? 64 : scratchBytes);
-    fn(&ctx, g % gx, (g / gx) % gy, g / (gx * gy), local, scratch);
+    auto run = [&] { fn(&ctx, g % gx, (g / gx) % gy, g / (gx * gy), local, scratch); };
+    FaultInfo info;
+    if (!runGuardedFn(run, &info, tag)) {
+      std::call_once(firstOnce, [&] { first = info; });
+      faulted.store(true, std::memory_order_relaxed);
+    }
   };
   if (pool) {
     pool->parallelFor(groups, group);
@@ -93,6 +111,7 @@ void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
   }
   // Kernels' printf output (builtin_runtime.h) is complete when the launch is.
   std::fflush(stdout);
+  if (faulted.load()) throw KernelFault(first);
 }
 
 }  // namespace tessera::backends::cpu

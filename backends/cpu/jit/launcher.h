@@ -23,11 +23,13 @@ struct LaunchDims {
 // `args` holds kernel.argBufferSize bytes laid out as kernel.args says (a LocalPointer slot holds
 // the size the caller wants). Group counts and sizes must be >= 1. `pool` null: every work-group
 // runs on the calling thread (tiny launches, where waking a helper would cost more than the work).
+// `tag` (may be null): the work-groups run under it (fault_guard.h), so interruptGuarded(tag) ends
+// the launch; it then throws KernelFault like a faulting launch.
 void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims& dims,
-            WorkerPool* pool);
+            WorkerPool* pool, const void* tag = nullptr);
 inline void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims& dims,
-                   WorkerPool& pool) {
-  launch(kernel, args, dims, &pool);
+                   WorkerPool& pool, const void* tag = nullptr) {
+  launch(kernel, args, dims, &pool, tag);
 }
 
 }  // namespace tessera::backends::cpu

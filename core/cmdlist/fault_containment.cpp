@@ -1,0 +1,63 @@
+#include "core/cmdlist/fault_containment.h"
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+
+#include "backends/cpu/fault_guard.h"
+#include "core/context/context.h"
+#include "core/module/kernel.h"
+#include "core/module/module.h"
+
+namespace tessera::core {
+
+bool launchContained(const Kernel& kernel, const uint8_t* args,
+                     const backends::cpu::LaunchDims& dims, backends::cpu::WorkerPool* pool,
+                     const void* tag) {
+  Context& context = kernel.module().context();
+  if (context.lost()) return false;
+  try {
+    backends::cpu::launch(kernel.compiled(), args, dims, pool, tag);
+    return true;
+  } catch (const backends::cpu::KernelFault& f) {
+    if (f.info.signal == backends::cpu::interruptSignal()) {
+      std::fprintf(stderr,
+                   "tessera: kernel %s interrupted (its queue was destroyed while it ran); its "
+                   "context is lost\n",
+                   kernel.name().c_str());
+    } else {
+      const char* what = f.info.signal == SIGSEGV  ? "SIGSEGV"
+                         : f.info.signal == SIGBUS ? "SIGBUS"
+                         : f.info.signal == SIGFPE ? "SIGFPE"
+                                                   : "SIGILL";
+      std::fprintf(stderr, "tessera: kernel %s faulted (%s at %#llx); its context is lost\n",
+                   kernel.name().c_str(), what, static_cast<unsigned long long>(f.info.address));
+    }
+    context.markLost();
+    return false;
+  }
+}
+
+void joinInterrupting(std::thread& executor, const std::atomic<bool>& exited, const void* tag) {
+  long timeoutMs = 2000;
+  if (const char* v = std::getenv("TESSERA_QUEUE_DESTROY_TIMEOUT_MS")) timeoutMs = std::atol(v);
+  if (timeoutMs > 0) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+    while (!exited.load(std::memory_order_acquire) && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    // Still running: a kernel that does not end. Interrupt its work-groups until the executor
+    // leaves (a helper may pick up one more group before it sees the launch stopped).
+    // (Under ThreadSanitizer asynchronous signals wait for the thread to call into the runtime,
+    // which a kernel looping in JIT'd code never does: there the destroy keeps waiting.)
+    for (int round = 0; !exited.load(std::memory_order_acquire); ++round) {
+      backends::cpu::interruptGuarded(tag);
+      if (round == 400)
+        std::fprintf(stderr, "tessera: a kernel did not stop when interrupted; waiting for it\n");
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  executor.join();
+}
+
+}  // namespace tessera::core

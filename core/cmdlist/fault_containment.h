@@ -1,0 +1,28 @@
+// A kernel launch whose faults are contained (backends/cpu/fault_guard.h): a launch that faults
+// marks the kernel's context lost (Context::status() says DEVICE_LOST) instead of killing the
+// process, and a kernel of a lost context is not launched at all.
+#pragma once
+
+#include <atomic>
+#include <thread>
+
+#include "backends/cpu/jit/launcher.h"
+#include "backends/cpu/worker_pool.h"
+
+namespace tessera::core {
+
+class Kernel;
+
+// Returns false when the launch faulted or did not run because the context is lost.
+// `tag`: what joinInterrupting() names to end the launch (a queue's cancel flag; null: never).
+bool launchContained(const Kernel& kernel, const uint8_t* args,
+                     const backends::cpu::LaunchDims& dims, backends::cpu::WorkerPool* pool,
+                     const void* tag = nullptr);
+
+// Joins a queue's executor. If it has not exited after TESSERA_QUEUE_DESTROY_TIMEOUT_MS
+// (default 2000; 0 waits forever) — a kernel that does not end — the kernel's work-groups running
+// under `tag` are interrupted (fault_guard.h), which loses the kernel's context, and the join goes
+// on. `exited` is set by the executor as it returns.
+void joinInterrupting(std::thread& executor, const std::atomic<bool>& exited, const void* tag);
+
+}  // namespace tessera::core

@@ -1,0 +1,21 @@
+// Kernels that fault on purpose (tests/api/ze/test_faults.cpp, docs/reliability.md "Faults").
+
+// Every work-item writes out[i]; work-item `bad` also stores through the address `addr`.
+kernel void fault_store(global int* out, ulong addr, uint bad) {
+  size_t i = get_global_id(0);
+  out[i] = 1;
+  if (i == bad) *((global volatile int*)addr) = 42;
+}
+
+// Integer division: a divisor of zero traps (SIGFPE) on x86.
+kernel void fault_divide(global int* out, int a, int b) {
+  size_t i = get_global_id(0);
+  out[i] = a / b;
+}
+
+// Runs until the host writes a non-zero value to *flag: a kernel that "never ends".
+kernel void spin_until(global volatile int* flag, global int* out) {
+  while (*flag == 0) {
+  }
+  out[get_global_id(0)] = 7;
+}
