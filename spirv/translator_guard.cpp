@@ -699,6 +699,13 @@ std::string findTranslatorHazard(std::span<const uint32_t> words) {
         if (count > 3 && inst[2] == spv::DecorationAlignment && !isPowerOfTwo(inst[3])) {
           return describe(pos, "Alignment " + std::to_string(inst[3]) + " is not a power of two");
         }
+        // The translator maps FuncParamAttr values Zext..NoWrite (0-6) to LLVM attributes and
+        // asserts ("Invalid key") on any other, NoReadWrite (7) included; SPIRV-Tools accepts them.
+        // Found by fuzz_cl_il.
+        if (count > 3 && inst[2] == spv::DecorationFuncParamAttr && inst[3] > 6) {
+          return describe(pos, "FuncParamAttr " + std::to_string(inst[3]) +
+                                   " is not supported by the translator");
+        }
         break;
       case spv::OpExecutionMode:
         // The translator decodes VecTypeHint into an LLVM type and hits llvm_unreachable on a

@@ -4,6 +4,7 @@
 // create/release tests.
 #include <CL/cl_ext_qcom.h>
 
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -129,9 +130,12 @@ TEST_CASE("Leak cycles: user events, markers and callbacks", "[cl][leaks]") {
     REQUIRE(err == CL_SUCCESS);
     cl_event marker = nullptr;
     REQUIRE(clEnqueueMarkerWithWaitList(fx.queue, 1, &user, &marker) == CL_SUCCESS);
-    int called = 0;
+    // The callback runs on a thread of Tessera's, maybe after this iteration: a static counter.
+    static std::atomic<int> called{0};
     REQUIRE(clSetEventCallback(marker, CL_COMPLETE,
-                               [](cl_event, cl_int, void* p) { ++*static_cast<int*>(p); },
+                               [](cl_event, cl_int, void* p) {
+                                 static_cast<std::atomic<int>*>(p)->fetch_add(1);
+                               },
                                &called) == CL_SUCCESS);
     REQUIRE(clSetUserEventStatus(user, i % 3 == 2 ? -1 : CL_COMPLETE) == CL_SUCCESS);
     clWaitForEvents(1, &marker);
