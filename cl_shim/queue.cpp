@@ -12,8 +12,10 @@ namespace {
 // cl_intel_device_partition_by_names: "An attempt to create a command queue on a sub-device which
 // overlaps with a sub-device for which a command queue already exists will fail with
 // CL_OUT_OF_RESOURCES." Applied when either device was made by names.
-std::mutex g_queueDevicesMutex;
-std::vector<Device*> g_queueDevices;  // devices with at least one live queue
+// Never destroyed: clEnqueueSVMFree's detached thread can release the last queue reference after
+// exit-time static destruction began (ASan: heap-use-after-free in unclaimDevice at exit).
+std::mutex& g_queueDevicesMutex = *new std::mutex;
+std::vector<Device*>& g_queueDevices = *new std::vector<Device*>;  // devices with a live queue
 
 bool claimDevice(Device& d) {
   std::lock_guard lock(g_queueDevicesMutex);

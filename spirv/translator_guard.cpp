@@ -13,6 +13,7 @@
 #include <iterator>
 #include <spirv/unified1/spirv.hpp>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace tessera::spirv {
@@ -650,6 +651,25 @@ std::string findTranslatorHazard(std::span<const uint32_t> words) {
   // these.
   std::unordered_set<uint32_t> definedEarly;
   auto annotates = [&](uint32_t target) { return definedEarly.count(target) != 0; };
+  // Ids named (OpName or a linkage name) like a builtin variable, "__spirv_BuiltIn...": the
+  // translator lowers globals by that name and hits llvm_unreachable ("Unexpected pattern") when
+  // the id is not a BuiltIn-decorated variable. Found by fuzz_cl_il.
+  std::unordered_map<uint32_t, size_t> builtinNamed;  // id -> offset of the naming instruction
+  std::unordered_set<uint32_t> builtinDecorated;
+  auto literal = [&](std::span<const uint32_t> inst, size_t first) {
+    std::string text;
+    for (size_t i = first; i < inst.size(); ++i) {
+      for (int b = 0; b < 4; ++b) {
+        char c = static_cast<char>((inst[i] >> (8 * b)) & 0xff);
+        if (c == '\0') return text;
+        text.push_back(c);
+      }
+    }
+    return text;
+  };
+  auto namesBuiltin = [&](std::span<const uint32_t> inst, size_t first) {
+    return literal(inst, first).rfind("__spirv_BuiltIn", 0) == 0;
+  };
   size_t pos = 5;
   while (pos < words.size()) {
     uint32_t count = words[pos] >> 16;
@@ -670,6 +690,8 @@ std::string findTranslatorHazard(std::span<const uint32_t> words) {
         if (count > 1) definedEarly.insert(inst[1]);
         break;
       case spv::OpName:
+        if (count > 2 && namesBuiltin(inst, 2)) builtinNamed.emplace(inst[1], pos);
+        [[fallthrough]];
       case spv::OpMemberName:
       case spv::OpDecorateId:
       case spv::OpMemberDecorate:
@@ -692,12 +714,23 @@ std::string findTranslatorHazard(std::span<const uint32_t> words) {
         }
         break;
       case spv::OpDecorate:
+        if (count > 3 && inst[2] == spv::DecorationBuiltIn) builtinDecorated.insert(inst[1]);
+        if (count > 3 && inst[2] == spv::DecorationLinkageAttributes && namesBuiltin(inst, 3)) {
+          builtinNamed.emplace(inst[1], pos);
+        }
         if (count > 1 && annotates(inst[1])) {
           return describe(pos, "a decoration targets an id defined before the annotations");
         }
         // LLVM asserts that alignments are powers of two; SPIRV-Tools does not check.
         if (count > 3 && inst[2] == spv::DecorationAlignment && !isPowerOfTwo(inst[3])) {
           return describe(pos, "Alignment " + std::to_string(inst[3]) + " is not a power of two");
+        }
+        // The translator maps FuncParamAttr values Zext..NoWrite (0-6) to LLVM attributes and
+        // asserts ("Invalid key") on any other, NoReadWrite (7) included; SPIRV-Tools accepts them.
+        // Found by fuzz_cl_il.
+        if (count > 3 && inst[2] == spv::DecorationFuncParamAttr && inst[3] > 6) {
+          return describe(pos, "FuncParamAttr " + std::to_string(inst[3]) +
+                                   " is not supported by the translator");
         }
         break;
       case spv::OpExecutionMode:
@@ -729,6 +762,11 @@ std::string findTranslatorHazard(std::span<const uint32_t> words) {
         break;
     }
     pos += count;
+  }
+  for (auto [id, at] : builtinNamed) {
+    if (!builtinDecorated.count(id)) {
+      return describe(at, "an id that is not a BuiltIn variable is named like one (__spirv_BuiltIn)");
+    }
   }
   return {};
 }

@@ -19,7 +19,8 @@ bool translatorKnowsOpcode(uint32_t opcode);
 // memory operands that are not powers of two, literal strings
 // padded with anything but nul bytes, VecTypeHint operands that name no type, names and
 // decorations of ids defined before the annotation section (OpExtInstImport, OpString, decoration
-// groups).
+// groups), FuncParamAttr values other than Zext..NoWrite, ids named like builtin variables
+// ("__spirv_BuiltIn...") that are not decorated BuiltIn.
 std::string findTranslatorHazard(std::span<const uint32_t> words);
 
 }  // namespace tessera::spirv

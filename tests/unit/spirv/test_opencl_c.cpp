@@ -215,7 +215,7 @@ TEST_CASE("Given hostile sources, then each fails or compiles without crashing",
           "[spirv][opencl_c][errors]") {
   std::vector<std::string> sources = {
       "",
-      std::string("\0\0\0\xff\xfe garbage", 16),
+      std::string("\0\0\0\xff\xfe garbage", 13),  // the literal's 13 characters, nuls included
       "#error stop here\n",
       "#include \"does_not_exist.h\"\n",
       "#include \"/dev/zero\"\n",  // a device: read as empty, not forever
