@@ -216,7 +216,7 @@ cl_int Queue::finish() {
   if (last) last->wait();
   std::lock_guard lock(mutex_);
   reapLocked();
-  // A kernel faulted in this context (docs/reliability-runtime.md, "Faults"): the device is lost
+  // A kernel faulted in this context (docs/reliability.md, "Faults"): the device is lost
   // to it, whether or not the faulting command was still in flight.
   return zeContextGetStatus(context_->ze()) == ZE_RESULT_ERROR_DEVICE_LOST ? CL_OUT_OF_RESOURCES
                                                                             : CL_SUCCESS;

@@ -43,7 +43,7 @@ bool runGuardedFn(F& f, FaultInfo* info, const void* tag = nullptr) {
 // Sends interruptSignal() (SIGRTMIN+5; its handler is installed on the first call) to every thread
 // inside guarded code under `tag`; returns how many were signalled. A thread that left the code
 // before the signal arrives ignores it. Used to end a kernel that does not end when its queue is
-// destroyed (docs/reliability-runtime.md). Not safe against a kernel interrupted inside a builtin
+// destroyed (docs/reliability.md). Not safe against a kernel interrupted inside a builtin
 // that holds a libc lock (printf): documented.
 int interruptGuarded(const void* tag);
 int interruptSignal();

@@ -33,7 +33,7 @@ bool needsLinking(const spirv::LinkageEntry& l) {
 // One JIT for the process: compiled code is cached by the module's bytes, options and constants.
 // A mutex rather than std::call_once: an exception (std::bad_alloc when memory runs out) thrown
 // through glibc's pthread_once makes glibc load libgcc_s for the unwinding, which fails when memory
-// is short and aborts the process (docs/reliability-runtime.md, "Exhaustion"). Under the mutex the
+// is short and aborts the process (docs/reliability.md, "Exhaustion"). Under the mutex the
 // exception passes only C++ frames, reaches zeModuleCreate as OUT_OF_HOST_MEMORY, and the next
 // build tries again.
 backends::cpu::KernelJit* sharedJit(std::string& error) {

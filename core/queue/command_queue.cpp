@@ -44,7 +44,7 @@ CommandQueue::CommandQueue(Context& context, Device& device, const ze_command_qu
 CommandQueue::~CommandQueue() {
   stop_ = true;
   submitted_.wakeAll();
-  // Interrupts a kernel that does not end (docs/reliability-runtime.md, "Faults").
+  // Interrupts a kernel that does not end (docs/reliability.md, "Faults").
   joinInterrupting(executor_, exited_, &stop_);
   // What never ran lets go of its allocations, so a BLOCKING_FREE of them does not wait forever.
   for (const Submission& s : pending_) releaseUses(s);

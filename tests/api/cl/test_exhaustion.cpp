@@ -1,4 +1,4 @@
-// Exhaustion through OpenCL (docs/reliability-runtime.md, "Exhaustion"): a child copy of this test
+// Exhaustion through OpenCL (docs/reliability.md, "Exhaustion"): a child copy of this test
 // binary lowers its own RLIMIT_AS; buffer creation then fails with CL_MEM_OBJECT_ALLOCATION_FAILURE
 // or CL_OUT_OF_HOST_MEMORY, and a buffer made before keeps its contents.
 #include <sys/resource.h>

@@ -1,4 +1,4 @@
-// Stress through OpenCL (docs/reliability-runtime.md, "Stress"): host threads enqueueing at once to
+// Stress through OpenCL (docs/reliability.md, "Stress"): host threads enqueueing at once to
 // two shared in-order queues, each chain crossing queues through wait lists (fill on one queue, copy
 // on the other waiting for it, a blocking read back on the first waiting for the copy), checked
 // every round; bounded in time (TESSERA_STRESS_SECONDS, default 1.5 s).

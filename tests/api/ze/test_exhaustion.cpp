@@ -180,7 +180,7 @@ TEST_CASE("exhaustion child: run under RLIMIT_AS", "[.exhaustion_child]") {
     }
     // Then finer ballast from malloc, leaving next to nothing (TESSERA_TEST_JIT_ROOM gives back
     // that many 256 KiB blocks: with a few, LLVM's own allocation-failure handler may abort the
-    // process, see docs/reliability-runtime.md).
+    // process, see docs/reliability.md).
     std::vector<void*> fine;
     for (int i = 0; i < 4096; ++i) {
       void* b = std::malloc(256 * 1024);

@@ -276,7 +276,7 @@ TEST_CASE("Faults: a kernel that does not end leaves timed waits NOT_READY", "[f
   }
   SECTION("destroying its queue interrupts the kernel after the timeout; the context is lost") {
     // ThreadSanitizer delivers asynchronous signals only when a thread calls into its runtime,
-    // which a kernel looping in JIT'd code never does (docs/reliability-runtime.md).
+    // which a kernel looping in JIT'd code never does (docs/reliability.md).
 #if defined(__SANITIZE_THREAD__)
     const bool tsan = true;
 #else
