@@ -62,7 +62,7 @@ uint32_t currentTid() {
 
 void copyText(char* dst, size_t cap, std::string_view s) {
   size_t n = s.size() < cap - 1 ? s.size() : cap - 1;
-  std::memcpy(dst, s.data(), n);
+  if (n) std::memcpy(dst, s.data(), n);  // an empty view may have a null data() (UBSan)
   dst[n] = 0;
 }
 
