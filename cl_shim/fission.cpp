@@ -6,6 +6,7 @@
 #include <set>
 
 #include "cl_shim/device.h"
+#include "cl_shim/errors.h"
 #include "cl_shim/platform.h"
 
 namespace tessera::cl {
@@ -148,8 +149,7 @@ cl_int create(Device& in, Dialect dialect, const int64_t* properties, cl_uint nu
                                         : CL_INVALID_PARTITION_COUNT_EXT;
       case ZE_RESULT_ERROR_INVALID_ARGUMENT:
         return dialect == Dialect::Core ? CL_INVALID_VALUE : CL_INVALID_PARTITION_NAME_EXT;
-      case ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY: return CL_OUT_OF_HOST_MEMORY;
-      default: return CL_INVALID_VALUE;
+      default: return fromZe(e);  // the one table for everything not specific to fission
     }
   };
   if (zr != ZE_RESULT_SUCCESS) return failure(zr);
