@@ -16,9 +16,16 @@ bool pinCurrentThread(const std::vector<uint32_t>& cpus) {
   return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
 }
 
-bool runningOn(const std::vector<uint32_t>& cpus) {
-  int cpu = sched_getcpu();
-  return cpu >= 0 && std::binary_search(cpus.begin(), cpus.end(), static_cast<uint32_t>(cpu));
+bool confinedTo(const std::vector<uint32_t>& cpus) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (pthread_getaffinity_np(pthread_self(), sizeof set, &set) != 0) return false;
+  int allowed = CPU_COUNT(&set);
+  if (allowed == 0) return false;
+  int inside = 0;
+  for (uint32_t c : cpus)
+    if (c < CPU_SETSIZE && CPU_ISSET(c, &set)) ++inside;
+  return inside == allowed;
 }
 
 }  // namespace tessera::backends::cpu

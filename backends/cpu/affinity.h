@@ -10,7 +10,9 @@ namespace tessera::backends::cpu {
 // Restricts the calling thread to `cpus`; false when the OS refuses (e.g. CPUs that do not exist,
 // as with a synthetic topology). An empty list leaves the thread as it is and returns true.
 bool pinCurrentThread(const std::vector<uint32_t>& cpus);
-// Whether the calling thread is running on one of `cpus` at this moment.
-bool runningOn(const std::vector<uint32_t>& cpus);
+// Whether the calling thread may run only on `cpus` (its affinity mask is within them), so work it
+// does stays on them. Where it happens to run at this moment says nothing: an unpinned thread can
+// migrate in the middle of a kernel.
+bool confinedTo(const std::vector<uint32_t>& cpus);
 
 }  // namespace tessera::backends::cpu

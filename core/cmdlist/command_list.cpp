@@ -86,7 +86,7 @@ ze_result_t CommandList::append(Command command) {
   // A lost context (a kernel faulted in it) takes no more work: "all APIs will return
   // ZE_RESULT_ERROR_DEVICE_LOST when any object associated with that context is used".
   if (context_.lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
-  // The lowest latency: run on the calling thread, when it is on one of the device's PUs (or the
+  // The lowest latency: run on the calling thread, when it may run only on the device's PUs (or the
   // topology is not this machine's), which keeps "a queue executes only on its device's PUs".
   // Always for a SYNCHRONOUS list; for an asynchronous one only a tiny command that is ready to run
   // on an idle queue (so order is kept): handing it to the executor would cost a wake-up of a
@@ -95,7 +95,7 @@ ze_result_t CommandList::append(Command command) {
                     isTinyAndReady(command);
   if (queue_->synchronous() || inlineTiny) {
     const auto& cpus = device_.pinCpus();
-    if (cpus.empty() || backends::cpu::runningOn(cpus)) {
+    if (cpus.empty() || backends::cpu::confinedTo(cpus)) {
       // A tiny command's work-groups stay on this thread too: waking a helper costs more.
       runCommand(command, ExecutionTarget{device_, !isCopyOnly(), nullptr, inlineTiny});
       // A synchronous list reports a fault now (DEVICE_LOST); an asynchronous one, as if the
