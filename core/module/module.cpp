@@ -5,6 +5,7 @@
 #include <llvm/Linker/Linker.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -45,6 +46,8 @@ uint64_t cacheKey(std::span<const uint8_t> binary, const BuildOptions& options,
                   const std::vector<spirv::SpecAssignment>& specs) {
   std::string text(reinterpret_cast<const char*>(binary.data()), binary.size());
   text += "|O" + std::to_string(options.optLevel);
+  // The widening across work-items (TESSERA_WIDEN) changes the code.
+  if (const char* w = std::getenv("TESSERA_WIDEN")) text += std::string("|W") + w;
   for (const auto& s : specs)
     text += "|" + std::to_string(s.specId) + "=" + std::to_string(s.value);
   return fnv1a64(text);

@@ -1,0 +1,52 @@
+// Kernels of the widening tests (jit/widen.cpp): which regions widen, how their accesses widen,
+// and that the widened and scalar loops agree.
+
+// A uniform inner loop: A's address is uniform in x (scalar load), B's and C's consecutive.
+__kernel void sgemm_naive(__global const float* A, __global const float* B, __global float* C,
+                          int N) {
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int k = 0; k < N; ++k) acc += A[row * N + k] * B[k * N + col];
+  C[row * N + col] = acc;
+}
+
+// Strided and indirect accesses: gathers and a scatter; the group's uniform values.
+__kernel void strided(__global const float* in, __global const int* perm, __global float* out,
+                      __global int* groups) {
+  size_t i = get_global_id(0);
+  out[perm[i]] = in[3 * i + 1] * 2.0f + (float)get_local_size(0);
+  groups[get_group_id(0)] = (int)get_num_groups(0) * 1000 + (int)get_local_size(0);
+}
+
+// Divergent control flow: refused, the scalar loop runs it.
+__kernel void guarded(__global float* out, uint n) {
+  uint i = get_global_id(0);
+  if (i < n) out[i] = (float)i * 0.5f;
+}
+
+// Lane-by-lane operations (libm, atomics) and intrinsics in vector form, with uniform loops.
+__kernel void lanes(__global const float* in, __global float* out, __global int* counter,
+                    int iters) {
+  size_t i = get_global_id(0);
+  float x = in[i];
+  float s = 0.0f;
+  for (int k = 0; k < iters; ++k) s = mad(s, 0.5f, sqrt(x + (float)k)) + sin(x * (float)k);
+  out[i] = s + fabs(x);
+  atomic_inc(counter);
+}
+
+// 2D: the local linear id and a loop over a private array (promoted to registers).
+__kernel void local2d(__global int* out, int m) {
+  int acc[4];
+  for (int j = 0; j < 4; ++j) acc[j] = (int)get_local_linear_id() * j + m;
+  out[get_global_linear_id()] = acc[0] + acc[1] + acc[2] + acc[3] + (int)get_local_id(1);
+}
+
+// Barriers: each region widens on its own; values cross the barrier in scratch slots.
+__kernel void regions(__global const float* in, __global float* out, __local float* tmp) {
+  size_t l = get_local_id(0);
+  float v = in[get_global_id(0)] * 3.0f;
+  tmp[l] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tmp[get_local_size(0) - 1 - l] + v;
+}
