@@ -18,10 +18,25 @@ __kernel void strided(__global const float* in, __global const int* perm, __glob
   groups[get_group_id(0)] = (int)get_num_groups(0) * 1000 + (int)get_local_size(0);
 }
 
-// Divergent control flow: refused, the scalar loop runs it.
+// A varying guard before any store: checked at run time, the chunk that straddles n runs scalar.
 __kernel void guarded(__global float* out, uint n) {
   uint i = get_global_id(0);
   if (i < n) out[i] = (float)i * 0.5f;
+}
+
+// A varying branch after an atomic: refused (a chunk could not restart), the scalar loop runs it.
+__kernel void after_effect(__global float* out, __global int* counter, uint n) {
+  uint i = get_global_id(0);
+  atomic_inc(counter);
+  if (i < n) out[i] = (float)i * 0.5f;
+}
+
+// A grid-stride loop (varying start, uniform step and bound): the lanes of a chunk run the same
+// number of iterations when the global size divides n, else that chunk runs scalar.
+__kernel void grid_stride(__global const float* in, __global float* out, uint n) {
+  float sum = 0.0f;
+  for (uint i = get_global_id(0); i < n; i += get_global_size(0)) sum += in[i];
+  out[get_global_id(0)] = sum;
 }
 
 // Lane-by-lane operations (libm, atomics) and intrinsics in vector form, with uniform loops.
@@ -49,4 +64,19 @@ __kernel void regions(__global const float* in, __global float* out, __local flo
   tmp[l] = v;
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = tmp[get_local_size(0) - 1 - l] + v;
+}
+
+// cl_speed_bench's reduction: a grid-stride region, then a halving with a barrier per step.
+__kernel void reduce(__global const float* in, __global float* out, __local float* scratch,
+                     uint n) {
+  uint lid = get_local_id(0);
+  float sum = 0.0f;
+  for (uint i = get_global_id(0); i < n; i += get_global_size(0)) sum += in[i];
+  scratch[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = get_local_size(0) / 2; s > 0; s >>= 1) {
+    if (lid < s) scratch[lid] += scratch[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) out[get_group_id(0)] = scratch[0];
 }

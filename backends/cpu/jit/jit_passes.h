@@ -24,6 +24,9 @@ llvm::StringRef spirvBaseName(llvm::StringRef name);
 
 // Value an exited region returns: the kernel returned.
 inline constexpr uint32_t kRegionExit = 0xFFFFFFFFu;
+// Value a widened region returns when its lanes disagree on a branch before it wrote anything: the
+// scalar region must run these work-items (widen.cpp).
+inline constexpr uint32_t kWidenBail = 0xFFFFFFFEu;
 
 // The parameters a region function takes after the kernel's own, in this order.
 enum RegionParam : unsigned {

@@ -53,6 +53,7 @@ struct WidenStats {
   uint32_t scatters = 0;          // scatters
   uint32_t perLane = 0;           // operations run lane by lane (atomics, libm calls, ...)
   uint32_t vectorCalls = 0;       // intrinsic calls in their vector form
+  uint32_t checkedBranches = 0;   // varying branches checked at run time (scalar when lanes differ)
   std::string refused;            // why the first refused region was refused
 };
 

@@ -121,12 +121,13 @@ void optimize(llvm::Module& m, llvm::TargetMachine* tm, unsigned level) {
 
 // Work-items per widened iteration (jit/widen.cpp): the host's preferred vector width in 32-bit
 // lanes (8 for AVX2, 16 where 512-bit vectors are preferred), unless the options or
-// TESSERA_WIDEN=0 turn the widening off.
+// TESSERA_WIDEN=0 turn the widening off (TESSERA_WIDEN=n, a power of two, forces n work-items).
 unsigned KernelJit::widenWidth(llvm::Function& f, const CompileOptions& options) const {
   int setting = options.widen;
   if (setting < 0) {
     const char* env = std::getenv("TESSERA_WIDEN");
-    setting = env && std::strcmp(env, "0") == 0 ? 0 : 1;
+    setting = env && *env ? std::atoi(env) : 1;
+    if (setting < 0 || setting > 64 || (setting & (setting - 1)) != 0) setting = 1;
   }
   if (setting == 0) return 0;
   if (setting > 1) return static_cast<unsigned>(setting);

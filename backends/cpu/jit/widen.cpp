@@ -15,8 +15,15 @@
 //    effects run lane by lane, in lane order (the scalar order of those work-items);
 //  - calls of trivially vectorizable intrinsics become their vector form; other calls without side
 //    effects (libm) run lane by lane.
-// The widening refuses a region (the scalar loop then runs it) with a varying branch or switch
-// condition or return value (divergent control flow: masking is not implemented), a varying value
+// Control flow stays scalar. A varying branch condition is checked at run time: when all lanes
+// agree the widened code takes that branch, else the region returns kWidenBail and the work-group
+// function runs these VF work-items with the scalar region from the region's start; so a varying
+// branch must not follow (in the region's CFG) anything that writes memory. This covers guards
+// (`if (gid < n)`: only the chunk that straddles n runs scalar) and loops whose trip count is varying
+// but the same for the lanes of a chunk (a grid-stride loop when the global size divides n).
+// Masked execution of lanes that disagree is not implemented.
+// The widening refuses a region (the scalar loop then runs it) with such a branch after a side
+// effect, a varying switch condition or return value, a varying value
 // that is not an integer, float or pointer scalar (OpenCL vector types), private memory that does
 // not promote to registers, printf or async copies. Stride analysis assumes that 32-bit index
 // arithmetic does not wrap between consecutive work-items (what clang's nsw says for int).
@@ -30,6 +37,7 @@
 #include <llvm/IR/GetElementPtrTypeIterator.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Operator.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
@@ -174,8 +182,11 @@ class Widener {
       for (llvm::Instruction& i : *bb) {
         if (auto* br = llvm::dyn_cast<llvm::BranchInst>(&i)) {
           if (br->isConditional() && varying_.count(br->getCondition())) {
-            *why = "divergent branch";
-            return false;
+            if (afterSideEffect(bb)) {
+              *why = "divergent branch after a side effect";
+              return false;
+            }
+            divergent_.push_back(br);
           }
         } else if (auto* sw = llvm::dyn_cast<llvm::SwitchInst>(&i)) {
           if (varying_.count(sw->getCondition())) {
@@ -228,6 +239,60 @@ class Widener {
     return true;
   }
 
+  // True when a store, atomic or call with side effects may run before `bb`'s terminator: in `bb`
+  // itself or in a block that reaches it. A varying branch is checked at run time (below); when
+  // its lanes disagree, the widened region gives up and the scalar loop runs these work-items
+  // from the region's start, which is exact only if nothing was written yet.
+  bool afterSideEffect(llvm::BasicBlock* target) {
+    if (!effectsComputed_) {
+      effectsComputed_ = true;
+      std::vector<llvm::BasicBlock*> work;
+      // A store into a scratch slot (a value kept across a barrier, barrier_regions.cpp) that this
+      // region never loads is redone with the same value by the scalar run: not a side effect here.
+      llvm::DenseSet<llvm::Value*> loadedSlots;
+      for (llvm::BasicBlock& bb : f_)
+        for (llvm::Instruction& i : bb)
+          if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i))
+            if (llvm::Value* slot = slotBase(l->getPointerOperand())) loadedSlots.insert(slot);
+      auto harmless = [&](llvm::Instruction& i) {
+        auto* st = llvm::dyn_cast<llvm::StoreInst>(&i);
+        if (st == nullptr || !st->isSimple()) return false;
+        llvm::Value* slot = slotBase(st->getPointerOperand());
+        return slot != nullptr && !loadedSlots.count(slot);
+      };
+      for (llvm::BasicBlock& bb : f_)
+        for (llvm::Instruction& i : bb)
+          if ((i.mayWriteToMemory() || i.mayHaveSideEffects()) && !harmless(i)) {
+            if (!effects_.insert(&bb).second) break;
+            for (llvm::BasicBlock* succ : llvm::successors(&bb)) work.push_back(succ);
+            break;
+          }
+      while (!work.empty()) {
+        llvm::BasicBlock* bb = work.back();
+        work.pop_back();
+        if (reached_.insert(bb).second)
+          for (llvm::BasicBlock* succ : llvm::successors(bb)) work.push_back(succ);
+      }
+    }
+    return effects_.count(target) || reached_.count(target);
+  }
+
+  // The scratch slot `p` points into (the GEP off the scratch argument that starts it), or null.
+  llvm::Value* slotBase(llvm::Value* p) {
+    llvm::Value* scratch = f_.getArg(first_ + kScratch);
+    for (int depth = 0; depth < 16; ++depth) {
+      if (auto* g = llvm::dyn_cast<llvm::GEPOperator>(p)) {
+        if (g->getPointerOperand() == scratch) return g;
+        p = g->getPointerOperand();
+      } else if (auto* c = llvm::dyn_cast<llvm::BitCastOperator>(p)) {
+        p = c->getOperand(0);
+      } else {
+        return nullptr;
+      }
+    }
+    return nullptr;
+  }
+
   static std::string typeName(llvm::Type* t) {
     std::string s;
     llvm::raw_string_ostream os(s);
@@ -271,6 +336,11 @@ class Widener {
             }
             break;
           }
+          case llvm::Instruction::And:
+            // zext(trunc x) as a mask of the low 32 bits or more (the assumption above).
+            if (cb && cb->getValue().countTrailingOnes() >= 32 && cb->getValue().isMask())
+              r = stride(a, depth + 1);
+            break;
           case llvm::Instruction::Shl:
             if (cb && cb->getZExtValue() < 16)
               if (auto sa = stride(a, depth + 1)) r = *sa << cb->getZExtValue();
@@ -413,6 +483,27 @@ class Widener {
         w->addIncoming(wide(pb, phi->getIncomingValue(k)), from);
       }
     }
+    // Varying branches: taken when every lane agrees, else the region gives up (kWidenBail) and
+    // the work-group function runs these work-items with the scalar region instead.
+    llvm::BasicBlock* bail = nullptr;
+    for (llvm::BranchInst* br : divergent_) {
+      if (bail == nullptr) {
+        bail = llvm::BasicBlock::Create(f_.getContext(), "widen.bail", &f_);
+        llvm::ReturnInst::Create(f_.getContext(),
+                                 llvm::ConstantInt::get(f_.getReturnType(), kWidenBail), bail);
+      }
+      llvm::BasicBlock* bb = br->getParent();
+      b.SetInsertPoint(br);
+      llvm::Value* w = wide_.lookup(br->getCondition());
+      llvm::Value* any = b.CreateOrReduce(w);
+      llvm::Value* all = b.CreateAndReduce(w);
+      llvm::Value* mixed = b.CreateXor(any, all, "lanes.disagree");
+      llvm::BasicBlock* agreed = bb->splitBasicBlock(br, bb->getName() + ".agreed");
+      bb->getTerminator()->eraseFromParent();
+      llvm::BranchInst::Create(bail, agreed, mixed, bb);
+      br->setCondition(any);
+      ++stats_->checkedBranches;
+    }
     // Originals with side effects go; lane 0's scalar chain takes lane 0 of their results.
     for (llvm::Instruction* i : erase) {
       if (!i->getType()->isVoidTy() && !i->use_empty()) {
@@ -502,6 +593,9 @@ class Widener {
   llvm::DenseSet<llvm::Instruction*> perLane_;
   llvm::DenseMap<llvm::Value*, llvm::Value*> wide_;
   llvm::DenseMap<llvm::Value*, std::optional<int64_t>> strides_;
+  std::vector<llvm::BranchInst*> divergent_;
+  bool effectsComputed_ = false;
+  llvm::DenseSet<llvm::BasicBlock*> effects_, reached_;
 };
 
 }  // namespace
@@ -523,6 +617,7 @@ llvm::Function* widenRegion(llvm::Function& region, unsigned first, unsigned vf,
     stats->scatters += local.scatters;
     stats->perLane += local.perLane;
     stats->vectorCalls += local.vectorCalls;
+    stats->checkedBranches += local.checkedBranches;
   }
   return w;
 }

@@ -144,9 +144,12 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   for (unsigned k = 0; k < regions.functions.size(); ++k) {
     llvm::Function* region = regions.functions[k];
     llvm::Function* wide = nullptr;
+    bool mayBail = false;
     if (widenVF > 1) {
       std::string why;
+      uint32_t checked = info->widen.checkedBranches;
       wide = widenRegion(*region, firstRegionParam, widenVF, &info->widen, &why);
+      mayBail = info->widen.checkedBranches != checked;
       if (wide) {
         widened.push_back(wide);
         ++info->widen.widenedRegions;
@@ -218,19 +221,45 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       llvm::BranchInst::Create(vcheck, yHeader);
       llvm::IRBuilder<> cb(vcheck);
       cb.CreateCondBr(cb.CreateICmpNE(vend, cb.getInt64(0)), vbody, scheck);
+      auto* vlatch = llvm::BasicBlock::Create(ctx, "wi.xv.latch", wg, header[0]);
       llvm::IRBuilder<> vb(vbody);
       llvm::PHINode* lxv = vb.CreatePHI(i64, 2, "lxv");
       lxv->addIncoming(vb.getInt64(0), vcheck);
-      llvm::Value* vlinear = vb.CreateAdd(
-          vb.CreateMul(vb.CreateAdd(vb.CreateMul(id[2], ls[1]), id[1]), ls[0]), lxv);
+      llvm::Value* row = vb.CreateMul(vb.CreateAdd(vb.CreateMul(id[2], ls[1]), id[1]), ls[0]);
       std::vector<llvm::Value*> vargs = callArgs;
       vargs[firstRegionParam + kLocalIdX] = lxv;
-      vargs[firstRegionParam + kLocalLinearId] = vlinear;
+      vargs[firstRegionParam + kLocalLinearId] = vb.CreateAdd(row, lxv);
       llvm::CallInst* vcall = vb.CreateCall(wide, vargs);
       calls.push_back(vcall);
-      if (!single) vb.CreateStore(vcall, next);
+      if (mayBail) {
+        // The lanes disagreed on a branch before anything was written: the scalar region runs
+        // these VF work-items.
+        auto* vok = llvm::BasicBlock::Create(ctx, "wi.xv.ok", wg, header[0]);
+        auto* vbail = llvm::BasicBlock::Create(ctx, "wi.xv.bail", wg, header[0]);
+        vb.CreateCondBr(vb.CreateICmpEQ(vcall, vb.getInt32(kWidenBail)), vbail, vok);
+        vb.SetInsertPoint(vok);
+        if (!single) vb.CreateStore(vcall, next);
+        vb.CreateBr(vlatch);
+        llvm::IRBuilder<> bb(vbail);
+        llvm::PHINode* lxs = bb.CreatePHI(i64, 2, "lxs");
+        lxs->addIncoming(lxv, vbody);
+        std::vector<llvm::Value*> sargs = callArgs;
+        sargs[firstRegionParam + kLocalIdX] = lxs;
+        sargs[firstRegionParam + kLocalLinearId] = bb.CreateAdd(row, lxs);
+        llvm::CallInst* scall = bb.CreateCall(region, sargs);
+        calls.push_back(scall);
+        if (!single) bb.CreateStore(scall, next);
+        llvm::Value* snext = bb.CreateAdd(lxs, bb.getInt64(1), "", true, true);
+        lxs->addIncoming(snext, vbail);
+        bb.CreateCondBr(bb.CreateICmpULT(snext, bb.CreateAdd(lxv, bb.getInt64(widenVF))), vbail,
+                        vlatch);
+      } else {
+        if (!single) vb.CreateStore(vcall, next);
+        vb.CreateBr(vlatch);
+      }
+      vb.SetInsertPoint(vlatch);
       llvm::Value* vnext = vb.CreateAdd(lxv, vb.getInt64(widenVF), "", true, true);
-      lxv->addIncoming(vnext, vbody);
+      lxv->addIncoming(vnext, vlatch);
       vb.CreateCondBr(vb.CreateICmpULT(vnext, vend), vbody, scheck);
       llvm::IRBuilder<> sb(scheck);
       sb.CreateCondBr(sb.CreateICmpULT(vend, ls[0]), header[0], latch[1]);

@@ -108,17 +108,64 @@ TEST_CASE("Given strided, when widened, then strided loads gather and the indire
   }
 }
 
-TEST_CASE("Given guarded, when its branch is divergent, then widening refuses and the scalar loop "
-          "runs it",
+TEST_CASE("Given guarded, when its guard is varying, then chunks inside n run widened and the "
+          "chunk that straddles n runs scalar",
           "[jit][widen]") {
-  const CompiledKernel& k = widened("guarded", 8);
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("guarded", width);
+    if (width) {
+      CHECK(k.widen.widenedRegions == 1);
+      CHECK(k.widen.checkedBranches == 1);
+      CHECK(k.widen.contiguous == 1);
+    }
+    for (uint32_t n : {50u, 64u, 0u, 3u}) {
+      INFO("width " << width << " n " << n);
+      std::vector<float> out(72, -1);
+      ArgBuffer args(k);
+      args.set(0, ptr(out)).set(1, n);
+      launch(k, args.data(), dims1(2, 36), pool());
+      for (uint32_t i = 0; i < 72; ++i) REQUIRE(out[i] == (i < n ? float(i) * 0.5f : -1.0f));
+    }
+  }
+}
+
+TEST_CASE("Given after_effect, when a varying branch follows an atomic, then widening refuses and "
+          "the scalar loop runs it",
+          "[jit][widen]") {
+  const CompiledKernel& k = widened("after_effect", 8);
   CHECK(k.widen.widenedRegions == 0);
-  CHECK(k.widen.refused.find("divergent branch") != std::string::npos);
+  CHECK(k.widen.refused.find("divergent branch after a side effect") != std::string::npos);
   std::vector<float> out(64, -1);
+  std::vector<int> counter(1, 0);
   ArgBuffer args(k);
-  args.set(0, ptr(out)).set(1, 50u);
+  args.set(0, ptr(out)).set(1, ptr(counter)).set(2, 50u);
   launch(k, args.data(), dims1(2, 32), pool());
+  CHECK(counter[0] == 64);
   for (uint32_t i = 0; i < 64; ++i) REQUIRE(out[i] == (i < 50 ? float(i) * 0.5f : -1.0f));
+}
+
+TEST_CASE("Given grid_stride, when lanes run equal or unequal trip counts, then sums match",
+          "[jit][widen]") {
+  std::vector<float> in(1000);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i % 13) * 0.5f;
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("grid_stride", width);
+    if (width) CHECK(k.widen.widenedRegions == 1);
+    // Global size 64: n = 640 gives every lane 10 iterations; n = 1000 gives 15 or 16; 20 leaves
+    // most lanes without any.
+    for (uint32_t n : {640u, 1000u, 20u}) {
+      INFO("width " << width << " n " << n);
+      std::vector<float> out(64, -1);
+      ArgBuffer args(k);
+      args.set(0, ptr(in)).set(1, ptr(out)).set(2, n);
+      launch(k, args.data(), dims1(2, 32), pool());
+      for (uint32_t g = 0; g < 64; ++g) {
+        float sum = 0;
+        for (uint32_t i = g; i < n; i += 64) sum += in[i];
+        REQUIRE(out[g] == sum);
+      }
+    }
+  }
 }
 
 TEST_CASE("Given lanes, when widened, then libm calls and atomics run per lane and match the "
@@ -199,6 +246,36 @@ TEST_CASE("Given the host, when widening is left to the JIT, then it picks 8 or 
           "[jit][widen]") {
   const CompiledKernel& k = widened("sgemm_naive", 1);
   CHECK((k.widen.width == 8 || k.widen.width == 16 || k.widen.width == 4));
+}
+
+}  // namespace tessera::backends::cpu::test
+
+namespace tessera::backends::cpu::test {
+
+TEST_CASE("Given reduce, when widened, then the grid-stride and halving regions agree with the "
+          "host",
+          "[jit][widen]") {
+  std::vector<float> in(4096 + 100);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i % 17);
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("reduce", width);
+    if (width) CHECK(k.widen.widenedRegions >= 1);
+    for (uint32_t n : {4096u, 4196u}) {
+      INFO("width " << width << " n " << n);
+      std::vector<float> out(4, -1);
+      ArgBuffer args(k);
+      args.set(0, ptr(in)).set(1, ptr(out)).local(2, 64 * sizeof(float)).set(3, n);
+      launch(k, args.data(), dims1(4, 64), pool());
+      for (uint32_t g = 0; g < 4; ++g) {
+        std::vector<float> s(64, 0);
+        for (uint32_t l = 0; l < 64; ++l)
+          for (uint32_t i = g * 64 + l; i < n; i += 256) s[l] += in[i];
+        for (uint32_t h = 32; h > 0; h >>= 1)
+          for (uint32_t l = 0; l < h; ++l) s[l] += s[l + h];
+        REQUIRE(out[g] == s[0]);
+      }
+    }
+  }
 }
 
 }  // namespace tessera::backends::cpu::test
