@@ -80,3 +80,14 @@ __kernel void reduce(__global const float* in, __global float* out, __local floa
   }
   if (lid == 0) out[get_group_id(0)] = scratch[0];
 }
+
+// OpenCL vector types at varying addresses (refused: only scalars widen), a compare-and-swap
+// whose result is unused (a struct per lane: refused), both run by the scalar loop.
+__kernel void copy4(__global const float4* in, __global float4* out) {
+  size_t i = get_global_id(0);
+  out[i] = in[i];
+}
+
+__kernel void cas_unused(__global int* flags) {
+  atomic_cmpxchg(&flags[get_global_id(0) % 4], 0, (int)get_global_id(0) + 1);
+}

@@ -38,6 +38,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Operator.h>
+#include <llvm/IR/Verifier.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
@@ -199,8 +200,22 @@ class Widener {
             return false;
           }
         }
-        if (!varying_.count(&i) || perLane_.count(&i)) continue;
-        if (llvm::isa<llvm::StoreInst>(i) || llvm::isa<llvm::LoadInst>(i)) continue;
+        if (!varying_.count(&i)) continue;
+        if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+          if (!scalarType(st->getValueOperand()->getType())) {
+            *why = "varying store of type " + typeName(st->getValueOperand()->getType());
+            return false;
+          }
+          continue;
+        }
+        if (perLane_.count(&i)) {
+          if (!i.getType()->isVoidTy() && !scalarType(i.getType())) {
+            *why = "per-lane " + std::string(i.getOpcodeName()) + " of type " +
+                   typeName(i.getType());
+            return false;
+          }
+          continue;
+        }
         if (!scalarType(i.getType())) {
           *why = "varying value of type " + typeName(i.getType()) + " (" + std::string(i.getOpcodeName()) + ", " + std::to_string(i.getNumUses()) + " uses)";
           return false;
@@ -216,7 +231,8 @@ class Widener {
         if (!(llvm::isa<llvm::BinaryOperator>(i) || llvm::isa<llvm::CastInst>(i) ||
               llvm::isa<llvm::CmpInst>(i) || llvm::isa<llvm::SelectInst>(i) ||
               llvm::isa<llvm::PHINode>(i) || llvm::isa<llvm::GetElementPtrInst>(i) ||
-              llvm::isa<llvm::UnaryOperator>(i) || llvm::isa<llvm::FreezeInst>(i))) {
+              llvm::isa<llvm::UnaryOperator>(i) || llvm::isa<llvm::FreezeInst>(i) ||
+              llvm::isa<llvm::LoadInst>(i))) {
           *why = "varying " + std::string(i.getOpcodeName());
           return false;
         }
@@ -608,6 +624,14 @@ llvm::Function* widenRegion(llvm::Function& region, unsigned first, unsigned vf,
   WidenStats local;
   Widener widener(*w, first, vf, &local);
   if (!widener.run(why)) {
+    w->eraseFromParent();
+    return nullptr;
+  }
+  // A widening bug must not become wrong code: what does not verify runs scalar.
+  std::string broken;
+  llvm::raw_string_ostream os(broken);
+  if (llvm::verifyFunction(*w, &os)) {
+    *why = "internal: the widened region does not verify: " + os.str();
     w->eraseFromParent();
     return nullptr;
   }

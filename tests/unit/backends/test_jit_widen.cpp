@@ -279,3 +279,27 @@ TEST_CASE("Given reduce, when widened, then the grid-stride and halving regions 
 }
 
 }  // namespace tessera::backends::cpu::test
+
+namespace tessera::backends::cpu::test {
+
+TEST_CASE("Given copy4 and cas_unused, when values are not scalars, then widening refuses and "
+          "the scalar loop runs them",
+          "[jit][widen]") {
+  const CompiledKernel& copy = widened("copy4", 8);
+  CHECK(copy.widen.widenedRegions == 0);
+  std::vector<float> in(4 * 64), out(4 * 64, -1);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i);
+  ArgBuffer args(copy);
+  args.set(0, ptr(in)).set(1, ptr(out));
+  launch(copy, args.data(), dims1(2, 32), pool());
+  CHECK(out == in);
+
+  const CompiledKernel& cas = widened("cas_unused", 8);
+  std::vector<int> flags(4, 0);
+  ArgBuffer cargs(cas);
+  cargs.set(0, ptr(flags));
+  launch(cas, cargs.data(), dims1(1, 32), pool());  // one group: work-items in id order
+  for (int f = 0; f < 4; ++f) CHECK(flags[f] == f + 1);
+}
+
+}  // namespace tessera::backends::cpu::test
