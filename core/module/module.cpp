@@ -5,6 +5,7 @@
 #include <llvm/Linker/Linker.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -50,11 +51,18 @@ backends::cpu::KernelJit* sharedJit(std::string& error) {
   return jit;
 }
 
+// The widening across work-items (TESSERA_WIDEN, backends/cpu/jit/widen.cpp) changes the code:
+// part of both cache keys.
+std::string widenSetting() {
+  const char* w = std::getenv("TESSERA_WIDEN");
+  return w ? std::string("|W") + w : std::string();
+}
+
 // What decides the code: the binary, the options, the specialization.
 uint64_t cacheKey(std::span<const uint8_t> binary, const BuildOptions& options,
                   const std::vector<spirv::SpecAssignment>& specs) {
   std::string text(reinterpret_cast<const char*>(binary.data()), binary.size());
-  text += "|O" + std::to_string(options.optLevel);
+  text += "|O" + std::to_string(options.optLevel) + widenSetting();
   for (const auto& s : specs)
     text += "|" + std::to_string(s.specId) + "=" + std::to_string(s.value);
   return fnv1a64(text);
@@ -195,7 +203,9 @@ ze_result_t Module::create(Context& context, Device& device, const ze_module_des
     for (const auto& s : spec.assignments)
       specText += std::to_string(s.specId) + "=" + std::to_string(s.value) + ";";
     entry = module_cache::entryName(
-        binary, "O" + std::to_string(options.optLevel) + "|" + (desc.pBuildFlags ? desc.pBuildFlags : ""),
+        binary,
+        "O" + std::to_string(options.optLevel) + "|" + (desc.pBuildFlags ? desc.pBuildFlags : "") +
+            widenSetting(),
         specText, jit->hostCpu(), jit->hostFeatures());
     std::vector<uint8_t> bytes = module_cache::read(*cacheDir, entry);
     if (!bytes.empty()) {

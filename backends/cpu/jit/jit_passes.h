@@ -24,6 +24,9 @@ llvm::StringRef spirvBaseName(llvm::StringRef name);
 
 // Value an exited region returns: the kernel returned.
 inline constexpr uint32_t kRegionExit = 0xFFFFFFFFu;
+// Value a widened region returns when its lanes disagree on a branch before it wrote anything: the
+// scalar region must run these work-items (widen.cpp).
+inline constexpr uint32_t kWidenBail = 0xFFFFFFFEu;
 
 // The parameters a region function takes after the kernel's own, in this order.
 enum RegionParam : unsigned {
@@ -92,10 +95,18 @@ struct Regions {
 bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Regions* out,
                  std::string* error);
 
+// widen.cpp: a copy of `region` that runs VF consecutive work-items in x (from its kLocalIdX
+// argument on) with vector instructions, or null (and `why`) when the region cannot be widened.
+// Adds what it did to `stats`.
+llvm::Function* widenRegion(llvm::Function& region, unsigned firstRegionParam, unsigned vf,
+                            WidenStats* stats, std::string* why);
+
 // workgroup_function.cpp: the exported work-group function (WorkGroupFn) that loads the arguments,
 // loops over the work-items for each region and dispatches between regions. Fills `info`'s
-// argument layout. The region functions are inlined and erased.
+// argument layout. The region functions are inlined and erased. With `widenVF` > 1 each region
+// that widenRegion accepts runs VF work-items per iteration while VF of them remain in x, the
+// scalar loop doing the rest.
 llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& regions,
-                                       CompiledKernel* info);
+                                       CompiledKernel* info, unsigned widenVF = 0);
 
 }  // namespace tessera::backends::cpu::jit

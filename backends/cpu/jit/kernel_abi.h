@@ -44,6 +44,19 @@ struct WorkGroupContext {
 using WorkGroupFn = void (*)(const WorkGroupContext* ctx, uint64_t groupX, uint64_t groupY,
                              uint64_t groupZ, uint8_t* localMem, uint8_t* scratch);
 
+// What the widening across work-items (jit/widen.cpp) did to a kernel's regions.
+struct WidenStats {
+  uint32_t width = 0;             // work-items per vector iteration (0: not widened)
+  uint32_t widenedRegions = 0;    // regions with a widened loop (of barrierCount + 1)
+  uint32_t contiguous = 0;        // vector loads/stores of consecutive addresses
+  uint32_t gathers = 0;           // gathers of other varying addresses
+  uint32_t scatters = 0;          // scatters
+  uint32_t perLane = 0;           // operations run lane by lane (atomics, libm calls, ...)
+  uint32_t vectorCalls = 0;       // intrinsic calls in their vector form
+  uint32_t checkedBranches = 0;   // varying branches checked at run time (scalar when lanes differ)
+  std::string refused;            // why the first refused region was refused
+};
+
 struct CompiledKernel {
   std::string name;
   std::vector<KernelArgInfo> args;
@@ -51,6 +64,7 @@ struct CompiledKernel {
   uint32_t staticLocalBytes = 0;         // the module's static __local variables
   uint32_t scratchBytesPerWorkItem = 0;  // 0 when the kernel has no barrier
   uint32_t barrierCount = 0;
+  WidenStats widen;  // not kept in native binaries
   WorkGroupFn fn = nullptr;
 };
 

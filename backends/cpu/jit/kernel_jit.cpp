@@ -42,6 +42,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
+
+#include <llvm/Analysis/TargetTransformInfo.h>
 
 #include "backends/cpu/jit/jit_passes.h"
 
@@ -115,6 +118,25 @@ void optimize(llvm::Module& m, llvm::TargetMachine* tm, unsigned level) {
 }
 
 }  // namespace
+
+// Work-items per widened iteration (jit/widen.cpp): the host's preferred vector width in 32-bit
+// lanes (8 for AVX2, 16 where 512-bit vectors are preferred), unless the options or
+// TESSERA_WIDEN=0 turn the widening off (TESSERA_WIDEN=n, a power of two, forces n work-items).
+unsigned KernelJit::widenWidth(llvm::Function& f, const CompileOptions& options) const {
+  int setting = options.widen;
+  if (setting < 0) {
+    const char* env = std::getenv("TESSERA_WIDEN");
+    setting = env && *env ? std::atoi(env) : 1;
+    if (setting < 0 || setting > 64 || (setting & (setting - 1)) != 0) setting = 1;
+  }
+  if (setting == 0) return 0;
+  if (setting > 1) return static_cast<unsigned>(setting);
+  uint64_t bits = tm_->getTargetTransformInfo(f)
+                      .getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
+                      .getFixedSize();
+  unsigned vf = static_cast<unsigned>(std::min<uint64_t>(bits / 32, 16));
+  return vf >= 4 ? vf : 0;
+}
 
 std::unique_ptr<KernelJit> KernelJit::create(std::string* error) {
   static const bool initialized = [] {
@@ -206,6 +228,8 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
     ~ModuleFirst() { module.reset(); }
   } moduleFirst{module};
   std::lock_guard<std::mutex> lock(mutex_);
+  // The same SPIR-V widened otherwise is other code.
+  if (options.widen >= 0) key = key * 1000003u + static_cast<uint64_t>(options.widen) + 1;
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
   auto start = std::chrono::steady_clock::now();
   llvm::Module& m = *module;
@@ -222,13 +246,14 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
   jit::StaticLocalLayout locals = jit::layoutStaticLocals(m);
   // 5.-6.
   std::vector<std::string> symbols;
+  const unsigned widenVF = kernels.empty() ? 0 : widenWidth(*kernels.front(), options);
   for (llvm::Function* kernel : kernels) {
     CompiledKernel info;
     info.name = kernel->getName().str();
     info.staticLocalBytes = static_cast<uint32_t>(locals.bytes);
     jit::Regions regions;
     if (!jit::formRegions(*kernel, locals, &regions, error)) return nullptr;
-    llvm::Function* wg = jit::buildWorkGroupFunction(*kernel, regions, &info);
+    llvm::Function* wg = jit::buildWorkGroupFunction(*kernel, regions, &info, widenVF);
     symbols.push_back(wg->getName().str());
     result->kernelSymbols.push_back(symbols.back());
     result->kernels.push_back(std::move(info));

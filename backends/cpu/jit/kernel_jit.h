@@ -16,6 +16,7 @@
 #include "backends/cpu/jit/kernel_abi.h"
 
 namespace llvm {
+class Function;
 class LLVMContext;
 class Module;
 class TargetMachine;
@@ -55,6 +56,9 @@ struct CompileOptions {
   // Functions (not kernels) the module exports and the host may ask the address of: they keep
   // external linkage when they can run outside a kernel (no work-item builtins, no barriers).
   std::vector<std::string> exports;
+  // Widening across work-items (jit/widen.cpp): -1 as TESSERA_WIDEN says (on unless "0", at the
+  // host's preferred vector width), 0 off, 1 on at the host's width, n > 1 on at n work-items.
+  int widen = -1;
 };
 
 class ObjectCapture;
@@ -86,6 +90,7 @@ class KernelJit {
 
  private:
   KernelJit() = default;
+  unsigned widenWidth(llvm::Function& f, const CompileOptions& options) const;
   std::mutex mutex_;
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   std::unique_ptr<llvm::TargetMachine> tm_;  // for the O3 pipeline (ORC owns its own for codegen)

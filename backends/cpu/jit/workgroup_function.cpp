@@ -47,7 +47,7 @@ uint64_t alignTo(uint64_t v, uint64_t a) {
 }  // namespace
 
 llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& regions,
-                                       CompiledKernel* info) {
+                                       CompiledKernel* info, unsigned widenVF) {
   llvm::LLVMContext& ctx = kernel.getContext();
   llvm::Module& m = *kernel.getParent();
   const llvm::DataLayout& dl = m.getDataLayout();
@@ -131,10 +131,32 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
                          static_cast<unsigned>(regions.functions.size()));
   }
 
+  std::vector<llvm::Function*> widened;
+  const unsigned firstRegionParam = static_cast<unsigned>(kernel.arg_size());
+  // The x extent the widened loops cover: ls.x rounded down to a multiple of VF.
+  llvm::Value* vend = nullptr;
+  if (widenVF > 1) {
+    vend = b.CreateAnd(ls[0], b.getInt64(~uint64_t{widenVF - 1}), "ls.x.wide");
+    info->widen.width = widenVF;
+  }
   if (!single) b.CreateBr(dispatch);
   std::vector<llvm::CallInst*> calls;
   for (unsigned k = 0; k < regions.functions.size(); ++k) {
     llvm::Function* region = regions.functions[k];
+    llvm::Function* wide = nullptr;
+    bool mayBail = false;
+    if (widenVF > 1) {
+      std::string why;
+      uint32_t checked = info->widen.checkedBranches;
+      wide = widenRegion(*region, firstRegionParam, widenVF, &info->widen, &why);
+      mayBail = info->widen.checkedBranches != checked;
+      if (wide) {
+        widened.push_back(wide);
+        ++info->widen.widenedRegions;
+      } else if (info->widen.refused.empty()) {
+        info->widen.refused = "region " + std::to_string(k) + ": " + why;
+      }
+    }
     llvm::MDNode* group = tagAccesses(*region);
     const char* axis[3] = {"x", "y", "z"};
     llvm::BasicBlock* header[3];
@@ -189,12 +211,68 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       }
     }
     llvm::BranchInst::Create(single ? exit : dispatch, after);
+    if (wide) {
+      // y header -> widened x loop over [0, vend) -> scalar x loop over [vend, ls.x).
+      llvm::BasicBlock* yHeader = header[1];
+      yHeader->getTerminator()->eraseFromParent();
+      auto* vcheck = llvm::BasicBlock::Create(ctx, "wi.xv.check", wg, header[0]);
+      auto* vbody = llvm::BasicBlock::Create(ctx, "wi.xv", wg, header[0]);
+      auto* scheck = llvm::BasicBlock::Create(ctx, "wi.xs.check", wg, header[0]);
+      llvm::BranchInst::Create(vcheck, yHeader);
+      llvm::IRBuilder<> cb(vcheck);
+      cb.CreateCondBr(cb.CreateICmpNE(vend, cb.getInt64(0)), vbody, scheck);
+      auto* vlatch = llvm::BasicBlock::Create(ctx, "wi.xv.latch", wg, header[0]);
+      llvm::IRBuilder<> vb(vbody);
+      llvm::PHINode* lxv = vb.CreatePHI(i64, 2, "lxv");
+      lxv->addIncoming(vb.getInt64(0), vcheck);
+      llvm::Value* row = vb.CreateMul(vb.CreateAdd(vb.CreateMul(id[2], ls[1]), id[1]), ls[0]);
+      std::vector<llvm::Value*> vargs = callArgs;
+      vargs[firstRegionParam + kLocalIdX] = lxv;
+      vargs[firstRegionParam + kLocalLinearId] = vb.CreateAdd(row, lxv);
+      llvm::CallInst* vcall = vb.CreateCall(wide, vargs);
+      calls.push_back(vcall);
+      if (mayBail) {
+        // The lanes disagreed on a branch before anything was written: the scalar region runs
+        // these VF work-items.
+        auto* vok = llvm::BasicBlock::Create(ctx, "wi.xv.ok", wg, header[0]);
+        auto* vbail = llvm::BasicBlock::Create(ctx, "wi.xv.bail", wg, header[0]);
+        vb.CreateCondBr(vb.CreateICmpEQ(vcall, vb.getInt32(kWidenBail)), vbail, vok);
+        vb.SetInsertPoint(vok);
+        if (!single) vb.CreateStore(vcall, next);
+        vb.CreateBr(vlatch);
+        llvm::IRBuilder<> bb(vbail);
+        llvm::PHINode* lxs = bb.CreatePHI(i64, 2, "lxs");
+        lxs->addIncoming(lxv, vbody);
+        std::vector<llvm::Value*> sargs = callArgs;
+        sargs[firstRegionParam + kLocalIdX] = lxs;
+        sargs[firstRegionParam + kLocalLinearId] = bb.CreateAdd(row, lxs);
+        llvm::CallInst* scall = bb.CreateCall(region, sargs);
+        calls.push_back(scall);
+        if (!single) bb.CreateStore(scall, next);
+        llvm::Value* snext = bb.CreateAdd(lxs, bb.getInt64(1), "", true, true);
+        lxs->addIncoming(snext, vbail);
+        bb.CreateCondBr(bb.CreateICmpULT(snext, bb.CreateAdd(lxv, bb.getInt64(widenVF))), vbail,
+                        vlatch);
+      } else {
+        if (!single) vb.CreateStore(vcall, next);
+        vb.CreateBr(vlatch);
+      }
+      vb.SetInsertPoint(vlatch);
+      llvm::Value* vnext = vb.CreateAdd(lxv, vb.getInt64(widenVF), "", true, true);
+      lxv->addIncoming(vnext, vlatch);
+      vb.CreateCondBr(vb.CreateICmpULT(vnext, vend), vbody, scheck);
+      llvm::IRBuilder<> sb(scheck);
+      sb.CreateCondBr(sb.CreateICmpULT(vend, ls[0]), header[0], latch[1]);
+      id[0]->setIncomingBlock(0, scheck);
+      id[0]->setIncomingValue(0, vend);
+    }
   }
   for (llvm::CallInst* call : calls) {
     llvm::InlineFunctionInfo ifi;
     llvm::InlineFunction(*call, ifi);
   }
   for (llvm::Function* region : regions.functions) region->eraseFromParent();
+  for (llvm::Function* region : widened) region->eraseFromParent();
   return wg;
 }
 

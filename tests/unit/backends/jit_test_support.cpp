@@ -35,6 +35,11 @@ std::shared_ptr<const CompiledModule> compileKernelFile(const std::string& name)
 }
 
 std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name) {
+  return readAndCompile(name, CompileOptions{});
+}
+
+std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name,
+                                                     const CompileOptions& options) {
   std::string path = std::string(TESSERA_KERNELS_JIT) + "/" + name + ".spv";
   std::ifstream file(path, std::ios::binary);
   REQUIRE(file.good());
@@ -54,7 +59,7 @@ std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name) {
   REQUIRE(llvm::readSpirv(*context, opts, in, module, error));
   std::shared_ptr<const CompiledModule> compiled =
       jit().compile(std::hash<std::string>()(spirv), std::move(context),
-                    std::unique_ptr<llvm::Module>(module), &error);
+                    std::unique_ptr<llvm::Module>(module), &error, options);
   INFO(error);
   REQUIRE(compiled != nullptr);
   return compiled;

@@ -24,6 +24,8 @@ WorkerPool& pool();
 std::shared_ptr<const CompiledModule> compileKernelFile(const std::string& name);
 // Reads and compiles again (the JIT's cache answers when the SPIR-V is the same).
 std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name);
+std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name,
+                                                     const CompileOptions& options);
 const CompiledKernel& kernel(const std::string& file, const std::string& name);
 
 class ArgBuffer {

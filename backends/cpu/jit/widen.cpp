@@ -1,0 +1,649 @@
+// Pass: widening across work-items. A region function runs one work-item; its widened copy runs VF
+// consecutive work-items in x at once (lanes: local id x = the argument + 0..VF-1), so that a
+// kernel whose own loop sits inside the work-item x loop (naive SGEMM's k loop, clpeak's MAD
+// loops) still computes VF work-items per SIMD instruction; LLVM 15 only vectorizes innermost
+// loops and cannot do this itself.
+//
+// Values are uniform (the same for every lane: kernel arguments, group ids, sizes, values computed
+// from them only, loop counters of uniform loops) or varying (they depend on the local id x or the
+// local linear id). The original scalar instructions are kept and compute lane 0 (their local id
+// x is lane 0's); each varying value gets a <VF x T> twin next to it. Memory:
+//  - a varying address whose lanes are consecutive (stride analysis: base + lane * sizeof(T)) is a
+//    vector load/store at lane 0's address; another varying address a gather/scatter; a uniform
+//    address of a load stays a scalar load (its value is uniform);
+//  - stores of a varying value to a uniform address, atomics, volatile accesses and calls with side
+//    effects run lane by lane, in lane order (the scalar order of those work-items);
+//  - calls of trivially vectorizable intrinsics become their vector form; other calls without side
+//    effects (libm) run lane by lane.
+// Control flow stays scalar. A varying branch condition is checked at run time: when all lanes
+// agree the widened code takes that branch, else the region returns kWidenBail and the work-group
+// function runs these VF work-items with the scalar region from the region's start; so a varying
+// branch must not follow (in the region's CFG) anything that writes memory. This covers guards
+// (`if (gid < n)`: only the chunk that straddles n runs scalar) and loops whose trip count is varying
+// but the same for the lanes of a chunk (a grid-stride loop when the global size divides n).
+// Masked execution of lanes that disagree is not implemented.
+// The widening refuses a region (the scalar loop then runs it) with such a branch after a side
+// effect, a varying switch condition or return value, a varying value
+// that is not an integer, float or pointer scalar (OpenCL vector types), private memory that does
+// not promote to registers, printf or async copies. Stride analysis assumes that 32-bit index
+// arithmetic does not wrap between consecutive work-items (what clang's nsw says for int).
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/Analysis/InstructionSimplify.h>
+#include <llvm/Analysis/VectorUtils.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/GetElementPtrTypeIterator.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Operator.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/PromoteMemToReg.h>
+
+#include <optional>
+
+#include <llvm/Support/raw_ostream.h>
+
+#include "backends/cpu/jit/builtin_runtime.h"
+#include "backends/cpu/jit/jit_passes.h"
+
+namespace tessera::backends::cpu::jit {
+namespace {
+
+bool scalarType(llvm::Type* t) {
+  return t->isIntegerTy() || t->isFloatingPointTy() || t->isPointerTy();
+}
+
+class Widener {
+ public:
+  Widener(llvm::Function& f, unsigned first, unsigned vf, WidenStats* stats)
+      : f_(f), first_(first), vf_(vf), stats_(stats), dl_(f.getParent()->getDataLayout()) {}
+
+  bool run(std::string* why) {
+    if (!promotePrivates(why)) return false;
+    // The translator's <3 x i64> id vectors (extractelement of insertelements) fold away, and dead
+    // code needs no widening.
+    const llvm::SimplifyQuery query(dl_);
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (llvm::BasicBlock& bb : f_)
+        for (llvm::Instruction& i : llvm::make_early_inc_range(bb))
+          if (auto* e = llvm::dyn_cast<llvm::ExtractElementInst>(&i)) {
+            if (llvm::Value* v = llvm::simplifyInstruction(e, query)) {
+              e->replaceAllUsesWith(v);
+              e->eraseFromParent();
+              changed = true;
+            }
+          } else if (llvm::isInstructionTriviallyDead(&i)) {
+            i.eraseFromParent();
+            changed = true;
+          }
+    }
+    for (llvm::BasicBlock* bb : llvm::ReversePostOrderTraversal<llvm::Function*>(&f_))
+      order_.push_back(bb);
+    if (!classify(why)) return false;
+    transform();
+    return true;
+  }
+
+ private:
+  // Private memory is per work-item: promoted to registers (then varying or uniform like any
+  // value), else the region is refused.
+  bool promotePrivates(std::string* why) {
+    std::vector<llvm::AllocaInst*> allocas;
+    for (llvm::BasicBlock& bb : f_)
+      for (llvm::Instruction& i : bb)
+        if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i)) {
+          if (!llvm::isAllocaPromotable(a)) {
+            *why = "private memory that does not promote to registers";
+            return false;
+          }
+          allocas.push_back(a);
+        }
+    if (!allocas.empty()) {
+      llvm::DominatorTree dt(f_);
+      llvm::PromoteMemToReg(allocas, dt);
+    }
+    return true;
+  }
+
+  // Calls that must run once per work-item even with uniform arguments.
+  static bool sideEffects(llvm::CallInst* call) {
+    return !call->doesNotAccessMemory() || call->mayHaveSideEffects();
+  }
+
+  bool classify(std::string* why) {
+    varying_.insert(f_.getArg(first_ + kLocalIdX));
+    varying_.insert(f_.getArg(first_ + kLocalLinearId));
+    // Validity first (independent of uniformity).
+    for (llvm::BasicBlock* bb : order_) {
+      for (llvm::Instruction& i : *bb) {
+        if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
+          llvm::Function* callee = call->getCalledFunction();
+          if (callee == nullptr || call->isInlineAsm()) {
+            *why = "indirect call";
+            return false;
+          }
+          llvm::StringRef name = callee->getName();
+          if (name == kPrintfSymbol || name == kAsyncCopySymbol || name == kCurrentPuSymbol ||
+              name.startswith("__spirv")) {
+            *why = ("call of " + name).str();
+            return false;
+          }
+          if (callee->isIntrinsic() && (callee->getIntrinsicID() == llvm::Intrinsic::lifetime_start ||
+                                        callee->getIntrinsicID() == llvm::Intrinsic::lifetime_end))
+            continue;
+          if (sideEffects(call)) perLane_.insert(&i);
+        } else if (i.isAtomic() || llvm::isa<llvm::FenceInst>(i)) {
+          if (llvm::isa<llvm::FenceInst>(i)) continue;  // one fence orders all lanes' accesses
+          // Work-items between barriers run one after the other, and the work-group collectives
+          // (workgroup_collectives.cpp) count on it: an atomic load then store of an accumulator
+          // must not see the lanes' loads all happen before their stores. A read-modify-write
+          // is one step per lane and runs lane by lane.
+          if (llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i)) {
+            *why = "atomic load or store (work-items must run in order)";
+            return false;
+          }
+          perLane_.insert(&i);
+        } else if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i)) {
+          if (l->isVolatile()) perLane_.insert(&i);
+        } else if (auto* s = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+          if (s->isVolatile()) perLane_.insert(&i);
+        } else if (i.isTerminator() && !llvm::isa<llvm::BranchInst>(i) &&
+                   !llvm::isa<llvm::SwitchInst>(i) && !llvm::isa<llvm::ReturnInst>(i) &&
+                   !llvm::isa<llvm::UnreachableInst>(i)) {
+          *why = "terminator " + std::string(i.getOpcodeName());
+          return false;
+        }
+      }
+    }
+    for (llvm::Instruction* i : perLane_) varying_.insert(i);
+    // Varying: what depends on a varying value (fixpoint over loops' phis).
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (llvm::BasicBlock* bb : order_) {
+        for (llvm::Instruction& i : *bb) {
+          if (varying_.count(&i) || (i.getType()->isVoidTy() && !llvm::isa<llvm::StoreInst>(i)))
+            continue;
+          for (llvm::Value* op : i.operands()) {
+            if (varying_.count(op)) {
+              varying_.insert(&i);
+              changed = true;
+              break;
+            }
+          }
+        }
+      }
+    }
+    for (llvm::BasicBlock* bb : order_) {
+      for (llvm::Instruction& i : *bb) {
+        if (auto* br = llvm::dyn_cast<llvm::BranchInst>(&i)) {
+          if (br->isConditional() && varying_.count(br->getCondition())) {
+            if (afterSideEffect(bb)) {
+              *why = "divergent branch after a side effect";
+              return false;
+            }
+            divergent_.push_back(br);
+          }
+        } else if (auto* sw = llvm::dyn_cast<llvm::SwitchInst>(&i)) {
+          if (varying_.count(sw->getCondition())) {
+            *why = "divergent switch";
+            return false;
+          }
+        } else if (auto* ret = llvm::dyn_cast<llvm::ReturnInst>(&i)) {
+          if (ret->getReturnValue() && varying_.count(ret->getReturnValue())) {
+            *why = "divergent return value";
+            return false;
+          }
+        }
+        if (!varying_.count(&i)) continue;
+        if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+          if (!scalarType(st->getValueOperand()->getType())) {
+            *why = "varying store of type " + typeName(st->getValueOperand()->getType());
+            return false;
+          }
+          continue;
+        }
+        if (perLane_.count(&i)) {
+          if (!i.getType()->isVoidTy() && !scalarType(i.getType())) {
+            *why = "per-lane " + std::string(i.getOpcodeName()) + " of type " +
+                   typeName(i.getType());
+            return false;
+          }
+          continue;
+        }
+        if (!scalarType(i.getType())) {
+          *why = "varying value of type " + typeName(i.getType()) + " (" + std::string(i.getOpcodeName()) + ", " + std::to_string(i.getNumUses()) + " uses)";
+          return false;
+        }
+        if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
+          for (llvm::Value* a : call->args())
+            if (!scalarType(a->getType())) {
+              *why = "varying call with a non-scalar argument";
+              return false;
+            }
+          continue;
+        }
+        if (!(llvm::isa<llvm::BinaryOperator>(i) || llvm::isa<llvm::CastInst>(i) ||
+              llvm::isa<llvm::CmpInst>(i) || llvm::isa<llvm::SelectInst>(i) ||
+              llvm::isa<llvm::PHINode>(i) || llvm::isa<llvm::GetElementPtrInst>(i) ||
+              llvm::isa<llvm::UnaryOperator>(i) || llvm::isa<llvm::FreezeInst>(i) ||
+              llvm::isa<llvm::LoadInst>(i))) {
+          *why = "varying " + std::string(i.getOpcodeName());
+          return false;
+        }
+        for (llvm::Value* op : i.operands())
+          if (!scalarType(op->getType()) && !llvm::isa<llvm::BasicBlock>(op)) {
+            *why = "varying " + std::string(i.getOpcodeName()) + " of a non-scalar";
+            return false;
+          }
+      }
+    }
+    for (llvm::BasicBlock* bb : order_)
+      for (llvm::Instruction& i : *bb)
+        if (perLane_.count(&i)) {
+          for (llvm::Value* op : i.operands())
+            if (varying_.count(op) && !scalarType(op->getType())) {
+              *why = "per-lane operation on a non-scalar";
+              return false;
+            }
+        }
+    return true;
+  }
+
+  // True when a store, atomic or call with side effects may run before `bb`'s terminator: in `bb`
+  // itself or in a block that reaches it. A varying branch is checked at run time (below); when
+  // its lanes disagree, the widened region gives up and the scalar loop runs these work-items
+  // from the region's start, which is exact only if nothing was written yet.
+  bool afterSideEffect(llvm::BasicBlock* target) {
+    if (!effectsComputed_) {
+      effectsComputed_ = true;
+      std::vector<llvm::BasicBlock*> work;
+      // A store into a scratch slot (a value kept across a barrier, barrier_regions.cpp) that this
+      // region never loads is redone with the same value by the scalar run: not a side effect here.
+      llvm::DenseSet<llvm::Value*> loadedSlots;
+      for (llvm::BasicBlock& bb : f_)
+        for (llvm::Instruction& i : bb)
+          if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i))
+            if (llvm::Value* slot = slotBase(l->getPointerOperand())) loadedSlots.insert(slot);
+      auto harmless = [&](llvm::Instruction& i) {
+        auto* st = llvm::dyn_cast<llvm::StoreInst>(&i);
+        if (st == nullptr || !st->isSimple()) return false;
+        llvm::Value* slot = slotBase(st->getPointerOperand());
+        return slot != nullptr && !loadedSlots.count(slot);
+      };
+      for (llvm::BasicBlock& bb : f_)
+        for (llvm::Instruction& i : bb)
+          if ((i.mayWriteToMemory() || i.mayHaveSideEffects()) && !harmless(i)) {
+            if (!effects_.insert(&bb).second) break;
+            for (llvm::BasicBlock* succ : llvm::successors(&bb)) work.push_back(succ);
+            break;
+          }
+      while (!work.empty()) {
+        llvm::BasicBlock* bb = work.back();
+        work.pop_back();
+        if (reached_.insert(bb).second)
+          for (llvm::BasicBlock* succ : llvm::successors(bb)) work.push_back(succ);
+      }
+    }
+    return effects_.count(target) || reached_.count(target);
+  }
+
+  // The scratch slot `p` points into (the GEP off the scratch argument that starts it), or null.
+  llvm::Value* slotBase(llvm::Value* p) {
+    llvm::Value* scratch = f_.getArg(first_ + kScratch);
+    for (int depth = 0; depth < 16; ++depth) {
+      if (auto* g = llvm::dyn_cast<llvm::GEPOperator>(p)) {
+        if (g->getPointerOperand() == scratch) return g;
+        p = g->getPointerOperand();
+      } else if (auto* c = llvm::dyn_cast<llvm::BitCastOperator>(p)) {
+        p = c->getOperand(0);
+      } else {
+        return nullptr;
+      }
+    }
+    return nullptr;
+  }
+
+  static std::string typeName(llvm::Type* t) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    t->print(os);
+    return os.str();
+  }
+
+  // Difference between consecutive lanes (in the value's units; bytes for pointers), if known.
+  std::optional<int64_t> stride(llvm::Value* v, int depth = 0) {
+    if (!varying_.count(v)) return 0;
+    if (v == f_.getArg(first_ + kLocalIdX) || v == f_.getArg(first_ + kLocalLinearId)) return 1;
+    if (depth > 32) return std::nullopt;
+    auto it = strides_.find(v);
+    if (it != strides_.end()) return it->second;
+    std::optional<int64_t> r;
+    auto* i = llvm::dyn_cast<llvm::Instruction>(v);
+    auto narrow = [](llvm::Type* t) { return t->isIntegerTy() && t->getIntegerBitWidth() < 32; };
+    if (i == nullptr) return std::nullopt;
+    if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(i)) {
+      llvm::Value* a = bo->getOperand(0);
+      llvm::Value* b = bo->getOperand(1);
+      auto* cb = llvm::dyn_cast<llvm::ConstantInt>(b);
+      auto* ca = llvm::dyn_cast<llvm::ConstantInt>(a);
+      if (!narrow(bo->getType())) {
+        switch (bo->getOpcode()) {
+          case llvm::Instruction::Add: {
+            auto sa = stride(a, depth + 1), sb = stride(b, depth + 1);
+            if (sa && sb) r = *sa + *sb;
+            break;
+          }
+          case llvm::Instruction::Sub: {
+            auto sa = stride(a, depth + 1), sb = stride(b, depth + 1);
+            if (sa && sb) r = *sa - *sb;
+            break;
+          }
+          case llvm::Instruction::Mul: {
+            if (cb && cb->getValue().abs().ule(65536)) {
+              if (auto sa = stride(a, depth + 1)) r = *sa * cb->getSExtValue();
+            } else if (ca && ca->getValue().abs().ule(65536)) {
+              if (auto sb = stride(b, depth + 1)) r = *sb * ca->getSExtValue();
+            }
+            break;
+          }
+          case llvm::Instruction::And:
+            // zext(trunc x) as a mask of the low 32 bits or more (the assumption above).
+            if (cb && cb->getValue().countTrailingOnes() >= 32 && cb->getValue().isMask())
+              r = stride(a, depth + 1);
+            break;
+          case llvm::Instruction::Shl:
+            if (cb && cb->getZExtValue() < 16)
+              if (auto sa = stride(a, depth + 1)) r = *sa << cb->getZExtValue();
+            break;
+          default:
+            break;
+        }
+      }
+    } else if (auto* c = llvm::dyn_cast<llvm::CastInst>(i)) {
+      switch (c->getOpcode()) {
+        case llvm::Instruction::SExt:
+        case llvm::Instruction::ZExt:
+        case llvm::Instruction::Trunc:
+          if (!narrow(c->getSrcTy()) && !narrow(c->getDestTy())) r = stride(c->getOperand(0), depth + 1);
+          break;
+        case llvm::Instruction::BitCast:
+        case llvm::Instruction::AddrSpaceCast:
+          r = stride(c->getOperand(0), depth + 1);
+          break;
+        default:
+          break;
+      }
+    } else if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(i)) {
+      r = stride(gep->getPointerOperand(), depth + 1);
+      for (auto t = llvm::gep_type_begin(gep); r && t != llvm::gep_type_end(gep); ++t) {
+        if (t.isStruct()) continue;
+        auto s = stride(t.getOperand(), depth + 1);
+        if (!s) {
+          r = std::nullopt;
+          break;
+        }
+        r = *r + *s * static_cast<int64_t>(dl_.getTypeAllocSize(t.getIndexedType()).getFixedSize());
+      }
+    }
+    strides_[v] = r;
+    return r;
+  }
+
+  llvm::Value* splat(llvm::IRBuilder<>& b, llvm::Value* v) {
+    if (auto* c = llvm::dyn_cast<llvm::Constant>(v))
+      return llvm::ConstantVector::getSplat(llvm::ElementCount::getFixed(vf_), c);
+    return b.CreateVectorSplat(vf_, v);
+  }
+
+  // The vector of v's lanes, at b's position.
+  llvm::Value* wide(llvm::IRBuilder<>& b, llvm::Value* v) {
+    if (varying_.count(v)) return wide_.lookup(v);
+    return splat(b, v);
+  }
+
+  llvm::Value* lane(llvm::IRBuilder<>& b, llvm::Value* v, unsigned l) {
+    if (!varying_.count(v)) return v;
+    return b.CreateExtractElement(wide_.lookup(v), l);
+  }
+
+  llvm::Type* vecOf(llvm::Type* t) { return llvm::FixedVectorType::get(t, vf_); }
+
+  // VF clones of `i` in lane order; the result vector (or null for void).
+  llvm::Value* perLane(llvm::IRBuilder<>& b, llvm::Instruction& i) {
+    llvm::Value* r = i.getType()->isVoidTy() ? nullptr : llvm::PoisonValue::get(vecOf(i.getType()));
+    for (unsigned l = 0; l < vf_; ++l) {
+      llvm::Instruction* c = i.clone();
+      for (unsigned o = 0; o < c->getNumOperands(); ++o)
+        c->setOperand(o, lane(b, i.getOperand(o), l));
+      b.Insert(c);
+      if (r) r = b.CreateInsertElement(r, c, l);
+    }
+    ++stats_->perLane;
+    return r;
+  }
+
+  void transform() {
+    llvm::IRBuilder<> b(&*f_.getEntryBlock().getFirstInsertionPt());
+    llvm::Value* step = b.CreateStepVector(vecOf(b.getInt64Ty()));
+    for (unsigned p : {kLocalIdX, kLocalLinearId}) {
+      llvm::Value* a = f_.getArg(first_ + p);
+      wide_[a] = b.CreateAdd(b.CreateVectorSplat(vf_, a), step, a->getName() + ".lanes");
+    }
+    std::vector<llvm::Instruction*> erase;
+    std::vector<llvm::PHINode*> phis;
+    for (llvm::BasicBlock* bb : order_) {
+      for (llvm::Instruction& i : *bb) {
+        if (!varying_.count(&i) && !perLane_.count(&i)) {
+          if (auto* s = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+            if (!varying_.count(s->getValueOperand()) && !varying_.count(s->getPointerOperand()))
+              continue;
+          } else {
+            continue;
+          }
+        }
+        if (auto* phi = llvm::dyn_cast<llvm::PHINode>(&i)) {
+          b.SetInsertPoint(phi);
+          wide_[phi] = b.CreatePHI(vecOf(phi->getType()), phi->getNumIncomingValues(),
+                                   phi->getName() + ".wide");
+          phis.push_back(phi);
+          continue;
+        }
+        b.SetInsertPoint(&i);
+        llvm::Value* w = nullptr;
+        if (perLane_.count(&i)) {
+          w = perLane(b, i);
+          erase.push_back(&i);
+        } else if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i)) {
+          w = widenLoad(b, l);
+        } else if (auto* s = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+          widenStore(b, s);
+          erase.push_back(&i);
+        } else if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
+          w = widenCall(b, call);
+        } else {
+          llvm::Instruction* c = i.clone();
+          c->mutateType(vecOf(i.getType()));
+          for (unsigned o = 0; o < c->getNumOperands(); ++o) {
+            llvm::Value* op = i.getOperand(o);
+            bool keepScalar = false;
+            if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&i)) {
+              // Struct field indices stay constants; uniform indices broadcast implicitly.
+              keepScalar = o > 0 && !varying_.count(op);
+              (void)gep;
+            }
+            if (auto* sel = llvm::dyn_cast<llvm::SelectInst>(&i))
+              keepScalar = o == 0 && !varying_.count(sel->getCondition());
+            c->setOperand(o, keepScalar ? op : wide(b, op));
+          }
+          if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(c)) {
+            // A vector GEP needs a vector base; its type is the vector of pointers.
+            (void)gep;
+          }
+          b.Insert(c, i.getName() + ".wide");
+          w = c;
+        }
+        if (w) wide_[&i] = w;
+      }
+    }
+    for (llvm::PHINode* phi : phis) {
+      auto* w = llvm::cast<llvm::PHINode>(wide_[phi]);
+      for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k) {
+        llvm::BasicBlock* from = phi->getIncomingBlock(k);
+        llvm::IRBuilder<> pb(from->getTerminator());
+        w->addIncoming(wide(pb, phi->getIncomingValue(k)), from);
+      }
+    }
+    // Varying branches: taken when every lane agrees, else the region gives up (kWidenBail) and
+    // the work-group function runs these work-items with the scalar region instead.
+    llvm::BasicBlock* bail = nullptr;
+    for (llvm::BranchInst* br : divergent_) {
+      if (bail == nullptr) {
+        bail = llvm::BasicBlock::Create(f_.getContext(), "widen.bail", &f_);
+        llvm::ReturnInst::Create(f_.getContext(),
+                                 llvm::ConstantInt::get(f_.getReturnType(), kWidenBail), bail);
+      }
+      llvm::BasicBlock* bb = br->getParent();
+      b.SetInsertPoint(br);
+      llvm::Value* w = wide_.lookup(br->getCondition());
+      llvm::Value* any = b.CreateOrReduce(w);
+      llvm::Value* all = b.CreateAndReduce(w);
+      llvm::Value* mixed = b.CreateXor(any, all, "lanes.disagree");
+      llvm::BasicBlock* agreed = bb->splitBasicBlock(br, bb->getName() + ".agreed");
+      bb->getTerminator()->eraseFromParent();
+      llvm::BranchInst::Create(bail, agreed, mixed, bb);
+      br->setCondition(any);
+      ++stats_->checkedBranches;
+    }
+    // Originals with side effects go; lane 0's scalar chain takes lane 0 of their results.
+    for (llvm::Instruction* i : erase) {
+      if (!i->getType()->isVoidTy() && !i->use_empty()) {
+        llvm::IRBuilder<> eb(i);
+        i->replaceAllUsesWith(eb.CreateExtractElement(wide_.lookup(i), uint64_t{0}));
+      }
+      i->eraseFromParent();
+    }
+  }
+
+  // A vector of `t` lies in memory as consecutive scalars of `t` (not so for i1: <8 x i1> is one
+  // byte, eight i1 are eight).
+  bool packed(llvm::Type* t) {
+    uint64_t size = dl_.getTypeAllocSize(t).getFixedSize();
+    return dl_.getTypeSizeInBits(t).getFixedSize() == 8 * size &&
+           dl_.getTypeAllocSize(vecOf(t)).getFixedSize() == vf_ * size;
+  }
+
+  llvm::Value* widenLoad(llvm::IRBuilder<>& b, llvm::LoadInst* l) {
+    llvm::Type* t = l->getType();
+    llvm::Value* p = l->getPointerOperand();
+    auto s = stride(p);
+    uint64_t size = dl_.getTypeAllocSize(t).getFixedSize();
+    if (s && *s == static_cast<int64_t>(size) && packed(t)) {
+      ++stats_->contiguous;
+      return b.CreateAlignedLoad(vecOf(t), p, l->getAlign(), l->getName() + ".wide");
+    }
+    ++stats_->gathers;
+    return b.CreateMaskedGather(vecOf(t), wide(b, p), l->getAlign(),
+                                llvm::Constant::getAllOnesValue(vecOf(b.getInt1Ty())), nullptr,
+                                l->getName() + ".wide");
+  }
+
+  void widenStore(llvm::IRBuilder<>& b, llvm::StoreInst* st) {
+    llvm::Value* v = st->getValueOperand();
+    llvm::Value* p = st->getPointerOperand();
+    llvm::Type* t = v->getType();
+    if (!varying_.count(p)) {
+      // A varying value to one address: lane by lane, the last lane's store is the one left.
+      perLane(b, *st);
+      return;
+    }
+    auto s = stride(p);
+    uint64_t size = dl_.getTypeAllocSize(t).getFixedSize();
+    if (s && *s == static_cast<int64_t>(size) && packed(t)) {
+      ++stats_->contiguous;
+      b.CreateAlignedStore(wide(b, v), p, st->getAlign());
+      return;
+    }
+    ++stats_->scatters;
+    b.CreateMaskedScatter(wide(b, v), wide(b, p), st->getAlign(),
+                          llvm::Constant::getAllOnesValue(vecOf(b.getInt1Ty())));
+  }
+
+  llvm::Value* widenCall(llvm::IRBuilder<>& b, llvm::CallInst* call) {
+    llvm::Intrinsic::ID id = call->getCalledFunction()->getIntrinsicID();
+    if (id != llvm::Intrinsic::not_intrinsic && llvm::isTriviallyVectorizable(id)) {
+      llvm::SmallVector<llvm::Type*, 2> types{vecOf(call->getType())};
+      llvm::SmallVector<llvm::Value*, 4> args;
+      bool ok = true;
+      for (unsigned a = 0; a < call->arg_size(); ++a) {
+        llvm::Value* v = call->getArgOperand(a);
+        if (llvm::isVectorIntrinsicWithScalarOpAtArg(id, a)) {
+          if (varying_.count(v)) ok = false;
+          args.push_back(v);
+        } else {
+          args.push_back(wide(b, v));
+        }
+        if (llvm::isVectorIntrinsicWithOverloadTypeAtArg(id, a)) types.push_back(args.back()->getType());
+      }
+      if (ok) {
+        ++stats_->vectorCalls;
+        llvm::Function* fn = llvm::Intrinsic::getDeclaration(f_.getParent(), id, types);
+        return b.CreateCall(fn, args, call->getName() + ".wide");
+      }
+    }
+    return perLane(b, *call);
+  }
+
+  llvm::Function& f_;
+  unsigned first_;
+  unsigned vf_;
+  WidenStats* stats_;
+  const llvm::DataLayout& dl_;
+  std::vector<llvm::BasicBlock*> order_;
+  llvm::DenseSet<llvm::Value*> varying_;
+  llvm::DenseSet<llvm::Instruction*> perLane_;
+  llvm::DenseMap<llvm::Value*, llvm::Value*> wide_;
+  llvm::DenseMap<llvm::Value*, std::optional<int64_t>> strides_;
+  std::vector<llvm::BranchInst*> divergent_;
+  bool effectsComputed_ = false;
+  llvm::DenseSet<llvm::BasicBlock*> effects_, reached_;
+};
+
+}  // namespace
+
+llvm::Function* widenRegion(llvm::Function& region, unsigned first, unsigned vf, WidenStats* stats,
+                            std::string* why) {
+  llvm::ValueToValueMapTy vmap;
+  llvm::Function* w = llvm::CloneFunction(&region, vmap);
+  w->setName(region.getName() + ".wide");
+  WidenStats local;
+  Widener widener(*w, first, vf, &local);
+  if (!widener.run(why)) {
+    w->eraseFromParent();
+    return nullptr;
+  }
+  // A widening bug must not become wrong code: what does not verify runs scalar.
+  std::string broken;
+  llvm::raw_string_ostream os(broken);
+  if (llvm::verifyFunction(*w, &os)) {
+    *why = "internal: the widened region does not verify: " + os.str();
+    w->eraseFromParent();
+    return nullptr;
+  }
+  if (stats) {
+    stats->contiguous += local.contiguous;
+    stats->gathers += local.gathers;
+    stats->scatters += local.scatters;
+    stats->perLane += local.perLane;
+    stats->vectorCalls += local.vectorCalls;
+    stats->checkedBranches += local.checkedBranches;
+  }
+  return w;
+}
+
+}  // namespace tessera::backends::cpu::jit

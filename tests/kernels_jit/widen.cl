@@ -1,0 +1,93 @@
+// Kernels of the widening tests (jit/widen.cpp): which regions widen, how their accesses widen,
+// and that the widened and scalar loops agree.
+
+// A uniform inner loop: A's address is uniform in x (scalar load), B's and C's consecutive.
+__kernel void sgemm_naive(__global const float* A, __global const float* B, __global float* C,
+                          int N) {
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int k = 0; k < N; ++k) acc += A[row * N + k] * B[k * N + col];
+  C[row * N + col] = acc;
+}
+
+// Strided and indirect accesses: gathers and a scatter; the group's uniform values.
+__kernel void strided(__global const float* in, __global const int* perm, __global float* out,
+                      __global int* groups) {
+  size_t i = get_global_id(0);
+  out[perm[i]] = in[3 * i + 1] * 2.0f + (float)get_local_size(0);
+  groups[get_group_id(0)] = (int)get_num_groups(0) * 1000 + (int)get_local_size(0);
+}
+
+// A varying guard before any store: checked at run time, the chunk that straddles n runs scalar.
+__kernel void guarded(__global float* out, uint n) {
+  uint i = get_global_id(0);
+  if (i < n) out[i] = (float)i * 0.5f;
+}
+
+// A varying branch after an atomic: refused (a chunk could not restart), the scalar loop runs it.
+__kernel void after_effect(__global float* out, __global int* counter, uint n) {
+  uint i = get_global_id(0);
+  atomic_inc(counter);
+  if (i < n) out[i] = (float)i * 0.5f;
+}
+
+// A grid-stride loop (varying start, uniform step and bound): the lanes of a chunk run the same
+// number of iterations when the global size divides n, else that chunk runs scalar.
+__kernel void grid_stride(__global const float* in, __global float* out, uint n) {
+  float sum = 0.0f;
+  for (uint i = get_global_id(0); i < n; i += get_global_size(0)) sum += in[i];
+  out[get_global_id(0)] = sum;
+}
+
+// Lane-by-lane operations (libm, atomics) and intrinsics in vector form, with uniform loops.
+__kernel void lanes(__global const float* in, __global float* out, __global int* counter,
+                    int iters) {
+  size_t i = get_global_id(0);
+  float x = in[i];
+  float s = 0.0f;
+  for (int k = 0; k < iters; ++k) s = mad(s, 0.5f, sqrt(x + (float)k)) + sin(x * (float)k);
+  out[i] = s + fabs(x);
+  atomic_inc(counter);
+}
+
+// 2D: the local linear id and a loop over a private array (promoted to registers).
+__kernel void local2d(__global int* out, int m) {
+  int acc[4];
+  for (int j = 0; j < 4; ++j) acc[j] = (int)get_local_linear_id() * j + m;
+  out[get_global_linear_id()] = acc[0] + acc[1] + acc[2] + acc[3] + (int)get_local_id(1);
+}
+
+// Barriers: each region widens on its own; values cross the barrier in scratch slots.
+__kernel void regions(__global const float* in, __global float* out, __local float* tmp) {
+  size_t l = get_local_id(0);
+  float v = in[get_global_id(0)] * 3.0f;
+  tmp[l] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tmp[get_local_size(0) - 1 - l] + v;
+}
+
+// cl_speed_bench's reduction: a grid-stride region, then a halving with a barrier per step.
+__kernel void reduce(__global const float* in, __global float* out, __local float* scratch,
+                     uint n) {
+  uint lid = get_local_id(0);
+  float sum = 0.0f;
+  for (uint i = get_global_id(0); i < n; i += get_global_size(0)) sum += in[i];
+  scratch[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = get_local_size(0) / 2; s > 0; s >>= 1) {
+    if (lid < s) scratch[lid] += scratch[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) out[get_group_id(0)] = scratch[0];
+}
+
+// OpenCL vector types at varying addresses (refused: only scalars widen), a compare-and-swap
+// whose result is unused (a struct per lane: refused), both run by the scalar loop.
+__kernel void copy4(__global const float4* in, __global float4* out) {
+  size_t i = get_global_id(0);
+  out[i] = in[i];
+}
+
+__kernel void cas_unused(__global int* flags) {
+  atomic_cmpxchg(&flags[get_global_id(0) % 4], 0, (int)get_global_id(0) + 1);
+}

@@ -1,0 +1,305 @@
+// Widening across work-items (backends/cpu/jit/widen.cpp): each kernel of tests/kernels_jit/widen.cl
+// compiled widened (8 and 16 work-items per iteration, and the host's width) and scalar; both must
+// agree with the host reference, with local sizes that are and are not multiples of the width.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+#include <vector>
+
+#include "jit_test_support.h"
+
+namespace tessera::backends::cpu::test {
+namespace {
+
+template <typename T>
+void* ptr(std::vector<T>& v) {
+  return v.data();
+}
+
+const CompiledKernel& widened(const std::string& name, int width) {
+  static std::map<int, std::shared_ptr<const CompiledModule>> modules;
+  auto& m = modules[width];
+  if (!m) {
+    CompileOptions options;
+    options.widen = width;
+    m = readAndCompile("widen", options);
+  }
+  const CompiledKernel* k = m->find(name);
+  REQUIRE(k != nullptr);
+  const WidenStats& w = k->widen;
+  UNSCOPED_INFO(name << " width " << w.width << ": regions " << w.widenedRegions << ", contiguous "
+                     << w.contiguous << ", gathers " << w.gathers << ", scatters " << w.scatters
+                     << ", per lane " << w.perLane << ", vector calls " << w.vectorCalls
+                     << ", refused: " << w.refused);
+  return *k;
+}
+
+LaunchDims dims2(uint32_t gx, uint32_t gy, uint32_t sx, uint32_t sy) {
+  LaunchDims d;
+  d.groupCount[0] = gx;
+  d.groupCount[1] = gy;
+  d.groupSize[0] = sx;
+  d.groupSize[1] = sy;
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("Given sgemm_naive, when widened, then its uniform k loop runs 8 or 16 columns at once",
+          "[jit][widen]") {
+  const int n = 40;
+  std::vector<float> a(n * n), b(n * n), ref(n * n);
+  for (int i = 0; i < n * n; ++i) a[i] = float(i % 7) - 3, b[i] = float(i % 5) * 0.5f;
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c) {
+      float acc = 0;
+      for (int k = 0; k < n; ++k) acc += a[r * n + k] * b[k * n + c];
+      ref[r * n + c] = acc;
+    }
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("sgemm_naive", width);
+    if (width == 0) {
+      CHECK(k.widen.width == 0);
+      CHECK(k.widen.widenedRegions == 0);
+    } else {
+      CHECK(k.widen.width == uint32_t(width));
+      CHECK(k.widen.widenedRegions == 1);
+      CHECK(k.widen.contiguous == 2);  // B's load, C's store; A's load is uniform and stays scalar
+      CHECK(k.widen.gathers == 0);
+      CHECK(k.widen.scatters == 0);
+    }
+    // Local size 20 leaves a remainder of 4 for both widths, 40 = 2 x 16 + 8 = 5 x 8, 5 is all
+    // remainder.
+    for (uint32_t sx : {20u, 40u, 8u, 5u}) {
+      INFO("width " << width << " local size " << sx);
+      std::vector<float> c(n * n, -1);
+      ArgBuffer args(k);
+      args.set(0, ptr(a)).set(1, ptr(b)).set(2, ptr(c)).set(3, n);
+      launch(k, args.data(), dims2(n / sx, n / 2, sx, 2), pool());
+      for (int i = 0; i < n * n; ++i) REQUIRE(c[i] == ref[i]);
+    }
+  }
+}
+
+TEST_CASE("Given strided, when widened, then strided loads gather and the indirect store scatters",
+          "[jit][widen]") {
+  const uint32_t n = 36 * 3;
+  std::vector<float> in(3 * n + 3);
+  std::vector<int> perm(n);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i) * 0.25f;
+  for (uint32_t i = 0; i < n; ++i) perm[i] = int((i * 37) % n);
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("strided", width);
+    if (width) {
+      CHECK(k.widen.widenedRegions == 1);
+      CHECK(k.widen.gathers == 1);     // in[3i+1]
+      CHECK(k.widen.scatters == 1);    // out[perm[i]]
+      CHECK(k.widen.contiguous == 1);  // perm[i]
+      CHECK(k.widen.perLane == 0);     // groups[...] = uniform: one scalar store
+    }
+    std::vector<float> out(n, -1);
+    std::vector<int> groups(3, 0);
+    ArgBuffer args(k);
+    args.set(0, ptr(in)).set(1, ptr(perm)).set(2, ptr(out)).set(3, ptr(groups));
+    launch(k, args.data(), dims1(3, 36), pool());  // 36 = 32 + 4 (width 8, 16): a remainder
+    for (uint32_t i = 0; i < n; ++i) REQUIRE(out[perm[i]] == in[3 * i + 1] * 2.0f + 36.0f);
+    for (int g : groups) CHECK(g == 3036);
+  }
+}
+
+TEST_CASE("Given guarded, when its guard is varying, then chunks inside n run widened and the "
+          "chunk that straddles n runs scalar",
+          "[jit][widen]") {
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("guarded", width);
+    if (width) {
+      CHECK(k.widen.widenedRegions == 1);
+      CHECK(k.widen.checkedBranches == 1);
+      CHECK(k.widen.contiguous == 1);
+    }
+    for (uint32_t n : {50u, 64u, 0u, 3u}) {
+      INFO("width " << width << " n " << n);
+      std::vector<float> out(72, -1);
+      ArgBuffer args(k);
+      args.set(0, ptr(out)).set(1, n);
+      launch(k, args.data(), dims1(2, 36), pool());
+      for (uint32_t i = 0; i < 72; ++i) REQUIRE(out[i] == (i < n ? float(i) * 0.5f : -1.0f));
+    }
+  }
+}
+
+TEST_CASE("Given after_effect, when a varying branch follows an atomic, then widening refuses and "
+          "the scalar loop runs it",
+          "[jit][widen]") {
+  const CompiledKernel& k = widened("after_effect", 8);
+  CHECK(k.widen.widenedRegions == 0);
+  CHECK(k.widen.refused.find("divergent branch after a side effect") != std::string::npos);
+  std::vector<float> out(64, -1);
+  std::vector<int> counter(1, 0);
+  ArgBuffer args(k);
+  args.set(0, ptr(out)).set(1, ptr(counter)).set(2, 50u);
+  launch(k, args.data(), dims1(2, 32), pool());
+  CHECK(counter[0] == 64);
+  for (uint32_t i = 0; i < 64; ++i) REQUIRE(out[i] == (i < 50 ? float(i) * 0.5f : -1.0f));
+}
+
+TEST_CASE("Given grid_stride, when lanes run equal or unequal trip counts, then sums match",
+          "[jit][widen]") {
+  std::vector<float> in(1000);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i % 13) * 0.5f;
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("grid_stride", width);
+    if (width) CHECK(k.widen.widenedRegions == 1);
+    // Global size 64: n = 640 gives every lane 10 iterations; n = 1000 gives 15 or 16; 20 leaves
+    // most lanes without any.
+    for (uint32_t n : {640u, 1000u, 20u}) {
+      INFO("width " << width << " n " << n);
+      std::vector<float> out(64, -1);
+      ArgBuffer args(k);
+      args.set(0, ptr(in)).set(1, ptr(out)).set(2, n);
+      launch(k, args.data(), dims1(2, 32), pool());
+      for (uint32_t g = 0; g < 64; ++g) {
+        float sum = 0;
+        for (uint32_t i = g; i < n; i += 64) sum += in[i];
+        REQUIRE(out[g] == sum);
+      }
+    }
+  }
+}
+
+TEST_CASE("Given lanes, when widened, then libm calls and atomics run per lane and match the "
+          "scalar loop",
+          "[jit][widen]") {
+  const uint32_t n = 2 * 44;
+  std::vector<float> in(n);
+  for (uint32_t i = 0; i < n; ++i) in[i] = 0.1f * float(i);
+  std::vector<float> scalar;
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("lanes", width);
+    if (width) {
+      CHECK(k.widen.widenedRegions == 1);
+      CHECK(k.widen.perLane >= 1);      // atomic_inc
+      CHECK(k.widen.vectorCalls >= 2);  // sqrt, sin, fmuladd, fabs
+    }
+    std::vector<float> out(n, -1);
+    std::vector<int> counter(1, 0);
+    ArgBuffer args(k);
+    args.set(0, ptr(in)).set(1, ptr(out)).set(2, ptr(counter)).set(3, 5);
+    launch(k, args.data(), dims1(2, 44), pool());
+    CHECK(counter[0] == int(n));
+    if (width == 0) {
+      scalar = out;
+      for (uint32_t i = 0; i < n; ++i) {
+        float x = in[i], s = 0;
+        for (int j = 0; j < 5; ++j) s = s * 0.5f + std::sqrt(x + float(j)) + std::sin(x * float(j));
+        REQUIRE(out[i] == Approx(s + std::fabs(x)).epsilon(1e-5));
+      }
+    } else {
+      for (uint32_t i = 0; i < n; ++i) REQUIRE(out[i] == scalar[i]);
+    }
+  }
+}
+
+TEST_CASE("Given local2d, when widened in 2D with a private array, then linear ids are per lane",
+          "[jit][widen]") {
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("local2d", width);
+    if (width) CHECK(k.widen.widenedRegions == 1);
+    for (uint32_t sx : {16u, 24u, 5u}) {
+      INFO("width " << width << " local size " << sx);
+      const uint32_t gx = 2, gy = 2, sy = 3;
+      std::vector<int> out(gx * sx * gy * sy, -1);
+      ArgBuffer args(k);
+      args.set(0, ptr(out)).set(1, 7);
+      launch(k, args.data(), dims2(gx, gy, sx, sy), pool());
+      for (uint32_t y = 0; y < gy * sy; ++y)
+        for (uint32_t x = 0; x < gx * sx; ++x) {
+          int linear = int((y % sy) * sx + x % sx);
+          REQUIRE(out[y * gx * sx + x] == linear * 6 + 28 + int(y % sy));
+        }
+    }
+  }
+}
+
+TEST_CASE("Given regions, when a kernel has a barrier, then each region widens on its own",
+          "[jit][widen]") {
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("regions", width);
+    if (width) CHECK(k.widen.widenedRegions == 2);
+    for (uint32_t sx : {32u, 36u, 7u}) {
+      INFO("width " << width << " local size " << sx);
+      std::vector<float> in(3 * sx), out(3 * sx, -1);
+      for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i) + 0.5f;
+      ArgBuffer args(k);
+      args.set(0, ptr(in)).set(1, ptr(out)).local(2, sx * sizeof(float));
+      launch(k, args.data(), dims1(3, sx), pool());
+      for (uint32_t i = 0; i < in.size(); ++i) {
+        uint32_t g = i / sx, l = i % sx;
+        REQUIRE(out[i] == in[g * sx + (sx - 1 - l)] * 3.0f + in[i] * 3.0f);
+      }
+    }
+  }
+}
+
+TEST_CASE("Given the host, when widening is left to the JIT, then it picks 8 or 16 work-items",
+          "[jit][widen]") {
+  const CompiledKernel& k = widened("sgemm_naive", 1);
+  CHECK((k.widen.width == 8 || k.widen.width == 16 || k.widen.width == 4));
+}
+
+}  // namespace tessera::backends::cpu::test
+
+namespace tessera::backends::cpu::test {
+
+TEST_CASE("Given reduce, when widened, then the grid-stride and halving regions agree with the "
+          "host",
+          "[jit][widen]") {
+  std::vector<float> in(4096 + 100);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i % 17);
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("reduce", width);
+    if (width) CHECK(k.widen.widenedRegions >= 1);
+    for (uint32_t n : {4096u, 4196u}) {
+      INFO("width " << width << " n " << n);
+      std::vector<float> out(4, -1);
+      ArgBuffer args(k);
+      args.set(0, ptr(in)).set(1, ptr(out)).local(2, 64 * sizeof(float)).set(3, n);
+      launch(k, args.data(), dims1(4, 64), pool());
+      for (uint32_t g = 0; g < 4; ++g) {
+        std::vector<float> s(64, 0);
+        for (uint32_t l = 0; l < 64; ++l)
+          for (uint32_t i = g * 64 + l; i < n; i += 256) s[l] += in[i];
+        for (uint32_t h = 32; h > 0; h >>= 1)
+          for (uint32_t l = 0; l < h; ++l) s[l] += s[l + h];
+        REQUIRE(out[g] == s[0]);
+      }
+    }
+  }
+}
+
+}  // namespace tessera::backends::cpu::test
+
+namespace tessera::backends::cpu::test {
+
+TEST_CASE("Given copy4 and cas_unused, when values are not scalars, then widening refuses and "
+          "the scalar loop runs them",
+          "[jit][widen]") {
+  const CompiledKernel& copy = widened("copy4", 8);
+  CHECK(copy.widen.widenedRegions == 0);
+  std::vector<float> in(4 * 64), out(4 * 64, -1);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i);
+  ArgBuffer args(copy);
+  args.set(0, ptr(in)).set(1, ptr(out));
+  launch(copy, args.data(), dims1(2, 32), pool());
+  CHECK(out == in);
+
+  const CompiledKernel& cas = widened("cas_unused", 8);
+  std::vector<int> flags(4, 0);
+  ArgBuffer cargs(cas);
+  cargs.set(0, ptr(flags));
+  launch(cas, cargs.data(), dims1(1, 32), pool());  // one group: work-items in id order
+  for (int f = 0; f < 4; ++f) CHECK(flags[f] == f + 1);
+}
+
+}  // namespace tessera::backends::cpu::test
