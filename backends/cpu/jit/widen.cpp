@@ -153,9 +153,14 @@ class Widener {
           if (l->isVolatile()) perLane_.insert(&i);
         } else if (auto* s = llvm::dyn_cast<llvm::StoreInst>(&i)) {
           if (s->isVolatile()) perLane_.insert(&i);
+        } else if (llvm::isa<llvm::UnreachableInst>(i)) {
+          // OpUnreachable must trap where it is reached (kernel_jit.cpp's TrapUnreachable); in
+          // the widened loops' guarded form LLVM would take it as a promise the path is never
+          // taken and fold it away.
+          *why = "unreachable";
+          return false;
         } else if (i.isTerminator() && !llvm::isa<llvm::BranchInst>(i) &&
-                   !llvm::isa<llvm::SwitchInst>(i) && !llvm::isa<llvm::ReturnInst>(i) &&
-                   !llvm::isa<llvm::UnreachableInst>(i)) {
+                   !llvm::isa<llvm::SwitchInst>(i) && !llvm::isa<llvm::ReturnInst>(i)) {
           *why = "terminator " + std::string(i.getOpcodeName());
           return false;
         }
