@@ -8,6 +8,7 @@
 #include "cl_shim/extension_functions.h"
 #include "cl_shim/platform.h"
 #include "cl_shim/recording.h"
+#include "spirv/opencl_c.h"
 
 namespace tessera::cl {
 
@@ -73,10 +74,17 @@ void* clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const ch
 
 void* clGetExtensionFunctionAddress(const char* func_name) { return extensionFunction(func_name); }
 
-cl_int clUnloadCompiler() { return CL_SUCCESS; }
+// "A hint from the application ... that it may release the resources allocated by the OpenCL
+// compiler": the idle compiler processes end; the next build starts one again.
+cl_int clUnloadCompiler() {
+  spirv::unloadCompiler();
+  return CL_SUCCESS;
+}
 
 cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
-  return Platform::from(platform) ? CL_SUCCESS : CL_INVALID_PLATFORM;
+  if (!Platform::from(platform)) return CL_INVALID_PLATFORM;
+  spirv::unloadCompiler();
+  return CL_SUCCESS;
 }
 
 cl_int clGetHostTimer(cl_device_id device, cl_ulong* host_timestamp) {

@@ -1,4 +1,4 @@
-#include "spirv/opencl_c.h"
+#include "spirv/opencl_c_inprocess.h"
 
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
 #include <clang/Basic/Diagnostic.h>
@@ -224,8 +224,8 @@ void compileHere(std::string_view source, const CompileOptions& options,
 
 }  // namespace
 
-CompileResult compileOpenCLC(std::string_view source, std::string_view options,
-                             const std::vector<OpenCLHeader>& headers) {
+CompileResult compileOpenCLCInProcess(std::string_view source, std::string_view options,
+                                      const std::vector<OpenCLHeader>& headers) {
   CompileResult result;
   CompileOptions parsed = parseCompileOptions(options);
   if (!parsed.ok) {

@@ -1,10 +1,11 @@
-// OpenCL C -> SPIR-V in-process, for clBuildProgram / clCompileProgram: clang (libclang-cpp) emits
-// LLVM IR for spir64-unknown-unknown, SPIRV-LLVM-Translator turns it into SPIR-V 1.0, and
-// spirv/validate checks the result. Only the library tessera_spirv_opencl links clang.
+// OpenCL C -> SPIR-V, for clBuildProgram / clCompileProgram: clang (libclang-cpp) emits LLVM IR
+// for spir64-unknown-unknown, SPIRV-LLVM-Translator turns it into SPIR-V 1.0, and spirv/validate
+// checks the result. Both run in a compiler process (tessera-clc, spirv/clc/), never in the
+// application: the installed translator calls exit() on IR it cannot express.
 //
-// Failures never end the process on their own account: option errors, diagnostics and translator
-// errors come back in `log` with ok == false. Thread-safe: every call has its own compiler
-// instance and LLVM context, and runs on a thread of its own with an 8 MiB stack.
+// Failures never end the application: option errors, diagnostics, translator errors and a compiler
+// process that ended come back in `log` with ok == false. Thread-safe: concurrent compiles go to
+// processes of their own.
 #pragma once
 
 #include <cstdint>
@@ -40,5 +41,9 @@ struct CompileResult {
 // the types and qualifiers OpStrings "kernel_arg_type.<kernel>.<types>," and the like.
 CompileResult compileOpenCLC(std::string_view source, std::string_view options,
                              const std::vector<OpenCLHeader>& headers = {});
+
+// Ends the idle compiler processes (clUnloadPlatformCompiler); compiles under way are not
+// affected, and the next compile starts a process again.
+void unloadCompiler();
 
 }  // namespace tessera::spirv

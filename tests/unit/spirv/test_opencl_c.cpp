@@ -3,7 +3,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -303,20 +302,4 @@ TEST_CASE("Given two threads compiling at once, then every result is right",
   for (auto& t : threads) t.join();
   CHECK(good[0] == 6);
   CHECK(good[1] == 6);
-}
-
-TEST_CASE("Given a vector add, when compiled repeatedly, then the median time is reported",
-          "[spirv][opencl_c][timing]") {
-  std::vector<double> ms;
-  for (int i = 0; i < 9; ++i) {
-    auto start = std::chrono::steady_clock::now();
-    CompileResult r = compileOpenCLC(kVectorAdd, "");
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                     .count());
-    REQUIRE(r.ok);
-  }
-  std::sort(ms.begin(), ms.end());
-  WARN("vector add compile, median of 9: " << ms[4] << " ms (min " << ms[0] << ", max " << ms[8]
-                                           << ")");
-  CHECK(ms[4] < 1000.0);  // a generous bound: shared, loaded machines
 }

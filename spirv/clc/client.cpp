@@ -1,0 +1,205 @@
+// compileOpenCLC through tessera-clc processes (main.cpp): a small pool of them, each started on
+// first need and kept for the next compile, so only the first build of a process pays for starting
+// one. A compiler process that ends (exit() in the translator, a fatal error, a signal) fails only
+// the compile it was doing; the next compile starts a new one.
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "spirv/clc/wire.h"
+#include "spirv/opencl_c.h"
+#include "spirv/opencl_options.h"
+
+extern char** environ;
+
+namespace tessera::spirv {
+
+namespace {
+
+// Idle compiler processes kept for later compiles; more run while more threads compile at once.
+constexpr size_t kMaxIdle = 2;
+
+// TESSERA_CLC, else tessera/tessera-clc beside the shared library holding this code (the
+// installed layout and the build tree's lib/), else the build tree's (static test programs).
+std::string compilerPath() {
+  if (const char* path = std::getenv("TESSERA_CLC"); path != nullptr && *path != '\0') return path;
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&compilerPath), &info) != 0 && info.dli_fname != nullptr) {
+    std::string library = info.dli_fname;
+    std::string beside = library.substr(0, library.rfind('/') + 1) + "tessera/tessera-clc";
+    if (access(beside.c_str(), X_OK) == 0) return beside;
+  }
+  return TESSERA_CLC_BUILD_PATH;
+}
+
+std::string describeStatus(int status) {
+  if (WIFSIGNALED(status)) {
+    const char* name = sigdescr_np(WTERMSIG(status));
+    return "signal " + std::to_string(WTERMSIG(status)) + (name ? std::string(" (") + name + ")" : "");
+  }
+  if (WIFEXITED(status)) return "exit status " + std::to_string(WEXITSTATUS(status));
+  return "status " + std::to_string(status);
+}
+
+class CompilerProcess {
+ public:
+  ~CompilerProcess() {
+    if (socket_ >= 0) close(socket_);
+    // It ends when it sees the socket close; reap it unless it is another process's child (the
+    // application forked after starting it).
+    if (owner_ == getpid()) waitpid(pid_, nullptr, 0);
+  }
+
+  static std::unique_ptr<CompilerProcess> start(std::string& error) {
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+      error = std::string("cannot create a socket for the compiler: ") + std::strerror(errno);
+      return nullptr;
+    }
+    std::string path = compilerPath();
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, pair[1], 3);  // dup2 clears close-on-exec
+    posix_spawn_file_actions_addclosefrom_np(&actions, 4);   // none of the application's files
+    char* argv[] = {const_cast<char*>("tessera-clc"), nullptr};
+    pid_t pid = 0;
+    int failed = posix_spawn(&pid, path.c_str(), &actions, nullptr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(pair[1]);
+    if (failed != 0) {
+      close(pair[0]);
+      error = "cannot start the OpenCL C compiler " + path + ": " + std::strerror(failed) +
+              " (TESSERA_CLC names another)";
+      return nullptr;
+    }
+    auto process = std::unique_ptr<CompilerProcess>(new CompilerProcess);
+    process->pid_ = pid;
+    process->socket_ = pair[0];
+    process->owner_ = getpid();
+    return process;
+  }
+
+  enum class Outcome { Replied, NotTaken, Ended };
+
+  // NotTaken: the process was gone before the request (an idle one that was killed, say); Ended:
+  // it ended before replying. Either way it is of no further use, and `error` says what happened.
+  Outcome compile(const clc::Request& request, clc::Reply& reply, std::string& error) {
+    if (!clc::sendRequest(socket_, request)) {
+      error = "the OpenCL C compiler process did not take the request";
+      return Outcome::NotTaken;
+    }
+    if (clc::receiveReply(socket_, reply)) return Outcome::Replied;
+    close(socket_);
+    socket_ = -1;
+    int status = 0;
+    pid_t reaped = waitpid(pid_, &status, 0);
+    owner_ = 0;  // reaped (or not ours to reap)
+    error = "the OpenCL C compiler process ended while compiling (" +
+            (reaped == pid_ ? describeStatus(status) : std::string("status unknown")) + ")";
+    return Outcome::Ended;
+  }
+
+  bool ownedHere() const { return owner_ == getpid(); }
+
+ private:
+  CompilerProcess() = default;
+  pid_t pid_ = 0;
+  int socket_ = -1;
+  pid_t owner_ = 0;
+};
+
+class ProcessPool {
+ public:
+  std::unique_ptr<CompilerProcess> take(bool& reused, std::string& error) {
+    {
+      std::lock_guard lock(mutex_);
+      while (!idle_.empty()) {
+        std::unique_ptr<CompilerProcess> p = std::move(idle_.back());
+        idle_.pop_back();
+        if (p->ownedHere()) {
+          reused = true;
+          return p;
+        }
+      }
+    }
+    return CompilerProcess::start(error);
+  }
+
+  void clear() {
+    std::vector<std::unique_ptr<CompilerProcess>> idle;
+    {
+      std::lock_guard lock(mutex_);
+      idle.swap(idle_);
+    }
+  }
+
+  void give(std::unique_ptr<CompilerProcess> p) {
+    std::lock_guard lock(mutex_);
+    if (idle_.size() < kMaxIdle) idle_.push_back(std::move(p));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<CompilerProcess>> idle_;
+};
+
+// Never destroyed: the idle processes end with the application (their sockets close then).
+ProcessPool& pool() {
+  static ProcessPool* p = new ProcessPool;
+  return *p;
+}
+
+CompileResult failure(const std::string& why) {
+  CompileResult r;
+  r.log = "error: " + why + "\n";
+  return r;
+}
+
+}  // namespace
+
+CompileResult compileOpenCLC(std::string_view source, std::string_view options,
+                             const std::vector<OpenCLHeader>& headers) {
+  CompileOptions parsed = parseCompileOptions(options);
+  if (!parsed.ok) {
+    CompileResult r;
+    r.invalidOptions = true;
+    r.log = "error: " + parsed.error + "\n";
+    return r;
+  }
+  clc::Request request{std::string(source), std::string(options), headers};
+  // An idle process may have ended since its last compile: then the compile goes to a new one.
+  for (;;) {
+    std::string error;
+    bool reused = false;
+    std::unique_ptr<CompilerProcess> process = pool().take(reused, error);
+    if (process == nullptr) return failure(error);
+    clc::Reply reply;
+    switch (process->compile(request, reply, error)) {
+      case CompilerProcess::Outcome::Replied:
+        if (!reply.ending) pool().give(std::move(process));
+        return reply.result;
+      case CompilerProcess::Outcome::NotTaken:
+        if (reused) continue;
+        return failure(error);
+      case CompilerProcess::Outcome::Ended:
+        return failure(error);
+    }
+  }
+}
+
+void unloadCompiler() { pool().clear(); }
+
+}  // namespace tessera::spirv

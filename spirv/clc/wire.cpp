@@ -1,0 +1,145 @@
+#include "spirv/clc/wire.h"
+
+#include <sys/socket.h>
+#include <sys/types.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+
+namespace tessera::spirv::clc {
+
+namespace {
+
+constexpr uint32_t kRequestMagic = 0x43434c54;  // "TLCC"
+constexpr uint32_t kReplyMagic = 0x52434c54;    // "TLCR"
+// A frame larger than this is a broken peer, not a program (sources and SPIR-V are far smaller).
+constexpr uint64_t kMaxFrame = uint64_t(1) << 31;
+
+class Writer {
+ public:
+  void u32(uint32_t v) { bytes(&v, sizeof v); }
+  void string(const std::string& s) {
+    uint64_t n = s.size();
+    bytes(&n, sizeof n);
+    bytes(s.data(), s.size());
+  }
+  void bytes(const void* p, size_t n) { out_.append(static_cast<const char*>(p), n); }
+  // The frame: its length, then the payload; one send loop, never SIGPIPE on a dead peer.
+  bool send(int fd) const {
+    uint64_t n = out_.size();
+    std::string frame(reinterpret_cast<const char*>(&n), sizeof n);
+    frame += out_;
+    for (size_t done = 0; done < frame.size();) {
+      ssize_t sent = ::send(fd, frame.data() + done, frame.size() - done, MSG_NOSIGNAL);
+      if (sent < 0 && errno == EINTR) continue;
+      if (sent <= 0) return false;
+      done += size_t(sent);
+    }
+    return true;
+  }
+
+ private:
+  std::string out_;
+};
+
+bool receiveAll(int fd, void* p, size_t n) {
+  for (size_t done = 0; done < n;) {
+    ssize_t got = ::recv(fd, static_cast<char*>(p) + done, n - done, 0);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    done += size_t(got);
+  }
+  return true;
+}
+
+class Reader {
+ public:
+  bool receive(int fd) {
+    uint64_t n = 0;
+    if (!receiveAll(fd, &n, sizeof n) || n > kMaxFrame) return false;
+    in_.resize(n);
+    return receiveAll(fd, in_.data(), n);
+  }
+  bool u32(uint32_t& v) { return bytes(&v, sizeof v); }
+  bool string(std::string& s) {
+    uint64_t n = 0;
+    if (!bytes(&n, sizeof n) || n > in_.size() - at_) return false;
+    s.assign(in_, at_, n);
+    at_ += n;
+    return true;
+  }
+  bool bytes(void* p, size_t n) {
+    if (n > in_.size() - at_) return false;
+    std::memcpy(p, in_.data() + at_, n);
+    at_ += n;
+    return true;
+  }
+  bool done() const { return at_ == in_.size(); }
+
+ private:
+  std::string in_;
+  size_t at_ = 0;
+};
+
+}  // namespace
+
+bool sendRequest(int fd, const Request& request) {
+  Writer w;
+  w.u32(kRequestMagic);
+  w.string(request.source);
+  w.string(request.options);
+  w.u32(uint32_t(request.headers.size()));
+  for (const OpenCLHeader& h : request.headers) {
+    w.string(h.name);
+    w.string(h.source);
+  }
+  return w.send(fd);
+}
+
+bool receiveRequest(int fd, Request& request) {
+  Reader r;
+  uint32_t magic = 0, headers = 0;
+  if (!r.receive(fd) || !r.u32(magic) || magic != kRequestMagic || !r.string(request.source) ||
+      !r.string(request.options) || !r.u32(headers)) {
+    return false;
+  }
+  request.headers.clear();
+  for (uint32_t i = 0; i < headers; ++i) {
+    OpenCLHeader h;
+    if (!r.string(h.name) || !r.string(h.source)) return false;
+    request.headers.push_back(std::move(h));
+  }
+  return r.done();
+}
+
+bool sendReply(int fd, const Reply& reply) {
+  Writer w;
+  w.u32(kReplyMagic);
+  uint32_t flags = (reply.result.ok ? 1u : 0u) | (reply.result.invalidOptions ? 2u : 0u) |
+                   (reply.ending ? 4u : 0u);
+  w.u32(flags);
+  w.string(reply.result.log);
+  w.string(std::string(reinterpret_cast<const char*>(reply.result.spirv.data()),
+                       reply.result.spirv.size() * sizeof(uint32_t)));
+  return w.send(fd);
+}
+
+bool receiveReply(int fd, Reply& reply) {
+  Reader r;
+  uint32_t magic = 0, flags = 0;
+  std::string words;
+  if (!r.receive(fd) || !r.u32(magic) || magic != kReplyMagic || !r.u32(flags) ||
+      !r.string(reply.result.log) || !r.string(words) || !r.done() ||
+      words.size() % sizeof(uint32_t) != 0) {
+    return false;
+  }
+  reply.result.ok = flags & 1u;
+  reply.result.invalidOptions = flags & 2u;
+  reply.ending = flags & 4u;
+  reply.result.spirv.resize(words.size() / sizeof(uint32_t));
+  std::memcpy(reply.result.spirv.data(), words.data(), words.size());
+  return true;
+}
+
+}  // namespace tessera::spirv::clc

@@ -1,0 +1,14 @@
+// The OpenCL C compiler itself (opencl_c.cpp), run by the compiler process (clc/main.cpp). In an
+// application's process use compileOpenCLC (opencl_c.h) instead: the translator may exit().
+// Every call has its own compiler instance and LLVM context and runs on a thread of its own with
+// an 8 MiB stack.
+#pragma once
+
+#include "spirv/opencl_c.h"
+
+namespace tessera::spirv {
+
+CompileResult compileOpenCLCInProcess(std::string_view source, std::string_view options,
+                                      const std::vector<OpenCLHeader>& headers);
+
+}  // namespace tessera::spirv

@@ -1,0 +1,14 @@
+// A zero-length array member: SPIRV-LLVM-Translator 15 calls exit() on it (the compile runs in
+// tessera-clc, so the build fails and the fuzzer goes on).
+// A struct, a vector and a char passed by value next to a pointer.
+typedef struct {
+  float scale;
+  int offset;
+  long big;
+  char tag[0];
+} Params;  // 4 + 4 + 8 + 4 = 20, padded to 24 (alignment of long)
+
+__kernel void struct_by_value(Params p, float4 v, char c, __global float* out) {
+  size_t i = get_global_id(0);
+  out[i] = p.scale * (float)i + (float)p.offset + (float)p.big + v.x + v.w + (float)c + p.tag[1];
+}

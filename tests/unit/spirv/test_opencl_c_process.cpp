@@ -1,0 +1,102 @@
+// compileOpenCLC through the compiler process (spirv/clc): what the installed translator answers
+// with exit() fails one build, not the test program; a missing or dying compiler gives a log that
+// says so; the next compile works again.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "spirv/opencl_c.h"
+
+using namespace tessera::spirv;
+
+namespace {
+
+constexpr const char* kKernel = "__kernel void k(__global int* o) { o[get_global_id(0)] = 7; }\n";
+
+// A struct with a zero-length array: clang accepts it, SPIRV-LLVM-Translator 15 calls
+// exit(InvalidArraySize) on it (found by fuzz_cl_source).
+constexpr const char* kZeroLengthArray = R"(
+typedef struct { float scale; char tag[0]; } Params;
+__kernel void k(Params p, __global float* out) { out[get_global_id(0)] = p.scale; }
+)";
+
+void requireCompiles() {
+  CompileResult r = compileOpenCLC(kKernel, "");
+  INFO(r.log);
+  REQUIRE(r.ok);
+  CHECK(!r.spirv.empty());
+}
+
+// Sets TESSERA_CLC for one scope, with no idle compiler process left from before.
+class CompilerOverride {
+ public:
+  explicit CompilerOverride(const char* path) {
+    unloadCompiler();
+    setenv("TESSERA_CLC", path, 1);
+  }
+  ~CompilerOverride() {
+    unsetenv("TESSERA_CLC");
+    unloadCompiler();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Given IR the translator exits on, then only that build fails, with the reason",
+          "[spirv][opencl_c][process]") {
+  requireCompiles();
+  CompileResult r = compileOpenCLC(kZeroLengthArray, "");
+  CHECK_FALSE(r.ok);
+  CHECK(r.spirv.empty());
+  CHECK(r.log.find("Array size must be at least 1") != std::string::npos);
+  requireCompiles();
+  // Again, now that the process that ended is replaced.
+  CHECK_FALSE(compileOpenCLC(kZeroLengthArray, "").ok);
+  requireCompiles();
+}
+
+TEST_CASE("Given no compiler program, then the build fails with a log that names it",
+          "[spirv][opencl_c][process]") {
+  {
+    CompilerOverride missing("/nonexistent/tessera-clc");
+    CompileResult r = compileOpenCLC(kKernel, "");
+    CHECK_FALSE(r.ok);
+    CHECK(r.log.find("cannot start the OpenCL C compiler /nonexistent/tessera-clc") !=
+          std::string::npos);
+    // Option errors need no compiler.
+    CHECK(compileOpenCLC(kKernel, "-no-such-option").invalidOptions);
+  }
+  requireCompiles();
+}
+
+TEST_CASE("Given a compiler that ends without replying, then the build fails and says so",
+          "[spirv][opencl_c][process]") {
+  {
+    CompilerOverride ends("/bin/true");
+    CompileResult r = compileOpenCLC(kKernel, "");
+    CHECK_FALSE(r.ok);
+    CHECK(r.log.find("OpenCL C compiler process") != std::string::npos);
+  }
+  requireCompiles();
+}
+
+TEST_CASE("Given many threads compiling while the compiler is unloaded, then all results are right",
+          "[spirv][opencl_c][process]") {
+  std::vector<std::thread> threads;
+  std::vector<int> ok(6, 0);
+  for (size_t t = 0; t < ok.size(); ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 3; ++i) {
+        bool bad = (t + i) % 3 == 0;
+        CompileResult r = compileOpenCLC(bad ? kZeroLengthArray : kKernel, "");
+        if (r.ok != bad) ++ok[t];
+        if (t == 0) unloadCompiler();
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int n : ok) CHECK(n == 3);
+}
