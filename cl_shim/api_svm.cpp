@@ -4,13 +4,13 @@
 // nothing. The context keeps the allocations' ranges (Context::addSvm / findSvm).
 #include <algorithm>
 #include <memory>
-#include <thread>
 #include <vector>
 
 #include "cl_shim/api.h"
 #include "cl_shim/api_support.h"
 #include "cl_shim/errors.h"
 #include "cl_shim/queue.h"
+#include "cl_shim/waiters.h"
 
 namespace tessera::cl::api {
 namespace {
@@ -123,8 +123,8 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
     }
     Ref<Event> cmd(Event::from(ev));
     Ref<Queue> queue(q);
-    std::thread([=] {
-      zeEventHostSynchronize(before, UINT64_MAX);
+    startWaiter([=] {
+      if (!waitForEvent(before)) return;  // the process is exiting
       // "If pfn_free_func is NULL, clEnqueueSVMFree will call clSVMFree to free the SVM pointers";
       // otherwise the callback "can be used by the application to free the SVM pointers".
       if (pfn_free_func) {
@@ -137,7 +137,7 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
       cmd->wait();  // the list is past `freed`: both events can go back
       context->giveEvent(before);
       context->giveEvent(freed);
-    }).detach();
+    });
     if (event)
       *event = ev;
     else

@@ -2,10 +2,10 @@
 
 #include <time.h>
 
-#include <thread>
 
 #include "cl_shim/api_support.h"
 #include "cl_shim/queue.h"
+#include "cl_shim/waiters.h"
 
 namespace tessera::cl {
 
@@ -123,12 +123,13 @@ cl_int Event::addCallback(cl_int type, EventNotify fn, void* data) {
   }
   // Not there yet: a thread waits for completion and calls. User events call from
   // setUserStatus, which also signals the Level Zero event; the thread then finds nothing to do.
+  // At the process's exit a waiter of an event that never completed stops without calling.
   retain();
-  std::thread([this] {
-    zeEventHostSynchronize(ze_, UINT64_MAX);
+  startWaiter([this] {
+    if (!waitForEvent(ze_)) return;
     runCallbacks(status());
     release();
-  }).detach();
+  });
   return CL_SUCCESS;
 }
 

@@ -276,8 +276,17 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
       return nullptr;
     }
   }
-  // 7. (TESSERA_JIT_DUMP=1 prints the module here, before O3.)
+  // 7. (TESSERA_JIT_DUMP=1 prints what the widening did and the module here, before O3.)
   if (const char* dump = std::getenv("TESSERA_JIT_DUMP"); dump && *dump == '1') {
+    for (const CompiledKernel& k : result->kernels) {
+      const WidenStats& w = k.widen;
+      llvm::errs() << "tessera: kernel " << k.name << ": width " << w.width << ", "
+                   << w.widenedRegions << " of " << k.barrierCount + 1
+                   << " regions widened (contiguous " << w.contiguous << ", gathers " << w.gathers
+                   << ", scatters " << w.scatters << ", per lane " << w.perLane
+                   << ", checked branches " << w.checkedBranches << ")"
+                   << (w.refused.empty() ? "" : "; refused " + w.refused) << "\n";
+    }
     m.print(llvm::errs(), nullptr);
   }
   std::string verify;

@@ -268,13 +268,29 @@ class Widener {
     if (!effectsComputed_) {
       effectsComputed_ = true;
       std::vector<llvm::BasicBlock*> work;
-      // A store into a scratch slot (a value kept across a barrier, barrier_regions.cpp) that this
-      // region never loads is redone with the same value by the scalar run: not a side effect here.
+      // A store into a scratch slot (a value kept across a barrier, barrier_regions.cpp) is redone
+      // by the scalar run, so it is not a side effect here unless this region reads what the slot
+      // held before the region: a load of the slot that no store of this region to it dominates.
+      // (A value defined and used within the region goes through its slot too.)
+      llvm::DominatorTree dt(f_);
+      llvm::DenseMap<llvm::Value*, std::vector<llvm::StoreInst*>> slotStores;
+      for (llvm::BasicBlock& bb : f_)
+        for (llvm::Instruction& i : bb)
+          if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i))
+            if (llvm::Value* slot = slotBase(st->getPointerOperand())) slotStores[slot].push_back(st);
       llvm::DenseSet<llvm::Value*> loadedSlots;
       for (llvm::BasicBlock& bb : f_)
         for (llvm::Instruction& i : bb)
           if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i))
-            if (llvm::Value* slot = slotBase(l->getPointerOperand())) loadedSlots.insert(slot);
+            if (llvm::Value* slot = slotBase(l->getPointerOperand())) {
+              auto stores = slotStores.find(slot);
+              bool ownValue = stores != slotStores.end() &&
+                              llvm::any_of(stores->second, [&](llvm::StoreInst* st) {
+                                return st->getPointerOperand() == l->getPointerOperand() &&
+                                       dt.dominates(st, l);
+                              });
+              if (!ownValue) loadedSlots.insert(slot);
+            }
       auto harmless = [&](llvm::Instruction& i) {
         auto* st = llvm::dyn_cast<llvm::StoreInst>(&i);
         if (st == nullptr || !st->isSimple()) return false;
