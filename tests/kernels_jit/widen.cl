@@ -91,3 +91,22 @@ __kernel void copy4(__global const float4* in, __global float4* out) {
 __kernel void cas_unused(__global int* flags) {
   atomic_cmpxchg(&flags[get_global_id(0) % 4], 0, (int)get_global_id(0) + 1);
 }
+
+// The classic 16x16 tiled SGEMM (local size 16x16): row, column and the tile addresses are
+// computed from the ids, so region formation recomputes them in each region (no scratch slots):
+// only acc and the tile loop's t cross the barriers.
+__kernel void tiled(__global const float* A, __global const float* B, __global float* C, int n) {
+  __local float As[16][16];
+  __local float Bs[16][16];
+  int lc = get_local_id(0), lr = get_local_id(1);
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int t = 0; t < n; t += 16) {
+    As[lr][lc] = A[row * n + t + lc];
+    Bs[lr][lc] = B[(t + lr) * n + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < 16; ++k) acc += As[lr][k] * Bs[k][lc];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  C[row * n + col] = acc;
+}

@@ -10,6 +10,12 @@
 // through it); mem2reg in O3 promotes it again. Every other alloca (and every alloca the kernel
 // itself made, e.g. private arrays, whose stores need not dominate its loads) gets a per-work-item
 // slot in scratch memory, laid out structure-of-arrays: slot offset * work-items + id * size.
+//
+// Before that, cheap values computed only from kernel arguments, constants and the work-item
+// builtins (ids, sizes: `row = get_global_id(1)`, `&A[row * N]`) are recomputed in each block
+// that uses them instead of crossing in a slot: a region then sees them as expressions of its own
+// ids, which LLVM's vectorizer and the widening (widen.cpp) read as uniform or consecutive across
+// work-items, where a value reloaded from a slot is opaque (a gather).
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -17,6 +23,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 
+#include <map>
 #include <set>
 
 #include "backends/cpu/jit/jit_passes.h"
@@ -28,6 +35,89 @@ bool isBarrier(const llvm::Instruction& i) {
   auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
   return call && call->getCalledFunction() &&
          spirvBaseName(call->getCalledFunction()->getName()) == "__spirv_ControlBarrier";
+}
+
+// How many instructions an expression may have to be recomputed where it is used.
+constexpr unsigned kRematerializeLimit = 24;
+
+bool isWorkItemBuiltin(const llvm::Instruction& i) {
+  auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+  return call && call->getCalledFunction() &&
+         spirvBaseName(call->getCalledFunction()->getName()).startswith("__spirv_BuiltIn");
+}
+
+// Whether `v` is such a cheap value; `budget` counts down the instructions of its expression.
+bool rematerializable(llvm::Value* v, unsigned& budget) {
+  auto* i = llvm::dyn_cast<llvm::Instruction>(v);
+  if (i == nullptr) return llvm::isa<llvm::Argument>(v) || llvm::isa<llvm::Constant>(v);
+  if (llvm::isa<llvm::AllocaInst>(i)) return i->getParent()->isEntryBlock();
+  if (budget == 0) return false;
+  --budget;
+  bool cheap = llvm::isa<llvm::BinaryOperator>(i) || llvm::isa<llvm::CastInst>(i) ||
+               llvm::isa<llvm::GetElementPtrInst>(i) || llvm::isa<llvm::CmpInst>(i) ||
+               llvm::isa<llvm::SelectInst>(i) || llvm::isa<llvm::ExtractElementInst>(i) ||
+               llvm::isa<llvm::InsertElementInst>(i) || llvm::isa<llvm::UnaryOperator>(i) ||
+               isWorkItemBuiltin(*i);
+  if (!cheap) return false;
+  for (llvm::Value* op : i->operands())
+    if (!rematerializable(op, budget)) return false;
+  return true;
+}
+
+struct Copies {
+  std::map<std::pair<llvm::Value*, llvm::BasicBlock*>, llvm::Value*> of;
+  // Where copies go in each block: before what was its first instruction after the phis, so
+  // that they stay in the order they were made (operands before users).
+  std::map<llvm::BasicBlock*, llvm::Instruction*> anchor;
+};
+
+// A copy of the expression `v` at the start of `block` (one per block, shared by its uses).
+llvm::Value* rematerialize(llvm::Value* v, llvm::BasicBlock* block, Copies& copies) {
+  auto* i = llvm::dyn_cast<llvm::Instruction>(v);
+  if (i == nullptr || llvm::isa<llvm::AllocaInst>(i)) return v;
+  if (auto it = copies.of.find({v, block}); it != copies.of.end()) return it->second;
+  llvm::Instruction* copy = i->clone();
+  for (llvm::Use& op : copy->operands()) op.set(rematerialize(op.get(), block, copies));
+  auto [anchor, added] = copies.anchor.try_emplace(block, nullptr);
+  if (added) anchor->second = &*block->getFirstInsertionPt();
+  copy->insertBefore(anchor->second);
+  copies.of[{v, block}] = copy;
+  return copy;
+}
+
+// Recomputes the cheap values used outside their block at each such use. A phi whose incoming
+// values are all one cheap value (LCSSA's, a merge of a hoisted row * n) is that value.
+void rematerializeCrossingValues(llvm::Function& kernel) {
+  std::vector<llvm::PHINode*> same;
+  for (llvm::BasicBlock& bb : kernel)
+    for (llvm::PHINode& phi : bb.phis()) {
+      unsigned budget = kRematerializeLimit;
+      llvm::Value* v = phi.getIncomingValue(0);
+      if (v != &phi && llvm::all_of(phi.incoming_values(), [&](llvm::Value* in) { return in == v; }) &&
+          rematerializable(v, budget))
+        same.push_back(&phi);
+    }
+  Copies copies;
+  for (llvm::PHINode* phi : same) {
+    phi->replaceAllUsesWith(rematerialize(phi->getIncomingValue(0), phi->getParent(), copies));
+    phi->eraseFromParent();
+  }
+  std::vector<llvm::Instruction*> cheap;
+  for (llvm::BasicBlock& bb : kernel)
+    for (llvm::Instruction& i : bb) {
+      unsigned budget = kRematerializeLimit;
+      if (!llvm::isa<llvm::AllocaInst>(i) && i.isUsedOutsideOfBlock(&bb) &&
+          rematerializable(&i, budget))
+        cheap.push_back(&i);
+    }
+  for (llvm::Instruction* i : cheap) {
+    for (llvm::Use& use : llvm::make_early_inc_range(i->uses())) {
+      auto* user = llvm::cast<llvm::Instruction>(use.getUser());
+      llvm::BasicBlock* block = user->getParent();
+      if (auto* phi = llvm::dyn_cast<llvm::PHINode>(user)) block = phi->getIncomingBlock(use);
+      if (block != i->getParent()) use.set(rematerialize(i, block, copies));
+    }
+  }
 }
 
 }  // namespace
@@ -69,6 +159,7 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
         }
       }
     }
+    rematerializeCrossingValues(kernel);
     // Phis first: their reloads are new values that may cross blocks themselves.
     std::vector<llvm::PHINode*> phis;
     for (llvm::BasicBlock& bb : kernel) {

@@ -106,7 +106,15 @@ llvm::Function* widenRegion(llvm::Function& region, unsigned firstRegionParam, u
 // argument layout. The region functions are inlined and erased. With `widenVF` > 1 each region
 // that widenRegion accepts runs VF work-items per iteration while VF of them remain in x, the
 // scalar loop doing the rest.
+// How the work-group function widens its regions: `width` work-items per iteration (0: none), in
+// the regions with a loop of their own (LLVM's loop vectorizer does the others) or, with
+// `everyRegion`, in every region widenRegion accepts.
+struct WidenPlan {
+  unsigned width = 0;
+  bool everyRegion = false;
+};
+
 llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& regions,
-                                       CompiledKernel* info, unsigned widenVF = 0);
+                                       CompiledKernel* info, WidenPlan widen = {});
 
 }  // namespace tessera::backends::cpu::jit

@@ -120,22 +120,23 @@ void optimize(llvm::Module& m, llvm::TargetMachine* tm, unsigned level) {
 }  // namespace
 
 // Work-items per widened iteration (jit/widen.cpp): the host's preferred vector width in 32-bit
-// lanes (8 for AVX2, 16 where 512-bit vectors are preferred), unless the options or
-// TESSERA_WIDEN=0 turn the widening off (TESSERA_WIDEN=n, a power of two, forces n work-items).
-unsigned KernelJit::widenWidth(llvm::Function& f, const CompileOptions& options) const {
+// lanes (8 for AVX2, 16 where 512-bit vectors are preferred), for the regions with a loop of
+// their own, unless the options or TESSERA_WIDEN=0 turn the widening off. TESSERA_WIDEN=n (a power
+// of two) forces n work-items and every region the widening accepts, loops or not.
+jit::WidenPlan KernelJit::widenPlan(llvm::Function& f, const CompileOptions& options) const {
   int setting = options.widen;
   if (setting < 0) {
     const char* env = std::getenv("TESSERA_WIDEN");
     setting = env && *env ? std::atoi(env) : 1;
     if (setting < 0 || setting > 64 || (setting & (setting - 1)) != 0) setting = 1;
   }
-  if (setting == 0) return 0;
-  if (setting > 1) return static_cast<unsigned>(setting);
+  if (setting == 0) return {};
+  if (setting > 1) return {static_cast<unsigned>(setting), true};
   uint64_t bits = tm_->getTargetTransformInfo(f)
                       .getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
                       .getFixedSize();
   unsigned vf = static_cast<unsigned>(std::min<uint64_t>(bits / 32, 16));
-  return vf >= 4 ? vf : 0;
+  return {vf >= 4 ? vf : 0, false};
 }
 
 std::unique_ptr<KernelJit> KernelJit::create(std::string* error) {
@@ -246,14 +247,14 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
   jit::StaticLocalLayout locals = jit::layoutStaticLocals(m);
   // 5.-6.
   std::vector<std::string> symbols;
-  const unsigned widenVF = kernels.empty() ? 0 : widenWidth(*kernels.front(), options);
+  const jit::WidenPlan widen = kernels.empty() ? jit::WidenPlan{} : widenPlan(*kernels.front(), options);
   for (llvm::Function* kernel : kernels) {
     CompiledKernel info;
     info.name = kernel->getName().str();
     info.staticLocalBytes = static_cast<uint32_t>(locals.bytes);
     jit::Regions regions;
     if (!jit::formRegions(*kernel, locals, &regions, error)) return nullptr;
-    llvm::Function* wg = jit::buildWorkGroupFunction(*kernel, regions, &info, widenVF);
+    llvm::Function* wg = jit::buildWorkGroupFunction(*kernel, regions, &info, widen);
     symbols.push_back(wg->getName().str());
     result->kernelSymbols.push_back(symbols.back());
     result->kernels.push_back(std::move(info));

@@ -27,6 +27,10 @@ class LLJIT;
 
 namespace tessera::backends::cpu {
 
+namespace jit {
+struct WidenPlan;
+}
+
 // A module-scope symbol the host can reach: a program-scope global variable or an exported
 // function.
 struct CompiledSymbol {
@@ -90,7 +94,7 @@ class KernelJit {
 
  private:
   KernelJit() = default;
-  unsigned widenWidth(llvm::Function& f, const CompileOptions& options) const;
+  jit::WidenPlan widenPlan(llvm::Function& f, const CompileOptions& options) const;
   std::mutex mutex_;
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   std::unique_ptr<llvm::TargetMachine> tm_;  // for the O3 pipeline (ORC owns its own for codegen)

@@ -6,6 +6,7 @@
 // execution model, which the vectorizer could not prove on its own. Accesses to private (alloca)
 // memory and atomics are left out of the access group, since work-items share those allocas'
 // addresses across iterations and atomics do depend on each other.
+#include <llvm/Analysis/CFG.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
@@ -17,6 +18,12 @@
 
 namespace tessera::backends::cpu::jit {
 namespace {
+
+bool hasLoop(const llvm::Function& f) {
+  llvm::SmallVector<std::pair<const llvm::BasicBlock*, const llvm::BasicBlock*>, 4> backEdges;
+  llvm::FindFunctionBackedges(f, backEdges);
+  return !backEdges.empty();
+}
 
 bool isPrivateOrAtomic(llvm::Instruction& i) {
   if (i.isAtomic()) return true;
@@ -47,7 +54,8 @@ uint64_t alignTo(uint64_t v, uint64_t a) {
 }  // namespace
 
 llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& regions,
-                                       CompiledKernel* info, unsigned widenVF) {
+                                       CompiledKernel* info, WidenPlan widen) {
+  const unsigned widenVF = widen.width;
   llvm::LLVMContext& ctx = kernel.getContext();
   llvm::Module& m = *kernel.getParent();
   const llvm::DataLayout& dl = m.getDataLayout();
@@ -145,7 +153,9 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     llvm::Function* region = regions.functions[k];
     llvm::Function* wide = nullptr;
     bool mayBail = false;
-    if (widenVF > 1) {
+    // A region without a loop of its own is left to LLVM's loop vectorizer, which vectorizes the
+    // work-item x loop around it as well and costs less JIT time than a widened copy.
+    if (widenVF > 1 && (widen.everyRegion || hasLoop(*region))) {
       std::string why;
       uint32_t checked = info->widen.checkedBranches;
       wide = widenRegion(*region, firstRegionParam, widenVF, &info->widen, &why);
