@@ -3,43 +3,26 @@
 #include <map>
 #include <mutex>
 #include <new>
-#include <shared_mutex>
-#include <unordered_set>
 #include <vector>
+
+#include "support/live_set.h"
 
 namespace tessera::cl::registry {
 namespace {
 
-struct Registry {
-  std::shared_mutex mutex;
-  std::unordered_set<const void*> live;
-};
-
 // Never destroyed: handles may be checked from other libraries' destructors at exit.
-Registry& registryInstance() {
-  static Registry* r = new Registry;
-  return *r;
+support::LiveSet& live() {
+  static support::LiveSet* set = new support::LiveSet;
+  return *set;
 }
 
 }  // namespace
 
-void add(const void* handle) {
-  Registry& r = registryInstance();
-  std::unique_lock lock(r.mutex);
-  r.live.insert(handle);
-}
+void add(const void* handle) { live().add(handle); }
 
-void remove(const void* handle) {
-  Registry& r = registryInstance();
-  std::unique_lock lock(r.mutex);
-  r.live.erase(handle);
-}
+void remove(const void* handle) { live().remove(handle); }
 
-bool isLive(const void* handle) {
-  Registry& r = registryInstance();
-  std::shared_lock lock(r.mutex);
-  return r.live.count(handle) != 0;
-}
+bool isLive(const void* handle) { return live().contains(handle); }
 
 }  // namespace tessera::cl::registry
 

@@ -3,6 +3,8 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 
 namespace tessera::backends::cpu {
@@ -26,6 +28,15 @@ bool confinedTo(const std::vector<uint32_t>& cpus) {
   for (uint32_t c : cpus)
     if (c < CPU_SETSIZE && CPU_ISSET(c, &set)) ++inside;
   return inside == allowed;
+}
+
+bool coversEveryCpu(const std::vector<uint32_t>& cpus) {
+  long configured = sysconf(_SC_NPROCESSORS_CONF);
+  if (configured <= 0) return false;
+  std::vector<bool> seen(static_cast<size_t>(configured), false);
+  for (uint32_t c : cpus)
+    if (c < seen.size()) seen[c] = true;
+  return std::find(seen.begin(), seen.end(), false) == seen.end();
 }
 
 }  // namespace tessera::backends::cpu

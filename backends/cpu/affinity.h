@@ -15,4 +15,8 @@ bool pinCurrentThread(const std::vector<uint32_t>& cpus);
 // migrate in the middle of a kernel.
 bool confinedTo(const std::vector<uint32_t>& cpus);
 
+// Whether `cpus` names every CPU the system has configured, so that every thread is confined to
+// them whatever its affinity (confinedTo's answer without its system call).
+bool coversEveryCpu(const std::vector<uint32_t>& cpus);
+
 }  // namespace tessera::backends::cpu

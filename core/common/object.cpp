@@ -1,41 +1,22 @@
 #include "core/common/object.h"
 
-#include <mutex>
-#include <shared_mutex>
-#include <unordered_set>
+#include "support/live_set.h"
 
 namespace tessera::core::handles {
 namespace {
 
-struct Registry {
-  std::shared_mutex mutex;
-  std::unordered_set<const void*> live;
-};
-
 // Never destroyed: handles may be checked while static destructors run at exit.
-Registry& registry() {
-  static Registry* r = new Registry;
-  return *r;
+support::LiveSet& live() {
+  static support::LiveSet* set = new support::LiveSet;
+  return *set;
 }
 
 }  // namespace
 
-void add(const void* object) {
-  Registry& r = registry();
-  std::unique_lock lock(r.mutex);
-  r.live.insert(object);
-}
+void add(const void* handle) { live().add(handle); }
 
-void remove(const void* object) {
-  Registry& r = registry();
-  std::unique_lock lock(r.mutex);
-  r.live.erase(object);
-}
+void remove(const void* handle) { live().remove(handle); }
 
-bool isLive(const void* object) {
-  Registry& r = registry();
-  std::shared_lock lock(r.mutex);
-  return r.live.count(object) != 0;
-}
+bool isLive(const void* handle) { return live().contains(handle); }
 
 }  // namespace tessera::core::handles

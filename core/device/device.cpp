@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "backends/cpu/affinity.h"
 #include "backends/cpu/worker_pool.h"
 #include "core/common/hash.h"
 #include "core/device/host_cpu.h"
@@ -62,6 +63,7 @@ Device::Device(Driver& driver, const Topology& topology, const ExposedNode& node
                          pus_.toString();
   stableUuid(identity, uuid_.id);
   if (topology.source().kind == TopologySource::Kind::Machine) pinCpus_ = pus_.members();
+  pinsEveryCpu_ = !pinCpus_.empty() && backends::cpu::coversEveryCpu(pinCpus_);
 }
 
 Device::~Device() = default;

@@ -65,6 +65,8 @@ class Device : public Object<_ze_device_handle_t, 0x7465737344657631ull /* "tess
   // The CPUs the device's threads are pinned to: its PUs when the topology is this machine's;
   // empty for a synthetic or XML topology, whose PUs need not exist here.
   const std::vector<uint32_t>& pinCpus() const { return pinCpus_; }
+  // pinCpus() names every CPU of the system (the machine's root device): any thread is inside.
+  bool pinsEveryCpu() const { return pinsEveryCpu_; }
   // The device's worker threads, one per PU (at most one per CPU of the process), made on first use.
   backends::cpu::WorkerPool& workers() const;
 
@@ -81,6 +83,7 @@ class Device : public Object<_ze_device_handle_t, 0x7465737344657631ull /* "tess
   std::string name_;
   uint32_t vendorId_ = 0, deviceId_ = 0, clockMhz_ = 0, simdWidth_ = 0;
   std::vector<uint32_t> pinCpus_;
+  bool pinsEveryCpu_ = false;
   mutable std::once_flag workersOnce_;
   mutable std::unique_ptr<backends::cpu::WorkerPool> workers_;
 

@@ -138,7 +138,7 @@ bool receiveReply(int fd, Reply& reply) {
   reply.result.invalidOptions = flags & 2u;
   reply.ending = flags & 4u;
   reply.result.spirv.resize(words.size() / sizeof(uint32_t));
-  std::memcpy(reply.result.spirv.data(), words.data(), words.size());
+  if (!words.empty()) std::memcpy(reply.result.spirv.data(), words.data(), words.size());
   return true;
 }
 
