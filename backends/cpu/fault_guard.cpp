@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -275,7 +276,18 @@ KernelFault::KernelFault(const FaultInfo& i)
 void ensureFaultHandlers() {
   if (!faultGuardEnabled()) return;
   std::call_once(installOnce, install);
-  // One query per launch: somebody (a test framework, a runtime) may have replaced ours since.
+  // Somebody (a test framework, a runtime) may have replaced ours since the last launch. The query
+  // is a system call, a quarter of an empty kernel's enqueue + finish, so back-to-back launches
+  // make it at most every 50 microseconds: replacing a handler and then launching a kernel that
+  // faults takes longer than that (a launch right after a replacement is checked unless another
+  // thread's launch checked within those microseconds).
+  constexpr int64_t kRecheckNs = 50'000;
+  static std::atomic<int64_t> lastCheck{INT64_MIN / 2};
+  int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                    std::chrono::steady_clock::now().time_since_epoch())
+                    .count();
+  if (now - lastCheck.load(std::memory_order_relaxed) < kRecheckNs) return;
+  lastCheck.store(now, std::memory_order_relaxed);
   struct sigaction cur{};
   if (sigaction(SIGSEGV, nullptr, &cur) == 0 && !isOurs(cur)) install();
 }
