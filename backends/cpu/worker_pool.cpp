@@ -1,6 +1,7 @@
 #include "backends/cpu/worker_pool.h"
 
 #include <linux/futex.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,7 +74,16 @@ void WorkerPool::helperMain(uint32_t index) {
     // Spin briefly for the next job, then sleep until the generation changes.
     uint64_t spinEnd = nowNs() + idleSpinNs_;
     uint32_t g;
-    while ((g = generation_.load(std::memory_order_acquire)) == seen && nowNs() < spinEnd) {
+    // (Yielding now and then, like core/sync's spins: a PU may be shared with the thread that
+    // has work for it.)
+    for (uint32_t i = 0; (g = generation_.load(std::memory_order_acquire)) == seen; ++i) {
+      if ((i & 63) == 63) {
+        if (nowNs() >= spinEnd) break;
+        sched_yield();
+      }
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
     }
     while ((g = generation_.load(std::memory_order_acquire)) == seen) futexWait(generation_, seen);
     seen = g;
