@@ -141,31 +141,46 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
 
   std::vector<llvm::Function*> widened;
   const unsigned firstRegionParam = static_cast<unsigned>(kernel.arg_size());
-  // The x extent the widened loops cover: ls.x rounded down to a multiple of VF.
-  llvm::Value* vend = nullptr;
-  if (widenVF > 1) {
-    vend = b.CreateAnd(ls[0], b.getInt64(~uint64_t{widenVF - 1}), "ls.x.wide");
-    info->widen.width = widenVF;
-  }
+  // Widening levels: VF work-items per iteration, then (when VF >= 8) VF/2 for what is left of a
+  // row, then the scalar loop. Level i covers x in [end(i-1), end(i)), end(i) = ls.x rounded down
+  // to a multiple of its width (end(-1) = 0).
+  std::vector<unsigned> widths;
+  for (unsigned w = widenVF; w > 1 && widths.size() < (widenVF >= 8 ? 2u : 1u); w /= 2)
+    widths.push_back(w);
+  std::vector<llvm::Value*> levelEnd;
+  for (unsigned w : widths)
+    levelEnd.push_back(b.CreateAnd(ls[0], b.getInt64(~uint64_t{w - 1}), "ls.x.wide"));
+  if (widenVF > 1) info->widen.width = widenVF;
   if (!single) b.CreateBr(dispatch);
   std::vector<llvm::CallInst*> calls;
   for (unsigned k = 0; k < regions.functions.size(); ++k) {
     llvm::Function* region = regions.functions[k];
-    llvm::Function* wide = nullptr;
-    bool mayBail = false;
+    struct Level {
+      unsigned width;
+      llvm::Value* end;
+      llvm::Function* fn;
+      bool mayBail;
+    };
+    std::vector<Level> levels;
     // A region without a loop of its own is left to LLVM's loop vectorizer, which vectorizes the
     // work-item x loop around it as well and costs less JIT time than a widened copy.
-    if (widenVF > 1 && (widen.everyRegion || hasLoop(*region))) {
-      std::string why;
-      uint32_t checked = info->widen.checkedBranches;
-      wide = widenRegion(*region, firstRegionParam, widenVF, &info->widen, &why);
-      mayBail = info->widen.checkedBranches != checked;
-      if (wide) {
-        widened.push_back(wide);
-        ++info->widen.widenedRegions;
-      } else if (info->widen.refused.empty()) {
-        info->widen.refused = "region " + std::to_string(k) + ": " + why;
+    if (!widths.empty() && (widen.everyRegion || hasLoop(*region))) {
+      for (size_t l = 0; l < widths.size(); ++l) {
+        // The statistics describe the first level; the others are the same code, narrower.
+        WidenStats scratch;
+        WidenStats* stats = l == 0 ? &info->widen : &scratch;
+        std::string why;
+        uint32_t checked = stats->checkedBranches;
+        llvm::Function* fn = widenRegion(*region, firstRegionParam, widths[l], stats, &why);
+        if (fn == nullptr) {
+          if (l == 0 && info->widen.refused.empty())
+            info->widen.refused = "region " + std::to_string(k) + ": " + why;
+          break;
+        }
+        widened.push_back(fn);
+        levels.push_back({widths[l], levelEnd[l], fn, stats->checkedBranches != checked});
       }
+      if (!levels.empty()) ++info->widen.widenedRegions;
     }
     llvm::MDNode* group = tagAccesses(*region);
     const char* axis[3] = {"x", "y", "z"};
@@ -221,60 +236,80 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       }
     }
     llvm::BranchInst::Create(single ? exit : dispatch, after);
-    if (wide) {
-      // y header -> widened x loop over [0, vend) -> scalar x loop over [vend, ls.x).
+    if (!levels.empty()) {
+      // y header -> each level's widened x loop -> the scalar x loop over [last end, ls.x).
       llvm::BasicBlock* yHeader = header[1];
       yHeader->getTerminator()->eraseFromParent();
-      auto* vcheck = llvm::BasicBlock::Create(ctx, "wi.xv.check", wg, header[0]);
-      auto* vbody = llvm::BasicBlock::Create(ctx, "wi.xv", wg, header[0]);
       auto* scheck = llvm::BasicBlock::Create(ctx, "wi.xs.check", wg, header[0]);
-      llvm::BranchInst::Create(vcheck, yHeader);
-      llvm::IRBuilder<> cb(vcheck);
-      cb.CreateCondBr(cb.CreateICmpNE(vend, cb.getInt64(0)), vbody, scheck);
-      auto* vlatch = llvm::BasicBlock::Create(ctx, "wi.xv.latch", wg, header[0]);
-      llvm::IRBuilder<> vb(vbody);
-      llvm::PHINode* lxv = vb.CreatePHI(i64, 2, "lxv");
-      lxv->addIncoming(vb.getInt64(0), vcheck);
-      llvm::Value* row = vb.CreateMul(vb.CreateAdd(vb.CreateMul(id[2], ls[1]), id[1]), ls[0]);
-      std::vector<llvm::Value*> vargs = callArgs;
-      vargs[firstRegionParam + kLocalIdX] = lxv;
-      vargs[firstRegionParam + kLocalLinearId] = vb.CreateAdd(row, lxv);
-      llvm::CallInst* vcall = vb.CreateCall(wide, vargs);
-      calls.push_back(vcall);
-      if (mayBail) {
-        // The lanes disagreed on a branch before anything was written: the scalar region runs
-        // these VF work-items.
-        auto* vok = llvm::BasicBlock::Create(ctx, "wi.xv.ok", wg, header[0]);
-        auto* vbail = llvm::BasicBlock::Create(ctx, "wi.xv.bail", wg, header[0]);
-        vb.CreateCondBr(vb.CreateICmpEQ(vcall, vb.getInt32(kWidenBail)), vbail, vok);
-        vb.SetInsertPoint(vok);
-        if (!single) vb.CreateStore(vcall, next);
-        vb.CreateBr(vlatch);
-        llvm::IRBuilder<> bb(vbail);
-        llvm::PHINode* lxs = bb.CreatePHI(i64, 2, "lxs");
-        lxs->addIncoming(lxv, vbody);
-        std::vector<llvm::Value*> sargs = callArgs;
-        sargs[firstRegionParam + kLocalIdX] = lxs;
-        sargs[firstRegionParam + kLocalLinearId] = bb.CreateAdd(row, lxs);
-        llvm::CallInst* scall = bb.CreateCall(region, sargs);
-        calls.push_back(scall);
-        if (!single) bb.CreateStore(scall, next);
-        llvm::Value* snext = bb.CreateAdd(lxs, bb.getInt64(1), "", true, true);
-        lxs->addIncoming(snext, vbail);
-        bb.CreateCondBr(bb.CreateICmpULT(snext, bb.CreateAdd(lxv, bb.getInt64(widenVF))), vbail,
-                        vlatch);
-      } else {
-        if (!single) vb.CreateStore(vcall, next);
-        vb.CreateBr(vlatch);
+      llvm::Value* row = nullptr;
+      llvm::BasicBlock* enter = yHeader;  // where the next level's check is reached from
+      llvm::Value* start = llvm::ConstantInt::get(i64, 0);
+      for (size_t l = 0; l < levels.size(); ++l) {
+        const Level& level = levels[l];
+        auto* vcheck = llvm::BasicBlock::Create(ctx, "wi.xv.check", wg, header[0]);
+        auto* vbody = llvm::BasicBlock::Create(ctx, "wi.xv", wg, header[0]);
+        auto* vlatch = llvm::BasicBlock::Create(ctx, "wi.xv.latch", wg, header[0]);
+        llvm::BranchInst::Create(vcheck, enter);
+        llvm::BasicBlock* nextCheck = l + 1 < levels.size() ? nullptr : scheck;
+        auto* vdone = llvm::BasicBlock::Create(ctx, "wi.xv.done", wg, header[0]);
+        llvm::IRBuilder<> cb(vcheck);
+        cb.CreateCondBr(cb.CreateICmpULT(start, level.end), vbody, vdone);
+        llvm::IRBuilder<> vb(vbody);
+        llvm::PHINode* lxv = vb.CreatePHI(i64, 2, "lxv");
+        lxv->addIncoming(start, vcheck);
+        if (row == nullptr) {
+          llvm::IRBuilder<> rb(yHeader->getFirstNonPHI());
+          row = rb.CreateMul(rb.CreateAdd(rb.CreateMul(id[2], ls[1]), id[1]), ls[0]);
+        }
+        std::vector<llvm::Value*> vargs = callArgs;
+        vargs[firstRegionParam + kLocalIdX] = lxv;
+        vargs[firstRegionParam + kLocalLinearId] = vb.CreateAdd(row, lxv);
+        llvm::CallInst* vcall = vb.CreateCall(level.fn, vargs);
+        calls.push_back(vcall);
+        if (level.mayBail) {
+          // The lanes disagreed on a branch before anything was written: the scalar region runs
+          // these work-items.
+          auto* vok = llvm::BasicBlock::Create(ctx, "wi.xv.ok", wg, header[0]);
+          auto* vbail = llvm::BasicBlock::Create(ctx, "wi.xv.bail", wg, header[0]);
+          vb.CreateCondBr(vb.CreateICmpEQ(vcall, vb.getInt32(kWidenBail)), vbail, vok);
+          vb.SetInsertPoint(vok);
+          if (!single) vb.CreateStore(vcall, next);
+          vb.CreateBr(vlatch);
+          llvm::IRBuilder<> bb(vbail);
+          llvm::PHINode* lxs = bb.CreatePHI(i64, 2, "lxs");
+          lxs->addIncoming(lxv, vbody);
+          std::vector<llvm::Value*> sargs = callArgs;
+          sargs[firstRegionParam + kLocalIdX] = lxs;
+          sargs[firstRegionParam + kLocalLinearId] = bb.CreateAdd(row, lxs);
+          llvm::CallInst* scall = bb.CreateCall(region, sargs);
+          calls.push_back(scall);
+          if (!single) bb.CreateStore(scall, next);
+          llvm::Value* snext = bb.CreateAdd(lxs, bb.getInt64(1), "", true, true);
+          lxs->addIncoming(snext, vbail);
+          bb.CreateCondBr(bb.CreateICmpULT(snext, bb.CreateAdd(lxv, bb.getInt64(level.width))),
+                          vbail, vlatch);
+        } else {
+          if (!single) vb.CreateStore(vcall, next);
+          vb.CreateBr(vlatch);
+        }
+        vb.SetInsertPoint(vlatch);
+        llvm::Value* vnext = vb.CreateAdd(lxv, vb.getInt64(level.width), "", true, true);
+        lxv->addIncoming(vnext, vlatch);
+        vb.CreateCondBr(vb.CreateICmpULT(vnext, level.end), vbody, vdone);
+        // The next level starts where this one ended (or where the previous one did, when this
+        // one ran nothing: its end is then at most the start).
+        llvm::IRBuilder<> db(vdone);
+        llvm::PHINode* reached = db.CreatePHI(i64, 2, "wi.xv.end");
+        reached->addIncoming(start, vcheck);
+        reached->addIncoming(vnext, vlatch);
+        start = reached;
+        enter = vdone;
+        if (nextCheck) llvm::BranchInst::Create(nextCheck, vdone);
       }
-      vb.SetInsertPoint(vlatch);
-      llvm::Value* vnext = vb.CreateAdd(lxv, vb.getInt64(widenVF), "", true, true);
-      lxv->addIncoming(vnext, vlatch);
-      vb.CreateCondBr(vb.CreateICmpULT(vnext, vend), vbody, scheck);
       llvm::IRBuilder<> sb(scheck);
-      sb.CreateCondBr(sb.CreateICmpULT(vend, ls[0]), header[0], latch[1]);
+      sb.CreateCondBr(sb.CreateICmpULT(start, ls[0]), header[0], latch[1]);
       id[0]->setIncomingBlock(0, scheck);
-      id[0]->setIncomingValue(0, vend);
+      id[0]->setIncomingValue(0, start);
     }
   }
   for (llvm::CallInst* call : calls) {
