@@ -1,13 +1,12 @@
 #include "spirv/translate.h"
 
-#include <LLVMSPIRVLib/LLVMSPIRVLib.h>
+#include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include <sstream>
-
+#include "spirv/clc/client.h"
 #include "spirv/reflect.h"
 #include "spirv/translator_guard.h"
 #include "spirv/validate.h"
@@ -46,25 +45,27 @@ TranslateResult translate(llvm::LLVMContext& context, std::span<const uint8_t> b
   result.log = checkTranslatable(binary);
   if (!result.log.empty()) return result;
 
-  // The translator reads host-order words; toWords has already swapped a big-endian binary.
-  std::vector<uint32_t> words = toWords(binary);
-  std::string bytes(reinterpret_cast<const char*>(words.data()), words.size() * 4);
-  std::istringstream stream(bytes);
-
-  SPIRV::TranslatorOpts opts;
-  opts.enableAllExtensions();
-  opts.setDesiredBIsRepresentation(SPIRV::BIsRepresentation::SPIRVFriendlyIR);
-  opts.setGenKernelArgNameMDEnabled(true);
-  for (const SpecAssignment& a : options.specConstants) opts.setSpecConst(a.specId, a.value);
-
-  llvm::Module* raw = nullptr;
-  std::string error;
-  bool ok = llvm::readSpirv(context, opts, stream, raw, error);
-  std::unique_ptr<llvm::Module> module(raw);
-  if (!ok || module == nullptr) {
-    result.log = "SPIR-V translation failed: " + (error.empty() ? "no reason given" : error);
+  // The translator itself runs in the compiler process (translate_inprocess.cpp): it asserts or
+  // exit()s on what it does not expect, which the checks above cannot all foresee. The module
+  // comes back as bitcode. (The translator reads host-order words; toWords has already swapped
+  // a big-endian binary.)
+  clc::Request request;
+  request.kind = clc::Kind::TranslateSpirv;
+  request.spirv = toWords(binary);
+  request.specConstants.assign(options.specConstants.begin(), options.specConstants.end());
+  clc::Reply reply = clc::run(request);
+  if (!reply.ok) {
+    result.log = reply.log.empty() ? "SPIR-V translation failed: no reason given" : reply.log;
     return result;
   }
+  llvm::Expected<std::unique_ptr<llvm::Module>> parsed = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(llvm::StringRef(reply.payload), "tessera-clc"), context);
+  if (!parsed) {
+    result.log = "the compiler process returned unreadable bitcode: " +
+                 llvm::toString(parsed.takeError());
+    return result;
+  }
+  std::unique_ptr<llvm::Module> module = std::move(*parsed);
   if (options.verify) {
     std::string problems;
     llvm::raw_string_ostream os(problems);

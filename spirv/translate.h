@@ -1,10 +1,12 @@
-// SPIR-V -> LLVM IR with SPIRV-LLVM-Translator, in-process. The only file of spirv/ that includes
-// LLVM (LLVM headers compile slowly); this header forward-declares what it needs.
+// SPIR-V -> LLVM IR with SPIRV-LLVM-Translator. This header forward-declares what it needs of LLVM
+// (LLVM headers compile slowly).
 //
 // Safety: the translator trusts its input. translate() therefore (1) validates with SPIRV-Tools,
 // (2) reflects the module with our own bounds-checked parser, (3) refuses versions above the
-// translator's maximum (1.4) and what else would abort it (translator_guard.h), and only then
-// (4) calls llvm::readSpirv. Its failures come back as strings; no exception crosses LLVM frames.
+// translator's maximum (1.4) and what else is known to abort it (translator_guard.h), and only
+// then (4) has llvm::readSpirv run in the compiler process (clc/), which returns the module as
+// bitcode: an assertion or exit() the checks did not foresee ends that process, not the
+// application. Failures come back as strings; no exception crosses LLVM frames.
 // Thread-safety: concurrent calls are fine as long as each uses its own LLVMContext.
 #pragma once
 

@@ -1,7 +1,4 @@
-// compileOpenCLC through tessera-clc processes (main.cpp): a small pool of them, each started on
-// first need and kept for the next compile, so only the first build of a process pays for starting
-// one. A compiler process that ends (exit() in the translator, a fatal error, a signal) fails only
-// the compile it was doing; the next compile starts a new one.
+// clc::run (client.h) and compileOpenCLC (opencl_c.h) over a pool of tessera-clc processes.
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -18,14 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "spirv/clc/wire.h"
+#include "spirv/clc/client.h"
 #include "spirv/opencl_c.h"
 #include "spirv/opencl_options.h"
 
 extern char** environ;
 
 namespace tessera::spirv {
-
+namespace clc {
 namespace {
 
 // Idle compiler processes kept for later compiles; more run while more threads compile at once.
@@ -81,7 +78,7 @@ class CompilerProcess {
     close(pair[1]);
     if (failed != 0) {
       close(pair[0]);
-      error = "cannot start the OpenCL C compiler " + path + ": " + std::strerror(failed) +
+      error = "cannot start the compiler process " + path + ": " + std::strerror(failed) +
               " (TESSERA_CLC names another)";
       return nullptr;
     }
@@ -96,18 +93,18 @@ class CompilerProcess {
 
   // NotTaken: the process was gone before the request (an idle one that was killed, say); Ended:
   // it ended before replying. Either way it is of no further use, and `error` says what happened.
-  Outcome compile(const clc::Request& request, clc::Reply& reply, std::string& error) {
-    if (!clc::sendRequest(socket_, request)) {
-      error = "the OpenCL C compiler process did not take the request";
+  Outcome compile(const Request& request, Reply& reply, std::string& error) {
+    if (!sendRequest(socket_, request)) {
+      error = "the compiler process (tessera-clc) did not take the request";
       return Outcome::NotTaken;
     }
-    if (clc::receiveReply(socket_, reply)) return Outcome::Replied;
+    if (receiveReply(socket_, reply)) return Outcome::Replied;
     close(socket_);
     socket_ = -1;
     int status = 0;
     pid_t reaped = waitpid(pid_, &status, 0);
     owner_ = 0;  // reaped (or not ours to reap)
-    error = "the OpenCL C compiler process ended while compiling (" +
+    error = "the compiler process (tessera-clc) ended while working (" +
             (reaped == pid_ ? describeStatus(status) : std::string("status unknown")) + ")";
     return Outcome::Ended;
   }
@@ -162,35 +159,26 @@ ProcessPool& pool() {
   return *p;
 }
 
-CompileResult failure(const std::string& why) {
-  CompileResult r;
+Reply failure(const std::string& why) {
+  Reply r;
   r.log = "error: " + why + "\n";
   return r;
 }
 
 }  // namespace
 
-CompileResult compileOpenCLC(std::string_view source, std::string_view options,
-                             const std::vector<OpenCLHeader>& headers) {
-  CompileOptions parsed = parseCompileOptions(options);
-  if (!parsed.ok) {
-    CompileResult r;
-    r.invalidOptions = true;
-    r.log = "error: " + parsed.error + "\n";
-    return r;
-  }
-  clc::Request request{std::string(source), std::string(options), headers};
-  // An idle process may have ended since its last compile: then the compile goes to a new one.
+Reply run(const Request& request) {
+  // An idle process may have ended since its last request: then the request goes to a new one.
   for (;;) {
     std::string error;
     bool reused = false;
     std::unique_ptr<CompilerProcess> process = pool().take(reused, error);
     if (process == nullptr) return failure(error);
-    clc::Reply reply;
+    Reply reply;
     switch (process->compile(request, reply, error)) {
       case CompilerProcess::Outcome::Replied:
         if (!reply.ending) pool().give(std::move(process));
-        return reply.result;
+        return reply;
       case CompilerProcess::Outcome::NotTaken:
         if (reused) continue;
         return failure(error);
@@ -200,6 +188,33 @@ CompileResult compileOpenCLC(std::string_view source, std::string_view options,
   }
 }
 
-void unloadCompiler() { pool().clear(); }
+}  // namespace clc
+
+CompileResult compileOpenCLC(std::string_view source, std::string_view options,
+                             const std::vector<OpenCLHeader>& headers) {
+  CompileResult result;
+  CompileOptions parsed = parseCompileOptions(options);
+  if (!parsed.ok) {
+    result.invalidOptions = true;
+    result.log = "error: " + parsed.error + "\n";
+    return result;
+  }
+  clc::Request request;
+  request.kind = clc::Kind::CompileOpenCLC;
+  request.source = std::string(source);
+  request.options = std::string(options);
+  request.headers = headers;
+  clc::Reply reply = clc::run(request);
+  result.ok = reply.ok && !reply.payload.empty() && reply.payload.size() % sizeof(uint32_t) == 0;
+  result.invalidOptions = reply.invalidOptions;
+  result.log = std::move(reply.log);
+  if (result.ok) {
+    result.spirv.resize(reply.payload.size() / sizeof(uint32_t));
+    std::memcpy(result.spirv.data(), reply.payload.data(), reply.payload.size());
+  }
+  return result;
+}
+
+void unloadCompiler() { clc::pool().clear(); }
 
 }  // namespace tessera::spirv

@@ -1,9 +1,15 @@
-// tessera-clc: the OpenCL C compiler process. Tessera starts it (client.cpp) with a stream socket as
-// file descriptor 3 and sends it requests until it closes the socket. clang and
-// SPIRV-LLVM-Translator run here rather than in the application, because the installed translator
-// ends its process with exit() on LLVM IR it cannot express (e.g. a zero-length array) and LLVM
-// has fatal errors of its own: here they end only this process, after a reply that says why.
+// tessera-clc: the compiler process. Tessera starts it (client.cpp) with a stream socket as file
+// descriptor 3 and sends it requests until it closes the socket: OpenCL C to compile to SPIR-V
+// (clang, then SPIRV-LLVM-Translator), SPIR-V to translate to LLVM IR (returned as bitcode). They
+// run here rather than in the application because the installed translator ends its process with
+// exit() on LLVM IR it cannot express (e.g. a zero-length array), asserts on SPIR-V it does not
+// expect, and LLVM has fatal errors of its own: here they end only this process, after a reply
+// that says why where they let it.
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
 #include <llvm/Support/ErrorHandling.h>
+#include <llvm/Support/raw_ostream.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -12,6 +18,7 @@
 
 #include "spirv/clc/wire.h"
 #include "spirv/opencl_c_inprocess.h"
+#include "spirv/translate_inprocess.h"
 
 namespace {
 
@@ -22,17 +29,41 @@ std::ostringstream translatorMessages;
 bool compiling = false;
 
 void replyEnding(const std::string& why) {
-  using tessera::spirv::clc::Reply;
-  Reply reply;
+  tessera::spirv::clc::Reply reply;
   reply.ending = true;
-  reply.result.log = why;
+  reply.log = why;
   if (!translatorMessages.str().empty())
-    reply.result.log += "error: LLVM IR -> SPIR-V translation failed: " + translatorMessages.str();
+    reply.log += "error: the SPIR-V translator failed: " + translatorMessages.str();
   tessera::spirv::clc::sendReply(kSocket, reply);
 }
 
 void onExit() {
-  if (compiling) replyEnding("error: the OpenCL C compiler stopped while compiling\n");
+  if (compiling) replyEnding("error: the compiler process stopped while working\n");
+}
+
+tessera::spirv::clc::Reply compile(const tessera::spirv::clc::Request& request) {
+  tessera::spirv::clc::Reply reply;
+  tessera::spirv::CompileResult r =
+      tessera::spirv::compileOpenCLCInProcess(request.source, request.options, request.headers);
+  reply.ok = r.ok;
+  reply.invalidOptions = r.invalidOptions;
+  reply.log = std::move(r.log);
+  reply.payload.assign(reinterpret_cast<const char*>(r.spirv.data()),
+                       r.spirv.size() * sizeof(uint32_t));
+  return reply;
+}
+
+tessera::spirv::clc::Reply translate(const tessera::spirv::clc::Request& request) {
+  tessera::spirv::clc::Reply reply;
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module = tessera::spirv::translateInProcess(
+      context, request.spirv, request.specConstants, reply.log);
+  if (module == nullptr) return reply;
+  llvm::raw_string_ostream out(reply.payload);
+  llvm::WriteBitcodeToFile(*module, out);
+  out.flush();
+  reply.ok = true;
+  return reply;
 }
 
 void onFatalError(void*, const char* reason, bool) {
@@ -52,9 +83,9 @@ int main() {
   while (tessera::spirv::clc::receiveRequest(kSocket, request)) {
     translatorMessages.str("");
     compiling = true;
-    tessera::spirv::clc::Reply reply;
-    reply.result =
-        tessera::spirv::compileOpenCLCInProcess(request.source, request.options, request.headers);
+    tessera::spirv::clc::Reply reply =
+        request.kind == tessera::spirv::clc::Kind::TranslateSpirv ? translate(request)
+                                                                   : compile(request);
     compiling = false;
     if (!tessera::spirv::clc::sendReply(kSocket, reply)) break;
   }

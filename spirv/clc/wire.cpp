@@ -87,6 +87,7 @@ class Reader {
 bool sendRequest(int fd, const Request& request) {
   Writer w;
   w.u32(kRequestMagic);
+  w.u32(static_cast<uint32_t>(request.kind));
   w.string(request.source);
   w.string(request.options);
   w.u32(uint32_t(request.headers.size()));
@@ -94,21 +95,40 @@ bool sendRequest(int fd, const Request& request) {
     w.string(h.name);
     w.string(h.source);
   }
+  w.string(std::string(reinterpret_cast<const char*>(request.spirv.data()),
+                       request.spirv.size() * sizeof(uint32_t)));
+  w.u32(uint32_t(request.specConstants.size()));
+  for (const SpecAssignment& a : request.specConstants) {
+    w.u32(a.specId);
+    w.bytes(&a.value, sizeof a.value);
+  }
   return w.send(fd);
 }
 
 bool receiveRequest(int fd, Request& request) {
   Reader r;
-  uint32_t magic = 0, headers = 0;
-  if (!r.receive(fd) || !r.u32(magic) || magic != kRequestMagic || !r.string(request.source) ||
-      !r.string(request.options) || !r.u32(headers)) {
+  uint32_t magic = 0, kind = 0, headers = 0, specs = 0;
+  std::string words;
+  if (!r.receive(fd) || !r.u32(magic) || magic != kRequestMagic || !r.u32(kind) ||
+      (kind != uint32_t(Kind::CompileOpenCLC) && kind != uint32_t(Kind::TranslateSpirv)) ||
+      !r.string(request.source) || !r.string(request.options) || !r.u32(headers)) {
     return false;
   }
+  request.kind = static_cast<Kind>(kind);
   request.headers.clear();
   for (uint32_t i = 0; i < headers; ++i) {
     OpenCLHeader h;
     if (!r.string(h.name) || !r.string(h.source)) return false;
     request.headers.push_back(std::move(h));
+  }
+  if (!r.string(words) || words.size() % sizeof(uint32_t) != 0 || !r.u32(specs)) return false;
+  request.spirv.resize(words.size() / sizeof(uint32_t));
+  if (!words.empty()) std::memcpy(request.spirv.data(), words.data(), words.size());
+  request.specConstants.clear();
+  for (uint32_t i = 0; i < specs; ++i) {
+    SpecAssignment a;
+    if (!r.u32(a.specId) || !r.bytes(&a.value, sizeof a.value)) return false;
+    request.specConstants.push_back(a);
   }
   return r.done();
 }
@@ -116,29 +136,22 @@ bool receiveRequest(int fd, Request& request) {
 bool sendReply(int fd, const Reply& reply) {
   Writer w;
   w.u32(kReplyMagic);
-  uint32_t flags = (reply.result.ok ? 1u : 0u) | (reply.result.invalidOptions ? 2u : 0u) |
-                   (reply.ending ? 4u : 0u);
-  w.u32(flags);
-  w.string(reply.result.log);
-  w.string(std::string(reinterpret_cast<const char*>(reply.result.spirv.data()),
-                       reply.result.spirv.size() * sizeof(uint32_t)));
+  w.u32((reply.ok ? 1u : 0u) | (reply.invalidOptions ? 2u : 0u) | (reply.ending ? 4u : 0u));
+  w.string(reply.log);
+  w.string(reply.payload);
   return w.send(fd);
 }
 
 bool receiveReply(int fd, Reply& reply) {
   Reader r;
   uint32_t magic = 0, flags = 0;
-  std::string words;
   if (!r.receive(fd) || !r.u32(magic) || magic != kReplyMagic || !r.u32(flags) ||
-      !r.string(reply.result.log) || !r.string(words) || !r.done() ||
-      words.size() % sizeof(uint32_t) != 0) {
+      !r.string(reply.log) || !r.string(reply.payload) || !r.done()) {
     return false;
   }
-  reply.result.ok = flags & 1u;
-  reply.result.invalidOptions = flags & 2u;
+  reply.ok = flags & 1u;
+  reply.invalidOptions = flags & 2u;
   reply.ending = flags & 4u;
-  reply.result.spirv.resize(words.size() / sizeof(uint32_t));
-  if (!words.empty()) std::memcpy(reply.result.spirv.data(), words.data(), words.size());
   return true;
 }
 

@@ -1,26 +1,40 @@
-// The messages between Tessera and its OpenCL C compiler process (tessera-clc, clc/main.cpp): one
-// request (options, input headers, source) answered by one result, each a length-prefixed frame
-// on a stream socket. Blocking calls; false on end of stream, a broken peer or a malformed frame.
+// The messages between Tessera and its compiler process (tessera-clc, clc/main.cpp): a request
+// (OpenCL C to compile, or SPIR-V to translate into LLVM IR) answered by one reply, each a
+// length-prefixed frame on a stream socket. Blocking calls; false on end of stream, a broken peer
+// or a malformed frame.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "spirv/opencl_c.h"
+#include "spirv/specialize.h"
 
 namespace tessera::spirv::clc {
 
+enum class Kind : uint32_t {
+  CompileOpenCLC = 1,  // source, options, headers -> SPIR-V words
+  TranslateSpirv = 2,  // SPIR-V words, specialization constants -> LLVM bitcode
+};
+
 struct Request {
+  Kind kind = Kind::CompileOpenCLC;
   std::string source;
   std::string options;
   std::vector<OpenCLHeader> headers;
+  std::vector<uint32_t> spirv;
+  std::vector<SpecAssignment> specConstants;
 };
 
 struct Reply {
-  CompileResult result;
+  bool ok = false;
+  bool invalidOptions = false;  // CompileOpenCLC: see CompileResult
   // The process ends after this reply (the translator called exit() or LLVM hit a fatal error):
   // the client must not send it another request.
   bool ending = false;
+  std::string log;
+  std::string payload;  // SPIR-V words (CompileOpenCLC) or LLVM bitcode (TranslateSpirv)
 };
 
 bool sendRequest(int fd, const Request& request);

@@ -1,6 +1,6 @@
-// compileOpenCLC through the compiler process (spirv/clc): what the installed translator answers
-// with exit() fails one build, not the test program; a missing or dying compiler gives a log that
-// says so; the next compile works again.
+// compileOpenCLC and translate() through the compiler process (spirv/clc): what the installed
+// translator answers with exit() or an assertion fails one build, not the test program; a missing
+// or dying compiler gives a log that says so; the next request works again.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -8,7 +8,14 @@
 #include <thread>
 #include <vector>
 
+#include <fstream>
+#include <iterator>
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
 #include "spirv/opencl_c.h"
+#include "spirv/translate.h"
 
 using namespace tessera::spirv;
 
@@ -64,7 +71,7 @@ TEST_CASE("Given no compiler program, then the build fails with a log that names
     CompilerOverride missing("/nonexistent/tessera-clc");
     CompileResult r = compileOpenCLC(kKernel, "");
     CHECK_FALSE(r.ok);
-    CHECK(r.log.find("cannot start the OpenCL C compiler /nonexistent/tessera-clc") !=
+    CHECK(r.log.find("cannot start the compiler process /nonexistent/tessera-clc") !=
           std::string::npos);
     // Option errors need no compiler.
     CHECK(compileOpenCLC(kKernel, "-no-such-option").invalidOptions);
@@ -78,7 +85,7 @@ TEST_CASE("Given a compiler that ends without replying, then the build fails and
     CompilerOverride ends("/bin/true");
     CompileResult r = compileOpenCLC(kKernel, "");
     CHECK_FALSE(r.ok);
-    CHECK(r.log.find("OpenCL C compiler process") != std::string::npos);
+    CHECK(r.log.find("compiler process (tessera-clc)") != std::string::npos);
   }
   requireCompiles();
 }
@@ -99,4 +106,30 @@ TEST_CASE("Given many threads compiling while the compiler is unloaded, then all
   }
   for (std::thread& t : threads) t.join();
   for (int n : ok) CHECK(n == 3);
+}
+
+TEST_CASE("Given validated SPIR-V the translator asserts on, then translate fails with the "
+          "process's end and the next translation works",
+          "[spirv][translate][process]") {
+  // Found by fuzz_ze_module in CI: a kernel parameter that points into the Image storage class;
+  // SPIRV-Tools accepts it, the translator's address-space map asserts ("Invalid key").
+  std::ifstream in(std::string(TESSERA_FUZZ_CORPUS) +
+                       "/fuzz_ze_module/regress_image_storage_pointer.spv",
+                   std::ios::binary);
+  REQUIRE(in);
+  std::vector<uint8_t> hostile(std::istreambuf_iterator<char>(in), {});
+  std::ifstream good(std::string(TESSERA_FUZZ_CORPUS) + "/fuzz_ze_module/vector_add.spv",
+                     std::ios::binary);
+  REQUIRE(good);
+  std::vector<uint8_t> vectorAdd(std::istreambuf_iterator<char>(good), {});
+  for (int round = 0; round < 2; ++round) {
+    llvm::LLVMContext context;
+    TranslateResult bad = translate(context, hostile);
+    CHECK_FALSE(bad.ok());
+    CHECK(bad.log.find("compiler process (tessera-clc) ended") != std::string::npos);
+    TranslateResult fine = translate(context, vectorAdd);
+    INFO(fine.log);
+    REQUIRE(fine.ok());
+    CHECK(fine.module->getFunction("vector_add") != nullptr);
+  }
 }
