@@ -1,5 +1,6 @@
 #include "backends/cpu/jit/launcher.h"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 
@@ -93,11 +94,22 @@ void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
   std::atomic<bool> faulted{false};
   FaultInfo first;
   std::once_flag firstOnce;
-  auto group = [&](uint64_t g) {
+  // Work-groups are handed out in chunks of consecutive groups: one increment of the shared
+  // counter, one guarded call and one lookup of the thread's buffers for up to 64 groups (a vector
+  // add of 65,536 groups of 256 work-items spent more time taking groups than adding), while
+  // leaving each worker 16 chunks or more to balance with.
+  const uint64_t threads = pool ? pool->size() : 1;
+  const uint64_t chunk = std::clamp<uint64_t>(groups / (threads * 16), 1, 64);
+  const uint64_t chunks = (groups + chunk - 1) / chunk;
+  auto runChunk = [&](uint64_t c) {
     if (faulted.load(std::memory_order_relaxed)) return;
     uint8_t* local = tlsLocal.get(localBytes == 0 ? 64 : localBytes);
     uint8_t* scratch = tlsScratch.get(scratchBytes == 0 ? 64 : scratchBytes);
-    auto run = [&] { fn(&ctx, g % gx, (g / gx) % gy, g / (gx * gy), local, scratch); };
+    const uint64_t end = std::min(groups, (c + 1) * chunk);
+    auto run = [&] {
+      for (uint64_t g = c * chunk; g < end && !faulted.load(std::memory_order_relaxed); ++g)
+        fn(&ctx, g % gx, (g / gx) % gy, g / (gx * gy), local, scratch);
+    };
     FaultInfo info;
     if (!runGuardedFn(run, &info, tag)) {
       std::call_once(firstOnce, [&] { first = info; });
@@ -105,9 +117,9 @@ void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
     }
   };
   if (pool) {
-    pool->parallelFor(groups, group);
+    pool->parallelFor(chunks, runChunk);
   } else {
-    for (uint64_t g = 0; g < groups; ++g) group(g);
+    for (uint64_t c = 0; c < chunks; ++c) runChunk(c);
   }
   // Kernels' printf output (builtin_runtime.h) is complete when the launch is.
   std::fflush(stdout);
