@@ -93,7 +93,7 @@ class CompilerProcess {
 
   // NotTaken: the process was gone before the request (an idle one that was killed, say); Ended:
   // it ended before replying. Either way it is of no further use, and `error` says what happened.
-  Outcome compile(const Request& request, Reply& reply, std::string& error) {
+  Outcome exchange(const Request& request, Reply& reply, std::string& error) {
     if (!sendRequest(socket_, request)) {
       error = "the compiler process (tessera-clc) did not take the request";
       return Outcome::NotTaken;
@@ -175,7 +175,7 @@ Reply run(const Request& request) {
     std::unique_ptr<CompilerProcess> process = pool().take(reused, error);
     if (process == nullptr) return failure(error);
     Reply reply;
-    switch (process->compile(request, reply, error)) {
+    switch (process->exchange(request, reply, error)) {
       case CompilerProcess::Outcome::Replied:
         if (!reply.ending) pool().give(std::move(process));
         return reply;
