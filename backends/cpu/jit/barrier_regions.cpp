@@ -85,6 +85,68 @@ llvm::Value* rematerialize(llvm::Value* v, llvm::BasicBlock* block, Copies& copi
   return copy;
 }
 
+// Values that are the same for every work-item of a group: arguments, constants, the group's ids
+// and sizes, and what is computed from them alone; with `controlUniform`, phis of such values too.
+// Loads and other calls are not (another work-item may store in between).
+std::set<llvm::Value*> groupUniformValues(llvm::Function& kernel) {
+  static const std::set<llvm::StringRef> uniformBuiltins = {
+      "__spirv_BuiltInWorkgroupId",     "__spirv_BuiltInWorkgroupSize",
+      "__spirv_BuiltInEnqueuedWorkgroupSize", "__spirv_BuiltInNumWorkgroups",
+      "__spirv_BuiltInGlobalSize",      "__spirv_BuiltInGlobalOffset",
+      "__spirv_BuiltInWorkDim"};
+  // Optimistic: every candidate starts uniform (so that loop phis can be), and whatever has an
+  // operand that is not leaves, until nothing changes.
+  std::set<llvm::Value*> uniform;
+  for (llvm::BasicBlock& bb : kernel)
+    for (llvm::Instruction& i : bb) {
+      bool candidate = false;
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
+        candidate = call->getCalledFunction() &&
+                    uniformBuiltins.count(spirvBaseName(call->getCalledFunction()->getName()));
+      } else {
+        candidate = llvm::isa<llvm::BinaryOperator>(i) || llvm::isa<llvm::CastInst>(i) ||
+                    llvm::isa<llvm::GetElementPtrInst>(i) || llvm::isa<llvm::CmpInst>(i) ||
+                    llvm::isa<llvm::SelectInst>(i) || llvm::isa<llvm::PHINode>(i) ||
+                    llvm::isa<llvm::ExtractElementInst>(i) ||
+                    llvm::isa<llvm::InsertElementInst>(i) || llvm::isa<llvm::UnaryOperator>(i);
+      }
+      if (candidate) uniform.insert(&i);
+    }
+  auto isUniform = [&](llvm::Value* v) {
+    return llvm::isa<llvm::Argument>(v) || llvm::isa<llvm::Constant>(v) || uniform.count(v);
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (llvm::BasicBlock& bb : kernel)
+      for (llvm::Instruction& i : bb)
+        if (uniform.count(&i) &&
+            !llvm::all_of(i.operands(), [&](llvm::Use& u) { return isUniform(u); })) {
+          uniform.erase(&i);
+          changed = true;
+        }
+  }
+  return uniform;
+}
+
+// Whether every branch and switch of the kernel decides the same way for all work-items of a
+// group: then a phi of group-uniform values is group-uniform too.
+bool controlUniform(llvm::Function& kernel, const std::set<llvm::Value*>& uniform) {
+  auto isUniform = [&](llvm::Value* v) {
+    return llvm::isa<llvm::Argument>(v) || llvm::isa<llvm::Constant>(v) || uniform.count(v);
+  };
+  for (llvm::BasicBlock& bb : kernel) {
+    llvm::Instruction* t = bb.getTerminator();
+    if (auto* br = llvm::dyn_cast<llvm::BranchInst>(t)) {
+      if (br->isConditional() && !isUniform(br->getCondition())) return false;
+    } else if (auto* sw = llvm::dyn_cast<llvm::SwitchInst>(t)) {
+      if (!isUniform(sw->getCondition())) return false;
+    } else if (!llvm::isa<llvm::ReturnInst>(t) && !llvm::isa<llvm::UnreachableInst>(t)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // Recomputes the cheap values used outside their block at each such use. A phi whose incoming
 // values are all one cheap value (LCSSA's, a merge of a hoisted row * n) is that value.
 void rematerializeCrossingValues(llvm::Function& kernel) {
@@ -146,6 +208,7 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
 
   // 2. Demote values that cross blocks (only needed when there are several regions).
   std::set<llvm::AllocaInst*> kernelAllocas;
+  std::set<llvm::AllocaInst*> uniformAllocas;  // slots every work-item stores the same value in
   for (llvm::Instruction& i : kernel.getEntryBlock()) {
     if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i)) kernelAllocas.insert(a);
   }
@@ -160,19 +223,35 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
       }
     }
     rematerializeCrossingValues(kernel);
+    // Which values are the same for all work-items of a group (widen.cpp loads their slots once).
+    // Only when the kernel's control flow is uniform: then a phi of uniform values is uniform.
+    std::set<llvm::Value*> uniform = groupUniformValues(kernel);
+    if (!controlUniform(kernel, uniform)) uniform.clear();
     // Phis first: their reloads are new values that may cross blocks themselves.
     std::vector<llvm::PHINode*> phis;
     for (llvm::BasicBlock& bb : kernel) {
       for (llvm::PHINode& phi : bb.phis()) phis.push_back(&phi);
     }
-    for (llvm::PHINode* phi : phis) llvm::DemotePHIToStack(phi);
+    for (llvm::PHINode* phi : phis) {
+      bool same = uniform.count(phi) != 0;
+      llvm::AllocaInst* a = llvm::DemotePHIToStack(phi);
+      if (!same || !a) continue;
+      uniformAllocas.insert(a);
+      // Its reloads are uniform values too (and may cross blocks themselves).
+      for (llvm::User* u : a->users())
+        if (llvm::isa<llvm::LoadInst>(u)) uniform.insert(u);
+    }
     std::vector<llvm::Instruction*> crossing;
     for (llvm::BasicBlock& bb : kernel) {
       for (llvm::Instruction& i : bb) {
         if (!llvm::isa<llvm::AllocaInst>(i) && i.isUsedOutsideOfBlock(&bb)) crossing.push_back(&i);
       }
     }
-    for (llvm::Instruction* i : crossing) llvm::DemoteRegToStack(*i);
+    for (llvm::Instruction* i : crossing) {
+      bool same = uniform.count(i) != 0;
+      llvm::AllocaInst* a = llvm::DemoteRegToStack(*i);
+      if (same && a) uniformAllocas.insert(a);
+    }
   }
 
   // 3. Which regions each block belongs to.
@@ -190,6 +269,7 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
 
   // 4. Private allocas and scratch slots.
   std::map<llvm::AllocaInst*, uint64_t> slotOffset;
+  std::set<llvm::AllocaInst*> uniformSlots;
   uint64_t scratch = 0;
   for (llvm::Instruction& i : kernel.getEntryBlock()) {
     auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i);
@@ -211,6 +291,7 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
     uint64_t align = a->getAlign().value();
     scratch = (scratch + align - 1) / align * align;
     slotOffset[a] = scratch;
+    if (uniformAllocas.count(a)) uniformSlots.insert(a);
     scratch += (size + align - 1) / align * align;
   }
   if (scratch > UINT32_MAX) {
@@ -268,6 +349,9 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
       llvm::Value* at = b.CreateAdd(b.CreateMul(b.getInt64(offset), workItems),
                                     b.CreateMul(wiLinear, b.getInt64(size)));
       llvm::Value* p = b.CreateInBoundsGEP(b.getInt8Ty(), region->getArg(first + kScratch), at);
+      if (uniformSlots.count(original))
+        if (auto* gep = llvm::dyn_cast<llvm::Instruction>(p))
+          gep->setMetadata(kUniformSlotMetadata, llvm::MDNode::get(ctx, {}));
       p = b.CreatePointerCast(p, a->getType(), a->getName() + ".slot");
       a->replaceAllUsesWith(p);
       a->eraseFromParent();

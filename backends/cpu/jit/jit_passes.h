@@ -19,6 +19,10 @@
 
 namespace tessera::backends::cpu::jit {
 
+// Metadata barrier_regions.cpp puts on the address of a scratch slot that holds the same value for
+// every work-item of a group whenever it is read (widen.cpp then loads it once, as a uniform).
+inline constexpr const char* kUniformSlotMetadata = "tessera.uniform_slot";
+
 // "_Z16__spirv_ocl_sqrtf" -> "__spirv_ocl_sqrt"; an unmangled name is returned as is.
 llvm::StringRef spirvBaseName(llvm::StringRef name);
 

@@ -29,7 +29,10 @@
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/JITEventListener.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
+#include <llvm/ExecutionEngine/SectionMemoryManager.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -175,9 +178,23 @@ std::unique_ptr<KernelJit> KernelJit::create(std::string* error) {
     if (!tm) return tm.takeError();
     return std::make_unique<llvm::orc::TMOwningSimpleCompiler>(std::move(*tm), capture);
   };
+  // ORC's usual object layer on ELF; with TESSERA_PERF_JIT=1 it also writes the jitdump file
+  // `perf inject --jit` reads, so that profiles name the work-group functions.
+  auto objectLayer = [](llvm::orc::ExecutionSession& es, const llvm::Triple&)
+      -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+    auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+        es, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
+    const char* perf = std::getenv("TESSERA_PERF_JIT");
+    if (perf && *perf == '1') {
+      if (llvm::JITEventListener* l = llvm::JITEventListener::createPerfJITEventListener())
+        layer->registerJITEventListener(*l);
+    }
+    return layer;
+  };
   auto jit = llvm::orc::LLJITBuilder()
                  .setJITTargetMachineBuilder(std::move(*jtmb))
                  .setCompileFunctionCreator(compiler)
+                 .setObjectLinkingLayerCreator(objectLayer)
                  .create();
   if (!jit) {
     *error = llvm::toString(jit.takeError());

@@ -174,6 +174,10 @@ class Widener {
         for (llvm::Instruction& i : *bb) {
           if (varying_.count(&i) || (i.getType()->isVoidTy() && !llvm::isa<llvm::StoreInst>(i)))
             continue;
+          // A slot every work-item holds the same value in (barrier_regions.cpp): lane 0's load
+          // (the scalar instruction) is every lane's value.
+          if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i); l && uniformSlot(l->getPointerOperand()))
+            continue;
           for (llvm::Value* op : i.operands()) {
             if (varying_.count(op)) {
               varying_.insert(&i);
@@ -312,6 +316,11 @@ class Widener {
       }
     }
     return effects_.count(target) || reached_.count(target);
+  }
+
+  bool uniformSlot(llvm::Value* p) {
+    auto* slot = llvm::dyn_cast_or_null<llvm::Instruction>(slotBase(p));
+    return slot != nullptr && slot->getMetadata(kUniformSlotMetadata) != nullptr;
   }
 
   // The scratch slot `p` points into (the GEP off the scratch argument that starts it), or null.
