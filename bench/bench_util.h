@@ -1,4 +1,5 @@
-// Small helpers for the benchmarks: timing, medians with spread, a Level Zero setup.
+// Small helpers for the Level Zero benchmarks: a setup and iteration counts (timing and medians
+// are in bench_stats.h).
 #pragma once
 
 #include <level_zero/ze_api.h>
@@ -9,27 +10,9 @@
 #include <cstdlib>
 #include <vector>
 
+#include "bench_stats.h"
+
 namespace tessera::bench {
-
-inline double nowUs() {
-  using namespace std::chrono;
-  return duration<double, std::micro>(steady_clock::now().time_since_epoch()).count();
-}
-
-struct Stats {
-  double median, p10, p90, min;
-};
-
-inline Stats stats(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  auto at = [&](double q) { return v[static_cast<size_t>(q * double(v.size() - 1))]; };
-  return {at(0.5), at(0.1), at(0.9), v.front()};
-}
-
-inline void report(const char* what, const Stats& s, const char* unit) {
-  std::printf("%-58s median %10.3f %s  [p10 %.3f, p90 %.3f, min %.3f]\n", what, s.median, unit,
-              s.p10, s.p90, s.min);
-}
 
 #define BENCH_CHECK(call)                                                          \
   do {                                                                             \

@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "bench_stats.h"
+
 namespace {
 
 const char* kSource = R"CL(
@@ -39,19 +41,9 @@ constexpr size_t kItems = 64;
 // timed section starts from an idle device.
 void settle() { std::this_thread::sleep_for(std::chrono::microseconds(500)); }
 
-double nowUs() {
-  using namespace std::chrono;
-  return duration<double, std::micro>(steady_clock::now().time_since_epoch()).count();
-}
-
-struct Stats {
-  double median, p10, p90;
-};
-Stats stats(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  auto at = [&](double q) { return v[size_t(q * double(v.size() - 1))]; };
-  return {at(0.5), at(0.1), at(0.9)};
-}
+using tessera::bench::nowUs;
+using tessera::bench::Stats;
+using tessera::bench::stats;
 void report(const char* what, const Stats& s) {
   std::printf("%-62s median %8.4f us/dispatch  [p10 %.4f, p90 %.4f]\n", what, s.median, s.p10,
               s.p90);

@@ -21,6 +21,8 @@
 #include <thread>
 #include <vector>
 
+#include "bench_stats.h"
+
 namespace {
 
 const char* kSource = R"CL(
@@ -67,19 +69,9 @@ __kernel void reduce(__global const float* in, __global float* out, __local floa
 }
 )CL";
 
-double nowUs() {
-  using namespace std::chrono;
-  return duration<double, std::micro>(steady_clock::now().time_since_epoch()).count();
-}
-
-struct Stats {
-  double median, p10, p90;
-};
-Stats stats(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  auto at = [&](double q) { return v[size_t(q * double(v.size() - 1))]; };
-  return {at(0.5), at(0.1), at(0.9)};
-}
+using tessera::bench::nowUs;
+using tessera::bench::Stats;
+using tessera::bench::stats;
 void report(const std::string& platform, const char* what, const Stats& s, const char* unit) {
   std::printf("%-8s %-44s %10.3f %-7s [%.3f, %.3f]\n", platform.c_str(), what, s.median, unit,
               s.p10, s.p90);

@@ -147,23 +147,35 @@ void signalToWake(Setup& s) {
   zeEventPoolDestroy(pool);
 }
 
+// The bench corpus's empty kernel (one work-item, its arguments set), destroyed with the object.
+struct EmptyKernel {
+  explicit EmptyKernel(Setup& s) {
+    std::ifstream in(TESSERA_BENCH_EMPTY_SPV, std::ios::binary);
+    std::vector<uint8_t> spv{std::istreambuf_iterator<char>(in), {}};
+    ze_module_desc_t md{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV,
+                        spv.size(), spv.data(), "", nullptr};
+    BENCH_CHECK(zeModuleCreate(s.context, s.device, &md, &module, nullptr));
+    ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "empty"};
+    BENCH_CHECK(zeKernelCreate(module, &kd, &kernel));
+    BENCH_CHECK(zeKernelSetGroupSize(kernel, 1, 1, 1));
+    int* p = &sink;
+    BENCH_CHECK(zeKernelSetArgumentValue(kernel, 0, sizeof p, &p));
+    BENCH_CHECK(zeKernelSetArgumentValue(kernel, 1, sizeof value, &value));
+  }
+  ~EmptyKernel() {
+    zeKernelDestroy(kernel);
+    zeModuleDestroy(module);
+  }
+  ze_module_handle_t module = nullptr;
+  ze_kernel_handle_t kernel = nullptr;
+  int sink = 0, value = 0;
+};
+
 // An empty kernel (one work-item) launched on a SYNCHRONOUS immediate list, and the same appended
 // to an ASYNCHRONOUS one followed by zeCommandListHostSynchronize: the round trip of a launch.
 void immediateLaunch(Setup& s) {
-  std::ifstream in(TESSERA_BENCH_EMPTY_SPV, std::ios::binary);
-  std::vector<uint8_t> spv{std::istreambuf_iterator<char>(in), {}};
-  ze_module_desc_t md{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV,
-                      spv.size(), spv.data(), "", nullptr};
-  ze_module_handle_t module;
-  BENCH_CHECK(zeModuleCreate(s.context, s.device, &md, &module, nullptr));
-  ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "empty"};
-  ze_kernel_handle_t kernel;
-  BENCH_CHECK(zeKernelCreate(module, &kd, &kernel));
-  BENCH_CHECK(zeKernelSetGroupSize(kernel, 1, 1, 1));
-  int sink = 0, value = 0;
-  int* p = &sink;
-  BENCH_CHECK(zeKernelSetArgumentValue(kernel, 0, sizeof p, &p));
-  BENCH_CHECK(zeKernelSetArgumentValue(kernel, 1, sizeof value, &value));
+  EmptyKernel empty(s);
+  ze_kernel_handle_t kernel = empty.kernel;
   ze_group_count_t one{1, 1, 1};
   ze_event_pool_desc_t pd{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,
                           ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1};
@@ -194,8 +206,6 @@ void immediateLaunch(Setup& s) {
   }
   zeEventDestroy(done);
   zeEventPoolDestroy(pool);
-  zeKernelDestroy(kernel);
-  zeModuleDestroy(module);
 }
 
 // 100 launches of an empty kernel in a mutable list, each with a command id. (a) one
@@ -204,20 +214,9 @@ void immediateLaunch(Setup& s) {
 // per command, median over runs.
 void mutableList(Setup& s) {
   constexpr int kCommands = 100;
-  std::ifstream in(TESSERA_BENCH_EMPTY_SPV, std::ios::binary);
-  std::vector<uint8_t> spv{std::istreambuf_iterator<char>(in), {}};
-  ze_module_desc_t md{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV,
-                      spv.size(), spv.data(), "", nullptr};
-  ze_module_handle_t module;
-  BENCH_CHECK(zeModuleCreate(s.context, s.device, &md, &module, nullptr));
-  ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "empty"};
-  ze_kernel_handle_t kernel;
-  BENCH_CHECK(zeKernelCreate(module, &kd, &kernel));
-  BENCH_CHECK(zeKernelSetGroupSize(kernel, 1, 1, 1));
-  int sink = 0, value = 0;
-  int* p = &sink;
-  BENCH_CHECK(zeKernelSetArgumentValue(kernel, 0, sizeof p, &p));
-  BENCH_CHECK(zeKernelSetArgumentValue(kernel, 1, sizeof value, &value));
+  EmptyKernel empty(s);
+  ze_kernel_handle_t kernel = empty.kernel;
+  int& value = empty.value;
 
   void* f = nullptr;
   BENCH_CHECK(zeDriverGetExtensionFunctionAddress(s.driver, "zeCommandListGetNextCommandIdExp", &f));
@@ -276,8 +275,6 @@ void mutableList(Setup& s) {
 
   zeCommandListDestroy(list);
   zeCommandQueueDestroy(queue);
-  zeKernelDestroy(kernel);
-  zeModuleDestroy(module);
 }
 
 }  // namespace

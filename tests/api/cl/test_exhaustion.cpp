@@ -8,30 +8,15 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "address_space.h"
 #include "cl_test_support.h"
 
 using namespace tessera::cltest;
 
 namespace {
-
-size_t vmSize() {
-  std::ifstream in("/proc/self/status");
-  std::string key;
-  while (in >> key) {
-    if (key == "VmSize:") {
-      size_t kb = 0;
-      in >> kb;
-      return kb * 1024;
-    }
-    std::string rest;
-    std::getline(in, rest);
-  }
-  return 0;
-}
 
 bool outOfMemory(cl_int e) {
   return e == CL_MEM_OBJECT_ALLOCATION_FAILURE || e == CL_OUT_OF_HOST_MEMORY;
@@ -51,10 +36,7 @@ TEST_CASE("cl exhaustion child: buffers under RLIMIT_AS", "[.cl_exhaustion_child
   REQUIRE(clEnqueueWriteBuffer(fx.queue, keep, CL_TRUE, 0, kKeep, pattern.data(), 0, nullptr,
                                nullptr) == CL_SUCCESS);
   // Room for the reads below, made before the limit.
-  rlimit r{};
-  getrlimit(RLIMIT_AS, &r);
-  r.rlim_cur = vmSize() + (64u << 20);
-  REQUIRE(setrlimit(RLIMIT_AS, &r) == 0);
+  tessera::test::limitAddressSpace(64u << 20);
 
   cl_mem huge = clCreateBuffer(fx.ctx, CL_MEM_READ_WRITE, size_t(512) << 20, nullptr, &err);
   INFO("huge buffer: " << err);
@@ -82,8 +64,7 @@ TEST_CASE("cl exhaustion child: buffers under RLIMIT_AS", "[.cl_exhaustion_child
   cl_mem again = clCreateBuffer(fx.ctx, CL_MEM_READ_WRITE, kStep, nullptr, &err);
   CHECK(err == CL_SUCCESS);
   if (again) clReleaseMemObject(again);
-  r.rlim_cur = r.rlim_max;
-  setrlimit(RLIMIT_AS, &r);
+  tessera::test::unlimitAddressSpace();
   CHECK(clReleaseMemObject(keep) == CL_SUCCESS);
 }
 

@@ -76,7 +76,9 @@ struct MemoryFixture {
   }
 };
 
-inline std::string toHex(const ze_ipc_mem_handle_t& h) {
+// IPC handles (memory or event pool) as hex text, to hand to a child process.
+template <typename Handle>
+std::string toHex(const Handle& h) {
   std::string s;
   char b[3];
   for (unsigned char c : h.data) {
@@ -86,8 +88,9 @@ inline std::string toHex(const ze_ipc_mem_handle_t& h) {
   return s;
 }
 
-inline ze_ipc_mem_handle_t fromHex(const std::string& s) {
-  ze_ipc_mem_handle_t h{};
+template <typename Handle = ze_ipc_mem_handle_t>
+Handle fromHex(const std::string& s) {
+  Handle h{};
   for (size_t i = 0; i < sizeof h.data && 2 * i + 1 < s.size(); ++i)
     h.data[i] = static_cast<char>(std::stoi(s.substr(2 * i, 2), nullptr, 16));
   return h;

@@ -5,43 +5,14 @@
 #include <unistd.h>
 
 #include <cstring>
-#include <fstream>
 
+#include "address_space.h"
 #include "kernel_test_support.h"
 #include "memory_test_support.h"
 
 using namespace tessera::test;
 
 namespace {
-
-size_t vmSizeBytes() {
-  std::ifstream in("/proc/self/status");
-  std::string key;
-  while (in >> key) {
-    if (key == "VmSize:") {
-      size_t kb = 0;
-      in >> kb;
-      return kb * 1024;
-    }
-    std::string rest;
-    std::getline(in, rest);
-  }
-  return 0;
-}
-
-void limitAddressSpace(size_t headroom) {
-  rlimit r{};
-  getrlimit(RLIMIT_AS, &r);
-  r.rlim_cur = vmSizeBytes() + headroom;
-  REQUIRE(setrlimit(RLIMIT_AS, &r) == 0);
-}
-
-void unlimitAddressSpace() {
-  rlimit r{};
-  getrlimit(RLIMIT_AS, &r);
-  r.rlim_cur = r.rlim_max;
-  REQUIRE(setrlimit(RLIMIT_AS, &r) == 0);
-}
 
 bool isOutOfMemory(ze_result_t r) {
   return r == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY || r == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;

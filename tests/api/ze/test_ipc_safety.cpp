@@ -17,23 +17,6 @@ namespace {
 
 constexpr size_t kSafetyBytes = 2 * 4096 + 10;
 
-std::string poolHex(const ze_ipc_event_pool_handle_t& h) {
-  std::string s;
-  char b[3];
-  for (unsigned char c : h.data) {
-    std::snprintf(b, sizeof b, "%02x", c);
-    s += b;
-  }
-  return s;
-}
-
-ze_ipc_event_pool_handle_t poolFromHex(const std::string& s) {
-  ze_ipc_event_pool_handle_t h{};
-  for (size_t i = 0; i < sizeof h.data && 2 * i + 1 < s.size(); ++i)
-    h.data[i] = static_cast<char>(std::stoi(s.substr(2 * i, 2), nullptr, 16));
-  return h;
-}
-
 size_t openFds() {
   size_t n = 0;
   if (DIR* d = opendir("/proc/self/fd")) {
@@ -74,7 +57,7 @@ TEST_CASE("ipc safety child: hold handles", "[.ipc_safety_child]") {
   void* p = nullptr;
   ze_result_t r = zeMemOpenIpcHandle(f.context, f.device, fromHex(mem), 0, &p);
   ze_event_pool_handle_t opened = nullptr;
-  ze_result_t rp = zeEventPoolOpenIpcHandle(f.context, poolFromHex(pool), &opened);
+  ze_result_t rp = zeEventPoolOpenIpcHandle(f.context, fromHex<ze_ipc_event_pool_handle_t>(pool), &opened);
   std::cout << "results " << std::hex << unsigned(r) << " " << unsigned(rp) << std::dec
             << std::endl;
   if (r != ZE_RESULT_SUCCESS || rp != ZE_RESULT_SUCCESS) return;
@@ -107,7 +90,7 @@ TEST_CASE("IPC safety: a peer killed while holding memory and event-pool handles
     Child c = startProgram({"/proc/self/exe", "ipc safety child: hold handles"},
                            {{"TESSERA_TEST_MEMORY_CHILD", "peer"}});
     c.writeLine(toHex(h));
-    c.writeLine(poolHex(ph));
+    c.writeLine(toHex(ph));
     REQUIRE(nextLine(c, "results ") == "results 0 0");
     REQUIRE(nextLine(c, "holding") == "holding");
     REQUIRE(kill(c.pid, SIGKILL) == 0);
@@ -155,7 +138,7 @@ TEST_CASE("IPC safety: a process without ptrace rights over the exporter cannot 
   Child c = startProgram({"/proc/self/exe", "ipc safety child: hold handles"},
                          {{"TESSERA_TEST_MEMORY_CHILD", root ? "nobody" : "peer"}});
   c.writeLine(toHex(h));
-  c.writeLine(poolHex(ph));
+  c.writeLine(toHex(ph));
   char expected[64];
   std::snprintf(expected, sizeof expected, "results %x %x",
                 unsigned(ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS),
