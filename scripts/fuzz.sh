@@ -33,7 +33,10 @@ for t in "${targets[@]}"; do
   log="$build/$t.log"
   echo "fuzz: $t for ${seconds}s"
   set +e
-  "$build/bin/$t" "$corpus" "$root/tests/fuzz/corpus/$t" -max_total_time="$seconds" -timeout=60 \
+  seeds=("$root/tests/fuzz/corpus/$t")
+  # The OpenCL C test kernels are fuzz_cl_source's seeds too, read where they are.
+  [ "$t" = fuzz_cl_source ] && seeds+=("$root/tests/kernels")
+  "$build/bin/$t" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -timeout=60 \
     -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$build/artifacts/$t-" > "$log" 2>&1
   rc=$?

@@ -1,6 +1,6 @@
 // A zero-length array member: SPIRV-LLVM-Translator 15 calls exit() on it (the compile runs in
 // tessera-clc, so the build fails and the fuzzer goes on).
-// A struct, a vector and a char passed by value next to a pointer.
+// tests/kernels/struct_by_value.cl with its char tag[4] made tag[0] by the fuzzer.
 typedef struct {
   float scale;
   int offset;
