@@ -39,6 +39,19 @@ __kernel void grid_stride(__global const float* in, __global float* out, uint n)
   out[get_global_id(0)] = sum;
 }
 
+// A loop variable whose lanes drift apart (each step adds the id again): consecutive in the first
+// iteration only, so its load gathers (the grid-stride loop's stays a vector load).
+__kernel void drifting(__global const float* in, __global float* out, uint steps) {
+  uint gid = get_global_id(0);
+  float sum = 0.0f;
+  uint i = gid;
+  for (uint k = 0; k < steps; ++k) {
+    sum += in[i];
+    i += gid;
+  }
+  out[gid] = sum;
+}
+
 // Lane-by-lane operations (libm, atomics) and intrinsics in vector form, with uniform loops.
 __kernel void lanes(__global const float* in, __global float* out, __global int* counter,
                     int iters) {

@@ -357,7 +357,9 @@ class Widener {
     auto* i = llvm::dyn_cast<llvm::Instruction>(v);
     auto narrow = [](llvm::Type* t) { return t->isIntegerTy() && t->getIntegerBitWidth() < 32; };
     if (i == nullptr) return std::nullopt;
-    if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(i)) {
+    if (auto* phi = llvm::dyn_cast<llvm::PHINode>(i)) {
+      r = phiStride(phi, depth);
+    } else if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(i)) {
       llvm::Value* a = bo->getOperand(0);
       llvm::Value* b = bo->getOperand(1);
       auto* cb = llvm::dyn_cast<llvm::ConstantInt>(b);
@@ -422,6 +424,42 @@ class Widener {
       }
     }
     strides_[v] = r;
+    if (!assumed_.empty()) assumedLog_.push_back(v);
+    return r;
+  }
+
+  // A phi's lanes keep a stride when every incoming value has it: an induction variable that
+  // starts at the lanes' ids and steps by a uniform amount (`for (i = gid; i < n; i += stride)`,
+  // the grid-stride loop) stays consecutive, so its loads are vector loads, not gathers. The
+  // stride through the loop's back edge depends on the phi itself: it is assumed (the first
+  // incoming value with a stride proposes it), and the assumption stands if every incoming
+  // value then has that stride; strides computed under an assumption that fails are forgotten.
+  std::optional<int64_t> phiStride(llvm::PHINode* phi, int depth) {
+    if (auto a = assumed_.find(phi); a != assumed_.end()) return a->second;
+    size_t mark = assumedLog_.size();
+    auto forget = [&] {
+      for (size_t k = mark; k < assumedLog_.size(); ++k) strides_.erase(assumedLog_[k]);
+      assumedLog_.resize(mark);
+    };
+    std::optional<int64_t> candidate;
+    assumed_[phi] = std::nullopt;
+    for (llvm::Value* in : phi->incoming_values())
+      if ((candidate = stride(in, depth + 1))) break;
+    forget();
+    std::optional<int64_t> r;
+    if (candidate) {
+      assumed_[phi] = candidate;
+      r = candidate;
+      for (llvm::Value* in : phi->incoming_values())
+        if (stride(in, depth + 1) != candidate) {
+          r = std::nullopt;
+          break;
+        }
+      if (!r) forget();
+    }
+    assumed_.erase(phi);
+    // Kept strides that an enclosing assumption may still take back.
+    if (assumed_.empty()) assumedLog_.resize(mark);
     return r;
   }
 
@@ -639,6 +677,8 @@ class Widener {
   llvm::DenseSet<llvm::Instruction*> perLane_;
   llvm::DenseMap<llvm::Value*, llvm::Value*> wide_;
   llvm::DenseMap<llvm::Value*, std::optional<int64_t>> strides_;
+  llvm::DenseMap<llvm::PHINode*, std::optional<int64_t>> assumed_;  // phis under assumption
+  std::vector<llvm::Value*> assumedLog_;  // strides computed while assumptions were open
   std::vector<llvm::BranchInst*> divergent_;
   bool effectsComputed_ = false;
   llvm::DenseSet<llvm::BasicBlock*> effects_, reached_;

@@ -150,7 +150,13 @@ TEST_CASE("Given grid_stride, when lanes run equal or unequal trip counts, then 
   for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i % 13) * 0.5f;
   for (int width : {0, 8, 16}) {
     const CompiledKernel& k = widened("grid_stride", width);
-    if (width) CHECK(k.widen.widenedRegions == 1);
+    if (width) {
+      CHECK(k.widen.widenedRegions == 1);
+      // i starts at the lanes' ids and steps by a uniform amount: the lanes stay consecutive, so
+      // in[i] is a vector load, not a gather (jit/widen.cpp, phiStride).
+      CHECK(k.widen.contiguous == 2);
+      CHECK(k.widen.gathers == 0);
+    }
     // Global size 64: n = 640 gives every lane 10 iterations; n = 1000 gives 15 or 16; 20 leaves
     // most lanes without any.
     for (uint32_t n : {640u, 1000u, 20u}) {
@@ -251,6 +257,31 @@ TEST_CASE("Given the host, when widening is left to the JIT, then it picks 8 or 
 }  // namespace tessera::backends::cpu::test
 
 namespace tessera::backends::cpu::test {
+
+TEST_CASE("Given drifting, when a loop variable's lanes do not keep their stride, then its load "
+          "gathers and sums match",
+          "[jit][widen]") {
+  std::vector<float> in(64 * 5);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i % 11) + 0.25f;
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("drifting", width);
+    if (width) {
+      CHECK(k.widen.widenedRegions == 1);
+      CHECK(k.widen.gathers == 1);     // in[i]: i = gid * (k + 1)
+      CHECK(k.widen.contiguous == 1);  // out[gid]
+    }
+    INFO("width " << width);
+    std::vector<float> out(64, -1);
+    ArgBuffer args(k);
+    args.set(0, ptr(in)).set(1, ptr(out)).set(2, 4u);
+    launch(k, args.data(), dims1(2, 32), pool());
+    for (uint32_t g = 0; g < 64; ++g) {
+      float sum = 0;
+      for (uint32_t s = 1; s <= 4; ++s) sum += in[g * s];
+      REQUIRE(out[g] == sum);
+    }
+  }
+}
 
 TEST_CASE("Given reduce, when widened, then the grid-stride and halving regions agree with the "
           "host",
