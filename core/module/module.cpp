@@ -51,18 +51,19 @@ backends::cpu::KernelJit* sharedJit(std::string& error) {
   return jit;
 }
 
-// The widening across work-items (TESSERA_WIDEN, backends/cpu/jit/widen.cpp) changes the code:
-// part of both cache keys.
-std::string widenSetting() {
+// The widening across work-items (TESSERA_WIDEN, backends/cpu/jit/widen.cpp) and the prefetches
+// across barriers (TESSERA_PREFETCH, jit/prefetch.cpp) change the code: part of both cache keys.
+std::string jitSettings() {
   const char* w = std::getenv("TESSERA_WIDEN");
-  return w ? std::string("|W") + w : std::string();
+  const char* p = std::getenv("TESSERA_PREFETCH");
+  return (w ? std::string("|W") + w : std::string()) + (p ? std::string("|P") + p : std::string());
 }
 
 // What decides the code: the binary, the options, the specialization.
 uint64_t cacheKey(std::span<const uint8_t> binary, const BuildOptions& options,
                   const std::vector<spirv::SpecAssignment>& specs) {
   std::string text(reinterpret_cast<const char*>(binary.data()), binary.size());
-  text += "|O" + std::to_string(options.optLevel) + widenSetting();
+  text += "|O" + std::to_string(options.optLevel) + jitSettings();
   for (const auto& s : specs)
     text += "|" + std::to_string(s.specId) + "=" + std::to_string(s.value);
   return fnv1a64(text);
@@ -205,7 +206,7 @@ ze_result_t Module::create(Context& context, Device& device, const ze_module_des
     entry = module_cache::entryName(
         binary,
         "O" + std::to_string(options.optLevel) + "|" + (desc.pBuildFlags ? desc.pBuildFlags : "") +
-            widenSetting(),
+            jitSettings(),
         specText, jit->hostCpu(), jit->hostFeatures());
     std::vector<uint8_t> bytes = module_cache::read(*cacheDir, entry);
     if (!bytes.empty()) {

@@ -31,12 +31,6 @@
 namespace tessera::backends::cpu::jit {
 namespace {
 
-bool isBarrier(const llvm::Instruction& i) {
-  auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
-  return call && call->getCalledFunction() &&
-         spirvBaseName(call->getCalledFunction()->getName()) == "__spirv_ControlBarrier";
-}
-
 // How many instructions an expression may have to be recomputed where it is used.
 constexpr unsigned kRematerializeLimit = 24;
 
@@ -184,6 +178,12 @@ void rematerializeCrossingValues(llvm::Function& kernel) {
 
 }  // namespace
 
+bool isWorkGroupBarrier(const llvm::Instruction& i) {
+  auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+  return call && call->getCalledFunction() &&
+         spirvBaseName(call->getCalledFunction()->getName()) == "__spirv_ControlBarrier";
+}
+
 bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Regions* out,
                  std::string* error) {
   llvm::LLVMContext& ctx = kernel.getContext();
@@ -193,7 +193,7 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
   std::vector<llvm::Instruction*> barriers;
   for (llvm::BasicBlock& bb : kernel) {
     for (llvm::Instruction& i : bb) {
-      if (isBarrier(i)) barriers.push_back(&i);
+      if (isWorkGroupBarrier(i)) barriers.push_back(&i);
     }
   }
   std::vector<llvm::BasicBlock*> barrierBlocks;  // barrierBlocks[j-1] for region j

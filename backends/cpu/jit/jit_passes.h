@@ -92,12 +92,21 @@ void replaceWorkItemBuiltins(llvm::Function& region, unsigned firstRegionParam);
 // arguments and the RegionParams that runs one work-item until it reaches a barrier (returns that
 // barrier's region id) or returns (kRegionExit). Values live across a barrier move to per-work-item
 // scratch slots.
+// A work-group barrier (__spirv_ControlBarrier), where formRegions cuts.
+bool isWorkGroupBarrier(const llvm::Instruction& i);
 struct Regions {
   std::vector<llvm::Function*> functions;
   uint32_t scratchBytesPerWorkItem = 0;
 };
 bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Regions* out,
                  std::string* error);
+
+// prefetch.cpp: in each loop of `kernel` that contains a barrier, a prefetch of the address each
+// global load will read one iteration later, where that address moves by a known amount of a few
+// cache lines or more (tiled kernels' next tile). Returns how many it inserted. Runs before
+// formRegions; prefetchEnabled() is false with TESSERA_PREFETCH=0.
+unsigned prefetchAcrossBarriers(llvm::Function& kernel);
+bool prefetchEnabled();
 
 // widen.cpp: a copy of `region` that runs VF consecutive work-items in x (from its kLocalIdX
 // argument on) with vector instructions, or null (and `why`) when the region cannot be widened.

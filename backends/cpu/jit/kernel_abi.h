@@ -65,6 +65,7 @@ struct CompiledKernel {
   uint32_t scratchBytesPerWorkItem = 0;  // 0 when the kernel has no barrier
   uint32_t barrierCount = 0;
   WidenStats widen;  // not kept in native binaries
+  uint32_t prefetches = 0;  // prefetches across barriers (jit/prefetch.cpp); nor this
   WorkGroupFn fn = nullptr;
 };
 

@@ -252,6 +252,7 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
   std::lock_guard<std::mutex> lock(mutex_);
   // The same SPIR-V widened otherwise is other code.
   if (options.widen >= 0) key = key * 1000003u + static_cast<uint64_t>(options.widen) + 1;
+  if (options.prefetch >= 0) key = key * 1000033u + static_cast<uint64_t>(options.prefetch) + 1;
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
   auto start = std::chrono::steady_clock::now();
   llvm::Module& m = *module;
@@ -273,6 +274,8 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
     CompiledKernel info;
     info.name = kernel->getName().str();
     info.staticLocalBytes = static_cast<uint32_t>(locals.bytes);
+    if (options.prefetch > 0 || (options.prefetch < 0 && jit::prefetchEnabled()))
+      info.prefetches = jit::prefetchAcrossBarriers(*kernel);
     jit::Regions regions;
     if (!jit::formRegions(*kernel, locals, &regions, error)) return nullptr;
     llvm::Function* wg = jit::buildWorkGroupFunction(*kernel, regions, &info, widen);
@@ -306,7 +309,8 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
                    << w.widenedRegions << " of " << k.barrierCount + 1
                    << " regions widened (contiguous " << w.contiguous << ", gathers " << w.gathers
                    << ", scatters " << w.scatters << ", per lane " << w.perLane
-                   << ", checked branches " << w.checkedBranches << ")"
+                   << ", checked branches " << w.checkedBranches << "), prefetches "
+                   << k.prefetches
                    << (w.refused.empty() ? "" : "; refused " + w.refused) << "\n";
     }
     m.print(llvm::errs(), nullptr);

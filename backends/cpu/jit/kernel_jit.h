@@ -63,6 +63,9 @@ struct CompileOptions {
   // Widening across work-items (jit/widen.cpp): -1 as TESSERA_WIDEN says (on unless "0", at the
   // host's preferred vector width), 0 off, 1 on at the host's width, n > 1 on at n work-items.
   int widen = -1;
+  // Prefetches of the next iteration's loads in loops with a barrier (jit/prefetch.cpp): -1 as
+  // TESSERA_PREFETCH says (on unless "0"), 0 off, 1 on.
+  int prefetch = -1;
 };
 
 class ObjectCapture;

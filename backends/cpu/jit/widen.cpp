@@ -111,6 +111,11 @@ class Widener {
     return true;
   }
 
+  static bool isPrefetch(const llvm::Instruction& i) {
+    auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(&i);
+    return call != nullptr && call->getIntrinsicID() == llvm::Intrinsic::prefetch;
+  }
+
   // Calls that must run once per work-item even with uniform arguments.
   static bool sideEffects(llvm::CallInst* call) {
     return !call->doesNotAccessMemory() || call->mayHaveSideEffects();
@@ -137,6 +142,9 @@ class Widener {
           if (callee->isIntrinsic() && (callee->getIntrinsicID() == llvm::Intrinsic::lifetime_start ||
                                         callee->getIntrinsicID() == llvm::Intrinsic::lifetime_end))
             continue;
+          // A prefetch (prefetch.cpp) is a hint: lane 0's address stands for the chunk's (the
+          // lanes of a contiguous access share its cache lines); never a side effect.
+          if (isPrefetch(i)) continue;
           if (sideEffects(call)) perLane_.insert(&i);
         } else if (i.isAtomic() || llvm::isa<llvm::FenceInst>(i)) {
           if (llvm::isa<llvm::FenceInst>(i)) continue;  // one fence orders all lanes' accesses
@@ -296,6 +304,7 @@ class Widener {
               if (!ownValue) loadedSlots.insert(slot);
             }
       auto harmless = [&](llvm::Instruction& i) {
+        if (isPrefetch(i)) return true;
         auto* st = llvm::dyn_cast<llvm::StoreInst>(&i);
         if (st == nullptr || !st->isSimple()) return false;
         llvm::Value* slot = slotBase(st->getPointerOperand());

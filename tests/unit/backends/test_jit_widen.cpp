@@ -294,6 +294,7 @@ TEST_CASE("Given reduce, when widened, then the grid-stride and halving regions 
     // loop branch: slot stores whose values the region itself reloads do not stop it widening
     // (n = 4196 makes its lanes disagree, so the bail to the scalar loop runs too).
     if (width) CHECK(k.widen.widenedRegions >= 2);
+    CHECK(k.prefetches == 0);  // the grid-stride loop has no barrier; the halving reads __local
     for (uint32_t n : {4096u, 4196u}) {
       INFO("width " << width << " n " << n);
       std::vector<float> out(4, -1);
@@ -361,6 +362,10 @@ TEST_CASE("Given tiled, when regions are formed, then ids and addresses are reco
     // The tile counter crosses the barriers in a slot every work-item holds the same value in
     // (group-uniform control flow), so the tile loads are contiguous, not gathers.
     if (width >= 8) CHECK(k.widen.gathers == 0);
+    // The tile loop holds barriers: B's load, n floats further down per tile, gets a prefetch of
+    // the next tile's row (jit/prefetch.cpp); A's moves 64 bytes per tile and is left to the
+    // hardware.
+    CHECK(k.prefetches == 1);
     std::vector<float> c(n * n, -1);
     ArgBuffer args(k);
     args.set(0, ptr(a)).set(1, ptr(b)).set(2, ptr(c)).set(3, n);
