@@ -546,6 +546,27 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "Given a large range, when zeKernelSuggestGroupSize is asked, then a kernel without barriers "
+    "gets long groups and one with barriers groups of at most 256",
+    "[launch][groupsize]") {
+  KernelFixture fx;
+  uint32_t x = 0, y = 0, z = 0;
+  // Without barriers a longer x loop costs less per work-item (core/module/kernel.cpp).
+  auto plain = fx.kernel("corpus_ranges", "range1d");
+  REQUIRE(zeKernelSuggestGroupSize(plain, 16u << 20, 1, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
+  CHECK(x == 4096);
+  CHECK(y * z == 1);
+  REQUIRE(zeKernelSuggestGroupSize(plain, 3 * 1000, 1, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
+  CHECK(x == 3000);
+  // With barriers the group's scratch and __local data should stay near the core.
+  auto barriers = fx.kernel("local_reduce", "local_reduce");
+  REQUIRE(zeKernelSuggestGroupSize(barriers, 16u << 20, 1, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
+  CHECK(x == 256);
+  REQUIRE(zeKernelSuggestGroupSize(barriers, 3 * 1000, 1, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
+  CHECK(x == 250);
+}
+
 TEST_CASE("Given a global offset, when the launch is indirect, then the offset still applies",
           "[launch][indirect][offset]") {
   KernelFixture fx;
