@@ -18,17 +18,31 @@ __kernel void strided(__global const float* in, __global const int* perm, __glob
   groups[get_group_id(0)] = (int)get_num_groups(0) * 1000 + (int)get_local_size(0);
 }
 
-// A varying guard before any store: checked at run time, the chunk that straddles n runs scalar.
+// A varying guard around a store: the store is masked by the lanes inside n (no run-time check,
+// no scalar run for the chunk that straddles n).
 __kernel void guarded(__global float* out, uint n) {
   uint i = get_global_id(0);
   if (i < n) out[i] = (float)i * 0.5f;
 }
 
-// A varying branch after an atomic: refused (a chunk could not restart), the scalar loop runs it.
+// A varying branch after an atomic, around a block that cannot be masked (an atomic of its own):
+// refused (a chunk could not restart), the scalar loop runs it.
 __kernel void after_effect(__global float* out, __global int* counter, uint n) {
   uint i = get_global_id(0);
   atomic_inc(counter);
-  if (i < n) out[i] = (float)i * 0.5f;
+  if (i < n) {
+    out[i] = (float)i * 0.5f;
+    atomic_inc(counter + 1);
+  }
+}
+
+// A masked block after an atomic: widened; the lanes that skip the block, lane 0 among them,
+// never touch their address (4 GiB past the buffer), so the load is masked, not lane 0's scalar.
+__kernel void masked_far(__global const float* in, __global float* out, __global int* counter) {
+  uint i = get_global_id(0);
+  atomic_inc(counter);
+  size_t j = (i & 1) ? i : i + ((size_t)1 << 30);
+  if (i & 1) out[i] = in[j] * 2.0f;
 }
 
 // A grid-stride loop (varying start, uniform step and bound): the lanes of a chunk run the same

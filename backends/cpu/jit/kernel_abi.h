@@ -54,6 +54,7 @@ struct WidenStats {
   uint32_t perLane = 0;           // operations run lane by lane (atomics, libm calls, ...)
   uint32_t vectorCalls = 0;       // intrinsic calls in their vector form
   uint32_t checkedBranches = 0;   // varying branches checked at run time (scalar when lanes differ)
+  uint32_t predicatedBranches = 0;  // varying branches around a block run with masked accesses
   std::string refused;            // why the first refused region was refused
 };
 

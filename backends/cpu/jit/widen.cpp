@@ -15,13 +15,15 @@
 //    effects run lane by lane, in lane order (the scalar order of those work-items);
 //  - calls of trivially vectorizable intrinsics become their vector form; other calls without side
 //    effects (libm) run lane by lane.
-// Control flow stays scalar. A varying branch condition is checked at run time: when all lanes
-// agree the widened code takes that branch, else the region returns kWidenBail and the work-group
-// function runs these VF work-items with the scalar region from the region's start; so a varying
-// branch must not follow (in the region's CFG) anything that writes memory. This covers guards
-// (`if (gid < n)`: only the chunk that straddles n runs scalar) and loops whose trip count is varying
-// but the same for the lanes of a chunk (a grid-stride loop when the global size divides n).
-// Masked execution of lanes that disagree is not implemented.
+// Control flow stays scalar. A varying branch around one block of plain code (`if (gid < n)
+// out[gid] = ...`, a reduction's `if (lid < s) scratch[lid] += scratch[lid + s]`) is predicated:
+// the block runs when any lane takes it, its loads and stores masked by those lanes, and the phis
+// where it joins select per lane. Any other varying branch condition is checked at run time: when
+// all lanes agree the widened code takes that branch, else the region returns kWidenBail and the
+// work-group function runs these VF work-items with the scalar region from the region's start; so
+// such a branch must not follow (in the region's CFG) anything that writes memory. This covers
+// loops whose trip count is varying but the same for the lanes of a chunk (a grid-stride loop when
+// the global size divides n). Masking a loop or nested branches is not implemented.
 // The widening refuses a region (the scalar loop then runs it) with such a branch after a side
 // effect, a varying switch condition or return value, a varying value
 // that is not an integer, float or pointer scalar (OpenCL vector types), private memory that does
@@ -175,7 +177,8 @@ class Widener {
       }
     }
     for (llvm::Instruction* i : perLane_) varying_.insert(i);
-    // Varying: what depends on a varying value (fixpoint over loops' phis).
+    // Varying: what depends on a varying value (fixpoint over loops' phis), and the phis where a
+    // predicated block (below) joins, whose lanes may have come either way.
     for (bool changed = true; changed;) {
       changed = false;
       for (llvm::BasicBlock* bb : order_) {
@@ -194,12 +197,31 @@ class Widener {
             }
           }
         }
+        if (auto* br = llvm::dyn_cast<llvm::BranchInst>(bb->getTerminator());
+            br && br->isConditional() && varying_.count(br->getCondition()) &&
+            !predicated_.count(bb)) {
+          if (std::optional<Predicated> p = predicable(br)) {
+            predicated_[bb] = *p;
+            thenBlocks_[p->then] = bb;
+            for (llvm::PHINode& phi : p->merge->phis()) changed |= varying_.insert(&phi).second;
+            changed = true;
+          }
+        }
+      }
+    }
+    // What the fixpoint made varying after a block was found predicable may disqualify it (a
+    // store's value): such a branch is checked at run time like any other.
+    for (auto it = predicated_.begin(); it != predicated_.end();) {
+      auto cur = it++;
+      if (!predicable(llvm::cast<llvm::BranchInst>(cur->first->getTerminator()))) {
+        thenBlocks_.erase(cur->second.then);
+        predicated_.erase(cur);
       }
     }
     for (llvm::BasicBlock* bb : order_) {
       for (llvm::Instruction& i : *bb) {
         if (auto* br = llvm::dyn_cast<llvm::BranchInst>(&i)) {
-          if (br->isConditional() && varying_.count(br->getCondition())) {
+          if (br->isConditional() && varying_.count(br->getCondition()) && !predicated_.count(bb)) {
             if (afterSideEffect(bb)) {
               *why = "divergent branch after a side effect";
               return false;
@@ -270,6 +292,46 @@ class Widener {
             }
         }
     return true;
+  }
+
+  // A varying branch around one block of plain code, `if (lid < s) scratch[lid] += ...`: the
+  // block runs for the chunk when any lane takes it, its loads and stores masked by the lanes
+  // that do (the others keep memory as it was), and the join's phis pick per lane. No bail, so it
+  // may follow stores. The block must hold nothing that acts per lane or may trap on another
+  // lane's operands: no atomics, volatile accesses or calls with side effects, no integer
+  // division, no store of a varying value to one address; and no branch of its own.
+  struct Predicated {
+    llvm::BasicBlock* then;
+    llvm::BasicBlock* merge;
+    bool negate;  // the block runs where the condition is false
+  };
+  std::optional<Predicated> predicable(llvm::BranchInst* br) {
+    for (unsigned s = 0; s < 2; ++s) {
+      llvm::BasicBlock* then = br->getSuccessor(s);
+      llvm::BasicBlock* merge = br->getSuccessor(1 - s);
+      auto* jump = llvm::dyn_cast<llvm::BranchInst>(then->getTerminator());
+      if (then == merge || then->getSinglePredecessor() != br->getParent() || jump == nullptr ||
+          jump->isConditional() || jump->getSuccessor(0) != merge || !then->phis().empty() ||
+          thenBlocks_.count(br->getParent()))
+        continue;
+      bool plain = true;
+      for (llvm::Instruction& i : *then) {
+        if (perLane_.count(&i) || llvm::isa<llvm::AllocaInst>(i) ||
+            (llvm::isa<llvm::LoadInst>(i) && !llvm::cast<llvm::LoadInst>(i).isSimple())) {
+          plain = false;
+        } else if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+          plain = st->isSimple() && (varying_.count(st->getPointerOperand()) ||
+                                     !varying_.count(st->getValueOperand()));
+        } else if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(&i)) {
+          plain = !bo->isIntDivRem();
+        } else if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
+          plain = isPrefetch(i) || !sideEffects(call);
+        }
+        if (!plain) break;
+      }
+      if (plain) return Predicated{then, merge, s == 1};
+    }
+    return std::nullopt;
   }
 
   // True when a store, atomic or call with side effects may run before `bb`'s terminator: in `bb`
@@ -514,7 +576,17 @@ class Widener {
     }
     std::vector<llvm::Instruction*> erase;
     std::vector<llvm::PHINode*> phis;
+    std::vector<llvm::LoadInst*> maskedScalarLoads;
     for (llvm::BasicBlock* bb : order_) {
+      mask_ = nullptr;
+      if (auto t = thenBlocks_.find(bb); t != thenBlocks_.end()) {
+        // Built before the branch, which takes the block when any of these lanes is set.
+        const Predicated& p = predicated_[t->second];
+        auto* br = llvm::cast<llvm::BranchInst>(t->second->getTerminator());
+        b.SetInsertPoint(br);
+        llvm::Value* cond = wide(b, br->getCondition());
+        mask_ = masks_[bb] = p.negate ? b.CreateNot(cond, "lanes.else") : cond;
+      }
       for (llvm::Instruction& i : *bb) {
         if (!varying_.count(&i) && !perLane_.count(&i)) {
           if (auto* s = llvm::dyn_cast<llvm::StoreInst>(&i)) {
@@ -538,6 +610,8 @@ class Widener {
           erase.push_back(&i);
         } else if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i)) {
           w = widenLoad(b, l);
+          // Lane 0 may be one of the lanes that skip the block: its scalar load must not run.
+          if (mask_ && varying_.count(l->getPointerOperand())) maskedScalarLoads.push_back(l);
         } else if (auto* s = llvm::dyn_cast<llvm::StoreInst>(&i)) {
           widenStore(b, s);
           erase.push_back(&i);
@@ -568,13 +642,31 @@ class Widener {
         if (w) wide_[&i] = w;
       }
     }
+    mask_ = nullptr;
     for (llvm::PHINode* phi : phis) {
       auto* w = llvm::cast<llvm::PHINode>(wide_[phi]);
       for (unsigned k = 0; k < phi->getNumIncomingValues(); ++k) {
         llvm::BasicBlock* from = phi->getIncomingBlock(k);
         llvm::IRBuilder<> pb(from->getTerminator());
-        w->addIncoming(wide(pb, phi->getIncomingValue(k)), from);
+        llvm::Value* in = wide(pb, phi->getIncomingValue(k));
+        if (auto t = thenBlocks_.find(from);
+            t != thenBlocks_.end() && predicated_[t->second].merge == phi->getParent()) {
+          // Out of a predicated block: its lanes bring its value, the others the one they had
+          // before the branch; lane 0's scalar phi takes lane 0's.
+          llvm::Value* before = wide(pb, phi->getIncomingValueForBlock(t->second));
+          in = pb.CreateSelect(masks_[from], in, before, phi->getName() + ".join");
+          phi->setIncomingValue(k, pb.CreateExtractElement(in, uint64_t{0}));
+        }
+        w->addIncoming(in, from);
       }
+    }
+    // Predicated blocks run when any lane takes them.
+    for (auto& [bb, p] : predicated_) {
+      auto* br = llvm::cast<llvm::BranchInst>(bb->getTerminator());
+      b.SetInsertPoint(br);
+      llvm::Value* any = b.CreateOrReduce(masks_[p.then]);
+      br->setCondition(p.negate ? b.CreateNot(any) : any);
+      ++stats_->predicatedBranches;
     }
     // Varying branches: taken when every lane agrees, else the region gives up (kWidenBail) and
     // the work-group function runs these work-items with the scalar region instead.
@@ -597,6 +689,7 @@ class Widener {
       br->setCondition(any);
       ++stats_->checkedBranches;
     }
+    for (llvm::LoadInst* l : maskedScalarLoads) erase.push_back(l);
     // Originals with side effects go; lane 0's scalar chain takes lane 0 of their results.
     for (llvm::Instruction* i : erase) {
       if (!i->getType()->isVoidTy() && !i->use_empty()) {
@@ -615,6 +708,11 @@ class Widener {
            dl_.getTypeAllocSize(vecOf(t)).getFixedSize() == vf_ * size;
   }
 
+  // The lanes a memory access runs for: the predicated block's, else all.
+  llvm::Value* lanes(llvm::IRBuilder<>& b) {
+    return mask_ ? mask_ : llvm::Constant::getAllOnesValue(vecOf(b.getInt1Ty()));
+  }
+
   llvm::Value* widenLoad(llvm::IRBuilder<>& b, llvm::LoadInst* l) {
     llvm::Type* t = l->getType();
     llvm::Value* p = l->getPointerOperand();
@@ -622,11 +720,11 @@ class Widener {
     uint64_t size = dl_.getTypeAllocSize(t).getFixedSize();
     if (s && *s == static_cast<int64_t>(size) && packed(t)) {
       ++stats_->contiguous;
+      if (mask_) return b.CreateMaskedLoad(vecOf(t), p, l->getAlign(), mask_, nullptr, l->getName() + ".wide");
       return b.CreateAlignedLoad(vecOf(t), p, l->getAlign(), l->getName() + ".wide");
     }
     ++stats_->gathers;
-    return b.CreateMaskedGather(vecOf(t), wide(b, p), l->getAlign(),
-                                llvm::Constant::getAllOnesValue(vecOf(b.getInt1Ty())), nullptr,
+    return b.CreateMaskedGather(vecOf(t), wide(b, p), l->getAlign(), lanes(b), nullptr,
                                 l->getName() + ".wide");
   }
 
@@ -643,12 +741,14 @@ class Widener {
     uint64_t size = dl_.getTypeAllocSize(t).getFixedSize();
     if (s && *s == static_cast<int64_t>(size) && packed(t)) {
       ++stats_->contiguous;
-      b.CreateAlignedStore(wide(b, v), p, st->getAlign());
+      if (mask_)
+        b.CreateMaskedStore(wide(b, v), p, st->getAlign(), mask_);
+      else
+        b.CreateAlignedStore(wide(b, v), p, st->getAlign());
       return;
     }
     ++stats_->scatters;
-    b.CreateMaskedScatter(wide(b, v), wide(b, p), st->getAlign(),
-                          llvm::Constant::getAllOnesValue(vecOf(b.getInt1Ty())));
+    b.CreateMaskedScatter(wide(b, v), wide(b, p), st->getAlign(), lanes(b));
   }
 
   llvm::Value* widenCall(llvm::IRBuilder<>& b, llvm::CallInst* call) {
@@ -689,6 +789,10 @@ class Widener {
   llvm::DenseMap<llvm::PHINode*, std::optional<int64_t>> assumed_;  // phis under assumption
   std::vector<llvm::Value*> assumedLog_;  // strides computed while assumptions were open
   std::vector<llvm::BranchInst*> divergent_;
+  llvm::DenseMap<llvm::BasicBlock*, Predicated> predicated_;  // by the branching block
+  llvm::DenseMap<llvm::BasicBlock*, llvm::BasicBlock*> thenBlocks_;  // predicated -> branching
+  llvm::DenseMap<llvm::BasicBlock*, llvm::Value*> masks_;  // predicated block -> its lanes
+  llvm::Value* mask_ = nullptr;  // the lanes of the block being widened (null: all)
   bool effectsComputed_ = false;
   llvm::DenseSet<llvm::BasicBlock*> effects_, reached_;
 };
@@ -721,6 +825,7 @@ llvm::Function* widenRegion(llvm::Function& region, unsigned first, unsigned vf,
     stats->perLane += local.perLane;
     stats->vectorCalls += local.vectorCalls;
     stats->checkedBranches += local.checkedBranches;
+    stats->predicatedBranches += local.predicatedBranches;
   }
   return w;
 }
