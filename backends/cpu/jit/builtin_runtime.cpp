@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <atomic>
 #include <mutex>
 #include <string>
 
@@ -212,11 +213,27 @@ std::mutex& stdoutLock() {
 
 }  // namespace
 
+namespace {
+std::atomic<bool>& printedSinceFlush() {
+  static std::atomic<bool> printed{false};
+  return printed;
+}
+}  // namespace
+
+void flushPrintfOutput() {
+  // Set after the write it announces: a launch that sees it clear either has no output of its
+  // own or another launch's flush took it.
+  std::atomic<bool>& printed = printedSinceFlush();
+  if (printed.load(std::memory_order_acquire) && printed.exchange(false, std::memory_order_acq_rel))
+    std::fflush(stdout);
+}
+
 int printfRuntime(const char* f, const char* types, const uint8_t* args) {
   std::string out;
   if (!format(f, types, args, &out)) return -1;
   std::lock_guard<std::mutex> lock(stdoutLock());
   std::fwrite(out.data(), 1, out.size(), stdout);
+  printedSinceFlush().store(true, std::memory_order_release);
   return 0;
 }
 

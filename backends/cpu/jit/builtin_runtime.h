@@ -33,6 +33,9 @@ uint32_t currentPuRuntime();
 // OpenCL C printf: `format` with its arguments described by `types`. Returns 0, or -1 when the
 // format does not match the arguments (nothing is printed then).
 int printfRuntime(const char* format, const char* types, const uint8_t* args);
+// fflush(stdout) if a kernel printed since the last call: a launch's output is complete when it
+// returns, and launches of kernels that do not print skip the stream's lock.
+void flushPrintfOutput();
 
 // async_work_group_(strided_)copy, done at once by one work-item (`active`): `count` elements of
 // `elementSize` bytes, `dstStride` / `srcStride` elements apart.

@@ -2,17 +2,16 @@
 
 #include <algorithm>
 #include <atomic>
-#include <mutex>
-
-#include "backends/cpu/fault_guard.h"
-
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <stdexcept>
 #include <vector>
+
+#include "backends/cpu/fault_guard.h"
+#include "backends/cpu/jit/builtin_runtime.h"
 
 namespace tessera::backends::cpu {
 namespace {
@@ -131,7 +130,7 @@ void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
     for (uint64_t c = 0; c < chunks; ++c) runChunk(c);
   }
   // Kernels' printf output (builtin_runtime.h) is complete when the launch is.
-  std::fflush(stdout);
+  jit::flushPrintfOutput();
   if (faulted.load()) throw KernelFault(first);
 }
 
