@@ -305,7 +305,9 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
   if (const char* dump = std::getenv("TESSERA_JIT_DUMP"); dump && *dump == '1') {
     for (const CompiledKernel& k : result->kernels) {
       const WidenStats& w = k.widen;
-      llvm::errs() << "tessera: kernel " << k.name << ": width " << w.width << ", "
+      llvm::errs() << "tessera: kernel " << k.name << ": width " << w.width
+                   << (w.loopWidth ? " (" + std::to_string(w.loopWidth) + " in loop regions)" : "")
+                   << ", "
                    << w.widenedRegions << " of " << k.barrierCount + 1
                    << " regions widened (contiguous " << w.contiguous << ", gathers " << w.gathers
                    << ", scatters " << w.scatters << ", per lane " << w.perLane

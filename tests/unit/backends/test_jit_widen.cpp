@@ -279,6 +279,36 @@ TEST_CASE("Given the host, when widening is left to the JIT, then it picks 8 or 
 
 namespace tessera::backends::cpu::test {
 
+TEST_CASE("Given the JIT's own plan, when a region has a loop, then a level of four times the "
+          "width runs first and every level agrees with the host",
+          "[jit][widen]") {
+  std::vector<float> in(4000);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i % 13) * 0.5f;
+  const CompiledKernel& k = widened("grid_stride", 1);
+  REQUIRE(k.widen.width >= 8);
+  CHECK(k.widen.loopWidth == 4 * k.widen.width);
+  CHECK(k.widen.gathers == 0);
+  // Local sizes that run the 4 x VF level only, it and the VF level, it, VF/2 and the scalar
+  // loop, and none of it (smaller than 4 x VF).
+  const uint32_t w = k.widen.width;
+  for (uint32_t local : {4 * w, 4 * w + w, 4 * w + w / 2 + 3, 2 * w + 1}) {
+    for (uint32_t n : {local * 3 * 5, local * 3 * 5 + 7}) {
+      INFO("local " << local << " n " << n);
+      std::vector<float> out(local * 3, -1);
+      ArgBuffer args(k);
+      args.set(0, ptr(in)).set(1, ptr(out)).set(2, n);
+      launch(k, args.data(), dims1(3, local), pool());
+      for (uint32_t g = 0; g < local * 3; ++g) {
+        float sum = 0;
+        for (uint32_t i = g; i < n; i += local * 3) sum += in[i];
+        REQUIRE(out[g] == sum);
+      }
+    }
+  }
+  // A region without a loop gets no such level.
+  CHECK(widened("guarded", 1).widen.loopWidth == 0);
+}
+
 TEST_CASE("Given drifting, when a loop variable's lanes do not keep their stride, then its load "
           "gathers and sums match",
           "[jit][widen]") {
