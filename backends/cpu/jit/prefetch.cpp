@@ -170,12 +170,16 @@ unsigned prefetchAcrossBarriers(llvm::Function& kernel) {
           loads.push_back(l);
     }
     for (llvm::LoadInst* l : loads) {
+      llvm::Instruction* mark = l->getPrevNode();
       Derivative d(*loop, l, dl);
       llvm::Value* step = d.of(l->getPointerOperand());
-      if (step == nullptr) continue;
-      if (auto* k = llvm::dyn_cast<llvm::ConstantInt>(step);
-          k && std::abs(k->getSExtValue()) < kMinStrideBytes)
+      auto* k = llvm::dyn_cast_or_null<llvm::ConstantInt>(step);
+      if (step == nullptr || (k && std::abs(k->getSExtValue()) < kMinStrideBytes)) {
+        // No prefetch: the arithmetic built for the derivative goes (unused, but a value it
+        // reads from an earlier region would otherwise cross the barrier in a slot).
+        while (l->getPrevNode() != mark) l->getPrevNode()->eraseFromParent();
         continue;
+      }
       llvm::IRBuilder<> b(l);
       llvm::Type* bytePtr = b.getInt8PtrTy(kGlobalAddressSpace);
       llvm::Value* next =
