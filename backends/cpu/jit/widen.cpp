@@ -679,9 +679,15 @@ class Widener {
       }
       llvm::BasicBlock* bb = br->getParent();
       b.SetInsertPoint(br);
-      llvm::Value* w = wide_.lookup(br->getCondition());
-      llvm::Value* any = b.CreateOrReduce(w);
-      llvm::Value* all = b.CreateAndReduce(w);
+      llvm::Value *any, *all;
+      if (auto ends = endLanes(b, br->getCondition())) {
+        any = b.CreateOr(ends->first, ends->second);
+        all = b.CreateAnd(ends->first, ends->second);
+      } else {
+        llvm::Value* w = wide_.lookup(br->getCondition());
+        any = b.CreateOrReduce(w);
+        all = b.CreateAndReduce(w);
+      }
       llvm::Value* mixed = b.CreateXor(any, all, "lanes.disagree");
       llvm::BasicBlock* agreed = bb->splitBasicBlock(br, bb->getName() + ".agreed");
       bb->getTerminator()->eraseFromParent();
@@ -706,6 +712,25 @@ class Widener {
     uint64_t size = dl_.getTypeAllocSize(t).getFixedSize();
     return dl_.getTypeSizeInBits(t).getFixedSize() == 8 * size &&
            dl_.getTypeAllocSize(vecOf(t)).getFixedSize() == vf_ * size;
+  }
+
+  // A comparison of a value whose lanes step by a known stride with a uniform value is monotonic
+  // across the lanes (they do not wrap: the stride analysis's assumption), so the lanes agree when
+  // the first and the last do: lane 0's result is the scalar compare, the last lane's compares
+  // x + (VF - 1) * stride. A grid-stride loop's `i < n` then needs no vector of i64 indices.
+  std::optional<std::pair<llvm::Value*, llvm::Value*>> endLanes(llvm::IRBuilder<>& b,
+                                                                llvm::Value* cond) {
+    auto* cmp = llvm::dyn_cast<llvm::ICmpInst>(cond);
+    if (cmp == nullptr || cmp->isEquality() || perLane_.count(cmp)) return std::nullopt;
+    unsigned v = varying_.count(cmp->getOperand(0)) ? 0 : 1;
+    llvm::Value* x = cmp->getOperand(v);
+    if (varying_.count(cmp->getOperand(1 - v)) || !x->getType()->isIntegerTy()) return std::nullopt;
+    auto s = stride(x);
+    if (!s || *s == 0) return std::nullopt;
+    llvm::Instruction* last = cmp->clone();
+    last->setOperand(v, b.CreateAdd(x, llvm::ConstantInt::get(x->getType(), (vf_ - 1) * *s)));
+    b.Insert(last, "last.lane");
+    return std::make_pair(static_cast<llvm::Value*>(cmp), static_cast<llvm::Value*>(last));
   }
 
   // The lanes a memory access runs for: the predicated block's, else all.
