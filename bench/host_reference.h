@@ -3,6 +3,7 @@
 #pragma once
 
 #include <immintrin.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -21,13 +22,35 @@ inline double nowSec() {
 
 inline unsigned threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 
-// Runs body(begin, end) on `threads()` threads over [0, n); returns seconds.
+// The CPUs this process may run on, in order.
+inline std::vector<int> allowedCpus() {
+  cpu_set_t set;
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus;
+}
+
+// Runs body(begin, end) on `threads()` threads over [0, n), thread i pinned to the i-th allowed
+// CPU; returns seconds. (Unpinned, a new thread often starts on its parent's CPU and shares it for
+// the few milliseconds a 64 MiB loop takes: the plain sum moved between 15-20 and 36-50 GB/s from
+// run to run.)
 inline double parallelFor(size_t n, const std::function<void(size_t, size_t)>& body) {
+  static const std::vector<int> cpus = allowedCpus();
   unsigned t = threads();
   std::vector<std::thread> ts;
   double t0 = nowSec();
   for (unsigned i = 0; i < t; ++i)
-    ts.emplace_back([&, i] { body(n * i / t, n * (i + 1) / t); });
+    ts.emplace_back([&, i] {
+      if (!cpus.empty()) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpus[i % cpus.size()], &one);
+        sched_setaffinity(0, sizeof one, &one);
+      }
+      body(n * i / t, n * (i + 1) / t);
+    });
   for (auto& th : ts) th.join();
   return nowSec() - t0;
 }
