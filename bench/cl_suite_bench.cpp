@@ -86,7 +86,7 @@ struct Config {
   size_t vaddN = 16u << 20, reduceN = 16u << 20;
   int gemmN = 1024;
   int launchReps = 2000, b2bLaunches = 10000, b2bReps = 7, vaddReps = 11, gemmReps = 3,
-      reduceReps = 11, buildReps = 5, isoReps = 400;
+      reduceReps = 11, buildReps = 5, isoReps = 2000;
 };
 
 std::string kernelSource;
