@@ -8,7 +8,7 @@
 // from them only, loop counters of uniform loops) or varying (they depend on the local id x or the
 // local linear id). The original scalar instructions are kept and compute lane 0 (their local id
 // x is lane 0's); each varying value gets a <VF x T> twin next to it. Memory:
-//  - a varying address whose lanes are consecutive (stride analysis: base + lane * sizeof(T)) is a
+//  - a varying address whose lanes are consecutive (lane_strides.h: base + lane * sizeof(T)) is a
 //    vector load/store at lane 0's address; another varying address a gather/scatter; a uniform
 //    address of a load stays a scalar load (its value is uniform);
 //  - stores of a varying value to a uniform address, atomics, volatile accesses and calls with side
@@ -27,8 +27,8 @@
 // The widening refuses a region (the scalar loop then runs it) with such a branch after a side
 // effect, a varying switch condition or return value, a varying value
 // that is not an integer, float or pointer scalar (OpenCL vector types), private memory that does
-// not promote to registers, printf or async copies. Stride analysis assumes that 32-bit index
-// arithmetic does not wrap between consecutive work-items (what clang's nsw says for int).
+// not promote to registers, printf or async copies. The stride analysis (lane_strides.h) assumes
+// that 32-bit index arithmetic does not wrap between consecutive work-items (clang's nsw for int).
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/PostOrderIterator.h>
@@ -36,7 +36,6 @@
 #include <llvm/Analysis/VectorUtils.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
-#include <llvm/IR/GetElementPtrTypeIterator.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Operator.h>
@@ -52,6 +51,7 @@
 
 #include "backends/cpu/jit/builtin_runtime.h"
 #include "backends/cpu/jit/jit_passes.h"
+#include "backends/cpu/jit/lane_strides.h"
 
 namespace tessera::backends::cpu::jit {
 namespace {
@@ -417,122 +417,7 @@ class Widener {
     return os.str();
   }
 
-  // Difference between consecutive lanes (in the value's units; bytes for pointers), if known.
-  std::optional<int64_t> stride(llvm::Value* v, int depth = 0) {
-    if (!varying_.count(v)) return 0;
-    if (v == f_.getArg(first_ + kLocalIdX) || v == f_.getArg(first_ + kLocalLinearId)) return 1;
-    if (depth > 32) return std::nullopt;
-    auto it = strides_.find(v);
-    if (it != strides_.end()) return it->second;
-    std::optional<int64_t> r;
-    auto* i = llvm::dyn_cast<llvm::Instruction>(v);
-    auto narrow = [](llvm::Type* t) { return t->isIntegerTy() && t->getIntegerBitWidth() < 32; };
-    if (i == nullptr) return std::nullopt;
-    if (auto* phi = llvm::dyn_cast<llvm::PHINode>(i)) {
-      r = phiStride(phi, depth);
-    } else if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(i)) {
-      llvm::Value* a = bo->getOperand(0);
-      llvm::Value* b = bo->getOperand(1);
-      auto* cb = llvm::dyn_cast<llvm::ConstantInt>(b);
-      auto* ca = llvm::dyn_cast<llvm::ConstantInt>(a);
-      if (!narrow(bo->getType())) {
-        switch (bo->getOpcode()) {
-          case llvm::Instruction::Add: {
-            auto sa = stride(a, depth + 1), sb = stride(b, depth + 1);
-            if (sa && sb) r = *sa + *sb;
-            break;
-          }
-          case llvm::Instruction::Sub: {
-            auto sa = stride(a, depth + 1), sb = stride(b, depth + 1);
-            if (sa && sb) r = *sa - *sb;
-            break;
-          }
-          case llvm::Instruction::Mul: {
-            if (cb && cb->getValue().abs().ule(65536)) {
-              if (auto sa = stride(a, depth + 1)) r = *sa * cb->getSExtValue();
-            } else if (ca && ca->getValue().abs().ule(65536)) {
-              if (auto sb = stride(b, depth + 1)) r = *sb * ca->getSExtValue();
-            }
-            break;
-          }
-          case llvm::Instruction::And:
-            // zext(trunc x) as a mask of the low 32 bits or more (the assumption above).
-            if (cb && cb->getValue().countTrailingOnes() >= 32 && cb->getValue().isMask())
-              r = stride(a, depth + 1);
-            break;
-          case llvm::Instruction::Shl:
-            if (cb && cb->getZExtValue() < 16)
-              if (auto sa = stride(a, depth + 1)) r = *sa << cb->getZExtValue();
-            break;
-          default:
-            break;
-        }
-      }
-    } else if (auto* c = llvm::dyn_cast<llvm::CastInst>(i)) {
-      switch (c->getOpcode()) {
-        case llvm::Instruction::SExt:
-        case llvm::Instruction::ZExt:
-        case llvm::Instruction::Trunc:
-          if (!narrow(c->getSrcTy()) && !narrow(c->getDestTy())) r = stride(c->getOperand(0), depth + 1);
-          break;
-        case llvm::Instruction::BitCast:
-        case llvm::Instruction::AddrSpaceCast:
-          r = stride(c->getOperand(0), depth + 1);
-          break;
-        default:
-          break;
-      }
-    } else if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(i)) {
-      r = stride(gep->getPointerOperand(), depth + 1);
-      for (auto t = llvm::gep_type_begin(gep); r && t != llvm::gep_type_end(gep); ++t) {
-        if (t.isStruct()) continue;
-        auto s = stride(t.getOperand(), depth + 1);
-        if (!s) {
-          r = std::nullopt;
-          break;
-        }
-        r = *r + *s * static_cast<int64_t>(dl_.getTypeAllocSize(t.getIndexedType()).getFixedSize());
-      }
-    }
-    strides_[v] = r;
-    if (!assumed_.empty()) assumedLog_.push_back(v);
-    return r;
-  }
-
-  // A phi's lanes keep a stride when every incoming value has it: an induction variable that
-  // starts at the lanes' ids and steps by a uniform amount (`for (i = gid; i < n; i += stride)`,
-  // the grid-stride loop) stays consecutive, so its loads are vector loads, not gathers. The
-  // stride through the loop's back edge depends on the phi itself: it is assumed (the first
-  // incoming value with a stride proposes it), and the assumption stands if every incoming
-  // value then has that stride; strides computed under an assumption that fails are forgotten.
-  std::optional<int64_t> phiStride(llvm::PHINode* phi, int depth) {
-    if (auto a = assumed_.find(phi); a != assumed_.end()) return a->second;
-    size_t mark = assumedLog_.size();
-    auto forget = [&] {
-      for (size_t k = mark; k < assumedLog_.size(); ++k) strides_.erase(assumedLog_[k]);
-      assumedLog_.resize(mark);
-    };
-    std::optional<int64_t> candidate;
-    assumed_[phi] = std::nullopt;
-    for (llvm::Value* in : phi->incoming_values())
-      if ((candidate = stride(in, depth + 1))) break;
-    forget();
-    std::optional<int64_t> r;
-    if (candidate) {
-      assumed_[phi] = candidate;
-      r = candidate;
-      for (llvm::Value* in : phi->incoming_values())
-        if (stride(in, depth + 1) != candidate) {
-          r = std::nullopt;
-          break;
-        }
-      if (!r) forget();
-    }
-    assumed_.erase(phi);
-    // Kept strides that an enclosing assumption may still take back.
-    if (assumed_.empty()) assumedLog_.resize(mark);
-    return r;
-  }
+  std::optional<int64_t> stride(llvm::Value* v) { return strides_.of(v); }
 
   llvm::Value* splat(llvm::IRBuilder<>& b, llvm::Value* v) {
     if (auto* c = llvm::dyn_cast<llvm::Constant>(v))
@@ -810,9 +695,7 @@ class Widener {
   llvm::DenseSet<llvm::Value*> varying_;
   llvm::DenseSet<llvm::Instruction*> perLane_;
   llvm::DenseMap<llvm::Value*, llvm::Value*> wide_;
-  llvm::DenseMap<llvm::Value*, std::optional<int64_t>> strides_;
-  llvm::DenseMap<llvm::PHINode*, std::optional<int64_t>> assumed_;  // phis under assumption
-  std::vector<llvm::Value*> assumedLog_;  // strides computed while assumptions were open
+  LaneStrides strides_{f_, first_, varying_, dl_};  // asked once varying_ is complete
   std::vector<llvm::BranchInst*> divergent_;
   llvm::DenseMap<llvm::BasicBlock*, Predicated> predicated_;  // by the branching block
   llvm::DenseMap<llvm::BasicBlock*, llvm::BasicBlock*> thenBlocks_;  // predicated -> branching

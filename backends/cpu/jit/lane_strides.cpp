@@ -1,0 +1,128 @@
+#include "backends/cpu/jit/lane_strides.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GetElementPtrTypeIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Operator.h>
+
+#include "backends/cpu/jit/jit_passes.h"
+
+namespace tessera::backends::cpu::jit {
+
+std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
+  if (!varying_.count(v)) return 0;
+  if (v == f_.getArg(first_ + kLocalIdX) || v == f_.getArg(first_ + kLocalLinearId)) return 1;
+  if (depth > 32) return std::nullopt;
+  auto it = strides_.find(v);
+  if (it != strides_.end()) return it->second;
+  std::optional<int64_t> r;
+  auto* i = llvm::dyn_cast<llvm::Instruction>(v);
+  auto narrow = [](llvm::Type* t) { return t->isIntegerTy() && t->getIntegerBitWidth() < 32; };
+  if (i == nullptr) return std::nullopt;
+  if (auto* phi = llvm::dyn_cast<llvm::PHINode>(i)) {
+    r = ofPhi(phi, depth);
+  } else if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(i)) {
+    llvm::Value* a = bo->getOperand(0);
+    llvm::Value* b = bo->getOperand(1);
+    auto* cb = llvm::dyn_cast<llvm::ConstantInt>(b);
+    auto* ca = llvm::dyn_cast<llvm::ConstantInt>(a);
+    if (!narrow(bo->getType())) {
+      switch (bo->getOpcode()) {
+        case llvm::Instruction::Add: {
+          auto sa = of(a, depth + 1), sb = of(b, depth + 1);
+          if (sa && sb) r = *sa + *sb;
+          break;
+        }
+        case llvm::Instruction::Sub: {
+          auto sa = of(a, depth + 1), sb = of(b, depth + 1);
+          if (sa && sb) r = *sa - *sb;
+          break;
+        }
+        case llvm::Instruction::Mul: {
+          if (cb && cb->getValue().abs().ule(65536)) {
+            if (auto sa = of(a, depth + 1)) r = *sa * cb->getSExtValue();
+          } else if (ca && ca->getValue().abs().ule(65536)) {
+            if (auto sb = of(b, depth + 1)) r = *sb * ca->getSExtValue();
+          }
+          break;
+        }
+        case llvm::Instruction::And:
+          // zext(trunc x) as a mask of the low 32 bits or more (the assumption above).
+          if (cb && cb->getValue().countTrailingOnes() >= 32 && cb->getValue().isMask())
+            r = of(a, depth + 1);
+          break;
+        case llvm::Instruction::Shl:
+          if (cb && cb->getZExtValue() < 16)
+            if (auto sa = of(a, depth + 1)) r = *sa << cb->getZExtValue();
+          break;
+        default:
+          break;
+      }
+    }
+  } else if (auto* c = llvm::dyn_cast<llvm::CastInst>(i)) {
+    switch (c->getOpcode()) {
+      case llvm::Instruction::SExt:
+      case llvm::Instruction::ZExt:
+      case llvm::Instruction::Trunc:
+        if (!narrow(c->getSrcTy()) && !narrow(c->getDestTy())) r = of(c->getOperand(0), depth + 1);
+        break;
+      case llvm::Instruction::BitCast:
+      case llvm::Instruction::AddrSpaceCast:
+        r = of(c->getOperand(0), depth + 1);
+        break;
+      default:
+        break;
+    }
+  } else if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(i)) {
+    r = of(gep->getPointerOperand(), depth + 1);
+    for (auto t = llvm::gep_type_begin(gep); r && t != llvm::gep_type_end(gep); ++t) {
+      if (t.isStruct()) continue;
+      auto s = of(t.getOperand(), depth + 1);
+      if (!s) {
+        r = std::nullopt;
+        break;
+      }
+      r = *r + *s * static_cast<int64_t>(dl_.getTypeAllocSize(t.getIndexedType()).getFixedSize());
+    }
+  }
+  strides_[v] = r;
+  if (!assumed_.empty()) assumedLog_.push_back(v);
+  return r;
+}
+
+// A phi's lanes keep a stride when every incoming value has it: an induction variable that
+// starts at the lanes' ids and steps by a uniform amount (`for (i = gid; i < n; i += stride)`,
+// the grid-stride loop) stays consecutive, so its loads are vector loads, not gathers. The
+// stride through the loop's back edge depends on the phi itself: it is assumed (the first
+// incoming value with a stride proposes it), and the assumption stands if every incoming
+// value then has that stride; strides computed under an assumption that fails are forgotten.
+std::optional<int64_t> LaneStrides::ofPhi(llvm::PHINode* phi, int depth) {
+  if (auto a = assumed_.find(phi); a != assumed_.end()) return a->second;
+  size_t mark = assumedLog_.size();
+  auto forget = [&] {
+    for (size_t k = mark; k < assumedLog_.size(); ++k) strides_.erase(assumedLog_[k]);
+    assumedLog_.resize(mark);
+  };
+  std::optional<int64_t> candidate;
+  assumed_[phi] = std::nullopt;
+  for (llvm::Value* in : phi->incoming_values())
+    if ((candidate = of(in, depth + 1))) break;
+  forget();
+  std::optional<int64_t> r;
+  if (candidate) {
+    assumed_[phi] = candidate;
+    r = candidate;
+    for (llvm::Value* in : phi->incoming_values())
+      if (of(in, depth + 1) != candidate) {
+        r = std::nullopt;
+        break;
+      }
+    if (!r) forget();
+  }
+  assumed_.erase(phi);
+  // Kept strides that an enclosing assumption may still take back.
+  if (assumed_.empty()) assumedLog_.resize(mark);
+  return r;
+}
+
+}  // namespace tessera::backends::cpu::jit
