@@ -115,6 +115,35 @@ __kernel void copy4(__global const float4* in, __global float4* out) {
   out[i] = in[i];
 }
 
+// OpenCL vector values (lane-major: VF float4s are one <4 VF x float>): arithmetic, swizzles
+// (shuffles, element extracts and inserts), a vector compare and select, a loop of vector MADs
+// (clpeak's float4 kernel), converts, and contiguous vector loads and stores.
+__kernel void vec_ops(__global const float4* in, __global float4* out, __global int2* flags,
+                      int iters) {
+  size_t i = get_global_id(0);
+  float4 v = in[i];
+  float4 acc = (float4)(0.5f, 1.0f, 1.5f, 2.0f) * (float)(i % 5);
+  for (int k = 0; k < iters; ++k) acc = mad(acc, (float4)(0.9f), v.wzyx);
+  float4 s = acc;
+  s.y = v.x + (float)i;
+  float2 lo = s.s10;
+  int4 gt = isgreater(acc, v);
+  out[i] = select(v, acc, gt) + (float4)(lo, lo.y * 2.0f, (float)(gt.x & 1));
+  flags[i] = convert_int2(s.xz) + (int2)((int)i, -1);
+}
+
+// float16 values: 64 work-items of them would be 32 AVX-512 registers a value, so the plan's
+// 4 x VF level refuses the loop region and the VF level takes it.
+__kernel void vec16_loop(__global const float16* in, __global float16* out, int iters) {
+  size_t i = get_global_id(0);
+  float16 x = in[i], y = x * 0.5f;
+  for (int k = 0; k < iters; ++k) {
+    x = mad(y, x, y);
+    y = mad(x, y, x) * 0.25f;
+  }
+  out[i] = x + y;
+}
+
 __kernel void cas_unused(__global int* flags) {
   atomic_cmpxchg(&flags[get_global_id(0) % 4], 0, (int)get_global_id(0) + 1);
 }

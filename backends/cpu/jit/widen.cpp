@@ -60,6 +60,22 @@ bool scalarType(llvm::Type* t) {
   return t->isIntegerTy() || t->isFloatingPointTy() || t->isPointerTy();
 }
 
+// An OpenCL vector value (float4, int2, ...): widened lane-major, lane l's element k at l * n + k
+// of a <VF * n> vector, which is how VF consecutive float4s lie in memory.
+unsigned vectorElements(llvm::Type* t) {
+  auto* v = llvm::dyn_cast<llvm::FixedVectorType>(t);
+  return v && (v->getElementType()->isIntegerTy() || v->getElementType()->isFloatingPointTy())
+             ? static_cast<unsigned>(v->getNumElements())
+             : 0;
+}
+
+bool widenable(llvm::Type* t) { return scalarType(t) || vectorElements(t) != 0; }
+
+// At most this many bits in one widened vector value (16 AVX-512 registers): clpeak's float8
+// kernel widened 64 work-items at a time (32 registers a value) ran at a quarter of its float4
+// one, its double4 one at a fifth of double2; at this bound both run at the FMA peak.
+constexpr uint64_t kMaxWideBits = 8192;
+
 class Widener {
  public:
   Widener(llvm::Function& f, unsigned first, unsigned vf, WidenStats* stats)
@@ -241,10 +257,14 @@ class Widener {
         }
         if (!varying_.count(&i)) continue;
         if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
-          if (!scalarType(st->getValueOperand()->getType())) {
+          if (!widenable(st->getValueOperand()->getType()) ||
+              (vectorElements(st->getValueOperand()->getType()) &&
+               !varying_.count(st->getPointerOperand()))) {
             *why = "varying store of type " + typeName(st->getValueOperand()->getType());
             return false;
           }
+          if (!vectorAccessOk(st->getValueOperand()->getType(), st->getPointerOperand(), why))
+            return false;
           continue;
         }
         if (perLane_.count(&i)) {
@@ -255,31 +275,52 @@ class Widener {
           }
           continue;
         }
-        if (!scalarType(i.getType())) {
+        if (vectorElements(i.getType()) &&
+            dl_.getTypeSizeInBits(i.getType()).getFixedSize() * vf_ > kMaxWideBits) {
+          *why = "vectors of " + typeName(i.getType()) + " too wide for " + std::to_string(vf_) +
+                 " work-items";
+          return false;
+        }
+        if (!widenable(i.getType())) {
           *why = "varying value of type " + typeName(i.getType()) + " (" + std::string(i.getOpcodeName()) + ", " + std::to_string(i.getNumUses()) + " uses)";
           return false;
         }
         if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
-          for (llvm::Value* a : call->args())
-            if (!scalarType(a->getType())) {
+          // Vector arguments only in an intrinsic that has a vector form (fma, fmuladd, sqrt,
+          // ...): the lanes' elements then go through it side by side.
+          bool vectors = vectorElements(call->getType()) != 0;
+          for (llvm::Value* a : call->args()) {
+            if (!widenable(a->getType())) {
               *why = "varying call with a non-scalar argument";
               return false;
             }
+            vectors |= vectorElements(a->getType()) != 0;
+          }
+          llvm::Intrinsic::ID id = call->getCalledFunction()->getIntrinsicID();
+          if (vectors && (id == llvm::Intrinsic::not_intrinsic || !llvm::isTriviallyVectorizable(id))) {
+            *why = "varying call of " + call->getCalledFunction()->getName().str() + " on vectors";
+            return false;
+          }
           continue;
         }
         if (!(llvm::isa<llvm::BinaryOperator>(i) || llvm::isa<llvm::CastInst>(i) ||
               llvm::isa<llvm::CmpInst>(i) || llvm::isa<llvm::SelectInst>(i) ||
               llvm::isa<llvm::PHINode>(i) || llvm::isa<llvm::GetElementPtrInst>(i) ||
               llvm::isa<llvm::UnaryOperator>(i) || llvm::isa<llvm::FreezeInst>(i) ||
-              llvm::isa<llvm::LoadInst>(i))) {
+              llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::ExtractElementInst>(i) ||
+              llvm::isa<llvm::InsertElementInst>(i) || llvm::isa<llvm::ShuffleVectorInst>(i))) {
           *why = "varying " + std::string(i.getOpcodeName());
           return false;
         }
         for (llvm::Value* op : i.operands())
-          if (!scalarType(op->getType()) && !llvm::isa<llvm::BasicBlock>(op)) {
+          if (!widenable(op->getType()) && !llvm::isa<llvm::BasicBlock>(op)) {
             *why = "varying " + std::string(i.getOpcodeName()) + " of a non-scalar";
             return false;
           }
+        if (!vectorShapeOk(i, why)) return false;
+        if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i);
+            l && !vectorAccessOk(l->getType(), l->getPointerOperand(), why))
+          return false;
       }
     }
     for (llvm::BasicBlock* bb : order_)
@@ -292,6 +333,45 @@ class Widener {
             }
         }
     return true;
+  }
+
+  // What the lane-major layout of vector values can express: element indices that are constants
+  // (extract, insert, shuffle), casts that keep the element count, selects whose condition has
+  // the operands' shape, GEPs on scalars only.
+  bool vectorShapeOk(llvm::Instruction& i, std::string* why) {
+    auto constIndex = [](llvm::Value* v, unsigned n) {
+      auto* c = llvm::dyn_cast<llvm::ConstantInt>(v);
+      return c != nullptr && c->getZExtValue() < n;
+    };
+    bool ok = true;
+    if (auto* e = llvm::dyn_cast<llvm::ExtractElementInst>(&i)) {
+      ok = vectorElements(e->getVectorOperandType()) &&
+           constIndex(e->getIndexOperand(), vectorElements(e->getVectorOperandType()));
+    } else if (auto* ins = llvm::dyn_cast<llvm::InsertElementInst>(&i)) {
+      ok = vectorElements(ins->getType()) &&
+           constIndex(ins->getOperand(2), vectorElements(ins->getType()));
+    } else if (auto* sv = llvm::dyn_cast<llvm::ShuffleVectorInst>(&i)) {
+      ok = vectorElements(sv->getType()) && vectorElements(sv->getOperand(0)->getType());
+    } else if (auto* c = llvm::dyn_cast<llvm::CastInst>(&i)) {
+      ok = vectorElements(c->getSrcTy()) == vectorElements(c->getDestTy());
+    } else if (auto* sel = llvm::dyn_cast<llvm::SelectInst>(&i)) {
+      ok = !varying_.count(sel->getCondition()) ||
+           vectorElements(sel->getCondition()->getType()) == vectorElements(sel->getType());
+    } else if (llvm::isa<llvm::GetElementPtrInst>(i)) {
+      for (llvm::Value* op : i.operands()) ok = ok && !vectorElements(op->getType());
+    }
+    if (!ok) *why = "varying " + std::string(i.getOpcodeName()) + " of vectors in another shape";
+    return ok;
+  }
+
+  // A vector value goes to and from memory only where the lanes' vectors are consecutive.
+  bool vectorAccessOk(llvm::Type* t, llvm::Value* p, std::string* why) {
+    if (!vectorElements(t) || !varying_.count(p)) return true;
+    auto s = stride(p);
+    if (s && *s == static_cast<int64_t>(dl_.getTypeAllocSize(t).getFixedSize()) && packed(t))
+      return true;
+    *why = "varying access of type " + typeName(t) + " that is not contiguous";
+    return false;
   }
 
   // A varying branch around one block of plain code, `if (lid < s) scratch[lid] += ...`: the
@@ -420,6 +500,12 @@ class Widener {
   std::optional<int64_t> stride(llvm::Value* v) { return strides_.of(v); }
 
   llvm::Value* splat(llvm::IRBuilder<>& b, llvm::Value* v) {
+    if (unsigned n = vectorElements(v->getType())) {
+      llvm::SmallVector<int, 64> idx;
+      for (unsigned l = 0; l < vf_; ++l)
+        for (unsigned k = 0; k < n; ++k) idx.push_back(static_cast<int>(k));
+      return b.CreateShuffleVector(v, idx);
+    }
     if (auto* c = llvm::dyn_cast<llvm::Constant>(v))
       return llvm::ConstantVector::getSplat(llvm::ElementCount::getFixed(vf_), c);
     return b.CreateVectorSplat(vf_, v);
@@ -436,7 +522,21 @@ class Widener {
     return b.CreateExtractElement(wide_.lookup(v), l);
   }
 
-  llvm::Type* vecOf(llvm::Type* t) { return llvm::FixedVectorType::get(t, vf_); }
+  llvm::Type* vecOf(llvm::Type* t) {
+    if (unsigned n = vectorElements(t))
+      return llvm::FixedVectorType::get(llvm::cast<llvm::FixedVectorType>(t)->getElementType(),
+                                        vf_ * n);
+    return llvm::FixedVectorType::get(t, vf_);
+  }
+
+  // Each lane's mask bit repeated for the n elements of its vector (lane-major layout).
+  llvm::Value* spreadLanes(llvm::IRBuilder<>& b, llvm::Value* perLane, unsigned n) {
+    if (n <= 1) return perLane;
+    llvm::SmallVector<int, 64> idx;
+    for (unsigned l = 0; l < vf_; ++l)
+      for (unsigned k = 0; k < n; ++k) idx.push_back(static_cast<int>(l));
+    return b.CreateShuffleVector(perLane, idx);
+  }
 
   // VF clones of `i` in lane order; the result vector (or null for void).
   llvm::Value* perLane(llvm::IRBuilder<>& b, llvm::Instruction& i) {
@@ -502,6 +602,9 @@ class Widener {
           erase.push_back(&i);
         } else if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
           w = widenCall(b, call);
+        } else if (llvm::isa<llvm::ExtractElementInst>(i) || llvm::isa<llvm::InsertElementInst>(i) ||
+                   llvm::isa<llvm::ShuffleVectorInst>(i)) {
+          w = widenElements(b, i);
         } else {
           llvm::Instruction* c = i.clone();
           c->mutateType(vecOf(i.getType()));
@@ -539,7 +642,8 @@ class Widener {
           // Out of a predicated block: its lanes bring its value, the others the one they had
           // before the branch; lane 0's scalar phi takes lane 0's.
           llvm::Value* before = wide(pb, phi->getIncomingValueForBlock(t->second));
-          in = pb.CreateSelect(masks_[from], in, before, phi->getName() + ".join");
+          in = pb.CreateSelect(spreadLanes(pb, masks_[from], vectorElements(phi->getType())), in,
+                               before, phi->getName() + ".join");
           phi->setIncomingValue(k, pb.CreateExtractElement(in, uint64_t{0}));
         }
         w->addIncoming(in, from);
@@ -630,7 +734,9 @@ class Widener {
     uint64_t size = dl_.getTypeAllocSize(t).getFixedSize();
     if (s && *s == static_cast<int64_t>(size) && packed(t)) {
       ++stats_->contiguous;
-      if (mask_) return b.CreateMaskedLoad(vecOf(t), p, l->getAlign(), mask_, nullptr, l->getName() + ".wide");
+      if (mask_)
+        return b.CreateMaskedLoad(vecOf(t), p, l->getAlign(), spreadLanes(b, mask_, vectorElements(t)),
+                                  nullptr, l->getName() + ".wide");
       return b.CreateAlignedLoad(vecOf(t), p, l->getAlign(), l->getName() + ".wide");
     }
     ++stats_->gathers;
@@ -652,13 +758,50 @@ class Widener {
     if (s && *s == static_cast<int64_t>(size) && packed(t)) {
       ++stats_->contiguous;
       if (mask_)
-        b.CreateMaskedStore(wide(b, v), p, st->getAlign(), mask_);
+        b.CreateMaskedStore(wide(b, v), p, st->getAlign(), spreadLanes(b, mask_, vectorElements(t)));
       else
         b.CreateAlignedStore(wide(b, v), p, st->getAlign());
       return;
     }
     ++stats_->scatters;
     b.CreateMaskedScatter(wide(b, v), wide(b, p), st->getAlign(), lanes(b));
+  }
+
+  // Element operations on lane-major vectors: lane l's element k is at l * n + k.
+  llvm::Value* widenElements(llvm::IRBuilder<>& b, llvm::Instruction& i) {
+    llvm::SmallVector<int, 64> idx;
+    if (auto* e = llvm::dyn_cast<llvm::ExtractElementInst>(&i)) {
+      unsigned n = vectorElements(e->getVectorOperandType());
+      unsigned k = static_cast<unsigned>(llvm::cast<llvm::ConstantInt>(e->getIndexOperand())->getZExtValue());
+      for (unsigned l = 0; l < vf_; ++l) idx.push_back(static_cast<int>(l * n + k));
+      return b.CreateShuffleVector(wide(b, e->getVectorOperand()), idx, i.getName() + ".wide");
+    }
+    if (auto* ins = llvm::dyn_cast<llvm::InsertElementInst>(&i)) {
+      unsigned n = vectorElements(ins->getType());
+      unsigned k = static_cast<unsigned>(llvm::cast<llvm::ConstantInt>(ins->getOperand(2))->getZExtValue());
+      // The lanes' scalars spread to their element k, then merged into the lanes' vectors.
+      llvm::SmallVector<int, 64> spread(vf_ * n, -1), merge(vf_ * n);
+      for (unsigned l = 0; l < vf_; ++l) spread[l * n + k] = static_cast<int>(l);
+      for (unsigned p = 0; p < vf_ * n; ++p)
+        merge[p] = static_cast<int>(p % n == k ? vf_ * n + p : p);
+      llvm::Value* scalars = b.CreateShuffleVector(wide(b, ins->getOperand(1)), spread);
+      return b.CreateShuffleVector(wide(b, ins->getOperand(0)), scalars, merge,
+                                   i.getName() + ".wide");
+    }
+    auto* sv = llvm::cast<llvm::ShuffleVectorInst>(&i);
+    unsigned n = vectorElements(sv->getOperand(0)->getType());
+    unsigned m = vectorElements(sv->getType());
+    llvm::ArrayRef<int> mask = sv->getShuffleMask();
+    for (unsigned l = 0; l < vf_; ++l)
+      for (unsigned j = 0; j < m; ++j) {
+        int k = mask[j];
+        idx.push_back(k < 0 ? -1
+                            : static_cast<int>(static_cast<unsigned>(k) < n
+                                                   ? l * n + k
+                                                   : vf_ * n + l * n + (k - n)));
+      }
+    return b.CreateShuffleVector(wide(b, sv->getOperand(0)), wide(b, sv->getOperand(1)), idx,
+                                 i.getName() + ".wide");
   }
 
   llvm::Value* widenCall(llvm::IRBuilder<>& b, llvm::CallInst* call) {

@@ -192,7 +192,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         if (fn == nullptr) {
           if (l == 0 && info->widen.refused.empty())
             info->widen.refused = "region " + std::to_string(k) + ": " + why;
-          break;
+          continue;  // a narrower level may still take it (vector values too wide for this one)
         }
         if (regionLevels[l].first == loopVF) info->widen.loopWidth = loopVF;
         widened.push_back(fn);

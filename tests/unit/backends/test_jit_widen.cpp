@@ -3,8 +3,11 @@
 // agree with the host reference, with local sizes that are and are not multiples of the width.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "jit_test_support.h"
@@ -374,18 +377,102 @@ TEST_CASE("Given reduce, when widened, then the grid-stride and halving regions 
 
 namespace tessera::backends::cpu::test {
 
-TEST_CASE("Given copy4 and cas_unused, when values are not scalars, then widening refuses and "
-          "the scalar loop runs them",
+TEST_CASE("Given vec_ops, when OpenCL vector values are widened lane-major, then every element "
+          "agrees with the scalar loop",
+          "[jit][widen]") {
+  const uint32_t n = 96;  // local size 48: a VF level, a VF/2 level and the scalar rest
+  std::vector<float> in(4 * n);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float((i * 7) % 23) * 0.25f - 2.0f;
+  std::vector<float> ref;
+  std::vector<int> refFlags;
+  for (int width : {0, 8, 16, 1}) {
+    const CompiledKernel& k = widened("vec_ops", width);
+    INFO("width " << width);
+    if (width) {
+      CHECK(k.widen.widenedRegions == 1);
+      CHECK(k.widen.gathers == 0);
+      CHECK(k.widen.perLane == 0);
+      CHECK(k.widen.contiguous == 3);  // in[i], out[i], flags[i]
+    }
+    std::vector<float> out(4 * n, -1);
+    std::vector<int> flags(2 * n, 0);
+    ArgBuffer args(k);
+    args.set(0, ptr(in)).set(1, ptr(out)).set(2, ptr(flags)).set(3, 3);
+    launch(k, args.data(), dims1(2, n / 2), pool());
+    if (width == 0) {
+      // The scalar loop against the host (mad may fuse or not: a tolerance), then it is the
+      // reference the widened runs must match exactly.
+      for (uint32_t i = 0; i < n; ++i) {
+        const float* v = &in[4 * i];
+        float acc[4], base[4] = {0.5f, 1.0f, 1.5f, 2.0f};
+        for (int c = 0; c < 4; ++c) acc[c] = base[c] * float(i % 5);
+        for (int it = 0; it < 3; ++it)
+          for (int c = 0; c < 4; ++c) acc[c] = acc[c] * 0.9f + v[3 - c];
+        float sx = acc[0], sy = v[0] + float(i);
+        float add[4] = {sy, sx, sx * 2.0f, float(acc[0] > v[0] ? 1 : 0)};
+        for (int c = 0; c < 4; ++c) {
+          float want = (acc[c] > v[c] ? acc[c] : v[c]) + add[c];
+          REQUIRE(out[4 * i + c] == Approx(want).epsilon(1e-4).margin(1e-4));
+        }
+      }
+      ref = out, refFlags = flags;
+      continue;
+    }
+    for (uint32_t i = 0; i < 4 * n; ++i) REQUIRE(out[i] == ref[i]);
+    for (uint32_t i = 0; i < 2 * n; ++i) REQUIRE(flags[i] == refFlags[i]);
+  }
+}
+
+TEST_CASE("Given vec16_loop, when the plan's widest level would hold too much, then a narrower "
+          "level widens the region and the results match the scalar loop",
+          "[jit][widen]") {
+  const uint32_t n = 128;
+  // float16 buffers are 64-byte aligned, as OpenCL requires of a float16 pointer.
+  struct Free {
+    void operator()(float* p) const { std::free(p); }
+  };
+  auto buffer = [](size_t floats) {
+    return std::unique_ptr<float[], Free>(
+        static_cast<float*>(std::aligned_alloc(64, floats * sizeof(float))));
+  };
+  auto in = buffer(16 * n);
+  for (uint32_t i = 0; i < 16 * n; ++i) in[i] = float(i % 9) * 0.0625f;
+  std::vector<float> ref;
+  for (int width : {0, 1}) {
+    const CompiledKernel& k = widened("vec16_loop", width);
+    auto out = buffer(16 * n);
+    std::fill(out.get(), out.get() + 16 * n, -1.0f);
+    ArgBuffer args(k);
+    args.set(0, in.get()).set(1, out.get()).set(2, 4);
+    launch(k, args.data(), dims1(2, n / 2), pool());
+    if (width == 0) {
+      ref.assign(out.get(), out.get() + 16 * n);
+      continue;
+    }
+    CHECK(k.widen.widenedRegions == 1);
+    CHECK(k.widen.loopWidth == 0);
+    CHECK(k.widen.refused.find("too wide") != std::string::npos);
+    for (uint32_t i = 0; i < 16 * n; ++i) REQUIRE(out[i] == ref[i]);
+  }
+}
+
+TEST_CASE("Given copy4, when float4s are copied, then the widening loads and stores the lanes' "
+          "vectors contiguously",
           "[jit][widen]") {
   const CompiledKernel& copy = widened("copy4", 8);
-  CHECK(copy.widen.widenedRegions == 0);
+  CHECK(copy.widen.widenedRegions == 1);
+  CHECK(copy.widen.contiguous == 2);
   std::vector<float> in(4 * 64), out(4 * 64, -1);
   for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i);
   ArgBuffer args(copy);
   args.set(0, ptr(in)).set(1, ptr(out));
   launch(copy, args.data(), dims1(2, 32), pool());
   CHECK(out == in);
+}
 
+TEST_CASE("Given cas_unused, when a compare-exchange's result is unused, then it still runs per "
+          "lane in id order",
+          "[jit][widen]") {
   const CompiledKernel& cas = widened("cas_unused", 8);
   std::vector<int> flags(4, 0);
   ArgBuffer cargs(cas);
