@@ -132,6 +132,19 @@ __kernel void vec_ops(__global const float4* in, __global float4* out, __global 
   flags[i] = convert_int2(s.xz) + (int2)((int)i, -1);
 }
 
+// Vector values in predicated blocks: a masked vector store, and a float4 phi joining per lane.
+__kernel void vec_masked(__global const float4* in, __global float4* out, __global float4* odd,
+                         __global float* flip, float k) {
+  size_t i = get_global_id(0);
+  float4 v = in[i];
+  if (i & 1) {  // the store keeps the branch (no select): v joins in a phi
+    v = v.wzyx * 2.0f;
+    flip[i] = v.x;
+  }
+  if (i % 3 == 0) odd[i] = v + 1.0f;
+  out[i] = (i & 2) ? v : v * k;  // a scalar condition selecting whole vectors
+}
+
 // float16 values: 64 work-items of them would be 32 AVX-512 registers a value, so the plan's
 // 4 x VF level refuses the loop region and the VF level takes it.
 __kernel void vec16_loop(__global const float16* in, __global float16* out, int iters) {

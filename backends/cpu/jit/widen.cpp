@@ -355,7 +355,8 @@ class Widener {
     } else if (auto* c = llvm::dyn_cast<llvm::CastInst>(&i)) {
       ok = vectorElements(c->getSrcTy()) == vectorElements(c->getDestTy());
     } else if (auto* sel = llvm::dyn_cast<llvm::SelectInst>(&i)) {
-      ok = !varying_.count(sel->getCondition()) ||
+      // A scalar condition picks whole vectors (its lane's bit spread over the elements).
+      ok = !vectorElements(sel->getCondition()->getType()) ||
            vectorElements(sel->getCondition()->getType()) == vectorElements(sel->getType());
     } else if (llvm::isa<llvm::GetElementPtrInst>(i)) {
       for (llvm::Value* op : i.operands()) ok = ok && !vectorElements(op->getType());
@@ -529,6 +530,15 @@ class Widener {
     return llvm::FixedVectorType::get(t, vf_);
   }
 
+  // Lane 0's value of type t out of its widened twin.
+  llvm::Value* laneZero(llvm::IRBuilder<>& b, llvm::Value* w, llvm::Type* t) {
+    unsigned n = vectorElements(t);
+    if (n == 0) return b.CreateExtractElement(w, uint64_t{0});
+    llvm::SmallVector<int, 16> idx;
+    for (unsigned k = 0; k < n; ++k) idx.push_back(static_cast<int>(k));
+    return b.CreateShuffleVector(w, idx);
+  }
+
   // Each lane's mask bit repeated for the n elements of its vector (lane-major layout).
   llvm::Value* spreadLanes(llvm::IRBuilder<>& b, llvm::Value* perLane, unsigned n) {
     if (n <= 1) return perLane;
@@ -616,9 +626,13 @@ class Widener {
               keepScalar = o > 0 && !varying_.count(op);
               (void)gep;
             }
-            if (auto* sel = llvm::dyn_cast<llvm::SelectInst>(&i))
-              keepScalar = o == 0 && !varying_.count(sel->getCondition());
-            c->setOperand(o, keepScalar ? op : wide(b, op));
+            llvm::Value* w = nullptr;
+            if (auto* sel = llvm::dyn_cast<llvm::SelectInst>(&i); sel && o == 0) {
+              keepScalar = !varying_.count(sel->getCondition());
+              if (!keepScalar && !vectorElements(op->getType()))
+                w = spreadLanes(b, wide(b, op), vectorElements(sel->getType()));
+            }
+            c->setOperand(o, keepScalar ? op : w ? w : wide(b, op));
           }
           if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(c)) {
             // A vector GEP needs a vector base; its type is the vector of pointers.
@@ -644,7 +658,7 @@ class Widener {
           llvm::Value* before = wide(pb, phi->getIncomingValueForBlock(t->second));
           in = pb.CreateSelect(spreadLanes(pb, masks_[from], vectorElements(phi->getType())), in,
                                before, phi->getName() + ".join");
-          phi->setIncomingValue(k, pb.CreateExtractElement(in, uint64_t{0}));
+          phi->setIncomingValue(k, laneZero(pb, in, phi->getType()));
         }
         w->addIncoming(in, from);
       }
@@ -689,7 +703,7 @@ class Widener {
     for (llvm::Instruction* i : erase) {
       if (!i->getType()->isVoidTy() && !i->use_empty()) {
         llvm::IRBuilder<> eb(i);
-        i->replaceAllUsesWith(eb.CreateExtractElement(wide_.lookup(i), uint64_t{0}));
+        i->replaceAllUsesWith(laneZero(eb, wide_.lookup(i), i->getType()));
       }
       i->eraseFromParent();
     }

@@ -423,6 +423,34 @@ TEST_CASE("Given vec_ops, when OpenCL vector values are widened lane-major, then
   }
 }
 
+TEST_CASE("Given vec_masked, when vector values meet predicated blocks, then stores are masked "
+          "per lane and the join picks each lane's vector",
+          "[jit][widen]") {
+  const uint32_t n = 80;
+  std::vector<float> in(4 * n);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i) * 0.5f;
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("vec_masked", width);
+    INFO("width " << width);
+    if (width) {
+      CHECK(k.widen.widenedRegions == 1);
+      CHECK(k.widen.predicatedBranches == 2);
+    }
+    std::vector<float> out(4 * n, -1), odd(4 * n, -1), flip(n, -1);
+    ArgBuffer args(k);
+    args.set(0, ptr(in)).set(1, ptr(out)).set(2, ptr(odd)).set(3, ptr(flip)).set(4, 3.0f);
+    launch(k, args.data(), dims1(2, n / 2), pool());
+    for (uint32_t i = 0; i < n; ++i) {
+      REQUIRE(flip[i] == (i & 1 ? in[4 * i + 3] * 2.0f : -1.0f));
+      for (uint32_t c = 0; c < 4; ++c) {
+        float v = i & 1 ? in[4 * i + 3 - c] * 2.0f : in[4 * i + c];
+        REQUIRE(out[4 * i + c] == (i & 2 ? v : v * 3.0f));
+        REQUIRE(odd[4 * i + c] == (i % 3 == 0 ? v + 1.0f : -1.0f));
+      }
+    }
+  }
+}
+
 TEST_CASE("Given vec16_loop, when the plan's widest level would hold too much, then a narrower "
           "level widens the region and the results match the scalar loop",
           "[jit][widen]") {
