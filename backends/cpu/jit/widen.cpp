@@ -7,7 +7,10 @@
 // Values are uniform (the same for every lane: kernel arguments, group ids, sizes, values computed
 // from them only, loop counters of uniform loops) or varying (they depend on the local id x or the
 // local linear id). The original scalar instructions are kept and compute lane 0 (their local id
-// x is lane 0's); each varying value gets a <VF x T> twin next to it. Memory:
+// x is lane 0's); each varying value gets a <VF x T> twin next to it; an OpenCL vector <n x T>
+// gets a lane-major <VF * n x T> one (lane l's element k at l * n + k, as consecutive float4s lie
+// in memory), on which elementwise operations and vector intrinsics run unchanged and
+// constant-index extracts, inserts and shuffles become shuffles. Memory:
 //  - a varying address whose lanes are consecutive (lane_strides.h: base + lane * sizeof(T)) is a
 //    vector load/store at lane 0's address; another varying address a gather/scatter; a uniform
 //    address of a load stays a scalar load (its value is uniform);
@@ -25,9 +28,10 @@
 // loops whose trip count is varying but the same for the lanes of a chunk (a grid-stride loop when
 // the global size divides n). Masking a loop or nested branches is not implemented.
 // The widening refuses a region (the scalar loop then runs it) with such a branch after a side
-// effect, a varying switch condition or return value, a varying value
-// that is not an integer, float or pointer scalar (OpenCL vector types), private memory that does
-// not promote to registers, printf or async copies. The stride analysis (lane_strides.h) assumes
+// effect, a varying switch condition or return value, a varying value that is not an integer,
+// float or pointer scalar or a vector of them, a vector access that is not contiguous, a variable
+// element index, a cast that changes a vector's element count, a widened value above 1 KiB,
+// private memory that does not promote to registers, printf or async copies. The stride analysis (lane_strides.h) assumes
 // that 32-bit index arithmetic does not wrap between consecutive work-items (clang's nsw for int).
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
