@@ -2,9 +2,9 @@
 
 #include <sched.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
-#include <atomic>
 #include <mutex>
 #include <string>
 

@@ -25,11 +25,11 @@
 
 #include "backends/cpu/jit/builtin_runtime.h"
 
+#include <llvm/ExecutionEngine/JITEventListener.h>
 #include <llvm/ExecutionEngine/ObjectCache.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
-#include <llvm/ExecutionEngine/JITEventListener.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/SectionMemoryManager.h>
@@ -180,8 +180,9 @@ std::unique_ptr<KernelJit> KernelJit::create(std::string* error) {
   };
   // ORC's usual object layer on ELF; with TESSERA_PERF_JIT=1 it also writes the jitdump file
   // `perf inject --jit` reads, so that profiles name the work-group functions.
-  auto objectLayer = [](llvm::orc::ExecutionSession& es, const llvm::Triple&)
-      -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+  auto objectLayer =
+      [](llvm::orc::ExecutionSession& es,
+         const llvm::Triple&) -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
     auto layer = std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
         es, [] { return std::make_unique<llvm::SectionMemoryManager>(); });
     const char* perf = std::getenv("TESSERA_PERF_JIT");
@@ -269,7 +270,8 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
   jit::StaticLocalLayout locals = jit::layoutStaticLocals(m);
   // 5.-6.
   std::vector<std::string> symbols;
-  const jit::WidenPlan widen = kernels.empty() ? jit::WidenPlan{} : widenPlan(*kernels.front(), options);
+  const jit::WidenPlan widen =
+      kernels.empty() ? jit::WidenPlan{} : widenPlan(*kernels.front(), options);
   for (llvm::Function* kernel : kernels) {
     CompiledKernel info;
     info.name = kernel->getName().str();
@@ -307,13 +309,11 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
       const WidenStats& w = k.widen;
       llvm::errs() << "tessera: kernel " << k.name << ": width " << w.width
                    << (w.loopWidth ? " (" + std::to_string(w.loopWidth) + " in loop regions)" : "")
-                   << ", "
-                   << w.widenedRegions << " of " << k.barrierCount + 1
+                   << ", " << w.widenedRegions << " of " << k.barrierCount + 1
                    << " regions widened (contiguous " << w.contiguous << ", gathers " << w.gathers
                    << ", scatters " << w.scatters << ", per lane " << w.perLane
                    << ", checked branches " << w.checkedBranches << ", predicated branches "
-                   << w.predicatedBranches << "), prefetches "
-                   << k.prefetches
+                   << w.predicatedBranches << "), prefetches " << k.prefetches
                    << (w.refused.empty() ? "" : "; refused " + w.refused) << "\n";
     }
     m.print(llvm::errs(), nullptr);

@@ -128,7 +128,8 @@ class Derivative {
     if (!add && next->getOpcode() != llvm::Instruction::Sub) return nullptr;
     llvm::Value* step = nullptr;
     if (next->getOperand(0) == phi && !isInLoop(next->getOperand(1))) step = next->getOperand(1);
-    if (add && next->getOperand(1) == phi && !isInLoop(next->getOperand(0))) step = next->getOperand(0);
+    if (add && next->getOperand(1) == phi && !isInLoop(next->getOperand(0)))
+      step = next->getOperand(0);
     if (step == nullptr) return nullptr;
     llvm::Value* s = widen(step);
     return add ? s : b_.CreateNeg(s);
@@ -185,8 +186,8 @@ unsigned prefetchAcrossBarriers(llvm::Function& kernel) {
       llvm::Value* next =
           b.CreateGEP(b.getInt8Ty(), b.CreatePointerCast(l->getPointerOperand(), bytePtr), step);
       // Read, high temporal locality (the next tile is reused at once), data cache.
-      llvm::Function* prefetch = llvm::Intrinsic::getDeclaration(
-          kernel.getParent(), llvm::Intrinsic::prefetch, {bytePtr});
+      llvm::Function* prefetch =
+          llvm::Intrinsic::getDeclaration(kernel.getParent(), llvm::Intrinsic::prefetch, {bytePtr});
       b.CreateCall(prefetch, {next, b.getInt32(0), b.getInt32(3), b.getInt32(1)});
       ++inserted;
     }

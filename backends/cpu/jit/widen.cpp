@@ -31,8 +31,9 @@
 // effect, a varying switch condition or return value, a varying value that is not an integer,
 // float or pointer scalar or a vector of them, a vector access that is not contiguous, a variable
 // element index, a cast that changes a vector's element count, a widened value above 1 KiB,
-// private memory that does not promote to registers, printf or async copies. The stride analysis (lane_strides.h) assumes
-// that 32-bit index arithmetic does not wrap between consecutive work-items (clang's nsw for int).
+// private memory that does not promote to registers, printf or async copies. The stride analysis
+// (lane_strides.h) assumes that 32-bit index arithmetic does not wrap between consecutive
+// work-items (clang's nsw for int).
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/PostOrderIterator.h>
@@ -42,9 +43,9 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Operator.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/PromoteMemToReg.h>
@@ -73,7 +74,9 @@ unsigned vectorElements(llvm::Type* t) {
              : 0;
 }
 
-bool widenable(llvm::Type* t) { return scalarType(t) || vectorElements(t) != 0; }
+bool widenable(llvm::Type* t) {
+  return scalarType(t) || vectorElements(t) != 0;
+}
 
 // At most this many bits in one widened vector value (16 AVX-512 registers): clpeak's float8
 // kernel widened 64 work-items at a time (32 registers a value) ran at a quarter of its float4
@@ -161,8 +164,9 @@ class Widener {
             *why = ("call of " + name).str();
             return false;
           }
-          if (callee->isIntrinsic() && (callee->getIntrinsicID() == llvm::Intrinsic::lifetime_start ||
-                                        callee->getIntrinsicID() == llvm::Intrinsic::lifetime_end))
+          if (callee->isIntrinsic() &&
+              (callee->getIntrinsicID() == llvm::Intrinsic::lifetime_start ||
+               callee->getIntrinsicID() == llvm::Intrinsic::lifetime_end))
             continue;
           // A prefetch (prefetch.cpp) is a hint: lane 0's address stands for the chunk's (the
           // lanes of a contiguous access share its cache lines); never a side effect.
@@ -207,7 +211,8 @@ class Widener {
             continue;
           // A slot every work-item holds the same value in (barrier_regions.cpp): lane 0's load
           // (the scalar instruction) is every lane's value.
-          if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i); l && uniformSlot(l->getPointerOperand()))
+          if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i);
+              l && uniformSlot(l->getPointerOperand()))
             continue;
           for (llvm::Value* op : i.operands()) {
             if (varying_.count(op)) {
@@ -273,8 +278,8 @@ class Widener {
         }
         if (perLane_.count(&i)) {
           if (!i.getType()->isVoidTy() && !scalarType(i.getType())) {
-            *why = "per-lane " + std::string(i.getOpcodeName()) + " of type " +
-                   typeName(i.getType());
+            *why =
+                "per-lane " + std::string(i.getOpcodeName()) + " of type " + typeName(i.getType());
             return false;
           }
           continue;
@@ -286,7 +291,8 @@ class Widener {
           return false;
         }
         if (!widenable(i.getType())) {
-          *why = "varying value of type " + typeName(i.getType()) + " (" + std::string(i.getOpcodeName()) + ", " + std::to_string(i.getNumUses()) + " uses)";
+          *why = "varying value of type " + typeName(i.getType()) + " (" +
+                 std::string(i.getOpcodeName()) + ", " + std::to_string(i.getNumUses()) + " uses)";
           return false;
         }
         if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
@@ -301,7 +307,8 @@ class Widener {
             vectors |= vectorElements(a->getType()) != 0;
           }
           llvm::Intrinsic::ID id = call->getCalledFunction()->getIntrinsicID();
-          if (vectors && (id == llvm::Intrinsic::not_intrinsic || !llvm::isTriviallyVectorizable(id))) {
+          if (vectors &&
+              (id == llvm::Intrinsic::not_intrinsic || !llvm::isTriviallyVectorizable(id))) {
             *why = "varying call of " + call->getCalledFunction()->getName().str() + " on vectors";
             return false;
           }
@@ -436,18 +443,19 @@ class Widener {
       for (llvm::BasicBlock& bb : f_)
         for (llvm::Instruction& i : bb)
           if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i))
-            if (llvm::Value* slot = slotBase(st->getPointerOperand())) slotStores[slot].push_back(st);
+            if (llvm::Value* slot = slotBase(st->getPointerOperand()))
+              slotStores[slot].push_back(st);
       llvm::DenseSet<llvm::Value*> loadedSlots;
       for (llvm::BasicBlock& bb : f_)
         for (llvm::Instruction& i : bb)
           if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i))
             if (llvm::Value* slot = slotBase(l->getPointerOperand())) {
               auto stores = slotStores.find(slot);
-              bool ownValue = stores != slotStores.end() &&
-                              llvm::any_of(stores->second, [&](llvm::StoreInst* st) {
-                                return st->getPointerOperand() == l->getPointerOperand() &&
-                                       dt.dominates(st, l);
-                              });
+              bool ownValue =
+                  stores != slotStores.end() &&
+                  llvm::any_of(stores->second, [&](llvm::StoreInst* st) {
+                    return st->getPointerOperand() == l->getPointerOperand() && dt.dominates(st, l);
+                  });
               if (!ownValue) loadedSlots.insert(slot);
             }
       auto harmless = [&](llvm::Instruction& i) {
@@ -616,8 +624,8 @@ class Widener {
           erase.push_back(&i);
         } else if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
           w = widenCall(b, call);
-        } else if (llvm::isa<llvm::ExtractElementInst>(i) || llvm::isa<llvm::InsertElementInst>(i) ||
-                   llvm::isa<llvm::ShuffleVectorInst>(i)) {
+        } else if (llvm::isa<llvm::ExtractElementInst>(i) ||
+                   llvm::isa<llvm::InsertElementInst>(i) || llvm::isa<llvm::ShuffleVectorInst>(i)) {
           w = widenElements(b, i);
         } else {
           llvm::Instruction* c = i.clone();
@@ -753,8 +761,9 @@ class Widener {
     if (s && *s == static_cast<int64_t>(size) && packed(t)) {
       ++stats_->contiguous;
       if (mask_)
-        return b.CreateMaskedLoad(vecOf(t), p, l->getAlign(), spreadLanes(b, mask_, vectorElements(t)),
-                                  nullptr, l->getName() + ".wide");
+        return b.CreateMaskedLoad(vecOf(t), p, l->getAlign(),
+                                  spreadLanes(b, mask_, vectorElements(t)), nullptr,
+                                  l->getName() + ".wide");
       return b.CreateAlignedLoad(vecOf(t), p, l->getAlign(), l->getName() + ".wide");
     }
     ++stats_->gathers;
@@ -776,7 +785,8 @@ class Widener {
     if (s && *s == static_cast<int64_t>(size) && packed(t)) {
       ++stats_->contiguous;
       if (mask_)
-        b.CreateMaskedStore(wide(b, v), p, st->getAlign(), spreadLanes(b, mask_, vectorElements(t)));
+        b.CreateMaskedStore(wide(b, v), p, st->getAlign(),
+                            spreadLanes(b, mask_, vectorElements(t)));
       else
         b.CreateAlignedStore(wide(b, v), p, st->getAlign());
       return;
@@ -790,13 +800,15 @@ class Widener {
     llvm::SmallVector<int, 64> idx;
     if (auto* e = llvm::dyn_cast<llvm::ExtractElementInst>(&i)) {
       unsigned n = vectorElements(e->getVectorOperandType());
-      unsigned k = static_cast<unsigned>(llvm::cast<llvm::ConstantInt>(e->getIndexOperand())->getZExtValue());
+      unsigned k = static_cast<unsigned>(
+          llvm::cast<llvm::ConstantInt>(e->getIndexOperand())->getZExtValue());
       for (unsigned l = 0; l < vf_; ++l) idx.push_back(static_cast<int>(l * n + k));
       return b.CreateShuffleVector(wide(b, e->getVectorOperand()), idx, i.getName() + ".wide");
     }
     if (auto* ins = llvm::dyn_cast<llvm::InsertElementInst>(&i)) {
       unsigned n = vectorElements(ins->getType());
-      unsigned k = static_cast<unsigned>(llvm::cast<llvm::ConstantInt>(ins->getOperand(2))->getZExtValue());
+      unsigned k =
+          static_cast<unsigned>(llvm::cast<llvm::ConstantInt>(ins->getOperand(2))->getZExtValue());
       // The lanes' scalars spread to their element k, then merged into the lanes' vectors.
       llvm::SmallVector<int, 64> spread(vf_ * n, -1), merge(vf_ * n);
       for (unsigned l = 0; l < vf_; ++l) spread[l * n + k] = static_cast<int>(l);
@@ -836,7 +848,8 @@ class Widener {
         } else {
           args.push_back(wide(b, v));
         }
-        if (llvm::isVectorIntrinsicWithOverloadTypeAtArg(id, a)) types.push_back(args.back()->getType());
+        if (llvm::isVectorIntrinsicWithOverloadTypeAtArg(id, a))
+          types.push_back(args.back()->getType());
       }
       if (ok) {
         ++stats_->vectorCalls;
@@ -858,7 +871,7 @@ class Widener {
   llvm::DenseMap<llvm::Value*, llvm::Value*> wide_;
   LaneStrides strides_{f_, first_, varying_, dl_};  // asked once varying_ is complete
   std::vector<llvm::BranchInst*> divergent_;
-  llvm::DenseMap<llvm::BasicBlock*, Predicated> predicated_;  // by the branching block
+  llvm::DenseMap<llvm::BasicBlock*, Predicated> predicated_;         // by the branching block
   llvm::DenseMap<llvm::BasicBlock*, llvm::BasicBlock*> thenBlocks_;  // predicated -> branching
   llvm::DenseMap<llvm::BasicBlock*, llvm::Value*> masks_;  // predicated block -> its lanes
   llvm::Value* mask_ = nullptr;  // the lanes of the block being widened (null: all)

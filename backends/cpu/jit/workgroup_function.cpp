@@ -188,8 +188,9 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     std::vector<Level> levels;
     // A region without a loop of its own, in a kernel without barriers, is left to LLVM's loop
     // vectorizer, which vectorizes the work-item x loop around it as well and costs less JIT time
-    // than a widened copy (unless it computes on OpenCL vectors, which that vectorizer leaves). Between barriers the widening does better (tiled SGEMM's unrolled tile
-    // product: 15-20% faster widened in one loaded run).
+    // than a widened copy (unless it computes on OpenCL vectors, which that vectorizer leaves).
+    // Between barriers the widening does better (tiled SGEMM's unrolled tile product: 15-20%
+    // faster widened in one loaded run).
     const bool loop = hasLoop(*region);
     if (!widths.empty() && (widen.everyRegion || regions.functions.size() > 1 || loop ||
                             hasVectorArithmetic(*region))) {
@@ -211,8 +212,8 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         }
         if (regionLevels[l].first == loopVF) info->widen.loopWidth = loopVF;
         widened.push_back(fn);
-        levels.push_back({regionLevels[l].first, regionLevels[l].second, fn,
-                          stats->checkedBranches != checked});
+        levels.push_back(
+            {regionLevels[l].first, regionLevels[l].second, fn, stats->checkedBranches != checked});
       }
       if (!levels.empty()) ++info->widen.widenedRegions;
     }
