@@ -226,13 +226,9 @@ void compileHere(std::string_view source, const CompileOptions& options,
 
 CompileResult compileOpenCLCInProcess(std::string_view source, std::string_view options,
                                       const std::vector<OpenCLHeader>& headers) {
-  CompileResult result;
   CompileOptions parsed = parseCompileOptions(options);
-  if (!parsed.ok) {
-    result.invalidOptions = true;
-    result.log = "error: " + parsed.error + "\n";
-    return result;
-  }
+  if (!parsed.ok) return invalidOptionsResult(parsed);
+  CompileResult result;
   // No exception may cross LLVM's frames or leave the thread: catch here, report after the join.
   bool outOfMemory = false;
   llvm::thread worker(llvm::Optional<unsigned>(kCompilerStack), [&] {

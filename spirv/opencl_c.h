@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "spirv/opencl_options.h"
+
 namespace tessera::spirv {
 
 // clCompileProgram's input_headers with their header_include_names: `#include "name"` in the
@@ -30,6 +32,15 @@ struct CompileResult {
   std::vector<uint32_t> spirv;  // host-order words; empty unless ok
   std::string log;              // clang's warnings and errors (also when ok), or why it failed
 };
+
+// The result for options parseCompileOptions refused (`parsed.ok` false): what the client reports
+// without starting a process, and the compiler process if it is handed such options anyway.
+inline CompileResult invalidOptionsResult(const CompileOptions& parsed) {
+  CompileResult result;
+  result.invalidOptions = true;
+  result.log = "error: " + parsed.error + "\n";
+  return result;
+}
 
 // The OpenCL C features and extensions the compiled code may use: those a CPU device has
 // (fp64, int64 and its atomics, generic address space, program-scope globals, all atomic orders and

@@ -192,13 +192,9 @@ Reply run(const Request& request) {
 
 CompileResult compileOpenCLC(std::string_view source, std::string_view options,
                              const std::vector<OpenCLHeader>& headers) {
-  CompileResult result;
   CompileOptions parsed = parseCompileOptions(options);
-  if (!parsed.ok) {
-    result.invalidOptions = true;
-    result.log = "error: " + parsed.error + "\n";
-    return result;
-  }
+  if (!parsed.ok) return invalidOptionsResult(parsed);
+  CompileResult result;
   clc::Request request;
   request.kind = clc::Kind::CompileOpenCLC;
   request.source = std::string(source);
