@@ -66,11 +66,22 @@ const char* clStd(OpenCLVersion version) {
 // cc1 arguments: what `clang -target spir64 -emit-llvm -c` passes, with typed pointers (the
 // translator reads no opaque pointers), the TableGen builtin declarations (much faster than
 // parsing opencl-c.h) and argument info always on.
+//
+// No LLVM pass runs here (-disable-llvm-passes; -O2 still shapes the frontend's output: no
+// optnone, lifetime markers). The SPIR-V 1.0 translator is written for clang's own output; LLVM's
+// optimizer produces IR it cannot carry or carries wrongly: `freeze` (CLBlast's GEMM, pyopencl's
+// scans), odd-width integers such as i2 from switch lowering (hashcat: "InvalidBitWidth"), a
+// scalar condition selecting vectors (pyopencl's Ranlux), phis and variables the validator then
+// refuses. A program clang accepts must not be lost that way, and nothing is lost by waiting: the
+// JIT optimizes every kernel after translation anyway, on the host's triple
+// (backends/cpu/jit/simplify_kernels.cpp, then O3 over the work-group function). The price is a
+// larger SPIR-V (CL_PROGRAM_BINARIES) and a little more JIT time.
 std::vector<std::string> clangArguments(const CompileOptions& options) {
   std::vector<std::string> args = {"-triple",
                                    "spir64-unknown-unknown",
                                    "-no-opaque-pointers",
                                    "-O2",
+                                   "-disable-llvm-passes",
                                    clStd(options.version),
                                    "-finclude-default-header",
                                    "-fdeclare-opencl-builtins",

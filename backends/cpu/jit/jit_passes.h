@@ -11,6 +11,10 @@
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/Module.h>
 
+namespace llvm {
+class TargetMachine;
+}
+
 #include <map>
 #include <string>
 #include <vector>
@@ -72,6 +76,11 @@ void lowerWorkGroupCollectives(llvm::Module& m);
 // builtin_library.cpp: OpenCL.std ext-insts, relational ops and atomics become IR. Leaves
 // __spirv_ControlBarrier and work-item builtins alone. False (and `error`) on an unknown builtin.
 bool lowerBuiltins(llvm::Module& m, std::string* error);
+
+// simplify_kernels.cpp: LLVM's per-function simplification pipeline (O2's, no vectorizers) on
+// every defined function, after the SPIR-V builtins' declarations are marked (work-item builtins
+// readnone; barriers and other __spirv_ calls convergent, barriers noduplicate).
+void simplifyKernels(llvm::Module& m, llvm::TargetMachine* tm);
 
 // static_locals.cpp: offsets of the module's addrspace(3) variables in a work-group's local memory.
 struct StaticLocalLayout {

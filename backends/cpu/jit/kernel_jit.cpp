@@ -11,6 +11,11 @@
 //     async copies become IR; before region formation so that the regions (and the work-item loops
 //     around them) contain no calls but the few host helpers of builtin_runtime.h (printf, async
 //     copies), and so that the work-item builtin an async copy asks for is replaced by step 5.
+//  3b. simplifyKernels (unless optLevel is 0): LLVM's per-function simplification pipeline on
+//     each kernel (SROA, InstCombine, loop canonicalization, GVN, ...): OpenCL C arrives
+//     unoptimized (spirv/opencl_c.cpp), and the region passes want registers, not allocas, and
+//     canonical loops. After lowerBuiltins, so that the math it emits is simplified with the rest
+//     and only work-item builtins, barriers and host helpers remain as calls.
 //  4. layoutStaticLocals: offsets of static __local variables, used by every region of every
 //  kernel.
 //  5. formRegions (per kernel): cuts at barriers, turns work-item builtins into parameters.
@@ -267,6 +272,7 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
   for (llvm::Function* kernel : kernels) jit::copyWrittenByValArgs(*kernel);
   jit::lowerWorkGroupCollectives(m);
   if (!jit::lowerBuiltins(m, error)) return nullptr;
+  if (options.optLevel > 0) jit::simplifyKernels(m, tm_.get());
   jit::StaticLocalLayout locals = jit::layoutStaticLocals(m);
   // 5.-6.
   std::vector<std::string> symbols;

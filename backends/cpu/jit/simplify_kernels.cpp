@@ -1,0 +1,85 @@
+// Pass: the kernel's own optimization, before the region passes.
+//
+// OpenCL C reaches the JIT unoptimized (spirv/opencl_c.cpp: clang's IR goes to the translator
+// before any LLVM pass, because the optimizer emits IR SPIR-V 1.0 cannot carry: freeze, odd-width
+// integers, ...), and SPIR-V from other producers may be unoptimized too (-O0 builds, the CTS's
+// binaries). The region passes (prefetch, formRegions, the widening) want what an optimizer
+// leaves: values in registers rather than allocas (an alloca live across a barrier costs a
+// per-work-item slot), canonical loops with induction variables (the widening's stride analysis),
+// folded address arithmetic. So each kernel runs LLVM's per-function simplification pipeline (the
+// one O2 runs on every function after inlining: SROA, EarlyCSE, InstCombine, SimplifyCFG, loop
+// rotation, LICM, IndVarSimplify, GVN, ...) here, on the host's triple and DataLayout. The
+// vectorizers are not in it: they run in the final O3 over the work-group function, where the
+// work-item loops exist.
+//
+// What the optimizer must know first, since the translator declares the SPIR-V builtins bare:
+//  - work-item builtins (__spirv_BuiltIn*) read nothing that changes within a work-item: readnone,
+//    so they are CSE'd and hoisted like clang's `const` get_global_id;
+//  - barriers and every other remaining __spirv_ call (group collectives, sub-group operations)
+//    are convergent, and barriers are also noduplicate: no pass may make one depend on more
+//    control flow or copy it (jump threading, unswitching, tail duplication), which would break
+//    the rule that every work-item of a group reaches the same barriers.
+#include <llvm/IR/Attributes.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include "backends/cpu/jit/jit_passes.h"
+
+namespace tessera::backends::cpu::jit {
+namespace {
+
+void markBuiltinDeclarations(llvm::Module& m) {
+  for (llvm::Function& f : m) {
+    if (!f.isDeclaration()) continue;
+    llvm::StringRef base = spirvBaseName(f.getName());
+    if (!base.startswith("__spirv_")) continue;
+    f.addFnAttr(llvm::Attribute::NoUnwind);
+    if (base.startswith("__spirv_BuiltIn")) {
+      f.setDoesNotAccessMemory();
+      f.addFnAttr(llvm::Attribute::WillReturn);
+      f.addFnAttr(llvm::Attribute::NoSync);
+      f.addFnAttr(llvm::Attribute::NoFree);
+      continue;
+    }
+    f.addFnAttr(llvm::Attribute::Convergent);
+    if (base == "__spirv_ControlBarrier") f.addFnAttr(llvm::Attribute::NoDuplicate);
+  }
+  // Call sites carry the callee's attributes only where they were copied; barriers must be
+  // convergent at every call.
+  for (llvm::Function& f : m) {
+    for (llvm::BasicBlock& bb : f) {
+      for (llvm::Instruction& i : bb) {
+        auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+        if (call && call->getCalledFunction() &&
+            call->getCalledFunction()->hasFnAttribute(llvm::Attribute::Convergent)) {
+          call->addFnAttr(llvm::Attribute::Convergent);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void simplifyKernels(llvm::Module& m, llvm::TargetMachine* tm) {
+  markBuiltinDeclarations(m);
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::FunctionPassManager fpm = pb.buildFunctionSimplificationPipeline(
+      llvm::OptimizationLevel::O2, llvm::ThinOrFullLTOPhase::None);
+  for (llvm::Function& f : m) {
+    if (!f.isDeclaration()) fpm.run(f, fam);
+  }
+}
+
+}  // namespace tessera::backends::cpu::jit
