@@ -4,6 +4,7 @@
 #include <llvm/IR/Instructions.h>
 
 #include <algorithm>
+#include <set>
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include "backends/cpu/jit/jit_passes.h"
@@ -54,25 +55,39 @@ std::vector<llvm::Function*> inlineIntoKernels(llvm::Module& m) {
       }
     }
   }
-  // A helper that calls a barrier or a work-item builtin only means something inside a kernel's
-  // work-group function; once inlined everywhere it is called from, its own definition cannot be
-  // compiled (nothing would lower those calls), so it goes. Other helpers stay: an exported one
-  // may be asked for with zeModuleGetFunctionPointer.
-  auto needsWorkGroup = [](llvm::Function& f) {
-    for (llvm::BasicBlock& bb : f)
-      for (llvm::Instruction& i : bb)
-        if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i))
-          if (llvm::Function* callee = call->getCalledFunction()) {
-            llvm::StringRef base = spirvBaseName(callee->getName());
-            if (base.startswith("__spirv_BuiltIn") || base == "__spirv_ControlBarrier")
-              return true;
-          }
-    return false;
-  };
-  for (auto it = m.begin(); it != m.end();) {
-    llvm::Function& f = *it++;
-    bool isKernel = std::find(kernels.begin(), kernels.end(), &f) != kernels.end();
-    if (!isKernel && !f.isDeclaration() && f.use_empty() && needsWorkGroup(f)) f.eraseFromParent();
+  // A helper that calls a barrier or a work-item builtin, directly or through other helpers, only
+  // means something inside a kernel's work-group function; once inlined everywhere it is called
+  // from, its own definition cannot be compiled (nothing would lower those calls), so it goes, and
+  // so do the helpers only it called (unoptimized OpenCL C keeps every level of helper). Other
+  // helpers stay: an exported one may be asked for with zeModuleGetFunctionPointer.
+  std::set<llvm::Function*> needsWorkGroup;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (llvm::Function& f : m) {
+      if (f.isDeclaration() || needsWorkGroup.count(&f)) continue;
+      bool needs = false;
+      for (llvm::BasicBlock& bb : f)
+        for (llvm::Instruction& i : bb)
+          if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i))
+            if (llvm::Function* callee = call->getCalledFunction()) {
+              llvm::StringRef base = spirvBaseName(callee->getName());
+              needs |= base.startswith("__spirv_BuiltIn") || base == "__spirv_ControlBarrier" ||
+                       needsWorkGroup.count(callee) != 0;
+            }
+      if (needs) grew = needsWorkGroup.insert(&f).second;
+    }
+  }
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (auto it = m.begin(); it != m.end();) {
+      llvm::Function& f = *it++;
+      bool isKernel = std::find(kernels.begin(), kernels.end(), &f) != kernels.end();
+      if (!isKernel && f.use_empty() && needsWorkGroup.count(&f)) {
+        needsWorkGroup.erase(&f);
+        f.eraseFromParent();
+        erased = true;
+      }
+    }
   }
   return kernels;
 }

@@ -51,6 +51,18 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
           if (cb && cb->getValue().countTrailingOnes() >= 32 && cb->getValue().isMask())
             r = of(a, depth + 1);
           break;
+        case llvm::Instruction::AShr:
+        case llvm::Instruction::LShr: {
+          // sext/zext(trunc x) as InstCombine writes it, (x << k) >> k, keeping 32 bits or more
+          // (the assumption above).
+          auto* shl = llvm::dyn_cast<llvm::BinaryOperator>(a);
+          auto* k = shl ? llvm::dyn_cast<llvm::ConstantInt>(shl->getOperand(1)) : nullptr;
+          if (cb && k && shl->getOpcode() == llvm::Instruction::Shl &&
+              k->getZExtValue() == cb->getZExtValue() &&
+              cb->getZExtValue() + 32 <= bo->getType()->getIntegerBitWidth())
+            r = of(shl->getOperand(0), depth + 1);
+          break;
+        }
         case llvm::Instruction::Shl:
           if (cb && cb->getZExtValue() < 16)
             if (auto sa = of(a, depth + 1)) r = *sa << cb->getZExtValue();

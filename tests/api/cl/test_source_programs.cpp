@@ -157,3 +157,41 @@ __kernel void info(__global const uint* restrict src, __local float4* scratch, _
   clReleaseKernel(k);
   clReleaseProgram(p);
 }
+
+// What LLVM's optimizer makes of these is IR the SPIR-V 1.0 translator cannot carry: `freeze`
+// ((i / d) * d + i % d; CLBlast's GEMM), a switch on an i2 (hashcat: "InvalidBitWidth"), and a
+// scalar condition selecting vectors (pyopencl's Ranlux). Source goes to the translator
+// unoptimized, so all of them build, and compute what the source says.
+TEST_CASE("Given kernels whose optimized IR SPIR-V 1.0 cannot carry, when built from source, then "
+          "they build and compute right",
+          "[cl][program][source]") {
+  ClFixture fx;
+  cl_program p = sourceProgram(fx.ctx, R"(
+__kernel void divmod(__global int* out) {
+  uint i = get_global_id(0), d = 7;
+  out[i] = (int)((i / d) * d + (i % d));  // freeze under -O2
+}
+__kernel void narrow(__global int* out) {
+  int r;
+  switch ((int)get_global_id(0) & 3) { case 0: r = 11; break; case 1: r = 7; break; case 2: r = 5; break; default: r = 3; }
+  out[get_global_id(0)] = r;  // a switch on i2 under -O2
+}
+__kernel void vsel(__global int* out) {
+  size_t i = get_global_id(0);
+  int4 a = (int4)((int)i, 1, 2, 3), b = (int4)(-(int)i, 4, 5, 6);
+  int4 v = (i & 1) ? a : b * 2;  // a scalar condition selecting whole vectors
+  out[i] = v.x + v.y + v.z + v.w;
+}
+)");
+  REQUIRE(clBuildProgram(p, 1, &fx.dev, "", nullptr, nullptr) == CL_SUCCESS);
+  auto divmod = runInts(fx, p, "divmod", 100);
+  auto narrow = runInts(fx, p, "narrow", 100);
+  auto vsel = runInts(fx, p, "vsel", 100);
+  const int table[4] = {11, 7, 5, 3};
+  for (int i = 0; i < 100; ++i) {
+    CHECK(divmod[i] == i);
+    CHECK(narrow[i] == table[i & 3]);
+    CHECK(vsel[i] == ((i & 1) ? i + 6 : -2 * i + 30));
+  }
+  clReleaseProgram(p);
+}

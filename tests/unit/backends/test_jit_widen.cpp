@@ -528,9 +528,10 @@ TEST_CASE("Given tiled, when regions are formed, then ids and addresses are reco
   for (int width : {0, 1, 8, 16}) {
     const CompiledKernel& k = widened("tiled", width);
     CHECK(k.barrierCount == 2);
-    // acc and t (with the phis of the rotated loop); no id, index or address crosses a barrier
-    // in a slot (they took 320 bytes per work-item before rematerialization).
-    CHECK(k.scratchBytesPerWorkItem <= 32);
+    // acc and t (with the phis of the rotated loop; the JIT's simplification widens t to an i64
+    // induction variable); no id, index or address crosses a barrier in a slot (they took 320
+    // bytes per work-item before rematerialization).
+    CHECK(k.scratchBytesPerWorkItem <= 40);
     // The tile counter crosses the barriers in a slot every work-item holds the same value in
     // (group-uniform control flow), so the tile loads are contiguous, not gathers.
     if (width >= 8) CHECK(k.widen.gathers == 0);
