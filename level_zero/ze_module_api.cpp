@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/context/context.h"
-#include "core/linkage/linkage_inspection.h"
+#include "core/module/linkage_inspection.h"
 #include "core/module/module.h"
 #include "level_zero/api_support.h"
 #include "tessera/ze_tessera.h"
@@ -106,7 +106,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleDynamicLink(uint32_t numModules,
 }
 
 // ZE_extension_linkage_inspection: "List all the import & unresolveable import dependencies &
-// exports of a set of modules", into a log object (core/linkage/linkage_inspection.h).
+// exports of a set of modules", into a log object (core/module/linkage_inspection.h).
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeModuleInspectLinkageExt(ze_linkage_inspection_ext_desc_t* pInspectDesc, uint32_t numModules,
                           ze_module_handle_t* phModules, ze_module_build_log_handle_t* phLog) {

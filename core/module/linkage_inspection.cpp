@@ -1,4 +1,4 @@
-#include "core/linkage/linkage_inspection.h"
+#include "core/module/linkage_inspection.h"
 
 #include <algorithm>
 
