@@ -43,8 +43,10 @@ llvm::Value* rootn(Builder& b, llvm::Value* x, llvm::Value* n) {
   llvm::Value* lo = b.CreateFDiv(residual, nd);
   llvm::Value* p = binary(b, llvm::Intrinsic::pow, ax, hi);
   llvm::Value* e = b.CreateFMul(lo, unary(b, llvm::Intrinsic::log, ax));
-  e = b.CreateSelect(isFinite(b, e), e, fconst(t, 0.0));  // x = 0, inf, NaN: p is the answer
-  llvm::Value* r = b.CreateIntrinsic(llvm::Intrinsic::fma, {t}, {p, e, p});
+  // x = 0, inf or NaN (e not finite) and p = 0 or inf: p is the answer.
+  e = b.CreateSelect(isFinite(b, e), e, fconst(t, 0.0));
+  llvm::Value* r =
+      b.CreateSelect(isFinite(b, p), b.CreateIntrinsic(llvm::Intrinsic::fma, {t}, {p, e, p}), p);
   llvm::Value* zero = llvm::Constant::getNullValue(n->getType());
   llvm::Value* odd = b.CreateICmpNE(b.CreateAnd(n, llvm::ConstantInt::get(n->getType(), 1)), zero);
   r = b.CreateSelect(odd, binary(b, llvm::Intrinsic::copysign, r, xd), r);

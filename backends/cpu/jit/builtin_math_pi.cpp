@@ -23,10 +23,12 @@ llvm::Value* fma(Builder& b, llvm::Value* x, llvm::Value* y, llvm::Value* z) {
   return b.CreateIntrinsic(llvm::Intrinsic::fma, {x->getType()}, {x, y, z});
 }
 
-// x * (hi + lo) with one rounding at the end (x * lo is far below x * hi's last bit).
+// x * (hi + lo) with one rounding at the end (x * lo is far below x * hi's last bit); a zero
+// keeps its sign.
 llvm::Value* timesDoubleDouble(Builder& b, llvm::Value* x, double hi, double lo) {
   llvm::Type* t = x->getType();
-  return fma(b, x, fconst(t, hi), b.CreateFMul(x, fconst(t, lo)));
+  llvm::Value* r = fma(b, x, fconst(t, hi), b.CreateFMul(x, fconst(t, lo)));
+  return b.CreateSelect(b.CreateFCmpOEQ(x, fconst(t, 0.0)), x, r);
 }
 
 llvm::Value* negateIf(Builder& b, llvm::Value* condition, llvm::Value* v) {
