@@ -8,10 +8,34 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <new>
 #include <string>
 #include <vector>
 
 namespace tessera::backends::cpu::test {
+
+// Buffers a kernel reads as vectors (int8, double16: up to 128 bytes): aligned to 128 bytes.
+template <typename T>
+struct VectorAligned {
+  using value_type = T;
+  VectorAligned() = default;
+  template <typename U>
+  VectorAligned(const VectorAligned<U>&) {}
+  T* allocate(size_t n) {
+    return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{128}));
+  }
+  void deallocate(T* p, size_t) { ::operator delete (p, std::align_val_t{128}); }
+  template <typename U>
+  bool operator==(const VectorAligned<U>&) const {
+    return true;
+  }
+  template <typename U>
+  bool operator!=(const VectorAligned<U>&) const {
+    return false;
+  }
+};
+template <typename T>
+using AlignedVector = std::vector<T, VectorAligned<T>>;
 
 // |got - ref| in units of the last place of `ref` in T (the smallest denormal below T's normal
 // range). NaN must answer NaN; an infinite result is exact only where the reference rounds to it.

@@ -409,7 +409,7 @@ TEST_CASE(
     "[jit][builtins][math]") {
   const CompiledKernel& k = kernel("builtins_math", "mixed_scalars");
   const size_t n = 8;
-  std::vector<float> x(4 * n), out(24 * n);
+  AlignedVector<float> x(4 * n), out(24 * n);
   for (size_t i = 0; i < x.size(); ++i) x[i] = float(int(i) - 13) * 0.375f;
   std::vector<uint32_t> nans(n);
   std::vector<uint64_t> dnans(n);
