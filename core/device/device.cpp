@@ -118,7 +118,7 @@ void Device::computeProperties(ze_device_compute_properties_t& p) const {
   v.maxTotalGroupSize = limits::kMaxGroupSize;
   v.maxGroupSizeX = v.maxGroupSizeY = v.maxGroupSizeZ = limits::kMaxGroupSize;
   v.maxGroupCountX = v.maxGroupCountY = v.maxGroupCountZ = UINT32_MAX;
-  v.maxSharedLocalMemory = limits::kMaxSharedLocalMemory;
+  v.maxSharedLocalMemory = limits::maxSharedLocalMemory(resources_);
   v.numSubGroupSizes = 1;
   v.subGroupSizes[0] = 1;
   assignKeepingHeader(p, v);
