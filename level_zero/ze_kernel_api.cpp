@@ -4,6 +4,7 @@
 
 #include "core/module/kernel.h"
 #include "level_zero/api_support.h"
+#include "tessera/ze_tessera.h"
 
 using namespace tessera::core;
 using tessera::ze::guarded;
@@ -131,6 +132,16 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSetGlobalOffsetExp(ze_kernel_handle_
   Kernel* kernel = Kernel::fromHandle(hKernel);
   if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   kernel->setGlobalOffset(offsetX, offsetY, offsetZ);
+  return ZE_RESULT_SUCCESS;
+}
+
+// ZE_tessera_kernel_work_dim (tessera/ze_tessera.h).
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraKernelSetWorkDim(ze_kernel_handle_t hKernel,
+                                                              uint32_t workDim) {
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (workDim > 3) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  kernel->setWorkDim(workDim);
   return ZE_RESULT_SUCCESS;
 }
 
