@@ -75,3 +75,15 @@ __kernel void local_alignment(__global ulong* out, __local char* pad, __local lo
     out[g + 3] = (ulong)(before + s.c + s.v.s7 + x.sf + pad[0] + arg[0].s3);
   }
 }
+
+// Row and column of a work-item by division by an argument, used after a barrier: the division's
+// guard (a freeze and a select) is as cheap to recompute per region as the division itself, so
+// nothing needs a scratch slot. (The column without %: with / and % of the same operands clang -O2
+// writes the remainder with a freeze, which the SPIR-V translator refuses.)
+__kernel void rows_across_barrier(__global float* a, int n, __local float* tmp) {
+  size_t g = get_global_id(0), l = get_local_id(0);
+  int row = (int)g / n, col = (int)g - row * n;
+  tmp[l] = a[g];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  a[row * n + col] = tmp[get_local_size(0) - 1 - l] + (float)(row * 1000 + col);
+}

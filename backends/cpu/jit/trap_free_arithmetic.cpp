@@ -7,12 +7,13 @@
 // INT_MIN / -1 (which fault_guard.h would take as a kernel fault), and LLVM takes both as
 // undefined behaviour it may optimize on. So, before any LLVM optimization runs, every
 // sdiv/udiv/srem/urem (scalars and vectors) whose divisor may be zero, or -1 with a dividend that
-// may be the minimum, divides by 1 in those cases instead, through a select: the division stays
-// straight-line code that the loop vectorizer and the widening (widen.cpp) vectorize like any
-// other. Operands that may be poison are frozen first, so the guard's compare sees the value the
-// division divides by. A division whose divisor is a constant that cannot fault is left as it
-// is. The result for the undefined cases: x / 0 = x, x % 0 = 0, INT_MIN / -1 = INT_MIN,
-// INT_MIN % -1 = 0.
+// may be the minimum, divides by 1 in those cases instead, through a select on the divisor (a
+// signed quotient by -1 is then the negated dividend): the division stays straight-line code that
+// the loop vectorizer and the widening (widen.cpp) vectorize like any other, and the guard
+// depends on the divisor only, so a kernel argument's is computed once. A divisor that may be
+// poison is frozen first, so the guard's compare sees the value the division divides by. A
+// division whose divisor is a constant that cannot fault is left as it is. The results where
+// OpenCL leaves them undefined: x / 0 = x, x % 0 = 0, INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0.
 //
 // Shifts: "The result of E1 << E2 is E1 left-shifted by log2(N) least significant bits in E2
 // viewed as an unsigned integer value, where N is the number of bits used to represent the data
@@ -92,19 +93,27 @@ void guardDivision(llvm::BinaryOperator& div, const llvm::DataLayout& dl) {
     mayOverflow = kd.Zero.isZero() && !kx.isNonNegative() && low.isZero();
   }
   if (mayBeZero || mayOverflow) {
+    // The guard depends on the divisor alone (a kernel argument's is computed once, outside the
+    // work-item loops): a divisor of -1 divides by 1 too, x % 1 being x % -1 (0), and a quotient
+    // by -1 is then -x (the minimum's stays the minimum).
     llvm::IRBuilder<> b(&div);
     d = frozen(b, d);
-    llvm::Value* bad = nullptr;
-    if (mayBeZero) bad = b.CreateICmpEQ(d, llvm::Constant::getNullValue(t));
-    if (mayOverflow) {
-      x = frozen(b, x);
-      llvm::Value* overflow = b.CreateAnd(
-          b.CreateICmpEQ(x, llvm::ConstantInt::get(t, llvm::APInt::getSignedMinValue(bits))),
-          b.CreateICmpEQ(d, llvm::Constant::getAllOnesValue(t)));
-      bad = bad ? b.CreateOr(bad, overflow) : overflow;
-    }
-    div.setOperand(0, x);
+    llvm::Value* bad;
+    if (mayBeZero && mayOverflow)  // d in {-1, 0}
+      bad = b.CreateICmpULT(b.CreateAdd(d, llvm::ConstantInt::get(t, 1)),
+                            llvm::ConstantInt::get(t, 2));
+    else if (mayBeZero)
+      bad = b.CreateICmpEQ(d, llvm::Constant::getNullValue(t));
+    else
+      bad = b.CreateICmpEQ(d, llvm::Constant::getAllOnesValue(t));
     div.setOperand(1, b.CreateSelect(bad, llvm::ConstantInt::get(t, 1), d, "divisor.safe"));
+    if (mayOverflow && div.getOpcode() == llvm::Instruction::SDiv) {
+      b.SetInsertPoint(div.getNextNode());
+      llvm::Value* negated = b.CreateSub(llvm::Constant::getNullValue(t), x, "negated");
+      llvm::Value* q = b.CreateSelect(b.CreateICmpEQ(d, llvm::Constant::getAllOnesValue(t)),
+                                      negated, &div, "quotient");
+      div.replaceUsesWithIf(q, [&](llvm::Use& u) { return u.getUser() != q; });
+    }
   }
   div.setMetadata(kTrapFreeMetadata, llvm::MDNode::get(div.getContext(), {}));
 }

@@ -178,6 +178,27 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "Given a row and column divided out of the global id before a barrier, then the guarded "
+    "divisions are recomputed after it, not kept in scratch slots",
+    "[jit][undefined][barrier]") {
+  const CompiledKernel& k = undefinedKernel("rows_across_barrier", -1);
+  CHECK(k.barrierCount == 1);
+  CHECK(k.scratchBytesPerWorkItem == 0);
+  const int n = 24, groups = 6, size = 16;
+  std::vector<float> a(groups * size), ref(groups * size);
+  for (int i = 0; i < groups * size; ++i) a[i] = float(i) * 0.5f;
+  for (int g = 0; g < groups; ++g)
+    for (int l = 0; l < size; ++l) {
+      int i = g * size + l;
+      ref[i] = a[g * size + size - 1 - l] + float((i / n) * 1000 + i % n);
+    }
+  ArgBuffer args(k);
+  args.set(0, a.data()).set(1, n).local(2, size * sizeof(float));
+  launch(k, args.data(), dims1(groups, size), pool());
+  for (int i = 0; i < groups * size; ++i) REQUIRE(a[i] == ref[i]);
+}
+
 // SPIR-V from producers other than clang's OpenCL C front end may shift by the width or more
 // (SPIR-V: "the result is undefined if Shift is greater than or equal to the bit width"): the count
 // is taken modulo the width, as OpenCL C defines its shifts. Written as the translator's IR.
