@@ -1,14 +1,17 @@
 // clEnqueueNDRangeKernel and clEnqueueTask: an OpenCL ND-range becomes one
 // zeCommandListAppendLaunchKernel of global / local groups, with the global offset set through
-// zeKernelSetGlobalOffsetExp. Level Zero snapshots arguments, group size and offset when the launch
-// is appended, so the kernel's mutex covers only setting them and appending.
+// zeKernelSetGlobalOffsetExp and the work dimension through zeTesseraKernelSetWorkDim. Level Zero
+// snapshots arguments, group size, offset and work dimension when the launch is appended, so the
+// kernel's mutex covers only setting them and appending.
 #include <cstdint>
 #include <limits>
 
 #include "cl_shim/api.h"
 #include "cl_shim/api_support.h"
+#include "cl_shim/device.h"
 #include "cl_shim/errors.h"
 #include "cl_shim/kernel.h"
+#include "cl_shim/platform.h"
 #include "cl_shim/queue.h"
 #include "cl_shim/recording.h"
 
@@ -151,6 +154,10 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
                                                  uint32_t(offset[2]));
       r != ZE_RESULT_SUCCESS)
     return fromZe(r);
+  // get_work_dim(): "the number of dimensions in use", the work_dim given here, also when the
+  // higher dimensions have size 1 (Level Zero itself would count only those above 1).
+  if (auto setWorkDim = dev.platform().ext().kernelWorkDim)
+    if (ze_result_t r = setWorkDim(z->ze, work_dim); r != ZE_RESULT_SUCCESS) return fromZe(r);
   ze_kernel_handle_t zk = z->ze;
   // The held objects, in storage this thread keeps across launches (enqueue copies them into the
   // event before it returns).

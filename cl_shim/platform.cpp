@@ -42,6 +42,7 @@ bool Platform::init() {
                    get("zeTesseraDeviceGetCaches", e.caches) &&
                    get("zeTesseraModuleGetIL", e.moduleIL);
     get("zeTesseraDeviceCreatePartition", e.createPartition);  // without it: no fission
+    get("zeTesseraKernelSetWorkDim", e.kernelWorkDim);
     if (!tessera) continue;
     driver_ = d;
     ext_ = e;

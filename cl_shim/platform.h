@@ -23,6 +23,7 @@ struct ZeExtensions {
   ze_pfnTesseraDeviceGetCaches_t caches = nullptr;
   ze_pfnTesseraDeviceCreatePartition_t createPartition = nullptr;
   ze_pfnTesseraModuleGetIL_t moduleIL = nullptr;
+  ze_pfnTesseraKernelSetWorkDim_t kernelWorkDim = nullptr;  // without it: Level Zero's rule
 };
 
 class Platform : public Object<_cl_platform_id, 0x504c5431 /* "PLT1" */> {

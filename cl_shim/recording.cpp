@@ -4,7 +4,9 @@
 #include <limits>
 
 #include "cl_shim/api_support.h"
+#include "cl_shim/device.h"
 #include "cl_shim/errors.h"
+#include "cl_shim/platform.h"
 #include "cl_shim/queue.h"
 #include "tessera/ze_tessera.h"
 
@@ -151,6 +153,8 @@ cl_int Recording::record(Kernel& kernel, Kernel::PerDevice& z, const LaunchShape
                                                  uint32_t(shape.offset[1]), uint32_t(shape.offset[2]));
       r != ZE_RESULT_SUCCESS)
     return fromZe(r);
+  if (auto setWorkDim = dl.device->platform().ext().kernelWorkDim)
+    if (ze_result_t r = setWorkDim(z.ze, shape.workDim); r != ZE_RESULT_SUCCESS) return fromZe(r);
   if (ze_result_t r = zeCommandListAppendLaunchKernel(dl.list, z.ze, &groups, nullptr, 0, nullptr);
       r != ZE_RESULT_SUCCESS)
     return fromZe(r);
@@ -192,6 +196,10 @@ cl_int Recording::recordOn(DeviceList& dl, bool) {
       return fromZe(r);
     ze_group_count_t groups = groupsOf(d.shape);
     std::lock_guard lock(d.kernel->mutex());
+    // The work dimension is not among what an update changes: the launch carries it from here.
+    if (auto setWorkDim = dl.device->platform().ext().kernelWorkDim)
+      if (ze_result_t r = setWorkDim(z->ze, d.shape.workDim); r != ZE_RESULT_SUCCESS)
+        return fromZe(r);
     if (ze_result_t r = zeCommandListAppendLaunchKernel(dl.list, z->ze, &groups, nullptr, 0, nullptr);
         r != ZE_RESULT_SUCCESS)
       return fromZe(r);

@@ -4,6 +4,7 @@
 
 #include "core/module/kernel.h"
 #include "level_zero/api_support.h"
+#include "tessera/ze_tessera.h"
 
 using namespace tessera::core;
 using tessera::ze::guarded;
@@ -147,6 +148,16 @@ zeKernelSchedulingHintExp(ze_kernel_handle_t hKernel, ze_scheduling_hint_exp_des
   // "ZE_RESULT_ERROR_INVALID_ENUMERATION: 0x7 < pHint->flags"
   if (pHint->flags > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   kernel->schedulingHint = pHint->flags;
+  return ZE_RESULT_SUCCESS;
+}
+
+// ZE_tessera_kernel_work_dim (tessera/ze_tessera.h).
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraKernelSetWorkDim(ze_kernel_handle_t hKernel,
+                                                              uint32_t workDim) {
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (workDim > 3) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  kernel->setWorkDim(workDim);
   return ZE_RESULT_SUCCESS;
 }
 

@@ -19,6 +19,7 @@ ze_result_t makeLaunch(Kernel& kernel, const ze_group_count_t* counts, LaunchOp&
     out.dims.groupSize[d] = kernel.groupSize()[d];
     out.dims.globalOffset[d] = kernel.globalOffset()[d];
   }
+  out.dims.workDim = kernel.workDim();  // 0: decided when the launch runs (command_exec.cpp)
   if (counts) {
     out.dims.groupCount[0] = counts->groupCountX;
     out.dims.groupCount[1] = counts->groupCountY;

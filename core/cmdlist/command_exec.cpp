@@ -57,6 +57,9 @@ void regionCopy(const RegionCopyOp& op) {
                    d.width);
 }
 
+// get_work_dim() of a Level Zero launch, which names no work dimension: the highest dimension
+// with more than one work-item. (The OpenCL layer names its work_dim through
+// zeTesseraKernelSetWorkDim, which the launch then carries.)
 uint32_t workDim(const backends::cpu::LaunchDims& d) {
   if (uint64_t(d.groupCount[2]) * d.groupSize[2] > 1) return 3;
   if (uint64_t(d.groupCount[1]) * d.groupSize[1] > 1) return 2;
@@ -72,7 +75,7 @@ void launch(const LaunchOp& l, const ze_group_count_t* counts, const ExecutionTa
   }
   // An empty grid runs nothing (group counts of zero are legal in indirect launches).
   if (!dims.groupCount[0] || !dims.groupCount[1] || !dims.groupCount[2]) return;
-  dims.workDim = workDim(dims);
+  if (dims.workDim == 0) dims.workDim = workDim(dims);
   // Serial (a tiny launch inline on the submitting thread): every work-group on this thread.
   launchContained(*l.kernel, l.args.data(), dims, t.serial ? nullptr : &t.device.workers(),
                   t.cancel);

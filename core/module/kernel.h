@@ -51,6 +51,10 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   std::array<uint32_t, 3> suggestGroupSize(uint32_t gx, uint32_t gy, uint32_t gz) const;
   void setGlobalOffset(uint32_t x, uint32_t y, uint32_t z) { offset_ = {x, y, z}; }
   const std::array<uint64_t, 3>& globalOffset() const { return offset_; }
+  // What get_work_dim() returns in launches appended from now on (ZE_tessera_kernel_work_dim); 0:
+  // the highest dimension with more than one work-item.
+  void setWorkDim(uint32_t workDim) { workDim_ = workDim; }
+  uint32_t workDim() const { return workDim_; }
   // Cooperative launches need every group running at once: one per worker of the device.
   uint32_t maxCooperativeGroupCount() const;
 
@@ -75,6 +79,7 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   std::vector<bool> set_;
   std::array<uint32_t, 3> groupSize_{1, 1, 1};
   std::array<uint64_t, 3> offset_{0, 0, 0};
+  uint32_t workDim_ = 0;
   std::string sourceAttributes_;
 };
 

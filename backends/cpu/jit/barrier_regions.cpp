@@ -16,6 +16,7 @@
 // that uses them instead of crossing in a slot: a region then sees them as expressions of its own
 // ids, which LLVM's vectorizer and the widening (widen.cpp) read as uniform or consecutive across
 // work-items, where a value reloaded from a slot is opaque (a gather).
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -31,7 +32,7 @@
 namespace tessera::backends::cpu::jit {
 namespace {
 
-// How many instructions an expression may have to be recomputed where it is used.
+// How many (distinct) instructions an expression may have to be recomputed where it is used.
 constexpr unsigned kRematerializeLimit = 24;
 
 bool isWorkItemBuiltin(const llvm::Instruction& i) {
@@ -40,22 +41,33 @@ bool isWorkItemBuiltin(const llvm::Instruction& i) {
          spirvBaseName(call->getCalledFunction()->getName()).startswith("__spirv_BuiltIn");
 }
 
-// Whether `v` is such a cheap value; `budget` counts down the instructions of its expression.
-bool rematerializable(llvm::Value* v, unsigned& budget) {
+// Whether `v` is such a cheap value; `budget` counts down the distinct instructions of its
+// expression (what rematerialize copies into a block: a subexpression used twice, like the
+// dividend and divisor of a guarded division (trap_free_arithmetic.cpp) or `row` in
+// `row * n + (g - row * n)`, is copied once).
+bool rematerializable(llvm::Value* v, unsigned& budget,
+                      llvm::SmallPtrSetImpl<llvm::Value*>& counted) {
   auto* i = llvm::dyn_cast<llvm::Instruction>(v);
   if (i == nullptr) return llvm::isa<llvm::Argument>(v) || llvm::isa<llvm::Constant>(v);
   if (llvm::isa<llvm::AllocaInst>(i)) return i->getParent()->isEntryBlock();
+  if (!counted.insert(v).second) return true;  // checked already (no cycles without phis)
   if (budget == 0) return false;
   --budget;
   bool cheap = llvm::isa<llvm::BinaryOperator>(i) || llvm::isa<llvm::CastInst>(i) ||
                llvm::isa<llvm::GetElementPtrInst>(i) || llvm::isa<llvm::CmpInst>(i) ||
                llvm::isa<llvm::SelectInst>(i) || llvm::isa<llvm::ExtractElementInst>(i) ||
                llvm::isa<llvm::InsertElementInst>(i) || llvm::isa<llvm::UnaryOperator>(i) ||
+               llvm::isa<llvm::FreezeInst>(i) ||  // trap_free_arithmetic.cpp's division guards
                isWorkItemBuiltin(*i);
   if (!cheap) return false;
   for (llvm::Value* op : i->operands())
-    if (!rematerializable(op, budget)) return false;
+    if (!rematerializable(op, budget, counted)) return false;
   return true;
+}
+bool rematerializable(llvm::Value* v) {
+  unsigned budget = kRematerializeLimit;
+  llvm::SmallPtrSet<llvm::Value*, 32> counted;
+  return rematerializable(v, budget, counted);
 }
 
 struct Copies {
@@ -102,7 +114,8 @@ std::set<llvm::Value*> groupUniformValues(llvm::Function& kernel) {
                     llvm::isa<llvm::GetElementPtrInst>(i) || llvm::isa<llvm::CmpInst>(i) ||
                     llvm::isa<llvm::SelectInst>(i) || llvm::isa<llvm::PHINode>(i) ||
                     llvm::isa<llvm::ExtractElementInst>(i) ||
-                    llvm::isa<llvm::InsertElementInst>(i) || llvm::isa<llvm::UnaryOperator>(i);
+                    llvm::isa<llvm::InsertElementInst>(i) || llvm::isa<llvm::UnaryOperator>(i) ||
+                    llvm::isa<llvm::FreezeInst>(i);
       }
       if (candidate) uniform.insert(&i);
     }
@@ -147,10 +160,10 @@ void rematerializeCrossingValues(llvm::Function& kernel) {
   std::vector<llvm::PHINode*> same;
   for (llvm::BasicBlock& bb : kernel)
     for (llvm::PHINode& phi : bb.phis()) {
-      unsigned budget = kRematerializeLimit;
       llvm::Value* v = phi.getIncomingValue(0);
-      if (v != &phi && llvm::all_of(phi.incoming_values(), [&](llvm::Value* in) { return in == v; }) &&
-          rematerializable(v, budget))
+      if (v != &phi &&
+          llvm::all_of(phi.incoming_values(), [&](llvm::Value* in) { return in == v; }) &&
+          rematerializable(v))
         same.push_back(&phi);
     }
   Copies copies;
@@ -161,9 +174,7 @@ void rematerializeCrossingValues(llvm::Function& kernel) {
   std::vector<llvm::Instruction*> cheap;
   for (llvm::BasicBlock& bb : kernel)
     for (llvm::Instruction& i : bb) {
-      unsigned budget = kRematerializeLimit;
-      if (!llvm::isa<llvm::AllocaInst>(i) && i.isUsedOutsideOfBlock(&bb) &&
-          rematerializable(&i, budget))
+      if (!llvm::isa<llvm::AllocaInst>(i) && i.isUsedOutsideOfBlock(&bb) && rematerializable(&i))
         cheap.push_back(&i);
     }
   for (llvm::Instruction* i : cheap) {

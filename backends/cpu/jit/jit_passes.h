@@ -64,6 +64,16 @@ enum RegionParam : unsigned {
 // kernels. Returns the kernels (functions that were spir_kernel).
 std::vector<llvm::Function*> inlineIntoKernels(llvm::Module& m);
 
+// trap_free_arithmetic.cpp: what OpenCL leaves undefined gets a value, never a trap: integer
+// divisions and remainders divide by 1 where the divisor is 0 (or -1 with the minimum dividend),
+// through a select; shift counts are masked to the width. Runs before any LLVM optimization could
+// take that undefined behaviour as a promise.
+void makeArithmeticTrapFree(llvm::Module& m);
+// True unless `i` is an integer division or remainder that may trap (one makeArithmeticTrapFree
+// has not guarded, with a divisor that is not a safe constant). widen.cpp predicates such
+// divisions only when this holds.
+bool isTrapFreeDivision(const llvm::Instruction& i);
+
 // byval_copies.cpp: a by-value argument the kernel may write is copied to a private alloca on
 // entry (the argument buffer is shared by every work-item of the launch).
 void copyWrittenByValArgs(llvm::Function& kernel);

@@ -71,7 +71,13 @@ struct CompiledKernel {
   WorkGroupFn fn = nullptr;
 };
 
-// Alignment of each __local argument inside a work-group's local memory.
-inline constexpr uint32_t kLocalArgAlignment = 64;
+// The largest alignment an OpenCL type asks for. OpenCL C, "Alignment of Types": "A data item
+// declared to be a data type in memory is always aligned to the size of the data type in bytes"
+// (a 3-component vector to four components' size), so long16 and double16 ask for 128 bytes. Local
+// memory and scratch buffers, the argument buffer a work-group function reads, and each __local
+// argument inside a work-group's local memory are aligned to it; so is every argument slot (a type
+// asking for more, a struct declared with a larger aligned attribute, gets this much).
+inline constexpr uint32_t kMaxTypeAlignment = 128;
+inline constexpr uint32_t kLocalArgAlignment = kMaxTypeAlignment;
 
 }  // namespace tessera::backends::cpu

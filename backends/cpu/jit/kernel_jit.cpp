@@ -269,6 +269,7 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
   m.setDataLayout(jit_->getDataLayout());
   // 2.-4.
   std::vector<llvm::Function*> kernels = jit::inlineIntoKernels(m);
+  jit::makeArithmeticTrapFree(m);  // before anything optimizes on division by zero
   for (llvm::Function* kernel : kernels) jit::copyWrittenByValArgs(*kernel);
   jit::lowerWorkGroupCollectives(m);
   if (!jit::lowerBuiltins(m, error)) return nullptr;

@@ -16,14 +16,20 @@
 namespace tessera::backends::cpu {
 namespace {
 
-// A per-thread buffer that only grows; 64-byte aligned so vector code on local memory and scratch
-// is never split across cache lines by the buffer itself.
+struct Free {
+  void operator()(uint8_t* p) const { std::free(p); }
+};
+
+// A per-thread buffer that only grows; aligned to the largest alignment of an OpenCL type
+// (kMaxTypeAlignment, which also keeps vector code on local memory and scratch from being split
+// across cache lines by the buffer itself): a __local long16 at a 128-byte offset is then at a
+// 128-byte address.
 class ThreadBuffer {
  public:
   uint8_t* get(size_t bytes) {
     if (bytes > capacity_) {
       size_t rounded = (bytes + 4095) & ~size_t{4095};
-      void* p = std::aligned_alloc(64, rounded);
+      void* p = std::aligned_alloc(kMaxTypeAlignment, rounded);
       if (p == nullptr) throw std::bad_alloc();
       data_.reset(static_cast<uint8_t*>(p));
       capacity_ = rounded;
@@ -32,9 +38,6 @@ class ThreadBuffer {
   }
 
  private:
-  struct Free {
-    void operator()(uint8_t* p) const { std::free(p); }
-  };
   std::unique_ptr<uint8_t, Free> data_;
   size_t capacity_ = 0;
 };
@@ -52,13 +55,18 @@ void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
     }
   }
   // The launch's own copy of the arguments, with __local sizes turned into offsets; on the stack
-  // for the usual few arguments, so a launch allocates nothing.
-  alignas(16) uint8_t small[256];
-  std::vector<uint8_t> large;
+  // for the usual few arguments, so a launch allocates nothing. Aligned like the slots in it: the
+  // work-group function loads an int16 with its alignment of 64, as an aligned AVX-512 move that
+  // faults on less (kernels taking an int16 by value faulted with a 16-byte aligned copy).
+  alignas(kMaxTypeAlignment) uint8_t small[256];
+  std::unique_ptr<uint8_t, Free> large;
   uint8_t* argCopy = small;
   if (kernel.argBufferSize > sizeof small) {
-    large.resize(kernel.argBufferSize);
-    argCopy = large.data();
+    size_t rounded =
+        (kernel.argBufferSize + kMaxTypeAlignment - 1) & ~size_t{kMaxTypeAlignment - 1};
+    large.reset(static_cast<uint8_t*>(std::aligned_alloc(kMaxTypeAlignment, rounded)));
+    if (!large) throw std::bad_alloc();
+    argCopy = large.get();
   }
   if (kernel.argBufferSize) std::memcpy(argCopy, args, kernel.argBufferSize);
   uint64_t localBytes =

@@ -49,7 +49,11 @@ StaticLocalLayout layoutStaticLocals(llvm::Module& m) {
   const llvm::DataLayout& dl = m.getDataLayout();
   for (llvm::GlobalVariable& g : m.globals()) {
     if (g.getAddressSpace() != kLocalAddressSpace) continue;
-    uint64_t align = std::max<uint64_t>(16, g.getAlign().valueOrOne().value());
+    // At least the type's ABI alignment (a long16 inside a struct: 128; the translator's own
+    // alignment may be less), at most what the launcher aligns local memory to.
+    uint64_t align = std::max<uint64_t>(
+        {16, g.getAlign().valueOrOne().value(), dl.getABITypeAlign(g.getValueType()).value()});
+    align = std::min<uint64_t>(align, kMaxTypeAlignment);
     layout.bytes = (layout.bytes + align - 1) / align * align;
     layout.offsets[&g] = layout.bytes;
     layout.bytes += dl.getTypeAllocSize(g.getValueType());

@@ -16,8 +16,9 @@
 //    address of a load stays a scalar load (its value is uniform);
 //  - stores of a varying value to a uniform address, atomics, volatile accesses and calls with side
 //    effects run lane by lane, in lane order (the scalar order of those work-items);
-//  - calls of trivially vectorizable intrinsics become their vector form; other calls without side
-//    effects (libm) run lane by lane.
+//  - calls of trivially vectorizable intrinsics become their vector form, reductions of an OpenCL
+//    vector's elements (any(), all()) one shuffle per element; other calls without side effects
+//    (libm) run lane by lane.
 // Control flow stays scalar. A varying branch around one block of plain code (`if (gid < n)
 // out[gid] = ...`, a reduction's `if (lid < s) scratch[lid] += scratch[lid + s]`) is predicated:
 // the block runs when any lane takes it, its loads and stores masked by those lanes, and the phis
@@ -76,6 +77,27 @@ unsigned vectorElements(llvm::Type* t) {
 
 bool widenable(llvm::Type* t) {
   return scalarType(t) || vectorElements(t) != 0;
+}
+
+// A reduction of an OpenCL vector's elements to a scalar (any() and all() become or/and
+// reductions of a compare): widened column by column (Widener::widenReduction).
+bool isElementReduction(llvm::Intrinsic::ID id) {
+  switch (id) {
+    case llvm::Intrinsic::vector_reduce_and:
+    case llvm::Intrinsic::vector_reduce_or:
+    case llvm::Intrinsic::vector_reduce_xor:
+    case llvm::Intrinsic::vector_reduce_add:
+    case llvm::Intrinsic::vector_reduce_mul:
+    case llvm::Intrinsic::vector_reduce_smax:
+    case llvm::Intrinsic::vector_reduce_smin:
+    case llvm::Intrinsic::vector_reduce_umax:
+    case llvm::Intrinsic::vector_reduce_umin:
+    case llvm::Intrinsic::vector_reduce_fmax:
+    case llvm::Intrinsic::vector_reduce_fmin:
+      return true;
+    default:
+      return false;
+  }
 }
 
 // At most this many bits in one widened vector value (16 AVX-512 registers): clpeak's float8
@@ -307,8 +329,8 @@ class Widener {
             vectors |= vectorElements(a->getType()) != 0;
           }
           llvm::Intrinsic::ID id = call->getCalledFunction()->getIntrinsicID();
-          if (vectors &&
-              (id == llvm::Intrinsic::not_intrinsic || !llvm::isTriviallyVectorizable(id))) {
+          if (vectors && (id == llvm::Intrinsic::not_intrinsic ||
+                          (!llvm::isTriviallyVectorizable(id) && !isElementReduction(id)))) {
             *why = "varying call of " + call->getCalledFunction()->getName().str() + " on vectors";
             return false;
           }
@@ -364,7 +386,14 @@ class Widener {
     } else if (auto* sv = llvm::dyn_cast<llvm::ShuffleVectorInst>(&i)) {
       ok = vectorElements(sv->getType()) && vectorElements(sv->getOperand(0)->getType());
     } else if (auto* c = llvm::dyn_cast<llvm::CastInst>(&i)) {
-      ok = vectorElements(c->getSrcTy()) == vectorElements(c->getDestTy());
+      // A bitcast between a vector and an integer of its size (InstCombine's any()/all():
+      // `bitcast <4 x i1> to i4`) keeps the layout: lane l's n elements are bits l*n.. of the
+      // wide vector, and element l of the widened integers.
+      bool packsLane = c->getOpcode() == llvm::Instruction::BitCast &&
+                       (vectorElements(c->getSrcTy()) == 0) != (vectorElements(c->getDestTy()) == 0) &&
+                       c->getSrcTy()->getScalarType()->isIntegerTy() &&
+                       c->getDestTy()->getScalarType()->isIntegerTy();
+      ok = packsLane || vectorElements(c->getSrcTy()) == vectorElements(c->getDestTy());
     } else if (auto* sel = llvm::dyn_cast<llvm::SelectInst>(&i)) {
       // A scalar condition picks whole vectors (its lane's bit spread over the elements).
       ok = !vectorElements(sel->getCondition()->getType()) ||
@@ -391,7 +420,8 @@ class Widener {
   // that do (the others keep memory as it was), and the join's phis pick per lane. No bail, so it
   // may follow stores. The block must hold nothing that acts per lane or may trap on another
   // lane's operands: no atomics, volatile accesses or calls with side effects, no integer
-  // division, no store of a varying value to one address; and no branch of its own.
+  // division that may trap (trap_free_arithmetic.cpp guards them all), no store of a varying
+  // value to one address; and no branch of its own.
   struct Predicated {
     llvm::BasicBlock* then;
     llvm::BasicBlock* merge;
@@ -415,7 +445,7 @@ class Widener {
           plain = st->isSimple() && (varying_.count(st->getPointerOperand()) ||
                                      !varying_.count(st->getValueOperand()));
         } else if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(&i)) {
-          plain = !bo->isIntDivRem();
+          plain = isTrapFreeDivision(*bo);
         } else if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
           plain = isPrefetch(i) || !sideEffects(call);
         }
@@ -834,8 +864,67 @@ class Widener {
                                  i.getName() + ".wide");
   }
 
+  // A reduction of each lane's vector (lane-major, n elements a lane): the lanes' element k is
+  // one shuffle (a column), and the n columns combine elementwise into the lanes' results.
+  llvm::Value* widenReduction(llvm::IRBuilder<>& b, llvm::CallInst* call) {
+    llvm::Intrinsic::ID id = call->getCalledFunction()->getIntrinsicID();
+    llvm::Value* v = call->getArgOperand(0);
+    const unsigned n = vectorElements(v->getType());
+    llvm::Value* w = wide(b, v);
+    llvm::Value* acc = nullptr;
+    for (unsigned k = 0; k < n; ++k) {
+      llvm::SmallVector<int, 64> idx;
+      for (unsigned l = 0; l < vf_; ++l) idx.push_back(static_cast<int>(l * n + k));
+      llvm::Value* column = b.CreateShuffleVector(w, idx);
+      if (acc == nullptr) {
+        acc = column;
+        continue;
+      }
+      switch (id) {
+        case llvm::Intrinsic::vector_reduce_and:
+          acc = b.CreateAnd(acc, column);
+          break;
+        case llvm::Intrinsic::vector_reduce_or:
+          acc = b.CreateOr(acc, column);
+          break;
+        case llvm::Intrinsic::vector_reduce_xor:
+          acc = b.CreateXor(acc, column);
+          break;
+        case llvm::Intrinsic::vector_reduce_add:
+          acc = b.CreateAdd(acc, column);
+          break;
+        case llvm::Intrinsic::vector_reduce_mul:
+          acc = b.CreateMul(acc, column);
+          break;
+        case llvm::Intrinsic::vector_reduce_smax:
+          acc = b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, acc, column);
+          break;
+        case llvm::Intrinsic::vector_reduce_smin:
+          acc = b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, acc, column);
+          break;
+        case llvm::Intrinsic::vector_reduce_umax:
+          acc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, acc, column);
+          break;
+        case llvm::Intrinsic::vector_reduce_umin:
+          acc = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, acc, column);
+          break;
+        case llvm::Intrinsic::vector_reduce_fmax:
+          acc = b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, acc, column, call);
+          break;
+        default:  // vector_reduce_fmin
+          acc = b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, acc, column, call);
+          break;
+      }
+    }
+    ++stats_->vectorCalls;
+    acc->setName(call->getName() + ".wide");
+    return acc;
+  }
+
   llvm::Value* widenCall(llvm::IRBuilder<>& b, llvm::CallInst* call) {
     llvm::Intrinsic::ID id = call->getCalledFunction()->getIntrinsicID();
+    if (isElementReduction(id) && vectorElements(call->getArgOperand(0)->getType()))
+      return widenReduction(b, call);
     if (id != llvm::Intrinsic::not_intrinsic && llvm::isTriviallyVectorizable(id)) {
       llvm::SmallVector<llvm::Type*, 2> types{vecOf(call->getType())};
       llvm::SmallVector<llvm::Value*, 4> args;

@@ -108,7 +108,8 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       llvm::Type* value = a.getParamByValType();
       uint64_t align = std::max<uint64_t>(a.getParamAlign().valueOrOne().value(),
                                           dl.getABITypeAlign(value).value());
-      offset = alignTo(offset, align);
+      // The buffer is aligned to kMaxTypeAlignment (launcher.cpp), and so is at most a slot.
+      offset = alignTo(offset, std::min<uint64_t>(align, kMaxTypeAlignment));
       arg = {ArgKind::ByValue, static_cast<uint32_t>(dl.getTypeAllocSize(value)),
              static_cast<uint32_t>(offset)};
       v = b.CreatePointerCast(b.CreateConstInBoundsGEP1_64(i8, args, offset), t);
@@ -126,7 +127,8 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         v = b.CreateLoad(t, slot, a.getName());
       }
     } else {
-      offset = alignTo(offset, dl.getABITypeAlign(t).value());
+      offset =
+          alignTo(offset, std::min<uint64_t>(dl.getABITypeAlign(t).value(), kMaxTypeAlignment));
       // The allocation size is OpenCL C's sizeof: a 3-element vector takes four elements.
       arg = {ArgKind::ByValue, static_cast<uint32_t>(dl.getTypeAllocSize(t)),
              static_cast<uint32_t>(offset)};

@@ -52,6 +52,19 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraModuleGetIL(ze_module_handle_t hMod
                                                          uint8_t* pIL);
 typedef ze_result_t(ZE_APICALL* ze_pfnTesseraModuleGetIL_t)(ze_module_handle_t, size_t*, uint8_t*);
 
+/* Extension "ZE_tessera_kernel_work_dim", version 1.0: the value get_work_dim() returns in the
+ * launches of hKernel appended after this call. Level Zero has no work dimension: by default
+ * (workDim 0) a launch's is the highest dimension whose global size is more than 1 (1 for a single
+ * work-item). OpenCL's clEnqueueNDRangeKernel names one, which get_work_dim() must return also
+ * when the higher dimensions have size 1; the OpenCL layer passes it here. Like the group size and
+ * the global offset, it is copied into a launch when the launch is appended. A workDim above 3:
+ * ZE_RESULT_ERROR_INVALID_ARGUMENT. */
+#define ZE_TESSERA_KERNEL_WORK_DIM_EXT_NAME "ZE_tessera_kernel_work_dim"
+#define ZE_TESSERA_KERNEL_WORK_DIM_EXT_VERSION ZE_MAKE_VERSION(1, 0)
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraKernelSetWorkDim(ze_kernel_handle_t hKernel,
+                                                              uint32_t workDim);
+typedef ze_result_t(ZE_APICALL* ze_pfnTesseraKernelSetWorkDim_t)(ze_kernel_handle_t, uint32_t);
+
 /* Tessera's OpenCL C builtins, provided by the kernel JIT to any module that declares them (no
  * zeModuleDynamicLink needed):
  *   uint tessera_current_pu(void);   the OS index of the PU the calling work-item runs on

@@ -25,6 +25,7 @@ __kernel void fill2d(__global int* out, int w) {
 __kernel __attribute__((reqd_work_group_size(4, 1, 1))) void fixed(__global int* out) {
   out[get_global_id(0)] = (int)get_local_size(0);
 }
+__kernel void work_dim(__global int* out) { out[get_global_id(0)] = (int)get_work_dim(); }
 )CL";
 
 struct Qcom {
@@ -510,6 +511,32 @@ TEST_CASE("Given a recording, when replayed with wait lists, then it waits and i
   REQUIRE(clFinish(fx.queue) == CL_SUCCESS);
   CHECK(out[0] == 104);
   fx.qc.release(r);
+}
+
+TEST_CASE(
+    "Given NDRanges recorded with a work_dim above their dimensions of size 1, then replays "
+    "keep each one's get_work_dim()",
+    "[cl][recordings][workdim]") {
+  RecFixture fx;
+  cl_kernel k = fx.kernel("work_dim");
+  std::vector<int> a(8, -1), b(8, -1);
+  const size_t global[3] = {8, 1, 1};
+  cl_recording_qcom rec = fx.newRecording();
+  REQUIRE(clSetKernelArgSVMPointer(k, 0, a.data()) == CL_SUCCESS);
+  REQUIRE(clEnqueueNDRangeKernel(fx.rq, k, 3, nullptr, global, nullptr, 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  REQUIRE(clSetKernelArgSVMPointer(k, 0, b.data()) == CL_SUCCESS);
+  REQUIRE(clEnqueueNDRangeKernel(fx.rq, k, 2, nullptr, global, nullptr, 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  REQUIRE(fx.qc.end(rec) == CL_SUCCESS);
+  REQUIRE(fx.qc.replay(fx.queue, rec) == CL_SUCCESS);
+  REQUIRE(clFinish(fx.queue) == CL_SUCCESS);
+  for (int i = 0; i < 8; ++i) {
+    CHECK(a[i] == 3);
+    CHECK(b[i] == 2);
+  }
+  fx.qc.release(rec);
+  clReleaseKernel(k);
 }
 
 TEST_CASE("Given a recording made on the root device, when replayed on a queue of a sub-device of "

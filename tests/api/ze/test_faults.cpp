@@ -1,5 +1,5 @@
-// Faulting kernels (docs/reliability.md, "Faults"): a kernel that stores through a bad address or
-// divides by zero does not kill the process; its context reports DEVICE_LOST from
+// Faulting kernels (docs/reliability.md, "Faults"): a kernel that stores through a bad address
+// does not kill the process; its context reports DEVICE_LOST from
 // zeContextGetStatus and from the synchronizations of its queues, fences and events; other
 // contexts keep working; the guide's recovery sequence works. A kernel that never ends leaves
 // timed waits NOT_READY.
@@ -145,7 +145,11 @@ TEST_CASE("Faults: a kernel storing through a bad address loses its context, not
   CHECK(c.allOnes());
 }
 
-TEST_CASE("Faults: integer division by zero in a kernel (SIGFPE) loses the context", "[faults]") {
+// OpenCL C: "A divide by zero with integer types does not cause an exception but will result in
+// an unspecified value." x86 would raise SIGFPE; the JIT divides by 1 instead
+// (backends/cpu/jit/trap_free_arithmetic.cpp), so the launch completes and the context is fine.
+TEST_CASE("Faults: integer division by zero in a kernel does not fault; the context stays usable",
+          "[faults]") {
   ze_driver_handle_t driver = initDriver();
   FaultContext a(driver);
   ze_kernel_handle_t k = a.kernel("fault_divide");
@@ -156,8 +160,8 @@ TEST_CASE("Faults: integer division by zero in a kernel (SIGFPE) loses the conte
           ZE_RESULT_SUCCESS);
   REQUIRE(zeCommandListClose(a.list) == ZE_RESULT_SUCCESS);
   REQUIRE(zeCommandQueueExecuteCommandLists(a.queue, 1, &a.list, a.fence) == ZE_RESULT_SUCCESS);
-  CHECK(zeFenceHostSynchronize(a.fence, UINT64_MAX) == ZE_RESULT_ERROR_DEVICE_LOST);
-  CHECK(zeContextGetStatus(a.context) == ZE_RESULT_ERROR_DEVICE_LOST);
+  CHECK(zeFenceHostSynchronize(a.fence, UINT64_MAX) == ZE_RESULT_SUCCESS);
+  CHECK(zeContextGetStatus(a.context) == ZE_RESULT_SUCCESS);
   zeKernelDestroy(k);
 }
 

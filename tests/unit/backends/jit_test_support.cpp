@@ -1,8 +1,10 @@
 #include "jit_test_support.h"
 
 #include <LLVMSPIRVLib/LLVMSPIRVLib.h>
+#include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/SourceMgr.h>
 
 #include <fstream>
 #include <map>
@@ -60,6 +62,21 @@ std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name,
   std::shared_ptr<const CompiledModule> compiled =
       jit().compile(std::hash<std::string>()(spirv), std::move(context),
                     std::unique_ptr<llvm::Module>(module), &error, options);
+  INFO(error);
+  REQUIRE(compiled != nullptr);
+  return compiled;
+}
+
+std::shared_ptr<const CompiledModule> compileIR(const std::string& ir,
+                                                const CompileOptions& options) {
+  auto context = std::make_unique<llvm::LLVMContext>();
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(ir, diagnostic, *context);
+  INFO(diagnostic.getMessage().str());
+  REQUIRE(module != nullptr);
+  std::string error;
+  auto compiled = jit().compile(std::hash<std::string>()(ir), std::move(context), std::move(module),
+                                &error, options);
   INFO(error);
   REQUIRE(compiled != nullptr);
   return compiled;

@@ -27,6 +27,10 @@ std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name);
 std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name,
                                                      const CompileOptions& options);
 const CompiledKernel& kernel(const std::string& file, const std::string& name);
+// Compiles LLVM IR text written as the translator writes it (spir_kernel functions, SPIRVFriendlyIR
+// builtins): what OpenCL C through clang cannot produce (unmasked shifts, reductions).
+std::shared_ptr<const CompiledModule> compileIR(const std::string& ir,
+                                                const CompileOptions& options = {});
 
 class ArgBuffer {
  public:

@@ -548,3 +548,87 @@ TEST_CASE("Given tiled, when regions are formed, then ids and addresses are reco
 }
 
 }  // namespace tessera::backends::cpu::test
+
+namespace tessera::backends::cpu::test {
+
+// any()/all() become reductions of a vector compare (llvm.vector.reduce.or/and); the widening
+// reduces each lane's elements column by column. Written as IR, so that it does not depend on how
+// the builtin library spells any() and all().
+TEST_CASE(
+    "Given element reductions of a varying vector, when widened, then each lane reduces its "
+    "own elements",
+    "[jit][widen]") {
+  const char* ir = R"(
+target triple = "spir64-unknown-unknown"
+declare spir_func i64 @_Z33__spirv_BuiltInGlobalInvocationIdi(i32)
+declare i1 @llvm.vector.reduce.or.v4i1(<4 x i1>)
+declare i1 @llvm.vector.reduce.and.v4i1(<4 x i1>)
+declare i32 @llvm.vector.reduce.add.v4i32(<4 x i32>)
+declare i32 @llvm.vector.reduce.smax.v4i32(<4 x i32>)
+declare float @llvm.vector.reduce.fmin.v4f32(<4 x float>)
+define spir_kernel void @reductions(ptr addrspace(1) %in, ptr addrspace(1) %out) {
+entry:
+  %gid = call spir_func i64 @_Z33__spirv_BuiltInGlobalInvocationIdi(i32 0)
+  %p = getelementptr inbounds <4 x i32>, ptr addrspace(1) %in, i64 %gid
+  %v = load <4 x i32>, ptr addrspace(1) %p, align 16
+  %neg = icmp slt <4 x i32> %v, zeroinitializer
+  %any = call i1 @llvm.vector.reduce.or.v4i1(<4 x i1> %neg)
+  %all = call i1 @llvm.vector.reduce.and.v4i1(<4 x i1> %neg)
+  %sum = call i32 @llvm.vector.reduce.add.v4i32(<4 x i32> %v)
+  %max = call i32 @llvm.vector.reduce.smax.v4i32(<4 x i32> %v)
+  %f = sitofp <4 x i32> %v to <4 x float>
+  %min = call float @llvm.vector.reduce.fmin.v4f32(<4 x float> %f)
+  %mini = fptosi float %min to i32
+  %any32 = zext i1 %any to i32
+  %all32 = zext i1 %all to i32
+  %all2 = shl i32 %all32, 1
+  %bits = or i32 %any32, %all2
+  %o = mul i64 %gid, 4
+  %q0 = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %o
+  store i32 %bits, ptr addrspace(1) %q0
+  %o1 = add i64 %o, 1
+  %q1 = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %o1
+  store i32 %sum, ptr addrspace(1) %q1
+  %o2 = add i64 %o, 2
+  %q2 = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %o2
+  store i32 %max, ptr addrspace(1) %q2
+  %o3 = add i64 %o, 3
+  %q3 = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %o3
+  store i32 %mini, ptr addrspace(1) %q3
+  ret void
+}
+)";
+  const uint32_t items = 48;  // a multiple of 16 and of 8: every work-item runs widened
+  std::vector<int32_t> in(4 * items);
+  for (uint32_t i = 0; i < 4 * items; ++i) in[i] = int32_t((i * 2654435761u) >> 20) - 2048;
+  for (int width : {16, 8}) {
+    INFO("width " << width);
+    CompileOptions options;
+    options.widen = width;
+    auto compiled = compileIR(ir, options);
+    const CompiledKernel& k = *compiled->find("reductions");
+    INFO(k.widen.refused);
+    CHECK(k.widen.refused.empty());
+    CHECK(k.widen.widenedRegions == 1);
+    std::vector<int32_t> out(4 * items, 7);
+    ArgBuffer args(k);
+    args.set(0, in.data()).set(1, out.data());
+    launch(k, args.data(), dims1(items / 16, 16), pool());
+    for (uint32_t i = 0; i < items; ++i) {
+      const int32_t* v = &in[4 * i];
+      bool any = false, all = true;
+      int32_t sum = 0, max = v[0], min = v[0];
+      for (int e = 0; e < 4; ++e) {
+        any |= v[e] < 0, all &= v[e] < 0, sum += v[e];
+        max = std::max(max, v[e]), min = std::min(min, v[e]);
+      }
+      INFO("work-item " << i);
+      CHECK(out[4 * i] == int(any) + 2 * int(all));
+      CHECK(out[4 * i + 1] == sum);
+      CHECK(out[4 * i + 2] == max);
+      CHECK(out[4 * i + 3] == min);
+    }
+  }
+}
+
+}  // namespace tessera::backends::cpu::test

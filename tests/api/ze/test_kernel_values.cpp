@@ -1,0 +1,140 @@
+// What reaches a kernel through zeKernelSetArgumentValue (by-value arguments of every OpenCL C
+// type and vector width, structs of wide vectors), and get_work_dim(): Level Zero's rule (the
+// highest dimension with more than one work-item) and ZE_tessera_kernel_work_dim, through which
+// the OpenCL layer passes clEnqueueNDRangeKernel's work_dim.
+#include <level_zero/ze_api.h>
+
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "aligned_vector.h"
+#include "byvalue_kernels.h"
+#include "kernel_test_support.h"
+#include "spirv/opencl_c.h"
+#include "tessera/ze_tessera.h"
+#include "ze_test_support.h"
+
+using namespace tessera::test;
+
+namespace {
+
+ze_module_handle_t sourceModule(KernelFixture& fx, const std::string& source) {
+  tessera::spirv::CompileResult compiled = tessera::spirv::compileOpenCLC(source, "");
+  INFO(compiled.log);
+  REQUIRE(compiled.ok);
+  ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC,
+                        nullptr,
+                        ZE_MODULE_FORMAT_IL_SPIRV,
+                        compiled.spirv.size() * sizeof(uint32_t),
+                        reinterpret_cast<const uint8_t*>(compiled.spirv.data()),
+                        "",
+                        nullptr};
+  ze_module_handle_t module = nullptr;
+  ze_module_build_log_handle_t log = nullptr;
+  ze_result_t r = zeModuleCreate(fx.context, fx.device, &desc, &module, &log);
+  INFO("build log: " << buildLogText(log));
+  zeModuleBuildLogDestroy(log);
+  REQUIRE(r == ZE_RESULT_SUCCESS);
+  return module;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "Given kernels taking every scalar, vector and struct type by value, then each value arrives "
+    "intact",
+    "[kernel][byvalue]") {
+  KernelFixture fx;
+  ze_module_handle_t m = sourceModule(fx, byValueSource());
+  const uint32_t items = 4;
+  const auto types = byValueTypes();
+  for (size_t t = 0; t < types.size(); ++t) {
+    const ByValueType& type = types[t];
+    INFO("type " << type.name);
+    ze_kernel_handle_t k = fx.kernel(m, ("take_" + type.name).c_str());
+    std::vector<uint8_t> value = byValueBytes(t, type.size);
+    AlignedVector<uint8_t> out(items * type.size, 0);
+    std::vector<char> tails(items, 0);
+    char pad = 5, tail = 9;
+    setArgs(k, out.data(), tails.data(), pad);
+    REQUIRE(zeKernelSetArgumentValue(k, 3, type.size, value.data()) == ZE_RESULT_SUCCESS);
+    setArg(k, 4, tail);
+    setGroupSize(k, items);
+    fx.runOnce([&](auto l) { KernelFixture::launch(l, k, {1, 1, 1}); });
+    for (size_t i = 0; i < items; ++i) {
+      INFO("work-item " << i);
+      CHECK(tails[i] == 14);
+      for (auto [begin, end] : type.defined)
+        CHECK(std::memcmp(out.data() + i * type.size + begin, value.data() + begin, end - begin) ==
+              0);
+    }
+    fx.dropKernel(k);
+    zeKernelDestroy(k);
+  }
+  zeModuleDestroy(m);
+}
+
+TEST_CASE(
+    "Given zeTesseraKernelSetWorkDim, then get_work_dim() is the dimension set, and Level Zero's "
+    "rule without it",
+    "[kernel][workdim]") {
+  KernelFixture fx;
+  uint32_t count = 0;
+  REQUIRE(zeDriverGetExtensionProperties(fx.driver, &count, nullptr) == ZE_RESULT_SUCCESS);
+  std::vector<ze_driver_extension_properties_t> extensions(count);
+  REQUIRE(zeDriverGetExtensionProperties(fx.driver, &count, extensions.data()) ==
+          ZE_RESULT_SUCCESS);
+  bool listed = false;
+  for (const auto& e : extensions)
+    listed |= std::string(e.name) == ZE_TESSERA_KERNEL_WORK_DIM_EXT_NAME &&
+              e.version == ZE_TESSERA_KERNEL_WORK_DIM_EXT_VERSION;
+  CHECK(listed);
+  auto setWorkDim =
+      extensionFunction<ze_pfnTesseraKernelSetWorkDim_t>(fx.driver, "zeTesseraKernelSetWorkDim");
+  REQUIRE(setWorkDim);
+
+  ze_module_handle_t m = sourceModule(fx, R"(
+__kernel void work_dim(__global uint* out) {
+  size_t i = get_global_id(0) + get_global_size(0) * (get_global_id(1) + get_global_size(1) * get_global_id(2));
+  out[i] = get_work_dim();
+})");
+  ze_kernel_handle_t k = fx.kernel(m, "work_dim");
+  std::vector<uint32_t> out(64);
+  setArgs(k, out.data());
+  auto run = [&](ze_group_count_t groups, uint32_t sx, uint32_t sy, uint32_t sz) {
+    std::fill(out.begin(), out.end(), 99u);
+    setGroupSize(k, sx, sy, sz);
+    fx.runOnce([&](auto l) { KernelFixture::launch(l, k, groups); });
+    return out[0];
+  };
+  // Level Zero's rule: the highest dimension whose global size is more than 1.
+  CHECK(run({4, 1, 1}, 1, 1, 1) == 1);
+  CHECK(run({2, 3, 1}, 2, 1, 1) == 2);
+  CHECK(run({1, 1, 2}, 1, 1, 1) == 3);
+  CHECK(run({1, 1, 1}, 1, 1, 1) == 1);
+  // Set: that dimension, whatever the sizes; a launch keeps what was set when it was appended.
+  REQUIRE(setWorkDim(k, 3) == ZE_RESULT_SUCCESS);
+  CHECK(run({4, 1, 1}, 1, 1, 1) == 3);
+  CHECK(out[3] == 3);
+  REQUIRE(setWorkDim(k, 2) == ZE_RESULT_SUCCESS);
+  CHECK(run({1, 1, 1}, 1, 1, 1) == 2);
+  {
+    std::fill(out.begin(), out.end(), 99u);
+    REQUIRE(setWorkDim(k, 3) == ZE_RESULT_SUCCESS);
+    fx.runOnce([&](auto l) {
+      KernelFixture::launch(l, k, {1, 1, 1});
+      REQUIRE(setWorkDim(k, 1) == ZE_RESULT_SUCCESS);  // after the append: not this launch's
+    });
+    CHECK(out[0] == 3);
+  }
+  // 0: the rule again.
+  REQUIRE(setWorkDim(k, 0) == ZE_RESULT_SUCCESS);
+  CHECK(run({1, 2, 1}, 1, 1, 1) == 2);
+  CHECK(setWorkDim(k, 4) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(setWorkDim(nullptr, 1) == ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+  fx.dropKernel(k);
+  zeKernelDestroy(k);
+  zeModuleDestroy(m);
+}

@@ -1,0 +1,36 @@
+// A std::vector whose storage is aligned to 128 bytes, the largest alignment of an OpenCL C type
+// (long16, double16). Kernels may load a `__global int16*` with aligned vector moves, which fault
+// on host memory that malloc aligned to 16 only: test data that a kernel reads or writes as wide
+// vectors lives in one of these.
+#pragma once
+
+#include <cstddef>
+#include <new>
+#include <vector>
+
+namespace tessera::test {
+
+template <typename T>
+struct Aligned128Allocator {
+  using value_type = T;
+  Aligned128Allocator() = default;
+  template <typename U>
+  Aligned128Allocator(const Aligned128Allocator<U>&) {}
+  T* allocate(size_t n) {
+    return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{128}));
+  }
+  void deallocate(T* p, size_t) { ::operator delete (p, std::align_val_t{128}); }
+  template <typename U>
+  bool operator==(const Aligned128Allocator<U>&) const {
+    return true;
+  }
+  template <typename U>
+  bool operator!=(const Aligned128Allocator<U>&) const {
+    return false;
+  }
+};
+
+template <typename T>
+using AlignedVector = std::vector<T, Aligned128Allocator<T>>;
+
+}  // namespace tessera::test
