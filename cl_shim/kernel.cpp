@@ -7,6 +7,7 @@
 #include "cl_shim/api_support.h"
 #include "cl_shim/device.h"
 #include "cl_shim/errors.h"
+#include "cl_shim/kernel_attributes.h"
 
 namespace tessera::cl {
 namespace {
@@ -397,15 +398,19 @@ cl_int Kernel::info(cl_kernel_info param, size_t size, void* value, size_t* size
     case CL_KERNEL_CONTEXT: return out.scalar<cl_context>(program_->context().handle());
     case CL_KERNEL_PROGRAM: return out.scalar<cl_program>(program_->handle());
     case CL_KERNEL_ATTRIBUTES: {
+      // "For kernels not created from OpenCL C source and the clCreateProgramWithSource API call
+      // the string returned from this query will be empty."
+      std::vector<std::string> sources = program_->unitSources(unit_);
+      if (sources.empty()) return out.string("");
       // The attributes' OpenCL C text: zeKernelGetSourceAttributes with a null *pString hands
-      // out the kernel's own string.
+      // out the kernel's own string; the source restores what SPIR-V loses (kernel_attributes.h).
       uint32_t n = 0;
       char* text = nullptr;
       std::string s;
       if (!zes_.empty() && zeKernelGetSourceAttributes(zes_.front().ze, &n, &text) ==
                                ZE_RESULT_SUCCESS && text)
         s = text;
-      return out.string(s);
+      return out.string(withSourceSpelling(s, sources, name_));
     }
     default: return CL_INVALID_VALUE;
   }

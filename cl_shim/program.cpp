@@ -250,6 +250,7 @@ cl_int Program::build(const std::vector<Device*>& devices, const std::string& op
     units_.clear();
     std::string error;
     units_.push_back(makeUnit(std::move(c.spirv), &error));
+    units_.back().sources = {source_};
   }
   cl_int result = CL_SUCCESS;
   for (Device* d : devices) {
@@ -317,6 +318,7 @@ cl_int Program::compile(const std::vector<Device*>& devices, const std::string& 
       units_.clear();
       std::string error;
       units_.push_back(makeUnit(std::move(c.spirv), &error));
+      units_.back().sources = {source_};
     } else {
       result = c.error == CL_INVALID_BUILD_OPTIONS ? CL_INVALID_COMPILER_OPTIONS
                                                    : CL_COMPILE_PROGRAM_FAILURE;
@@ -544,9 +546,14 @@ cl_int Program::buildInfo(Device& device, cl_program_build_info param, size_t si
     case CL_PROGRAM_BUILD_LOG: return out.string(b->log);
     case CL_PROGRAM_BINARY_TYPE: return out.scalar<cl_program_binary_type>(b->binaryType);
     case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
-      // The program-scope variables are the units' CrossWorkgroup globals; their sizes are known
-      // to the modules only, which report none through the public API: 0.
-      return out.scalar<size_t>(0);
+      // "The total amount of storage, in bytes, used by program variables in the global address
+      // space": the units' own module-scope CrossWorkgroup variables, once there is an executable.
+      size_t total = 0;
+      if (b->binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+        for (const Unit& u : units_)
+          for (const auto& v : u.info.globalVariables) total += v.size;
+      }
+      return out.scalar<size_t>(total);
     }
     default: return CL_INVALID_VALUE;
   }
