@@ -203,23 +203,7 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
       if (list.empty()) list.push_back(0);  // "If the device cannot be partitioned ... 0"
       return out.array(list);
     }
-    case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: {
-      cl_device_affinity_domain d = 0;
-      if (!partitionProperties().empty()) {
-        for (auto z : affinityDomains()) {
-          switch (z) {
-            case ZE_TESSERA_AFFINITY_DOMAIN_NUMA: d |= CL_DEVICE_AFFINITY_DOMAIN_NUMA; break;
-            case ZE_TESSERA_AFFINITY_DOMAIN_L4_CACHE: d |= CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE; break;
-            case ZE_TESSERA_AFFINITY_DOMAIN_L3_CACHE: d |= CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE; break;
-            case ZE_TESSERA_AFFINITY_DOMAIN_L2_CACHE: d |= CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE; break;
-            case ZE_TESSERA_AFFINITY_DOMAIN_L1_CACHE: d |= CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE; break;
-            default: break;
-          }
-        }
-        d |= CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
-      }
-      return out.scalar(d);
-    }
+    case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: return out.scalar(reportedAffinityDomains());
     case CL_DEVICE_PARTITION_TYPE: return out.array(style_.coreList());
     case CL_DEVICE_PARTITION_TYPES_EXT: {
       std::vector<cl_device_partition_property_ext> l;
