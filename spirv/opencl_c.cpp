@@ -93,8 +93,8 @@ std::vector<std::string> clangArguments(const CompileOptions& options) {
   // header-only features in clang 15 (-cl-ext ignores them); the device has both.
   args.insert(args.end(), {"-D__OPENCL_VERSION__=300", "-U__IMAGE_SUPPORT__", "-U__SPIR__"});
   if (options.version == OpenCLVersion::CL30) {
-    args.insert(args.end(), {"-D__opencl_c_atomic_scope_device=1",
-                             "-D__opencl_c_atomic_scope_all_devices=1"});
+    args.insert(args.end(),
+                {"-D__opencl_c_atomic_scope_device=1", "-D__opencl_c_atomic_scope_all_devices=1"});
   }
   args.insert(args.end(), options.clangArgs.begin(), options.clangArgs.end());
   // After the user's -I: `#include <name>` of an input header resolves too.
