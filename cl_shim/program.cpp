@@ -442,7 +442,8 @@ Program* Program::link(Context& context, const std::vector<Device*>& devices,
     if (!error.empty()) linked.ok = false;
   }
   std::string mathOptions;
-  for (const std::string& o : parsed.mathOptions) mathOptions += (mathOptions.empty() ? "" : " ") + o;
+  for (const std::string& o : parsed.mathOptions)
+    mathOptions += (mathOptions.empty() ? "" : " ") + o;
   err = CL_SUCCESS;
   std::lock_guard lock(p->mutex_);
   for (Device* d : devices) {

@@ -1,8 +1,8 @@
 // Linking separately compiled OpenCL C: a kernel calling a function of another unit, libraries
 // (-create-library) and unresolved symbols.
-#include <catch2/catch.hpp>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <spirv/unified1/spirv.hpp>
