@@ -3,6 +3,8 @@
 // kernel argument, kernel argument info without -cl-kernel-arg-info, sampler arguments and affinity
 // domains the device does not report.
 #include <atomic>
+#include <chrono>
+#include <thread>
 
 #include "cl_program_support.h"
 
@@ -74,6 +76,9 @@ TEST_CASE(
   CHECK(eventStatus(chained) < 0);
   CHECK(eventStatus(independent) == CL_COMPLETE);
   CHECK(clFinish(fx.queue) == CL_SUCCESS);
+  // The callback may run on another thread after the event is done: wait for it to be called.
+  for (int i = 0; i < 30000 && seen.load() == 1; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   CHECK(seen.load() < 0);
   // A later command waiting on the failed event is terminated too.
   cl_event late = nullptr;
