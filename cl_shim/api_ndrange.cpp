@@ -162,7 +162,8 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
   // The held objects, in storage this thread keeps across launches (enqueue copies them into the
   // event before it returns).
   thread_local std::vector<RefCounted*> holds;
-  k->launchHolds(holds);
+  // An argument's buffer released since clSetKernelArg: the argument has no value any more.
+  if (!k->launchHolds(holds)) return CL_INVALID_KERNEL_ARGS;
   // Two words of captures fit in std::function's own storage: no allocation per launch (the
   // append runs before enqueue returns, while `groups` lives).
   return q->enqueue(

@@ -22,6 +22,9 @@ void* extensionFunction(const char* name) {
       {"clIcdGetPlatformIDsKHR", reinterpret_cast<void*>(&::clIcdGetPlatformIDsKHR)},
       // ocl-icd asks for this one by name before it trusts a platform's dispatch table.
       {"clGetPlatformInfo", reinterpret_cast<void*>(&api::clGetPlatformInfo)},
+      // cl_khr_il_program's clCreateProgramWithILKHR: clCreateProgramWithIL's parameters and
+      // behaviour under the extension's name.
+      {"clCreateProgramWithILKHR", reinterpret_cast<void*>(&api::clCreateProgramWithIL)},
       {"clCreateSubDevicesEXT", reinterpret_cast<void*>(&api::clCreateSubDevicesEXT)},
       {"clRetainDeviceEXT", reinterpret_cast<void*>(&api::clRetainDeviceEXT)},
       {"clReleaseDeviceEXT", reinterpret_cast<void*>(&api::clReleaseDeviceEXT)},

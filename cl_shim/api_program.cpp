@@ -227,6 +227,7 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
     }
     cl_int linkErr = CL_SUCCESS;
     Program* p = Program::link(*c, devices, options ? options : "", inputs, linkErr);
+    if (!p) return linkErr;  // CL_INVALID_LINKER_OPTIONS: no program
     result = p->handle();
     if (pfn_notify) pfn_notify(result, user_data);
     return linkErr;

@@ -171,10 +171,11 @@ cl_mem clCreatePipe(cl_context context, cl_mem_flags, cl_uint, cl_uint, const cl
 }
 
 cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info, size_t, void*, size_t*) {
-  // "CL_INVALID_MEM_OBJECT if pipe is a not a valid pipe object"; a buffer of a context whose
-  // devices have no pipes: "CL_INVALID_OPERATION if no devices in the context associated with pipe
-  // support pipes".
-  return Memory::from(pipe) ? CL_INVALID_OPERATION : CL_INVALID_MEM_OBJECT;
+  // The 3.0 backwards-compatibility table, for devices without pipes: "clGetPipeInfo: Returns
+  // CL_INVALID_MEM_OBJECT since pipe cannot be a valid pipe object" (also what the function's
+  // own list says: "CL_INVALID_MEM_OBJECT if pipe is a not a valid pipe object").
+  (void)pipe;
+  return CL_INVALID_MEM_OBJECT;
 }
 
 // --- OpenGL sharing (cl_khr_gl_sharing, cl_khr_gl_event) -----------------------------------------

@@ -75,6 +75,22 @@ std::vector<ze_tessera_affinity_domain_t> Device::affinityDomains() const {
   return domains;
 }
 
+cl_device_affinity_domain Device::reportedAffinityDomains() const {
+  cl_device_affinity_domain d = 0;
+  if (partitionProperties().empty()) return d;
+  for (auto z : affinityDomains()) {
+    switch (z) {
+      case ZE_TESSERA_AFFINITY_DOMAIN_NUMA: d |= CL_DEVICE_AFFINITY_DOMAIN_NUMA; break;
+      case ZE_TESSERA_AFFINITY_DOMAIN_L4_CACHE: d |= CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE; break;
+      case ZE_TESSERA_AFFINITY_DOMAIN_L3_CACHE: d |= CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE; break;
+      case ZE_TESSERA_AFFINITY_DOMAIN_L2_CACHE: d |= CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE; break;
+      case ZE_TESSERA_AFFINITY_DOMAIN_L1_CACHE: d |= CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE; break;
+      default: break;
+    }
+  }
+  return d | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
+}
+
 std::vector<cl_device_partition_property> Device::partitionProperties() const {
   // cl_intel_device_partition_by_names: "A sub-device created with CL_DEVICE_PARTITION_BY_NAMES_INTEL
   // cannot be further sub-divided. A sub-device created with another partitioning mode cannot be

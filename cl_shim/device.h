@@ -58,6 +58,9 @@ class Device : public Object<_cl_device_id, 0x44455631 /* "DEV1" */> {
   // What partition schemes and domains this device offers.
   std::vector<cl_device_partition_property> partitionProperties() const;
   std::vector<ze_tessera_affinity_domain_t> affinityDomains() const;
+  // CL_DEVICE_PARTITION_AFFINITY_DOMAIN: the domains above as bits, and NEXT_PARTITIONABLE; 0
+  // when the device cannot be partitioned.
+  cl_device_affinity_domain reportedAffinityDomains() const;
 
  private:
   uint64_t globalMemSize() const;

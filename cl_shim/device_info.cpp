@@ -15,6 +15,12 @@ namespace {
 constexpr size_t kMaxParameterSize = 4096;
 constexpr cl_uint kMemBaseAddrAlignBits = 1024;  // 128 bytes: the largest type, long16
 constexpr size_t kPrintfBufferSize = 1024 * 1024;
+// Program-scope globals live in the JIT's data sections; 64 MiB for one variable is tested
+// (the spec's minimum is 64 KB).
+constexpr size_t kMaxGlobalVariableSize = 64u << 20;
+// The CTS tag whose suites this build was run against (docs/conformance.md); the query's format
+// is "vYYYY-MM-DD-XX".
+constexpr const char* kConformanceVersion = "v2023-05-16-00";
 
 cl_device_fp_config fpConfig(ze_device_fp_flags_t f, bool single) {
   cl_device_fp_config c = 0;
@@ -40,9 +46,16 @@ std::vector<cl_name_version> openclCVersions() {
   return v;
 }
 
+// The OpenCL C 3.0 feature macros the compiler defines under -cl-std=CL3.0 (spirv/opencl_c.cpp),
+// each one working: "CL_DEVICE_OPENCL_C_FEATURES: Returns an array of optional OpenCL C features
+// supported by the compiler for the device". tests/api/cl/test_features.cpp checks that the two
+// agree macro by macro.
 std::vector<cl_name_version> openclCFeatures() {
   std::vector<cl_name_version> v;
-  for (const char* f : {"__opencl_c_int64", "__opencl_c_fp64"}) {
+  for (const char* f :
+       {"__opencl_c_int64", "__opencl_c_fp64", "__opencl_c_program_scope_global_variables",
+        "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
+        "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices"}) {
     cl_name_version e{};
     e.version = CL_MAKE_VERSION(3, 0, 0);
     std::snprintf(e.name, sizeof e.name, "%s", f);
@@ -125,8 +138,8 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
     case CL_DEVICE_GLOBAL_MEM_SIZE: return ul(globalMemSize());
     case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: return ul(props_.maxMemAllocSize);
     case CL_DEVICE_MAX_CONSTANT_ARGS: return u(64);
-    case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: return sz(0);  // program-scope globals need OpenCL C 2.0
-    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return sz(0);
+    case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE: return sz(kMaxGlobalVariableSize);
     case CL_DEVICE_LOCAL_MEM_TYPE: return out.scalar<cl_device_local_mem_type>(CL_GLOBAL);
     case CL_DEVICE_LOCAL_MEM_SIZE: return ul(compute_.maxSharedLocalMemory);
     case CL_DEVICE_ERROR_CORRECTION_SUPPORT: return b(false);
@@ -190,23 +203,7 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
       if (list.empty()) list.push_back(0);  // "If the device cannot be partitioned ... 0"
       return out.array(list);
     }
-    case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: {
-      cl_device_affinity_domain d = 0;
-      if (!partitionProperties().empty()) {
-        for (auto z : affinityDomains()) {
-          switch (z) {
-            case ZE_TESSERA_AFFINITY_DOMAIN_NUMA: d |= CL_DEVICE_AFFINITY_DOMAIN_NUMA; break;
-            case ZE_TESSERA_AFFINITY_DOMAIN_L4_CACHE: d |= CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE; break;
-            case ZE_TESSERA_AFFINITY_DOMAIN_L3_CACHE: d |= CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE; break;
-            case ZE_TESSERA_AFFINITY_DOMAIN_L2_CACHE: d |= CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE; break;
-            case ZE_TESSERA_AFFINITY_DOMAIN_L1_CACHE: d |= CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE; break;
-            default: break;
-          }
-        }
-        d |= CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
-      }
-      return out.scalar(d);
-    }
+    case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: return out.scalar(reportedAffinityDomains());
     case CL_DEVICE_PARTITION_TYPE: return out.array(style_.coreList());
     case CL_DEVICE_PARTITION_TYPES_EXT: {
       std::vector<cl_device_partition_property_ext> l;
@@ -247,10 +244,17 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
           CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS);
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: return b(false);
     case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-    case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
-      // The OpenCL 1.2 atomics: relaxed, work-group scope is the 3.0 minimum.
-      return out.scalar<cl_device_atomic_capabilities>(CL_DEVICE_ATOMIC_ORDER_RELAXED |
-                                                       CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+    case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES: {
+      // What an OpenCL 2.x device has (the spec's backwards-compatibility appendix lists these):
+      // every order and scope, the host's atomics being coherent across all PUs and with the host.
+      // Work-item scope applies to fences only.
+      cl_device_atomic_capabilities c =
+          CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+          CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+          CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+      if (param == CL_DEVICE_ATOMIC_FENCE_CAPABILITIES) c |= CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+      return out.scalar(c);
+    }
     case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: return b(false);
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: return b(false);
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: return b(false);
@@ -258,7 +262,7 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
       return out.scalar<cl_device_device_enqueue_capabilities>(0);
     case CL_DEVICE_PIPE_SUPPORT: return b(false);
     case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return sz(1);
-    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: return out.string("v0000-00-00-00");
+    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: return out.string(kConformanceVersion);
     default: return CL_INVALID_VALUE;
   }
 }

@@ -28,6 +28,7 @@ Event::~Event() {
 
 void Event::reuse(cl_command_type type) {
   zeEventHostReset(ze_);
+  userDeps_.clear();
   type_ = type;
   profiling_ = false;
   submitNs_ = 0;
@@ -47,7 +48,28 @@ cl_int Event::status() const {
   ze_result_t r = zeEventQueryStatus(ze_);
   // A kernel faulted in the context (docs/reliability.md, "Faults"): a negative status.
   if (r == ZE_RESULT_ERROR_DEVICE_LOST) return CL_OUT_OF_RESOURCES;
-  return r == ZE_RESULT_SUCCESS ? CL_COMPLETE : CL_SUBMITTED;
+  if (r != ZE_RESULT_SUCCESS) return CL_SUBMITTED;
+  // Terminated by a user event that failed (dependOn).
+  for (const Ref<Event>& u : userDeps_)
+    if (u->status() < 0) return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  return CL_COMPLETE;
+}
+
+void Event::dependOn(const std::vector<Ref<Event>>& waited) {
+  userDeps_.clear();
+  auto add = [&](Event* u) {
+    if (u->status() == CL_COMPLETE) return;  // succeeded: nothing to inherit
+    for (const Ref<Event>& have : userDeps_)
+      if (have.get() == u) return;
+    userDeps_.emplace_back(u);
+  };
+  for (const Ref<Event>& w : waited) {
+    if (!w->queue()) {
+      add(w.get());
+    } else {
+      for (const Ref<Event>& u : w->userDeps_) add(u.get());
+    }
+  }
 }
 
 cl_int Event::wait() {

@@ -36,6 +36,13 @@ class Event : public Object<_cl_event, 0x45564e31 /* "EVN1" */> {
   // Blocks until complete; the event's status (negative if it failed).
   cl_int wait();
 
+  // A command's event: the user events among `waited` and those its waited commands depend on,
+  // unless already complete. Called once, before the command is appended. clSetUserEventStatus:
+  // "A negative integer value causes all enqueued commands that wait on this user event to be
+  // terminated": such a command's status is then CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+  // once it is done (it still runs: its Level Zero wait only learns that the user event ended).
+  void dependOn(const std::vector<Ref<Event>>& waited);
+
   // Keeps `object` alive until the command completes (released by releaseHolds()).
   void hold(RefCounted* object);
   // Holds the non-null `objects` and the `events`, with one lock and at most one allocation.
@@ -73,6 +80,10 @@ class Event : public Object<_cl_event, 0x45564e31 /* "EVN1" */> {
   bool profiling_ = false;
   bool internal_ = false;
   uint64_t queuedNs_ = 0, submitNs_ = 0;
+
+  // The user events this command depends on (dependOn); set before the command is appended,
+  // read-only afterwards.
+  std::vector<Ref<Event>> userDeps_;
 
   std::mutex mutex_;
   std::vector<Ref<RefCounted>> holds_;

@@ -109,6 +109,11 @@ Request parse(const Device& in, Dialect dialect, const int64_t* p) {
     for (const DomainToken& t : kDomains)
       if (int64_t(dialect == Dialect::Core ? t.core : t.ext) == value) found = &t;
     if (!found) return fail(CL_INVALID_VALUE);
+    // 1.2: "CL_INVALID_VALUE if values specified in properties are not valid or if values
+    // specified in properties are valid but not supported by the device": a domain that
+    // CL_DEVICE_PARTITION_AFFINITY_DOMAIN does not report (an L4 cache the machine lacks).
+    if (dialect == Dialect::Core && !(in.reportedAffinityDomains() & found->core))
+      return fail(CL_INVALID_VALUE);
     s.domain = found->ze;
   } else {
     // "CL_INVALID_VALUE - The properties key is unknown".

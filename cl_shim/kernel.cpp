@@ -7,6 +7,7 @@
 #include "cl_shim/api_support.h"
 #include "cl_shim/device.h"
 #include "cl_shim/errors.h"
+#include "cl_shim/kernel_attributes.h"
 
 namespace tessera::cl {
 namespace {
@@ -261,6 +262,8 @@ cl_int Kernel::encodeArg(cl_uint index, size_t size, const void* value, Arg& a) 
         // specified arg_value is not a valid memory object."
         if (!m || &m->context() != &program_->context()) return CL_INVALID_MEM_OBJECT;
         a.memory = Ref<Memory>(m);
+        a.handle = handle;
+        a.serial = m->serial();
         address = m->address();
       }
       a.value.resize(sizeof address);
@@ -282,10 +285,20 @@ cl_int Kernel::encodeArg(cl_uint index, size_t size, const void* value, Arg& a) 
       a.value.assign(static_cast<const uint8_t*>(value), static_cast<const uint8_t*>(value) + size);
       break;
     case ArgKind::Sampler:
+      // "CL_INVALID_ARG_SIZE if ... the argument is a sampler and arg_size != sizeof(cl_sampler)";
+      // otherwise "CL_INVALID_SAMPLER for an argument declared to be of type sampler_t when the
+      // specified arg_value is not a valid sampler object": the device has no samplers
+      // (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE), so none is.
+      if (size != sizeof(cl_sampler)) return CL_INVALID_ARG_SIZE;
+      return CL_INVALID_SAMPLER;
     case ArgKind::Image:
+      // "... if the argument is a memory object and arg_size != sizeof(cl_mem)"; no image object
+      // can exist: "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
+      // specified arg_value is not a valid memory object".
+      if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
+      return CL_INVALID_MEM_OBJECT;
     case ArgKind::Unsupported:
-      // The device has no images or samplers (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE): no value is
-      // valid for such an argument.
+      // Pipes, queues and the like, which the device does not have: no value is valid.
       return CL_INVALID_ARG_VALUE;
   }
   return CL_SUCCESS;
@@ -294,6 +307,11 @@ cl_int Kernel::encodeArg(cl_uint index, size_t size, const void* value, Arg& a) 
 cl_int Kernel::setArg(cl_uint index, size_t size, const void* value) {
   Arg a;
   if (cl_int err = encodeArg(index, size, value, a); err != CL_SUCCESS) return err;
+  // The kernel names the buffer without holding it: clSetKernelArg takes no reference, and
+  // "After the memobj reference count becomes zero and commands queued for execution on a
+  // command-queue(s) that use memobj have finished, the memory object is deleted" (with its
+  // destructor callbacks) even while it is still a kernel's argument.
+  a.memory = Ref<Memory>();
   std::lock_guard lock(mutex_);
   cl_int err = a.localSize ? applyLocked(index, a.localSize, nullptr)
                            : applyLocked(index, a.value.size(), a.value.data());
@@ -369,18 +387,23 @@ uint64_t Kernel::localMemoryBytes(const PerDevice& z) const {
   return total;
 }
 
-std::vector<RefCounted*> Kernel::launchHolds() {
-  std::vector<RefCounted*> out;
-  launchHolds(out);
-  return out;
+Memory* Kernel::argBuffer(const Arg& a) {
+  if (a.memory) return a.memory.get();
+  Memory* m = Memory::from(a.handle);
+  return m && m->serial() == a.serial ? m : nullptr;
 }
 
-void Kernel::launchHolds(std::vector<RefCounted*>& out) {
+bool Kernel::launchHolds(std::vector<RefCounted*>& out) {
   out.clear();
   out.push_back(this);
   out.push_back(program_.get());
-  for (Arg& a : args_)
-    if (a.memory) out.push_back(a.memory.get());
+  for (Arg& a : args_) {
+    if (!a.handle) continue;
+    Memory* m = argBuffer(a);
+    if (!m) return false;
+    out.push_back(m);
+  }
+  return true;
 }
 
 size_t Kernel::maxWorkGroupSize(const Device& d) const {
@@ -397,15 +420,19 @@ cl_int Kernel::info(cl_kernel_info param, size_t size, void* value, size_t* size
     case CL_KERNEL_CONTEXT: return out.scalar<cl_context>(program_->context().handle());
     case CL_KERNEL_PROGRAM: return out.scalar<cl_program>(program_->handle());
     case CL_KERNEL_ATTRIBUTES: {
+      // "For kernels not created from OpenCL C source and the clCreateProgramWithSource API call
+      // the string returned from this query will be empty."
+      std::vector<std::string> sources = program_->unitSources(unit_);
+      if (sources.empty()) return out.string("");
       // The attributes' OpenCL C text: zeKernelGetSourceAttributes with a null *pString hands
-      // out the kernel's own string.
+      // out the kernel's own string; the source restores what SPIR-V loses (kernel_attributes.h).
       uint32_t n = 0;
       char* text = nullptr;
       std::string s;
       if (!zes_.empty() && zeKernelGetSourceAttributes(zes_.front().ze, &n, &text) ==
                                ZE_RESULT_SUCCESS && text)
         s = text;
-      return out.string(s);
+      return out.string(withSourceSpelling(s, sources, name_));
     }
     default: return CL_INVALID_VALUE;
   }
@@ -416,7 +443,11 @@ cl_int Kernel::argInfo(cl_uint index, cl_kernel_arg_info param, size_t size, voi
   if (index >= info_.args.size()) return CL_INVALID_ARG_INDEX;
   const spirv::KernelArg& a = info_.args[index];
   // "CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not available for kernel":
-  // a SPIR-V module keeps it only as OpName on the parameters.
+  // "Kernel argument information is only available if the program object associated with kernel
+  // is created with clCreateProgramWithSource and the program executable was built with the
+  // -cl-kernel-arg-info option"; for SPIR-V it is what the module keeps as OpName on the
+  // parameters.
+  if (!program_->unitArgInfo(unit_)) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
   bool named = false;
   for (const auto& x : info_.args) named |= !x.name.empty();
   if (!named) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;

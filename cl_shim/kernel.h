@@ -25,7 +25,12 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
 
   struct Arg {
     bool set = false;
-    Ref<Memory> memory;          // a buffer argument
+    // A buffer argument: named by handle and serial (Memory::serial). A kernel object does not
+    // keep its arguments' buffers alive; `memory` holds one only where a copy of the values must
+    // (a recording's dispatches).
+    cl_mem handle = nullptr;
+    uint64_t serial = 0;
+    Ref<Memory> memory;
     std::vector<uint8_t> value;  // what was given to the ze kernels
     size_t localSize = 0;        // __local arguments
     const void* svm = nullptr;   // clSetKernelArgSVMPointer
@@ -62,10 +67,12 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
   // Bytes of __local memory a launch needs: the kernel's static __local variables plus the sizes
   // given to its __local arguments. Under mutex().
   uint64_t localMemoryBytes(const PerDevice& z) const;
-  // Objects a launch holds: the kernel, its program, the buffers its arguments name. Under mutex().
-  std::vector<RefCounted*> launchHolds();
-  // The same into `out` (cleared first), so a caller can keep one vector's storage across launches.
-  void launchHolds(std::vector<RefCounted*>& out);
+  // Objects a launch holds: the kernel, its program, the buffers its arguments name, into `out`
+  // (cleared first, so a caller can keep one vector's storage across launches). False when an
+  // argument names a buffer the application has released since. Under mutex().
+  bool launchHolds(std::vector<RefCounted*>& out);
+  // The live buffer an argument names; null when it was released.
+  static Memory* argBuffer(const Arg& a);
 
   cl_int info(cl_kernel_info param, size_t size, void* value, size_t* sizeRet);
   cl_int argInfo(cl_uint index, cl_kernel_arg_info param, size_t size, void* value,

@@ -124,6 +124,12 @@ Memory* Memory::createSubBuffer(Memory& parent, cl_mem_flags flags, size_t origi
   return m;
 }
 
+Memory::Memory()
+    : serial_([] {
+        static std::atomic<uint64_t> next{1};
+        return next.fetch_add(1, std::memory_order_relaxed);
+      }()) {}
+
 Memory::~Memory() {
   // "The registered user callback functions are called in the reverse order in which they were
   // registered ... when the memory object is deleted" (after the storage may be reused).

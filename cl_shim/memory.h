@@ -32,6 +32,9 @@ class Memory : public Object<_cl_mem, 0x4d454d31 /* "MEM1" */> {
   char* address() const { return address_; }
   Memory* parent() const { return parent_.get(); }
   size_t offset() const { return offset_; }
+  // Unique per object over the process's life: tells a live buffer from a later one that took the
+  // handle's memory (kernel arguments name buffers without holding them).
+  uint64_t serial() const { return serial_; }
 
   // CL_MEM_HOST_WRITE_ONLY / READ_ONLY / NO_ACCESS: may the host read (clEnqueueRead*, map for
   // reading) or write?
@@ -56,8 +59,9 @@ class Memory : public Object<_cl_mem, 0x4d454d31 /* "MEM1" */> {
   ~Memory() override;
 
  private:
-  Memory() = default;
+  Memory();
 
+  const uint64_t serial_;
   Ref<Context> context_;
   Ref<Memory> parent_;
   cl_mem_flags flags_ = 0;

@@ -3,12 +3,13 @@
 
 #include <algorithm>
 #include <cstring>
-#include <sstream>
 
 #include "cl_shim/api_support.h"
 #include "cl_shim/device.h"
 #include "cl_shim/errors.h"
 #include "cl_shim/platform.h"
+#include "cl_shim/program_binary.h"
+#include "spirv/link.h"
 
 namespace tessera::cl {
 namespace {
@@ -96,6 +97,10 @@ Program* Program::createWithBinary(Context& context, const std::vector<Device*>&
                                    cl_int* binaryStatus, cl_int& err) {
   std::vector<std::pair<Device*, DeviceBuild>> builds;
   std::vector<uint8_t> il;
+  // Binaries of SPIR-V units (program_binary.h): the same for every device, since a program has
+  // one set of units; a native binary next to them is refused (one program, one kind).
+  std::optional<ObjectBinary> object;
+  std::vector<Device*> objectDevices;
   err = CL_SUCCESS;
   const ZeExtensions& ext = devices.front()->platform().ext();
   for (size_t i = 0; i < devices.size(); ++i) {
@@ -104,6 +109,18 @@ Program* Program::createWithBinary(Context& context, const std::vector<Device*>&
     // binaries[i] is NULL."
     if (!lengths || !binaries || lengths[i] == 0 || !binaries[i]) {
       status = CL_INVALID_VALUE;
+    } else if (looksLikeObjectBinary({binaries[i], lengths[i]})) {
+      std::optional<ObjectBinary> ob = decodeObjectBinary({binaries[i], lengths[i]});
+      bool consistent = ob && builds.empty() &&
+                        (!object || (ob->type == object->type && ob->units == object->units));
+      if (!consistent) {
+        status = CL_INVALID_BINARY;
+      } else {
+        if (!object) object = std::move(ob);
+        objectDevices.push_back(devices[i]);
+      }
+    } else if (object) {
+      status = CL_INVALID_BINARY;
     } else {
       // A Tessera binary is zeModuleGetNativeBinary's: zeModuleCreate(FORMAT_NATIVE) reloads it
       // without compiling, and refuses (INVALID_NATIVE_BINARY) anything else.
@@ -136,22 +153,45 @@ Program* Program::createWithBinary(Context& context, const std::vector<Device*>&
     if (binaryStatus) binaryStatus[i] = status;
     if (status != CL_SUCCESS && err == CL_SUCCESS) err = status;
   }
-  if (err != CL_SUCCESS) return nullptr;
-  std::string reflectError;
-  Unit unit = makeUnit(std::move(il), &reflectError);
-  if (!reflectError.empty()) {
+  auto refuseAll = [&] {
     if (binaryStatus)
       for (size_t i = 0; i < devices.size(); ++i) binaryStatus[i] = CL_INVALID_BINARY;
     err = CL_INVALID_BINARY;
     return nullptr;
+  };
+  if (err != CL_SUCCESS) return nullptr;
+  std::vector<Unit> units;
+  std::vector<std::vector<uint8_t>> spirvUnits;
+  if (object)
+    spirvUnits = std::move(object->units);
+  else
+    spirvUnits.push_back(std::move(il));
+  for (std::vector<uint8_t>& bytes : spirvUnits) {
+    std::string reflectError;
+    units.push_back(makeUnit(std::move(bytes), &reflectError));
+    if (!reflectError.empty()) return refuseAll();
   }
   auto* p = new Program;
   p->context_ = Ref<Context>(&context);
   p->origin_ = Origin::Binary;
   p->baseDevices_ = devices;
   for (Device* d : devices) p->deviceRefs_.emplace_back(d);
-  p->units_.push_back(std::move(unit));
+  p->units_ = std::move(units);
   p->builds_ = std::move(builds);
+  if (object) {
+    // An executable of several units is made again from its SPIR-V, as clLinkProgram made it.
+    for (Device* d : objectDevices) {
+      DeviceBuild b;
+      b.binaryType = object->type;
+      b.options = object->options;
+      if (object->type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE &&
+          p->makeModules(*d, b.options, b.modules, b.log) != CL_SUCCESS) {
+        p->releaseApi();
+        return refuseAll();
+      }
+      p->builds_.emplace_back(d, std::move(b));
+    }
+  }
   return p;
 }
 
@@ -250,6 +290,8 @@ cl_int Program::build(const std::vector<Device*>& devices, const std::string& op
     units_.clear();
     std::string error;
     units_.push_back(makeUnit(std::move(c.spirv), &error));
+    units_.back().sources = {source_};
+    units_.back().argInfo = spirv::parseCompileOptions(options).kernelArgInfo;
   }
   cl_int result = CL_SUCCESS;
   for (Device* d : devices) {
@@ -317,6 +359,8 @@ cl_int Program::compile(const std::vector<Device*>& devices, const std::string& 
       units_.clear();
       std::string error;
       units_.push_back(makeUnit(std::move(c.spirv), &error));
+      units_.back().sources = {source_};
+      units_.back().argInfo = spirv::parseCompileOptions(options).kernelArgInfo;
     } else {
       result = c.error == CL_INVALID_BUILD_OPTIONS ? CL_INVALID_COMPILER_OPTIONS
                                                    : CL_COMPILE_PROGRAM_FAILURE;
@@ -346,36 +390,74 @@ cl_int Program::compile(const std::vector<Device*>& devices, const std::string& 
 Program* Program::link(Context& context, const std::vector<Device*>& devices,
                        const std::string& options, const std::vector<Program*>& inputs,
                        cl_int& err) {
+  // "CL_INVALID_LINKER_OPTIONS if the linker options specified by options are invalid."
+  spirv::LinkOptions parsed = spirv::parseLinkOptions(options);
+  if (!parsed.ok) {
+    err = CL_INVALID_LINKER_OPTIONS;
+    return nullptr;
+  }
   auto* p = new Program;
   p->context_ = Ref<Context>(&context);
   p->origin_ = Origin::Linked;
   for (const auto& d : context.devices()) p->baseDevices_.push_back(d.get());
+  // One SPIR-V module out of every input's units (spirv/link.h): functions, variables and types
+  // defined in one input and declared extern in another resolve at the SPIR-V level, before any
+  // code exists. "-create-library: Create a library of compiled binaries": the result keeps its
+  // exports and may leave imports to a later link.
+  std::vector<std::vector<uint32_t>> modules;
+  std::vector<std::string> sources;
+  bool argInfo = true;
   for (Program* in : inputs) {
     std::lock_guard lock(in->mutex_);
-    for (const Unit& u : in->units_) p->units_.push_back(u);
+    for (const Unit& u : in->units_) {
+      modules.push_back(spirv::toWords(u.spirv));
+      sources.insert(sources.end(), u.sources.begin(), u.sources.end());
+      argInfo = argInfo && u.argInfo;
+    }
   }
-  // "-create-library: Create a library of compiled binaries": nothing is linked yet.
-  std::istringstream opts(options);
-  bool library = false;
-  std::string rest, tok;
-  while (opts >> tok) {
-    if (tok == "-create-library")
-      library = true;
-    else if (tok == "-enable-link-options")
-      continue;
-    else
-      rest += (rest.empty() ? "" : " ") + tok;
+  // SPIRV-Tools links modules of one SPIR-V version only (and a 1.0 module is not always valid as
+  // 1.4): units of different versions stay separate modules, whose functions zeModuleDynamicLink
+  // resolves (makeModules).
+  bool oneVersion = std::all_of(modules.begin(), modules.end(), [&](const auto& m) {
+    return m.size() > 1 && m[1] == modules.front()[1];
+  });
+  if (!oneVersion) {
+    for (Program* in : inputs) {
+      std::lock_guard lock(in->mutex_);
+      p->units_.insert(p->units_.end(), in->units_.begin(), in->units_.end());
+    }
   }
+  spirv::CompileResult linked;
+  if (oneVersion) linked = spirv::linkSpirv(modules, parsed.createLibrary);
+  linked.ok = linked.ok || !oneVersion;
+  std::string linkLog = linked.log;
+  if (oneVersion && linked.ok) {
+    std::vector<uint8_t> bytes(linked.spirv.size() * 4);
+    std::memcpy(bytes.data(), linked.spirv.data(), bytes.size());
+    std::string error;
+    p->units_.push_back(makeUnit(std::move(bytes), &error));
+    p->units_.back().sources = std::move(sources);
+    p->units_.back().argInfo = argInfo;
+    appendLog(linkLog, error);
+    if (!error.empty()) linked.ok = false;
+  }
+  std::string mathOptions;
+  for (const std::string& o : parsed.mathOptions)
+    mathOptions += (mathOptions.empty() ? "" : " ") + o;
   err = CL_SUCCESS;
   std::lock_guard lock(p->mutex_);
   for (Device* d : devices) {
     DeviceBuild b;
     b.options = options;
-    if (library) {
+    b.log = linkLog;
+    if (!linked.ok) {
+      b.status = CL_BUILD_ERROR;
+      err = CL_LINK_PROGRAM_FAILURE;
+    } else if (parsed.createLibrary) {
       b.status = CL_BUILD_SUCCESS;
       b.binaryType = CL_PROGRAM_BINARY_TYPE_LIBRARY;
     } else {
-      cl_int r = p->makeModules(*d, rest, b.modules, b.log);
+      cl_int r = p->makeModules(*d, mathOptions, b.modules, b.log);
       if (r == CL_SUCCESS) {
         b.status = CL_BUILD_SUCCESS;
         b.binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
@@ -455,7 +537,19 @@ cl_int Program::info(cl_program_info param, size_t size, void* value, size_t* si
   std::unique_lock lock(mutex_);
   auto binaryOf = [&](Device* d) -> std::vector<uint8_t> {
     DeviceBuild* b = recordFor(*d);
-    if (!b || b->modules.size() != 1) return {};
+    if (!b) return {};
+    // A compiled object or a library: its SPIR-V (program_binary.h).
+    // A compiled object, a library or an executable of several modules: the SPIR-V units
+    // (program_binary.h); an executable of one module: its native binary.
+    bool units = b->binaryType == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
+                 b->binaryType == CL_PROGRAM_BINARY_TYPE_LIBRARY ||
+                 (b->binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && b->modules.size() > 1);
+    if (units && !units_.empty()) {
+      ObjectBinary ob{b->binaryType, b->options, {}};
+      for (const Unit& u : units_) ob.units.push_back(u.spirv);
+      return encodeObjectBinary(ob);
+    }
+    if (b->modules.size() != 1) return {};
     size_t n = 0;
     ze_module_handle_t m = b->modules.front()->handle;
     if (zeModuleGetNativeBinary(m, &n, nullptr) != ZE_RESULT_SUCCESS) return {};
@@ -544,9 +638,14 @@ cl_int Program::buildInfo(Device& device, cl_program_build_info param, size_t si
     case CL_PROGRAM_BUILD_LOG: return out.string(b->log);
     case CL_PROGRAM_BINARY_TYPE: return out.scalar<cl_program_binary_type>(b->binaryType);
     case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
-      // The program-scope variables are the units' CrossWorkgroup globals; their sizes are known
-      // to the modules only, which report none through the public API: 0.
-      return out.scalar<size_t>(0);
+      // "The total amount of storage, in bytes, used by program variables in the global address
+      // space": the units' own module-scope CrossWorkgroup variables, once there is an executable.
+      size_t total = 0;
+      if (b->binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
+        for (const Unit& u : units_)
+          for (const auto& v : u.info.globalVariables) total += v.size;
+      }
+      return out.scalar<size_t>(total);
     }
     default: return CL_INVALID_VALUE;
   }

@@ -41,6 +41,13 @@ class Program : public Object<_cl_program, 0x50524731 /* "PRG1" */> {
   struct Unit {
     std::vector<uint8_t> spirv;
     spirv::ModuleInfo info;
+    // The OpenCL C sources the unit was compiled from (several once linked); empty for units
+    // from IL or binaries. CL_KERNEL_ATTRIBUTES reads them.
+    std::vector<std::string> sources;
+    // False when the unit was compiled from source without -cl-kernel-arg-info (then, for all
+    // the unit's kernels, "CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not
+    // available for kernel"); units from IL or binaries have what their SPIR-V names.
+    bool argInfo = true;
   };
 
   // What clBuildProgram / clCompileProgram / clLinkProgram left for one device.
@@ -91,6 +98,18 @@ class Program : public Object<_cl_program, 0x50524731 /* "PRG1" */> {
   std::vector<uint8_t> unitSpirv(size_t unit) const {
     std::lock_guard lock(mutex_);
     return unit < units_.size() ? units_[unit].spirv : std::vector<uint8_t>{};
+  }
+
+  // Whether a unit's kernels answer clGetKernelArgInfo (Unit::argInfo).
+  bool unitArgInfo(size_t unit) const {
+    std::lock_guard lock(mutex_);
+    return unit < units_.size() && units_[unit].argInfo;
+  }
+
+  // The sources of a unit (Unit::sources).
+  std::vector<std::string> unitSources(size_t unit) const {
+    std::lock_guard lock(mutex_);
+    return unit < units_.size() ? units_[unit].sources : std::vector<std::string>{};
   }
 
   // Kernel objects the application holds: "CL_INVALID_OPERATION if there are kernel objects

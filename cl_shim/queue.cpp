@@ -171,6 +171,7 @@ cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* wa
   // Level Zero event then reset and reused) while the command still waits on it would never
   // signal again.
   event->hold(holds, numHolds, waited);
+  event->dependOn(waited);
   {
     std::lock_guard lock(mutex_);
     // Submitted the moment it is appended: the device may start (and finish) it before the append

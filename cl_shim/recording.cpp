@@ -140,6 +140,14 @@ cl_int Recording::record(Kernel& kernel, Kernel::PerDevice& z, const LaunchShape
   if (dispatches_.size() >= kRecordingMaxSize) return CL_INVALID_OPERATION;
   // An empty range has no launch to update later (Tessera's choice, docs/architecture.md).
   if (shape.empty) return CL_INVALID_GLOBAL_WORK_SIZE;
+  // The kernel's values now; unlike the kernel, the recording holds the buffers they name.
+  std::vector<Kernel::Arg> args = kernel.args();
+  for (Kernel::Arg& a : args) {
+    if (!a.handle || a.memory) continue;
+    Memory* m = Kernel::argBuffer(a);
+    if (!m) return CL_INVALID_KERNEL_ARGS;  // released since clSetKernelArg
+    a.memory = Ref<Memory>(m);
+  }
   DeviceList& dl = lists_[0];
   ze_mutable_command_id_exp_desc_t idDesc{ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_ID_EXP_DESC, nullptr, 0};
   uint64_t id = 0;
@@ -162,7 +170,7 @@ cl_int Recording::record(Kernel& kernel, Kernel::PerDevice& z, const LaunchShape
   Dispatch d;
   d.kernel = Ref<Kernel>(&kernel);
   d.shape = shape;
-  d.args = kernel.args();  // the kernel's values now; they hold the buffers they name
+  d.args = std::move(args);
   dispatches_.push_back(std::move(d));
   return CL_SUCCESS;
 }

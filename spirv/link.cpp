@@ -2,7 +2,10 @@
 
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/linker.hpp>
+#include <spirv/unified1/spirv.hpp>
 
+#include <algorithm>
+#include <map>
 #include <span>
 #include <string>
 
@@ -28,6 +31,90 @@ const char* levelName(spv_message_level_t level) {
     default:
       return "note";
   }
+}
+
+// One instruction as spvBinaryParse describes it: its words and which of them are ids.
+struct ParsedInstruction {
+  std::vector<uint32_t> words;
+  std::vector<uint32_t> idOperands;  // word offsets of operands that name ids
+  uint32_t opcode = 0;
+  uint32_t resultId = 0;
+};
+
+spv_result_t collectInstruction(void* user, const spv_parsed_instruction_t* inst) {
+  auto* out = static_cast<std::vector<ParsedInstruction>*>(user);
+  ParsedInstruction p;
+  p.words.assign(inst->words, inst->words + inst->num_words);
+  p.opcode = inst->opcode;
+  p.resultId = inst->result_id;
+  for (uint16_t i = 0; i < inst->num_operands; ++i) {
+    const spv_parsed_operand_t& o = inst->operands[i];
+    if (o.type == SPV_OPERAND_TYPE_ID || o.type == SPV_OPERAND_TYPE_TYPE_ID ||
+        o.type == SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID || o.type == SPV_OPERAND_TYPE_SCOPE_ID)
+      p.idOperands.push_back(o.offset);
+  }
+  out->push_back(std::move(p));
+  return SPV_SUCCESS;
+}
+
+// SPIRV-Tools' linker keeps each input's built-in variables (the translator declares them with
+// Import linkage in every unit; the linker needs no definition for them) and drops their linkage,
+// so a linked module has several Input variables for one built-in, which the translator cannot
+// read back ("Global is external, but doesn't have external or weak linkage"). One variable per
+// built-in and type is kept; uses of the others are renamed to it and their declarations,
+// names and decorations dropped. A module without duplicates comes back unchanged.
+std::vector<uint32_t> mergeBuiltinVariables(const std::vector<uint32_t>& module) {
+  std::vector<ParsedInstruction> insts;
+  spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+  spv_result_t parsed = spvBinaryParse(context, &insts, module.data(), module.size(), nullptr,
+                                       collectInstruction, nullptr);
+  spvContextDestroy(context);
+  if (parsed != SPV_SUCCESS) return module;
+  std::map<uint32_t, uint32_t> builtinOf;  // variable -> BuiltIn
+  for (const ParsedInstruction& i : insts)
+    if (i.opcode == spv::OpDecorate && i.words.size() >= 4 && i.words[2] == spv::DecorationBuiltIn)
+      builtinOf[i.words[1]] = i.words[3];
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> keeper;  // (built-in, type) -> variable
+  std::map<uint32_t, uint32_t> rename;                       // duplicate -> keeper
+  bool inFunction = false;
+  for (const ParsedInstruction& i : insts) {
+    if (i.opcode == spv::OpFunction) inFunction = true;
+    if (i.opcode == spv::OpFunctionEnd) inFunction = false;
+    if (inFunction || i.opcode != spv::OpVariable || i.words.size() < 4 ||
+        i.words[3] != spv::StorageClassInput)
+      continue;
+    auto b = builtinOf.find(i.resultId);
+    if (b == builtinOf.end()) continue;
+    auto [it, added] = keeper.emplace(std::make_pair(b->second, i.words[1]), i.resultId);
+    if (!added) rename[i.resultId] = it->second;
+  }
+  if (rename.empty()) return module;
+  std::vector<uint32_t> out(module.begin(), module.begin() + 5);
+  for (ParsedInstruction& i : insts) {
+    bool annotation = i.opcode == spv::OpName || i.opcode == spv::OpDecorate ||
+                      i.opcode == spv::OpDecorateString || i.opcode == spv::OpDecorateId ||
+                      i.opcode == spv::OpMemberName;
+    if ((i.opcode == spv::OpVariable && rename.count(i.resultId)) ||
+        (annotation && i.words.size() >= 2 && rename.count(i.words[1])))
+      continue;
+    for (uint32_t at : i.idOperands) {
+      auto r = rename.find(i.words[at]);
+      if (r != rename.end()) i.words[at] = r->second;
+    }
+    if (i.opcode == spv::OpEntryPoint && !i.idOperands.empty()) {
+      // The interface (the ids after the name): each variable once.
+      size_t first = i.idOperands.size() > 1 ? i.idOperands[1] : i.words.size();
+      std::vector<uint32_t> interface;
+      for (size_t w = first; w < i.words.size(); ++w)
+        if (std::find(interface.begin(), interface.end(), i.words[w]) == interface.end())
+          interface.push_back(i.words[w]);
+      i.words.resize(first);
+      i.words.insert(i.words.end(), interface.begin(), interface.end());
+      i.words[0] = (uint32_t(i.words.size()) << 16) | spv::OpEntryPoint;
+    }
+    out.insert(out.end(), i.words.begin(), i.words.end());
+  }
+  return out;
 }
 
 }  // namespace
@@ -63,6 +150,7 @@ CompileResult linkSpirv(const std::vector<std::vector<uint32_t>>& modules, bool 
     if (result.log.empty()) result.log = "error: linking failed\n";
     return result;
   }
+  linked = mergeBuiltinVariables(linked);
   ValidationResult validation = validate(asBytes(linked));
   if (!validation.ok) {
     result.log += "error: the linked module does not validate: " + validation.log + "\n";

@@ -41,8 +41,8 @@ constexpr const char* kCpuExtensions =
     "+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,"
     "+cl_khr_local_int32_extended_atomics,+cl_khr_int64_base_atomics,"
     "+cl_khr_int64_extended_atomics,+cl_khr_fp64,+__opencl_c_fp64,"
-    "+__opencl_c_generic_address_space,+__opencl_c_program_scope_global_variables,"
-    "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst";
+    "+__opencl_c_program_scope_global_variables,+__opencl_c_atomic_order_acq_rel,"
+    "+__opencl_c_atomic_order_seq_cst";
 
 // clang runs deep recursions on nested input; give it the stack its own driver gives cc1.
 constexpr unsigned kCompilerStack = 8u << 20;
@@ -93,6 +93,20 @@ std::vector<std::string> clangArguments(const CompileOptions& options) {
                                    TESSERA_CLANG_RESOURCE_DIR,
                                    "-ferror-limit",
                                    "19"};
+  // The spec's predefined macros (OpenCL C, "Preprocessor Directives and Macros"): for devices
+  // newer than OpenCL 2.0, __OPENCL_VERSION__ "must be defined but may substitute any
+  // implementation-defined integer value greater than 200" (300: the device's version);
+  // __IMAGE_SUPPORT__ "is an integer constant of 1 if images are supported and is undefined
+  // otherwise".
+  // clang's opencl-c-base.h claims every header-only feature and extension for the spir target
+  // (read-write images, work-group collectives, sub-groups, integer dot products) when __SPIR__ is
+  // defined; without it only -cl-ext and the definitions below decide. The two atomic scopes are
+  // header-only features in clang 15 (-cl-ext ignores them); the device has both.
+  args.insert(args.end(), {"-D__OPENCL_VERSION__=300", "-U__IMAGE_SUPPORT__", "-U__SPIR__"});
+  if (options.version == OpenCLVersion::CL30) {
+    args.insert(args.end(),
+                {"-D__opencl_c_atomic_scope_device=1", "-D__opencl_c_atomic_scope_all_devices=1"});
+  }
   args.insert(args.end(), options.clangArgs.begin(), options.clangArgs.end());
   // After the user's -I: `#include <name>` of an input header resolves too.
   args.insert(args.end(), {"-I", kMemoryDir, "-x", "cl", kSourceName});

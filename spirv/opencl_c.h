@@ -43,8 +43,9 @@ inline CompileResult invalidOptionsResult(const CompileOptions& parsed) {
 }
 
 // The OpenCL C features and extensions the compiled code may use: those a CPU device has
-// (fp64, int64 and its atomics, generic address space, program-scope globals, all atomic orders and
-// scopes); no images, pipes, device enqueue, sub-groups, work-group collectives or fp16.
+// (fp64, int64 and its atomics, program-scope globals, all atomic orders and scopes); no generic
+// address space (to_global and the like are missing), images, pipes, device enqueue, sub-groups,
+// work-group collectives or fp16.
 // Every compile defines the macros these imply.
 //
 // `options` are OpenCL build options (opencl_options.h lists them). Kernel argument info is always

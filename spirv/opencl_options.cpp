@@ -76,8 +76,7 @@ constexpr std::array kClangSameName = {
 
 // Valid OpenCL options with nothing to do at compile time: argument info is always emitted;
 // strict aliasing is deprecated since 1.1; a CPU has no sub-groups to make progress guarantees for.
-constexpr std::array kAcceptedNoEffect = {"-cl-kernel-arg-info", "-cl-strict-aliasing",
-                                          "-cl-no-subgroup-ifp"};
+constexpr std::array kAcceptedNoEffect = {"-cl-strict-aliasing", "-cl-no-subgroup-ifp"};
 
 template <size_t N>
 bool contains(const std::array<const char*, N>& list, std::string_view word) {
@@ -142,6 +141,8 @@ CompileOptions parseCompileOptions(std::string_view options) {
       out.debugInfoRequested = true;
     } else if (word == "-cl-denorms-are-zero") {
       out.denormsAreZero = true;
+    } else if (word == "-cl-kernel-arg-info") {
+      out.kernelArgInfo = true;
     } else if (contains(kClangSameName, word)) {
       if (word == "-cl-opt-disable") out.optDisable = true;
       out.clangArgs.push_back(word);

@@ -30,6 +30,9 @@ struct CompileOptions {
   bool denormsAreZero = false;      // -cl-denorms-are-zero (SPIR-V has no way to say it)
   bool optDisable = false;          // -cl-opt-disable
   bool debugInfoRequested = false;  // -g: accepted, but no debug info is emitted (see the .cpp)
+  // -cl-kernel-arg-info: the compiler always keeps argument info in the SPIR-V; the runtime
+  // answers clGetKernelArgInfo only when it was asked for.
+  bool kernelArgInfo = false;
 };
 
 // Accepts: -D name, -Dname, -D name=value, -I dir, -Idir, -w, -Werror, -cl-std=CL1.0|CL1.1|CL1.2|

@@ -268,6 +268,8 @@ class Reflector {
       case spv::OpVariable:
         if (current_ == 0 && inst.word(3) == spv::StorageClassWorkgroup) {
           workgroupVariables_.push_back({id(inst, 2), id(inst, 1)});
+        } else if (current_ == 0 && inst.word(3) == spv::StorageClassCrossWorkgroup) {
+          globalVariables_.push_back({id(inst, 2), id(inst, 1)});
         }
         break;
       case spv::OpExtInst:
@@ -556,7 +558,7 @@ class Reflector {
     std::sort(info_.specConstants.begin(), info_.specConstants.end(),
               [](const SpecConstant& a, const SpecConstant& b) { return a.specId < b.specId; });
 
-    for (auto [varId, typeId] : workgroupVariables_) {
+    auto describe = [&](uint32_t varId, uint32_t typeId) {
       WorkgroupVariable var;
       var.id = varId;
       var.name = nameOf(varId);
@@ -572,7 +574,16 @@ class Reflector {
           var.alignment = std::max(var.alignment, d->literals[0]);
         }
       }
-      info_.workgroupVariables.push_back(std::move(var));
+      return var;
+    };
+    for (auto [varId, typeId] : workgroupVariables_) {
+      info_.workgroupVariables.push_back(describe(varId, typeId));
+    }
+    for (auto [varId, typeId] : globalVariables_) {
+      bool imported = std::any_of(info_.linkage.begin(), info_.linkage.end(), [&](const auto& l) {
+        return l.targetId == varId && l.kind == LinkageKind::Import;
+      });
+      if (!imported) info_.globalVariables.push_back(describe(varId, typeId));
     }
   }
 
@@ -620,6 +631,7 @@ class Reflector {
   std::vector<EntryRecord> entries_;
   std::vector<ModeRecord> modes_;
   std::vector<std::pair<uint32_t, uint32_t>> workgroupVariables_;  // (variable, pointer type)
+  std::vector<std::pair<uint32_t, uint32_t>> globalVariables_;     // the same, CrossWorkgroup
 };
 
 }  // namespace

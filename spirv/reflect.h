@@ -75,7 +75,9 @@ struct LinkageEntry {
   bool isFunction = false;  // else a variable
 };
 
-struct WorkgroupVariable {  // a module-scope Workgroup variable: a static __local array
+// A module-scope Workgroup variable (a static __local array), or in globalVariables a
+// CrossWorkgroup one (an OpenCL C program-scope __global variable).
+struct WorkgroupVariable {
   uint32_t id = 0;
   std::string name;
   uint64_t size = 0;
@@ -99,6 +101,9 @@ struct ModuleInfo {
   std::vector<SpecConstant> specConstants;  // sorted by specId
   std::vector<LinkageEntry> linkage;
   std::vector<WorkgroupVariable> workgroupVariables;
+  // Program-scope __global variables the module defines (those with Import linkage are another
+  // module's and not listed).
+  std::vector<WorkgroupVariable> globalVariables;
 
   uint32_t versionMajor() const { return (version >> 16) & 0xff; }
   uint32_t versionMinor() const { return (version >> 8) & 0xff; }

@@ -1,6 +1,7 @@
 #include "spirv/validate.h"
 
 #include <spirv-tools/libspirv.h>
+#include <spirv/unified1/spirv.hpp>
 
 #include <cstdio>
 #include <memory>
@@ -37,12 +38,115 @@ bool environmentFor(uint32_t version, spv_target_env* env) {
   }
 }
 
+// Capabilities that extensions Tessera's devices advertise allow beyond the OpenCL environments'
+// lists, with the extension that allows each.
+struct ExtensionCapability {
+  uint32_t capability;
+  const char* name;
+  const char* extension;
+};
+constexpr ExtensionCapability kExtensionCapabilities[] = {
+    {spv::CapabilityInt64Atomics, "Int64Atomics", "cl_khr_int64_base_atomics"},
+};
+
+const ExtensionCapability* extensionCapability(uint32_t capability) {
+  for (const ExtensionCapability& e : kExtensionCapabilities) {
+    if (e.capability == capability) return &e;
+  }
+  return nullptr;
+}
+
+// The universal environment of the same SPIR-V version (every rule but the environment's).
+spv_target_env universalFor(uint32_t version) {
+  switch (version) {
+    case 0x00010000:
+      return SPV_ENV_UNIVERSAL_1_0;
+    case 0x00010100:
+      return SPV_ENV_UNIVERSAL_1_1;
+    case 0x00010200:
+      return SPV_ENV_UNIVERSAL_1_2;
+    case 0x00010300:
+      return SPV_ENV_UNIVERSAL_1_3;
+    case 0x00010400:
+      return SPV_ENV_UNIVERSAL_1_4;
+    case 0x00010500:
+      return SPV_ENV_UNIVERSAL_1_5;
+    default:
+      return SPV_ENV_UNIVERSAL_1_6;
+  }
+}
+
 struct ContextDeleter {
   void operator()(spv_context c) const { spvContextDestroy(c); }
 };
 struct OptionsDeleter {
   void operator()(spv_validator_options o) const { spvValidatorOptionsDestroy(o); }
 };
+
+// One SPIRV-Tools run: true when valid, else false with the diagnostic ("at word N: ...") appended
+// to `error`.
+bool runValidator(spv_target_env env, const std::vector<uint32_t>& words, std::string& error) {
+  std::unique_ptr<spv_context_t, ContextDeleter> context(spvContextCreate(env));
+  std::unique_ptr<spv_validator_options_t, OptionsDeleter> options(spvValidatorOptionsCreate());
+  if (!context || !options) {
+    error = "SPIRV-Tools could not create a validation context";
+    return false;
+  }
+  spv_const_binary_t input{words.data(), words.size()};
+  spv_diagnostic diagnostic = nullptr;
+  spv_result_t status = spvValidateWithOptions(context.get(), options.get(), &input, &diagnostic);
+  if (status != SPV_SUCCESS && diagnostic != nullptr && diagnostic->error != nullptr) {
+    if (diagnostic->isTextSource == false && diagnostic->position.index != 0) {
+      error += "at word " + std::to_string(diagnostic->position.index) + ": ";
+    }
+    error += diagnostic->error;
+  }
+  spvDiagnosticDestroy(diagnostic);
+  return status == SPV_SUCCESS;
+}
+
+// The OpCapability operands of the module's first section (a bounds-checked walk: the validator
+// reports malformed streams itself).
+std::vector<uint32_t> declaredCapabilities(const std::vector<uint32_t>& words) {
+  std::vector<uint32_t> capabilities;
+  for (size_t at = 5; at < words.size();) {
+    uint32_t count = words[at] >> 16;
+    uint32_t opcode = words[at] & 0xffffu;
+    if (count == 0 || at + count > words.size()) break;
+    if (opcode == spv::OpCapability && count == 2)
+      capabilities.push_back(words[at + 1]);
+    else if (opcode != spv::OpExtension && opcode != spv::OpExtInstImport)
+      break;
+    at += count;
+  }
+  return capabilities;
+}
+
+// The module's environment-level declarations alone: header, OpCapability (without the extension
+// capabilities), OpExtension, OpExtInstImport and OpMemoryModel, with Linkage declared so that no
+// entry point is needed. Validated under the OpenCL environment it checks what that environment
+// adds to the universal rules for these (capabilities, addressing and memory model).
+std::vector<uint32_t> environmentSkeleton(const std::vector<uint32_t>& words) {
+  std::vector<uint32_t> out(words.begin(), words.begin() + 5);
+  bool linkage = false;
+  for (size_t at = 5; at < words.size();) {
+    uint32_t count = words[at] >> 16;
+    uint32_t opcode = words[at] & 0xffffu;
+    if (count == 0 || at + count > words.size()) break;
+    bool keep = opcode == spv::OpCapability || opcode == spv::OpExtension ||
+                opcode == spv::OpExtInstImport || opcode == spv::OpMemoryModel;
+    if (!keep) break;
+    bool isCapability = opcode == spv::OpCapability && count == 2;
+    if (isCapability && words[at + 1] == spv::CapabilityLinkage) linkage = true;
+    if (!isCapability || extensionCapability(words[at + 1]) == nullptr)
+      out.insert(out.end(), words.begin() + at, words.begin() + at + count);
+    at += count;
+    if (opcode == spv::OpMemoryModel) break;
+  }
+  if (!linkage)
+    out.insert(out.begin() + 5, {(2u << 16) | spv::OpCapability, spv::CapabilityLinkage});
+  return out;
+}
 
 }  // namespace
 
@@ -69,29 +173,37 @@ ValidationResult validate(std::span<const uint8_t> binary) {
   }
   result.environment = spvTargetEnvDescription(env);
 
-  std::unique_ptr<spv_context_t, ContextDeleter> context(spvContextCreate(env));
-  std::unique_ptr<spv_validator_options_t, OptionsDeleter> options(spvValidatorOptionsCreate());
-  if (!context || !options) {
-    result.log = "SPIRV-Tools could not create a validation context";
-    return result;
+  // The Level Zero SPIR-V environment: "An environment that supports SPIR-V 1.0 must support
+  // SPIR-V 1.0 modules that declare the following capabilities: ... Int64Atomics (for devices
+  // supporting ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS)"; the OpenCL environment likewise with
+  // cl_khr_int64_base_atomics, which every Tessera device has. SPIRV-Tools' OpenCL environments
+  // know only the core capability lists, so such a module is checked in two parts: its
+  // declarations under the OpenCL environment (without the extension's capabilities) and the whole
+  // module under the universal rules of its version.
+  std::string extensions;
+  for (uint32_t capability : declaredCapabilities(words)) {
+    if (const ExtensionCapability* e = extensionCapability(capability)) {
+      extensions +=
+          std::string(extensions.empty() ? "" : ", ") + e->name + " (" + e->extension + ")";
+    }
   }
-  spv_const_binary_t input{words.data(), words.size()};
-  spv_diagnostic diagnostic = nullptr;
-  spv_result_t status = spvValidateWithOptions(context.get(), options.get(), &input, &diagnostic);
-  if (status == SPV_SUCCESS) {
+  std::string error;
+  bool ok;
+  if (extensions.empty()) {
+    ok = runValidator(env, words, error);
+  } else {
+    result.environment += " with " + extensions + ", the module under " +
+                          spvTargetEnvDescription(universalFor(words[1]));
+    ok = runValidator(env, environmentSkeleton(words), error);
+    if (!ok) error = "in the module's capabilities and memory model: " + error;
+    ok = ok && runValidator(universalFor(words[1]), words, error);
+  }
+  if (ok) {
     result.ok = true;
   } else {
-    std::string log = "SPIR-V validation failed (" + result.environment + ")";
-    if (diagnostic != nullptr && diagnostic->error != nullptr) {
-      log += ": ";
-      if (diagnostic->isTextSource == false && diagnostic->position.index != 0) {
-        log += "at word " + std::to_string(diagnostic->position.index) + ": ";
-      }
-      log += diagnostic->error;
-    }
-    result.log = std::move(log);
+    result.log = "SPIR-V validation failed (" + result.environment + ")";
+    if (!error.empty()) result.log += ": " + error;
   }
-  spvDiagnosticDestroy(diagnostic);
   return result;
 }
 

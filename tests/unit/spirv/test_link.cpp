@@ -1,12 +1,16 @@
 // Linking separately compiled OpenCL C: a kernel calling a function of another unit, libraries
 // (-create-library) and unresolved symbols.
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <spirv/unified1/spirv.hpp>
 
 #include "spirv/link.h"
 #include "spirv/opencl_c.h"
 #include "spirv/reflect.h"
+#include "spirv/translate.h"
 #include "spirv/validate.h"
 #include "spirv_test_support.h"
 
@@ -96,4 +100,38 @@ TEST_CASE("Given bad link input, then the link fails with a log", "[spirv][link]
   CompileResult badOptions = linkSpirvWithOptions({library}, "-create-library -DX");
   CHECK(badOptions.invalidOptions);
   CHECK(badOptions.log.find("-DX") != std::string::npos);
+}
+
+TEST_CASE(
+    "Given two kernels using the same built-in in two units, when linked, then one variable is "
+    "left per built-in and the module translates",
+    "[spirv][link][builtins]") {
+  std::vector<uint32_t> a = compileUnit(
+      "__kernel void a(__global int* p) { p[get_global_id(0)] = (int)get_local_id(0); }\n");
+  std::vector<uint32_t> b = compileUnit(
+      "__kernel void b(__global int* p) { p[get_global_id(0)] += (int)get_local_id(0); }\n");
+  for (bool library : {false, true}) {
+    INFO("library " << library);
+    CompileResult linked = linkSpirv({a, b}, library);
+    INFO(linked.log);
+    REQUIRE(linked.ok);
+    // Every BuiltIn decoration now names a distinct variable with a distinct built-in.
+    std::vector<uint32_t> builtins, targets;
+    const std::vector<uint32_t>& w = linked.spirv;
+    for (size_t at = 5; at < w.size(); at += w[at] >> 16) {
+      if ((w[at] & 0xffff) == spv::OpDecorate && w[at + 2] == spv::DecorationBuiltIn) {
+        targets.push_back(w[at + 1]);
+        builtins.push_back(w[at + 3]);
+      }
+    }
+    std::sort(builtins.begin(), builtins.end());
+    CHECK(std::adjacent_find(builtins.begin(), builtins.end()) == builtins.end());
+    CHECK(builtins.size() == 2);
+    ModuleInfo m = reflectWords(linked.spirv);
+    CHECK(m.kernels.size() == 2);
+    llvm::LLVMContext context;
+    TranslateResult t = translate(context, asBytes(linked.spirv), {});
+    INFO(t.log);
+    CHECK(t.module != nullptr);
+  }
 }

@@ -165,9 +165,11 @@ TEST_CASE("Given every -cl-std, when compiled, then the version macro matches",
   // The default is OpenCL C 1.2; 3.0 has the features of a CPU and none it lacks.
   compileOk("#if __OPENCL_C_VERSION__ != 120\n#error\n#endif\n" + std::string(kVectorAdd));
   compileOk(
-      "#if !defined(__opencl_c_generic_address_space) || !defined(__opencl_c_fp64) || "
-      "defined(__opencl_c_images) || defined(__opencl_c_pipes)\n#error features\n#endif\n"
-      "__kernel void k(__global double* d) { __generic double* p = d; p[0] = 1.0; }\n",
+      "#if defined(__opencl_c_generic_address_space) || !defined(__opencl_c_fp64) || "
+      "defined(__opencl_c_images) || defined(__opencl_c_pipes) || "
+      "defined(__opencl_c_read_write_images) || defined(__IMAGE_SUPPORT__) || "
+      "__OPENCL_VERSION__ != 300\n#error features\n#endif\n"
+      "__kernel void k(__global double* d) { d[0] = 1.0; }\n",
       "-cl-std=CL3.0");
 }
 

@@ -265,3 +265,16 @@ TEST_CASE("Given specialization values, when resolved, then unknown ids and wron
   CHECK(r.assignments[1].value == 0x0807060504030201ull);
   CHECK(r.assignments[2].value == 2);  // the last value given for an id wins
 }
+
+TEST_CASE("Given program-scope globals, when reflected, then each defined one has its size",
+          "[spirv][reflect][globals]") {
+  ModuleInfo m = reflectKernel("module_global");
+  REQUIRE(m.globalVariables.size() == 2);
+  std::vector<WorkgroupVariable> vars = m.globalVariables;
+  std::sort(vars.begin(), vars.end(), [](auto& a, auto& b) { return a.name < b.name; });
+  CHECK(vars[0].name == "counter");
+  CHECK(vars[0].size == 4);
+  CHECK(vars[1].name == "table");
+  CHECK(vars[1].size == 16);
+  CHECK(reflectKernel("vector_add").globalVariables.empty());
+}

@@ -3,6 +3,7 @@
 
 #include <spirv/unified1/spirv.hpp>
 
+#include "spirv/opencl_c.h"
 #include "spirv/validate.h"
 #include "spirv_test_support.h"
 
@@ -68,4 +69,77 @@ TEST_CASE("Given garbage, when validated, then it fails with a log instead of cr
   r = validate(asBytes(badVersion));
   CHECK_FALSE(r.ok);
   CHECK(r.log.find("unsupported SPIR-V version") != std::string::npos);
+}
+
+namespace {
+
+// OpenCL C using 64-bit atomics, compiled to SPIR-V 1.0 (the version the OpenCL C path emits).
+std::vector<uint32_t> int64AtomicsModule() {
+  CompileResult r = compileOpenCLC(R"(
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+__kernel void k(__global long* c, __local long* l) {
+  atom_add(&c[0], 1L);
+  atom_max(&c[1], (long)get_global_id(0));
+  atom_cmpxchg(&c[2], 0L, 7L);
+  atom_inc(&l[0]);
+}
+)",
+                                   "", {});
+  INFO(r.log);
+  REQUIRE(r.ok);
+  return r.spirv;
+}
+
+// The operand word of the first instruction with `opcode` (plus `operand`).
+uint32_t& operandOf(std::vector<uint32_t>& words, uint32_t opcode, size_t operand) {
+  for (size_t at = 5; at < words.size(); at += words[at] >> 16) {
+    if ((words[at] & 0xffff) == opcode) return words[at + operand];
+  }
+  FAIL("opcode " << opcode << " not found");
+  return words[0];
+}
+
+}  // namespace
+
+TEST_CASE("Given SPIR-V 1.0 with 64-bit atomics, when validated, then the extension allows it",
+          "[spirv][validate][atomics64]") {
+  std::vector<uint32_t> words = int64AtomicsModule();
+  REQUIRE(words[1] == 0x00010000);
+  ValidationResult r = validate(asBytes(words));
+  INFO(r.log);
+  CHECK(r.ok);
+  CHECK(r.environment.find("OpenCL 2.1") != std::string::npos);
+  CHECK(r.environment.find("Int64Atomics") != std::string::npos);
+}
+
+TEST_CASE(
+    "Given SPIR-V with 64-bit atomics and what the OpenCL environment forbids, when validated, "
+    "then the environment's rules still apply",
+    "[spirv][validate][atomics64]") {
+  SECTION("a capability the OpenCL environment does not have") {
+    std::vector<uint32_t> words = int64AtomicsModule();
+    operandOf(words, spv::OpCapability, 1) = spv::CapabilityShader;
+    ValidationResult r = validate(asBytes(words));
+    CHECK_FALSE(r.ok);
+    CHECK(r.log.find("Shader is not allowed by OpenCL") != std::string::npos);
+  }
+  SECTION("the Logical addressing model") {
+    std::vector<uint32_t> words = int64AtomicsModule();
+    operandOf(words, spv::OpMemoryModel, 1) = spv::AddressingModelLogical;
+    ValidationResult r = validate(asBytes(words));
+    CHECK_FALSE(r.ok);
+    INFO(r.log);
+    CHECK(r.log.find("Addressing model must be Physical32 or Physical64") != std::string::npos);
+  }
+  SECTION("a 64-bit atomic without the capability") {
+    std::vector<uint32_t> words = int64AtomicsModule();
+    for (size_t at = 5; at < words.size(); at += words[at] >> 16) {
+      if ((words[at] & 0xffff) == spv::OpCapability && words[at + 1] == spv::CapabilityInt64Atomics)
+        words[at + 1] = spv::CapabilityInt64;  // declared twice now, which is allowed
+    }
+    ValidationResult r = validate(asBytes(words));
+    CHECK_FALSE(r.ok);
+    CHECK(r.log.find("64-bit atomics require the Int64Atomics capability") != std::string::npos);
+  }
 }
