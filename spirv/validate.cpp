@@ -92,6 +92,9 @@ bool runValidator(spv_target_env env, const std::vector<uint32_t>& words, std::s
     error = "SPIRV-Tools could not create a validation context";
     return false;
   }
+  // SPIR-V's universal limit of 255 function parameters is a default the client may raise; a
+  // kernel may take as many as CL_DEVICE_MAX_PARAMETER_SIZE (4096 bytes) allows, a char each.
+  spvValidatorOptionsSetUniversalLimit(options.get(), spv_validator_limit_max_function_args, 4096);
   spv_const_binary_t input{words.data(), words.size()};
   spv_diagnostic diagnostic = nullptr;
   spv_result_t status = spvValidateWithOptions(context.get(), options.get(), &input, &diagnostic);

@@ -212,3 +212,39 @@ __kernel void inl(__global int* out) { out[get_global_id(0)] = plus_one((int)get
   for (int i = 0; i < 64; ++i) CHECK(out[i] == i + 1);
   clReleaseProgram(p);
 }
+
+// CL_DEVICE_MAX_PARAMETER_SIZE is 4096 bytes: a kernel of 300 char parameters is within it, though
+// above SPIR-V's default limit of 255 function parameters, which the validator raises.
+TEST_CASE("Given a kernel of 300 char parameters, when built and run, then each one arrives",
+          "[cl][program][source]") {
+  ClFixture fx;
+  std::string params, body;
+  for (int i = 0; i < 300; ++i) {
+    params += ", char p" + std::to_string(i);
+    body += (i ? " + " : "") + std::string("p") + std::to_string(i) + " * " + std::to_string(i % 7);
+  }
+  std::string source = "__kernel void many(__global int* out" + params + ") { out[0] = " + body + "; }";
+  cl_program p = sourceProgram(fx.ctx, source.c_str());
+  REQUIRE(clBuildProgram(p, 1, &fx.dev, "", nullptr, nullptr) == CL_SUCCESS);
+  cl_kernel k = makeKernel(p, "many");
+  cl_int err = 0;
+  cl_mem buf = clCreateBuffer(fx.ctx, CL_MEM_WRITE_ONLY, sizeof(cl_int), nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 0, sizeof buf, &buf) == CL_SUCCESS);
+  int expected = 0;
+  for (int i = 0; i < 300; ++i) {
+    cl_char v = cl_char(i % 5);
+    expected += v * (i % 7);
+    REQUIRE(clSetKernelArg(k, cl_uint(i + 1), 1, &v) == CL_SUCCESS);
+  }
+  size_t one = 1;
+  REQUIRE(clEnqueueNDRangeKernel(fx.queue, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  cl_int out = 0;
+  REQUIRE(clEnqueueReadBuffer(fx.queue, buf, CL_TRUE, 0, sizeof out, &out, 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  CHECK(out == expected);
+  clReleaseMemObject(buf);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
