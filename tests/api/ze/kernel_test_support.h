@@ -33,6 +33,26 @@ inline std::string buildLogText(ze_module_build_log_handle_t log) {
 }
 
 // A context, one compute queue and one regular command list on device 0.
+// A module from SPIR-V in memory (owned by the caller); fails the test with the build log.
+inline ze_module_handle_t createSpirvModule(ze_context_handle_t context, ze_device_handle_t device,
+                                            const void* spirv, size_t bytes,
+                                            const ze_module_constants_t* constants = nullptr) {
+  ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC,
+                        nullptr,
+                        ZE_MODULE_FORMAT_IL_SPIRV,
+                        bytes,
+                        static_cast<const uint8_t*>(spirv),
+                        "",
+                        constants};
+  ze_module_handle_t m = nullptr;
+  ze_module_build_log_handle_t log = nullptr;
+  ze_result_t r = zeModuleCreate(context, device, &desc, &m, &log);
+  INFO("build log: " << buildLogText(log));
+  zeModuleBuildLogDestroy(log);
+  REQUIRE(r == ZE_RESULT_SUCCESS);
+  return m;
+}
+
 struct QueueListFixture {
   ze_driver_handle_t driver = initDriver();
   ze_device_handle_t device = devices(driver).at(0);
@@ -68,19 +88,9 @@ class KernelFixture : public ExecFixture {
                             const ze_module_constants_t* constants = nullptr,
                             ze_device_handle_t dev = nullptr) {
     auto spv = readCorpusKernel(name);
-    ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC,
-                          nullptr,
-                          ZE_MODULE_FORMAT_IL_SPIRV,
-                          spv.size(),
-                          spv.data(),
-                          "",
-                          constants};
-    ze_module_handle_t m = nullptr;
-    ze_module_build_log_handle_t log = nullptr;
-    ze_result_t r = zeModuleCreate(context, dev ? dev : device, &desc, &m, &log);
-    INFO("module " << name << " build log: " << buildLogText(log));
-    zeModuleBuildLogDestroy(log);
-    REQUIRE(r == ZE_RESULT_SUCCESS);
+    INFO("module " << name);
+    ze_module_handle_t m =
+        createSpirvModule(context, dev ? dev : device, spv.data(), spv.size(), constants);
     modules_.push_back(m);
     return m;
   }

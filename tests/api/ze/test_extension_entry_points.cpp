@@ -24,15 +24,8 @@ struct ModuleFixture : tessera::test::QueueListFixture {
   }
   ze_module_handle_t module(const std::string& name) {
     auto spv = tessera::test::readCorpusKernel(name);
-    ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC,
-                          nullptr,
-                          ZE_MODULE_FORMAT_IL_SPIRV,
-                          spv.size(),
-                          spv.data(),
-                          "",
-                          nullptr};
-    ze_module_handle_t m = nullptr;
-    REQUIRE(zeModuleCreate(context, device, &desc, &m, nullptr) == ZE_RESULT_SUCCESS);
+    ze_module_handle_t m =
+        tessera::test::createSpirvModule(context, device, spv.data(), spv.size());
     modules.push_back(m);
     return m;
   }

@@ -24,20 +24,7 @@ ze_module_handle_t sourceModule(KernelFixture& fx, const std::string& source) {
   tessera::spirv::CompileResult compiled = tessera::spirv::compileOpenCLC(source, "");
   INFO(compiled.log);
   REQUIRE(compiled.ok);
-  ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC,
-                        nullptr,
-                        ZE_MODULE_FORMAT_IL_SPIRV,
-                        compiled.spirv.size() * sizeof(uint32_t),
-                        reinterpret_cast<const uint8_t*>(compiled.spirv.data()),
-                        "",
-                        nullptr};
-  ze_module_handle_t module = nullptr;
-  ze_module_build_log_handle_t log = nullptr;
-  ze_result_t r = zeModuleCreate(fx.context, fx.device, &desc, &module, &log);
-  INFO("build log: " << buildLogText(log));
-  zeModuleBuildLogDestroy(log);
-  REQUIRE(r == ZE_RESULT_SUCCESS);
-  return module;
+  return createSpirvModule(fx.context, fx.device, compiled.spirv.data(), compiled.spirv.size() * sizeof(uint32_t));
 }
 
 }  // namespace

@@ -17,20 +17,7 @@ using namespace tessera::test;
 namespace {
 
 ze_module_handle_t createModule(KernelFixture& fx, const std::vector<uint32_t>& spirv) {
-  ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC,
-                        nullptr,
-                        ZE_MODULE_FORMAT_IL_SPIRV,
-                        spirv.size() * sizeof(uint32_t),
-                        reinterpret_cast<const uint8_t*>(spirv.data()),
-                        "",
-                        nullptr};
-  ze_module_handle_t module = nullptr;
-  ze_module_build_log_handle_t log = nullptr;
-  ze_result_t r = zeModuleCreate(fx.context, fx.device, &desc, &module, &log);
-  INFO("build log: " << buildLogText(log));
-  zeModuleBuildLogDestroy(log);
-  REQUIRE(r == ZE_RESULT_SUCCESS);
-  return module;
+  return createSpirvModule(fx.context, fx.device, spirv.data(), spirv.size() * sizeof(uint32_t));
 }
 
 }  // namespace
