@@ -182,21 +182,28 @@ const char* typeName() {
   return sizeof(T) == 4 ? "float" : "double";
 }
 
-// Inputs padded to a multiple of 384 elements: whole float16 / double3 vectors, groups of 8.
+// Inputs padded to a multiple of 384 elements: whole float16 / double3 vectors, groups of 8 (16
+// widened).
 template <typename T>
 std::vector<T> padded(std::vector<T> v) {
   while (v.size() % 384 != 0) v.push_back(T(1.25));
   return v;
 }
 
+// The module the kernels come from: builtins_math as the JIT compiles it by default, or widened.
+const CompiledModule* widened = nullptr;
+
 // Runs `kernel` over `elements` elements, `lanes` per work-item (8 work-items per group).
 void run(const std::string& kernel, const std::vector<void*>& pointers, size_t elements,
          unsigned lanes) {
-  const CompiledKernel& k = test::kernel("builtins_math", kernel);
+  const CompiledKernel* found = widened ? widened->find(kernel) : nullptr;
+  REQUIRE((widened == nullptr || found != nullptr));
+  const CompiledKernel& k = found ? *found : test::kernel("builtins_math", kernel);
   ArgBuffer args(k);
   for (size_t i = 0; i < pointers.size(); ++i) args.set(i, pointers[i]);
   uint32_t items = uint32_t(elements / lanes);
-  launch(k, args.data(), dims1(items / 8, 8), pool());
+  uint32_t group = widened ? 16 : 8;  // the widened loop needs 16 work-items in x
+  launch(k, args.data(), dims1(items / group, group), pool());
 }
 
 // Checks out[k * n + e] against functions[k] on (x[e], y[e], z[e]); reports the first failures of
@@ -368,6 +375,25 @@ TEST_CASE(
   checkWithInt<float>(16);
   checkWithInt<double>(1);
   checkWithInt<double>(3);
+}
+
+TEST_CASE(
+    "Given the math builtins widened across 16 work-items, when run, then results are "
+    "the same as unwidened",
+    "[jit][builtins][math][widen]") {
+  CompileOptions options;
+  options.widen = 16;  // every region the widening accepts, 16 work-items per iteration
+  std::shared_ptr<const CompiledModule> module = readAndCompile("builtins_math", options);
+  widened = module.get();
+  for (const char* k : {"unary_float1", "unary_double1", "with_int_float1", "binary_double1"}) {
+    INFO(k);
+    REQUIRE(module->find(k)->widen.widenedRegions > 0);
+  }
+  checkUnary<float>(1);
+  checkUnary<double>(1);
+  checkWithInt<float>(1);
+  checkBinary<double>(1);
+  widened = nullptr;
 }
 
 TEST_CASE("Given the half_ and native_ functions, when run, then they are within 8192 ulp",
