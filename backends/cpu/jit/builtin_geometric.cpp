@@ -5,9 +5,10 @@
 // length, distance and normalize must not overflow or underflow where the result is
 // representable (length of (0x1p64f, 0x1p64f) is 0x1.6a09e6p64f, not inf). Float vectors are
 // computed in double, where their squares and sums cannot overflow or lose bits to underflow.
-// Double vectors are scaled by a power of two first (exact) when their largest element is beyond
-// 2^±500: the scaled squares then lie within double's range, and elements too small to matter
-// next to the largest are the only ones that can lose bits. fast_length, fast_distance and
+// Double vectors are scaled by a power of two first (exact): for length and distance by 2^±600
+// when their largest element is beyond 2^±500 (the scaled squares then lie within double's range,
+// and only elements too small to matter next to the largest can lose bits); for normalize so that
+// the largest element lies in [1, 2) (scaleToUnit). fast_length, fast_distance and
 // fast_normalize are the accurate ones (the spec allows 8192 ulp for them).
 #include <llvm/IR/Constants.h>
 
@@ -60,6 +61,31 @@ llvm::Value* distance(Builder& b, llvm::Type* result, llvm::Value* p0, llvm::Val
   return fromDouble(b, lengthOf(b, d, fromFloat), result);
 }
 
+// v (doubles, none infinite) times the power of two that brings its largest |element| into [1, 2):
+// each element of normalize's result is its scaled element over a length in [1, 2], so the
+// scaling must not round (elements too small to matter for a length still matter for their own
+// lane, as the spec measures each lane's error). Tiny vectors are first multiplied by 2^600; the
+// power 2^-e is applied as two normal factors 2^a * 2^b, a + b = -e.
+llvm::Value* scaleToUnit(Builder& b, llvm::Value* v) {
+  llvm::Type* t = v->getType();
+  llvm::Type* s = t->getScalarType();
+  llvm::Value* largest = largestMagnitude(b, v);
+  llvm::Value* pre = b.CreateSelect(b.CreateFCmpOLT(largest, fconst(s, 0x1p-1000)),
+                                    fconst(s, 0x1p600), fconst(s, 1.0));
+  v = b.CreateFMul(v, splatTo(b, pre, t));
+  largest = b.CreateFMul(largest, pre);
+  llvm::Value* biased =
+      b.CreateAnd(b.CreateLShr(b.CreateBitCast(largest, b.getInt64Ty()), 52), b.getInt64(0x7FF));
+  llvm::Value* minusE = b.CreateSub(b.getInt64(1023), biased);  // -e, e = the unbiased exponent
+  llvm::Value* a = b.CreateAShr(minusE, 1);
+  llvm::Value* c = b.CreateSub(minusE, a);
+  auto power = [&](llvm::Value* k) {  // 2^k for k in [-1022, 1023]
+    return b.CreateBitCast(b.CreateShl(b.CreateAdd(k, b.getInt64(1023)), 52), s);
+  };
+  v = b.CreateFMul(v, splatTo(b, power(a), t));
+  return b.CreateFMul(v, splatTo(b, power(c), t));
+}
+
 // normalize(p), OpenCL C 1.2, 6.12.5: "Returns a vector in the same direction as p but with a
 // length of 1. normalize(v) returns v if all elements of v are zero. normalize(v) returns a vector
 // full of NaNs if any element is a NaN. normalize(v) for which any element in v is infinite shall
@@ -75,9 +101,9 @@ llvm::Value* normalize(Builder& b, llvm::Value* p) {
       b.CreateSelect(inf, b.CreateIntrinsic(llvm::Intrinsic::copysign, {t}, {fconst(t, 1.0), v}),
                      b.CreateFMul(fconst(t, 0.0), v));
   v = b.CreateSelect(anyInf, replaced, v);
-  if (!fromFloat) v = b.CreateFMul(v, splatTo(b, scaleFor(b, largestMagnitude(b, v)).first, t));
-  // The sum is 0 only when every element is (scaled, the squares of the others are normal), NaN
-  // when one is NaN.
+  if (!fromFloat) v = scaleToUnit(b, v);
+  // The sum is 0 only when every element is (scaled, the squares of the others are normal or
+  // negligible), NaN when one is NaN.
   llvm::Value* len = unary(b, llvm::Intrinsic::sqrt, sumOfSquares(b, v));
   llvm::Value* r = fromDouble(b, b.CreateFDiv(v, splatTo(b, len, t)), p->getType());
   return b.CreateSelect(b.CreateFCmpOEQ(len, fconst(len->getType(), 0.0)), p, r);

@@ -74,6 +74,36 @@ llvm::Value* powr(Builder& b, llvm::Value* x, llvm::Value* y) {
   return b.CreateSelect(nan, llvm::ConstantFP::getNaN(t), r);
 }
 
+// cbrt of doubles: glibc's is off by up to 4 ulp (the spec allows 2), so its result r gets one
+// Newton step, r - (r^3 - x) / (3 r^2), with r^3 - x computed exactly enough: r^2 and r^2 * r as
+// exact fma products, r^3's high part minus x exact (they are within a few ulps). That leaves about
+// half an ulp. x is first scaled by 2^+-900 (exact; 2^+-300 for the root) so that the products
+// neither overflow nor lose bits to denormals. cbrt(+-0), cbrt(+-inf) and NaN are glibc's.
+llvm::Value* cbrtDouble(Builder& b, llvm::Value* x) {
+  llvm::Type* t = x->getType();
+  auto fma = [&](llvm::Value* p, llvm::Value* q, llvm::Value* r) {
+    return b.CreateIntrinsic(llvm::Intrinsic::fma, {t}, {p, q, r});
+  };
+  llvm::Value* ax = unary(b, llvm::Intrinsic::fabs, x);
+  llvm::Value* small = b.CreateFCmpOLT(ax, fconst(t, 0x1p-900));
+  llvm::Value* big = b.CreateFCmpOGT(ax, fconst(t, 0x1p900));
+  llvm::Value* one = fconst(t, 1.0);
+  llvm::Value* xs = b.CreateFMul(
+      x, b.CreateSelect(small, fconst(t, 0x1p900), b.CreateSelect(big, fconst(t, 0x1p-900), one)));
+  llvm::Value* r = libm(b, "cbrt", t, {xs});
+  llvm::Value* r2 = b.CreateFMul(r, r);
+  llvm::Value* r2Low = fma(r, r, b.CreateFNeg(r2));
+  llvm::Value* r3 = b.CreateFMul(r2, r);
+  llvm::Value* r3Low = fma(r2, r, b.CreateFNeg(r3));
+  llvm::Value* residual = b.CreateFAdd(b.CreateFSub(r3, xs), fma(r2Low, r, r3Low));  // r^3 - x
+  llvm::Value* corrected =
+      b.CreateFSub(r, b.CreateFDiv(residual, b.CreateFMul(fconst(t, 3.0), r2)));
+  llvm::Value* usable = b.CreateAnd(isFinite(b, corrected), b.CreateFCmpONE(xs, fconst(t, 0.0)));
+  r = b.CreateSelect(usable, corrected, r);
+  return b.CreateFMul(
+      r, b.CreateSelect(small, fconst(t, 0x1p-300), b.CreateSelect(big, fconst(t, 0x1p300), one)));
+}
+
 // ilogb(x): the unbiased exponent as an int. opencl-c-base.h: "#define FP_ILOGB0 INT_MIN",
 // "#define FP_ILOGBNAN INT_MAX"; glibc's ilogb gives INT_MIN for a NaN on x86, INT_MAX for inf.
 llvm::Value* ilogb(Builder& b, llvm::CallInst* c, llvm::Value* x) {
@@ -160,11 +190,15 @@ void addMathBuiltins(Table& m) {
   intr("__spirv_ocl_copysign", llvm::Intrinsic::copysign);
   intr("__spirv_ocl_pow", llvm::Intrinsic::pow);
   for (const char* f :
-       {"asin",  "acos",  "atan", "atan2",     "sinh", "cosh",   "tanh",     "asinh",
-        "acosh", "atanh", "cbrt", "erf",       "erfc", "tgamma", "lgamma",   "expm1",
-        "log1p", "hypot", "fmod", "remainder", "fdim", "logb",   "nextafter"}) {
+       {"asin",  "acos",  "atan",      "atan2", "sinh",   "cosh",     "tanh",  "asinh",
+        "acosh", "atanh", "erf",       "erfc",  "tgamma", "lgamma",   "expm1", "log1p",
+        "hypot", "fmod",  "remainder", "fdim",  "logb",   "nextafter"}) {
     call(std::string("__spirv_ocl_") + f, f);
   }
+  m["__spirv_ocl_cbrt"] = [](Builder& b, llvm::CallInst* c, const Args& a) {
+    if (c->getType()->getScalarType()->isDoubleTy()) return cbrtDouble(b, a[0]);
+    return libm(b, "cbrt", c->getType(), a);  // glibc's cbrtf: within 1 ulp
+  };
   m["__spirv_ocl_pown"] = [](Builder& b, llvm::CallInst*, const Args& a) {
     return pown(b, a[0], a[1]);
   };
