@@ -61,16 +61,32 @@ uint32_t Device::cacheLineSize() const {
   return caches_.empty() ? 64 : caches_.front().lineBytes;
 }
 
+// The domains this device can be partitioned along: those whose objects cut it into two or more
+// parts (the driver's count query says so). A NUMA node or L3 cache that holds the whole device is
+// not reported: "CL_DEVICE_PARTITION_AFFINITY_DOMAIN: the list of supported affinity domains for
+// partitioning the device", and applications (the CTS's buffer_migrate) partition along each
+// reported domain and expect it to succeed.
 std::vector<ze_tessera_affinity_domain_t> Device::affinityDomains() const {
-  std::vector<ze_tessera_affinity_domain_t> domains{ZE_TESSERA_AFFINITY_DOMAIN_NUMA};
+  std::vector<ze_tessera_affinity_domain_t> candidates{ZE_TESSERA_AFFINITY_DOMAIN_NUMA};
   for (auto it = caches_.rbegin(); it != caches_.rend(); ++it) {
     switch (it->level) {
-      case 4: domains.push_back(ZE_TESSERA_AFFINITY_DOMAIN_L4_CACHE); break;
-      case 3: domains.push_back(ZE_TESSERA_AFFINITY_DOMAIN_L3_CACHE); break;
-      case 2: domains.push_back(ZE_TESSERA_AFFINITY_DOMAIN_L2_CACHE); break;
-      case 1: domains.push_back(ZE_TESSERA_AFFINITY_DOMAIN_L1_CACHE); break;
+      case 4: candidates.push_back(ZE_TESSERA_AFFINITY_DOMAIN_L4_CACHE); break;
+      case 3: candidates.push_back(ZE_TESSERA_AFFINITY_DOMAIN_L3_CACHE); break;
+      case 2: candidates.push_back(ZE_TESSERA_AFFINITY_DOMAIN_L2_CACHE); break;
+      case 1: candidates.push_back(ZE_TESSERA_AFFINITY_DOMAIN_L1_CACHE); break;
       default: break;
     }
+  }
+  auto createPartition = platform().ext().createPartition;
+  std::vector<ze_tessera_affinity_domain_t> domains;
+  for (ze_tessera_affinity_domain_t d : candidates) {
+    ze_tessera_partition_desc_t desc{ZE_STRUCTURE_TYPE_TESSERA_PARTITION_DESC};
+    desc.scheme = ZE_TESSERA_PARTITION_SCHEME_BY_AFFINITY_DOMAIN;
+    desc.domain = d;
+    uint32_t n = 0;
+    if (createPartition && createPartition(ze(), &desc, &n, nullptr, nullptr) == ZE_RESULT_SUCCESS &&
+        n >= 2)
+      domains.push_back(d);
   }
   return domains;
 }
