@@ -108,8 +108,8 @@ llvm::Value* cbrtDouble(Builder& b, llvm::Value* x) {
 // lower seven bits of the integral quotient x/y, and gives that value the same sign as x/y. It
 // stores this signed value in the object pointed to by quo." (glibc keeps three bits.) |x| mod
 // 128|y| (fmod, exact; 128|y| is exact or infinite) has the same quotient modulo 128 and, 128 being
-// even, the same nearest-even choice; that quotient, below 129, is rint((x' - r') / |y|) with an
-// error far below a half.
+// even, the same nearest-even choice; that quotient, below 129, is rint(x' / |y| - r' / |y|) with
+// an error far below a half.
 llvm::Value* remquo(Builder& b, llvm::Value* x, llvm::Value* y, llvm::Value* quo) {
   llvm::Type* t = x->getType();
   llvm::Value* r = libm(b, "remainder", t, {x, y});
@@ -117,7 +117,9 @@ llvm::Value* remquo(Builder& b, llvm::Value* x, llvm::Value* y, llvm::Value* quo
   llvm::Value* reduced =
       b.CreateFRem(unary(b, llvm::Intrinsic::fabs, x), b.CreateFMul(ay, fconst(t, 128.0)));
   llvm::Value* rest = libm(b, "remainder", t, {reduced, ay});
-  llvm::Value* k = unary(b, llvm::Intrinsic::rint, b.CreateFDiv(b.CreateFSub(reduced, rest), ay));
+  // x' / |y| - r' / |y|, not (x' - r') / |y|: x' - r' may overflow (x' near the largest float).
+  llvm::Value* k = unary(b, llvm::Intrinsic::rint,
+                         b.CreateFSub(b.CreateFDiv(reduced, ay), b.CreateFDiv(rest, ay)));
   llvm::Type* it = shapeOf(t, b.getInt32Ty());
   k = b.CreateSelect(isFinite(b, k), k, fconst(t, 0.0));  // y = 0, x infinite, NaN
   llvm::Value* bits = b.CreateAnd(b.CreateFPToSI(k, it), llvm::ConstantInt::get(it, 127));

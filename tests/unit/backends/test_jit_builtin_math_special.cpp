@@ -240,6 +240,10 @@ void checkRemquo(const char* kernel, unsigned lanes) {
   // OpenCL-CTS math_brute_force: glibc's remquo gives 5 and 6 here (3 bits), 125 and 46 are right.
   x.push_back(T(-0x1.c192a8p+85)), y.push_back(T(-0x1.a46de6p+26));
   x.push_back(T(0x1.08000000005ffp+967)), y.push_back(T(0x1.9effffffffee7p+816));
+  // x - remainder(x, y) overflows: -2 and 3.
+  x.push_back(T(-0x1.bef9b6p+127)), y.push_back(T(0x1.1c12b6p+127));
+  if (sizeof(T) == 8)
+    x.push_back(T(0x1.bc00000000743p+1023)), y.push_back(T(0x1.59ffffffff894p+1022));
   while (x.size() % 4 != 0) x.push_back(T(7)), y.push_back(T(2));
   std::vector<T> r(x.size());
   std::vector<int> q(x.size());
