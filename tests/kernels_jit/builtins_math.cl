@@ -109,3 +109,22 @@ __kernel void mixed_scalars(__global const float4* x, __global float4* out, __gl
   nans[i] = as_uint(nan((uint)i + 1));
   dnans[i] = as_ulong(nan((ulong)i + 1));
 }
+
+// remquo: the remainder and the quotient's 7 low bits with the sign of x / y.
+__kernel void remquo_float(__global const float* x, __global const float* y, __global float* r,
+                           __global int* q) {
+  size_t i = get_global_id(0);
+  r[i] = remquo(x[i], y[i], q + i);
+}
+__kernel void remquo_float4(__global const float* x, __global const float* y, __global float* r,
+                            __global int* q) {
+  size_t i = get_global_id(0);
+  int4 quo;
+  vstore4(remquo(vload4(i, x), vload4(i, y), &quo), i, r);
+  vstore4(quo, i, q);
+}
+__kernel void remquo_double(__global const double* x, __global const double* y,
+                            __global double* r, __global int* q) {
+  size_t i = get_global_id(0);
+  r[i] = remquo(x[i], y[i], q + i);
+}

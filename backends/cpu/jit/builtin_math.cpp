@@ -104,6 +104,31 @@ llvm::Value* cbrtDouble(Builder& b, llvm::Value* x) {
       r, b.CreateSelect(small, fconst(t, 0x1p-300), b.CreateSelect(big, fconst(t, 0x1p300), one)));
 }
 
+// remquo(x, y, quo): r = remainder(x, y) and, OpenCL C 1.2, 6.12.2: "remquo also calculates the
+// lower seven bits of the integral quotient x/y, and gives that value the same sign as x/y. It
+// stores this signed value in the object pointed to by quo." (glibc keeps three bits.) |x| mod
+// 128|y| (fmod, exact; 128|y| is exact or infinite) has the same quotient modulo 128 and, 128 being
+// even, the same nearest-even choice; that quotient, below 129, is rint(x' / |y| - r' / |y|) with
+// an error far below a half.
+llvm::Value* remquo(Builder& b, llvm::Value* x, llvm::Value* y, llvm::Value* quo) {
+  llvm::Type* t = x->getType();
+  llvm::Value* r = libm(b, "remainder", t, {x, y});
+  llvm::Value* ay = unary(b, llvm::Intrinsic::fabs, y);
+  llvm::Value* reduced =
+      b.CreateFRem(unary(b, llvm::Intrinsic::fabs, x), b.CreateFMul(ay, fconst(t, 128.0)));
+  llvm::Value* rest = libm(b, "remainder", t, {reduced, ay});
+  // x' / |y| - r' / |y|, not (x' - r') / |y|: x' - r' may overflow (x' near the largest float).
+  llvm::Value* k = unary(b, llvm::Intrinsic::rint,
+                         b.CreateFSub(b.CreateFDiv(reduced, ay), b.CreateFDiv(rest, ay)));
+  llvm::Type* it = shapeOf(t, b.getInt32Ty());
+  k = b.CreateSelect(isFinite(b, k), k, fconst(t, 0.0));  // y = 0, x infinite, NaN
+  llvm::Value* bits = b.CreateAnd(b.CreateFPToSI(k, it), llvm::ConstantInt::get(it, 127));
+  llvm::Value* negative = b.CreateXor(signBit(b, x), signBit(b, y));
+  b.CreateAlignedStore(b.CreateSelect(negative, b.CreateNeg(bits), bits), pointerTo(b, quo, it),
+                       llvm::Align(4));
+  return r;
+}
+
 // ilogb(x): the unbiased exponent as an int. opencl-c-base.h: "#define FP_ILOGB0 INT_MIN",
 // "#define FP_ILOGBNAN INT_MAX"; glibc's ilogb gives INT_MIN for a NaN on x86, INT_MAX for inf.
 llvm::Value* ilogb(Builder& b, llvm::CallInst* c, llvm::Value* x) {
@@ -234,8 +259,8 @@ void addMathBuiltins(Table& m) {
   m["__spirv_ocl_modf"] = [](Builder& b, llvm::CallInst* c, const Args& a) {
     return libmOut(b, c, "modf", {a[0]}, a[1], c->getType()->getScalarType());
   };
-  m["__spirv_ocl_remquo"] = [](Builder& b, llvm::CallInst* c, const Args& a) {
-    return libmOut(b, c, "remquo", {a[0], a[1]}, a[2], b.getInt32Ty());
+  m["__spirv_ocl_remquo"] = [](Builder& b, llvm::CallInst*, const Args& a) {
+    return remquo(b, a[0], a[1], a[2]);
   };
   m["__spirv_ocl_lgamma_r"] = [](Builder& b, llvm::CallInst* c, const Args& a) {
     return libmOut(b, c, "lgamma_r", {a[0]}, a[1], b.getInt32Ty());

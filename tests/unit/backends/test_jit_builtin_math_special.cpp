@@ -218,6 +218,58 @@ TEST_CASE(
   checkIntSpecialValues<double>();
 }
 
+// The quotient's 7 low bits remquo must store, computed in long double: |x| mod 128|y| (exact) has
+// the quotient of x / y modulo 128.
+template <typename T>
+int quotientBits(T x, T y) {
+  L reduced = std::fmod(std::fabs(L(x)), 128 * std::fabs(L(y)));
+  L k = std::rint((reduced - std::remainder(reduced, std::fabs(L(y)))) / std::fabs(L(y)));
+  int bits = int(k) & 127;
+  return std::signbit(x) != std::signbit(y) ? -bits : bits;
+}
+
+template <typename T>
+void checkRemquo(const char* kernel, unsigned lanes) {
+  INFO(kernel);
+  const CompiledKernel& k = test::kernel("builtins_math", kernel);
+  std::vector<T> v = edgeValues<T>();
+  v.resize(50);
+  std::vector<T> x, y;
+  for (T a : v)
+    for (T b : v) x.push_back(a), y.push_back(b);
+  // OpenCL-CTS math_brute_force: glibc's remquo gives 5 and 6 here (3 bits), 125 and 46 are right.
+  x.push_back(T(-0x1.c192a8p+85)), y.push_back(T(-0x1.a46de6p+26));
+  x.push_back(T(0x1.08000000005ffp+967)), y.push_back(T(0x1.9effffffffee7p+816));
+  // x - remainder(x, y) overflows: -2 and 3.
+  x.push_back(T(-0x1.bef9b6p+127)), y.push_back(T(0x1.1c12b6p+127));
+  if (sizeof(T) == 8)
+    x.push_back(T(0x1.bc00000000743p+1023)), y.push_back(T(0x1.59ffffffff894p+1022));
+  while (x.size() % 4 != 0) x.push_back(T(7)), y.push_back(T(2));
+  std::vector<T> r(x.size());
+  std::vector<int> q(x.size());
+  ArgBuffer args(k);
+  args.set(0, static_cast<void*>(x.data())).set(1, static_cast<void*>(y.data()));
+  args.set(2, static_cast<void*>(r.data())).set(3, static_cast<void*>(q.data()));
+  launch(k, args.data(), dims1(uint32_t(x.size() / lanes), 1), pool());
+  for (size_t i = 0; i < x.size(); ++i) {
+    INFO("remquo(" << x[i] << ", " << y[i] << ") = " << r[i] << ", " << q[i]);
+    T want = std::remainder(x[i], y[i]);
+    CHECK(same(r[i], want));
+    if (std::isfinite(x[i]) && std::isfinite(y[i]) && y[i] != 0 && !std::isnan(want)) {
+      CHECK(q[i] == quotientBits(x[i], y[i]));
+    }
+  }
+}
+
+TEST_CASE(
+    "Given remquo, when quotients exceed 7 bits, then quo holds their 7 low bits with the "
+    "sign of x / y",
+    "[jit][builtins][math]") {
+  checkRemquo<float>("remquo_float", 1);
+  checkRemquo<float>("remquo_float4", 4);
+  checkRemquo<double>("remquo_double", 1);
+}
+
 // A longer sweep, run by hand ([.sweep] is hidden): 2^18 inputs per type spread over the exponent
 // range (and 2^16 in [-4, 4]), every unary function, the largest error of each printed.
 template <typename T>
