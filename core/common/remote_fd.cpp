@@ -1,6 +1,7 @@
 #include "core/common/remote_fd.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -32,6 +33,22 @@ RemoteFd takeRemoteFd(int32_t pid, int32_t fd, uint64_t minBytes) {
     return {ZE_RESULT_ERROR_INVALID_ARGUMENT, -1};
   }
   return {ZE_RESULT_SUCCESS, local};
+}
+
+RemoteFd dupLocalFd(int32_t fd, uint64_t minBytes) {
+  if (fd < 0) return {ZE_RESULT_ERROR_INVALID_ARGUMENT, -1};
+  int local = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  if (local < 0) return {ZE_RESULT_ERROR_INVALID_ARGUMENT, -1};
+  struct stat st;
+  if (fstat(local, &st) != 0 || !S_ISREG(st.st_mode) || uint64_t(st.st_size) < minBytes) {
+    close(local);
+    return {ZE_RESULT_ERROR_INVALID_ARGUMENT, -1};
+  }
+  return {ZE_RESULT_SUCCESS, local};
+}
+
+void closeFd(int fd) {
+  if (fd >= 0) close(fd);
 }
 
 uint64_t randomCookie() {

@@ -11,13 +11,15 @@
 namespace tessera::core {
 namespace {
 
-// What travels in a ze_ipc_event_pool_handle_t.
+// What travels in a ze_ipc_event_pool_handle_t, the descriptor number first (programs written for
+// the reference driver send the first four bytes as a descriptor: core/common/remote_fd.h).
 struct IpcData {
   static constexpr uint32_t kMagic = 0x50457354;  // "TsEP"
+  static constexpr uint32_t kVersion = 2;
+  int32_t fd;
   uint32_t magic;
   uint32_t version;
   int32_t pid;
-  int32_t fd;
   uint64_t cookie;
   uint32_t count;
   uint32_t flags;
@@ -53,18 +55,21 @@ ze_result_t EventPool::open(Context& context, const ze_ipc_event_pool_handle_t& 
                             EventPool*& out) {
   IpcData d;
   std::memcpy(&d, handle.data, sizeof d);
-  if (d.magic != IpcData::kMagic || d.version != 1 || d.count == 0)
+  if (d.magic != IpcData::kMagic || d.version != IpcData::kVersion || d.count == 0)
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  RemoteFd remote = takeRemoteFd(d.pid, d.fd, bytesFor(d.count));
-  if (remote.result != ZE_RESULT_SUCCESS) return remote.result;
-  void* p = mapShared(remote.fd, bytesFor(d.count));
   // The cookie tells the exporter's live pool from a file that merely has the same number now.
-  if (!p || static_cast<EventPoolHeader*>(p)->cookie != d.cookie ||
-      static_cast<EventPoolHeader*>(p)->count != d.count) {
+  void* p = nullptr;
+  auto exported = [&](int candidate) {
+    p = mapShared(candidate, bytesFor(d.count));
+    if (p && static_cast<EventPoolHeader*>(p)->cookie == d.cookie &&
+        static_cast<EventPoolHeader*>(p)->count == d.count)
+      return true;
     if (p) munmap(p, bytesFor(d.count));
-    close(remote.fd);
-    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  }
+    p = nullptr;
+    return false;
+  };
+  RemoteFd remote = takeHandleFd(d.pid, d.fd, bytesFor(d.count), exported);
+  if (remote.result != ZE_RESULT_SUCCESS) return remote.result;
   out = new EventPool(context, d.flags, d.count, {}, remote.fd, p, true);
   return ZE_RESULT_SUCCESS;
 }
@@ -83,7 +88,9 @@ EventPool::~EventPool() {
 
 ze_result_t EventPool::ipcHandle(ze_ipc_event_pool_handle_t& out) const {
   if (!shared() || opened_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  IpcData d{IpcData::kMagic, 1, static_cast<int32_t>(getpid()), fd_, header_->cookie, count_, flags_};
+  IpcData d{
+      fd_,    IpcData::kMagic, IpcData::kVersion, static_cast<int32_t>(getpid()), header_->cookie,
+      count_, flags_};
   std::memset(out.data, 0, sizeof out.data);
   std::memcpy(out.data, &d, sizeof d);
   return ZE_RESULT_SUCCESS;

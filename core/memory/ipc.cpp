@@ -42,17 +42,19 @@ IpcMapping openIpc(const IpcHandleData& d) {
   // handle's cookie and size.
   size_t entryOffset = d.tableOffset + d.dataOffset / kPageSize * sizeof(ExportEntry);
   if (d.dataOffset + d.size > d.tableOffset) return {ZE_RESULT_ERROR_INVALID_ARGUMENT};
-  RemoteFd remote = takeRemoteFd(d.pid, d.fd, entryOffset + sizeof(ExportEntry));
+  size_t pageStart = entryOffset / kPageSize * kPageSize;
+  auto exported = [&](int candidate) {
+    void* table =
+        mmap(nullptr, kPageSize, PROT_READ, MAP_SHARED, candidate, static_cast<off_t>(pageStart));
+    if (table == MAP_FAILED) return false;
+    ExportEntry entry;
+    std::memcpy(&entry, static_cast<uint8_t*>(table) + (entryOffset - pageStart), sizeof entry);
+    munmap(table, kPageSize);
+    return entry.cookie == d.cookie && entry.size == d.size;
+  };
+  RemoteFd remote = takeHandleFd(d.pid, d.fd, entryOffset + sizeof(ExportEntry), exported);
   if (remote.result != ZE_RESULT_SUCCESS) return {remote.result};
   Fd fd{remote.fd};
-  size_t pageStart = entryOffset / kPageSize * kPageSize;
-  void* table =
-      mmap(nullptr, kPageSize, PROT_READ, MAP_SHARED, fd.fd, static_cast<off_t>(pageStart));
-  if (table == MAP_FAILED) return {ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY};
-  ExportEntry entry;
-  std::memcpy(&entry, static_cast<uint8_t*>(table) + (entryOffset - pageStart), sizeof entry);
-  munmap(table, kPageSize);
-  if (entry.cookie != d.cookie || entry.size != d.size) return {ZE_RESULT_ERROR_INVALID_ARGUMENT};
 
   m.mappedBytes = roundUp(d.size, kPageSize);
   void* p = mmap(nullptr, m.mappedBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.fd,

@@ -1,8 +1,9 @@
 // Memory IPC between processes, over memfd and pidfd.
 //
-// An IPC handle names pages of a memfd the exporter holds open: (exporter pid, fd number, offset,
+// An IPC handle names pages of a memfd the exporter holds open: (fd number, exporter pid, offset,
 // size, export-table offset, cookie). The opener takes a duplicate of that descriptor with
-// pidfd_open + pidfd_getfd and maps the pages, so both processes see the same bytes.
+// pidfd_open + pidfd_getfd (or uses the descriptor of its own that the application sent it under
+// that number, core/common/remote_fd.h) and maps the pages, so both processes see the same bytes.
 //
 // Security model: pidfd_getfd succeeds only for a caller that may ptrace the exporter (same user
 // and the exporter dumpable, or CAP_SYS_PTRACE; Yama may restrict further). Such a process can read
@@ -22,13 +23,15 @@
 
 namespace tessera::core {
 
+// The descriptor number comes first: programs written for the reference driver pass a handle's
+// first four bytes to the other process as a descriptor (core/common/remote_fd.h, takeHandleFd).
 struct IpcHandleData {
   static constexpr uint32_t kMagic = 0x50497354;  // "TsIP"
-  static constexpr uint32_t kVersion = 1;
+  static constexpr uint32_t kVersion = 2;
+  int32_t fd = -1;
   uint32_t magic = kMagic;
   uint32_t version = kVersion;
   int32_t pid = 0;
-  int32_t fd = -1;
   uint64_t dataOffset = 0;
   uint64_t size = 0;
   uint64_t tableOffset = 0;

@@ -41,6 +41,9 @@ SKIP = {
 CONTRADICTED = {
     ("zeVirtualMemReserve", "nullptr == pStart"):
         "pStart is optional: \"If nullptr then implementation will choose a start address\"",
+    ("zeKernelGetSourceAttributes", "nullptr == pString"):
+        "pString is optional from the 1.5 specification on (a null pString asks for the size), "
+        "which programs rely on",
 }
 
 
