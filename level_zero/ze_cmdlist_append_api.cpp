@@ -1,5 +1,6 @@
 // The append entry points. Each checks what is its own, then appendOp() checks the list and the
 // events and records (or, on an immediate list, runs) the command.
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstring>
@@ -17,10 +18,10 @@ bool overlaps(const uint8_t* a, size_t aSize, const uint8_t* b, size_t bSize) {
   return a < b + bSize && b < a + aSize;
 }
 
-// The bytes from a region's first to its last byte.
+// The bytes from a region's first to its last byte. Depth 0 is a 2D copy: one slice.
 size_t regionSpan(const ze_copy_region_t& r, size_t pitch, size_t slicePitch) {
-  if (r.width == 0 || r.height == 0 || r.depth == 0) return 0;
-  return (r.depth - 1) * slicePitch + (r.height - 1) * pitch + r.width;
+  if (r.width == 0 || r.height == 0) return 0;
+  return (std::max(r.depth, 1u) - 1) * slicePitch + (r.height - 1) * pitch + r.width;
 }
 
 const uint8_t* regionStart(const void* base, const ze_copy_region_t& r, size_t pitch,

@@ -1,8 +1,10 @@
-// The table getters the official loader (libze1 1.8.12) requires of a driver: every non-experimental
-// zeGet*, zetGet* and zesGet* ProcAddrTable function (the loader's zeInit fails without a word when
-// one is missing), plus the experimental ones, which it asks for when present. Tables are filled for
-// API 1.4; an entry Tessera does not implement stays null and the loader answers
-// ZE_RESULT_ERROR_UNSUPPORTED_FEATURE for it.
+// The table getters the official loader (libze1 1.8.12) requires of a driver: every
+// non-experimental zeGet*, zetGet* and zesGet* ProcAddrTable function (the loader's zeInit fails
+// without a word when one is missing), plus the experimental ones, which it asks for when present.
+// Tables are filled for API 1.4 with every function Tessera has: an empty entry makes the loader
+// answer ZE_RESULT_ERROR_UNSUPPORTED_FEATURE although the function exists
+// (tests/api/ze/test_extension_entry_points.cpp calls the extension ones through the loader). Null
+// stay only the image and sampler entries (no images yet) and the fabric ones.
 #include <level_zero/ze_ddi.h>
 #include <level_zero/zes_ddi.h>
 #include <level_zero/zet_ddi.h>
@@ -64,6 +66,9 @@ zeGetDeviceProcAddrTable(ze_api_version_t v, ze_device_dditable_t* t) {
     t.pfnCanAccessPeer = zeDeviceCanAccessPeer;
     t.pfnGetStatus = zeDeviceGetStatus;
     t.pfnGetGlobalTimestamps = zeDeviceGetGlobalTimestamps;
+    t.pfnReserveCacheExt = zeDeviceReserveCacheExt;
+    t.pfnSetCacheAdviceExt = zeDeviceSetCacheAdviceExt;
+    t.pfnPciGetPropertiesExt = zeDevicePciGetPropertiesExt;
   });
 }
 
@@ -92,6 +97,7 @@ zeGetMemProcAddrTable(ze_api_version_t v, ze_mem_dditable_t* t) {
     t.pfnGetIpcHandle = zeMemGetIpcHandle;
     t.pfnOpenIpcHandle = zeMemOpenIpcHandle;
     t.pfnCloseIpcHandle = zeMemCloseIpcHandle;
+    t.pfnFreeExt = zeMemFreeExt;
   });
 }
 
@@ -169,6 +175,7 @@ zeGetModuleProcAddrTable(ze_api_version_t v, ze_module_dditable_t* t) {
     t.pfnGetGlobalPointer = zeModuleGetGlobalPointer;
     t.pfnGetFunctionPointer = zeModuleGetFunctionPointer;
     t.pfnGetNativeBinary = zeModuleGetNativeBinary;
+    t.pfnInspectLinkageExt = zeModuleInspectLinkageExt;
   });
 }
 
@@ -200,8 +207,10 @@ zeGetKernelProcAddrTable(ze_api_version_t v, ze_kernel_dditable_t* t) {
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetKernelExpProcAddrTable(ze_api_version_t v, ze_kernel_exp_dditable_t* t) {
-  return fillTable(v, t,
-                   [](ze_kernel_exp_dditable_t& t) { t.pfnSetGlobalOffsetExp = zeKernelSetGlobalOffsetExp; });
+  return fillTable(v, t, [](ze_kernel_exp_dditable_t& t) {
+    t.pfnSetGlobalOffsetExp = zeKernelSetGlobalOffsetExp;
+    t.pfnSchedulingHintExp = zeKernelSchedulingHintExp;
+  });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL

@@ -81,8 +81,16 @@ zeDeviceGetComputeProperties(ze_device_handle_t hDevice, ze_device_compute_prope
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeDeviceGetModuleProperties(ze_device_handle_t hDevice, ze_device_module_properties_t* p) {
-  return queryStruct(hDevice, p, ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES,
-                     [](Device& d, auto& out) { d.moduleProperties(out); });
+  return queryStruct(
+      hDevice, p, ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES, [](Device& d, auto& out) {
+        d.moduleProperties(out);
+        // ZE_experimental_scheduling_hints: no hint changes how work-groups are run (zeKernel-
+        // SchedulingHintExp), and "May be 0 (none)".
+        for (auto* e = static_cast<ze_base_properties_t*>(out.pNext); e;
+             e = static_cast<ze_base_properties_t*>(e->pNext))
+          if (e->stype == ZE_STRUCTURE_TYPE_SCHEDULING_HINT_EXP_PROPERTIES)
+            reinterpret_cast<ze_scheduling_hint_exp_properties_t*>(e)->schedulingHintFlags = 0;
+      });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetCommandQueueGroupProperties(
@@ -117,8 +125,18 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetCacheProperties(ze_device_handle_
   Device* device = Device::fromHandle(hDevice);
   if (!device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   return guarded([&] {
-    return countQueryStructs(pCount, p, device->cacheProperties(),
-                             ZE_STRUCTURE_TYPE_DEVICE_CACHE_PROPERTIES);
+    uint32_t asked = pCount ? *pCount : 0;  // 0 only asks for the count: nothing is written
+    ze_result_t r = countQueryStructs(pCount, p, device->cacheProperties(),
+                                      ZE_STRUCTURE_TYPE_DEVICE_CACHE_PROPERTIES);
+    // ZE_extension_cache_reservation: "Size of zero means no reservation available"
+    // (zeDeviceReserveCacheExt).
+    if (r == ZE_RESULT_SUCCESS && p && asked > 0)
+      for (uint32_t i = 0; i < *pCount; ++i)
+        for (auto* e = static_cast<ze_base_properties_t*>(p[i].pNext); e;
+             e = static_cast<ze_base_properties_t*>(e->pNext))
+          if (e->stype == ZE_STRUCTURE_TYPE_CACHE_RESERVATION_EXT_DESC)
+            reinterpret_cast<ze_cache_reservation_ext_desc_t*>(e)->maxCacheReservationSize = 0;
+    return r;
   });
 }
 
@@ -166,4 +184,34 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetGlobalTimestamps(ze_device_handle
   if (!hostTimestamp || !deviceTimestamp) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   device->globalTimestamps(*hostTimestamp, *deviceTimestamp);
   return ZE_RESULT_SUCCESS;
+}
+
+// ZE_extension_cache_reservation, which Tessera does not report: a CPU's caches cannot be
+// partitioned from user space, so nothing can be reserved ("The application may call this function
+// but may not be successful"). zeDeviceGetCacheProperties reports maxCacheReservationSize 0 ("Size
+// of zero means no reservation available").
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceReserveCacheExt(ze_device_handle_t hDevice,
+                                                            size_t /*cacheLevel*/,
+                                                            size_t /*cacheReservationSize*/) {
+  if (!Device::fromHandle(hDevice)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceSetCacheAdviceExt(ze_device_handle_t hDevice, void* ptr,
+                                                              size_t /*regionSize*/,
+                                                              ze_cache_ext_region_t cacheRegion) {
+  if (!Device::fromHandle(hDevice)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!ptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (cacheRegion > ZE_CACHE_EXT_REGION_ZE_CACHE_NON_RESERVED_REGION)
+    return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+}
+
+// ZE_extension_pci_properties, which Tessera does not report: the device is the host's processors,
+// which have no PCI address (no bus, device and function to give), so there are no properties.
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDevicePciGetPropertiesExt(ze_device_handle_t hDevice, ze_pci_ext_properties_t* pPciProperties) {
+  if (!Device::fromHandle(hDevice)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pPciProperties) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
 }

@@ -134,6 +134,22 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSetGlobalOffsetExp(ze_kernel_handle_
   return ZE_RESULT_SUCCESS;
 }
 
+// ZE_experimental_scheduling_hints: "If a specified scheduling hint is unsupported it will be
+// silently ignored." Work-groups go to the device's worker threads in order whatever the hint, so
+// the device reports none (zeDeviceGetModuleProperties) and a valid hint is kept and ignored.
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeKernelSchedulingHintExp(ze_kernel_handle_t hKernel, ze_scheduling_hint_exp_desc_t* pHint) {
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pHint) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (pHint->stype != ZE_STRUCTURE_TYPE_SCHEDULING_HINT_EXP_DESC)
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  // "ZE_RESULT_ERROR_INVALID_ENUMERATION: 0x7 < pHint->flags"
+  if (pHint->flags > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  kernel->schedulingHint = pHint->flags;
+  return ZE_RESULT_SUCCESS;
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel,
                                                                 uint32_t* pSize, char** pString) {
   Kernel* kernel = Kernel::fromHandle(hKernel);

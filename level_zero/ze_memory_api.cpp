@@ -1,5 +1,6 @@
 // The USM entry points (zeMem*), memory IPC and residency. Each checks handles, pointers, structure
-// types and flags, then calls one method of the context's MemoryManager.
+// types and flags, then calls one method of the context's MemoryManager (for a pointer made in
+// another context of the driver, that context's: Context::memoryHolding).
 #include "core/context/context.h"
 #include "core/driver/driver.h"
 #include "level_zero/api_support.h"
@@ -128,7 +129,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemFree(ze_context_handle_t hContext, void
   Context* c = Context::fromHandle(hContext);
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!ptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  return guarded([&] { return c->memory().free(ptr); });
+  return guarded([&] { return c->memoryHolding(ptr).free(ptr); });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeMemFreeExt(ze_context_handle_t hContext,
@@ -146,7 +147,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemFreeExt(ze_context_handle_t hContext,
     policy = FreePolicy::Blocking;
   else if (pMemFreeDesc->freePolicy & ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE)
     policy = FreePolicy::Defer;
-  return guarded([&] { return c->memory().free(ptr, policy); });
+  return guarded([&] { return c->memoryHolding(ptr).free(ptr, policy); });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
@@ -158,7 +159,8 @@ zeMemGetAllocProperties(ze_context_handle_t hContext, const void* ptr,
   if (props->stype != ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES)
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return guarded([&] {
-    auto a = c->memory().find(ptr);
+    tessera::core::MemoryManager& memory = c->memoryHolding(ptr);
+    auto a = memory.find(ptr);
     // "If the pointer ... is not recognized by the context, then [the type is]
     // ZE_MEMORY_TYPE_UNKNOWN, and the returned identifier and associated device are undefined";
     // Tessera returns 0 and null.
@@ -174,7 +176,7 @@ zeMemGetAllocProperties(ze_context_handle_t hContext, const void* ptr,
       if (e->flags != ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD)
         return ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
       if (!a) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-      TESSERA_CHECK(c->memory().exportFd(ptr, &e->fd));
+      TESSERA_CHECK(memory.exportFd(ptr, &e->fd));
     }
     return ZE_RESULT_SUCCESS;
   });
@@ -187,8 +189,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetAddressRange(ze_context_handle_t hCo
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!ptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   return guarded([&] {
-    auto a = c->memory().find(ptr);
-    if (!a) return ZE_RESULT_ERROR_INVALID_ARGUMENT;  // not an allocation of this context
+    auto a = c->memoryHolding(ptr).find(ptr);
+    if (!a) return ZE_RESULT_ERROR_INVALID_ARGUMENT;  // not an allocation of the driver
     if (pBase) *pBase = a->base;
     if (pSize) *pSize = a->size;
     return ZE_RESULT_SUCCESS;
@@ -200,7 +202,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetIpcHandle(ze_context_handle_t hConte
   Context* c = Context::fromHandle(hContext);
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!ptr || !pIpcHandle) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  return guarded([&] { return c->memory().getIpcHandle(ptr, pIpcHandle); });
+  return guarded([&] { return c->memoryHolding(ptr).getIpcHandle(ptr, pIpcHandle); });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeMemPutIpcHandle(ze_context_handle_t hContext,

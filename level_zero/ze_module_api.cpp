@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/context/context.h"
+#include "core/module/linkage_inspection.h"
 #include "core/module/module.h"
 #include "level_zero/api_support.h"
 #include "tessera/ze_tessera.h"
@@ -101,6 +102,27 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleDynamicLink(uint32_t numModules,
     ze_result_t r = Module::dynamicLink(modules, log);
     if (phLinkLog) *phLinkLog = (new BuildLog(std::move(log)))->toHandle();
     return r;
+  });
+}
+
+// ZE_extension_linkage_inspection: "List all the import & unresolveable import dependencies &
+// exports of a set of modules", into a log object (core/module/linkage_inspection.h).
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeModuleInspectLinkageExt(ze_linkage_inspection_ext_desc_t* pInspectDesc, uint32_t numModules,
+                          ze_module_handle_t* phModules, ze_module_build_log_handle_t* phLog) {
+  if (!pInspectDesc || !phModules || !phLog) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (pInspectDesc->stype != ZE_STRUCTURE_TYPE_LINKAGE_INSPECTION_EXT_DESC)
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (pInspectDesc->flags > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  std::vector<const Module*> modules;
+  for (uint32_t i = 0; i < numModules; ++i) {
+    const Module* m = Module::fromHandle(phModules[i]);
+    if (!m) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    modules.push_back(m);
+  }
+  return guarded([&] {
+    *phLog = (new BuildLog(inspectLinkage(modules, pInspectDesc->flags)))->toHandle();
+    return ZE_RESULT_SUCCESS;
   });
 }
 

@@ -11,6 +11,10 @@ shift $(( $# < 2 ? $# : 2 ))
 jobs=${TESSERA_JOBS:-$(nproc)}
 
 launcher=()
+# Paths under the checkout hash relative to the build directory, so that another clone of the same
+# tree (CI's fresh clone) reuses the objects of this one; the build directory is left out of the
+# hash of debug builds for the same reason (their DWARF then names the first clone's directory).
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
 generator=()
 if command -v ninja >/dev/null; then generator=(-G Ninja); fi

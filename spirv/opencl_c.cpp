@@ -198,7 +198,24 @@ void orderBlocksByDominance(llvm::Module& module) {
   }
 }
 
+// A C99 `inline` function that is neither static nor extern is an inline definition: clang gives
+// it available_externally linkage, the body to inline while the symbol is expected from another
+// unit. The optimizer would inline and drop it; unoptimized, the translator writes the body with
+// Import linkage, which is invalid SPIR-V ("Function definition may not be decorated with Import
+// Linkage type": pyopencl's headers and generated kernels are full of these). OpenCL programs
+// rarely provide the external definition, and other implementations accept the inline one, so it
+// becomes this unit's own (internal) definition.
+void keepInlineDefinitions(llvm::Module& module) {
+  for (llvm::Function& f : module) {
+    if (f.hasAvailableExternallyLinkage()) f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+  for (llvm::GlobalVariable& g : module.globals()) {
+    if (g.hasAvailableExternallyLinkage()) g.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+}
+
 std::vector<uint32_t> translateToSpirv(llvm::Module& module, std::string& log) {
+  keepInlineDefinitions(module);
   orderBlocksByDominance(module);
   SPIRV::TranslatorOpts opts(SPIRV::VersionNumber::SPIRV_1_0);  // what OpenCL devices take
   // Type names and qualifiers for clGetKernelArgInfo, as OpStrings.

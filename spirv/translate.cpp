@@ -7,6 +7,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "spirv/clc/client.h"
+#include "spirv/legalize.h"
 #include "spirv/reflect.h"
 #include "spirv/translator_guard.h"
 #include "spirv/validate.h"
@@ -23,27 +24,45 @@ namespace {
 // SPIRV::VersionNumber::MaximumVersion of the installed translator.
 constexpr uint32_t kTranslatorMaxVersion = 0x00010400;
 
+// Steps (1) to (3), with the rewrites of legalize.h between validation and the hazard check: the
+// words to translate, or the reason not to in `error`.
+Legalized prepare(std::span<const uint8_t> binary, std::string& error) {
+  ValidationResult validation = validate(binary);
+  if (!validation.ok) {
+    error = validation.log;
+    return {};
+  }
+  ReflectResult reflection = reflect(binary);
+  if (!reflection.ok) {
+    error = "malformed SPIR-V: " + reflection.error;
+    return {};
+  }
+  const ModuleInfo& module = reflection.module;
+  if (module.version > kTranslatorMaxVersion) {
+    error = "SPIR-V " + std::to_string(module.versionMajor()) + "." +
+            std::to_string(module.versionMinor()) +
+            " is newer than the translator reads (1.4 at most)";
+    return {};
+  }
+  Legalized legal = legalizeForTranslator(toWords(binary));
+  error = findTranslatorHazard(legal.words);
+  return legal;
+}
+
 }  // namespace
 
 std::string checkTranslatable(std::span<const uint8_t> binary) {
-  ValidationResult validation = validate(binary);
-  if (!validation.ok) return validation.log;
-  ReflectResult reflection = reflect(binary);
-  if (!reflection.ok) return "malformed SPIR-V: " + reflection.error;
-  const ModuleInfo& module = reflection.module;
-  if (module.version > kTranslatorMaxVersion) {
-    return "SPIR-V " + std::to_string(module.versionMajor()) + "." +
-           std::to_string(module.versionMinor()) +
-           " is newer than the translator reads (1.4 at most)";
-  }
-  return findTranslatorHazard(toWords(binary));
+  std::string error;
+  prepare(binary, error);
+  return error;
 }
 
 TranslateResult translate(llvm::LLVMContext& context, std::span<const uint8_t> binary,
                           const TranslateOptions& options) {
   TranslateResult result;
-  result.log = checkTranslatable(binary);
+  Legalized legal = prepare(binary, result.log);
   if (!result.log.empty()) return result;
+  result.warnings = std::move(legal.warnings);
 
   // The translator itself runs in the compiler process (translate_inprocess.cpp): it asserts or
   // exit()s on what it does not expect, which the checks above cannot all foresee. The module
@@ -51,7 +70,7 @@ TranslateResult translate(llvm::LLVMContext& context, std::span<const uint8_t> b
   // a big-endian binary.)
   clc::Request request;
   request.kind = clc::Kind::TranslateSpirv;
-  request.spirv = toWords(binary);
+  request.spirv = std::move(legal.words);
   request.specConstants.assign(options.specConstants.begin(), options.specConstants.end());
   clc::Reply reply = clc::run(request);
   if (!reply.ok) {

@@ -3,7 +3,8 @@
 //
 // Safety: the translator trusts its input. translate() therefore (1) validates with SPIRV-Tools,
 // (2) reflects the module with our own bounds-checked parser, (3) refuses versions above the
-// translator's maximum (1.4) and what else is known to abort it (translator_guard.h), and only
+// translator's maximum (1.4), rewrites what the translator cannot read where the meaning is clear
+// (legalize.h) and refuses what else is known to abort it (translator_guard.h), and only
 // then (4) has llvm::readSpirv run in the compiler process (clc/), which returns the module as
 // bitcode: an assertion or exit() the checks did not foresee ends that process, not the
 // application. Failures come back as strings; no exception crosses LLVM frames.
@@ -37,6 +38,7 @@ struct TranslateResult {
 
   std::unique_ptr<llvm::Module> module;  // null on failure
   std::string log;                       // why it failed; empty on success
+  std::string warnings;                  // what legalize.h rewrote, for the build log
   bool ok() const { return module != nullptr; }
 };
 

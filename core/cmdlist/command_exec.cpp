@@ -46,7 +46,9 @@ void fill(const FillOp& op, const ExecutionTarget& t) {
 
 void regionCopy(const RegionCopyOp& op) {
   const ze_copy_region_t &d = op.dstRegion, &s = op.srcRegion;
-  for (uint32_t z = 0; z < d.depth; ++z)
+  // ze_copy_region_t.depth: "Set this to 0 for 2D copy": one slice, as depth 1.
+  uint32_t slices = std::max(d.depth, 1u);
+  for (uint32_t z = 0; z < slices; ++z)
     for (uint32_t y = 0; y < d.height; ++y)
       std::memmove(op.dst + (d.originZ + z) * op.dstSlicePitch + (d.originY + y) * op.dstPitch +
                        d.originX,

@@ -1,10 +1,21 @@
 #include "core/context/context.h"
 
 #include <algorithm>
+#include <mutex>
 
 #include "core/driver/driver.h"
 
 namespace tessera::core {
+namespace {
+
+// Every live context of the process, for Context::memoryHolding.
+std::mutex liveMutex;
+std::vector<Context*>& live() {
+  static auto* contexts = new std::vector<Context*>;  // never destroyed: contexts may outlive exit
+  return *contexts;
+}
+
+}  // namespace
 
 std::unique_ptr<Context> Context::create(Driver& driver, std::vector<Device*> devices) {
   bool every = devices.empty();
@@ -18,6 +29,23 @@ std::unique_ptr<Context> Context::create(Driver& driver, std::vector<Device*> de
 Context::Context(Driver& driver, std::vector<Device*> devices)
     : driver_(driver), devices_(std::move(devices)) {
   memory_ = std::make_unique<MemoryManager>(*this);
+  std::lock_guard lock(liveMutex);
+  live().push_back(this);
+}
+
+Context::~Context() {
+  std::lock_guard lock(liveMutex);
+  auto& contexts = live();
+  contexts.erase(std::remove(contexts.begin(), contexts.end(), this), contexts.end());
+}
+
+MemoryManager& Context::memoryHolding(const void* p) {
+  if (memory_->find(p)) return *memory_;
+  std::lock_guard lock(liveMutex);
+  for (Context* other : live())
+    if (other != this && &other->driver_ == &driver_ && other->memory_->find(p))
+      return *other->memory_;
+  return *memory_;
 }
 
 bool Context::ownsRange(const void* p, size_t bytes) const {

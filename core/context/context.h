@@ -23,6 +23,7 @@ class Context : public Object<_ze_context_handle_t, 0x7465737343747831ull /* "te
   // ("zeContextCreate: the context can be used with all devices and sub-devices of the driver").
   static std::unique_ptr<Context> create(Driver& driver, std::vector<Device*> devices);
   static Context* fromHandle(ze_context_handle_t h) { return Object::fromHandle<Context>(h); }
+  ~Context();
 
   Driver& driver() const { return driver_; }
   // "if nullptr then all devices and any sub-devices supported by the driver instance are visible to
@@ -42,6 +43,14 @@ class Context : public Object<_ze_context_handle_t, 0x7465737343747831ull /* "te
   void markLost() { lost_.store(true, std::memory_order_release); }
 
   MemoryManager& memory() { return *memory_; }
+  // The memory manager that holds `p`: this context's, else that of another live context of the
+  // same driver that made it, else this context's (whose answer is then "not an allocation").
+  // zeMemFree and the allocation queries go through it. The specification says "The application
+  // must ensure ... the memory was allocated ... on the same context", but it names no error, and
+  // the reference driver keeps one allocation table per driver, so programs free and query through
+  // any context of the driver (244 cases of level-zero-tests' conformance suite do): Tessera is as
+  // lenient. The other context must outlive the call, as for any use of its memory.
+  MemoryManager& memoryHolding(const void* p);
   VirtualMemory& virtualMemory() { return virtual_; }
   // The residency contract (zeContextMakeMemoryResident / zeContextEvictMemory): the range must lie
   // in one allocation of this context or in mapped pages of one of its reservations. A CPU device

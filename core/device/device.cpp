@@ -118,7 +118,7 @@ void Device::computeProperties(ze_device_compute_properties_t& p) const {
   v.maxTotalGroupSize = limits::kMaxGroupSize;
   v.maxGroupSizeX = v.maxGroupSizeY = v.maxGroupSizeZ = limits::kMaxGroupSize;
   v.maxGroupCountX = v.maxGroupCountY = v.maxGroupCountZ = UINT32_MAX;
-  v.maxSharedLocalMemory = limits::kMaxSharedLocalMemory;
+  v.maxSharedLocalMemory = limits::maxSharedLocalMemory(resources_);
   v.numSubGroupSizes = 1;
   v.subGroupSizes[0] = 1;
   assignKeepingHeader(p, v);
@@ -155,11 +155,15 @@ std::vector<ze_command_queue_group_properties_t> Device::queueGroups() const {
 }
 
 std::vector<ze_device_memory_properties_t> Device::memoryProperties() const {
+  static const uint32_t memoryBusWidth = host_cpu::memoryBusWidthBits();
   std::vector<ze_device_memory_properties_t> out;
   for (const NumaNodeInfo& n : resources_.numaNodes) {
     ze_device_memory_properties_t m{};
     m.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES;
     m.totalSize = n.bytes;
+    // "Maximum bus width between device and memory": the PUs reach the node's memory over its
+    // channels, each as wide as host_cpu::memoryBusWidthBits() (the channel count is unknown).
+    m.maxBusWidth = memoryBusWidth;
     snprintf(m.name, sizeof m.name, "NUMA node %u", n.osIndex);
     out.push_back(m);
   }

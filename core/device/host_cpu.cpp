@@ -1,6 +1,10 @@
 #include "core/device/host_cpu.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <vector>
 
 namespace tessera::core::host_cpu {
 namespace {
@@ -49,6 +53,24 @@ std::string featureString() {
 #undef TESSERA_FEATURE
 #endif
   return s;
+}
+
+uint32_t memoryBusWidthBits() {
+  constexpr uint32_t kDdrChannelBits = 64;
+  uint32_t widest = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/sys/firmware/dmi/entries", ec)) {
+    if (entry.path().filename().string().rfind("17-", 0) != 0) continue;  // memory devices
+    std::ifstream in(entry.path() / "raw", std::ios::binary);
+    std::vector<unsigned char> r((std::istreambuf_iterator<char>(in)), {});
+    // Offsets of SMBIOS's Memory Device structure: 0x01 length, 0x0A data width (bits), 0x0C size
+    // (0: no device installed, 0xFFFF: unknown). A width of 0xFFFF is unknown.
+    if (r.size() < 0x0E || r[1] < 0x0E) continue;
+    uint32_t width = r[0x0A] | r[0x0B] << 8, size = r[0x0C] | r[0x0D] << 8;
+    if (size == 0 || width == 0 || width == 0xFFFF) continue;
+    widest = std::max(widest, width);
+  }
+  return widest ? widest : kDdrChannelBits;
 }
 
 }  // namespace tessera::core::host_cpu

@@ -17,7 +17,6 @@ namespace limits {
 
 constexpr uint32_t kMaxHardwareContexts = 1024;  // contexts are software objects
 constexpr uint32_t kMaxGroupSize = 4096;
-constexpr uint32_t kMaxSharedLocalMemory = 64 * 1024;
 constexpr uint32_t kMaxArgumentsSize = 4096;
 constexpr uint32_t kPrintfBufferSize = 1024 * 1024;
 constexpr size_t kMaxFillPatternSize = 128;
@@ -29,6 +28,9 @@ constexpr uint32_t kCopyQueues = 2;
 ThreadShape threadShape(const Resources& r);
 // The device's memory: its NUMA nodes' memory.
 uint64_t maxMemAllocSize(const Resources& r);
+// Local (shared) memory per work-group: one L2 cache of the device, between 64 KiB (OpenCL's
+// minimum for a full-profile device is 32 KiB) and 4 MiB.
+uint32_t maxSharedLocalMemory(const Resources& r);
 
 }  // namespace limits
 }  // namespace tessera::core

@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "core/topology/topology.h"
@@ -89,6 +90,22 @@ void VirtualMemory::dropSegments(Reservation& r, uintptr_t a, uintptr_t b) {
   }
 }
 
+void VirtualMemory::setRuns(Reservation& r, uintptr_t a, uintptr_t b,
+                            ze_memory_access_attribute_t access) {
+  // Cut the runs at a and b, then replace those between by one.
+  for (uintptr_t at : {a, b}) {
+    auto it = r.access.upper_bound(at);
+    if (it == r.access.begin()) continue;
+    --it;
+    if (at > it->first && at < it->second.end) {
+      r.access.emplace(at, AccessRun{it->second.end, it->second.access});
+      it->second.end = at;
+    }
+  }
+  r.access.erase(r.access.lower_bound(a), r.access.lower_bound(b));
+  r.access.emplace(a, AccessRun{b, access});
+}
+
 ze_result_t VirtualMemory::reserve(const void* hint, size_t size, void** out) {
   if (size == 0 || !pageAligned(size)) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
   std::lock_guard lock(mutex_);
@@ -101,7 +118,8 @@ ze_result_t VirtualMemory::reserve(const void* hint, size_t size, void** out) {
   if (p == MAP_FAILED) p = mmap(nullptr, size, PROT_NONE, kFlags, -1, 0);
   if (p == MAP_FAILED) return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
   auto start = reinterpret_cast<uintptr_t>(p);
-  reservations_[start] = Reservation{start + size, {}};
+  Reservation& r = reservations_[start] = Reservation{start + size, {}, {}};
+  r.access.emplace(start, AccessRun{start + size, ZE_MEMORY_ACCESS_ATTRIBUTE_NONE});
   *out = p;
   return ZE_RESULT_SUCCESS;
 }
@@ -146,7 +164,8 @@ ze_result_t VirtualMemory::map(const void* ptr, size_t size, PhysicalMemory& phy
   }
   if (physical.placement().binds())
     physical.placement().topology->bindArea(p, size, physical.placement().nodes);
-  r->segments.emplace(a, Segment{a + size, &physical, offset, access});
+  r->segments.emplace(a, Segment{a + size, &physical, offset});
+  setRuns(*r, a, a + size, access);
   physical.mappings.fetch_add(1);
   return ZE_RESULT_SUCCESS;
 }
@@ -161,6 +180,7 @@ ze_result_t VirtualMemory::unmap(const void* ptr, size_t size) {
   if (!r) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (!reserveOver(a, a + size)) return outOfMemory();
   dropSegments(*r, a, a + size);
+  setRuns(*r, a, a + size, ZE_MEMORY_ACCESS_ATTRIBUTE_NONE);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -172,14 +192,18 @@ ze_result_t VirtualMemory::setAccess(const void* ptr, size_t size,
   if (!pageAligned(size)) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
   std::lock_guard lock(mutex_);
   Reservation* r = holding(a, a + size);
-  // Unmapped pages have no memory to protect; giving them access would expose the anonymous
-  // placeholder, so the whole range must be mapped.
-  if (!r || !covered(*r, a, a + size)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  if (mprotect(const_cast<void*>(ptr), size, protection(access)) != 0) return outOfMemory();
-  split(*r, a);
-  split(*r, a + size);
-  for (auto it = r->segments.lower_bound(a); it != r->segments.end() && it->first < a + size; ++it)
-    it->second.access = access;
+  if (!r) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  // Only mapped pages change protection: an unmapped page given access would expose the anonymous
+  // placeholder, so it stays PROT_NONE and only its attribute is kept.
+  uintptr_t b = a + size;
+  auto it = r->segments.upper_bound(a);
+  if (it != r->segments.begin() && std::prev(it)->second.end > a) --it;
+  for (; it != r->segments.end() && it->first < b; ++it) {
+    uintptr_t from = std::max(a, it->first), to = std::min(b, it->second.end);
+    if (from < to && mprotect(reinterpret_cast<void*>(from), to - from, protection(access)) != 0)
+      return outOfMemory();
+  }
+  setRuns(*r, a, b, access);
   return ZE_RESULT_SUCCESS;
 }
 
@@ -192,25 +216,14 @@ ze_result_t VirtualMemory::getAccess(const void* ptr, size_t size,
   std::lock_guard lock(mutex_);
   const Reservation* r = holding(a, a + size);
   if (!r) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  // The run holding a, then the following runs while the attribute stays the same.
+  auto it = std::prev(r->access.upper_bound(a));
+  ze_memory_access_attribute_t first = it->second.access;
   uintptr_t end = a + size, pos = a;
-  auto it = r->segments.upper_bound(a);
-  ze_memory_access_attribute_t first = ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
-  if (it != r->segments.begin() && std::prev(it)->second.end > a) {
-    --it;
-    first = it->second.access;
-  }
-  // Walk mapped segments and unmapped holes (attribute NONE) while the attribute stays the same.
-  while (pos < end) {
-    bool inSegment = it != r->segments.end() && it->first <= pos;
-    ze_memory_access_attribute_t here =
-        inSegment ? it->second.access : ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
-    if (here != first) break;
-    uintptr_t next = inSegment ? it->second.end : (it != r->segments.end() ? it->first : end);
-    pos = std::min(next, end);
-    if (inSegment) ++it;
-  }
+  for (; it != r->access.end() && it->first < end && it->second.access == first; ++it)
+    pos = it->second.end;
   *access = first;
-  *runBytes = pos - a;
+  *runBytes = std::min(pos, end) - a;
   return ZE_RESULT_SUCCESS;
 }
 

@@ -1,7 +1,12 @@
 // Reserved virtual address ranges of one context and what is mapped into them (the guide's
 // "Reserved Device Allocations"). A reservation is PROT_NONE anonymous address space;
 // zeVirtualMemMap places a MAP_SHARED mapping of a physical object's memfd over part of it; access
-// attributes are page protections (mprotect), so a write to a read-only page really faults.
+// attributes are page protections (mprotect) on mapped pages, so a write to a read-only page really
+// faults. Every page of a reservation has an attribute, mapped or not:
+// zeVirtualMemSetAccessAttribute takes "a reserved virtual address region" and the header lists no
+// error for unmapped pages, so their attribute is kept (and reported by
+// zeVirtualMemGetAccessAttribute) while they stay PROT_NONE placeholders; zeVirtualMemMap sets the
+// attribute it is given, zeVirtualMemUnmap NONE.
 //
 // The page size is the system's 4 KiB for every size: a physical object's pages are shmem pages,
 // and reservations of any page multiple can be placed and mapped.
@@ -46,11 +51,15 @@ class VirtualMemory {
     uintptr_t end;
     PhysicalMemory* physical;
     size_t offset;  // in the physical object
+  };
+  struct AccessRun {
+    uintptr_t end;
     ze_memory_access_attribute_t access;
   };
   struct Reservation {
     uintptr_t end;
     std::map<uintptr_t, Segment> segments;  // by start; disjoint
+    std::map<uintptr_t, AccessRun> access;  // by start; runs that tile the reservation
   };
 
   // The reservation holding [a, b), or null.
@@ -59,6 +68,9 @@ class VirtualMemory {
   static void split(Reservation& r, uintptr_t at);
   static bool covered(const Reservation& r, uintptr_t a, uintptr_t b);
   void dropSegments(Reservation& r, uintptr_t a, uintptr_t b);
+  // Gives [a, b) (inside r) the attribute `access`.
+  static void setRuns(Reservation& r, uintptr_t a, uintptr_t b,
+                      ze_memory_access_attribute_t access);
 
   mutable std::mutex mutex_;
   std::map<uintptr_t, Reservation> reservations_;  // by start

@@ -56,6 +56,8 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
 
   ze_kernel_indirect_access_flags_t indirectAccess = 0;
   ze_cache_config_flags_t cacheConfig = 0;
+  // zeKernelSchedulingHintExp's last hint: kept, and without effect (the device reports no hint).
+  ze_scheduling_hint_exp_flags_t schedulingHint = 0;
 
   void properties(ze_kernel_properties_t& p) const;
   void destroy();

@@ -229,6 +229,7 @@ ze_result_t Module::create(Context& context, Device& device, const ze_module_des
   topts.specConstants = spec.assignments;
   spirv::TranslateResult translated = spirv::translate(*llvmContext, binary, topts);
   if (!translated.ok()) return fail(translated.log);
+  log += translated.warnings;
   auto code = jit->compile(m->key_, std::move(llvmContext), std::move(translated.module), &error,
                            compileOptions(options, m->info_));
   if (!code) return fail(error);

@@ -2,28 +2,131 @@
 
 #include <llvm/IR/Intrinsics.h>
 
+#include <cmath>
+
 #include "backends/cpu/jit/jit_passes.h"
 
 namespace tessera::backends::cpu::jit {
 namespace {
 
+using Builder = llvm::IRBuilder<>;
+
+// The mode a conversion's name asks for: "__spirv_ConvertSToF_Rfloat4_rtp" -> kUp.
+Rounding roundingOf(llvm::StringRef name, Rounding fallback) {
+  if (name.endswith("_rte")) return Rounding::kNearestEven;
+  if (name.endswith("_rtz")) return Rounding::kTowardZero;
+  if (name.endswith("_rtp")) return Rounding::kUp;
+  if (name.endswith("_rtn")) return Rounding::kDown;
+  return fallback;
+}
+
+llvm::Type* intShape(llvm::Type* t) {
+  llvm::Type* scalar = llvm::IntegerType::get(t->getContext(), t->getScalarSizeInBits());
+  if (auto* vt = llvm::dyn_cast<llvm::VectorType>(t))
+    return llvm::VectorType::get(scalar, vt->getElementCount());
+  return scalar;
+}
+
 // Rounds a float to an integral float by the conversion's mode: "the default rounding mode for
 // conversions to integer is _rtz".
-llvm::Value* roundFloat(llvm::IRBuilder<>& b, llvm::Value* v, llvm::StringRef name) {
+llvm::Value* roundFloat(Builder& b, llvm::Value* v, llvm::StringRef name) {
   llvm::Intrinsic::ID id = llvm::Intrinsic::trunc;
-  if (name.endswith("_rte")) id = llvm::Intrinsic::rint;  // nearest even under the default FP mode
-  else if (name.endswith("_rtp")) id = llvm::Intrinsic::ceil;
-  else if (name.endswith("_rtn")) id = llvm::Intrinsic::floor;
+  switch (roundingOf(name, Rounding::kTowardZero)) {
+    case Rounding::kNearestEven:
+      id = llvm::Intrinsic::rint;  // nearest even under the default FP mode
+      break;
+    case Rounding::kUp:
+      id = llvm::Intrinsic::ceil;
+      break;
+    case Rounding::kDown:
+      id = llvm::Intrinsic::floor;
+      break;
+    case Rounding::kTowardZero:
+      break;
+  }
   return b.CreateUnaryIntrinsic(id, v);
 }
 
+// `r`, the round-to-nearest-even result of converting an exact value x, moved to the result `mode`
+// asks for. `above` / `below` say per lane whether r > x / r < x; the directed result is then r's
+// neighbour toward x. Floats are sign-magnitude, so the neighbour away from zero has r's bits + 1
+// and the one toward zero bits - 1. (r is never a zero that would have to cross zero: a zero
+// rounded to nearest has x's sign, and x beyond it in magnitude.)
+llvm::Value* direct(Builder& b, llvm::Value* r, llvm::Value* above, llvm::Value* below,
+                    Rounding mode) {
+  if (mode == Rounding::kNearestEven) return r;
+  llvm::Type* it = intShape(r->getType());
+  llvm::Value* bits = b.CreateBitCast(r, it);
+  llvm::Value* negative = b.CreateICmpSLT(bits, llvm::Constant::getNullValue(it));
+  llvm::Value* shrink = nullptr;  // |r| too big: one step toward zero
+  llvm::Value* grow = nullptr;    // |r| too small: one step away from zero
+  switch (mode) {
+    case Rounding::kTowardZero:
+      shrink = b.CreateSelect(negative, below, above);
+      grow = llvm::ConstantInt::getFalse(above->getType());
+      break;
+    case Rounding::kUp:
+      shrink = b.CreateAnd(below, negative);
+      grow = b.CreateAnd(below, b.CreateNot(negative));
+      break;
+    default:  // kDown
+      shrink = b.CreateAnd(above, b.CreateNot(negative));
+      grow = b.CreateAnd(above, negative);
+      break;
+  }
+  llvm::Value* one = llvm::ConstantInt::get(it, 1);
+  bits = b.CreateSelect(shrink, b.CreateSub(bits, one),
+                        b.CreateSelect(grow, b.CreateAdd(bits, one), bits));
+  return b.CreateBitCast(bits, r->getType());
+}
+
+// An integer converted to floating point by `mode`. sitofp / uitofp round to nearest even; the
+// comparison with the exact value is done on integers: r converted back is exact, except when r is
+// 2^bits (unsigned) or 2^(bits-1) (signed), which is above every value of the source type.
+llvm::Value* intToFloat(Builder& b, llvm::Value* v, llvm::Type* result, bool isSigned,
+                        Rounding mode) {
+  llvm::Value* r = isSigned ? b.CreateSIToFP(v, result) : b.CreateUIToFP(v, result);
+  unsigned bits = v->getType()->getScalarSizeInBits();
+  unsigned precision =
+      llvm::APFloat::semanticsPrecision(result->getScalarType()->getFltSemantics());
+  if (mode == Rounding::kNearestEven || bits - (isSigned ? 1 : 0) <= precision) return r;
+  llvm::Value* limit =
+      llvm::ConstantFP::get(result, std::ldexp(1.0, int(bits - (isSigned ? 1 : 0))));
+  llvm::Value* outside = b.CreateFCmpOGE(r, limit);
+  llvm::Type* it = v->getType();
+  llvm::Value* back = b.CreateFreeze(isSigned ? b.CreateFPToSI(r, it) : b.CreateFPToUI(r, it));
+  llvm::Value* above =
+      b.CreateOr(outside, isSigned ? b.CreateICmpSGT(back, v) : b.CreateICmpUGT(back, v));
+  llvm::Value* below = b.CreateAnd(b.CreateNot(outside),
+                                   isSigned ? b.CreateICmpSLT(back, v) : b.CreateICmpULT(back, v));
+  return direct(b, r, above, below, mode);
+}
+
+// One floating-point rounding to a narrower type; widening back is exact, so the comparison is.
+llvm::Value* narrowOnce(Builder& b, llvm::Value* v, llvm::Type* result, Rounding mode) {
+  llvm::Value* r = b.CreateFPTrunc(v, result);
+  if (mode == Rounding::kNearestEven) return r;
+  llvm::Value* back = b.CreateFPExt(r, v->getType());
+  return direct(b, r, b.CreateFCmpOGT(back, v), b.CreateFCmpOLT(back, v), mode);
+}
+
+// double -> float rounded to odd: toward zero, then the last bit set when inexact. Rounding that
+// once more to a format at least two bits narrower (half) gives the correctly rounded result.
+llvm::Value* narrowToOdd(Builder& b, llvm::Value* v, llvm::Type* result) {
+  llvm::Value* r = narrowOnce(b, v, result, Rounding::kTowardZero);
+  llvm::Value* inexact = b.CreateFCmpONE(b.CreateFPExt(r, v->getType()), v);
+  llvm::Type* it = intShape(result);
+  llvm::Value* bits = b.CreateOr(b.CreateBitCast(r, it), b.CreateZExt(inexact, it));
+  return b.CreateBitCast(bits, result);
+}
+
 // An integer converted with saturation: extended to 128 bits, clamped to the result's range.
-llvm::Value* saturateInt(llvm::IRBuilder<>& b, llvm::Value* v, bool srcSigned, bool dstSigned,
+llvm::Value* saturateInt(Builder& b, llvm::Value* v, bool srcSigned, bool dstSigned,
                          llvm::Type* result) {
   llvm::Type* wideScalar = b.getIntNTy(128);
   llvm::Type* wide = result->isVectorTy()
-                         ? llvm::VectorType::get(wideScalar,
-                                                 llvm::cast<llvm::VectorType>(result)->getElementCount())
+                         ? llvm::VectorType::get(
+                               wideScalar, llvm::cast<llvm::VectorType>(result)->getElementCount())
                          : wideScalar;
   llvm::Value* x = srcSigned ? b.CreateSExt(v, wide) : b.CreateZExt(v, wide);
   unsigned bits = result->getScalarSizeInBits();
@@ -40,7 +143,19 @@ llvm::Value* saturateInt(llvm::IRBuilder<>& b, llvm::Value* v, bool srcSigned, b
 
 }  // namespace
 
-llvm::Value* lowerConversion(llvm::IRBuilder<>& b, llvm::CallInst* call, llvm::StringRef base) {
+llvm::Value* narrowFloat(Builder& b, llvm::Value* v, llvm::Type* result, Rounding mode) {
+  llvm::Type* from = v->getType()->getScalarType();
+  if (from->isDoubleTy() && result->getScalarType()->isHalfTy()) {
+    llvm::Type* f32 = llvm::Type::getFloatTy(b.getContext());
+    if (auto* vt = llvm::dyn_cast<llvm::VectorType>(result))
+      f32 = llvm::VectorType::get(f32, vt->getElementCount());
+    // NaN stays NaN through both steps; infinities and overflow are decided by the second.
+    v = narrowToOdd(b, v, f32);
+  }
+  return narrowOnce(b, v, result, mode);
+}
+
+llvm::Value* lowerConversion(Builder& b, llvm::CallInst* call, llvm::StringRef base) {
   // The unmangled name carries the suffixes: "__spirv_ConvertFToS_Rint4_rte".
   llvm::StringRef name = spirvBaseName(call->getCalledFunction()->getName());
   llvm::Value* v = call->getArgOperand(0);
@@ -55,9 +170,16 @@ llvm::Value* lowerConversion(llvm::IRBuilder<>& b, llvm::CallInst* call, llvm::S
                                {result, v->getType()}, {v});
     return toSigned ? b.CreateFPToSI(v, result) : b.CreateFPToUI(v, result);
   }
-  if (base == "__spirv_ConvertSToF") return b.CreateSIToFP(v, result);
-  if (base == "__spirv_ConvertUToF") return b.CreateUIToFP(v, result);
-  if (base == "__spirv_FConvert") return b.CreateFPCast(v, result);
+  // OpenCL C 1.2, 6.2.3.2: "Conversions to floating-point type shall conform to IEEE-754 rounding
+  // rules"; the default mode for them is _rte, and _rtz, _rtp, _rtn round as IEEE-754 directs.
+  Rounding mode = roundingOf(name, Rounding::kNearestEven);
+  if (base == "__spirv_ConvertSToF" || base == "__spirv_ConvertUToF")
+    return intToFloat(b, v, result, base == "__spirv_ConvertSToF", mode);
+  if (base == "__spirv_FConvert") {
+    if (result->getScalarSizeInBits() < v->getType()->getScalarSizeInBits())
+      return narrowFloat(b, v, result, mode);
+    return b.CreateFPCast(v, result);  // widening is exact
+  }
   bool srcSigned = base == "__spirv_SConvert" || base == "__spirv_SatConvertSToU";
   bool dstSigned = base == "__spirv_SConvert" || base == "__spirv_SatConvertUToS";
   if (sat) return saturateInt(b, v, srcSigned, dstSigned, result);

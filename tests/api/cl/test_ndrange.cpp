@@ -135,6 +135,13 @@ TEST_CASE("Given __local and by-value struct arguments, then the kernels compute
   REQUIRE(clSetKernelArg(k, 2, size_t(deviceLocal) + 4, nullptr) == CL_SUCCESS);
   CHECK(clEnqueueNDRangeKernel(fx.queue, k, 1, nullptr, &n, &local, 0, nullptr, nullptr) ==
         CL_OUT_OF_RESOURCES);
+  // All of it can (one L2 cache's worth, 64 KiB at least: CLBlast's double-precision batched GEMM
+  // tiles need more than 64 KiB).
+  CHECK(deviceLocal >= 64 * 1024);
+  REQUIRE(clSetKernelArg(k, 2, size_t(deviceLocal), nullptr) == CL_SUCCESS);
+  std::fill(out.begin(), out.end(), 0);
+  runKernel(fx.queue, k, 1, &n, &local);
+  CHECK(out[0] == int(local * (local + 1) / 2));
   clReleaseKernel(k);
   clReleaseProgram(p);
 

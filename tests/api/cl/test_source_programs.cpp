@@ -195,3 +195,20 @@ __kernel void vsel(__global int* out) {
   }
   clReleaseProgram(p);
 }
+
+// C99 inline definitions (`inline` without static or extern; pyopencl's headers): clang gives them
+// available_externally linkage, which unoptimized becomes an invalid Import-linkage definition
+// unless the compiler keeps the body as the unit's own.
+TEST_CASE("Given a C99 inline function without static, when built from source, then it is called",
+          "[cl][program][source]") {
+  ClFixture fx;
+  cl_program p = sourceProgram(fx.ctx, R"(
+inline int twice(int x) { return 2 * x; }
+inline int plus_one(int x) { return twice(x) / 2 + 1; }
+__kernel void inl(__global int* out) { out[get_global_id(0)] = plus_one((int)get_global_id(0)); }
+)");
+  REQUIRE(clBuildProgram(p, 1, &fx.dev, "", nullptr, nullptr) == CL_SUCCESS);
+  auto out = runInts(fx, p, "inl", 64);
+  for (int i = 0; i < 64; ++i) CHECK(out[i] == i + 1);
+  clReleaseProgram(p);
+}

@@ -293,7 +293,8 @@ TEST_CASE(
   CHECK(zeDeviceGetCommandQueueGroupProperties(dev, &n, groups.data()) == kBadArgument);
   n = 0;
   REQUIRE(zeDeviceGetMemoryProperties(dev, &n, nullptr) == ZE_RESULT_SUCCESS);
-  std::vector<ze_device_memory_properties_t> mem(n);  // stype 0: not the memory properties type
+  std::vector<ze_device_memory_properties_t> mem(n);
+  for (auto& m : mem) m.stype = wrong;
   CHECK(zeDeviceGetMemoryProperties(dev, &n, mem.data()) == kBadArgument);
   n = 0;
   REQUIRE(zeDeviceGetCacheProperties(dev, &n, nullptr) == ZE_RESULT_SUCCESS);

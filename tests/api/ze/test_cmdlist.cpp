@@ -3,6 +3,7 @@
 // another context, prefetch, advice).
 #include <level_zero/ze_api.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <vector>
@@ -256,10 +257,12 @@ TEST_CASE("Given 2D and 3D regions with pitches, when copied, then exactly the b
   // Source: 64-byte rows, 20 rows a slice, 6 slices. Destination: 50-byte rows, 16 rows, 5 slices.
   constexpr uint32_t sPitch = 64, sSlice = 64 * 20, dPitch = 50, dSlice = 50 * 16;
   auto src = patternBytes(sSlice * 6, 21);
-  for (uint32_t depth : {1u, 4u}) {
+  // Depth 0 is the header's "Set this to 0 for 2D copy": one slice, like depth 1.
+  for (uint32_t depth : {0u, 1u, 4u}) {
     INFO("depth " << depth);
+    uint32_t slices = std::max(depth, 1u);
     std::vector<uint8_t> dst(dSlice * 5, 0);
-    ze_copy_region_t sr{3, 2, depth == 1 ? 0u : 1u, 40, 12, depth};
+    ze_copy_region_t sr{3, 2, depth <= 1 ? 0u : 1u, 40, 12, depth};
     ze_copy_region_t dr{7, 1, 0, 40, 12, depth};
     auto l = fx.list();
     REQUIRE(zeCommandListAppendMemoryCopyRegion(l, dst.data(), &dr, dPitch, dSlice, src.data(), &sr,
@@ -270,13 +273,20 @@ TEST_CASE("Given 2D and 3D regions with pitches, when copied, then exactly the b
     for (uint32_t z = 0; z < 5; ++z)
       for (uint32_t y = 0; y < 16; ++y)
         for (uint32_t x = 0; x < dPitch; ++x) {
-          bool inside = z < depth && y >= 1 && y < 13 && x >= 7 && x < 47;
+          bool inside = z < slices && y >= 1 && y < 13 && x >= 7 && x < 47;
           uint8_t want =
               inside ? src[(z + sr.originZ) * sSlice + (y - 1 + 2) * sPitch + (x - 7 + 3)] : 0;
           if (dst[z * dSlice + y * dPitch + x] != want) ++bad;
         }
     CHECK(bad == 0);
   }
+  // A 2D copy (depth 0) onto itself overlaps.
+  std::vector<uint8_t> buf(dSlice, 0);
+  ze_copy_region_t a{0, 0, 0, 40, 4, 0}, b{8, 1, 0, 40, 4, 0};
+  auto l = fx.list();
+  CHECK(zeCommandListAppendMemoryCopyRegion(l, buf.data(), &a, dPitch, 0, buf.data(), &b, dPitch, 0,
+                                            nullptr, 0,
+                                            nullptr) == ZE_RESULT_ERROR_OVERLAPPING_REGIONS);
 }
 
 TEST_CASE("Given memory of another context, when copied from it, then the bytes arrive",

@@ -144,15 +144,47 @@ TEST_CASE_METHOD(MemoryFixture, "Given a wrong stype in a descriptor, then INVAL
 }
 
 TEST_CASE_METHOD(MemoryFixture,
-                 "Given pointers a context did not allocate, then their type is UNKNOWN and they "
-                 "cannot be freed there",
+                 "Given memory of another context of the driver, then it is queried and freed "
+                 "through this one",
                  "[memory]") {
-  // The guide's two-context example: memory of one context is unknown to another.
+  // The guide calls it illegal ("Context A has no knowledge of ptrB") but names no error; the
+  // reference driver finds the allocation through any context of the driver and programs rely on
+  // it (level-zero-tests frees through another context in 244 cases): Tessera does the same.
   ze_context_handle_t other = makeContext();
   void* p = allocDevice(256);
-  ze_device_handle_t dev = device;
-  CHECK(props(p, &dev, other).type == ZE_MEMORY_TYPE_UNKNOWN);
-  CHECK(dev == nullptr);
+  ze_device_handle_t dev = nullptr;
+  CHECK(props(p, &dev, other).type == ZE_MEMORY_TYPE_DEVICE);
+  CHECK(dev == device);
+  void* base = nullptr;
+  size_t size = 0;
+  CHECK(zeMemGetAddressRange(other, static_cast<char*>(p) + 10, &base, &size) == ZE_RESULT_SUCCESS);
+  CHECK(base == p);
+  CHECK(size == 256);
+  CHECK(zeMemFree(other, p) == ZE_RESULT_SUCCESS);
+  CHECK(props(p).type == ZE_MEMORY_TYPE_UNKNOWN);  // gone from the context that made it
+  CHECK(zeMemFree(context, p) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  // zeMemFreeExt likewise.
+  void* q = allocHost(64);
+  ze_memory_free_ext_desc_t desc{ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC, nullptr, 0};
+  CHECK(MemoryFixture::freeExt()(other, &desc, q) == ZE_RESULT_SUCCESS);
+  CHECK(props(q).type == ZE_MEMORY_TYPE_UNKNOWN);
+  // A context destroyed takes its memory with it: nothing is found through the other.
+  ze_context_handle_t third = makeContext();
+  ze_host_mem_alloc_desc_t hd = hostDesc();
+  void* r = nullptr;
+  REQUIRE(zeMemAllocHost(third, &hd, 64, 0, &r) == ZE_RESULT_SUCCESS);
+  CHECK(props(r).type == ZE_MEMORY_TYPE_HOST);
+  CHECK(zeContextDestroy(third) == ZE_RESULT_SUCCESS);
+  CHECK(props(r).type == ZE_MEMORY_TYPE_UNKNOWN);
+  CHECK(zeContextDestroy(other) == ZE_RESULT_SUCCESS);
+}
+
+TEST_CASE_METHOD(MemoryFixture,
+                 "Given pointers no context allocated, then their type is UNKNOWN and they "
+                 "cannot be freed",
+                 "[memory]") {
+  ze_context_handle_t other = makeContext();
+  void* p = allocDevice(256);
   int onStack = 0;
   CHECK(props(&onStack).type == ZE_MEMORY_TYPE_UNKNOWN);
   std::vector<char> heap(100);
@@ -160,8 +192,9 @@ TEST_CASE_METHOD(MemoryFixture,
   // One past the end is not in the allocation.
   CHECK(props(static_cast<char*>(p) + 256).type == ZE_MEMORY_TYPE_UNKNOWN);
   void* base = nullptr;
-  CHECK(zeMemGetAddressRange(other, p, &base, nullptr) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
-  CHECK(zeMemFree(other, p) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(zeMemGetAddressRange(other, &onStack, &base, nullptr) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(zeMemFree(other, &onStack) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(zeMemFree(other, static_cast<char*>(p) + 8) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
   CHECK(zeMemFree(context, static_cast<char*>(p) + 8) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
   CHECK(zeMemFree(context, p) == ZE_RESULT_SUCCESS);
   CHECK(zeMemFree(context, p) == ZE_RESULT_ERROR_INVALID_ARGUMENT);  // twice

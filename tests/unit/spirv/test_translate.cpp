@@ -8,6 +8,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 #include <cstring>
+#include <spirv/unified1/spirv.hpp>
 
 #include "spirv/reflect.h"
 #include "spirv/translate.h"
@@ -130,4 +131,47 @@ TEST_CASE("Given an invalid module, when translated, then validation refuses it 
   TranslateResult r = translate(context, asBytes(words));
   CHECK_FALSE(r.ok());
   CHECK(r.log.find("SPIR-V validation failed") != std::string::npos);
+}
+
+TEST_CASE(
+    "Given valid SPIR-V whose hints the translator cannot read, when translated, then they are "
+    "rewritten with a warning each and the module keeps its meaning",
+    "[spirv][translate][legalize]") {
+  std::vector<uint8_t> binary = loadKernel("legalize_hints");
+  llvm::LLVMContext context;
+  TranslateResult r = translate(context, binary);
+  INFO(r.log);
+  REQUIRE(r.ok());
+  CHECK(checkTranslatable(binary).empty());
+  for (const char* warned : {"Aligned memory operand", "Alignment decoration", "FuncParamAttr",
+                             "VecTypeHint", "LocalSizeId of constants"}) {
+    CHECK(r.warnings.find(warned) != std::string::npos);
+  }
+  std::string ir = printModule(*r.module);
+  INFO(ir);
+  CHECK(ir.find("load i32") != std::string::npos);
+  CHECK(ir.find("add i32") != std::string::npos);
+  CHECK(ir.find("store i32") != std::string::npos);
+  CHECK(ir.find("reqd_work_group_size") != std::string::npos);  // LocalSize 8 2 1
+  CHECK(ir.find("!{i32 8, i32 2, i32 1}") != std::string::npos);
+
+  // Padding bytes after a string's nul (SPIR-V requires nul padding; SPIRV-Tools does not check,
+  // the translator asserts) are cleared: OpName %kernel "legalize_hints" ends in a word "ts\0\0".
+  std::vector<uint32_t> words = asWords(binary);
+  bool planted = false;
+  for (size_t pos = 5; pos < words.size() && !planted; pos += words[pos] >> 16) {
+    uint32_t count = words[pos] >> 16;
+    if ((words[pos] & 0xffff) == spv::OpName && count == 6) {  // 1 + id + 4 words of string
+      uint32_t& last = words[pos + count - 1];
+      if ((last >> 24) == 0 && ((last >> 16) & 0xff) == 0 && (last & 0xff) != 0) {
+        last |= 0x41000000u;  // "ts\0A"
+        planted = true;
+      }
+    }
+  }
+  REQUIRE(planted);
+  TranslateResult padded = translate(context, asBytes(words));
+  INFO(padded.log);
+  CHECK(padded.ok());
+  CHECK(padded.warnings.find("padded with nul") != std::string::npos);
 }

@@ -1,0 +1,45 @@
+#include "core/module/linkage_inspection.h"
+
+#include <algorithm>
+
+#include "backends/cpu/jit/builtin_runtime.h"
+#include "core/module/module.h"
+
+namespace tessera::core {
+
+namespace {
+
+void addOnce(std::vector<std::string>& list, const std::string& name) {
+  if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
+}
+
+void section(std::string& out, const char* title, const std::vector<std::string>& names) {
+  out += title;
+  out += ":\n";
+  for (const std::string& n : names) out += "  " + n + "\n";
+}
+
+}  // namespace
+
+std::string inspectLinkage(const std::vector<const Module*>& modules,
+                           ze_linkage_inspection_ext_flags_t flags) {
+  std::vector<std::string> imports, exports, unresolvable;
+  for (const Module* m : modules)
+    for (const auto& l : m->info().linkage) {
+      if (!l.isFunction) continue;
+      if (l.kind == spirv::LinkageKind::Export) addOnce(exports, l.name);
+      if (l.kind == spirv::LinkageKind::Import && !backends::cpu::jit::isRuntimeFunction(l.name))
+        addOnce(imports, l.name);
+    }
+  for (const std::string& name : imports)
+    if (std::find(exports.begin(), exports.end(), name) == exports.end())
+      unresolvable.push_back(name);
+  std::string out;
+  if (flags & ZE_LINKAGE_INSPECTION_EXT_FLAG_IMPORTS) section(out, "Imports", imports);
+  if (flags & ZE_LINKAGE_INSPECTION_EXT_FLAG_UNRESOLVABLE_IMPORTS)
+    section(out, "Unresolvable Imports", unresolvable);
+  if (flags & ZE_LINKAGE_INSPECTION_EXT_FLAG_EXPORTS) section(out, "Exports", exports);
+  return out;
+}
+
+}  // namespace tessera::core
