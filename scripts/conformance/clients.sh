@@ -7,9 +7,9 @@
 #   pyopencl  pyopencl's own test suite at the tag matching Debian's python3-pyopencl, per file
 #   clpeak    one clpeak run, its summary figures
 # Usage: scripts/conformance/clients.sh BUILD_DIR [--only clblast|hashcat|pyopencl|clpeak]...
-#                                       [--out DIR] [--no-pocl] [--no-install]
+#                                       [--out DIR] [--no-pocl] [--no-install] [--report]
 # Logs go to DIR (default BUILD_DIR/conformance/clients), one folder per implementation; the table
-# is also written to DIR/summary.md. Every client run gets a fresh XDG cache (Tessera's module
+# is also written to DIR/summary.md; --report only makes the table from DIR's logs. Every client run gets a fresh XDG cache (Tessera's module
 # cache, hashcat's kernels, pyopencl's and PoCL's binaries), so a re-run against a newer build
 # compiles everything again. pyopencl's tests come from PYOPENCL_SRC: a git directory holding the
 # tag v<Debian's version>, or a folder with test/ (default /work/.mirror/inducer+pyopencl/repo);
@@ -21,13 +21,14 @@ usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 build=$(cd "$1" && pwd)
 shift
-only=() out="" pocl=1 install=1
+only=() out="" pocl=1 install=1 report=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --only) only+=("$2"); shift 2 ;;
     --out) out=$2; shift 2 ;;
     --no-pocl) pocl=0; shift ;;
     --no-install) install=0; shift ;;
+    --report) report=1 install=0; shift ;;
     *) usage ;;
   esac
 done
@@ -59,12 +60,12 @@ fi
 impls=(tessera)
 [ "$pocl" = 1 ] && [ -f /etc/OpenCL/vendors/pocl.icd ] && impls+=(pocl)
 
-# run IMPL NAME TIMEOUT CMD...: runs CMD against IMPL with a fresh cache, output to
-# $out/IMPL/NAME.log; sets $rc (124: timed out).
+# run IMPL NAME TIMEOUT CMD...: runs CMD against IMPL with a fresh cache; output to
+# $out/IMPL/NAME.log, exit code (124: timed out) to $out/IMPL/NAME.rc.
 run() {
   local impl=$1 name=$2 limit=$3
   shift 3
-  local dir=$out/$impl cache=$out/$impl/cache.$name
+  local dir=$out/$impl cache=$out/$impl/cache.$name rc=0
   mkdir -p "$dir"
   rm -rf "$cache"
   mkdir -p "$cache"
@@ -78,86 +79,108 @@ run() {
   fi
   echo "clients: [$impl] $name ($*)" >&2
   local start=$SECONDS
-  rc=0
   env "${envs[@]}" timeout -k 10 "$limit" "$@" >"$dir/$name.log" 2>&1 </dev/null || rc=$?
+  echo "$rc" >"$dir/$name.rc"
   echo "clients: [$impl] $name: exit $rc after $((SECONDS - start)) s" >&2
   rm -rf "$cache"
 }
 
+# The table is made from the logs in $out, so a re-run of one client or of Tessera alone
+# (--no-pocl) keeps the other figures of the last run.
 declare -A result seen # result: "row|impl" -> cell
 rows=()
 put() { # put ROW IMPL CELL
   [ -n "${seen["$1"]:-}" ] || { seen["$1"]=1; rows+=("$1"); }
   result["$1|$2"]=$3
 }
-status_of() { # a cell for an exit code that says nothing else
+rc_of() { cat "$out/$1/$2.rc" 2>/dev/null || echo "?"; } # rc_of IMPL NAME
+status_of() {                                            # a cell for an exit code alone
   case "$1" in 0) echo ok ;; 124 | 137) echo "timeout" ;; *) echo "exit $1" ;; esac
 }
 strip() { sed 's/\x1b\[[0-9;]*m//g' "$1"; }
+logged() { [ -f "$out/$1/$2.log" ]; } # logged IMPL NAME
 
 # --- CLBlast ---------------------------------------------------------------------------------------
 clblast_routines=(xgemv xgemm xsymm xtrsv xtrsm xgemmbatched xomatcopy xaxpy xdot xnrm2 xamax xger)
 run_clblast() {
-  local impl r log p s f e cell
-  local sgemm=$out/clblast_sgemm
+  local impl r n sgemm=$out/clblast_sgemm
   gcc -O2 -o "$sgemm" "$root/scripts/conformance/clblast_sgemm.c" -lclblast -lOpenCL -lm
   for impl in "${impls[@]}"; do
     for r in "${clblast_routines[@]}"; do
       run "$impl" "clblast_$r" "${CLBLAST_TIMEOUT:-2400}" "/usr/bin/clblast_test_$r"
-      log=$out/$impl/clblast_$r.log
-      # Every precision prints "N test(s) passed/skipped/failed"; '\' marks a case whose kernel did
-      # not compile (counted by CLBlast as skipped).
-      p=$(strip "$log" | awk '/test\(s\) passed/ {n += $1} END {print n + 0}')
-      s=$(strip "$log" | awk '/test\(s\) skipped/ {n += $1} END {print n + 0}')
-      f=$(strip "$log" | awk '/test\(s\) failed/ {n += $1} END {print n + 0}')
-      e=$(strip "$log" | grep -E '^   [:.X/\\o-]+$' | tr -cd '\\' | wc -c)
-      cell="$p/$s/$f"
-      [ "$e" = 0 ] || cell+=" ($e no build)"
-      [ "$rc" = 0 ] || [ "$f" != 0 ] || cell+=" $(status_of "$rc")"
-      put "CLBlast $r pass/skip/fail" "$impl" "$cell"
     done
-    for n in 256 1024; do
-      run "$impl" "clblast_sgemm_$n" 900 "$sgemm" "$n" 5
-      cell=$(grep -oE '[0-9.]+ GFLOPS|error: .*' "$out/$impl/clblast_sgemm_$n.log" | head -1 || true)
-      put "CLBlast SGEMM n=$n (GFLOPS)" "$impl" "${cell:-$(status_of "$rc")}"
-    done
+    for n in 256 1024; do run "$impl" "clblast_sgemm_$n" 900 "$sgemm" "$n" 5; done
+  done
+}
+parse_clblast() {
+  local impl=$1 r n log p s f e cell rc
+  for r in "${clblast_routines[@]}"; do
+    logged "$impl" "clblast_$r" || continue
+    log=$out/$impl/clblast_$r.log rc=$(rc_of "$impl" "clblast_$r")
+    # Every precision prints "N test(s) passed/skipped/failed"; '\' marks a case whose kernel did
+    # not compile (counted by CLBlast as skipped).
+    p=$(strip "$log" | awk '/test\(s\) passed/ {n += $1} END {print n + 0}')
+    s=$(strip "$log" | awk '/test\(s\) skipped/ {n += $1} END {print n + 0}')
+    f=$(strip "$log" | awk '/test\(s\) failed/ {n += $1} END {print n + 0}')
+    e=$(strip "$log" | { grep -E '^   [:.X/\\o-]+$' || true; } | tr -cd '\\' | wc -c)
+    cell="$p/$s/$f"
+    [ "$e" = 0 ] || cell+=" ($e not built)"
+    [ "$rc" = 0 ] || [ "$f" != 0 ] || cell+=" $(status_of "$rc")"
+    put "CLBlast $r pass/skip/fail" "$impl" "$cell"
+  done
+  for n in 256 1024; do
+    logged "$impl" "clblast_sgemm_$n" || continue
+    cell=$(grep -oE '[0-9.]+ GFLOPS|error: .*' "$out/$impl/clblast_sgemm_$n.log" | head -1 || true)
+    put "CLBlast SGEMM n=$n" "$impl" "${cell:-$(status_of "$(rc_of "$impl" "clblast_sgemm_$n")")}"
   done
 }
 
 # --- hashcat ---------------------------------------------------------------------------------------
 run_hashcat() {
-  local impl m log cell
+  local impl m
   for impl in "${impls[@]}"; do
     for m in 0 1400; do
       # -D 1: CPU devices (hashcat skips them by default); --force: hashcat refuses CPU OpenCL
       # runtimes it does not know otherwise. A kernel that fails to build prints its build log.
       run "$impl" "hashcat_m$m" "${HASHCAT_TIMEOUT:-1200}" hashcat -b -m "$m" -D 1 --force
-      log=$out/$impl/hashcat_m$m.log
-      cell=$(awk '/^Speed.#/ {v = $2; u = $3; if (u == "kH/s") v *= 1e3; else if (u == "MH/s")
-        v *= 1e6; else if (u == "GH/s") v *= 1e9; printf "%.1f MH/s", v / 1e6; exit}' "$log")
-      if [ -z "$cell" ]; then
-        cell=$(grep -m1 -iE 'error|fail' "$log" | cut -c1-80 || true)
-        cell=${cell:-$(status_of "$rc")}
-      fi
-      put "hashcat -b -m $m" "$impl" "$cell"
     done
+  done
+}
+parse_hashcat() {
+  local impl=$1 m log cell
+  for m in 0 1400; do
+    logged "$impl" "hashcat_m$m" || continue
+    log=$out/$impl/hashcat_m$m.log
+    cell=$(awk '/^Speed.#/ {v = $2; u = $3; if (u == "kH/s") v *= 1e3; else if (u == "MH/s")
+      v *= 1e6; else if (u == "GH/s") v *= 1e9; printf "%.1f MH/s", v / 1e6; exit}' "$log")
+    if [ -z "$cell" ]; then
+      cell=$(grep -m1 -iE 'error|fail' "$log" | cut -c1-80 || true)
+      cell=${cell:-$(status_of "$(rc_of "$impl" "hashcat_m$m")")}
+    fi
+    put "hashcat -b -m $m" "$impl" "$cell"
   done
 }
 
 # --- pyopencl --------------------------------------------------------------------------------------
+pyopencl_version=$(/usr/bin/python3 -c 'import pyopencl; print(pyopencl.VERSION_TEXT)' 2>/dev/null ||
+  echo "?")
 run_pyopencl() {
-  local version src tests impl
-  version=$(/usr/bin/python3 -c 'import pyopencl; print(pyopencl.VERSION_TEXT)')
+  local src tests impl
   src=${PYOPENCL_SRC:-/work/.mirror/inducer+pyopencl/repo}
-  tests=$out/pyopencl-$version
+  tests=$out/pyopencl-$pyopencl_version
   rm -rf "$tests"
   mkdir -p "$tests"
   if [ -d "$src/test" ]; then
     cp -r "$src/test" "$tests/"
-  elif git --git-dir="$src" rev-parse -q --verify "v$version^{commit}" >/dev/null 2>&1; then
-    git --git-dir="$src" archive "v$version" test | tar -x -C "$tests"
+  elif git --git-dir="$src" rev-parse -q --verify "v$pyopencl_version^{commit}" >/dev/null 2>&1; then
+    git --git-dir="$src" archive "v$pyopencl_version" test | tar -x -C "$tests"
   else
-    for impl in "${impls[@]}"; do put "pyopencl $version tests" "$impl" "sources absent"; done
+    echo "clients: pyopencl $pyopencl_version's test sources are not in $src" >&2
+    for impl in "${impls[@]}"; do
+      mkdir -p "$out/$impl"
+      rm -f "$out/$impl/pyopencl.xml"
+      echo "sources absent" >"$out/$impl/pyopencl.log"
+    done
     return
   fi
   for impl in "${impls[@]}"; do
@@ -167,78 +190,75 @@ run_pyopencl() {
     run "$impl" pyopencl "${PYOPENCL_TIMEOUT:-5400}" env PYOPENCL_TEST=0 /usr/bin/python3 -m pytest \
       -q -p no:cacheprovider --timeout=600 -rfE --junitxml="$out/$impl/pyopencl.xml" .
     popd >/dev/null
-    [ -f "$out/$impl/pyopencl.xml" ] || { put "pyopencl (whole suite)" "$impl" "$(status_of "$rc")"; continue; }
-    while IFS='|' read -r file cell; do
-      put "pyopencl $file pass/fail/skip" "$impl" "$cell"
-    done < <(/usr/bin/python3 - "$out/$impl/pyopencl.xml" <<'EOF'
-import collections, sys, xml.etree.ElementTree as ET
-counts = collections.defaultdict(lambda: [0, 0, 0])
-for case in ET.parse(sys.argv[1]).iter("testcase"):
-    c = counts[case.get("classname", "").split(".")[0]]
-    if case.find("failure") is not None or case.find("error") is not None: c[1] += 1
-    elif case.find("skipped") is not None: c[2] += 1
-    else: c[0] += 1
-for f, (p, x, s) in sorted(counts.items()): print(f"{f}|{p}/{x}/{s}")
-EOF
-    )
   done
-  # The cases Tessera fails that PoCL passes, with the first line of each failure's message.
-  if [ -f "$out/tessera/pyopencl.xml" ] && [ -f "$out/pocl/pyopencl.xml" ]; then
-    /usr/bin/python3 - "$out/tessera/pyopencl.xml" "$out/pocl/pyopencl.xml" \
-      >"$out/pyopencl_tessera_only_failures.txt" <<'EOF'
-import sys, xml.etree.ElementTree as ET
-def failures(path):
-    out = {}
-    for case in ET.parse(path).iter("testcase"):
-        bad = case.find("failure") if case.find("failure") is not None else case.find("error")
-        name = case.get("classname", "") + "::" + case.get("name", "").split("[")[0]
-        out.setdefault(name, None)
-        if bad is not None and out[name] is None:
-            out[name] = (bad.get("message") or "").splitlines()[0][:200] if bad.get("message") else "?"
-    return out
-t, p = failures(sys.argv[1]), failures(sys.argv[2])
-for name, msg in t.items():
-    if msg is not None and p.get(name, "absent") is None:
-        print(f"{name}: {msg}")
-EOF
-    echo "clients: Tessera-only pyopencl failures: $out/pyopencl_tessera_only_failures.txt" >&2
+}
+parse_pyopencl() {
+  local impl=$1 file cell
+  logged "$impl" pyopencl || return 0
+  if [ ! -f "$out/$impl/pyopencl.xml" ]; then
+    cell=$(head -c 60 "$out/$impl/pyopencl.log")
+    put "pyopencl $pyopencl_version" "$impl" "${cell:-$(status_of "$(rc_of "$impl" pyopencl)")}"
+    return 0
   fi
+  while IFS='|' read -r file cell; do
+    put "pyopencl $file pass/fail/skip" "$impl" "$cell"
+  done < <(/usr/bin/python3 "$root/scripts/conformance/pyopencl_results.py" counts \
+    "$out/$impl/pyopencl.xml")
 }
 
 # --- clpeak ----------------------------------------------------------------------------------------
 run_clpeak() {
-  local impl log
-  for impl in "${impls[@]}"; do
-    run "$impl" clpeak "${CLPEAK_TIMEOUT:-1800}" clpeak -p 0 -d 0
-    log=$out/$impl/clpeak.log
-    if ! grep -q 'Global memory bandwidth' "$log"; then
-      put "clpeak" "$impl" "$(status_of "$rc")"
-      continue
-    fi
-    # Each section's best figure (over the vector widths), and the kernel launch latency.
-    while IFS='|' read -r name value; do
-      put "clpeak $name" "$impl" "$value"
-    done < <(awk '
-      /^ *[A-Z].*\((GBPS|GFLOPS|GIOPS)\)/ { sub(/^ +/, ""); section = $0; order[++n] = section; next }
-      /^ *Kernel launch latency/ { split($0, a, ":"); lat = a[2]; gsub(/^ +| +$/, "", lat); next }
-      section != "" && /:/ { split($0, a, ":"); v = a[2] + 0; if (v > best[section]) best[section] = v }
-      /^ *$/ { section = "" }
-      END { for (i = 1; i <= n; i++) printf "%s (best)|%.2f\n", order[i], best[order[i]];
-            if (lat != "") printf "Kernel launch latency|%s\n", lat }' "$log")
-  done
+  local impl
+  for impl in "${impls[@]}"; do run "$impl" clpeak "${CLPEAK_TIMEOUT:-1800}" clpeak -p 0 -d 0; done
+}
+parse_clpeak() {
+  local impl=$1 log name value
+  logged "$impl" clpeak || return 0
+  log=$out/$impl/clpeak.log
+  if ! grep -q 'Global memory bandwidth' "$log"; then
+    put "clpeak" "$impl" "$(status_of "$(rc_of "$impl" clpeak)")"
+    return 0
+  fi
+  # Each section's best figure (over the vector widths), and the kernel launch latency.
+  while IFS='|' read -r name value; do
+    put "clpeak $name" "$impl" "$value"
+  done < <(awk '
+    /^ *Kernel launch latency/ { split($0, a, ":"); lat = a[2]; gsub(/^ +| +$/, "", lat); next }
+    /^ *[A-Z].*\((GBPS|GFLOPS|GIOPS)\)/ { sub(/^ +/, ""); section = $0; order[++n] = section; next }
+    section != "" && /:/ { split($0, a, ":"); v = a[2] + 0; if (v > best[section]) best[section] = v; next }
+    { section = "" }
+    END { for (i = 1; i <= n; i++) printf "%s, best|%.2f\n", order[i], best[order[i]];
+          if (lat != "") printf "Kernel launch latency|%s\n", lat }' "$log")
 }
 
-for c in "${only[@]}"; do "run_$c"; done
+if [ "$report" = 0 ]; then
+  for c in "${only[@]}"; do "run_$c"; done
+fi
 
 # --- summary ---------------------------------------------------------------------------------------
+shown=()
+for impl in tessera pocl; do [ -d "$out/$impl" ] && shown+=("$impl"); done
+for c in "${only[@]}"; do
+  for impl in "${shown[@]}"; do "parse_$c" "$impl"; done
+done
+if [[ " ${only[*]} " == *" pyopencl "* ]] && [ -f "$out/tessera/pyopencl.xml" ] &&
+  [ -f "$out/pocl/pyopencl.xml" ]; then
+  /usr/bin/python3 "$root/scripts/conformance/pyopencl_results.py" tessera-only \
+    "$out/tessera/pyopencl.xml" "$out/pocl/pyopencl.xml" >"$out/pyopencl_tessera_only.txt"
+  echo "clients: pyopencl cases Tessera fails and PoCL passes: $out/pyopencl_tessera_only.txt" >&2
+fi
 {
-  echo "Clients run on $(date -u +%Y-%m-%d) against $build ($(git -C "$root" rev-parse --short HEAD))"
+  echo "Clients run on $(date -u +%Y-%m-%d) against $build (commit $(git -C "$root" rev-parse --short HEAD));"
+  echo "logs in $out"
   echo
-  printf '| client | %s |\n' "$(IFS='|'; echo "${impls[*]}" | sed 's/|/ | /g')"
-  printf '|---|%s\n' "$(printf -- '---|%.0s' "${impls[@]}")"
+  printf '| client |'
+  printf ' %s |' "${shown[@]}"
+  printf '\n|---|'
+  printf -- '---|%.0s' "${shown[@]}"
+  printf '\n'
   for row in "${rows[@]}"; do
     line="| $row |"
-    for impl in "${impls[@]}"; do line+=" ${result["$row|$impl"]:-} |"; done
+    for impl in "${shown[@]}"; do line+=" ${result["$row|$impl"]:-} |"; done
     echo "$line"
   done
 } | tee "$out/summary.md"
