@@ -5,6 +5,7 @@
 #             SGEMM timed through its C API (clblast_sgemm.c: Debian ships no clblast_client_*)
 #   hashcat   hashcat 6.2.6's benchmarks -b -m 0 (MD5) and -b -m 1400 (SHA2-256) on the CPU device
 #   pyopencl  pyopencl's own test suite at the tag matching Debian's python3-pyopencl, per file
+#             (python3-scipy lets its Bessel-function tests run)
 #   clpeak    one clpeak run, its summary figures
 # Usage: scripts/conformance/clients.sh BUILD_DIR [--only clblast|hashcat|pyopencl|clpeak]...
 #                                       [--out DIR] [--no-pocl] [--no-install] [--report]
@@ -44,7 +45,7 @@ out=$(cd "$out" && pwd)
 # --- packages --------------------------------------------------------------------------------------
 if [ "$install" = 1 ]; then
   packages=(clblast-tests libclblast-dev hashcat python3-pytest python3-pytest-timeout
-    python3-pyopencl python3-numpy clpeak pocl-opencl-icd ocl-icd-opencl-dev gcc git)
+    python3-pyopencl python3-numpy python3-scipy clpeak pocl-opencl-icd ocl-icd-opencl-dev gcc git)
   missing=()
   for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -78,6 +79,8 @@ run() {
     envs+=(OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd LD_LIBRARY_PATH=)
   fi
   echo "clients: [$impl] $name ($*)" >&2
+  # The machine's load when it started: speeds measured on a busy machine say little.
+  cut -d' ' -f1 /proc/loadavg >"$dir/$name.load"
   local start=$SECONDS
   env "${envs[@]}" timeout -k 10 "$limit" "$@" >"$dir/$name.log" 2>&1 </dev/null || rc=$?
   echo "$rc" >"$dir/$name.rc"
@@ -99,6 +102,11 @@ status_of() {                                            # a cell for an exit co
 }
 strip() { sed 's/\x1b\[[0-9;]*m//g' "$1"; }
 logged() { [ -f "$out/$1/$2.log" ]; } # logged IMPL NAME
+load_of() { # load_of IMPL NAME: " (load L)" when the run started with a load above 1.5 per core
+  local l
+  l=$(cat "$out/$1/$2.load" 2>/dev/null) || return 0
+  awk -v l="$l" -v n="$(nproc)" 'BEGIN { if (l > 1.5 * n) printf " (load %s)", l }'
+}
 
 # --- CLBlast ---------------------------------------------------------------------------------------
 clblast_routines=(xgemv xgemm xsymm xtrsv xtrsm xgemmbatched xomatcopy xaxpy xdot xnrm2 xamax xger)
@@ -131,7 +139,8 @@ parse_clblast() {
   for n in 256 1024; do
     logged "$impl" "clblast_sgemm_$n" || continue
     cell=$(grep -oE '[0-9.]+ GFLOPS|error: .*' "$out/$impl/clblast_sgemm_$n.log" | head -1 || true)
-    put "CLBlast SGEMM n=$n" "$impl" "${cell:-$(status_of "$(rc_of "$impl" "clblast_sgemm_$n")")}"
+    cell=${cell:-$(status_of "$(rc_of "$impl" "clblast_sgemm_$n")")}
+    put "CLBlast SGEMM n=$n" "$impl" "$cell$(load_of "$impl" "clblast_sgemm_$n")"
   done
 }
 
@@ -151,13 +160,16 @@ parse_hashcat() {
   for m in 0 1400; do
     logged "$impl" "hashcat_m$m" || continue
     log=$out/$impl/hashcat_m$m.log
+    # hashcat tunes the work per launch (Accel, Loops) on the device first: shown, since a tuning
+    # thrown off by one slow launch changes the speed more than the kernel does.
     cell=$(awk '/^Speed.#/ {v = $2; u = $3; if (u == "kH/s") v *= 1e3; else if (u == "MH/s")
-      v *= 1e6; else if (u == "GH/s") v *= 1e9; printf "%.1f MH/s", v / 1e6; exit}' "$log")
+      v *= 1e6; else if (u == "GH/s") v *= 1e9; printf "%.1f MH/s", v / 1e6
+      for (i = 6; i <= NF; i++) if ($i ~ /^(Accel|Loops):/) printf " %s", $i; exit}' "$log")
     if [ -z "$cell" ]; then
       cell=$(grep -m1 -iE 'error|fail' "$log" | cut -c1-80 || true)
       cell=${cell:-$(status_of "$(rc_of "$impl" "hashcat_m$m")")}
     fi
-    put "hashcat -b -m $m" "$impl" "$cell"
+    put "hashcat -b -m $m" "$impl" "$cell$(load_of "$impl" "hashcat_m$m")"
   done
 }
 
@@ -219,15 +231,24 @@ parse_clpeak() {
     put "clpeak" "$impl" "$(status_of "$(rc_of "$impl" clpeak)")"
     return 0
   fi
-  # Each section's best figure (over the vector widths), and the kernel launch latency.
+  # Each compute and bandwidth section's best figure over the vector widths (and its width); of
+  # the transfers, the blocking write and read (a map is no copy on a CPU); the launch latency.
   while IFS='|' read -r name value; do
-    put "clpeak $name" "$impl" "$value"
+    put "clpeak $name" "$impl" "$value$(load_of "$impl" clpeak)"
   done < <(awk '
-    /^ *Kernel launch latency/ { split($0, a, ":"); lat = a[2]; gsub(/^ +| +$/, "", lat); next }
-    /^ *[A-Z].*\((GBPS|GFLOPS|GIOPS)\)/ { sub(/^ +/, ""); section = $0; order[++n] = section; next }
-    section != "" && /:/ { split($0, a, ":"); v = a[2] + 0; if (v > best[section]) best[section] = v; next }
-    { section = "" }
-    END { for (i = 1; i <= n; i++) printf "%s, best|%.2f\n", order[i], best[order[i]];
+    function trim(x) { gsub(/^ +| +$/, "", x); return x }
+    /^ *Kernel launch latency/ { split($0, a, ":"); lat = trim(a[2]); next }
+    /^ *Transfer bandwidth/ { section = "transfer"; next }
+    section == "transfer" && /^ *enqueue(Write|Read)Buffer +:/ {
+      split($0, a, ":"); rows[++n] = "Transfer " trim(a[1]) " (GBPS)"; val[n] = trim(a[2]); next }
+    /^ *[A-Z].*\((GBPS|GFLOPS|GIOPS)\)/ {
+      section = trim($0); rows[++n] = section; best[n] = -1; cur = n; next }
+    section != "" && section != "transfer" && /:/ {
+      split($0, a, ":"); v = a[2] + 0
+      if (v > best[cur]) { best[cur] = v; val[cur] = sprintf("%.2f (%s)", v, trim(a[1])) }
+      next }
+    /^ *$/ { section = "" }
+    END { for (i = 1; i <= n; i++) printf "%s|%s\n", rows[i], val[i]
           if (lat != "") printf "Kernel launch latency|%s\n", lat }' "$log")
 }
 
