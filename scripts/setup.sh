@@ -13,6 +13,7 @@ packages=(
   spirv-tools spirv-headers                              # SPIR-V validation
   ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers   # the OpenCL ICD loader and headers
   clinfo clpeak python3-pyopencl python3-numpy           # real OpenCL clients the tests run
+  clblast-tests python3-pytest python3-pytest-timeout    # CLBlast's tests, pyopencl's test suite
   catch2                                                 # tests
   python3                                                # test helpers
   graphviz                                               # tessera-info --svg, the DOT tests

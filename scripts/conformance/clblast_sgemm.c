@@ -1,0 +1,75 @@
+// CLBlast's SGEMM timed through its C API (Debian ships no clblast_client_xgemm): the first
+// platform's first device, square row-major matrices of side n, one warm-up call (CLBlast compiles
+// its kernels there), then the mean of `runs` calls. A few entries are checked against the host.
+// Usage: clblast_sgemm [n] [runs]. Prints "SGEMM n=<n>: <GFLOPS> GFLOPS (<ms> ms)" or an error.
+#define CL_TARGET_OPENCL_VERSION 120
+#include <clblast_c.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv) {
+  const size_t n = argc > 1 ? (size_t)atoi(argv[1]) : 1024;
+  const int runs = argc > 2 ? atoi(argv[2]) : 5;
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_int err = clGetPlatformIDs(1, &platform, NULL);
+  if (err == CL_SUCCESS) err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL);
+  if (err != CL_SUCCESS) {
+    printf("error: no OpenCL device (%d)\n", err);
+    return 1;
+  }
+  cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+  cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
+  const size_t count = n * n;
+  float *a = malloc(count * sizeof(float)), *b = malloc(count * sizeof(float));
+  float *c = malloc(count * sizeof(float));
+  for (size_t i = 0; i < count; ++i) {
+    a[i] = (float)((i * 7) % 13) / 13.0f - 0.5f;
+    b[i] = (float)((i * 5) % 11) / 11.0f - 0.5f;
+    c[i] = 0.0f;
+  }
+  const size_t bytes = count * sizeof(float);
+  cl_mem da = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, a, &err);
+  cl_mem db = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, b, &err);
+  cl_mem dc = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, c, &err);
+  CLBlastStatusCode status = CLBlastSuccess;
+  double start = 0.0;
+  for (int r = -1; r < runs && status == CLBlastSuccess; ++r) {
+    if (r == 0) start = now();
+    cl_event event = NULL;
+    status = CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, n, n, n,
+                          1.0f, da, 0, n, db, 0, n, 0.0f, dc, 0, n, &queue, &event);
+    if (status == CLBlastSuccess) {
+      clWaitForEvents(1, &event);
+      clReleaseEvent(event);
+    }
+  }
+  if (status != CLBlastSuccess) {
+    printf("error: CLBlastSgemm returned %d\n", (int)status);
+    return 1;
+  }
+  const double seconds = (now() - start) / runs;
+  clEnqueueReadBuffer(queue, dc, CL_TRUE, 0, bytes, c, 0, NULL, NULL);
+  int wrong = 0;
+  for (size_t k = 0; k < 16; ++k) {
+    const size_t i = (k * 131) % n, j = (k * 71) % n;
+    double want = 0.0;
+    for (size_t l = 0; l < n; ++l) want += (double)a[i * n + l] * (double)b[l * n + j];
+    if (fabs(want - c[i * n + j]) > 1e-3 * (1.0 + fabs(want))) ++wrong;
+  }
+  if (wrong) {
+    printf("error: %d of 16 checked entries wrong\n", wrong);
+    return 1;
+  }
+  printf("SGEMM n=%zu: %.1f GFLOPS (%.2f ms)\n", n, 2.0 * n * n * n / seconds * 1e-9, seconds * 1e3);
+  return 0;
+}
