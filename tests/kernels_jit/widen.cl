@@ -108,8 +108,8 @@ __kernel void reduce(__global const float* in, __global float* out, __local floa
   if (lid == 0) out[get_group_id(0)] = scratch[0];
 }
 
-// OpenCL vector types at varying addresses (refused: only scalars widen), a compare-and-swap
-// whose result is unused (a struct per lane: refused), both run by the scalar loop.
+// A float4 copy (consecutive lanes: one wide load and store), and a compare-and-swap whose result
+// is unused (run per lane).
 __kernel void copy4(__global const float4* in, __global float4* out) {
   size_t i = get_global_id(0);
   out[i] = in[i];
@@ -178,4 +178,33 @@ __kernel void tiled(__global const float* A, __global const float* B, __global f
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   C[row * n + col] = acc;
+}
+
+// OpenCL vectors whose lanes are not consecutive in memory: float4s two and three float4s apart
+// (each lane's vector loaded or stored at its own address), float2s three apart (a gather or a
+// scatter of 64-bit integers), and a float4 stored at one address per group (lane by lane, in
+// lane order: the group's last work-item's is left).
+__kernel void vec_strided(__global const float4* in, __global float4* out,
+                          __global const float2* in2, __global float2* out2,
+                          __global float4* last) {
+  size_t i = get_global_id(0);
+  float4 a = in[2 * i], b = in[3 * i + 1];
+  out[3 * i] = a + b;
+  out[3 * i + 2] = a * b.wzyx;
+  out2[3 * i + 1] = in2[3 * i] * 2.0f + (float2)((float)i, 1.0f);
+  last[get_group_id(0)] = a + (float)i;
+}
+
+// The same in predicated blocks: a lane that skips a block touches none of its addresses (the
+// even lanes' addresses in the first block are gigabytes past the buffers, at strides the
+// analysis does not know; in the second, lane 0 may be one that skips it).
+__kernel void vec_strided_masked(__global const float4* in, __global float4* out,
+                                 __global const float2* in2, __global float2* out2) {
+  uint i = get_global_id(0);
+  size_t j = (i & 1) ? i : i + ((size_t)1 << 30);
+  if (i & 1) {
+    out[2 * j] = in[3 * j] * 2.0f;
+    out2[3 * j + 1] = in2[2 * j].yx;
+  }
+  if (i % 3 != 0) out[2 * i + 1] = in[3 * i + 2] + 1.0f;
 }

@@ -52,6 +52,8 @@ struct WidenStats {
   uint32_t contiguous = 0;        // vector loads/stores of consecutive addresses
   uint32_t gathers = 0;           // gathers of other varying addresses
   uint32_t scatters = 0;          // scatters
+  uint32_t vectorGathers = 0;     // loads of OpenCL vectors at non-consecutive addresses (per lane)
+  uint32_t vectorScatters = 0;    // stores of them
   uint32_t perLane = 0;           // operations run lane by lane (atomics, libm calls, ...)
   uint32_t vectorCalls = 0;       // intrinsic calls in their vector form
   uint32_t checkedBranches = 0;   // varying branches checked at run time (scalar when lanes differ)

@@ -34,6 +34,8 @@ const CompiledKernel& widened(const std::string& name, int width) {
   const WidenStats& w = k->widen;
   UNSCOPED_INFO(name << " width " << w.width << ": regions " << w.widenedRegions << ", contiguous "
                      << w.contiguous << ", gathers " << w.gathers << ", scatters " << w.scatters
+                     << ", vector gathers " << w.vectorGathers << ", vector scatters "
+                     << w.vectorScatters
                      << ", per lane " << w.perLane << ", vector calls " << w.vectorCalls
                      << ", refused: " << w.refused);
   return *k;
@@ -496,6 +498,79 @@ TEST_CASE("Given copy4, when float4s are copied, then the widening loads and sto
   args.set(0, ptr(in)).set(1, ptr(out));
   launch(copy, args.data(), dims1(2, 32), pool());
   CHECK(out == in);
+}
+
+TEST_CASE("Given vec_strided, when float4s and float2s lie two or three vectors apart, then each "
+          "lane's vector is loaded and stored at its own address and the results match the host",
+          "[jit][widen]") {
+  const uint32_t n = 80;  // two groups of 40: the VF level, the VF/2 level (width 16) and the rest
+  std::vector<float> in(4 * (3 * n + 3)), in2(2 * 3 * n);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float((i * 7) % 29) * 0.5f - 3.0f;
+  for (uint32_t i = 0; i < in2.size(); ++i) in2[i] = float((i * 5) % 17) * 0.25f;
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("vec_strided", width);
+    INFO("width " << width);
+    if (width) {
+      CHECK(k.widen.widenedRegions == 1);
+      CHECK(k.widen.vectorGathers == 3);   // in[2i], in[3i+1]; in2[3i] as 64-bit integers
+      CHECK(k.widen.vectorScatters == 4);  // out[3i], out[3i+2], out2[3i+1], last[group]
+      CHECK(k.widen.contiguous == 0);
+      CHECK(k.widen.gathers == 0);
+      CHECK(k.widen.scatters == 0);
+    }
+    std::vector<float> out(4 * 3 * n, -1), out2(2 * (3 * n + 2), -1), last(4 * 2, -1);
+    ArgBuffer args(k);
+    args.set(0, ptr(in)).set(1, ptr(out)).set(2, ptr(in2)).set(3, ptr(out2)).set(4, ptr(last));
+    launch(k, args.data(), dims1(2, n / 2), pool());
+    for (uint32_t i = 0; i < n; ++i) {
+      const float* a = &in[4 * 2 * i];
+      const float* b = &in[4 * (3 * i + 1)];
+      for (uint32_t e = 0; e < 4; ++e) {
+        REQUIRE(out[4 * 3 * i + e] == a[e] + b[e]);
+        REQUIRE(out[4 * (3 * i + 1) + e] == -1.0f);
+        REQUIRE(out[4 * (3 * i + 2) + e] == a[e] * b[3 - e]);
+      }
+      REQUIRE(out2[2 * (3 * i + 1)] == in2[2 * 3 * i] * 2.0f + float(i));
+      REQUIRE(out2[2 * (3 * i + 1) + 1] == in2[2 * 3 * i + 1] * 2.0f + 1.0f);
+      REQUIRE(out2[2 * 3 * i] == -1.0f);
+    }
+    for (uint32_t g = 0; g < 2; ++g) {
+      const uint32_t i = g * (n / 2) + n / 2 - 1;  // the group's last work-item
+      for (uint32_t e = 0; e < 4; ++e) REQUIRE(last[4 * g + e] == in[4 * 2 * i + e] + float(i));
+    }
+  }
+}
+
+TEST_CASE("Given vec_strided_masked, when such vectors are loaded and stored in predicated "
+          "blocks, then only the lanes that take a block touch memory",
+          "[jit][widen]") {
+  const uint32_t n = 80;
+  std::vector<float> in(4 * (3 * n + 3)), in2(2 * 2 * n);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float((i * 11) % 31) * 0.25f - 1.0f;
+  for (uint32_t i = 0; i < in2.size(); ++i) in2[i] = float((i * 3) % 13) + 0.5f;
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("vec_strided_masked", width);
+    INFO("width " << width);
+    if (width) {
+      CHECK(k.widen.widenedRegions == 1);
+      CHECK(k.widen.predicatedBranches == 2);
+      CHECK(k.widen.vectorGathers == 3);   // in[3j], in2[2j], in[3i+2]
+      CHECK(k.widen.vectorScatters == 3);  // out[2j], out2[3j+1], out[2i+1]
+    }
+    // A lane that touched its address in the first block would fault (gigabytes past these).
+    std::vector<float> out(4 * 2 * n, -1), out2(2 * (3 * n + 2), -1);
+    ArgBuffer args(k);
+    args.set(0, ptr(in)).set(1, ptr(out)).set(2, ptr(in2)).set(3, ptr(out2));
+    launch(k, args.data(), dims1(2, n / 2), pool());
+    for (uint32_t i = 0; i < n; ++i) {
+      for (uint32_t e = 0; e < 4; ++e) {
+        REQUIRE(out[4 * 2 * i + e] == (i & 1 ? in[4 * 3 * i + e] * 2.0f : -1.0f));
+        REQUIRE(out[4 * (2 * i + 1) + e] == (i % 3 ? in[4 * (3 * i + 2) + e] + 1.0f : -1.0f));
+      }
+      REQUIRE(out2[2 * (3 * i + 1)] == (i & 1 ? in2[2 * 2 * i + 1] : -1.0f));
+      REQUIRE(out2[2 * (3 * i + 1) + 1] == (i & 1 ? in2[2 * 2 * i] : -1.0f));
+    }
+  }
 }
 
 TEST_CASE("Given cas_unused, when a compare-exchange's result is unused, then it still runs per "
