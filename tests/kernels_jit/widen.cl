@@ -208,3 +208,44 @@ __kernel void vec_strided_masked(__global const float4* in, __global float4* out
   }
   if (i % 3 != 0) out[2 * i + 1] = in[3 * i + 2] + 1.0f;
 }
+
+// The shape of CLBlast's Xgemm, small: tiles of A and B in local memory between barriers, loaded
+// at addresses from a volatile tile id (tid % 8, tid / 8), and per work-item two float4
+// accumulators updated element by element in the tile loop and kept across the barriers (scratch
+// slots). Local size 8 x 4; C (N x M) = B^T A for A (K x M) and B (K x N), all row-major; each
+// work-item computes 4 consecutive m of 2 columns n. kt is the tiles' depth, 8 (an argument: a
+// constant trip count gets the loop unrolled, or laid out in an order the translator's SPIR-V
+// fails validation with).
+__kernel void tiles4(__global const float4* A, __global const float2* B, __global float4* C,
+                     int M, int N, int K, int kt) {
+  __local float4 alm[8 * 8];
+  __local float2 blm[8 * 4];
+  volatile int tid = get_local_id(0) + 8 * get_local_id(1);
+  float4 c0 = (float4)(0.0f), c1 = (float4)(0.0f);
+  for (int kw = 0; kw < K; kw += 8) {
+    for (int r = 0; r < 2; ++r) {
+      int la0 = tid % 8, la1 = tid / 8 * 2 + r;
+      alm[la1 * 8 + la0] = A[(kw + la1) * (M / 4) + (int)get_group_id(0) * 8 + la0];
+    }
+    int lb0 = tid % 4, lb1 = tid / 4;
+    blm[lb1 * 4 + lb0] = B[(kw + lb1) * (N / 2) + (int)get_group_id(1) * 4 + lb0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < kt; ++k) {
+      float4 a = alm[k * 8 + get_local_id(0)];
+      float2 b = blm[k * 4 + get_local_id(1)];
+      c0.x = mad(a.x, b.x, c0.x);
+      c0.y = mad(a.y, b.x, c0.y);
+      c0.z = mad(a.z, b.x, c0.z);
+      c0.w = mad(a.w, b.x, c0.w);
+      c1.x = mad(a.x, b.y, c1.x);
+      c1.y = mad(a.y, b.y, c1.y);
+      c1.z = mad(a.z, b.y, c1.z);
+      c1.w = mad(a.w, b.y, c1.w);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  int m4 = (int)get_group_id(0) * 8 + (int)get_local_id(0);
+  int n = (int)get_group_id(1) * 8 + (int)get_local_id(1) * 2;
+  C[n * (M / 4) + m4] = c0;
+  C[(n + 1) * (M / 4) + m4] = c1;
+}

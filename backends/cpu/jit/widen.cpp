@@ -60,6 +60,7 @@
 #include "backends/cpu/jit/builtin_runtime.h"
 #include "backends/cpu/jit/jit_passes.h"
 #include "backends/cpu/jit/lane_strides.h"
+#include "backends/cpu/jit/widen_prepare.h"
 
 namespace tessera::backends::cpu::jit {
 namespace {
@@ -113,7 +114,9 @@ class Widener {
       : f_(f), first_(first), vf_(vf), stats_(stats), dl_(f.getParent()->getDataLayout()) {}
 
   bool run(std::string* why) {
+    localizeSlots(f_, first_);
     if (!promotePrivates(why)) return false;
+    scalarizeVectorPhis(f_);
     // The translator's <3 x i64> id vectors (extractelement of insertelements) fold away, and dead
     // code needs no widening.
     const llvm::SimplifyQuery query(dl_);

@@ -573,6 +573,30 @@ TEST_CASE("Given vec_strided_masked, when such vectors are loaded and stored in 
   }
 }
 
+TEST_CASE("Given tiles4, when CLBlast's shape of tiled GEMM is widened, then every region widens "
+          "and the product matches the host",
+          "[jit][widen]") {
+  const int m = 64, n = 16, kk = 24;  // 2 x 2 groups of 8 x 4, three tiles of k
+  std::vector<float> a(kk * m), b(kk * n), ref(n * m, 0.0f);
+  // Small integers: every product and sum is exact, whatever the order or fusion.
+  for (int i = 0; i < kk * m; ++i) a[i] = float(i % 7) - 3.0f;
+  for (int i = 0; i < kk * n; ++i) b[i] = float(i % 5) - 2.0f;
+  for (int c = 0; c < n; ++c)
+    for (int r = 0; r < m; ++r)
+      for (int k = 0; k < kk; ++k) ref[c * m + r] += a[k * m + r] * b[k * n + c];
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("tiles4", width);
+    INFO("width " << width);
+    CHECK(k.barrierCount == 2);
+    if (width) CHECK(k.widen.widenedRegions == 3);
+    std::vector<float> c(n * m, -1);
+    ArgBuffer args(k);
+    args.set(0, ptr(a)).set(1, ptr(b)).set(2, ptr(c)).set(3, m).set(4, n).set(5, kk).set(6, 8);
+    launch(k, args.data(), dims2(m / 32, n / 8, 8, 4), pool());
+    for (int i = 0; i < n * m; ++i) REQUIRE(c[i] == ref[i]);
+  }
+}
+
 TEST_CASE("Given cas_unused, when a compare-exchange's result is unused, then it still runs per "
           "lane in id order",
           "[jit][widen]") {
