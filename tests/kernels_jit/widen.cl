@@ -249,3 +249,4 @@ __kernel void tiles4(__global const float4* A, __global const float2* B, __globa
   C[n * (M / 4) + m4] = c0;
   C[(n + 1) * (M / 4) + m4] = c1;
 }
+

@@ -589,6 +589,10 @@ TEST_CASE("Given tiles4, when CLBlast's shape of tiled GEMM is widened, then eve
     INFO("width " << width);
     CHECK(k.barrierCount == 2);
     if (width) CHECK(k.widen.widenedRegions == 3);
+    // tid is a plain value (private memory is never volatile, simplify_kernels.cpp): the loads of
+    // the tile loop get prefetches, and no lane reloads tid on its own.
+    CHECK(k.prefetches == 3);
+    if (width == 8) CHECK(k.widen.perLane == 0);
     std::vector<float> c(n * m, -1);
     ArgBuffer args(k);
     args.set(0, ptr(a)).set(1, ptr(b)).set(2, ptr(c)).set(3, m).set(4, n).set(5, kk).set(6, 8);
