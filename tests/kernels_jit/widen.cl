@@ -250,3 +250,19 @@ __kernel void tiles4(__global const float4* A, __global const float2* B, __globa
   C[(n + 1) * (M / 4) + m4] = c1;
 }
 
+// Remainders and quotients of a 2D tile id (local size 8 x 4): in a chunk of 8 lanes, lane 0's
+// tid is a multiple of 8, so tid % 8 and tid & 7 step with the lanes and tid / 8 and tid >> 3 are
+// the same for all (contiguous accesses); (tid % 8) * 4 steps by 4 float4s (each lane's vector
+// on its own); a signed remainder of negative values (-8 .. -1) is not consecutive (a gather).
+__kernel void tile_ids(__global const float* in, __global float* out,
+                       __global const float4* in4, __global float4* out4) {
+  int tid = (int)get_local_id(0) + 8 * (int)get_local_id(1);
+  int g = (int)get_group_id(0) * 32;
+  // ((tid + 8) / 8 - 1: clang rewrites a remainder next to the quotient of the same value into
+  // a freeze, which the translator cannot write.)
+  out[g + tid] =
+      in[g + ((tid + 8) / 8 - 1) * 9 + tid % 8] + in[g + (tid >> 3) * 10 + (tid & 7)] * 2.0f;
+  out4[g + tid] = in4[g + (tid % 8) * 4 + (tid >> 3)];
+  int neg = (int)get_local_id(0) - 8;
+  out[64 + g + tid] = in[g + 8 + neg % 8 + (tid >> 3) * 8];
+}

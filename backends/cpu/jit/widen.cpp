@@ -14,7 +14,8 @@
 //  - a varying address whose lanes are consecutive (lane_strides.h: base + lane * sizeof(T)) is a
 //    vector load/store at lane 0's address; another varying address a gather/scatter, or for an
 //    OpenCL vector VF loads/stores of the lanes' vectors (an int- or long-sized one: a gather or
-//    scatter of integers); a uniform address of a load stays a scalar load (its value is uniform);
+//    scatter of integers); a uniform address of a load stays a scalar load (its value is uniform),
+//    and a varying one whose lanes all coincide (`in[tid / 8]`) is one load for all lanes;
 //  - stores of a varying value to a uniform address (OpenCL vectors too), atomics, volatile
 //    accesses and calls with side effects run lane by lane, in lane order (the scalar order of
 //    those work-items);
@@ -784,6 +785,11 @@ class Widener {
                                   l->getName() + ".wide");
       return b.CreateAlignedLoad(vecOf(t), p, l->getAlign(), l->getName() + ".wide");
     }
+    if (s && *s == 0) {
+      // Every lane's address is lane 0's (`in[tid / 8]`, lane_strides.h): one load for all.
+      ++stats_->contiguous;
+      return splat(b, b.CreateAlignedLoad(t, p, l->getAlign(), l->getName() + ".one"));
+    }
     if (vectorElements(t)) return loadLaneVectors(b, l);
     ++stats_->gathers;
     return b.CreateMaskedGather(vecOf(t), wide(b, p), l->getAlign(), lanes(b), nullptr,
@@ -1055,7 +1061,7 @@ class Widener {
   llvm::DenseSet<llvm::Value*> varying_;
   llvm::DenseSet<llvm::Instruction*> perLane_;
   llvm::DenseMap<llvm::Value*, llvm::Value*> wide_;
-  LaneStrides strides_{f_, first_, varying_, dl_};  // asked once varying_ is complete
+  LaneStrides strides_{f_, first_, vf_, varying_, dl_};  // asked once varying_ is complete
   std::vector<llvm::BranchInst*> divergent_;
   llvm::DenseMap<llvm::BasicBlock*, Predicated> predicated_;         // by the branching block
   llvm::DenseMap<llvm::BasicBlock*, llvm::BasicBlock*> thenBlocks_;  // predicated -> branching

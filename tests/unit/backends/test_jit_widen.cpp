@@ -589,15 +589,54 @@ TEST_CASE("Given tiles4, when CLBlast's shape of tiled GEMM is widened, then eve
     INFO("width " << width);
     CHECK(k.barrierCount == 2);
     if (width) CHECK(k.widen.widenedRegions == 3);
-    // tid is a plain value (private memory is never volatile, simplify_kernels.cpp): the loads of
-    // the tile loop get prefetches, and no lane reloads tid on its own.
+    // tid is a plain value (private memory is never volatile, simplify_kernels.cpp), so the loads
+    // of the tile loop get prefetches, and in a chunk of 8 lanes tid % 8 steps with the lanes and
+    // tid / 8 is the same for all: A's tile loads and stores are contiguous; B's (tid % 4 wraps
+    // within 8 lanes) are 64-bit gathers and scatters, in regions 0 and 2.
     CHECK(k.prefetches == 3);
-    if (width == 8) CHECK(k.widen.perLane == 0);
+    if (width == 8) {
+      CHECK(k.widen.perLane == 0);
+      CHECK(k.widen.gathers == 0);
+      CHECK(k.widen.vectorGathers == 2);
+      CHECK(k.widen.vectorScatters == 2);
+    }
     std::vector<float> c(n * m, -1);
     ArgBuffer args(k);
     args.set(0, ptr(a)).set(1, ptr(b)).set(2, ptr(c)).set(3, m).set(4, n).set(5, kk).set(6, 8);
     launch(k, args.data(), dims2(m / 32, n / 8, 8, 4), pool());
     for (int i = 0; i < n * m; ++i) REQUIRE(c[i] == ref[i]);
+  }
+}
+
+TEST_CASE("Given tile_ids, when a 2D tile id is split by remainders and quotients, then the "
+          "lanes of a chunk that stay between two multiples are contiguous and the rest gathers",
+          "[jit][widen]") {
+  std::vector<float> in(80), in4(4 * 64);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i) * 0.5f;
+  for (uint32_t i = 0; i < in4.size(); ++i) in4[i] = float(i) + 0.25f;
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("tile_ids", width);
+    INFO("width " << width);
+    if (width) CHECK(k.widen.widenedRegions == 1);
+    if (width == 8) {
+      CHECK(k.widen.contiguous == 5);     // in[...] twice, out[] twice, out4[]
+      CHECK(k.widen.vectorGathers == 1);  // in4[(tid % 8) * 4 + tid / 8]
+      CHECK(k.widen.gathers == 1);        // in[8 + neg % 8 + ...]
+    }
+    std::vector<float> out(128, -1), out4(4 * 64, -1);
+    ArgBuffer args(k);
+    args.set(0, ptr(in)).set(1, ptr(out)).set(2, ptr(in4)).set(3, ptr(out4));
+    launch(k, args.data(), dims2(2, 1, 8, 4), pool());
+    for (int g = 0; g < 2; ++g)
+      for (int tid = 0; tid < 32; ++tid) {
+        const int base = g * 32, lx = tid % 8;
+        REQUIRE(out[base + tid] ==
+                in[base + tid / 8 * 9 + lx] + in[base + tid / 8 * 10 + lx] * 2.0f);
+        for (int e = 0; e < 4; ++e)
+          REQUIRE(out4[4 * (base + tid) + e] == in4[4 * (base + lx * 4 + tid / 8) + e]);
+        const int neg = lx - 8;
+        REQUIRE(out[64 + base + tid] == in[base + 8 + neg % 8 + tid / 8 * 8]);
+      }
   }
 }
 
