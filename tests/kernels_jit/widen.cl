@@ -108,8 +108,8 @@ __kernel void reduce(__global const float* in, __global float* out, __local floa
   if (lid == 0) out[get_group_id(0)] = scratch[0];
 }
 
-// OpenCL vector types at varying addresses (refused: only scalars widen), a compare-and-swap
-// whose result is unused (a struct per lane: refused), both run by the scalar loop.
+// A float4 copy (consecutive lanes: one wide load and store), and a compare-and-swap whose result
+// is unused (run per lane).
 __kernel void copy4(__global const float4* in, __global float4* out) {
   size_t i = get_global_id(0);
   out[i] = in[i];
@@ -178,4 +178,91 @@ __kernel void tiled(__global const float* A, __global const float* B, __global f
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   C[row * n + col] = acc;
+}
+
+// OpenCL vectors whose lanes are not consecutive in memory: float4s two and three float4s apart
+// (each lane's vector loaded or stored at its own address), float2s three apart (a gather or a
+// scatter of 64-bit integers), and a float4 stored at one address per group (lane by lane, in
+// lane order: the group's last work-item's is left).
+__kernel void vec_strided(__global const float4* in, __global float4* out,
+                          __global const float2* in2, __global float2* out2,
+                          __global float4* last) {
+  size_t i = get_global_id(0);
+  float4 a = in[2 * i], b = in[3 * i + 1];
+  out[3 * i] = a + b;
+  out[3 * i + 2] = a * b.wzyx;
+  out2[3 * i + 1] = in2[3 * i] * 2.0f + (float2)((float)i, 1.0f);
+  last[get_group_id(0)] = a + (float)i;
+}
+
+// The same in predicated blocks: a lane that skips a block touches none of its addresses (the
+// even lanes' addresses in the first block are gigabytes past the buffers, at strides the
+// analysis does not know; in the second, lane 0 may be one that skips it).
+__kernel void vec_strided_masked(__global const float4* in, __global float4* out,
+                                 __global const float2* in2, __global float2* out2) {
+  uint i = get_global_id(0);
+  size_t j = (i & 1) ? i : i + ((size_t)1 << 30);
+  if (i & 1) {
+    out[2 * j] = in[3 * j] * 2.0f;
+    out2[3 * j + 1] = in2[2 * j].yx;
+  }
+  if (i % 3 != 0) out[2 * i + 1] = in[3 * i + 2] + 1.0f;
+}
+
+// The shape of CLBlast's Xgemm, small: tiles of A and B in local memory between barriers, loaded
+// at addresses from a volatile tile id (tid % 8, tid / 8), and per work-item two float4
+// accumulators updated element by element in the tile loop and kept across the barriers (scratch
+// slots). Local size 8 x 4; C (N x M) = B^T A for A (K x M) and B (K x N), all row-major; each
+// work-item computes 4 consecutive m of 2 columns n. kt is the tiles' depth, 8 (an argument: a
+// constant trip count gets the loop unrolled, or laid out in an order the translator's SPIR-V
+// fails validation with).
+__kernel void tiles4(__global const float4* A, __global const float2* B, __global float4* C,
+                     int M, int N, int K, int kt) {
+  __local float4 alm[8 * 8];
+  __local float2 blm[8 * 4];
+  volatile int tid = get_local_id(0) + 8 * get_local_id(1);
+  float4 c0 = (float4)(0.0f), c1 = (float4)(0.0f);
+  for (int kw = 0; kw < K; kw += 8) {
+    for (int r = 0; r < 2; ++r) {
+      int la0 = tid % 8, la1 = tid / 8 * 2 + r;
+      alm[la1 * 8 + la0] = A[(kw + la1) * (M / 4) + (int)get_group_id(0) * 8 + la0];
+    }
+    int lb0 = tid % 4, lb1 = tid / 4;
+    blm[lb1 * 4 + lb0] = B[(kw + lb1) * (N / 2) + (int)get_group_id(1) * 4 + lb0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < kt; ++k) {
+      float4 a = alm[k * 8 + get_local_id(0)];
+      float2 b = blm[k * 4 + get_local_id(1)];
+      c0.x = mad(a.x, b.x, c0.x);
+      c0.y = mad(a.y, b.x, c0.y);
+      c0.z = mad(a.z, b.x, c0.z);
+      c0.w = mad(a.w, b.x, c0.w);
+      c1.x = mad(a.x, b.y, c1.x);
+      c1.y = mad(a.y, b.y, c1.y);
+      c1.z = mad(a.z, b.y, c1.z);
+      c1.w = mad(a.w, b.y, c1.w);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  int m4 = (int)get_group_id(0) * 8 + (int)get_local_id(0);
+  int n = (int)get_group_id(1) * 8 + (int)get_local_id(1) * 2;
+  C[n * (M / 4) + m4] = c0;
+  C[(n + 1) * (M / 4) + m4] = c1;
+}
+
+// Remainders and quotients of a 2D tile id (local size 8 x 4): in a chunk of 8 lanes, lane 0's
+// tid is a multiple of 8, so tid % 8 and tid & 7 step with the lanes and tid / 8 and tid >> 3 are
+// the same for all (contiguous accesses); (tid % 8) * 4 steps by 4 float4s (each lane's vector
+// on its own); a signed remainder of negative values (-8 .. -1) is not consecutive (a gather).
+__kernel void tile_ids(__global const float* in, __global float* out,
+                       __global const float4* in4, __global float4* out4) {
+  int tid = (int)get_local_id(0) + 8 * (int)get_local_id(1);
+  int g = (int)get_group_id(0) * 32;
+  // ((tid + 8) / 8 - 1: clang rewrites a remainder next to the quotient of the same value into
+  // a freeze, which the translator cannot write.)
+  out[g + tid] =
+      in[g + ((tid + 8) / 8 - 1) * 9 + tid % 8] + in[g + (tid >> 3) * 10 + (tid & 7)] * 2.0f;
+  out4[g + tid] = in4[g + (tid % 8) * 4 + (tid >> 3)];
+  int neg = (int)get_local_id(0) - 8;
+  out[64 + g + tid] = in[g + 8 + neg % 8 + (tid >> 3) * 8];
 }

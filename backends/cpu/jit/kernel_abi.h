@@ -49,9 +49,11 @@ struct WidenStats {
   uint32_t width = 0;             // work-items per vector iteration (0: not widened)
   uint32_t loopWidth = 0;         // in regions with a loop of their own, first (0: none)
   uint32_t widenedRegions = 0;    // regions with a widened loop (of barrierCount + 1)
-  uint32_t contiguous = 0;        // vector loads/stores of consecutive addresses
+  uint32_t contiguous = 0;        // vector loads/stores of consecutive addresses (or one address)
   uint32_t gathers = 0;           // gathers of other varying addresses
   uint32_t scatters = 0;          // scatters
+  uint32_t vectorGathers = 0;     // loads of OpenCL vectors at non-consecutive addresses (per lane)
+  uint32_t vectorScatters = 0;    // stores of them
   uint32_t perLane = 0;           // operations run lane by lane (atomics, libm calls, ...)
   uint32_t vectorCalls = 0;       // intrinsic calls in their vector form
   uint32_t checkedBranches = 0;   // varying branches checked at run time (scalar when lanes differ)

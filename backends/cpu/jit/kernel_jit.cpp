@@ -318,7 +318,8 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
                    << (w.loopWidth ? " (" + std::to_string(w.loopWidth) + " in loop regions)" : "")
                    << ", " << w.widenedRegions << " of " << k.barrierCount + 1
                    << " regions widened (contiguous " << w.contiguous << ", gathers " << w.gathers
-                   << ", scatters " << w.scatters << ", per lane " << w.perLane
+                   << ", scatters " << w.scatters << ", vector gathers " << w.vectorGathers
+                   << ", vector scatters " << w.vectorScatters << ", per lane " << w.perLane
                    << ", checked branches " << w.checkedBranches << ", predicated branches "
                    << w.predicatedBranches << "), prefetches " << k.prefetches
                    << (w.refused.empty() ? "" : "; refused " + w.refused) << "\n";

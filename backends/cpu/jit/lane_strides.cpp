@@ -1,9 +1,13 @@
 #include "backends/cpu/jit/lane_strides.h"
 
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GetElementPtrTypeIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Operator.h>
+#include <llvm/Support/KnownBits.h>
+
+#include <algorithm>
 
 #include "backends/cpu/jit/jit_passes.h"
 
@@ -33,6 +37,14 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
           if (sa && sb) r = *sa + *sb;
           break;
         }
+        case llvm::Instruction::Or:
+          // An add of operands without common bits (InstCombine's `(tid & 7) | g << 5`); their
+          // known bits come from how they are computed, which holds for every lane.
+          if (llvm::haveNoCommonBitsSet(a, b, dl_)) {
+            auto sa = of(a, depth + 1), sb = of(b, depth + 1);
+            if (sa && sb) r = *sa + *sb;
+          }
+          break;
         case llvm::Instruction::Sub: {
           auto sa = of(a, depth + 1), sb = of(b, depth + 1);
           if (sa && sb) r = *sa - *sb;
@@ -47,9 +59,25 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
           break;
         }
         case llvm::Instruction::And:
-          // zext(trunc x) as a mask of the low 32 bits or more (the assumption above).
+          // zext(trunc x) as a mask of the low 32 bits or more (the assumption above); a narrower
+          // mask is a remainder by a power of two.
           if (cb && cb->getValue().countTrailingOnes() >= 32 && cb->getValue().isMask())
             r = of(a, depth + 1);
+          else if (cb && cb->getValue().isMask())
+            r = withinMultiples(a, uint64_t{1} << cb->getValue().countTrailingOnes(), true, false,
+                                depth + 1);
+          break;
+        case llvm::Instruction::URem:
+        case llvm::Instruction::SRem:
+        case llvm::Instruction::UDiv:
+        case llvm::Instruction::SDiv:
+          if (cb && cb->getValue().isStrictlyPositive() && cb->getValue().ule(uint64_t{1} << 31)) {
+            const auto op = bo->getOpcode();
+            r = withinMultiples(a, cb->getZExtValue(),
+                                op == llvm::Instruction::URem || op == llvm::Instruction::SRem,
+                                op == llvm::Instruction::SRem || op == llvm::Instruction::SDiv,
+                                depth + 1);
+          }
           break;
         case llvm::Instruction::AShr:
         case llvm::Instruction::LShr: {
@@ -61,6 +89,9 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
               k->getZExtValue() == cb->getZExtValue() &&
               cb->getZExtValue() + 32 <= bo->getType()->getIntegerBitWidth())
             r = of(shl->getOperand(0), depth + 1);
+          else if (cb && cb->getZExtValue() < 31)
+            // A quotient by 2^k, rounded down (both shifts: the lanes do not wrap).
+            r = withinMultiples(a, uint64_t{1} << cb->getZExtValue(), false, false, depth + 1);
           break;
         }
         case llvm::Instruction::Shl:
@@ -85,6 +116,8 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
       default:
         break;
     }
+  } else if (llvm::isa<llvm::FreezeInst>(i)) {
+    r = of(i->getOperand(0), depth + 1);
   } else if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(i)) {
     r = of(gep->getPointerOperand(), depth + 1);
     for (auto t = llvm::gep_type_begin(gep); r && t != llvm::gep_type_end(gep); ++t) {
@@ -97,9 +130,110 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
       r = *r + *s * static_cast<int64_t>(dl_.getTypeAllocSize(t.getIndexedType()).getFixedSize());
     }
   }
+  // Arithmetic on values that are the same for every lane (`tid / 8 * n`) is too.
+  if (!r && (llvm::isa<llvm::BinaryOperator>(i) || llvm::isa<llvm::CastInst>(i) ||
+             llvm::isa<llvm::SelectInst>(i) || llvm::isa<llvm::CmpInst>(i))) {
+    bool same = true;
+    for (llvm::Value* op : i->operands()) same = same && of(op, depth + 1) == 0;
+    if (same) r = 0;
+  }
   strides_[v] = r;
   if (!assumed_.empty()) assumedLog_.push_back(v);
   return r;
+}
+
+std::optional<int64_t> LaneStrides::withinMultiples(llvm::Value* x, uint64_t m, bool remainder,
+                                                    bool isSigned, int depth) {
+  auto s = of(x, depth);
+  if (!s || *s < 0) return std::nullopt;
+  if (*s == 0) return 0;
+  // Lane 0's value is a multiple of `align`, which divides m: the lanes, spanning less than it,
+  // stay between the same two multiples of m.
+  uint64_t align = std::min(laneZeroAlign(x, depth), m & (~m + 1));
+  if (static_cast<uint64_t>(*s) * (vf_ - 1) >= align) return std::nullopt;
+  if (isSigned && !nonNegative(x, depth)) return std::nullopt;
+  return remainder ? *s : 0;
+}
+
+uint64_t LaneStrides::laneZeroAlign(llvm::Value* v, int depth) {
+  constexpr uint64_t kMax = uint64_t{1} << 32;
+  auto pow2 = [](unsigned zeros) { return zeros >= 32 ? kMax : uint64_t{1} << zeros; };
+  if (!varying_.count(v)) {
+    if (!v->getType()->isIntegerTy()) return 1;
+    return pow2(llvm::computeKnownBits(v, dl_).countMinTrailingZeros());
+  }
+  if (v == f_.getArg(first_ + kLocalIdX)) return vf_;
+  auto* i = llvm::dyn_cast<llvm::Instruction>(v);
+  if (i == nullptr || depth > 32) return 1;
+  auto op = [&](unsigned k) { return laneZeroAlign(i->getOperand(k), depth + 1); };
+  switch (i->getOpcode()) {
+    case llvm::Instruction::Add:
+    case llvm::Instruction::Sub:
+    case llvm::Instruction::Or:
+      return std::min(op(0), op(1));
+    case llvm::Instruction::Mul:
+      return std::min(kMax, op(0) * op(1));
+    case llvm::Instruction::Shl:
+      if (auto* k = llvm::dyn_cast<llvm::ConstantInt>(i->getOperand(1)); k && k->getZExtValue() < 32)
+        return std::min(kMax, op(0) << k->getZExtValue());
+      return op(0);
+    case llvm::Instruction::And:
+      return std::max(op(0), op(1));
+    case llvm::Instruction::URem:
+    case llvm::Instruction::SRem:
+      // x - q * m: a multiple of what divides both.
+      return std::min(op(0), op(1));
+    case llvm::Instruction::ZExt:
+    case llvm::Instruction::SExt:
+    case llvm::Instruction::Trunc:
+    case llvm::Instruction::Freeze:
+      return op(0);
+    case llvm::Instruction::Select:
+      return std::min(op(1), op(2));
+    default:
+      return 1;
+  }
+}
+
+bool LaneStrides::nonNegative(llvm::Value* v, int depth) {
+  if (auto* arg = llvm::dyn_cast<llvm::Argument>(v))
+    // The ids, sizes, counts, offsets and the work dimension (RegionParam up to kWorkDim).
+    return arg->getArgNo() >= first_ + kLocalIdX && arg->getArgNo() <= first_ + kWorkDim;
+  auto known = [&] {
+    return v->getType()->isIntegerTy() && llvm::computeKnownBits(v, dl_).isNonNegative();
+  };
+  auto* i = llvm::dyn_cast<llvm::Instruction>(v);
+  if (i == nullptr || depth > 32) return known();
+  auto op = [&](unsigned k) { return nonNegative(i->getOperand(k), depth + 1); };
+  switch (i->getOpcode()) {
+    case llvm::Instruction::Add:
+    case llvm::Instruction::Mul:
+    case llvm::Instruction::Shl:
+    case llvm::Instruction::Or:
+    case llvm::Instruction::UDiv:
+    case llvm::Instruction::URem:
+    case llvm::Instruction::SDiv:
+    case llvm::Instruction::SRem:
+      return op(0) && op(1);
+    case llvm::Instruction::And:
+      return op(0) || op(1);
+    case llvm::Instruction::LShr:
+      if (auto* k = llvm::dyn_cast<llvm::ConstantInt>(i->getOperand(1)); k && !k->isZero())
+        return true;
+      return op(0);
+    case llvm::Instruction::AShr:
+      return op(0);
+    case llvm::Instruction::ZExt:
+      return true;
+    case llvm::Instruction::SExt:
+    case llvm::Instruction::Trunc:
+    case llvm::Instruction::Freeze:
+      return op(0);
+    case llvm::Instruction::Select:
+      return op(1) && op(2);
+    default:
+      return known();
+  }
 }
 
 // A phi's lanes keep a stride when every incoming value has it: an induction variable that

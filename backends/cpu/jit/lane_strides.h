@@ -1,11 +1,19 @@
 // The widening's stride analysis (widen.cpp): how a varying value differs between consecutive
 // lanes (work-items consecutive in x), when that is a known constant. The local id x and the local
-// linear id step by 1; add/sub/mul and shl by constants, sign and zero extensions, truncations,
-// and-masks of 32 bits or more, and GEP scaling carry a stride through; a loop phi keeps the
-// stride its incoming values share (assumed for the back edge, then checked: `i = gid; i +=
-// stride` stays consecutive). Uniform values have stride 0. Assumes 32-bit index arithmetic does
-// not wrap between consecutive work-items (clang's `nsw` for `int`); narrower types are never
-// taken as consecutive.
+// linear id step by 1; add/sub/mul and shl by constants, or of operands without common bits, sign
+// and zero extensions, truncations, freeze, and-masks of 32 bits or more, and GEP scaling carry a
+// stride through; a loop phi keeps the stride its incoming values share (assumed for the back
+// edge, then checked: `i = gid; i += stride` stays consecutive). Uniform values have stride 0, and
+// so has arithmetic on operands of stride 0. Assumes 32-bit index arithmetic does not wrap
+// between consecutive work-items (clang's `nsw` for `int`); narrower types are never taken as
+// consecutive.
+// Remainders and quotients by a constant (x % m, x / m, x & (m - 1), x >> k) keep x's stride, or
+// are the same for every lane, when the lanes cannot cross a multiple of m: lane 0's value is a
+// known multiple of a power of two A that divides m, and the lanes span less than A (CLBlast's
+// `tid % 8` with tid = get_local_id(0) + 8 * get_local_id(1), 8 lanes). Lane 0's local id x is a
+// multiple of the width (each widened chunk starts at one, workgroup_function.cpp); uniform
+// values bring their known low zero bits. A signed remainder or quotient also needs lane 0's
+// value not negative: ids, sizes and counts are not (the same no-wrap assumption).
 #pragma once
 
 #include <llvm/ADT/DenseMap.h>
@@ -24,9 +32,9 @@ class LaneStrides {
  public:
   // `varying`: the region's varying values (widen.cpp's classification), complete before the
   // first question; `first`: the index of the region's first RegionParam.
-  LaneStrides(llvm::Function& f, unsigned first, const llvm::DenseSet<llvm::Value*>& varying,
-              const llvm::DataLayout& dl)
-      : f_(f), first_(first), varying_(varying), dl_(dl) {}
+  LaneStrides(llvm::Function& f, unsigned first, unsigned vf,
+              const llvm::DenseSet<llvm::Value*>& varying, const llvm::DataLayout& dl)
+      : f_(f), first_(first), vf_(vf), varying_(varying), dl_(dl) {}
 
   // Difference between consecutive lanes (in the value's units; bytes for pointers), if known.
   std::optional<int64_t> of(llvm::Value* v) { return of(v, 0); }
@@ -34,9 +42,17 @@ class LaneStrides {
  private:
   std::optional<int64_t> of(llvm::Value* v, int depth);
   std::optional<int64_t> ofPhi(llvm::PHINode* phi, int depth);
+  // x op m for a remainder (stride kept) or a quotient (stride 0) by m > 0, when x's lanes stay
+  // between two multiples of m.
+  std::optional<int64_t> withinMultiples(llvm::Value* x, uint64_t m, bool remainder,
+                                         bool isSigned, int depth);
+  // A power of two that divides lane 0's value (1 when nothing more is known).
+  uint64_t laneZeroAlign(llvm::Value* v, int depth);
+  bool nonNegative(llvm::Value* v, int depth);
 
   llvm::Function& f_;
   unsigned first_;
+  unsigned vf_;
   const llvm::DenseSet<llvm::Value*>& varying_;
   const llvm::DataLayout& dl_;
   llvm::DenseMap<llvm::Value*, std::optional<int64_t>> strides_;

@@ -19,11 +19,16 @@
 //    are convergent, and barriers are also noduplicate: no pass may make one depend on more
 //    control flow or copy it (jump threading, unswitching, tail duplication), which would break
 //    the rule that every work-item of a group reaches the same barriers.
+// And: accesses of private variables are never volatile (plainPrivateAccesses).
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Attributes.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Target/TargetMachine.h>
+
+#include <vector>
 
 #include "backends/cpu/jit/jit_passes.h"
 
@@ -61,10 +66,42 @@ void markBuiltinDeclarations(llvm::Module& m) {
   }
 }
 
+// OpenCL C, "private": "The private address space is a memory segment that can only be accessed
+// by one work item." Nothing but the work-item itself reads or writes a private variable, so
+// `volatile` on one orders nothing anyone could observe; its loads and stores become plain, so
+// that SROA keeps the value in a register and region formation recomputes it from the ids where it
+// is used. CLBlast's GEMM kernels declare their tile id `volatile int tid` (to keep NVIDIA's
+// compiler from caching it); kept volatile, it was reloaded from its slot by every work-item,
+// opaque to the widening's stride analysis and to the prefetches.
+void plainPrivateAccesses(llvm::Function& f) {
+  std::vector<llvm::Value*> work;
+  for (llvm::Instruction& i : f.getEntryBlock())
+    if (llvm::isa<llvm::AllocaInst>(i)) work.push_back(&i);
+  llvm::SmallPtrSet<llvm::Value*, 32> seen;
+  while (!work.empty()) {
+    llvm::Value* p = work.back();
+    work.pop_back();
+    if (!seen.insert(p).second) continue;
+    for (llvm::User* u : p->users()) {
+      if (auto* l = llvm::dyn_cast<llvm::LoadInst>(u)) {
+        if (l->getPointerOperand() == p && !l->isAtomic()) l->setVolatile(false);
+      } else if (auto* st = llvm::dyn_cast<llvm::StoreInst>(u)) {
+        if (st->getPointerOperand() == p && !st->isAtomic()) st->setVolatile(false);
+      } else if (llvm::isa<llvm::GetElementPtrInst>(u) || llvm::isa<llvm::BitCastInst>(u) ||
+                 llvm::isa<llvm::AddrSpaceCastInst>(u)) {
+        work.push_back(u);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void simplifyKernels(llvm::Module& m, llvm::TargetMachine* tm) {
   markBuiltinDeclarations(m);
+  for (llvm::Function& f : m) {
+    if (!f.isDeclaration()) plainPrivateAccesses(f);
+  }
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;

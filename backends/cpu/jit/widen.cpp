@@ -12,10 +12,13 @@
 // in memory), on which elementwise operations and vector intrinsics run unchanged and
 // constant-index extracts, inserts and shuffles become shuffles. Memory:
 //  - a varying address whose lanes are consecutive (lane_strides.h: base + lane * sizeof(T)) is a
-//    vector load/store at lane 0's address; another varying address a gather/scatter; a uniform
-//    address of a load stays a scalar load (its value is uniform);
-//  - stores of a varying value to a uniform address, atomics, volatile accesses and calls with side
-//    effects run lane by lane, in lane order (the scalar order of those work-items);
+//    vector load/store at lane 0's address; another varying address a gather/scatter, or for an
+//    OpenCL vector VF loads/stores of the lanes' vectors (an int- or long-sized one: a gather or
+//    scatter of integers); a uniform address of a load stays a scalar load (its value is uniform),
+//    and a varying one whose lanes all coincide (`in[tid / 8]`) is one load for all lanes;
+//  - stores of a varying value to a uniform address (OpenCL vectors too), atomics, volatile
+//    accesses and calls with side effects run lane by lane, in lane order (the scalar order of
+//    those work-items);
 //  - calls of trivially vectorizable intrinsics become their vector form, reductions of an OpenCL
 //    vector's elements (any(), all()) one shuffle per element; other calls without side effects
 //    (libm) run lane by lane.
@@ -30,9 +33,9 @@
 // the global size divides n). Masking a loop or nested branches is not implemented.
 // The widening refuses a region (the scalar loop then runs it) with such a branch after a side
 // effect, a varying switch condition or return value, a varying value that is not an integer,
-// float or pointer scalar or a vector of them, a vector access that is not contiguous, a variable
-// element index, a cast that changes a vector's element count, a widened value above 1 KiB,
-// private memory that does not promote to registers, printf or async copies. The stride analysis
+// float or pointer scalar or a vector of them, a variable element index, a cast that changes a
+// vector's element count, a widened value above 1 KiB, private memory that does not promote to
+// registers, printf or async copies. The stride analysis
 // (lane_strides.h) assumes that 32-bit index arithmetic does not wrap between consecutive
 // work-items (clang's nsw for int).
 #include <llvm/ADT/DenseMap.h>
@@ -58,6 +61,7 @@
 #include "backends/cpu/jit/builtin_runtime.h"
 #include "backends/cpu/jit/jit_passes.h"
 #include "backends/cpu/jit/lane_strides.h"
+#include "backends/cpu/jit/widen_prepare.h"
 
 namespace tessera::backends::cpu::jit {
 namespace {
@@ -111,7 +115,9 @@ class Widener {
       : f_(f), first_(first), vf_(vf), stats_(stats), dl_(f.getParent()->getDataLayout()) {}
 
   bool run(std::string* why) {
+    localizeSlots(f_, first_);
     if (!promotePrivates(why)) return false;
+    scalarizeVectorPhis(f_);
     // The translator's <3 x i64> id vectors (extractelement of insertelements) fold away, and dead
     // code needs no widening.
     const llvm::SimplifyQuery query(dl_);
@@ -288,14 +294,10 @@ class Widener {
         }
         if (!varying_.count(&i)) continue;
         if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
-          if (!widenable(st->getValueOperand()->getType()) ||
-              (vectorElements(st->getValueOperand()->getType()) &&
-               !varying_.count(st->getPointerOperand()))) {
+          if (!widenable(st->getValueOperand()->getType())) {
             *why = "varying store of type " + typeName(st->getValueOperand()->getType());
             return false;
           }
-          if (!vectorAccessOk(st->getValueOperand()->getType(), st->getPointerOperand(), why))
-            return false;
           continue;
         }
         if (perLane_.count(&i)) {
@@ -351,9 +353,6 @@ class Widener {
             return false;
           }
         if (!vectorShapeOk(i, why)) return false;
-        if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i);
-            l && !vectorAccessOk(l->getType(), l->getPointerOperand(), why))
-          return false;
       }
     }
     for (llvm::BasicBlock* bb : order_)
@@ -403,16 +402,6 @@ class Widener {
     }
     if (!ok) *why = "varying " + std::string(i.getOpcodeName()) + " of vectors in another shape";
     return ok;
-  }
-
-  // A vector value goes to and from memory only where the lanes' vectors are consecutive.
-  bool vectorAccessOk(llvm::Type* t, llvm::Value* p, std::string* why) {
-    if (!vectorElements(t) || !varying_.count(p)) return true;
-    auto s = stride(p);
-    if (s && *s == static_cast<int64_t>(dl_.getTypeAllocSize(t).getFixedSize()) && packed(t))
-      return true;
-    *why = "varying access of type " + typeName(t) + " that is not contiguous";
-    return false;
   }
 
   // A varying branch around one block of plain code, `if (lid < s) scratch[lid] += ...`: the
@@ -796,29 +785,143 @@ class Widener {
                                   l->getName() + ".wide");
       return b.CreateAlignedLoad(vecOf(t), p, l->getAlign(), l->getName() + ".wide");
     }
+    if (s && *s == 0) {
+      // Every lane's address is lane 0's (`in[tid / 8]`, lane_strides.h): one load for all.
+      ++stats_->contiguous;
+      return splat(b, b.CreateAlignedLoad(t, p, l->getAlign(), l->getName() + ".one"));
+    }
+    if (vectorElements(t)) return loadLaneVectors(b, l);
     ++stats_->gathers;
     return b.CreateMaskedGather(vecOf(t), wide(b, p), l->getAlign(), lanes(b), nullptr,
                                 l->getName() + ".wide");
+  }
+
+  // An OpenCL vector whose lanes' vectors are not consecutive in memory (CLBlast's tile loads,
+  // `alm[kg * 8 + tid % 8]`, a float4 per lane at a stride the analysis does not know): a lane's
+  // vector as wide as an int or a long (float2, char4, ...) is one integer of a gather; a wider
+  // one is loaded lane by lane from each lane's address, and the VF vectors are concatenated
+  // lane-major. In a predicated block each lane's load is masked by its own bit (a masked load
+  // does not touch memory where its mask is off).
+  llvm::Value* loadLaneVectors(llvm::IRBuilder<>& b, llvm::LoadInst* l) {
+    llvm::Type* t = l->getType();
+    llvm::Value* p = l->getPointerOperand();
+    ++stats_->vectorGathers;
+    if (llvm::Type* whole = laneInteger(t)) {
+      llvm::Value* g = b.CreateMaskedGather(vecOf(whole), wide(b, p), l->getAlign(), lanes(b));
+      return b.CreateBitCast(g, vecOf(t), l->getName() + ".wide");
+    }
+    std::vector<llvm::Value*> parts;
+    for (unsigned k = 0; k < vf_; ++k) {
+      llvm::Value* at = laneAddress(b, p, k);
+      if (mask_)
+        parts.push_back(b.CreateMaskedLoad(t, at, l->getAlign(), laneMask(b, k, vectorElements(t))));
+      else
+        parts.push_back(b.CreateAlignedLoad(t, at, l->getAlign()));
+    }
+    return concatLanes(b, parts, l->getName() + ".wide");
+  }
+
+  // The store of an OpenCL vector whose lanes' vectors are not consecutive, or all at one address:
+  // each lane's vector stored at its address in lane order (the scalar order, so the last lane's
+  // is the one left where addresses coincide), masked by its lane's bit in a predicated block;
+  // an int- or long-sized one as one scatter of integers (ordered the same way).
+  void storeLaneVectors(llvm::IRBuilder<>& b, llvm::StoreInst* st) {
+    llvm::Value* v = st->getValueOperand();
+    llvm::Value* p = st->getPointerOperand();
+    llvm::Type* t = v->getType();
+    const unsigned n = vectorElements(t);
+    ++stats_->vectorScatters;
+    llvm::Value* w = wide(b, v);
+    if (llvm::Type* whole = laneInteger(t); whole && varying_.count(p)) {
+      b.CreateMaskedScatter(b.CreateBitCast(w, vecOf(whole)), wide(b, p), st->getAlign(),
+                            lanes(b));
+      return;
+    }
+    for (unsigned k = 0; k < vf_; ++k) {
+      llvm::SmallVector<int, 16> idx;
+      for (unsigned e = 0; e < n; ++e) idx.push_back(static_cast<int>(k * n + e));
+      llvm::Value* part = b.CreateShuffleVector(w, idx);
+      llvm::Value* at = laneAddress(b, p, k);
+      if (mask_)
+        b.CreateMaskedStore(part, at, st->getAlign(), laneMask(b, k, n));
+      else
+        b.CreateAlignedStore(part, at, st->getAlign());
+    }
+  }
+
+  // The integer type a lane's vector of type t is, bit for bit, when the target gathers such
+  // integers (4 or 8 bytes), else null.
+  llvm::Type* laneInteger(llvm::Type* t) {
+    uint64_t bits = dl_.getTypeSizeInBits(t).getFixedSize();
+    if (!packed(t) || (bits != 32 && bits != 64)) return nullptr;
+    return llvm::IntegerType::get(t->getContext(), static_cast<unsigned>(bits));
+  }
+
+  // Lane k's address: lane 0's (the scalar instruction's value) plus k strides when the stride is
+  // known, else element k of the widened address.
+  llvm::Value* laneAddress(llvm::IRBuilder<>& b, llvm::Value* p, unsigned k) {
+    if (!varying_.count(p)) return p;
+    if (auto s = stride(p)) {
+      if (k == 0) return p;
+      return b.CreateGEP(b.getInt8Ty(), p, b.getInt64(static_cast<uint64_t>(*s * k)));
+    }
+    return b.CreateExtractElement(wide_.lookup(p), k);
+  }
+
+  // Lane k's bit of the block's mask, for the n elements of its vector.
+  llvm::Value* laneMask(llvm::IRBuilder<>& b, unsigned k, unsigned n) {
+    return b.CreateVectorSplat(n, b.CreateExtractElement(mask_, k));
+  }
+
+  // The lanes' vectors (all of one type, lane order) as one lane-major vector: pairs concatenated
+  // level by level (LLVM's concat_vectors, which x86 does with subvector inserts).
+  llvm::Value* concatLanes(llvm::IRBuilder<>& b, std::vector<llvm::Value*> parts,
+                           const llvm::Twine& name) {
+    auto count = [](llvm::Value* v) {
+      return static_cast<unsigned>(llvm::cast<llvm::FixedVectorType>(v->getType())->getNumElements());
+    };
+    const unsigned total = count(parts[0]) * static_cast<unsigned>(parts.size());
+    while (parts.size() > 1) {
+      if (parts.size() % 2) parts.push_back(llvm::PoisonValue::get(parts[0]->getType()));
+      std::vector<llvm::Value*> next;
+      for (size_t k = 0; k < parts.size(); k += 2) {
+        llvm::SmallVector<int, 64> idx;
+        for (unsigned e = 0; e < 2 * count(parts[k]); ++e) idx.push_back(static_cast<int>(e));
+        next.push_back(b.CreateShuffleVector(parts[k], parts[k + 1], idx));
+      }
+      parts = std::move(next);
+    }
+    if (count(parts[0]) == total) {
+      parts[0]->setName(name);
+      return parts[0];
+    }
+    llvm::SmallVector<int, 64> idx;
+    for (unsigned e = 0; e < total; ++e) idx.push_back(static_cast<int>(e));
+    return b.CreateShuffleVector(parts[0], idx, name);
   }
 
   void widenStore(llvm::IRBuilder<>& b, llvm::StoreInst* st) {
     llvm::Value* v = st->getValueOperand();
     llvm::Value* p = st->getPointerOperand();
     llvm::Type* t = v->getType();
-    if (!varying_.count(p)) {
+    if (!varying_.count(p) && !vectorElements(t)) {
       // A varying value to one address: lane by lane, the last lane's store is the one left.
       perLane(b, *st);
       return;
     }
     auto s = stride(p);
     uint64_t size = dl_.getTypeAllocSize(t).getFixedSize();
-    if (s && *s == static_cast<int64_t>(size) && packed(t)) {
+    if (varying_.count(p) && s && *s == static_cast<int64_t>(size) && packed(t)) {
       ++stats_->contiguous;
       if (mask_)
         b.CreateMaskedStore(wide(b, v), p, st->getAlign(),
                             spreadLanes(b, mask_, vectorElements(t)));
       else
         b.CreateAlignedStore(wide(b, v), p, st->getAlign());
+      return;
+    }
+    if (vectorElements(t)) {
+      storeLaneVectors(b, st);
       return;
     }
     ++stats_->scatters;
@@ -958,7 +1061,7 @@ class Widener {
   llvm::DenseSet<llvm::Value*> varying_;
   llvm::DenseSet<llvm::Instruction*> perLane_;
   llvm::DenseMap<llvm::Value*, llvm::Value*> wide_;
-  LaneStrides strides_{f_, first_, varying_, dl_};  // asked once varying_ is complete
+  LaneStrides strides_{f_, first_, vf_, varying_, dl_};  // asked once varying_ is complete
   std::vector<llvm::BranchInst*> divergent_;
   llvm::DenseMap<llvm::BasicBlock*, Predicated> predicated_;         // by the branching block
   llvm::DenseMap<llvm::BasicBlock*, llvm::BasicBlock*> thenBlocks_;  // predicated -> branching
@@ -993,6 +1096,8 @@ llvm::Function* widenRegion(llvm::Function& region, unsigned first, unsigned vf,
     stats->contiguous += local.contiguous;
     stats->gathers += local.gathers;
     stats->scatters += local.scatters;
+    stats->vectorGathers += local.vectorGathers;
+    stats->vectorScatters += local.vectorScatters;
     stats->perLane += local.perLane;
     stats->vectorCalls += local.vectorCalls;
     stats->checkedBranches += local.checkedBranches;

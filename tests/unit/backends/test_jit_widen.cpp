@@ -34,6 +34,8 @@ const CompiledKernel& widened(const std::string& name, int width) {
   const WidenStats& w = k->widen;
   UNSCOPED_INFO(name << " width " << w.width << ": regions " << w.widenedRegions << ", contiguous "
                      << w.contiguous << ", gathers " << w.gathers << ", scatters " << w.scatters
+                     << ", vector gathers " << w.vectorGathers << ", vector scatters "
+                     << w.vectorScatters
                      << ", per lane " << w.perLane << ", vector calls " << w.vectorCalls
                      << ", refused: " << w.refused);
   return *k;
@@ -496,6 +498,146 @@ TEST_CASE("Given copy4, when float4s are copied, then the widening loads and sto
   args.set(0, ptr(in)).set(1, ptr(out));
   launch(copy, args.data(), dims1(2, 32), pool());
   CHECK(out == in);
+}
+
+TEST_CASE("Given vec_strided, when float4s and float2s lie two or three vectors apart, then each "
+          "lane's vector is loaded and stored at its own address and the results match the host",
+          "[jit][widen]") {
+  const uint32_t n = 80;  // two groups of 40: the VF level, the VF/2 level (width 16) and the rest
+  std::vector<float> in(4 * (3 * n + 3)), in2(2 * 3 * n);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float((i * 7) % 29) * 0.5f - 3.0f;
+  for (uint32_t i = 0; i < in2.size(); ++i) in2[i] = float((i * 5) % 17) * 0.25f;
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("vec_strided", width);
+    INFO("width " << width);
+    if (width) {
+      CHECK(k.widen.widenedRegions == 1);
+      CHECK(k.widen.vectorGathers == 3);   // in[2i], in[3i+1]; in2[3i] as 64-bit integers
+      CHECK(k.widen.vectorScatters == 4);  // out[3i], out[3i+2], out2[3i+1], last[group]
+      CHECK(k.widen.contiguous == 0);
+      CHECK(k.widen.gathers == 0);
+      CHECK(k.widen.scatters == 0);
+    }
+    std::vector<float> out(4 * 3 * n, -1), out2(2 * (3 * n + 2), -1), last(4 * 2, -1);
+    ArgBuffer args(k);
+    args.set(0, ptr(in)).set(1, ptr(out)).set(2, ptr(in2)).set(3, ptr(out2)).set(4, ptr(last));
+    launch(k, args.data(), dims1(2, n / 2), pool());
+    for (uint32_t i = 0; i < n; ++i) {
+      const float* a = &in[4 * 2 * i];
+      const float* b = &in[4 * (3 * i + 1)];
+      for (uint32_t e = 0; e < 4; ++e) {
+        REQUIRE(out[4 * 3 * i + e] == a[e] + b[e]);
+        REQUIRE(out[4 * (3 * i + 1) + e] == -1.0f);
+        REQUIRE(out[4 * (3 * i + 2) + e] == a[e] * b[3 - e]);
+      }
+      REQUIRE(out2[2 * (3 * i + 1)] == in2[2 * 3 * i] * 2.0f + float(i));
+      REQUIRE(out2[2 * (3 * i + 1) + 1] == in2[2 * 3 * i + 1] * 2.0f + 1.0f);
+      REQUIRE(out2[2 * 3 * i] == -1.0f);
+    }
+    for (uint32_t g = 0; g < 2; ++g) {
+      const uint32_t i = g * (n / 2) + n / 2 - 1;  // the group's last work-item
+      for (uint32_t e = 0; e < 4; ++e) REQUIRE(last[4 * g + e] == in[4 * 2 * i + e] + float(i));
+    }
+  }
+}
+
+TEST_CASE("Given vec_strided_masked, when such vectors are loaded and stored in predicated "
+          "blocks, then only the lanes that take a block touch memory",
+          "[jit][widen]") {
+  const uint32_t n = 80;
+  std::vector<float> in(4 * (3 * n + 3)), in2(2 * 2 * n);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float((i * 11) % 31) * 0.25f - 1.0f;
+  for (uint32_t i = 0; i < in2.size(); ++i) in2[i] = float((i * 3) % 13) + 0.5f;
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("vec_strided_masked", width);
+    INFO("width " << width);
+    if (width) {
+      CHECK(k.widen.widenedRegions == 1);
+      CHECK(k.widen.predicatedBranches == 2);
+      CHECK(k.widen.vectorGathers == 3);   // in[3j], in2[2j], in[3i+2]
+      CHECK(k.widen.vectorScatters == 3);  // out[2j], out2[3j+1], out[2i+1]
+    }
+    // A lane that touched its address in the first block would fault (gigabytes past these).
+    std::vector<float> out(4 * 2 * n, -1), out2(2 * (3 * n + 2), -1);
+    ArgBuffer args(k);
+    args.set(0, ptr(in)).set(1, ptr(out)).set(2, ptr(in2)).set(3, ptr(out2));
+    launch(k, args.data(), dims1(2, n / 2), pool());
+    for (uint32_t i = 0; i < n; ++i) {
+      for (uint32_t e = 0; e < 4; ++e) {
+        REQUIRE(out[4 * 2 * i + e] == (i & 1 ? in[4 * 3 * i + e] * 2.0f : -1.0f));
+        REQUIRE(out[4 * (2 * i + 1) + e] == (i % 3 ? in[4 * (3 * i + 2) + e] + 1.0f : -1.0f));
+      }
+      REQUIRE(out2[2 * (3 * i + 1)] == (i & 1 ? in2[2 * 2 * i + 1] : -1.0f));
+      REQUIRE(out2[2 * (3 * i + 1) + 1] == (i & 1 ? in2[2 * 2 * i] : -1.0f));
+    }
+  }
+}
+
+TEST_CASE("Given tiles4, when CLBlast's shape of tiled GEMM is widened, then every region widens "
+          "and the product matches the host",
+          "[jit][widen]") {
+  const int m = 64, n = 16, kk = 24;  // 2 x 2 groups of 8 x 4, three tiles of k
+  std::vector<float> a(kk * m), b(kk * n), ref(n * m, 0.0f);
+  // Small integers: every product and sum is exact, whatever the order or fusion.
+  for (int i = 0; i < kk * m; ++i) a[i] = float(i % 7) - 3.0f;
+  for (int i = 0; i < kk * n; ++i) b[i] = float(i % 5) - 2.0f;
+  for (int c = 0; c < n; ++c)
+    for (int r = 0; r < m; ++r)
+      for (int k = 0; k < kk; ++k) ref[c * m + r] += a[k * m + r] * b[k * n + c];
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("tiles4", width);
+    INFO("width " << width);
+    CHECK(k.barrierCount == 2);
+    if (width) CHECK(k.widen.widenedRegions == 3);
+    // tid is a plain value (private memory is never volatile, simplify_kernels.cpp), so the loads
+    // of the tile loop get prefetches, and in a chunk of 8 lanes tid % 8 steps with the lanes and
+    // tid / 8 is the same for all: A's tile loads and stores are contiguous; B's (tid % 4 wraps
+    // within 8 lanes) are 64-bit gathers and scatters, in regions 0 and 2.
+    CHECK(k.prefetches == 3);
+    if (width == 8) {
+      CHECK(k.widen.perLane == 0);
+      CHECK(k.widen.gathers == 0);
+      CHECK(k.widen.vectorGathers == 2);
+      CHECK(k.widen.vectorScatters == 2);
+    }
+    std::vector<float> c(n * m, -1);
+    ArgBuffer args(k);
+    args.set(0, ptr(a)).set(1, ptr(b)).set(2, ptr(c)).set(3, m).set(4, n).set(5, kk).set(6, 8);
+    launch(k, args.data(), dims2(m / 32, n / 8, 8, 4), pool());
+    for (int i = 0; i < n * m; ++i) REQUIRE(c[i] == ref[i]);
+  }
+}
+
+TEST_CASE("Given tile_ids, when a 2D tile id is split by remainders and quotients, then the "
+          "lanes of a chunk that stay between two multiples are contiguous and the rest gathers",
+          "[jit][widen]") {
+  std::vector<float> in(80), in4(4 * 64);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i) * 0.5f;
+  for (uint32_t i = 0; i < in4.size(); ++i) in4[i] = float(i) + 0.25f;
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("tile_ids", width);
+    INFO("width " << width);
+    if (width) CHECK(k.widen.widenedRegions == 1);
+    if (width == 8) {
+      CHECK(k.widen.contiguous == 5);     // in[...] twice, out[] twice, out4[]
+      CHECK(k.widen.vectorGathers == 1);  // in4[(tid % 8) * 4 + tid / 8]
+      CHECK(k.widen.gathers == 1);        // in[8 + neg % 8 + ...]
+    }
+    std::vector<float> out(128, -1), out4(4 * 64, -1);
+    ArgBuffer args(k);
+    args.set(0, ptr(in)).set(1, ptr(out)).set(2, ptr(in4)).set(3, ptr(out4));
+    launch(k, args.data(), dims2(2, 1, 8, 4), pool());
+    for (int g = 0; g < 2; ++g)
+      for (int tid = 0; tid < 32; ++tid) {
+        const int base = g * 32, lx = tid % 8;
+        REQUIRE(out[base + tid] ==
+                in[base + tid / 8 * 9 + lx] + in[base + tid / 8 * 10 + lx] * 2.0f);
+        for (int e = 0; e < 4; ++e)
+          REQUIRE(out4[4 * (base + tid) + e] == in4[4 * (base + lx * 4 + tid / 8) + e]);
+        const int neg = lx - 8;
+        REQUIRE(out[64 + base + tid] == in[base + 8 + neg % 8 + tid / 8 * 8]);
+      }
+  }
 }
 
 TEST_CASE("Given cas_unused, when a compare-exchange's result is unused, then it still runs per "
