@@ -16,7 +16,7 @@ static double now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   const size_t n = argc > 1 ? (size_t)atoi(argv[1]) : 1024;
   const int runs = argc > 2 ? atoi(argv[2]) : 5;
   cl_platform_id platform;
@@ -31,7 +31,7 @@ int main(int argc, char **argv) {
   cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
   const size_t count = n * n;
   float *a = malloc(count * sizeof(float)), *b = malloc(count * sizeof(float));
-  float *c = malloc(count * sizeof(float));
+  float* c = malloc(count * sizeof(float));
   for (size_t i = 0; i < count; ++i) {
     a[i] = (float)((i * 7) % 13) / 13.0f - 0.5f;
     b[i] = (float)((i * 5) % 11) / 11.0f - 0.5f;
@@ -70,6 +70,7 @@ int main(int argc, char **argv) {
     printf("error: %d of 16 checked entries wrong\n", wrong);
     return 1;
   }
-  printf("SGEMM n=%zu: %.1f GFLOPS (%.2f ms)\n", n, 2.0 * n * n * n / seconds * 1e-9, seconds * 1e3);
+  printf("SGEMM n=%zu: %.1f GFLOPS (%.2f ms)\n", n, 2.0 * n * n * n / seconds * 1e-9,
+         seconds * 1e3);
   return 0;
 }

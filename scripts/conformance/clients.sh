@@ -53,8 +53,10 @@ if [ "$install" = 1 ]; then
   if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
     [ "$(id -u)" = 0 ] || sudo=sudo
-    $sudo apt-get update -q
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+    # To stderr: stdout is the table.
+    $sudo apt-get update -q >&2
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends \
+      "${missing[@]}" >&2
   fi
 fi
 
@@ -151,7 +153,10 @@ run_hashcat() {
     for m in 0 1400; do
       # -D 1: CPU devices (hashcat skips them by default); --force: hashcat refuses CPU OpenCL
       # runtimes it does not know otherwise. A kernel that fails to build prints its build log.
-      run "$impl" "hashcat_m$m" "${HASHCAT_TIMEOUT:-1200}" hashcat -b -m "$m" -D 1 --force
+      # Then again with the work per launch fixed (-n accel, -u loops; the kernel is cached by
+      # then): hashcat's own tuning settles on other values from run to run on a busy machine.
+      run "$impl" "hashcat_m$m" "${HASHCAT_TIMEOUT:-1800}" sh -c "hashcat -b -m $m -D 1 --force &&
+        hashcat -b -m $m -D 1 --force -n 1024 -u 1024"
     done
   done
 }
@@ -162,14 +167,18 @@ parse_hashcat() {
     log=$out/$impl/hashcat_m$m.log
     # hashcat tunes the work per launch (Accel, Loops) on the device first: shown, since a tuning
     # thrown off by one slow launch changes the speed more than the kernel does.
-    cell=$(awk '/^Speed.#/ {v = $2; u = $3; if (u == "kH/s") v *= 1e3; else if (u == "MH/s")
-      v *= 1e6; else if (u == "GH/s") v *= 1e9; printf "%.1f MH/s", v / 1e6
-      for (i = 6; i <= NF; i++) if ($i ~ /^(Accel|Loops):/) printf " %s", $i; exit}' "$log")
+    # The first "Speed" line is the tuned run's, the second the fixed one's.
+    local speeds=()
+    mapfile -t speeds < <(awk '/^Speed.#/ {v = $2; u = $3; if (u == "kH/s") v *= 1e3
+      else if (u == "MH/s") v *= 1e6; else if (u == "GH/s") v *= 1e9; printf "%.1f MH/s", v / 1e6
+      for (i = 6; i <= NF; i++) if ($i ~ /^(Accel|Loops):/) printf " %s", $i; printf "\n"}' "$log")
+    cell=${speeds[0]:-}
     if [ -z "$cell" ]; then
       cell=$(grep -m1 -iE 'error|fail' "$log" | cut -c1-80 || true)
       cell=${cell:-$(status_of "$(rc_of "$impl" "hashcat_m$m")")}
     fi
     put "hashcat -b -m $m" "$impl" "$cell$(load_of "$impl" "hashcat_m$m")"
+    [ -z "${speeds[1]:-}" ] || put "hashcat -b -m $m -n 1024 -u 1024" "$impl" "${speeds[1]}"
   done
 }
 
