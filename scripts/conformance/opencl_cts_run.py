@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -70,23 +71,40 @@ def signal_name(code):
         return "signal %d" % -code
 
 
+START = re.compile(r"^([A-Za-z0-9_]+)\.\.\.$|^\d+\) Testing (convert_.*\)):$")
+started = {}  # sub-test (or conversion) name -> time its start line appeared
+
+
 def run_once(argv, env, log_path, deadline, idle):
     """Runs argv with its output appended to log_path; returns (outcome, exit code, first log
-    line of this run). outcome: 'exit', 'signal', 'hang' or 'timeout'."""
+    line of this run). outcome: 'exit', 'signal', 'hang' or 'timeout'. Records in `started` when
+    each sub-test's start line appeared."""
     with open(log_path, "ab") as log:
         log.write(("\n==== opencl_cts_run: %s\n" % " ".join(argv)).encode())
         log.flush()
         first_line = sum(1 for _ in open(log_path, "rb")) + 1
         start = time.time()
-        proc = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT,
+        # Line-buffered stdout (stdbuf, glibc's stdio) so that the driver's own messages on
+        # stderr land beside the sub-test output they belong to.
+        cmd = (["stdbuf", "-oL", "-eL"] if shutil.which("stdbuf") else []) + argv
+        proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
         last_size, last_change = os.path.getsize(log_path), time.time()
         outcome = None
+        pending = b""
         while proc.poll() is None:
             time.sleep(1)
             size = os.path.getsize(log_path)
             now = time.time()
             if size != last_size:
+                with open(log_path, "rb") as f:
+                    f.seek(last_size)
+                    pending += f.read(size - last_size)
+                *done, pending = pending.split(b"\n")
+                for line in done:  # when each sub-test started, to the second
+                    m = START.match(line.decode("utf-8", "replace").rstrip())
+                    if m:
+                        started.setdefault(m.group(1) or m.group(2), now)
                 last_size, last_change = size, now
             if now - last_change > idle:
                 outcome = "hang"
@@ -292,6 +310,13 @@ def main():
     deadline = t0 + args.budget
     runner = run_conversions if args.name == "test_conversions" else run_harness
     subtests, runs = runner(args, env, log_path, deadline)
+    # Seconds per sub-test: from its start line to the next one's (to the end for the last).
+    order = sorted(started.items(), key=lambda kv: kv[1])
+    ends = [t for _, t in order[1:]] + [time.time()]
+    seconds = {n: round(e - t) for (n, t), e in zip(order, ends)}
+    for s in subtests:
+        if s["name"] in seconds:
+            s["seconds"] = seconds[s["name"]]
     summary = dict(name=args.name, binary=args.binary, args=args.arg, select=args.select,
                    seconds=round(time.time() - t0), runs=runs, subtests=subtests)
     with open(os.path.join(args.out, args.name + ".json"), "w") as f:
