@@ -14,6 +14,7 @@
 #   LZT_OUT       where logs and summary.txt go (default build/conformance/level_zero_tests)
 #   LZT_COMMIT    the suite's commit, for the summary (default: SUITE_DIR/COMMIT when present)
 #   TESSERA_BUILD Tessera's build directory (default build; scripts/build.sh makes it)
+#   LZT_SUMMARY_ONLY=1  runs nothing: summarizes the logs already in LZT_OUT
 # A binary that crashes or times out is run again suite by suite (gtest filter "Suite.*") on the
 # cases it had not reached, so one crash does not hide the rest; the case that was running is
 # counted as failed ("crashed" or "timed out").
@@ -42,7 +43,8 @@ if [ ! -e "$build/lib/libze_tessera.so.1" ]; then
   exit 1
 fi
 mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.list "$out"/*.status
+summary_only=${LZT_SUMMARY_ONLY:-0}
+[ "$summary_only" = 1 ] || rm -f "$out"/*.log "$out"/*.list "$out"/*.status "$out"/*.missing
 
 export LD_LIBRARY_PATH="$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export ZE_ENABLE_ALT_DRIVERS=libze_tessera.so.1
@@ -71,6 +73,7 @@ run_binary() {
 seen_cases() { sed -n 's/^\[ RUN      \] \([^ ]*\).*/\1/p' "$1" | sort -u; }
 
 for name in $binaries; do
+  [ "$summary_only" = 1 ] && break
   if [ ! -x "$suite/$name" ]; then
     echo "$name: not built" >"$out/$name.missing"
     continue
@@ -98,23 +101,27 @@ python3 - "$out" "$commit" "$binaries" "$timeout_s" "$tessera" <<'EOF'
 import os, platform, re, sys, datetime
 out, commit, binaries, timeout_s, tessera = sys.argv[1:6]
 binaries = binaries.split()
-run = re.compile(r'^\[ RUN      \] (\S+)')
-end = re.compile(r'^\[ +(OK|FAILED|SKIPPED) +\] (\S+?)(,| \(|$)')
+# Anywhere in a line: a forked child's output may share the line with the test's.
+run = re.compile(r'\[ RUN      \] (\S+)')
+end = re.compile(r'\[ +(OK|FAILED|SKIPPED) +\] (\S+?)(,| \(|$)')
 lines, totals, failures = [], [0, 0, 0, 0, 0], []
 for name in binaries:
     if os.path.exists(f'{out}/{name}.missing'):
         lines.append(f'{name:28} not built')
         continue
+    if not os.path.exists(f'{out}/{name}.log'):
+        lines.append(f'{name:28} not run')
+        continue
     listed = [l.strip() for l in open(f'{out}/{name}.list') if l.strip()]
     result, running = {}, None
     for line in open(f'{out}/{name}.log', errors='replace'):
-        m = run.match(line)
+        m = run.search(line)
         if m:
             if running and running not in result:
                 result[running] = 'crashed'
             running = m.group(1)
             continue
-        m = end.match(line)
+        m = end.search(line)
         if m and m.group(2) == running and running not in result:
             result[running] = {'OK': 'passed', 'FAILED': 'failed', 'SKIPPED': 'skipped'}[m.group(1)]
             running = None
