@@ -51,21 +51,26 @@ export ZE_ENABLE_ALT_DRIVERS=libze_tessera.so.1
 
 # run_binary NAME LOG [FILTER]: one run, its exit status appended to NAME.status. gtest's own lines
 # are all kept; other output is cut after 200 lines per case (a failing check in a loop over a
-# buffer prints millions of lines). mawk reads its input in blocks unless told otherwise.
-awk=(awk)
-if awk -W version 2>/dev/null | grep -q mawk; then awk=(awk -W interactive); fi
+# buffer prints millions of lines). The run has a process group of its own (timeout makes one):
+# whatever it forked and left behind (an IPC test's child still waiting for its peer) is killed
+# when it ends.
 run_binary() {
-  local name=$1 log=$2 filter=${3:-*} status
-  set +e
-  (cd "$suite" && timeout -k 10 "$timeout_s" "./$name" --gtest_filter="$filter" \
-    --gtest_color=no 2>&1) |
-    "${awk[@]}" '/^\[ +(RUN|OK|FAILED|SKIPPED|PASSED) +\]|^\[(==========|----------)\]/ {
-           if ($2 == "RUN") n = 0
-           print; fflush(); next }
-         n++ < 200 { print; fflush(); next }
-         n == 201 { print "(further output of this case cut)"; fflush() }' >>"$log"
-  status=${PIPESTATUS[0]}
-  set -e
+  local name=$1 log=$2 filter=${3:-*} status=0 tpid apid fifo="$out/$name.fifo"
+  rm -f "$fifo"
+  mkfifo "$fifo"
+  awk '/^\[ +(RUN|OK|FAILED|SKIPPED|PASSED) +\]|^\[(==========|----------)\]/ {
+         if ($2 == "RUN") n = 0
+         print; next }
+       n++ < 200 { print; next }
+       n == 201 { print "(further output of this case cut)" }' <"$fifo" >>"$log" &
+  apid=$!
+  (cd "$suite" && exec timeout -k 10 "$timeout_s" "./$name" --gtest_filter="$filter" \
+    --gtest_color=no) >"$fifo" 2>&1 &
+  tpid=$!
+  wait "$tpid" || status=$?
+  kill -KILL -- "-$tpid" 2>/dev/null || true
+  wait "$apid" || true
+  rm -f "$fifo"
   echo "$filter $status" >>"$out/$name.status"
 }
 
