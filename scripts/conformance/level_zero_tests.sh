@@ -42,6 +42,17 @@ if [ ! -e "$build/lib/libze_tessera.so.1" ]; then
     "(scripts/build.sh)" >&2
   exit 1
 fi
+# The suite's binaries need only the loader (libze1) and libpng at run time (Boost and gtest are
+# linked in); say which library is missing rather than failing every binary.
+for name in $binaries; do
+  [ -x "$suite/$name" ] || continue
+  if missing=$(LD_LIBRARY_PATH="$build/lib" ldd "$suite/$name" | grep "not found"); then
+    echo "level_zero_tests: $name lacks shared libraries (Debian: libze1, libpng16-16):" >&2
+    echo "$missing" >&2
+    exit 1
+  fi
+  break
+done
 mkdir -p "$out"
 summary_only=${LZT_SUMMARY_ONLY:-0}
 [ "$summary_only" = 1 ] || rm -f "$out"/*.log "$out"/*.list "$out"/*.status "$out"/*.missing
