@@ -14,6 +14,7 @@
 #   LZT_OUT       where logs and summary.txt go (default build/conformance/level_zero_tests)
 #   LZT_COMMIT    the suite's commit, for the summary (default: SUITE_DIR/COMMIT when present)
 #   TESSERA_BUILD Tessera's build directory (default build; scripts/build.sh makes it)
+#   LZT_SUMMARY_ONLY=1  runs nothing: summarizes the logs already in LZT_OUT
 # A binary that crashes or times out is run again suite by suite (gtest filter "Suite.*") on the
 # cases it had not reached, so one crash does not hide the rest; the case that was running is
 # counted as failed ("crashed" or "timed out").
@@ -41,29 +42,46 @@ if [ ! -e "$build/lib/libze_tessera.so.1" ]; then
     "(scripts/build.sh)" >&2
   exit 1
 fi
+# The suite's binaries need only the loader (libze1) and libpng at run time (Boost and gtest are
+# linked in); say which library is missing rather than failing every binary.
+for name in $binaries; do
+  [ -x "$suite/$name" ] || continue
+  if missing=$(LD_LIBRARY_PATH="$build/lib" ldd "$suite/$name" | grep "not found"); then
+    echo "level_zero_tests: $name lacks shared libraries (Debian: libze1, libpng16-16):" >&2
+    echo "$missing" >&2
+    exit 1
+  fi
+  break
+done
 mkdir -p "$out"
-rm -f "$out"/*.log "$out"/*.list "$out"/*.status
+summary_only=${LZT_SUMMARY_ONLY:-0}
+[ "$summary_only" = 1 ] || rm -f "$out"/*.log "$out"/*.list "$out"/*.status "$out"/*.missing
 
 export LD_LIBRARY_PATH="$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export ZE_ENABLE_ALT_DRIVERS=libze_tessera.so.1
 
 # run_binary NAME LOG [FILTER]: one run, its exit status appended to NAME.status. gtest's own lines
 # are all kept; other output is cut after 200 lines per case (a failing check in a loop over a
-# buffer prints millions of lines). mawk reads its input in blocks unless told otherwise.
-awk=(awk)
-if awk -W version 2>/dev/null | grep -q mawk; then awk=(awk -W interactive); fi
+# buffer prints millions of lines). The run has a process group of its own (timeout makes one):
+# whatever it forked and left behind (an IPC test's child still waiting for its peer) is killed
+# when it ends.
 run_binary() {
-  local name=$1 log=$2 filter=${3:-*} status
-  set +e
-  (cd "$suite" && timeout -k 10 "$timeout_s" "./$name" --gtest_filter="$filter" \
-    --gtest_color=no 2>&1) |
-    "${awk[@]}" '/^\[ +(RUN|OK|FAILED|SKIPPED|PASSED) +\]|^\[(==========|----------)\]/ {
-           if ($2 == "RUN") n = 0
-           print; fflush(); next }
-         n++ < 200 { print; fflush(); next }
-         n == 201 { print "(further output of this case cut)"; fflush() }' >>"$log"
-  status=${PIPESTATUS[0]}
-  set -e
+  local name=$1 log=$2 filter=${3:-*} status=0 tpid apid fifo="$out/$name.fifo"
+  rm -f "$fifo"
+  mkfifo "$fifo"
+  awk '/^\[ +(RUN|OK|FAILED|SKIPPED|PASSED) +\]|^\[(==========|----------)\]/ {
+         if ($2 == "RUN") n = 0
+         print; next }
+       n++ < 200 { print; next }
+       n == 201 { print "(further output of this case cut)" }' <"$fifo" >>"$log" &
+  apid=$!
+  (cd "$suite" && exec timeout -k 10 "$timeout_s" "./$name" --gtest_filter="$filter" \
+    --gtest_color=no) >"$fifo" 2>&1 &
+  tpid=$!
+  wait "$tpid" || status=$?
+  kill -KILL -- "-$tpid" 2>/dev/null || true
+  wait "$apid" || true
+  rm -f "$fifo"
   echo "$filter $status" >>"$out/$name.status"
 }
 
@@ -71,6 +89,7 @@ run_binary() {
 seen_cases() { sed -n 's/^\[ RUN      \] \([^ ]*\).*/\1/p' "$1" | sort -u; }
 
 for name in $binaries; do
+  [ "$summary_only" = 1 ] && break
   if [ ! -x "$suite/$name" ]; then
     echo "$name: not built" >"$out/$name.missing"
     continue
@@ -98,23 +117,27 @@ python3 - "$out" "$commit" "$binaries" "$timeout_s" "$tessera" <<'EOF'
 import os, platform, re, sys, datetime
 out, commit, binaries, timeout_s, tessera = sys.argv[1:6]
 binaries = binaries.split()
-run = re.compile(r'^\[ RUN      \] (\S+)')
-end = re.compile(r'^\[ +(OK|FAILED|SKIPPED) +\] (\S+?)(,| \(|$)')
+# Anywhere in a line: a forked child's output may share the line with the test's.
+run = re.compile(r'\[ RUN      \] (\S+)')
+end = re.compile(r'\[ +(OK|FAILED|SKIPPED) +\] (\S+?)(,| \(|$)')
 lines, totals, failures = [], [0, 0, 0, 0, 0], []
 for name in binaries:
     if os.path.exists(f'{out}/{name}.missing'):
         lines.append(f'{name:28} not built')
         continue
+    if not os.path.exists(f'{out}/{name}.log'):
+        lines.append(f'{name:28} not run')
+        continue
     listed = [l.strip() for l in open(f'{out}/{name}.list') if l.strip()]
     result, running = {}, None
     for line in open(f'{out}/{name}.log', errors='replace'):
-        m = run.match(line)
+        m = run.search(line)
         if m:
             if running and running not in result:
                 result[running] = 'crashed'
             running = m.group(1)
             continue
-        m = end.match(line)
+        m = end.search(line)
         if m and m.group(2) == running and running not in result:
             result[running] = {'OK': 'passed', 'FAILED': 'failed', 'SKIPPED': 'skipped'}[m.group(1)]
             running = None

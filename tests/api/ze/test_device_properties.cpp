@@ -44,9 +44,9 @@ std::vector<T> queryList(ze_device_handle_t d, ze_structure_type_t stype, Query&
   uint32_t n = 0;
   REQUIRE(q(d, &n, nullptr) == ZE_RESULT_SUCCESS);
   std::vector<T> v(n + 2);
-  // Each element's pNext is a chain of one extension struct the query does not know (the driver
-  // may walk a chain, so it must be a valid one), which must come back untouched.
-  std::vector<ze_base_properties_t> markers(v.size(), {ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES, nullptr});
+  // Extension structures no query knows ("pNext must be null or a pointer to an extension-specific
+  // structure"): each must come back untouched.
+  std::vector<ze_base_properties_t> markers(v.size(), g_chained);
   for (size_t i = 0; i < v.size(); ++i) {
     v[i].stype = stype;
     v[i].pNext = &markers[i];
