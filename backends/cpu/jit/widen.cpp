@@ -10,7 +10,9 @@
 // x is lane 0's); each varying value gets a <VF x T> twin next to it; an OpenCL vector <n x T>
 // gets a lane-major <VF * n x T> one (lane l's element k at l * n + k, as consecutive float4s lie
 // in memory), on which elementwise operations and vector intrinsics run unchanged and
-// constant-index extracts, inserts and shuffles become shuffles. Memory:
+// constant-index extracts, inserts and shuffles become shuffles (widen_prepare.h first turns a
+// vector that a loop only updates element by element into one phi per element, so that it needs
+// none). Memory:
 //  - a varying address whose lanes are consecutive (lane_strides.h: base + lane * sizeof(T)) is a
 //    vector load/store at lane 0's address; another varying address a gather/scatter, or for an
 //    OpenCL vector VF loads/stores of the lanes' vectors (an int- or long-sized one: a gather or
@@ -25,19 +27,19 @@
 // Control flow stays scalar. A varying branch around plain code (`if (gid < n) out[gid] = ...`, a
 // reduction's `if (lid < s) scratch[lid] += scratch[lid + s]`; one block, or blocks whose own
 // branches are uniform) is predicated: the code runs when any lane takes the branch, its loads
-// and stores masked by those lanes, and the phis where it joins select per lane. Any other varying branch condition is checked at run time: when
-// all lanes agree the widened code takes that branch, else the region returns kWidenBail and the
-// work-group function runs these VF work-items with the scalar region from the region's start; so
-// such a branch must not follow (in the region's CFG) anything that writes memory. This covers
-// loops whose trip count is varying but the same for the lanes of a chunk (a grid-stride loop when
-// the global size divides n). Masking nested varying branches is not implemented.
+// and stores masked by those lanes, and the phis where it joins select per lane. Any other
+// varying branch condition is checked at run time: when all lanes agree the widened code takes
+// that branch, else the region returns kWidenBail and the work-group function runs these VF
+// work-items with the scalar region from the region's start; so such a branch must not follow (in
+// the region's CFG) anything that writes memory. This covers loops whose trip count is varying
+// but the same for the lanes of a chunk (a grid-stride loop when the global size divides n).
+// Masking nested varying branches is not implemented.
 // The widening refuses a region (the scalar loop then runs it) with such a branch after a side
 // effect, a varying switch condition or return value, a varying value that is not an integer,
 // float or pointer scalar or a vector of them, a variable element index, a cast that changes a
 // vector's element count, a widened value above 1 KiB, private memory that does not promote to
-// registers, printf or async copies. The stride analysis
-// (lane_strides.h) assumes that 32-bit index arithmetic does not wrap between consecutive
-// work-items (clang's nsw for int).
+// registers, printf or async copies. The stride analysis (lane_strides.h) assumes that 32-bit
+// index arithmetic does not wrap between consecutive work-items (clang's nsw for int).
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/PostOrderIterator.h>
