@@ -716,9 +716,8 @@ class Widener {
           // Out of a predicated block: its lanes bring its value, the others the one they had
           // before the branch; lane 0's scalar phi takes lane 0's.
           llvm::Value* before = wide(pb, phi->getIncomingValueForBlock(branching));
-          in = pb.CreateSelect(
-              spreadLanes(pb, maskOf(branching), vectorElements(phi->getType())), in, before,
-              phi->getName() + ".join");
+          in = pb.CreateSelect(spreadLanes(pb, maskOf(branching), vectorElements(phi->getType())),
+                               in, before, phi->getName() + ".join");
           phi->setIncomingValue(k, laneZero(pb, in, phi->getType()));
         }
         w->addIncoming(in, from);
@@ -844,7 +843,8 @@ class Widener {
     for (unsigned k = 0; k < vf_; ++k) {
       llvm::Value* at = laneAddress(b, p, k);
       if (mask_)
-        parts.push_back(b.CreateMaskedLoad(t, at, l->getAlign(), laneMask(b, k, vectorElements(t))));
+        parts.push_back(
+            b.CreateMaskedLoad(t, at, l->getAlign(), laneMask(b, k, vectorElements(t))));
       else
         parts.push_back(b.CreateAlignedLoad(t, at, l->getAlign()));
     }
@@ -863,8 +863,7 @@ class Widener {
     ++stats_->vectorScatters;
     llvm::Value* w = wide(b, v);
     if (llvm::Type* whole = laneInteger(t); whole && varying_.count(p)) {
-      b.CreateMaskedScatter(b.CreateBitCast(w, vecOf(whole)), wide(b, p), st->getAlign(),
-                            lanes(b));
+      b.CreateMaskedScatter(b.CreateBitCast(w, vecOf(whole)), wide(b, p), st->getAlign(), lanes(b));
       return;
     }
     for (unsigned k = 0; k < vf_; ++k) {
@@ -908,7 +907,8 @@ class Widener {
   llvm::Value* concatLanes(llvm::IRBuilder<>& b, std::vector<llvm::Value*> parts,
                            const llvm::Twine& name) {
     auto count = [](llvm::Value* v) {
-      return static_cast<unsigned>(llvm::cast<llvm::FixedVectorType>(v->getType())->getNumElements());
+      return static_cast<unsigned>(
+          llvm::cast<llvm::FixedVectorType>(v->getType())->getNumElements());
     };
     const unsigned total = count(parts[0]) * static_cast<unsigned>(parts.size());
     while (parts.size() > 1) {

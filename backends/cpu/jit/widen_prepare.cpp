@@ -2,8 +2,8 @@
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/Analysis/LoopInfo.h>
-#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -38,9 +38,9 @@ void localizeSlots(llvm::Function& region, unsigned first) {
       if (auto* l = llvm::dyn_cast<llvm::LoadInst>(v); l && l->isSimple()) {
         t = l->getType();
         slot.align = l->getAlign();
-      } else if (auto* st = llvm::dyn_cast<llvm::StoreInst>(v);
-                 st && st->isSimple() && st->getPointerOperand() == gep &&
-                 st->getValueOperand() != gep) {
+      } else if (auto* st = llvm::dyn_cast<llvm::StoreInst>(v); st && st->isSimple() &&
+                                                                st->getPointerOperand() == gep &&
+                                                                st->getValueOperand() != gep) {
         t = st->getValueOperand()->getType();
         slot.align = st->getAlign();
       } else if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(v);
@@ -79,8 +79,7 @@ void localizeSlots(llvm::Function& region, unsigned first) {
       local->setAlignment(slot.align);
       llvm::IRBuilder<> b(preheader->getTerminator());
       b.CreateStore(
-          b.CreateAlignedLoad(slot.type, slot.gep, slot.align, slot.gep->getName() + ".in"),
-          local);
+          b.CreateAlignedLoad(slot.type, slot.gep, slot.align, slot.gep->getName() + ".in"), local);
       for (llvm::Instruction* i : inside) {
         if (auto* l = llvm::dyn_cast<llvm::LoadInst>(i))
           l->setOperand(l->getPointerOperandIndex(), local);
@@ -90,8 +89,8 @@ void localizeSlots(llvm::Function& region, unsigned first) {
       if (!stored) continue;
       for (llvm::BasicBlock* exit : exits) {
         b.SetInsertPoint(&*exit->getFirstInsertionPt());
-        b.CreateAlignedStore(b.CreateLoad(slot.type, local, slot.gep->getName() + ".out"),
-                             slot.gep, slot.align);
+        b.CreateAlignedStore(b.CreateLoad(slot.type, local, slot.gep->getName() + ".out"), slot.gep,
+                             slot.align);
       }
     }
   }

@@ -54,9 +54,10 @@ llvm::Value* named(llvm::Function& f, const char* name) {
 
 }  // namespace
 
-TEST_CASE("Given a region that carries a float4 through its scratch slot in a loop, when slots are "
-          "localized, then the loop keeps it in a private variable copied in before and out after",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given a region that carries a float4 through its scratch slot in a loop, when slots are "
+    "localized, then the loop keeps it in a private variable copied in before and out after",
+    "[jit][widen]") {
   // One kernel argument (%n), then the region parameters (jit_passes.h, RegionParam): 17 i64s,
   // local memory and scratch.
   const char* ir = R"(
@@ -120,9 +121,10 @@ done:
   CHECK(count<llvm::StoreInst>(f, named(f, "element")) == 2);
 }
 
-TEST_CASE("Given a loop phi of a float4 used only element by element, when vector phis are "
-          "scalarized, then each used element gets its own phi and other vector phis stay",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given a loop phi of a float4 used only element by element, when vector phis are "
+    "scalarized, then each used element gets its own phi and other vector phis stay",
+    "[jit][widen]") {
   const char* ir = R"(
 define void @f(ptr %p, i32 %n) {
 entry:
