@@ -25,6 +25,23 @@ __kernel void guarded(__global float* out, uint n) {
   if (i < n) out[i] = (float)i * 0.5f;
 }
 
+// A varying guard, after an atomic, around code with uniform branches of its own (CLBlast's
+// StoreResultsChecked: `if (beta == 0) ... else ...` and a store): masked as a whole, the inner
+// branch taken alike by every lane (a run-time check could not follow the atomic).
+__kernel void guarded_uniform(__global const float* in, __global float* out, __global int* counter,
+                              uint n, float beta) {
+  uint i = get_global_id(0);
+  atomic_inc(counter);
+  if (i < n) {
+    float r;
+    if (beta == 0.0f)
+      r = in[i] * 2.0f;
+    else
+      r = in[i] * 2.0f + beta * out[i];
+    out[i] = r;
+  }
+}
+
 // A varying branch after an atomic, around a block that cannot be masked (an atomic of its own):
 // refused (a chunk could not restart), the scalar loop runs it.
 __kernel void after_effect(__global float* out, __global int* counter, uint n) {

@@ -174,7 +174,8 @@ uint64_t LaneStrides::laneZeroAlign(llvm::Value* v, int depth) {
     case llvm::Instruction::Mul:
       return std::min(kMax, op(0) * op(1));
     case llvm::Instruction::Shl:
-      if (auto* k = llvm::dyn_cast<llvm::ConstantInt>(i->getOperand(1)); k && k->getZExtValue() < 32)
+      if (auto* k = llvm::dyn_cast<llvm::ConstantInt>(i->getOperand(1));
+          k && k->getZExtValue() < 32)
         return std::min(kMax, op(0) << k->getZExtValue());
       return op(0);
     case llvm::Instruction::And:

@@ -44,8 +44,8 @@ class LaneStrides {
   std::optional<int64_t> ofPhi(llvm::PHINode* phi, int depth);
   // x op m for a remainder (stride kept) or a quotient (stride 0) by m > 0, when x's lanes stay
   // between two multiples of m.
-  std::optional<int64_t> withinMultiples(llvm::Value* x, uint64_t m, bool remainder,
-                                         bool isSigned, int depth);
+  std::optional<int64_t> withinMultiples(llvm::Value* x, uint64_t m, bool remainder, bool isSigned,
+                                         int depth);
   // A power of two that divides lane 0's value (1 when nothing more is known).
   uint64_t laneZeroAlign(llvm::Value* v, int depth);
   bool nonNegative(llvm::Value* v, int depth);

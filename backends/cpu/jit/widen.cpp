@@ -10,7 +10,9 @@
 // x is lane 0's); each varying value gets a <VF x T> twin next to it; an OpenCL vector <n x T>
 // gets a lane-major <VF * n x T> one (lane l's element k at l * n + k, as consecutive float4s lie
 // in memory), on which elementwise operations and vector intrinsics run unchanged and
-// constant-index extracts, inserts and shuffles become shuffles. Memory:
+// constant-index extracts, inserts and shuffles become shuffles (widen_prepare.h first turns a
+// vector that a loop only updates element by element into one phi per element, so that it needs
+// none). Memory:
 //  - a varying address whose lanes are consecutive (lane_strides.h: base + lane * sizeof(T)) is a
 //    vector load/store at lane 0's address; another varying address a gather/scatter, or for an
 //    OpenCL vector VF loads/stores of the lanes' vectors (an int- or long-sized one: a gather or
@@ -22,22 +24,22 @@
 //  - calls of trivially vectorizable intrinsics become their vector form, reductions of an OpenCL
 //    vector's elements (any(), all()) one shuffle per element; other calls without side effects
 //    (libm) run lane by lane.
-// Control flow stays scalar. A varying branch around one block of plain code (`if (gid < n)
-// out[gid] = ...`, a reduction's `if (lid < s) scratch[lid] += scratch[lid + s]`) is predicated:
-// the block runs when any lane takes it, its loads and stores masked by those lanes, and the phis
-// where it joins select per lane. Any other varying branch condition is checked at run time: when
-// all lanes agree the widened code takes that branch, else the region returns kWidenBail and the
-// work-group function runs these VF work-items with the scalar region from the region's start; so
-// such a branch must not follow (in the region's CFG) anything that writes memory. This covers
-// loops whose trip count is varying but the same for the lanes of a chunk (a grid-stride loop when
-// the global size divides n). Masking a loop or nested branches is not implemented.
+// Control flow stays scalar. A varying branch around plain code (`if (gid < n) out[gid] = ...`, a
+// reduction's `if (lid < s) scratch[lid] += scratch[lid + s]`; one block, or blocks whose own
+// branches are uniform) is predicated: the code runs when any lane takes the branch, its loads
+// and stores masked by those lanes, and the phis where it joins select per lane. Any other
+// varying branch condition is checked at run time: when all lanes agree the widened code takes
+// that branch, else the region returns kWidenBail and the work-group function runs these VF
+// work-items with the scalar region from the region's start; so such a branch must not follow (in
+// the region's CFG) anything that writes memory. This covers loops whose trip count is varying
+// but the same for the lanes of a chunk (a grid-stride loop when the global size divides n).
+// Masking nested varying branches is not implemented.
 // The widening refuses a region (the scalar loop then runs it) with such a branch after a side
 // effect, a varying switch condition or return value, a varying value that is not an integer,
 // float or pointer scalar or a vector of them, a variable element index, a cast that changes a
 // vector's element count, a widened value above 1 KiB, private memory that does not promote to
-// registers, printf or async copies. The stride analysis
-// (lane_strides.h) assumes that 32-bit index arithmetic does not wrap between consecutive
-// work-items (clang's nsw for int).
+// registers, printf or async copies. The stride analysis (lane_strides.h) assumes that 32-bit
+// index arithmetic does not wrap between consecutive work-items (clang's nsw for int).
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/PostOrderIterator.h>
@@ -255,7 +257,7 @@ class Widener {
             !predicated_.count(bb)) {
           if (std::optional<Predicated> p = predicable(br)) {
             predicated_[bb] = *p;
-            thenBlocks_[p->then] = bb;
+            for (llvm::BasicBlock* in : p->blocks) thenBlocks_[in] = bb;
             for (llvm::PHINode& phi : p->merge->phis()) changed |= varying_.insert(&phi).second;
             changed = true;
           }
@@ -267,7 +269,7 @@ class Widener {
     for (auto it = predicated_.begin(); it != predicated_.end();) {
       auto cur = it++;
       if (!predicable(llvm::cast<llvm::BranchInst>(cur->first->getTerminator()))) {
-        thenBlocks_.erase(cur->second.then);
+        for (llvm::BasicBlock* in : cur->second.blocks) thenBlocks_.erase(in);
         predicated_.erase(cur);
       }
     }
@@ -404,45 +406,78 @@ class Widener {
     return ok;
   }
 
-  // A varying branch around one block of plain code, `if (lid < s) scratch[lid] += ...`: the
-  // block runs for the chunk when any lane takes it, its loads and stores masked by the lanes
-  // that do (the others keep memory as it was), and the join's phis pick per lane. No bail, so it
-  // may follow stores. The block must hold nothing that acts per lane or may trap on another
+  // A varying branch around plain code, `if (lid < s) scratch[lid] += ...`: the code runs for the
+  // chunk when any lane takes the branch, its loads and stores masked by the lanes that do (the
+  // others keep memory as it was), and the join's phis pick per lane. No bail, so it may follow
+  // stores. The code is one block, or blocks whose own branches are uniform (CLBlast's
+  // StoreResultsChecked: `if (idm < m && idn < n) { if (beta == 0) ... else ...; store }`), with
+  // one entry and every exit to the join; what it holds must not act per lane or trap on another
   // lane's operands: no atomics, volatile accesses or calls with side effects, no integer
   // division that may trap (trap_free_arithmetic.cpp guards them all), no store of a varying
-  // value to one address; and no branch of its own.
+  // value to one address.
   struct Predicated {
     llvm::BasicBlock* then;
     llvm::BasicBlock* merge;
-    bool negate;  // the block runs where the condition is false
+    bool negate;                            // the code runs where the condition is false
+    std::vector<llvm::BasicBlock*> blocks;  // `then` first
   };
   std::optional<Predicated> predicable(llvm::BranchInst* br) {
+    llvm::BasicBlock* from = br->getParent();
     for (unsigned s = 0; s < 2; ++s) {
       llvm::BasicBlock* then = br->getSuccessor(s);
       llvm::BasicBlock* merge = br->getSuccessor(1 - s);
-      auto* jump = llvm::dyn_cast<llvm::BranchInst>(then->getTerminator());
-      if (then == merge || then->getSinglePredecessor() != br->getParent() || jump == nullptr ||
-          jump->isConditional() || jump->getSuccessor(0) != merge || !then->phis().empty() ||
-          thenBlocks_.count(br->getParent()))
+      if (then == merge || then->getSinglePredecessor() != from || !then->phis().empty() ||
+          thenBlocks_.count(from))
         continue;
-      bool plain = true;
-      for (llvm::Instruction& i : *then) {
-        if (perLane_.count(&i) || llvm::isa<llvm::AllocaInst>(i) ||
-            (llvm::isa<llvm::LoadInst>(i) && !llvm::cast<llvm::LoadInst>(i).isSimple())) {
-          plain = false;
-        } else if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
-          plain = st->isSimple() && (varying_.count(st->getPointerOperand()) ||
-                                     !varying_.count(st->getValueOperand()));
-        } else if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(&i)) {
-          plain = isTrapFreeDivision(*bo);
-        } else if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
-          plain = isPrefetch(i) || !sideEffects(call);
-        }
-        if (!plain) break;
+      // The blocks from `then` up to the join.
+      std::vector<llvm::BasicBlock*> blocks;
+      llvm::DenseSet<llvm::BasicBlock*> inside;
+      std::vector<llvm::BasicBlock*> work{then};
+      bool ok = true;
+      while (ok && !work.empty()) {
+        llvm::BasicBlock* bb = work.back();
+        work.pop_back();
+        if (bb == merge || !inside.insert(bb).second) continue;
+        auto* jump = llvm::dyn_cast<llvm::BranchInst>(bb->getTerminator());
+        auto owner = thenBlocks_.find(bb);
+        ok = bb != from && blocks.size() < 64 && jump != nullptr &&
+             !(jump->isConditional() && varying_.count(jump->getCondition())) &&
+             (owner == thenBlocks_.end() || owner->second == from);
+        blocks.push_back(bb);
+        for (llvm::BasicBlock* succ : llvm::successors(bb)) work.push_back(succ);
       }
-      if (plain) return Predicated{then, merge, s == 1};
+      for (llvm::BasicBlock* bb : blocks)
+        for (llvm::BasicBlock* pred : llvm::predecessors(bb))
+          ok = ok && (bb == then ? pred == from : inside.count(pred) != 0);
+      for (llvm::BasicBlock* bb : blocks)
+        for (llvm::Instruction& i : *bb) {
+          if (!ok) break;
+          if (perLane_.count(&i) || llvm::isa<llvm::AllocaInst>(i) ||
+              (llvm::isa<llvm::LoadInst>(i) && !llvm::cast<llvm::LoadInst>(i).isSimple())) {
+            ok = false;
+          } else if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
+            ok = st->isSimple() && (varying_.count(st->getPointerOperand()) ||
+                                    !varying_.count(st->getValueOperand()));
+          } else if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(&i)) {
+            ok = isTrapFreeDivision(*bo);
+          } else if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
+            ok = isPrefetch(i) || !sideEffects(call);
+          }
+        }
+      if (ok) return Predicated{then, merge, s == 1, std::move(blocks)};
     }
     return std::nullopt;
+  }
+
+  // The lanes that run the code a predicated branch guards, built before that branch.
+  llvm::Value* maskOf(llvm::BasicBlock* branching) {
+    auto m = masks_.find(branching);
+    if (m != masks_.end()) return m->second;
+    auto* br = llvm::cast<llvm::BranchInst>(branching->getTerminator());
+    llvm::IRBuilder<> b(br);
+    llvm::Value* cond = wide(b, br->getCondition());
+    return masks_[branching] =
+               predicated_[branching].negate ? b.CreateNot(cond, "lanes.else") : cond;
   }
 
   // True when a store, atomic or call with side effects may run before `bb`'s terminator: in `bb`
@@ -605,14 +640,7 @@ class Widener {
     std::vector<llvm::LoadInst*> maskedScalarLoads;
     for (llvm::BasicBlock* bb : order_) {
       mask_ = nullptr;
-      if (auto t = thenBlocks_.find(bb); t != thenBlocks_.end()) {
-        // Built before the branch, which takes the block when any of these lanes is set.
-        const Predicated& p = predicated_[t->second];
-        auto* br = llvm::cast<llvm::BranchInst>(t->second->getTerminator());
-        b.SetInsertPoint(br);
-        llvm::Value* cond = wide(b, br->getCondition());
-        mask_ = masks_[bb] = p.negate ? b.CreateNot(cond, "lanes.else") : cond;
-      }
+      if (auto t = thenBlocks_.find(bb); t != thenBlocks_.end()) mask_ = maskOf(t->second);
       for (llvm::Instruction& i : *bb) {
         if (!varying_.count(&i) && !perLane_.count(&i)) {
           if (auto* s = llvm::dyn_cast<llvm::StoreInst>(&i)) {
@@ -684,11 +712,12 @@ class Widener {
         llvm::Value* in = wide(pb, phi->getIncomingValue(k));
         if (auto t = thenBlocks_.find(from);
             t != thenBlocks_.end() && predicated_[t->second].merge == phi->getParent()) {
+          llvm::BasicBlock* branching = t->second;
           // Out of a predicated block: its lanes bring its value, the others the one they had
           // before the branch; lane 0's scalar phi takes lane 0's.
-          llvm::Value* before = wide(pb, phi->getIncomingValueForBlock(t->second));
-          in = pb.CreateSelect(spreadLanes(pb, masks_[from], vectorElements(phi->getType())), in,
-                               before, phi->getName() + ".join");
+          llvm::Value* before = wide(pb, phi->getIncomingValueForBlock(branching));
+          in = pb.CreateSelect(spreadLanes(pb, maskOf(branching), vectorElements(phi->getType())),
+                               in, before, phi->getName() + ".join");
           phi->setIncomingValue(k, laneZero(pb, in, phi->getType()));
         }
         w->addIncoming(in, from);
@@ -698,7 +727,7 @@ class Widener {
     for (auto& [bb, p] : predicated_) {
       auto* br = llvm::cast<llvm::BranchInst>(bb->getTerminator());
       b.SetInsertPoint(br);
-      llvm::Value* any = b.CreateOrReduce(masks_[p.then]);
+      llvm::Value* any = b.CreateOrReduce(maskOf(bb));
       br->setCondition(p.negate ? b.CreateNot(any) : any);
       ++stats_->predicatedBranches;
     }
@@ -814,7 +843,8 @@ class Widener {
     for (unsigned k = 0; k < vf_; ++k) {
       llvm::Value* at = laneAddress(b, p, k);
       if (mask_)
-        parts.push_back(b.CreateMaskedLoad(t, at, l->getAlign(), laneMask(b, k, vectorElements(t))));
+        parts.push_back(
+            b.CreateMaskedLoad(t, at, l->getAlign(), laneMask(b, k, vectorElements(t))));
       else
         parts.push_back(b.CreateAlignedLoad(t, at, l->getAlign()));
     }
@@ -833,8 +863,7 @@ class Widener {
     ++stats_->vectorScatters;
     llvm::Value* w = wide(b, v);
     if (llvm::Type* whole = laneInteger(t); whole && varying_.count(p)) {
-      b.CreateMaskedScatter(b.CreateBitCast(w, vecOf(whole)), wide(b, p), st->getAlign(),
-                            lanes(b));
+      b.CreateMaskedScatter(b.CreateBitCast(w, vecOf(whole)), wide(b, p), st->getAlign(), lanes(b));
       return;
     }
     for (unsigned k = 0; k < vf_; ++k) {
@@ -878,7 +907,8 @@ class Widener {
   llvm::Value* concatLanes(llvm::IRBuilder<>& b, std::vector<llvm::Value*> parts,
                            const llvm::Twine& name) {
     auto count = [](llvm::Value* v) {
-      return static_cast<unsigned>(llvm::cast<llvm::FixedVectorType>(v->getType())->getNumElements());
+      return static_cast<unsigned>(
+          llvm::cast<llvm::FixedVectorType>(v->getType())->getNumElements());
     };
     const unsigned total = count(parts[0]) * static_cast<unsigned>(parts.size());
     while (parts.size() > 1) {
@@ -1065,7 +1095,7 @@ class Widener {
   std::vector<llvm::BranchInst*> divergent_;
   llvm::DenseMap<llvm::BasicBlock*, Predicated> predicated_;         // by the branching block
   llvm::DenseMap<llvm::BasicBlock*, llvm::BasicBlock*> thenBlocks_;  // predicated -> branching
-  llvm::DenseMap<llvm::BasicBlock*, llvm::Value*> masks_;  // predicated block -> its lanes
+  llvm::DenseMap<llvm::BasicBlock*, llvm::Value*> masks_;  // branching block -> its code's lanes
   llvm::Value* mask_ = nullptr;  // the lanes of the block being widened (null: all)
   bool effectsComputed_ = false;
   llvm::DenseSet<llvm::BasicBlock*> effects_, reached_;

@@ -1,10 +1,13 @@
 #include "backends/cpu/jit/widen_prepare.h"
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
 
 #include <map>
 #include <vector>
@@ -15,64 +18,80 @@ namespace tessera::backends::cpu::jit {
 
 void localizeSlots(llvm::Function& region, unsigned first) {
   llvm::Value* scratch = region.getArg(first + kScratch);
-  std::vector<llvm::ReturnInst*> returns;
-  for (llvm::BasicBlock& bb : region)
-    if (auto* ret = llvm::dyn_cast<llvm::ReturnInst>(bb.getTerminator())) returns.push_back(ret);
-  std::vector<llvm::GetElementPtrInst*> slots;
-  for (llvm::User* u : scratch->users())
-    if (auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(u);
-        gep && gep->getPointerOperand() == scratch)
-      slots.push_back(gep);
-  llvm::BasicBlock& entry = region.getEntryBlock();
-  for (llvm::GetElementPtrInst* slot : slots) {
-    // Plain loads and stores of one type at the slot's own address, and lifetime markers.
-    llvm::Type* type = nullptr;
+  // The slots (each the GEP off the scratch argument that barrier_regions.cpp made for it) of an
+  // OpenCL vector that only plain loads and stores of its type reach. (Scalar slots stay: their
+  // widened loads and stores are plain vector accesses, forwarded by the store buffer, and
+  // promoting them too made XgemmDirect's loop 4% slower: O3 then unrolled it fully and spilled.)
+  struct Slot {
+    llvm::GetElementPtrInst* gep;
+    llvm::Type* type;
     llvm::Align align;
-    bool ok = true, stored = false;
-    std::vector<llvm::Instruction*> accesses, markers;
-    for (llvm::User* u : slot->users()) {
+  };
+  std::vector<Slot> slots;
+  for (llvm::User* u : scratch->users()) {
+    auto* gep = llvm::dyn_cast<llvm::GetElementPtrInst>(u);
+    if (gep == nullptr || gep->getPointerOperand() != scratch) continue;
+    Slot slot{gep, nullptr, llvm::Align()};
+    bool ok = true;
+    for (llvm::User* v : gep->users()) {
       llvm::Type* t = nullptr;
-      if (auto* l = llvm::dyn_cast<llvm::LoadInst>(u); l && l->isSimple()) {
+      if (auto* l = llvm::dyn_cast<llvm::LoadInst>(v); l && l->isSimple()) {
         t = l->getType();
-        align = l->getAlign();
-      } else if (auto* s = llvm::dyn_cast<llvm::StoreInst>(u);
-                 s && s->isSimple() && s->getPointerOperand() == slot &&
-                 s->getValueOperand() != slot) {
-        t = s->getValueOperand()->getType();
-        align = s->getAlign();
-        stored = true;
-      } else if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(u);
+        slot.align = l->getAlign();
+      } else if (auto* st = llvm::dyn_cast<llvm::StoreInst>(v); st && st->isSimple() &&
+                                                                st->getPointerOperand() == gep &&
+                                                                st->getValueOperand() != gep) {
+        t = st->getValueOperand()->getType();
+        slot.align = st->getAlign();
+      } else if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(v);
                  call && (call->getIntrinsicID() == llvm::Intrinsic::lifetime_start ||
                           call->getIntrinsicID() == llvm::Intrinsic::lifetime_end)) {
-        markers.push_back(call);
         continue;
       }
-      if (t == nullptr || (type != nullptr && t != type)) {
-        ok = false;
-        break;
-      }
-      type = t;
-      accesses.push_back(llvm::cast<llvm::Instruction>(u));
+      ok = ok && t != nullptr && (slot.type == nullptr || t == slot.type);
+      slot.type = t;
     }
-    if (!ok || type == nullptr || slot->getParent() != &entry) continue;
-    for (llvm::Instruction* m : markers) m->eraseFromParent();
-    llvm::IRBuilder<> b(&*entry.getFirstInsertionPt());
-    llvm::AllocaInst* local = b.CreateAlloca(type, nullptr, slot->getName() + ".local");
-    local->setAlignment(align);
-    b.SetInsertPoint(slot->getNextNode());
-    b.CreateStore(b.CreateAlignedLoad(type, slot, align, slot->getName() + ".in"), local);
-    for (llvm::Instruction* i : accesses) {
-      if (auto* l = llvm::dyn_cast<llvm::LoadInst>(i)) {
-        l->setOperand(l->getPointerOperandIndex(), local);
-      } else {
-        auto* s = llvm::cast<llvm::StoreInst>(i);
-        s->setOperand(s->getPointerOperandIndex(), local);
+    if (ok && slot.type != nullptr && slot.type->isVectorTy()) slots.push_back(slot);
+  }
+  if (slots.empty()) return;
+  llvm::DominatorTree dt(region);
+  llvm::LoopInfo li(dt);
+  // A preheader and exits that only the loop reaches, for the copies in and out.
+  for (llvm::Loop* loop : li) llvm::simplifyLoop(loop, &dt, &li, nullptr, nullptr, nullptr, false);
+  llvm::IRBuilder<> entry(&*region.getEntryBlock().getFirstInsertionPt());
+  for (llvm::Loop* loop : li) {
+    llvm::BasicBlock* preheader = loop->getLoopPreheader();
+    llvm::SmallVector<llvm::BasicBlock*, 4> exits;
+    loop->getUniqueExitBlocks(exits);
+    if (preheader == nullptr || !loop->hasDedicatedExits()) continue;
+    for (const Slot& slot : slots) {
+      std::vector<llvm::Instruction*> inside;
+      bool stored = false;
+      for (llvm::User* u : slot.gep->users()) {
+        auto* i = llvm::cast<llvm::Instruction>(u);
+        if (!loop->contains(i) || llvm::isa<llvm::IntrinsicInst>(i)) continue;
+        inside.push_back(i);
+        stored |= llvm::isa<llvm::StoreInst>(i);
       }
-    }
-    if (!stored) continue;
-    for (llvm::ReturnInst* ret : returns) {
-      b.SetInsertPoint(ret);
-      b.CreateAlignedStore(b.CreateLoad(type, local, slot->getName() + ".out"), slot, align);
+      if (inside.empty()) continue;
+      llvm::AllocaInst* local =
+          entry.CreateAlloca(slot.type, nullptr, slot.gep->getName() + ".local");
+      local->setAlignment(slot.align);
+      llvm::IRBuilder<> b(preheader->getTerminator());
+      b.CreateStore(
+          b.CreateAlignedLoad(slot.type, slot.gep, slot.align, slot.gep->getName() + ".in"), local);
+      for (llvm::Instruction* i : inside) {
+        if (auto* l = llvm::dyn_cast<llvm::LoadInst>(i))
+          l->setOperand(l->getPointerOperandIndex(), local);
+        else
+          i->setOperand(llvm::cast<llvm::StoreInst>(i)->getPointerOperandIndex(), local);
+      }
+      if (!stored) continue;
+      for (llvm::BasicBlock* exit : exits) {
+        b.SetInsertPoint(&*exit->getFirstInsertionPt());
+        b.CreateAlignedStore(b.CreateLoad(slot.type, local, slot.gep->getName() + ".out"), slot.gep,
+                             slot.align);
+      }
     }
   }
 }

@@ -1,11 +1,14 @@
 // Rewrites of a region's copy before the widening (widen.cpp) that keep OpenCL vector values out of
 // the lane-major shuffles where the kernel only uses their elements:
-//  - localizeSlots: a scratch slot (barrier_regions.cpp: a value that crosses a barrier, one slot per
-//    work-item) is the work-item's own memory, so within the region one that only plain loads and
-//    stores of one type reach becomes a private variable: copied in at the region's entry, out
-//    before each return when the region stores it. A loop that carries a value through its slot (a
-//    tiled kernel's accumulators, demoted because they live across barriers) then keeps it in
-//    registers once the widening promotes its private memory.
+//  - localizeSlots: a scratch slot (barrier_regions.cpp: a value that crosses a barrier, one slot
+//    per work-item) is the work-item's own memory, so within a loop of the region one of an OpenCL
+//    vector that only plain loads and stores of its type reach becomes a private variable: copied
+//    in before the loop, out at its exits when the loop stores it (LICM's promotion, which the
+//    final O3 cannot do itself: it does not know that the slots alias nothing). A loop that
+//    carries a value through its slot (a tiled kernel's accumulators, demoted because they live
+//    across barriers) then keeps it in registers once the widening promotes its private memory.
+//    Not the whole region: copied in at its entry, XgemmDirect's two dozen slots were live
+//    through it all and spilled.
 //  - scalarizeVectorPhis: a phi of an OpenCL vector whose every use is a constant-index extract
 //    (CLBlast's `float4` accumulators, updated element by element) becomes one phi per element; the
 //    widened element phis need no shuffle, where the lane-major vector needed one per element

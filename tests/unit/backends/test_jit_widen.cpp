@@ -135,6 +135,36 @@ TEST_CASE("Given guarded, when its guard is varying, then the guarded store is m
   }
 }
 
+TEST_CASE("Given guarded_uniform, when a varying guard surrounds uniform branches of its own, "
+          "then the guarded code is masked as a whole and matches the host",
+          "[jit][widen]") {
+  std::vector<float> in(72);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i) * 0.25f;
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("guarded_uniform", width);
+    if (width) {
+      CHECK(k.widen.widenedRegions == 1);
+      CHECK(k.widen.predicatedBranches == 1);
+      CHECK(k.widen.checkedBranches == 0);
+    }
+    for (float beta : {0.0f, 0.5f})
+      for (uint32_t n : {50u, 64u, 0u, 3u}) {
+        INFO("width " << width << " n " << n << " beta " << beta);
+        std::vector<float> out(72);
+        for (uint32_t i = 0; i < 72; ++i) out[i] = float(i % 5);
+        std::vector<int> counter(1, 0);
+        ArgBuffer args(k);
+        args.set(0, ptr(in)).set(1, ptr(out)).set(2, ptr(counter)).set(3, n).set(4, beta);
+        launch(k, args.data(), dims1(2, 36), pool());
+        CHECK(counter[0] == 72);
+        for (uint32_t i = 0; i < 72; ++i) {
+          float old = float(i % 5);
+          REQUIRE(out[i] == (i < n ? in[i] * 2.0f + beta * old : old));
+        }
+      }
+  }
+}
+
 TEST_CASE("Given after_effect, when a varying branch that cannot be masked follows an atomic, "
           "then widening refuses and the scalar loop runs it",
           "[jit][widen]") {

@@ -54,9 +54,10 @@ llvm::Value* named(llvm::Function& f, const char* name) {
 
 }  // namespace
 
-TEST_CASE("Given a region that carries a value through its scratch slot in a loop, when slots are "
-          "localized, then the slot is read once at the entry and written once before each return",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given a region that carries a float4 through its scratch slot in a loop, when slots are "
+    "localized, then the loop keeps it in a private variable copied in before and out after",
+    "[jit][widen]") {
   // One kernel argument (%n), then the region parameters (jit_passes.h, RegionParam): 17 i64s,
   // local memory and scratch.
   const char* ir = R"(
@@ -66,9 +67,12 @@ define i32 @region(i32 %n, i64 %lx, i64 %ly, i64 %lz, i64 %gx, i64 %gy, i64 %gz,
 entry:
   %off = mul i64 %lin, 16
   %slot = getelementptr inbounds i8, ptr %scratch, i64 %off
+  %off2 = mul i64 %lin, 4
+  %plain = getelementptr inbounds i8, ptr %scratch, i64 %off2
   %array = getelementptr inbounds i8, ptr %scratch, i64 %lin
   %element = getelementptr inbounds i8, ptr %array, i64 4
   store i8 1, ptr %element
+  store i32 %n, ptr %plain
   %first = icmp eq i32 %n, 0
   br i1 %first, label %done, label %loop
 loop:
@@ -78,11 +82,16 @@ loop:
   %x1 = fadd float %x, 1.0
   %v = insertelement <4 x float> %acc, float %x1, i64 0
   store <4 x float> %v, ptr %slot, align 16
+  store i8 2, ptr %element
+  %c = load i32, ptr %plain
+  %c1 = add i32 %c, 1
+  store i32 %c1, ptr %plain
   %i1 = add i32 %i, 1
   %more = icmp slt i32 %i1, %n
   br i1 %more, label %loop, label %exit
 exit:
-  ret i32 1
+  %m = load i32, ptr %plain
+  ret i32 %m
 done:
   ret i32 -1
 }
@@ -93,20 +102,29 @@ done:
   jit::localizeSlots(f, 1);
   REQUIRE(verifies(f));
   llvm::Value* slot = named(f, "slot");
-  CHECK(count<llvm::LoadInst>(f, slot) == 1);   // the copy in, at the entry
-  CHECK(count<llvm::StoreInst>(f, slot) == 2);  // a copy out before each return
-  for (llvm::User* u : slot->users())
-    if (auto* l = llvm::dyn_cast<llvm::LoadInst>(u)) CHECK(l->getParent() == &f.getEntryBlock());
-  // The loop's accesses go to a private variable now.
   auto* loopLoad = llvm::cast<llvm::LoadInst>(named(f, "acc"));
+  llvm::BasicBlock* loop = loopLoad->getParent();
+  // The loop's accesses go to a private variable, copied in from the slot in the block before
+  // the loop (a preheader made for it) and out in the loop's exit.
   CHECK(llvm::isa<llvm::AllocaInst>(loopLoad->getPointerOperand()));
-  // A slot reached through another GEP (a private array's element) is left as it was.
-  CHECK(count<llvm::StoreInst>(f, named(f, "element")) == 1);
+  REQUIRE(count<llvm::LoadInst>(f, slot) == 1);
+  REQUIRE(count<llvm::StoreInst>(f, slot) == 1);
+  for (llvm::User* u : slot->users()) {
+    auto* i = llvm::cast<llvm::Instruction>(u);
+    if (llvm::isa<llvm::LoadInst>(i)) CHECK(i->getParent()->getSingleSuccessor() == loop);
+    if (llvm::isa<llvm::StoreInst>(i)) CHECK(i->getParent()->getName() == "exit");
+  }
+  // A scalar slot keeps its accesses, in the loop too, and so does a slot reached through another
+  // GEP (a private array's element).
+  CHECK(count<llvm::StoreInst>(f, named(f, "plain")) == 2);
+  CHECK(count<llvm::LoadInst>(f, named(f, "plain")) == 2);
+  CHECK(count<llvm::StoreInst>(f, named(f, "element")) == 2);
 }
 
-TEST_CASE("Given a loop phi of a float4 used only element by element, when vector phis are "
-          "scalarized, then each used element gets its own phi and other vector phis stay",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given a loop phi of a float4 used only element by element, when vector phis are "
+    "scalarized, then each used element gets its own phi and other vector phis stay",
+    "[jit][widen]") {
   const char* ir = R"(
 define void @f(ptr %p, i32 %n) {
 entry:
