@@ -579,11 +579,12 @@ class Reflector {
     for (auto [varId, typeId] : workgroupVariables_) {
       info_.workgroupVariables.push_back(describe(varId, typeId));
     }
-    for (auto [varId, typeId] : globalVariables_) {
+    for (const auto& global : globalVariables_) {
+      const uint32_t varId = global.first;  // (clang 15 cannot capture a structured binding)
       bool imported = std::any_of(info_.linkage.begin(), info_.linkage.end(), [&](const auto& l) {
         return l.targetId == varId && l.kind == LinkageKind::Import;
       });
-      if (!imported) info_.globalVariables.push_back(describe(varId, typeId));
+      if (!imported) info_.globalVariables.push_back(describe(varId, global.second));
     }
   }
 
