@@ -88,12 +88,17 @@ struct CommandBuffer {
   void add(Command command);
 };
 
+// How long a tiny command inline on the submitting thread (command_list.cpp) runs there alone: a
+// launch still running after this wakes the device's workers for the rest, and a kernel known to
+// take longer is not run inline at all. About what handing a command to a sleeping executor costs.
+constexpr uint64_t kInlineBudgetNs = 50'000;
+
 // Where a command runs.
 struct ExecutionTarget {
   Device& device;
   bool mayUseWorkers;                       // compute queues spread large copies over the PUs
   const std::atomic<bool>* cancel = nullptr;  // set when the queue is destroyed
-  bool serial = false;  // run every work-group on the calling thread (tiny inline commands)
+  bool serial = false;  // a tiny inline command: work-groups on the calling thread first
 };
 
 // Runs one command: its waits, its operation, its signal. False when cancelled while waiting.

@@ -8,9 +8,11 @@
 #include "core/trace/command_trace.h"
 
 #include <algorithm>
+#include <chrono>
 #include <type_traits>
 
 namespace tessera::core {
+using backends::cpu::WorkerPool;
 namespace {
 
 // Below this a copy or fill runs on one thread; above it, in chunks over the device's workers.
@@ -76,9 +78,26 @@ void launch(const LaunchOp& l, const ze_group_count_t* counts, const ExecutionTa
   // An empty grid runs nothing (group counts of zero are legal in indirect launches).
   if (!dims.groupCount[0] || !dims.groupCount[1] || !dims.groupCount[2]) return;
   if (dims.workDim == 0) dims.workDim = workDim(dims);
-  // Serial (a tiny launch inline on the submitting thread): every work-group on this thread.
-  launchContained(*l.kernel, l.args.data(), dims, t.serial ? nullptr : &t.device.workers(),
-                  t.cancel);
+  // A tiny launch inline on the submitting thread runs its work-groups there alone for up to
+  // kInlineBudgetNs, then on every worker (hashcat's launches of 2,048 work-items take milliseconds
+  // each: on one thread they ran at half the machine's speed).
+  WorkerPool& workers = t.device.workers();
+  const auto start = std::chrono::steady_clock::now();
+  bool parallel = false;
+  if (!launchContained(*l.kernel, l.args.data(), dims, &workers, t.cancel,
+                       t.serial ? kInlineBudgetNs : 0, &parallel))
+    return;
+  // What a work-item costs on one thread, for the next launch's choice: exact for a launch that
+  // stayed on this thread; from a parallel one only when it ran long enough that waking the workers
+  // is not most of what was measured.
+  const uint64_t ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now() - start)
+                                   .count());
+  if (parallel && ns < kInlineBudgetNs) return;
+  const uint64_t groups = uint64_t(dims.groupCount[0]) * dims.groupCount[1] * dims.groupCount[2];
+  const uint64_t items = groups * dims.groupSize[0] * dims.groupSize[1] * dims.groupSize[2];
+  const uint64_t threads = parallel ? std::min<uint64_t>(workers.size(), groups) : 1;
+  l.kernel->recordCostPerItemPs(std::max<uint64_t>(1, ns * 1000 / items * threads));
 }
 
 void run(const Op& op, const ExecutionTarget& t) {

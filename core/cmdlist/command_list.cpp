@@ -46,7 +46,10 @@ bool CommandList::isTinyAndReady(const Command& c) {
     if (l->indirect) return false;  // its group counts are only known when it runs
     uint64_t items = 1;
     for (int d = 0; d < 3; ++d) items *= uint64_t(l->dims.groupCount[d]) * l->dims.groupSize[d];
-    return items <= kTinyItems;
+    // Small and, as far as its launches so far tell, short: a kernel whose work-items loop long
+    // (hashcat's run for milliseconds) goes to the executor, which keeps the append asynchronous.
+    return items <= kTinyItems &&
+           (items == 0 || l->kernel->costPerItemPs() <= kInlineBudgetNs * 1000 / items);
   }
   if (const auto* cp = std::get_if<CopyOp>(&c.op)) return cp->size <= kTinyBytes;
   if (const auto* f = std::get_if<FillOp>(&c.op)) return f->size <= kTinyBytes;

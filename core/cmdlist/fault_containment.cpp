@@ -14,11 +14,12 @@ namespace tessera::core {
 
 bool launchContained(const Kernel& kernel, const uint8_t* args,
                      const backends::cpu::LaunchDims& dims, backends::cpu::WorkerPool* pool,
-                     const void* tag) {
+                     const void* tag, uint64_t serialNs, bool* parallel) {
   Context& context = kernel.module().context();
   if (context.lost()) return false;
   try {
-    backends::cpu::launch(kernel.compiled(), args, dims, pool, tag);
+    bool used = backends::cpu::launch(kernel.compiled(), args, dims, pool, tag, serialNs);
+    if (parallel) *parallel = used;
     return true;
   } catch (const backends::cpu::KernelFault& f) {
     if (f.info.signal == backends::cpu::interruptSignal()) {

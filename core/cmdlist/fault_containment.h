@@ -15,9 +15,10 @@ class Kernel;
 
 // Returns false when the launch faulted or did not run because the context is lost.
 // `tag`: what joinInterrupting() names to end the launch (a queue's cancel flag; null: never).
+// `serialNs`, `parallel`: as backends::cpu::launch's serialNs and its result.
 bool launchContained(const Kernel& kernel, const uint8_t* args,
                      const backends::cpu::LaunchDims& dims, backends::cpu::WorkerPool* pool,
-                     const void* tag = nullptr);
+                     const void* tag = nullptr, uint64_t serialNs = 0, bool* parallel = nullptr);
 
 // Joins a queue's executor. If it has not exited after TESSERA_QUEUE_DESTROY_TIMEOUT_MS
 // (default 2000; 0 waits forever) — a kernel that does not end — the kernel's work-groups running

@@ -8,6 +8,7 @@
 #include <level_zero/ze_api.h>
 
 #include <array>
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,13 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   // the highest dimension with more than one work-item.
   void setWorkDim(uint32_t workDim) { workDim_ = workDim; }
   uint32_t workDim() const { return workDim_; }
+  // What a work-item of this kernel costs on one thread, as measured by its launches so far
+  // (picoseconds; 0 before any measurement). The launch policy reads it to decide whether a small
+  // launch is also a short one (command_list.cpp); launches write it (command_exec.cpp).
+  uint64_t costPerItemPs() const { return costPerItemPs_.load(std::memory_order_relaxed); }
+  void recordCostPerItemPs(uint64_t ps) const {
+    costPerItemPs_.store(ps, std::memory_order_relaxed);
+  }
   // Cooperative launches need every group running at once: one per worker of the device.
   uint32_t maxCooperativeGroupCount() const;
 
@@ -80,6 +88,7 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   std::array<uint32_t, 3> groupSize_{1, 1, 1};
   std::array<uint64_t, 3> offset_{0, 0, 0};
   uint32_t workDim_ = 0;
+  mutable std::atomic<uint64_t> costPerItemPs_{0};
   std::string sourceAttributes_;
 };
 

@@ -20,3 +20,13 @@ kernel void spin_until(global volatile int* flag, global int* out) {
   }
   out[get_global_id(0)] = 7;
 }
+
+// Reads *flag `rounds` times (each work-item at least milliseconds for rounds of 10^7), then waits
+// like spin_until: a small launch that is not a short one (tests/api/ze/test_launch_modes.cpp).
+kernel void read_then_spin(global volatile int* flag, global int* out, uint rounds) {
+  int seen = 0;
+  for (uint r = 0; r < rounds; ++r) seen += *flag;
+  while (*flag == 0) {
+  }
+  out[get_global_id(0)] = seen > 0 ? 7 : 5;
+}

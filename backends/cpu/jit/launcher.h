@@ -22,14 +22,17 @@ struct LaunchDims {
 
 // `args` holds kernel.argBufferSize bytes laid out as kernel.args says (a LocalPointer slot holds
 // the size the caller wants). Group counts and sizes must be >= 1. `pool` null: every work-group
-// runs on the calling thread (tiny launches, where waking a helper would cost more than the work).
-// `tag` (may be null): the work-groups run under it (fault_guard.h), so interruptGuarded(tag) ends
-// the launch; it then throws KernelFault like a faulting launch.
-void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims& dims,
-            WorkerPool* pool, const void* tag = nullptr);
+// runs on the calling thread. `tag` (may be null): the work-groups run under it (fault_guard.h), so
+// interruptGuarded(tag) ends the launch; it then throws KernelFault like a faulting launch.
+// `serialNs` > 0 (with a pool): the calling thread runs work-groups alone for up to that long, and
+// only a launch still unfinished then wakes the pool for the rest (a small launch costs no wake-up
+// when it is also short, and one that is long still uses every PU).
+// Returns true when the pool took part.
+bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims& dims,
+            WorkerPool* pool, const void* tag = nullptr, uint64_t serialNs = 0);
 inline void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims& dims,
                    WorkerPool& pool, const void* tag = nullptr) {
-  launch(kernel, args, dims, &pool, tag);
+  launch(kernel, args, dims, &pool, tag, 0);
 }
 
 }  // namespace tessera::backends::cpu

@@ -292,6 +292,46 @@ TEST_CASE(
       "watched child: a cooperative global barrier on sub-devices with a module for the root");
 }
 
+TEST_CASE("watched child: a small kernel known to run long is not run inline",
+          "[.launch_child]") {
+  if (!tessera::test::inWatchedChild()) return;
+  tessera::test::armWatchdog(kWatchdogSeconds);
+  KernelFixture fx;
+  auto k = fx.kernel("faults", "read_then_spin");
+  auto l = fx.immediate(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+  volatile int flag = 1;
+  std::vector<int> out(4, 0);
+  int* po = out.data();
+  setGroupSize(k, 1);
+  // First: 4 work-items reading the flag 10^7 times each, milliseconds of work: small enough to
+  // run inline on this thread, and measured as long.
+  volatile int* pf = &flag;
+  auto done = fx.events(2);
+  setArgs(k, pf, po, 10'000'000u);
+  KernelFixture::launch(l, k, {4, 1, 1}, done[0]);
+  REQUIRE(zeEventHostSynchronize(done[0], kPatienceNs) == ZE_RESULT_SUCCESS);
+  for (int v : out) REQUIRE(v == 7);
+  // Then the same kernel waiting for the host: the append must return before the kernel ends
+  // (a launch run inline would wait forever for the flag this thread sets below).
+  flag = 0;
+  setArgs(k, pf, po, 0u);
+  KernelFixture::launch(l, k, {4, 1, 1}, done[1]);
+  flag = 1;
+  REQUIRE(zeEventHostSynchronize(done[1], kPatienceNs) == ZE_RESULT_SUCCESS);
+  for (int v : out) CHECK(v == 5);
+}
+
+// A launch small enough to run inline on the appending thread, whose kernel an earlier launch
+// showed to be long, goes to the queue's executor (command_list.cpp): the append stays
+// asynchronous and the work-groups use every PU (hashcat's 2,048-work-item launches of
+// milliseconds each ran on one thread).
+TEST_CASE(
+    "Given a small launch of a kernel measured as long, when it is appended to an asynchronous "
+    "immediate list, then the append returns before the kernel ends",
+    "[launch][immediate]") {
+  tessera::test::runWatchedChild("watched child: a small kernel known to run long is not run inline");
+}
+
 TEST_CASE(
     "Given a launch that signals a kernel-timestamp event, then start <= end within the "
     "host's span",
