@@ -53,6 +53,19 @@ __kernel void after_effect(__global float* out, __global int* counter, uint n) {
   }
 }
 
+// A path for full tiles and a bounds-checked one for the edge, as CLBlast's XgemmDirect has: the
+// edge path's loop (a varying trip count) follows a store, which refuses it, so it is cut off
+// (work-items going there run scalar) and the full path is widened.
+__kernel void edge_path(__global const float* in, __global float* out, uint full) {
+  uint i = get_global_id(0);
+  if (i < full) {
+    out[i] = in[i] * 2.0f;
+  } else {
+    out[i] = 0.0f;
+    for (uint k = full; k <= i; ++k) out[i] += in[k];
+  }
+}
+
 // A masked block after an atomic: widened; the lanes that skip the block, lane 0 among them,
 // never touch their address (4 GiB past the buffer), so the load is masked, not lane 0's scalar.
 __kernel void masked_far(__global const float* in, __global float* out, __global int* counter) {

@@ -321,7 +321,8 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
                    << ", scatters " << w.scatters << ", vector gathers " << w.vectorGathers
                    << ", vector scatters " << w.vectorScatters << ", per lane " << w.perLane
                    << ", checked branches " << w.checkedBranches << ", predicated branches "
-                   << w.predicatedBranches << "), prefetches " << k.prefetches
+                   << w.predicatedBranches << ", cut paths " << w.cutPaths
+                   << "), prefetches " << k.prefetches
                    << (w.refused.empty() ? "" : "; refused " + w.refused) << "\n";
     }
     m.print(llvm::errs(), nullptr);

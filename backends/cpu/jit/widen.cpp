@@ -45,6 +45,7 @@
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/Analysis/InstructionSimplify.h>
 #include <llvm/Analysis/VectorUtils.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
@@ -145,6 +146,42 @@ class Widener {
     return true;
   }
 
+  // After run() refused the region for something in one block: makes the widened code give up
+  // (kWidenBail, as a lane disagreement does) on every edge into a block that dominates that one,
+  // where each such edge leaves a conditional branch that nothing written precedes, and drops what
+  // only those edges reached. The region is then widened without the refused part, and work-items
+  // that go there run scalar from the region's start (exact, since nothing was written yet):
+  // CLBlast's XgemmDirect has a bounds-checked path for the edge tiles, whose divergent branches
+  // after stores refused the whole region for the full tiles too. False when there is no such
+  // block. The function stays valid either way; run() must be called again on a new Widener.
+  bool cutToBail() {
+    if (refusedAt_ == nullptr) return false;
+    llvm::DominatorTree dt(f_);
+    for (llvm::DomTreeNode* n = dt.getNode(refusedAt_); n && n->getIDom(); n = n->getIDom()) {
+      llvm::BasicBlock* target = n->getBlock();
+      bool cuttable = !llvm::pred_empty(target);
+      for (llvm::BasicBlock* pred : llvm::predecessors(target)) {
+        auto* br = llvm::dyn_cast<llvm::BranchInst>(pred->getTerminator());
+        // A conditional branch whose other way stays (else the cut belongs higher up), not a
+        // back edge of a loop `target` heads, nothing written before it.
+        cuttable &= br != nullptr && br->isConditional() &&
+                    br->getSuccessor(0) != br->getSuccessor(1) && !dt.dominates(target, pred) &&
+                    !afterSideEffect(pred);
+      }
+      if (!cuttable) continue;
+      llvm::BasicBlock* bail = llvm::BasicBlock::Create(f_.getContext(), "widen.cut", &f_);
+      llvm::ReturnInst::Create(f_.getContext(),
+                               llvm::ConstantInt::get(f_.getReturnType(), kWidenBail), bail);
+      for (llvm::BasicBlock* pred : llvm::to_vector(llvm::predecessors(target))) {
+        target->removePredecessor(pred);
+        pred->getTerminator()->replaceSuccessorWith(target, bail);
+      }
+      llvm::removeUnreachableBlocks(f_);
+      return true;
+    }
+    return false;
+  }
+
  private:
   // Private memory is per work-item: promoted to registers (then varying or uniform like any
   // value), else the region is refused.
@@ -181,6 +218,7 @@ class Widener {
     varying_.insert(f_.getArg(first_ + kLocalLinearId));
     // Validity first (independent of uniformity).
     for (llvm::BasicBlock* bb : order_) {
+      refusedAt_ = bb;  // where a refusal below is (cutToBail)
       for (llvm::Instruction& i : *bb) {
         if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
           llvm::Function* callee = call->getCalledFunction();
@@ -274,6 +312,7 @@ class Widener {
       }
     }
     for (llvm::BasicBlock* bb : order_) {
+      refusedAt_ = bb;
       for (llvm::Instruction& i : *bb) {
         if (auto* br = llvm::dyn_cast<llvm::BranchInst>(&i)) {
           if (br->isConditional() && varying_.count(br->getCondition()) && !predicated_.count(bb)) {
@@ -357,7 +396,8 @@ class Widener {
         if (!vectorShapeOk(i, why)) return false;
       }
     }
-    for (llvm::BasicBlock* bb : order_)
+    for (llvm::BasicBlock* bb : order_) {
+      refusedAt_ = bb;
       for (llvm::Instruction& i : *bb)
         if (perLane_.count(&i)) {
           for (llvm::Value* op : i.operands())
@@ -366,6 +406,8 @@ class Widener {
               return false;
             }
         }
+    }
+    refusedAt_ = nullptr;
     return true;
   }
 
@@ -1099,6 +1141,7 @@ class Widener {
   llvm::Value* mask_ = nullptr;  // the lanes of the block being widened (null: all)
   bool effectsComputed_ = false;
   llvm::DenseSet<llvm::BasicBlock*> effects_, reached_;
+  llvm::BasicBlock* refusedAt_ = nullptr;  // the block classify() refused the region for
 };
 
 }  // namespace
@@ -1109,10 +1152,21 @@ llvm::Function* widenRegion(llvm::Function& region, unsigned first, unsigned vf,
   llvm::Function* w = llvm::CloneFunction(&region, vmap);
   w->setName(region.getName() + ".wide");
   WidenStats local;
-  Widener widener(*w, first, vf, &local);
-  if (!widener.run(why)) {
-    w->eraseFromParent();
-    return nullptr;
+  // A refusal in a part of the region that can be cut off (Widener::cutToBail) is retried without
+  // that part; each cut removes at least one block, and a few cuts are all real kernels need.
+  constexpr int kMaxCuts = 8;
+  for (int cuts = 0;; ++cuts) {
+    Widener widener(*w, first, vf, &local);
+    if (widener.run(why)) {
+      local.checkedBranches += cuts;  // each cut gives up at run time like a checked branch
+      local.cutPaths += cuts;
+      break;
+    }
+    if (cuts == kMaxCuts || !widener.cutToBail()) {
+      w->eraseFromParent();
+      return nullptr;
+    }
+    local = WidenStats{};
   }
   // A widening bug must not become wrong code: what does not verify runs scalar.
   std::string broken;
@@ -1132,6 +1186,7 @@ llvm::Function* widenRegion(llvm::Function& region, unsigned first, unsigned vf,
     stats->vectorCalls += local.vectorCalls;
     stats->checkedBranches += local.checkedBranches;
     stats->predicatedBranches += local.predicatedBranches;
+    stats->cutPaths += local.cutPaths;
   }
   return w;
 }

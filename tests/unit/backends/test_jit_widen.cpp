@@ -181,6 +181,31 @@ TEST_CASE("Given after_effect, when a varying branch that cannot be masked follo
   for (uint32_t i = 0; i < 64; ++i) REQUIRE(out[i] == (i < 50 ? float(i) * 0.5f : -1.0f));
 }
 
+TEST_CASE("Given edge_path, when a refused part follows a varying branch before any store, then "
+          "that part is cut off: full chunks run widened, the others scalar",
+          "[jit][widen]") {
+  for (int width : {8, 16}) {
+    const CompiledKernel& k = widened("edge_path", width);
+    INFO("width " << width);
+    CHECK(k.widen.widenedRegions == 1);
+    CHECK(k.widen.cutPaths == 1);
+    std::vector<float> in(96), out(96, -1);
+    for (uint32_t i = 0; i < 96; ++i) in[i] = float(i % 9) + 0.25f;
+    // 40 full: the chunks below 40 are widened, the one across 40 has lanes on both paths.
+    ArgBuffer args(k);
+    args.set(0, ptr(in)).set(1, ptr(out)).set(2, 40u);
+    launch(k, args.data(), dims1(3, 32), pool());
+    for (uint32_t i = 0; i < 96; ++i) {
+      float expect = in[i] * 2.0f;
+      if (i >= 40) {
+        expect = 0.0f;
+        for (uint32_t j = 40; j <= i; ++j) expect += in[j];
+      }
+      REQUIRE(out[i] == expect);
+    }
+  }
+}
+
 TEST_CASE("Given masked_far, when lanes that skip a masked block have addresses far outside the "
           "buffer, then none of them is read and the others' results are right",
           "[jit][widen]") {
