@@ -202,14 +202,14 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetIpcHandle(ze_context_handle_t hConte
   Context* c = Context::fromHandle(hContext);
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!ptr || !pIpcHandle) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  return guarded([&] { return c->memoryHolding(ptr).getIpcHandle(ptr, pIpcHandle); });
+  return guarded([&] { return c->getIpcHandle(ptr, pIpcHandle); });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeMemPutIpcHandle(ze_context_handle_t hContext,
                                                       ze_ipc_mem_handle_t handle) {
   Context* c = Context::fromHandle(hContext);
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  return guarded([&] { return c->memory().putIpcHandle(handle); });
+  return guarded([&] { return c->putIpcHandle(handle); });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeMemOpenIpcHandle(ze_context_handle_t hContext,

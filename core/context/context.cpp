@@ -1,5 +1,7 @@
 #include "core/context/context.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <mutex>
 
@@ -37,6 +39,23 @@ Context::~Context() {
   std::lock_guard lock(liveMutex);
   auto& contexts = live();
   contexts.erase(std::remove(contexts.begin(), contexts.end(), this), contexts.end());
+}
+
+ze_result_t Context::getIpcHandle(const void* p, ze_ipc_mem_handle_t* handle) {
+  MemoryManager& holder = memoryHolding(p);
+  if (holder.find(p)) return holder.getIpcHandle(p, handle);
+  IpcHandleData d;
+  if (ze_result_t r = virtual_.exportIpc(p, d); r != ZE_RESULT_SUCCESS) return r;
+  encode(d, *handle);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t Context::putIpcHandle(const ze_ipc_mem_handle_t& handle) {
+  ze_result_t r = memory_->putIpcHandle(handle);
+  IpcHandleData d;
+  if (r != ZE_RESULT_SUCCESS && decode(handle, d) && d.pid == getpid() && virtual_.putIpc(d.cookie))
+    return ZE_RESULT_SUCCESS;
+  return r;
 }
 
 MemoryManager& Context::memoryHolding(const void* p) {

@@ -52,6 +52,11 @@ class Context : public Object<_ze_context_handle_t, 0x7465737343747831ull /* "te
   // lenient. The other context must outlive the call, as for any use of its memory.
   MemoryManager& memoryHolding(const void* p);
   VirtualMemory& virtualMemory() { return virtual_; }
+  // zeMemGetIpcHandle / zeMemPutIpcHandle: USM allocations (found as memoryHolding finds them) and
+  // ranges mapped into this context's reservations (level-zero-tests' IPC cases export such
+  // mappings, as the reference driver allows).
+  ze_result_t getIpcHandle(const void* p, ze_ipc_mem_handle_t* handle);
+  ze_result_t putIpcHandle(const ze_ipc_mem_handle_t& handle);
   // The residency contract (zeContextMakeMemoryResident / zeContextEvictMemory): the range must lie
   // in one allocation of this context or in mapped pages of one of its reservations. A CPU device
   // takes page faults (ZE_DEVICE_PROPERTY_FLAG_ONDEMANDPAGING), so memory is always resident and

@@ -12,17 +12,25 @@ std::unique_ptr<PhysicalMemory> PhysicalMemory::create(Context& context, Device&
                                                        size_t bytes) {
   int fd = memfd_create("tessera-physical", MFD_CLOEXEC);
   if (fd < 0) return nullptr;
-  if (ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
+  // zePhysicalMemCreate's size is a page multiple (checked by the entry point).
+  const size_t tableBytes = roundUp(bytes / kPageSize * sizeof(ExportEntry), kPageSize);
+  void* table = MAP_FAILED;
+  if (ftruncate(fd, static_cast<off_t>(bytes + tableBytes)) == 0)
+    table = mmap(nullptr, tableBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+                 static_cast<off_t>(bytes));
+  if (table == MAP_FAILED) {
     close(fd);
     return nullptr;
   }
   Placement p;
   p.topology = &context.driver().topology();
   for (const NumaNodeInfo& n : device.resources().numaNodes) p.nodes.push_back(n.osIndex);
-  return std::unique_ptr<PhysicalMemory>(new PhysicalMemory(context, device, fd, bytes, p));
+  return std::unique_ptr<PhysicalMemory>(new PhysicalMemory(
+      context, device, fd, bytes, p, static_cast<ExportEntry*>(table), tableBytes));
 }
 
 PhysicalMemory::~PhysicalMemory() {
+  munmap(table_, tableBytes_);
   close(fd_);
 }
 

@@ -1,6 +1,8 @@
 // A physical memory object (zePhysicalMemCreate): pages with no address of their own, a memfd that
 // zeVirtualMemMap maps into reserved ranges. One object may back several ranges at once; they then
-// share the bytes.
+// share the bytes. File layout as a Backing's (backing.h): [data: size][export table: one
+// ExportEntry per data page], so a mapped range can be exported by IPC handle (ipc.h) like a USM
+// allocation.
 #pragma once
 
 #include <level_zero/ze_api.h>
@@ -30,18 +32,31 @@ class PhysicalMemory
   Device& device() const { return device_; }
   int fd() const { return fd_; }
   size_t size() const { return size_; }
+  size_t exportTableOffset() const { return size_; }
+  // The export entry of the page at `offset` (writes: under the mapping context's VirtualMemory
+  // lock).
+  ExportEntry& exportEntry(size_t offset) { return table_[offset / kPageSize]; }
   // Where the device's pages go (the NUMA nodes of its device), applied to each mapping.
   const Placement& placement() const { return placement_; }
   // Ranges currently mapped from this object; zePhysicalMemDestroy refuses while any remain.
   std::atomic<uint32_t> mappings{0};
 
  private:
-  PhysicalMemory(Context& c, Device& d, int fd, size_t size, Placement p)
-      : context_(c), device_(d), fd_(fd), size_(size), placement_(std::move(p)) {}
+  PhysicalMemory(Context& c, Device& d, int fd, size_t size, Placement p, ExportEntry* table,
+                 size_t tableBytes)
+      : context_(c),
+        device_(d),
+        fd_(fd),
+        size_(size),
+        placement_(std::move(p)),
+        table_(table),
+        tableBytes_(tableBytes) {}
   Context& context_;
   Device& device_;
   int fd_;
   size_t size_;
+  ExportEntry* table_;
+  size_t tableBytes_;
   Placement placement_;
 };
 

@@ -1,10 +1,12 @@
 #include "core/memory/virtual_memory.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 
+#include "core/common/remote_fd.h"
 #include "core/topology/topology.h"
 
 namespace tessera::core {
@@ -56,12 +58,55 @@ const VirtualMemory::Reservation* VirtualMemory::holding(uintptr_t a, uintptr_t 
   return const_cast<VirtualMemory*>(this)->holding(a, b);
 }
 
+void VirtualMemory::endExport(Segment& s) {
+  if (s.exportCookie == 0) return;
+  s.physical->exportEntry(s.offset) = ExportEntry{0, 0};
+  s.exportCookie = 0;
+}
+
+ze_result_t VirtualMemory::exportIpc(const void* p, IpcHandleData& d) {
+  auto a = reinterpret_cast<uintptr_t>(p);
+  std::lock_guard lock(mutex_);
+  Reservation* r = holding(a, a + 1);
+  if (!r) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  auto it = r->segments.upper_bound(a);
+  if (it == r->segments.begin()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  --it;
+  Segment& s = it->second;
+  if (a >= s.end) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  const size_t size = s.end - it->first;
+  if (s.exportCookie == 0) {
+    s.exportCookie = randomCookie();
+    s.physical->exportEntry(s.offset) = ExportEntry{s.exportCookie, size};
+  }
+  d.pid = getpid();
+  d.fd = s.physical->fd();
+  d.dataOffset = s.offset;
+  d.size = size;
+  d.tableOffset = s.physical->exportTableOffset();
+  d.cookie = s.exportCookie;
+  d.kind = ZE_MEMORY_TYPE_DEVICE;  // what zeVirtualMemMap gives: device memory of the object
+  return ZE_RESULT_SUCCESS;
+}
+
+bool VirtualMemory::putIpc(uint64_t cookie) {
+  std::lock_guard lock(mutex_);
+  for (auto& [start, r] : reservations_)
+    for (auto& [at, s] : r.segments)
+      if (s.exportCookie == cookie) {
+        endExport(s);
+        return true;
+      }
+  return false;
+}
+
 void VirtualMemory::split(Reservation& r, uintptr_t at) {
   auto it = r.segments.upper_bound(at);
   if (it == r.segments.begin()) return;
   --it;
   Segment& s = it->second;
   if (at <= it->first || at >= s.end) return;
+  endExport(s);  // the exported range is no longer one mapping
   Segment tail = s;
   tail.offset += at - it->first;
   s.end = at;
@@ -85,6 +130,7 @@ void VirtualMemory::dropSegments(Reservation& r, uintptr_t a, uintptr_t b) {
   split(r, a);
   split(r, b);
   for (auto it = r.segments.lower_bound(a); it != r.segments.end() && it->first < b;) {
+    endExport(it->second);
     it->second.physical->mappings.fetch_sub(1);
     it = r.segments.erase(it);
   }

@@ -19,6 +19,7 @@
 #include <map>
 #include <mutex>
 
+#include "core/memory/ipc.h"
 #include "core/memory/physical_memory.h"
 
 namespace tessera::core {
@@ -45,13 +46,22 @@ class VirtualMemory {
                         size_t* runBytes);
   // Whether every page of [p, p+bytes) is mapped (the residency calls accept such ranges).
   bool isMapped(const void* p, size_t bytes) const;
+  // zeMemGetIpcHandle of a mapped range: the mapping holding `p` is exported as a USM allocation
+  // is (ipc.h), its physical object's memfd and export table. INVALID_ARGUMENT when nothing of
+  // this context is mapped at `p`. The export ends with zeMemPutIpcHandle (putIpc) or when the
+  // mapping is unmapped or split; openers keep their own mapping of the pages.
+  ze_result_t exportIpc(const void* p, IpcHandleData& d);
+  // False when no mapping of this context was exported under that cookie.
+  bool putIpc(uint64_t cookie);
 
  private:
   struct Segment {
     uintptr_t end;
     PhysicalMemory* physical;
-    size_t offset;  // in the physical object
+    size_t offset;             // in the physical object
+    uint64_t exportCookie = 0;  // non-zero while exported by IPC handle
   };
+  static void endExport(Segment& s);
   struct AccessRun {
     uintptr_t end;
     ze_memory_access_attribute_t access;

@@ -124,6 +124,43 @@ TEST_CASE_METHOD(MemoryFixture,
   }
 }
 
+// level-zero-tests' IpcMemoryAccessTest ...PhysicalMemoryAllocatedAndReserved...: a reserved range
+// mapped to a physical memory object is exported like an allocation (the reference driver's
+// behaviour; the header only says "pointer to the device memory allocation").
+TEST_CASE_METHOD(MemoryFixture,
+                 "Given a reserved range mapped to physical memory, when another process opens "
+                 "its IPC handle, then both see the same bytes until the handle is put",
+                 "[memory][ipc][virtual]") {
+  const size_t bytes = 4 * 4096;
+  void* p = nullptr;
+  REQUIRE(zeVirtualMemReserve(context, nullptr, bytes, &p) == ZE_RESULT_SUCCESS);
+  ze_physical_mem_desc_t pd{ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC, nullptr, 0, bytes};
+  ze_physical_mem_handle_t phys = nullptr;
+  REQUIRE(zePhysicalMemCreate(context, device, &pd, &phys) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeVirtualMemMap(context, p, bytes, phys, 0, ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE) ==
+          ZE_RESULT_SUCCESS);
+  fill(p, 20);
+  ze_ipc_mem_handle_t h;
+  REQUIRE(zeMemGetIpcHandle(context, p, &h) == ZE_RESULT_SUCCESS);
+  Child c = startChild("child: open an IPC handle");
+  c.writeLine(toHex(h));
+  c.writeLine("20");
+  CHECK(lineStarting(c, "opened") == "opened");
+  finish(c);
+  CHECK(holds(p, 21));  // what the child wrote
+  CHECK(putIpcHandle()(context, h) == ZE_RESULT_SUCCESS);
+  // Put: another opener is refused.
+  Child late = startChild("child: try an IPC handle");
+  late.writeLine(toHex(h));
+  CHECK(lineStarting(late, "result ") != "result 0");
+  late.wait();
+  // Not mapped (an unmapped page of the reservation, an address outside it): no handle.
+  CHECK(zeVirtualMemUnmap(context, p, bytes) == ZE_RESULT_SUCCESS);
+  CHECK(zeMemGetIpcHandle(context, p, &h) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(zeVirtualMemFree(context, p, bytes) == ZE_RESULT_SUCCESS);
+  CHECK(zePhysicalMemDestroy(context, phys) == ZE_RESULT_SUCCESS);
+}
+
 TEST_CASE_METHOD(MemoryFixture,
                  "Given another process exports an allocation, when this process opens it and "
                  "writes, then the exporter sees the writes",
