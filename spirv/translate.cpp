@@ -9,6 +9,7 @@
 #include "spirv/clc/client.h"
 #include "spirv/legalize.h"
 #include "spirv/reflect.h"
+#include "spirv/repair.h"
 #include "spirv/translator_guard.h"
 #include "spirv/validate.h"
 
@@ -25,12 +26,24 @@ namespace {
 constexpr uint32_t kTranslatorMaxVersion = 0x00010400;
 
 // Steps (1) to (3), with the rewrites of legalize.h between validation and the hazard check: the
-// words to translate, or the reason not to in `error`.
+// words to translate, or the reason not to in `error`. A module that fails validation is validated
+// again after repair.h's repairs, and translated repaired when that passes.
 Legalized prepare(std::span<const uint8_t> binary, std::string& error) {
+  std::vector<uint32_t> repaired;
+  std::string repairs;
   ValidationResult validation = validate(binary);
   if (!validation.ok) {
-    error = validation.log;
-    return {};
+    Repaired r = repairProducerMistakes(toWords(binary));
+    std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(r.words.data()),
+                                   r.words.size() * sizeof(uint32_t));
+    if (r.warnings.empty() || !validate(bytes).ok) {
+      error = validation.log;
+      return {};
+    }
+    repaired = std::move(r.words);
+    repairs = std::move(r.warnings);
+    binary = std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(repaired.data()),
+                                      repaired.size() * sizeof(uint32_t));
   }
   ReflectResult reflection = reflect(binary);
   if (!reflection.ok) {
@@ -45,6 +58,7 @@ Legalized prepare(std::span<const uint8_t> binary, std::string& error) {
     return {};
   }
   Legalized legal = legalizeForTranslator(toWords(binary));
+  legal.warnings.insert(0, repairs);
   error = findTranslatorHazard(legal.words);
   return legal;
 }

@@ -12,6 +12,7 @@
 
 #include "spirv/reflect.h"
 #include "spirv/translate.h"
+#include "spirv/validate.h"
 #include "spirv_test_support.h"
 
 using namespace tessera::spirv;
@@ -174,4 +175,37 @@ TEST_CASE(
   INFO(padded.log);
   CHECK(padded.ok());
   CHECK(padded.warnings.find("padded with nul") != std::string::npos);
+}
+
+// spirv/repair.h: mistakes of real producers (oneAPI level-zero-tests' modules) that validation
+// refuses are repaired, with a warning each, and only when the repaired module validates.
+TEST_CASE(
+    "Given a producer's invalid module whose meaning is clear, when translated, then it is "
+    "repaired with a warning and translates",
+    "[spirv][translate][repair]") {
+  struct Case {
+    const char* kernel;
+    const char* warning;
+    const char* function;  // in the translated module; null: no kernel
+  };
+  for (Case c : {Case{"repair_interface", "interface lacked global variables", "repair_interface"},
+                 Case{"repair_capability", "ArbitraryPrecisionIntegersINTEL", "repair_capability"},
+                 Case{"repair_no_entry", "given the Linkage capability", nullptr}}) {
+    INFO(c.kernel);
+    std::vector<uint8_t> binary = loadKernel(c.kernel);
+    CHECK_FALSE(validate(binary).ok);  // invalid as written
+    llvm::LLVMContext context;
+    TranslateResult r = translate(context, binary);
+    INFO(r.log);
+    REQUIRE(r.ok());
+    CHECK(r.warnings.find(c.warning) != std::string::npos);
+    if (c.function) CHECK(r.module->getFunction(c.function) != nullptr);
+  }
+  // What no repair makes valid is refused with the validator's message, not a repair's.
+  std::vector<uint32_t> words = asWords(loadKernel("repair_capability"));
+  words.resize(words.size() - 1);
+  llvm::LLVMContext context;
+  TranslateResult broken = translate(context, asBytes(words));
+  CHECK_FALSE(broken.ok());
+  CHECK(broken.log.find("SPIR-V validation failed") != std::string::npos);
 }

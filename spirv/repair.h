@@ -1,0 +1,31 @@
+// Repairs of mistakes real producers make in SPIR-V that SPIRV-Tools then refuses, where what the
+// module means is clear and the repair cannot change it. translate.cpp asks for them only when a
+// module fails validation, and keeps a repair only when the repaired module validates; each repair
+// is a warning in the build log. (oneAPI level-zero-tests ship such modules: cooperative_kernel.spv,
+// cmdlist_verify.spv, 0kernels.spv; docs/conformance.md.)
+//
+//  - SPIR-V 1.4 and later: "the interface of an entry point must list every global variable
+//    referenced by the entry point's static call tree"; a producer that lists only Input and Output
+//    variables (the 1.3 rule) gets the others added.
+//  - A capability that needs an extension the module does not declare, and that nothing in the
+//    module uses, is dropped (ArbitraryPrecisionIntegersINTEL with no odd-width integer type).
+//  - A module with no entry point and no Linkage capability (a module of helper functions, or none)
+//    gets the Linkage capability: it then builds, with no kernels.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tessera::spirv {
+
+struct Repaired {
+  std::vector<uint32_t> words;  // the repaired module (a copy; unchanged when nothing applied)
+  std::string warnings;         // one "warning: ..." line per repair made; empty if none
+};
+
+// `words` in host word order, header included. Never fails: what it cannot parse it leaves alone.
+Repaired repairProducerMistakes(std::span<const uint32_t> words);
+
+}  // namespace tessera::spirv
