@@ -7,8 +7,11 @@
 // before run in a watched child (tests/support/ze_exec_support.h).
 #include <level_zero/ze_api.h>
 
+#include <pthread.h>
+
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -147,6 +150,43 @@ TEST_CASE("watched child: a kernel with 4 MiB of private memory runs on every ki
             ZE_RESULT_SUCCESS);
     check();
     zeCommandListDestroy(imm);
+  }
+  SECTION("on an application thread with a 1 MiB stack (synchronous immediate list)") {
+    // Applications choose their threads' stacks; 1 MiB is common (and musl's default is 128 KiB).
+    ze_result_t single = ZE_RESULT_ERROR_UNKNOWN, parallel = ZE_RESULT_ERROR_UNKNOWN;
+    std::vector<int> first(1, 0);
+    struct Job {
+      std::function<void()> body;
+    } job{[&] {
+      ze_command_queue_desc_t qd{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC};
+      qd.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
+      ze_command_list_handle_t imm = nullptr;
+      if (zeCommandListCreateImmediate(fx.context, fx.device, &qd, &imm) != ZE_RESULT_SUCCESS)
+        return;
+      ze_group_count_t one{1, 1, 1};
+      single = zeCommandListAppendLaunchKernel(imm, k, &one, nullptr, 0, nullptr);
+      first[0] = out[0];
+      ze_group_count_t all{items / 4, 1, 1};
+      parallel = zeCommandListAppendLaunchKernel(imm, k, &all, nullptr, 0, nullptr);
+      zeCommandListDestroy(imm);
+    }};
+    pthread_attr_t attr;
+    REQUIRE(pthread_attr_init(&attr) == 0);
+    REQUIRE(pthread_attr_setstacksize(&attr, 1024 * 1024) == 0);
+    pthread_t thread;
+    REQUIRE(pthread_create(
+                &thread, &attr,
+                [](void* p) -> void* {
+                  static_cast<Job*>(p)->body();
+                  return nullptr;
+                },
+                &job) == 0);
+    pthread_attr_destroy(&attr);
+    pthread_join(thread, nullptr);
+    CHECK(single == ZE_RESULT_SUCCESS);
+    CHECK(first[0] == expectedBig(idx, 0));
+    CHECK(parallel == ZE_RESULT_SUCCESS);
+    check();
   }
   ze_context_handle_t context = fx.context;
   CHECK(zeContextGetStatus(context) == ZE_RESULT_SUCCESS);
