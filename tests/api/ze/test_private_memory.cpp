@@ -106,6 +106,23 @@ TEST_CASE("Private memory: a kernel's frame is reported as privateMemSize", "[pr
   CHECK(privateOf("private_big") < 5u * 1024 * 1024);
   CHECK(privateOf("private_huge") >= 512u * 1024 * 1024);
   CHECK(privateOf("private_none") < 4096);
+  // A native binary keeps the measure (it is not compiled again when loaded).
+  const uint32_t measured = privateOf("private_big");
+  size_t size = 0;
+  REQUIRE(zeModuleGetNativeBinary(m, &size, nullptr) == ZE_RESULT_SUCCESS);
+  std::vector<uint8_t> native(size);
+  REQUIRE(zeModuleGetNativeBinary(m, &size, native.data()) == ZE_RESULT_SUCCESS);
+  ze_module_desc_t nd{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_NATIVE, size,
+                      native.data(), "", nullptr};
+  ze_module_handle_t loaded = nullptr;
+  REQUIRE(zeModuleCreate(fx.context, fx.device, &nd, &loaded, nullptr) == ZE_RESULT_SUCCESS);
+  ze_kernel_handle_t k = fx.kernel(loaded, "private_big");
+  ze_kernel_properties_t p{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+  REQUIRE(zeKernelGetProperties(k, &p) == ZE_RESULT_SUCCESS);
+  CHECK(p.privateMemSize == measured);
+  zeKernelDestroy(k);
+  fx.dropKernel(k);
+  zeModuleDestroy(loaded);
   zeModuleDestroy(m);
 }
 
@@ -258,6 +275,32 @@ TEST_CASE("watched child: recursive programs fail to build", "[recursion][.]") {
     bool named = log.find("ping -> pong -> ping") != std::string::npos ||
                  log.find("pong -> ping -> pong") != std::string::npos;
     CHECK(named);
+  }
+  SECTION("across modules (dynamic linking)") {
+    // Each module exports one function and imports the other's: only the linked program has the
+    // cycle, so zeModuleDynamicLink is where it is found.
+    const char* a =
+        "extern int ping2(int n);\n"
+        "int pong2(int n) { return n <= 0 ? 0 : ping2(n - 1) + ping2(n - 2); }\n"
+        "kernel void linked(global int* out) { out[0] = ping2(3); }\n";
+    const char* b =
+        "extern int pong2(int n);\n"
+        "int ping2(int n) { return n <= 0 ? 1 : pong2(n - 1) * 2 + pong2(n - 3); }\n";
+    ze_module_handle_t ma = nullptr, mb = nullptr;
+    REQUIRE(buildModule(fx, a, &log, &ma) == ZE_RESULT_SUCCESS);
+    REQUIRE(buildModule(fx, b, &log, &mb) == ZE_RESULT_SUCCESS);
+    ze_module_handle_t both[] = {ma, mb};
+    ze_module_build_log_handle_t linkLog = nullptr;
+    CHECK(zeModuleDynamicLink(2, both, &linkLog) == ZE_RESULT_ERROR_MODULE_LINK_FAILURE);
+    log = buildLogText(linkLog);
+    zeModuleBuildLogDestroy(linkLog);
+    INFO(log);
+    CHECK(log.find("recursion is not supported") != std::string::npos);
+    bool named = log.find("ping2 -> pong2 -> ping2") != std::string::npos ||
+                 log.find("pong2 -> ping2 -> pong2") != std::string::npos;
+    CHECK(named);
+    zeModuleDestroy(ma);
+    zeModuleDestroy(mb);
   }
   CHECK(m == nullptr);
 }
