@@ -59,9 +59,9 @@ class KernelStack {
 
   // The stack grown to `usable` bytes (rounded up to pages).
   void reserve(uint64_t usable) {
-    const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    if (usable <= usable_) return;  // every launch asks: the usual answer costs one compare
+    static const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
     usable = (usable + page - 1) / page * page;
-    if (usable <= usable_) return;
     release();
     // MAP_NORESERVE: address space only; pages are committed as kernel frames touch them.
     void* p = mmap(nullptr, usable + kKernelStackGuard, PROT_READ | PROT_WRITE,
