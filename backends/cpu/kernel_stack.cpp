@@ -91,9 +91,10 @@ class KernelStack {
 
 thread_local KernelStack tlsStack;
 
-// What runs first and last on the kernel stack: the sanitizer's view of the switch (AddressSanitizer
-// must know which stack is current, or its reports and its cleanup after a fault's long jump look
-// at the wrong one), the callee, and an exception caught to be rethrown on the thread's own stack.
+// What runs first and last on the kernel stack: the sanitizer's view of the switch
+// (AddressSanitizer must know which stack is current, or its reports and its cleanup after a
+// fault's long jump look at the wrong one), the callee, and an exception caught to be rethrown on
+// the thread's own stack.
 struct Switch {
   void (*fn)(void*);
   void* arg;
@@ -145,6 +146,8 @@ void runOnKernelStack(uint64_t need, void (*fn)(void*), void* arg) {
 #endif
 }
 
-uint64_t kernelStackSize() { return tlsStack.usable(); }
+uint64_t kernelStackSize() {
+  return tlsStack.usable();
+}
 
 }  // namespace tessera::backends::cpu

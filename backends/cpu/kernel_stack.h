@@ -39,7 +39,8 @@ void runOnKernelStack(uint64_t need, void (*fn)(void*), void* arg);
 
 template <typename F>
 void runOnKernelStackFn(uint64_t need, F& f) {
-  runOnKernelStack(need, [](void* p) { (*static_cast<F*>(p))(); }, &f);
+  runOnKernelStack(
+      need, [](void* p) { (*static_cast<F*>(p))(); }, &f);
 }
 
 // For tests: the usable size of this thread's kernel stack (0 before its first use).

@@ -10,10 +10,10 @@
 // tree (each level calling the next twice) would grow into.
 #include <llvm/IR/Instructions.h>
 
+#include <llvm/Transforms/Utils/Cloning.h>
 #include <algorithm>
 #include <map>
 #include <set>
-#include <llvm/Transforms/Utils/Cloning.h>
 
 #include "backends/cpu/jit/jit_passes.h"
 
@@ -70,13 +70,15 @@ bool findRecursion(llvm::Module& m, std::string* error) {
       if (s == State::Done) continue;
       if (s == State::OnPath) {
         std::string cycle;
-        auto from = std::find_if(path.begin(), path.end(),
-                                 [&](const Frame& fr) { return fr.f == callee; });
+        auto from =
+            std::find_if(path.begin(), path.end(), [&](const Frame& fr) { return fr.f == callee; });
         for (auto it = from; it != path.end(); ++it)
           cycle += spirvBaseName(it->f->getName()).str() + " -> ";
         cycle += spirvBaseName(callee->getName()).str();
-        *error = "recursion is not supported (OpenCL C: \"Recursion is not supported\"); "
-                 "call cycle: " + cycle;
+        *error =
+            "recursion is not supported (OpenCL C: \"Recursion is not supported\"); "
+            "call cycle: " +
+            cycle;
         return true;
       }
       s = State::OnPath;
@@ -131,8 +133,8 @@ bool inlineIntoKernels(llvm::Module& m, std::vector<llvm::Function*>* kernelsOut
     size_t rounds = 0;
     for (bool changed = true; changed; ++rounds) {
       if (rounds > functions) {
-        *error = "internal error: inlining into kernel " + kernel->getName().str() +
-                 " did not finish";
+        *error =
+            "internal error: inlining into kernel " + kernel->getName().str() + " did not finish";
         return false;
       }
       changed = false;

@@ -392,8 +392,8 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
     result->functions[name] = {address->toPtr<void*>(), 0};
   }
   result->object = objects_->take(id);
-  const std::map<std::string, uint64_t> frames = jit::readStackSizes(
-      llvm::StringRef(result->object.data(), result->object.size()));
+  const std::map<std::string, uint64_t> frames =
+      jit::readStackSizes(llvm::StringRef(result->object.data(), result->object.size()));
   for (size_t i = 0; i < symbols.size(); ++i)
     result->kernels[i].stackBytes = static_cast<uint32_t>(
         std::min<uint64_t>(jit::stackNeed(symbols[i], stacks, frames), UINT32_MAX));

@@ -78,7 +78,8 @@ bool planStacks(llvm::Module& m, StackPlan* plan, std::string* error) {
     std::string name = f.getName().str();
     plan->allocaBytes[name] = bytes;
     std::vector<std::string>& callees = plan->callees[name];
-    for (llvm::Function* g : possibleCallees(f, addressTaken)) callees.push_back(g->getName().str());
+    for (llvm::Function* g : possibleCallees(f, addressTaken))
+      callees.push_back(g->getName().str());
   }
   return true;
 }

@@ -22,7 +22,9 @@ namespace {
 constexpr const char* kChildVar = "TESSERA_TEST_WATCHED_CHILD";
 constexpr unsigned kWatchdogSeconds = 120;
 
-bool inChild() { return std::getenv(kChildVar) != nullptr; }
+bool inChild() {
+  return std::getenv(kChildVar) != nullptr;
+}
 
 // Runs the hidden test case `name` in a copy of this binary (which arms a watchdog) and checks
 // that it passed.
@@ -76,8 +78,8 @@ kernel void private_huge(global const uint* idx, uint n, global int* out) {
 
 cl_ulong privateMemSize(cl_kernel k, cl_device_id d) {
   cl_ulong size = 0;
-  REQUIRE(clGetKernelWorkGroupInfo(k, d, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof size, &size,
-                                   nullptr) == CL_SUCCESS);
+  REQUIRE(clGetKernelWorkGroupInfo(k, d, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof size, &size, nullptr) ==
+          CL_SUCCESS);
   return size;
 }
 
@@ -116,8 +118,8 @@ TEST_CASE("watched child: OpenCL private memory", "[cl][private_memory][.]") {
   // clEnqueueNDRangeKernel: "CL_OUT_OF_RESOURCES if there is a failure to queue the execution
   // instance of kernel on the command-queue because of insufficient resources needed to execute
   // the kernel."
-  CHECK(clEnqueueNDRangeKernel(fx.queue, huge, 1, nullptr, &global, &local, 0, nullptr,
-                               nullptr) == CL_OUT_OF_RESOURCES);
+  CHECK(clEnqueueNDRangeKernel(fx.queue, huge, 1, nullptr, &global, &local, 0, nullptr, nullptr) ==
+        CL_OUT_OF_RESOURCES);
   // Nothing was lost.
   CHECK(clFinish(fx.queue) == CL_SUCCESS);
   runKernel(fx.queue, big, 1, &global, &local);
@@ -163,7 +165,6 @@ TEST_CASE("watched child: OpenCL recursive programs", "[cl][recursion][.]") {
   }
 }
 
-TEST_CASE("OpenCL recursion: clBuildProgram fails with a log naming the cycle",
-          "[cl][recursion]") {
+TEST_CASE("OpenCL recursion: clBuildProgram fails with a log naming the cycle", "[cl][recursion]") {
   runInChild("watched child: OpenCL recursive programs");
 }

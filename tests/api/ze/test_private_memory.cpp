@@ -67,9 +67,13 @@ std::vector<uint32_t> spirvOf(const char* source) {
 ze_result_t buildModule(KernelFixture& fx, const char* source, std::string* log,
                         ze_module_handle_t* out) {
   std::vector<uint32_t> spv = spirvOf(source);
-  ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV,
-                        spv.size() * sizeof(uint32_t), reinterpret_cast<const uint8_t*>(spv.data()),
-                        "", nullptr};
+  ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC,
+                        nullptr,
+                        ZE_MODULE_FORMAT_IL_SPIRV,
+                        spv.size() * sizeof(uint32_t),
+                        reinterpret_cast<const uint8_t*>(spv.data()),
+                        "",
+                        nullptr};
   ze_module_build_log_handle_t buildLog = nullptr;
   ze_result_t r = zeModuleCreate(fx.context, fx.device, &desc, out, &buildLog);
   *log = buildLogText(buildLog);
@@ -112,8 +116,13 @@ TEST_CASE("Private memory: a kernel's frame is reported as privateMemSize", "[pr
   REQUIRE(zeModuleGetNativeBinary(m, &size, nullptr) == ZE_RESULT_SUCCESS);
   std::vector<uint8_t> native(size);
   REQUIRE(zeModuleGetNativeBinary(m, &size, native.data()) == ZE_RESULT_SUCCESS);
-  ze_module_desc_t nd{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_NATIVE, size,
-                      native.data(), "", nullptr};
+  ze_module_desc_t nd{ZE_STRUCTURE_TYPE_MODULE_DESC,
+                      nullptr,
+                      ZE_MODULE_FORMAT_NATIVE,
+                      size,
+                      native.data(),
+                      "",
+                      nullptr};
   ze_module_handle_t loaded = nullptr;
   REQUIRE(zeModuleCreate(fx.context, fx.device, &nd, &loaded, nullptr) == ZE_RESULT_SUCCESS);
   ze_kernel_handle_t k = fx.kernel(loaded, "private_big");
