@@ -166,13 +166,18 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
   if (!k->launchHolds(holds)) return CL_INVALID_KERNEL_ARGS;
   // Two words of captures fit in std::function's own storage: no allocation per launch (the
   // append runs before enqueue returns, while `groups` lives).
-  return q->enqueue(
+  cl_int err = q->enqueue(
       type, num_events, event_wait_list, event,
       [zk, g = &groups](ze_command_list_handle_t l, ze_event_handle_t signal, uint32_t n,
                         ze_event_handle_t* w) {
         return zeCommandListAppendLaunchKernel(l, zk, g, signal, n, w);
       },
       holds, false);
+  // The append refuses a kernel whose private memory exceeds the device's limit with
+  // OUT_OF_DEVICE_MEMORY; no buffer is allocated here. "CL_OUT_OF_RESOURCES if there is a failure
+  // to queue the execution instance of kernel on the command-queue because of insufficient
+  // resources needed to execute the kernel."
+  return err == CL_MEM_OBJECT_ALLOCATION_FAILURE ? CL_OUT_OF_RESOURCES : err;
 }
 
 }  // namespace

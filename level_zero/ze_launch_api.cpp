@@ -13,6 +13,7 @@ namespace {
 // The launch of `kernel` as it stands; INVALID_ARGUMENT if an argument was never set.
 ze_result_t makeLaunch(Kernel& kernel, const ze_group_count_t* counts, LaunchOp& out) {
   if (!kernel.allArgumentsSet()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (ze_result_t r = kernel.checkPrivateMemory(); r != ZE_RESULT_SUCCESS) return r;
   out.kernel = Ref<Kernel>(&kernel);
   out.args = kernel.argumentBuffer();
   for (int d = 0; d < 3; ++d) {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "backends/cpu/kernel_stack.h"
 #include "core/topology/topology.h"
 
 namespace tessera::core {
@@ -22,6 +23,10 @@ constexpr uint32_t kPrintfBufferSize = 1024 * 1024;
 constexpr size_t kMaxFillPatternSize = 128;
 constexpr uint32_t kComputeQueues = 8;
 constexpr uint32_t kCopyQueues = 2;
+// Private memory of one work-item (its share of the kernel stack a thread runs it on, plus scratch
+// across barriers): a kernel needing more is refused at launch (Kernel::checkPrivateMemory). What
+// the kernel stacks are sized for, backends/cpu/kernel_stack.h.
+constexpr uint64_t kMaxPrivateMemSize = backends::cpu::kMaxKernelStackNeed;
 
 // A slice is a package, an EU a core, a thread a PU; when the PUs do not divide evenly (hybrid
 // CPUs, trimmed devices) the description falls back to what does.

@@ -1,5 +1,6 @@
 #include "core/module/kernel.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "backends/cpu/worker_pool.h"
@@ -162,6 +163,18 @@ uint32_t Kernel::maxCooperativeGroupCount() const {
   return module_->device().workers().size();
 }
 
+uint64_t Kernel::privateMemSize() const {
+  return uint64_t{compiled_->stackBytes} + compiled_->scratchBytesPerWorkItem;
+}
+
+ze_result_t Kernel::checkPrivateMemory() const {
+  // ze_api.h: "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY: [Core] insufficient device memory to satisfy
+  // call" (every append may return it). A work-item's private memory is its share of the thread's
+  // kernel stack (backends/cpu/kernel_stack.h), which is never larger than the limit.
+  return privateMemSize() > limits::kMaxPrivateMemSize ? ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY
+                                                       : ZE_RESULT_SUCCESS;
+}
+
 void Kernel::properties(ze_kernel_properties_t& p) const {
   auto stype = p.stype;
   auto pNext = p.pNext;
@@ -177,7 +190,7 @@ void Kernel::properties(ze_kernel_properties_t& p) const {
   p.maxSubgroupSize = 1;
   p.maxNumSubgroups = limits::kMaxGroupSize;
   p.localMemSize = compiled_->staticLocalBytes;
-  p.privateMemSize = compiled_->scratchBytesPerWorkItem;
+  p.privateMemSize = static_cast<uint32_t>(std::min<uint64_t>(privateMemSize(), UINT32_MAX));
   p.spillMemSize = 0;
   stableUuid("tessera-kernel|" + compiled_->name, p.uuid.kid);
   std::memcpy(p.uuid.mid, p.uuid.kid, sizeof p.uuid.mid);

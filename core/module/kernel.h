@@ -65,6 +65,13 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   }
   // Cooperative launches need every group running at once: one per worker of the device.
   uint32_t maxCooperativeGroupCount() const;
+  // Private memory of one work-item (ze_kernel_properties_t::privateMemSize, "private memory size
+  // allocated by compiler used by each thread"): the work-group function's measured stack, where
+  // private variables live, plus the scratch slots of values kept across barriers.
+  uint64_t privateMemSize() const;
+  // Whether a launch of it can run: "insufficient device memory" (OUT_OF_DEVICE_MEMORY) when its
+  // private memory exceeds limits::kMaxPrivateMemSize.
+  ze_result_t checkPrivateMemory() const;
 
   ze_kernel_indirect_access_flags_t indirectAccess = 0;
   ze_cache_config_flags_t cacheConfig = 0;

@@ -9,7 +9,9 @@ namespace tessera::core {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'E', 'S', 'S', 'N', 'A', 'T', '1'};
-constexpr uint32_t kVersion = 1;
+// 2: kernels carry their measured stack need (CompiledKernel::stackBytes) and their code has stack
+// probes; a version-1 binary's code has neither and is refused.
+constexpr uint32_t kVersion = 2;
 
 class Writer {
  public:
@@ -87,6 +89,7 @@ std::vector<uint8_t> writeNativeBinary(const NativeImage& image) {
       w.put(k.argBufferSize);
       w.put(k.staticLocalBytes);
       w.put(k.scratchBytesPerWorkItem);
+      w.put(k.stackBytes);
       w.put(k.barrierCount);
     }
     w.put(static_cast<uint32_t>(code.globals.size()));
@@ -146,7 +149,7 @@ bool readNativeBinary(std::span<const uint8_t> bytes, NativeImage& out, std::str
         a.kind = static_cast<backends::cpu::ArgKind>(kind);
       }
       if (!r.get(k.argBufferSize) || !r.get(k.staticLocalBytes) ||
-          !r.get(k.scratchBytesPerWorkItem) || !r.get(k.barrierCount))
+          !r.get(k.scratchBytesPerWorkItem) || !r.get(k.stackBytes) || !r.get(k.barrierCount))
         return fail("truncated kernel sizes");
     }
     if (!r.count(n, 12)) return fail("truncated globals");

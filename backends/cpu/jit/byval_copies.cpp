@@ -7,6 +7,8 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 
+#include <llvm/ADT/SmallPtrSet.h>
+
 #include "backends/cpu/jit/jit_passes.h"
 
 namespace tessera::backends::cpu::jit {
@@ -15,13 +17,14 @@ namespace {
 // True unless every use of `p` (through GEPs and casts) only loads from it.
 bool mayBeWritten(llvm::Value* p) {
   std::vector<llvm::Value*> work{p};
+  llvm::SmallPtrSet<llvm::Value*, 16> seen{p};  // each user once (a GEP may use p twice)
   while (!work.empty()) {
     llvm::Value* v = work.back();
     work.pop_back();
     for (llvm::User* u : v->users()) {
       if (llvm::isa<llvm::LoadInst>(u)) continue;
       if (llvm::isa<llvm::GetElementPtrInst>(u) || llvm::isa<llvm::CastInst>(u)) {
-        work.push_back(u);
+        if (seen.insert(u).second) work.push_back(u);
         continue;
       }
       if (auto* copy = llvm::dyn_cast<llvm::MemTransferInst>(u);

@@ -61,8 +61,38 @@ enum RegionParam : unsigned {
 };
 
 // inline_calls.cpp: calling conventions to C, every call to a defined function inlined into the
-// kernels. Returns the kernels (functions that were spir_kernel).
-std::vector<llvm::Function*> inlineIntoKernels(llvm::Module& m);
+// kernels. Fills `kernels` (functions that were spir_kernel). False (and `error`) when the call
+// graph has a cycle (findRecursion) or a kernel would grow past kMaxInlinedInstructions.
+inline constexpr size_t kMaxInlinedInstructions = 2'000'000;
+bool inlineIntoKernels(llvm::Module& m, std::vector<llvm::Function*>* kernels, std::string* error);
+// True (and `error`, naming the functions of one cycle: "f -> g -> f") when a defined function
+// of `m` can reach itself through calls (direct, or indirect to any function whose address is
+// taken).
+bool findRecursion(llvm::Module& m, std::string* error);
+// The defined functions `f` may call: those it names (calls, or takes the address of) and, when it
+// makes an indirect call, every function of `addressTaken`.
+std::vector<llvm::Function*> possibleCallees(llvm::Function& f,
+                                             const std::vector<llvm::Function*>& addressTaken);
+
+// stack_sizes.cpp: the stack a work-group function needs, measured at JIT time.
+// The largest frame (static allocas) a function may have: x86 addresses its frame with signed
+// 32-bit displacements, so LLVM cannot compile one near 2 GiB.
+inline constexpr uint64_t kMaxFrameBytes = uint64_t{1} << 30;
+// "probe-stack"="inline-asm" on every defined function (x86): frames are touched page by page.
+void addStackProbes(llvm::Module& m);
+// What the IR knows, after optimization and before code generation: each defined function's
+// possible callees and the bytes of its static allocas (the stand-in for a frame the object does
+// not list). False (and `error`) when a function's allocas exceed kMaxFrameBytes.
+struct StackPlan {
+  std::map<std::string, std::vector<std::string>> callees;
+  std::map<std::string, uint64_t> allocaBytes;
+};
+bool planStacks(llvm::Module& m, StackPlan* plan, std::string* error);
+// The frame sizes of an ELF object's `.stack_sizes` sections, by function symbol.
+std::map<std::string, uint64_t> readStackSizes(llvm::StringRef object);
+// `function`'s frame plus the largest need among the functions it may call.
+uint64_t stackNeed(const std::string& function, const StackPlan& plan,
+                   const std::map<std::string, uint64_t>& frames);
 
 // trap_free_arithmetic.cpp: what OpenCL leaves undefined gets a value, never a trap: integer
 // divisions and remainders divide by 1 where the divisor is 0 (or -1 with the minimum dividend),

@@ -68,6 +68,11 @@ struct CompiledKernel {
   uint32_t argBufferSize = 0;
   uint32_t staticLocalBytes = 0;         // the module's static __local variables
   uint32_t scratchBytesPerWorkItem = 0;  // 0 when the kernel has no barrier
+  // Stack the work-group function needs (its frame and those of module functions it may call),
+  // measured when it was compiled (jit/stack_sizes.cpp). Its private variables live there, except
+  // those kept across barriers (in scratch). The launcher runs it on a stack of this size plus a
+  // reserve for host calls (kernel_stack.h).
+  uint32_t stackBytes = 0;
   uint32_t barrierCount = 0;
   WidenStats widen;  // not kept in native binaries
   uint32_t prefetches = 0;  // prefetches across barriers (jit/prefetch.cpp); nor this

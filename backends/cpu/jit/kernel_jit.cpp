@@ -2,7 +2,8 @@
 //  1. triple and DataLayout of the host (from the JIT): every later size and alignment (argument
 //     slots, scratch slots, static locals) must be the host's, not SPIR's.
 //  2. inlineIntoKernels: one function per kernel, so barriers in helpers are seen by step 5 and
-//     calling conventions are C before anything is called natively. Then copyWrittenByValArgs
+//     calling conventions are C before anything is called natively. It refuses recursion (a
+//     cycle in the call graph) first: inlining one never ends. Then copyWrittenByValArgs
 //     (per kernel): after inlining, so writes made by helpers are seen; before step 5, so the
 //     private copy is an alloca of the kernel, which formRegions keeps per work-item.
 //  3. lowerWorkGroupCollectives, then lowerBuiltins. The collectives add barriers and static
@@ -21,11 +22,14 @@
 //  5. formRegions (per kernel): cuts at barriers, turns work-item builtins into parameters.
 //  6. buildWorkGroupFunction (per kernel): loops, parallel metadata, region inlining; the kernel
 //     itself is then erased and every other function made internal so O3 drops what is unused.
-//  7. verifier, then the O3 pipeline (or the level CompileOptions asks for) with the host
-//     TargetMachine (vectorizes the work-item loops). Program-scope variables and the exports that
+//  7. verifier, stack probes on every function (stack_sizes.cpp), then the O3 pipeline (or the
+//     level CompileOptions asks for) with the host TargetMachine (vectorizes the work-item loops);
+//     after it, what the IR knows for measuring stacks (planStacks: callees, allocas; a frame
+//     too large to compile fails here). Program-scope variables and the exports that
 //     can run on their own keep external linkage; their addresses are looked up after step 8.
 //  8. ORC: the module goes into a JITDylib of its own (kernel names of different modules do not
-//     collide) that resolves libm and the like from the process.
+//     collide) that resolves libm and the like from the process. The object's `.stack_sizes`
+//     then give each kernel's CompiledKernel::stackBytes.
 #include "backends/cpu/jit/kernel_jit.h"
 
 #include "backends/cpu/jit/builtin_runtime.h"
@@ -173,6 +177,9 @@ std::unique_ptr<KernelJit> KernelJit::create(std::string* error) {
   // A kernel that reaches `unreachable` (OpUnreachable) traps (SIGILL, contained by fault_guard.h)
   // rather than running into whatever code follows it.
   jtmb->getOptions().TrapUnreachable = true;
+  // Each function's frame size in a `.stack_sizes` section of the object (not loaded; read by
+  // jit/stack_sizes.cpp to size the stacks kernels run on).
+  jtmb->getOptions().EmitStackSizeSection = true;
   std::string cpu = jtmb->getCPU();
   std::string features = jtmb->getFeatures().getString();
   auto tm = jtmb->createTargetMachine();
@@ -274,7 +281,8 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
   m.setTargetTriple(jit_->getTargetTriple().str());
   m.setDataLayout(jit_->getDataLayout());
   // 2.-4.
-  std::vector<llvm::Function*> kernels = jit::inlineIntoKernels(m);
+  std::vector<llvm::Function*> kernels;
+  if (!jit::inlineIntoKernels(m, &kernels, error)) return nullptr;
   jit::makeArithmeticTrapFree(m);  // before anything optimizes on division by zero
   for (llvm::Function* kernel : kernels) jit::copyWrittenByValArgs(*kernel);
   jit::lowerWorkGroupCollectives(m);
@@ -349,7 +357,10 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
       globals.emplace_back(g.getName().str(), m.getDataLayout().getTypeAllocSize(g.getValueType()));
     }
   }
+  jit::addStackProbes(m);
   optimize(m, tm_.get(), options.optLevel);
+  jit::StackPlan stacks;
+  if (!jit::planStacks(m, &stacks, error)) return nullptr;
   // 8.
   std::string id = "module" + std::to_string(dylibs_++);
   m.setModuleIdentifier(id);
@@ -388,6 +399,11 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
     result->functions[name] = {address->toPtr<void*>(), 0};
   }
   result->object = objects_->take(id);
+  const std::map<std::string, uint64_t> frames =
+      jit::readStackSizes(llvm::StringRef(result->object.data(), result->object.size()));
+  for (size_t i = 0; i < symbols.size(); ++i)
+    result->kernels[i].stackBytes = static_cast<uint32_t>(
+        std::min<uint64_t>(jit::stackNeed(symbols[i], stacks, frames), UINT32_MAX));
   ++compiles_;
   result->compileMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -19,6 +19,7 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
   if (depth > 32) return std::nullopt;
   auto it = strides_.find(v);
   if (it != strides_.end()) return it->second;
+  if (!spend()) return std::nullopt;
   std::optional<int64_t> r;
   auto* i = llvm::dyn_cast<llvm::Instruction>(v);
   auto narrow = [](llvm::Type* t) { return t->isIntegerTy() && t->getIntegerBitWidth() < 32; };
@@ -164,7 +165,7 @@ uint64_t LaneStrides::laneZeroAlign(llvm::Value* v, int depth) {
   }
   if (v == f_.getArg(first_ + kLocalIdX)) return vf_;
   auto* i = llvm::dyn_cast<llvm::Instruction>(v);
-  if (i == nullptr || depth > 32) return 1;
+  if (i == nullptr || depth > 32 || !spend()) return 1;
   auto op = [&](unsigned k) { return laneZeroAlign(i->getOperand(k), depth + 1); };
   switch (i->getOpcode()) {
     case llvm::Instruction::Add:
@@ -204,7 +205,7 @@ bool LaneStrides::nonNegative(llvm::Value* v, int depth) {
     return v->getType()->isIntegerTy() && llvm::computeKnownBits(v, dl_).isNonNegative();
   };
   auto* i = llvm::dyn_cast<llvm::Instruction>(v);
-  if (i == nullptr || depth > 32) return known();
+  if (i == nullptr || depth > 32 || !spend()) return known();
   auto op = [&](unsigned k) { return nonNegative(i->getOperand(k), depth + 1); };
   switch (i->getOpcode()) {
     case llvm::Instruction::Add:

@@ -58,6 +58,12 @@ class LaneStrides {
   llvm::DenseMap<llvm::Value*, std::optional<int64_t>> strides_;
   llvm::DenseMap<llvm::PHINode*, std::optional<int64_t>> assumed_;  // phis under assumption
   std::vector<llvm::Value*> assumedLog_;  // strides computed while assumptions were open
+  // Steps the three walks may still take for this region. The depth limit alone does not bound
+  // them: an expression that uses a value twice at each of 32 levels (x1 = x0 + x0, ...) or nested
+  // phis re-evaluated under assumptions take exponential time. Once spent, every answer is the
+  // cautious one (no stride, alignment 1, sign unknown).
+  uint64_t budget_ = uint64_t{1} << 20;
+  bool spend() { return budget_ > 0 && (--budget_, true); }
 };
 
 }  // namespace tessera::backends::cpu::jit

@@ -13,6 +13,7 @@
 
 #include "backends/cpu/fault_guard.h"
 #include "backends/cpu/jit/builtin_runtime.h"
+#include "backends/cpu/kernel_stack.h"
 
 namespace tessera::backends::cpu {
 namespace {
@@ -55,6 +56,10 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
       throw std::invalid_argument("launch: group counts and sizes must be at least 1");
     }
   }
+  // Callers refuse such kernels before they launch (core/module/kernel.h, privateMemSize); no
+  // thread gets a stack this large.
+  if (kernel.stackBytes > kMaxKernelStackNeed)
+    throw std::length_error("launch: the kernel needs more stack than a work-item may have");
   // The launch's own copy of the arguments, with __local sizes turned into offsets; on the stack
   // for the usual few arguments, so a launch allocates nothing. Aligned like the slots in it: the
   // work-group function loads an int16 with its alignment of 64, as an aligned AVX-512 move that
@@ -127,11 +132,16 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
         }
       }
     };
-    FaultInfo info;
-    if (!runGuardedFn(run, &info, tag)) {
-      std::call_once(firstOnce, [&] { first = info; });
-      faulted.store(true, std::memory_order_relaxed);
-    }
+    // On this thread's kernel stack (kernel_stack.h), sized for the kernel's frame; the recovery
+    // point of a fault is set there too, so a caught fault returns through the stack switch.
+    auto guarded = [&] {
+      FaultInfo info;
+      if (!runGuardedFn(run, &info, tag)) {
+        std::call_once(firstOnce, [&] { first = info; });
+        faulted.store(true, std::memory_order_relaxed);
+      }
+    };
+    runOnKernelStackFn(kernel.stackBytes, guarded);
   };
   uint64_t c = 0;
   if (!pool || serialNs) {

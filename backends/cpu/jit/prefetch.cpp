@@ -43,7 +43,10 @@ class Derivative {
 
   llvm::Value* of(llvm::Value* v, int depth = 0) {
     if (!isInLoop(v)) return b_.getInt64(0);
-    if (depth > 24) return nullptr;
+    // The depth limit alone leaves 2^24 steps (and as many instructions) for an address that
+    // uses a value twice at every level; a budget per load bounds the walk.
+    if (depth > 24 || budget_ == 0) return nullptr;
+    --budget_;
     auto* i = llvm::cast<llvm::Instruction>(v);
     if (auto* phi = llvm::dyn_cast<llvm::PHINode>(i)) return ofPhi(phi);
     if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(i)) {
@@ -136,6 +139,7 @@ class Derivative {
   }
 
   llvm::Loop& loop_;
+  unsigned budget_ = 4096;
   llvm::IRBuilder<> b_;
   const llvm::DataLayout& dl_;
 };

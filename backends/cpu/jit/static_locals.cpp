@@ -4,6 +4,8 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 
+#include <llvm/ADT/SmallPtrSet.h>
+
 #include "backends/cpu/jit/jit_passes.h"
 
 namespace tessera::backends::cpu::jit {
@@ -11,10 +13,18 @@ namespace {
 
 constexpr unsigned kLocalAddressSpace = 3;
 
+// A walk over the constant's operands, each constant once: constant expressions share operands,
+// and a recursive walk without that took exponential time (and stack) on a deep, shared one.
 bool usesGlobal(const llvm::Constant* c, const llvm::GlobalVariable* g) {
-  if (c == g) return true;
-  for (const llvm::Use& op : c->operands()) {
-    if (auto* oc = llvm::dyn_cast<llvm::Constant>(op.get()); oc && usesGlobal(oc, g)) return true;
+  std::vector<const llvm::Constant*> work{c};
+  llvm::SmallPtrSet<const llvm::Constant*, 16> seen{c};
+  while (!work.empty()) {
+    const llvm::Constant* k = work.back();
+    work.pop_back();
+    if (k == g) return true;
+    for (const llvm::Use& op : k->operands())
+      if (auto* oc = llvm::dyn_cast<llvm::Constant>(op.get()); oc && seen.insert(oc).second)
+        work.push_back(oc);
   }
   return false;
 }
