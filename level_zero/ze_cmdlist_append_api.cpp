@@ -28,8 +28,9 @@ bool regionExtent(uintptr_t base, const ze_copy_region_t& r, uint64_t pitch, uin
   using tessera::support::checkedAdd;
   using tessera::support::checkedMul;
   uint64_t z, y, end;
-  if (!checkedMul(uint64_t(r.originZ), slicePitch, z) || !checkedMul(uint64_t(r.originY), pitch, y) ||
-      !checkedAdd(z, y, start) || !checkedAdd(start, uint64_t(r.originX), start))
+  if (!checkedMul(uint64_t(r.originZ), slicePitch, z) ||
+      !checkedMul(uint64_t(r.originY), pitch, y) || !checkedAdd(z, y, start) ||
+      !checkedAdd(start, uint64_t(r.originX), start))
     return false;
   span = 0;
   if (r.width != 0 && r.height != 0) {
@@ -118,9 +119,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemoryCopyRegion(
   auto fits = [](const ze_copy_region_t& r, uint64_t pitch, uint64_t slicePitch) {
     uint64_t rows;
     return (r.height <= 1 || pitch >= uint64_t(r.originX) + r.width) &&
-           (r.depth <= 1 || (tessera::support::checkedMul(
-                                 pitch, uint64_t(r.originY) + r.height, rows) &&
-                             slicePitch >= rows));
+           (r.depth <= 1 ||
+            (tessera::support::checkedMul(pitch, uint64_t(r.originY) + r.height, rows) &&
+             slicePitch >= rows));
   };
   if (!fits(*dstRegion, dstPitch, dstSlicePitch) || !fits(*srcRegion, srcPitch, srcSlicePitch))
     return ZE_RESULT_ERROR_INVALID_SIZE;

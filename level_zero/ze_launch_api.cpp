@@ -54,10 +54,9 @@ ze_result_t appendLaunch(ze_command_list_handle_t hCommandList, ze_kernel_handle
   // At most `maxGroups` work-groups in all; a product that does not fit in 64 bits (2^22 * 2^21 *
   // 2^21 wrapped to 0) is more than that too.
   uint64_t groups = 0;
-  if (!indirect &&
-      (!tessera::support::checkedProduct(
-           {counts->groupCountX, counts->groupCountY, counts->groupCountZ}, groups) ||
-       groups > maxGroups))
+  if (!indirect && (!tessera::support::checkedProduct(
+                        {counts->groupCountX, counts->groupCountY, counts->groupCountZ}, groups) ||
+                    groups > maxGroups))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return tessera::ze::guarded([&] {
     LaunchOp op;
@@ -117,8 +116,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendLaunchMultipleKernelsIndi
       Kernel* kernel = Kernel::fromHandle(phKernels[i]);
       if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
       LaunchOp launch;
-      if (ze_result_t r = makeLaunch(*kernel, CommandList::fromHandle(hCommandList)->device(),
-                                     nullptr, launch);
+      if (ze_result_t r =
+              makeLaunch(*kernel, CommandList::fromHandle(hCommandList)->device(), nullptr, launch);
           r != ZE_RESULT_SUCCESS)
         return r;
       op.launches.push_back(std::move(launch));

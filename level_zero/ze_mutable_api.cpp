@@ -61,10 +61,10 @@ ze_result_t update(CommandList& list, const ChainHeader* h, bool apply) {
       // product that cannot wrap. (An indirect launch's buffer is read when it runs.)
       uint64_t groups = 0;
       if (!apply && !l->indirect &&
-          (!tessera::support::checkedProduct({d->pGroupCount->groupCountX,
-                                              d->pGroupCount->groupCountY,
-                                              d->pGroupCount->groupCountZ},
-                                             groups) ||
+          (!tessera::support::checkedProduct(
+               {d->pGroupCount->groupCountX, d->pGroupCount->groupCountY,
+                d->pGroupCount->groupCountZ},
+               groups) ||
            groups > UINT32_MAX))
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
       if (!apply) return ZE_RESULT_SUCCESS;
@@ -121,8 +121,8 @@ ze_result_t checkLocalMemory(const CommandList& list, const ChainHeader* first) 
         launchOf(list, d->commandId, ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_ARGUMENTS, r);
     if (!l) return r;
     auto [it, added] = staged.try_emplace(l, l->args);
-    if (ze_result_t e = l->kernel->encodeArgument(d->argIndex, d->argSize, d->pArgValue,
-                                                  it->second.data());
+    if (ze_result_t e =
+            l->kernel->encodeArgument(d->argIndex, d->argSize, d->pArgValue, it->second.data());
         e != ZE_RESULT_SUCCESS)
       return e;
   }

@@ -1,6 +1,6 @@
 // Overflow-checked arithmetic on sizes and counts a client gives (group sizes and counts, __local
-// sizes, copy regions): each helper answers false instead of wrapping, so a caller refuses the input
-// rather than computing with a wrapped value. Header-only; for every layer.
+// sizes, copy regions): each helper answers false instead of wrapping, so a caller refuses the
+// input rather than computing with a wrapped value. Header-only; for every layer.
 #pragma once
 
 #include <concepts>
@@ -21,7 +21,8 @@ template <std::unsigned_integral T>
 }
 
 // The product of every factor as uint64_t; false when it does not fit.
-[[nodiscard]] constexpr bool checkedProduct(std::initializer_list<uint64_t> factors, uint64_t& out) {
+[[nodiscard]] constexpr bool checkedProduct(std::initializer_list<uint64_t> factors,
+                                            uint64_t& out) {
   uint64_t p = 1;
   for (uint64_t f : factors)
     if (!checkedMul(p, f, p)) return false;
@@ -37,8 +38,8 @@ template <std::unsigned_integral T>
   return true;
 }
 
-// a + b, or the largest value when the sum does not fit (for reports such as a kernel's local memory
-// size, where "more than can be represented" is the honest answer).
+// a + b, or the largest value when the sum does not fit (for reports such as a kernel's local
+// memory size, where "more than can be represented" is the honest answer).
 constexpr uint64_t saturatingAdd(uint64_t a, uint64_t b) {
   uint64_t s;
   return checkedAdd(a, b, s) ? s : std::numeric_limits<uint64_t>::max();

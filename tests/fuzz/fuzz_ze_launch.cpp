@@ -61,8 +61,13 @@ void setUp() {
   ze_context_desc_t cd{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
   if (zeContextCreate(driver, &cd, &context) != ZE_RESULT_SUCCESS) std::abort();
   std::vector<uint8_t> locals = readSeed("corpus_locals.spv");
-  ze_module_desc_t md{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV,
-                      locals.size(), locals.data(), "", nullptr};
+  ze_module_desc_t md{ZE_STRUCTURE_TYPE_MODULE_DESC,
+                      nullptr,
+                      ZE_MODULE_FORMAT_IL_SPIRV,
+                      locals.size(),
+                      locals.data(),
+                      "",
+                      nullptr};
   if (zeModuleCreate(context, device, &md, &localsModule, nullptr) != ZE_RESULT_SUCCESS)
     std::abort();
   ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "three_locals"};
@@ -76,8 +81,8 @@ void setUp() {
   qd.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
   if (zeCommandListCreateImmediate(context, device, &qd, &immediate) != ZE_RESULT_SUCCESS)
     std::abort();
-  getNextCommandId = extension<ze_pfnCommandListGetNextCommandIdExp_t>(
-      driver, "zeCommandListGetNextCommandIdExp");
+  getNextCommandId =
+      extension<ze_pfnCommandListGetNextCommandIdExp_t>(driver, "zeCommandListGetNextCommandIdExp");
   updateMutable = extension<ze_pfnCommandListUpdateMutableCommandsExp_t>(
       driver, "zeCommandListUpdateMutableCommandsExp");
   // One recorded launch of three_locals (valid sizes) that updates are tried on; never executed.
@@ -144,8 +149,12 @@ void specConstants(Reader& r) {
                                   (shape & 0x10) ? nullptr : values};
   // (A count larger than the arrays is the client's error and not fuzzed.) Bit 0x20: no constants
   // structure at all.
-  ze_module_desc_t md{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV,
-                      specSpirv.size(), specSpirv.data(), "",
+  ze_module_desc_t md{ZE_STRUCTURE_TYPE_MODULE_DESC,
+                      nullptr,
+                      ZE_MODULE_FORMAT_IL_SPIRV,
+                      specSpirv.size(),
+                      specSpirv.data(),
+                      "",
                       (shape & 0x20) ? nullptr : &constants};
   ze_module_handle_t m = nullptr;
   ze_module_build_log_handle_t log = nullptr;
@@ -158,15 +167,24 @@ void mutableUpdate(Reader& r) {
   ze_group_count_t counts{r.get<uint32_t>(), r.get<uint32_t>(), r.get<uint32_t>()};
   ze_mutable_group_count_exp_desc_t c{ZE_STRUCTURE_TYPE_MUTABLE_GROUP_COUNT_EXP_DESC, nullptr,
                                       mutableId, &counts};
-  ze_mutable_group_size_exp_desc_t g{ZE_STRUCTURE_TYPE_MUTABLE_GROUP_SIZE_EXP_DESC, nullptr,
-                                     mutableId, r.get<uint32_t>(), r.get<uint32_t>(),
+  ze_mutable_group_size_exp_desc_t g{ZE_STRUCTURE_TYPE_MUTABLE_GROUP_SIZE_EXP_DESC,
+                                     nullptr,
+                                     mutableId,
+                                     r.get<uint32_t>(),
+                                     r.get<uint32_t>(),
                                      r.get<uint32_t>()};
   ze_mutable_kernel_argument_exp_desc_t a{ZE_STRUCTURE_TYPE_MUTABLE_KERNEL_ARGUMENT_EXP_DESC,
-                                          nullptr, mutableId, 1u + (which & 1),
-                                          size_t(r.get<uint64_t>()), nullptr};
+                                          nullptr,
+                                          mutableId,
+                                          1u + (which & 1),
+                                          size_t(r.get<uint64_t>()),
+                                          nullptr};
   ze_mutable_kernel_argument_exp_desc_t b{ZE_STRUCTURE_TYPE_MUTABLE_KERNEL_ARGUMENT_EXP_DESC,
-                                          nullptr, mutableId, 2u - (which & 1),
-                                          size_t(r.get<uint64_t>()), nullptr};
+                                          nullptr,
+                                          mutableId,
+                                          2u - (which & 1),
+                                          size_t(r.get<uint64_t>()),
+                                          nullptr};
   // A chain of the descriptors `which` selects.
   const void* chain = nullptr;
   if (which & 2) c.pNext = chain, chain = &c;
@@ -195,7 +213,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     switch (r.get<uint8_t>() % 8) {
       case 0: {  // group size
         uint32_t x = r.get<uint32_t>(), y = r.get<uint32_t>(), z = r.get<uint32_t>();
-        if (zeKernelSetGroupSize(kernel, x, y, z) == ZE_RESULT_SUCCESS) s.group[0] = x, s.group[1] = y, s.group[2] = z;
+        if (zeKernelSetGroupSize(kernel, x, y, z) == ZE_RESULT_SUCCESS)
+          s.group[0] = x, s.group[1] = y, s.group[2] = z;
         break;
       }
       case 1: {  // a __local argument's size
@@ -211,13 +230,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (how == 0) zeCommandListAppendLaunchKernel(regular, kernel, &c, nullptr, 0, nullptr);
         if (how == 1)
           zeCommandListAppendLaunchCooperativeKernel(regular, kernel, &c, nullptr, 0, nullptr);
-        if (how == 2) zeCommandListAppendLaunchKernelIndirect(regular, kernel, &c, nullptr, 0, nullptr);
+        if (how == 2)
+          zeCommandListAppendLaunchKernelIndirect(regular, kernel, &c, nullptr, 0, nullptr);
         zeCommandListReset(regular);
         break;
       }
       case 3: {  // run, when the harness can bound it
         ze_group_count_t c{r.get<uint8_t>() % 9u, r.get<uint8_t>() % 9u, r.get<uint8_t>() % 9u};
-        if (runnable(s, c)) zeCommandListAppendLaunchKernel(immediate, kernel, &c, nullptr, 0, nullptr);
+        if (runnable(s, c))
+          zeCommandListAppendLaunchKernel(immediate, kernel, &c, nullptr, 0, nullptr);
         break;
       }
       case 4: {

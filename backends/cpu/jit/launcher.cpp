@@ -90,7 +90,8 @@ void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
                                workItems) ||
       !support::checkedMul(workItems, uint64_t{kernel.scratchBytesPerWorkItem}, scratchBytes))
     throw std::invalid_argument("launch: the group size's scratch memory overflows 64 bits");
-  if (!support::checkedProduct({dims.groupCount[0], dims.groupCount[1], dims.groupCount[2]}, groups))
+  if (!support::checkedProduct({dims.groupCount[0], dims.groupCount[1], dims.groupCount[2]},
+                               groups))
     throw std::invalid_argument("launch: the number of work-groups overflows 64 bits");
   const uint64_t gx = dims.groupCount[0], gy = dims.groupCount[1];
   WorkGroupFn fn = kernel.fn;

@@ -52,8 +52,10 @@ namespace {
 
 // Whether `user` (an instruction, or a constant expression over the variable) is used inside one
 // of `functions`.
-bool usedIn(const llvm::User* user, const std::set<const llvm::Function*>& functions, int depth = 0) {
-  if (auto* i = llvm::dyn_cast<llvm::Instruction>(user)) return functions.count(i->getFunction()) != 0;
+bool usedIn(const llvm::User* user, const std::set<const llvm::Function*>& functions,
+            int depth = 0) {
+  if (auto* i = llvm::dyn_cast<llvm::Instruction>(user))
+    return functions.count(i->getFunction()) != 0;
   if (depth > 32 || !llvm::isa<llvm::Constant>(user)) return false;
   for (const llvm::User* u : user->users())
     if (usedIn(u, functions, depth + 1)) return true;

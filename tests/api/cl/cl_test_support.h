@@ -72,8 +72,12 @@ struct ClFixture {
 // watchdog (SIGALRM) and the parent checks its exit status. Hidden tests do nothing unless
 // inWatchedChild().
 constexpr const char* kWatchedChildVar = "TESSERA_TEST_WATCHED_CHILD";
-inline bool inWatchedChild() { return std::getenv(kWatchedChildVar) != nullptr; }
-inline void armWatchdog(unsigned seconds) { alarm(seconds); }
+inline bool inWatchedChild() {
+  return std::getenv(kWatchedChildVar) != nullptr;
+}
+inline void armWatchdog(unsigned seconds) {
+  alarm(seconds);
+}
 inline void runWatchedChild(const std::string& testName) {
   pid_t pid = fork();
   REQUIRE(pid >= 0);

@@ -170,8 +170,7 @@ TEST_CASE("Given __local and by-value struct arguments, then the kernels compute
   clReleaseProgram(p);
 }
 
-TEST_CASE("watched child: __local sizes past the device or wrapping 64 bits",
-          "[.cl_local_child]") {
+TEST_CASE("watched child: __local sizes past the device or wrapping 64 bits", "[.cl_local_child]") {
   if (!inWatchedChild()) return;
   armWatchdog(240);
   ClFixture fx;
@@ -209,16 +208,18 @@ TEST_CASE("watched child: __local sizes past the device or wrapping 64 bits",
   clReleaseProgram(p);
 }
 
-TEST_CASE("Given __local sizes past the device's local memory or whose sum wraps 64 bits, then "
-          "clEnqueueNDRangeKernel answers CL_OUT_OF_RESOURCES",
-          "[cl][ndrange][local]") {
+TEST_CASE(
+    "Given __local sizes past the device's local memory or whose sum wraps 64 bits, then "
+    "clEnqueueNDRangeKernel answers CL_OUT_OF_RESOURCES",
+    "[cl][ndrange][local]") {
   // The wrapped sum passed the check and corrupted the heap: run in a copy of the binary.
   runWatchedChild("watched child: __local sizes past the device or wrapping 64 bits");
 }
 
-TEST_CASE("Given a kernel with 64 MiB of static __local memory, then clBuildProgram fails with a "
-          "log line naming it",
-          "[cl][program][local]") {
+TEST_CASE(
+    "Given a kernel with 64 MiB of static __local memory, then clBuildProgram fails with a "
+    "log line naming it",
+    "[cl][program][local]") {
   ClFixture fx;
   cl_program p = ilProgram(fx.ctx, "static_local_huge", false);
   CHECK(clBuildProgram(p, 0, nullptr, nullptr, nullptr, nullptr) == CL_BUILD_PROGRAM_FAILURE);

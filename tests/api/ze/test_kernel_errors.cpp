@@ -175,9 +175,8 @@ TEST_CASE("watched child: local memory sizes past the device or past 64 bits are
   CHECK(zeCommandListAppendLaunchKernelIndirect(l, k, &one, nullptr, 0, nullptr) ==
         ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
   uint32_t count = 1;
-  CHECK(zeCommandListAppendLaunchMultipleKernelsIndirect(l, 1, &k, &count, &one, nullptr, 0,
-                                                         nullptr) ==
-        ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
+  CHECK(zeCommandListAppendLaunchMultipleKernelsIndirect(
+            l, 1, &k, &count, &one, nullptr, 0, nullptr) == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
   // Exactly the device's local memory fits and runs.
   // (Each start is 128-byte aligned: 64 static bytes take 128.)
   REQUIRE(zeKernelSetArgumentValue(k, 1, max - 256, nullptr) == ZE_RESULT_SUCCESS);
@@ -197,7 +196,8 @@ TEST_CASE(
     "[errors][kernel][local]") {
   // Before the checks a 1 TiB size was accepted and two sizes wrapping their sum corrupted the
   // heap: run in a watched child.
-  tessera::test::runWatchedChild("watched child: local memory sizes past the device or past 64 bits are refused");
+  tessera::test::runWatchedChild(
+      "watched child: local memory sizes past the device or past 64 bits are refused");
 }
 
 TEST_CASE(

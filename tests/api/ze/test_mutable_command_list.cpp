@@ -366,9 +366,10 @@ TEST_CASE("Given an execution still in flight, when the list is updated anyway, 
   CHECK(out[0] == 2002);
 }
 
-TEST_CASE("Given a recorded launch, when updates would give it more local memory than the device "
-          "has or group counts that wrap, then the update is refused and changes nothing",
-          "[mutable][local]") {
+TEST_CASE(
+    "Given a recorded launch, when updates would give it more local memory than the device "
+    "has or group counts that wrap, then the update is refused and changes nothing",
+    "[mutable][local]") {
   MutableFixture fx;
   ze_device_compute_properties_t cp{ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
   REQUIRE(zeDeviceGetComputeProperties(fx.device, &cp) == ZE_RESULT_SUCCESS);
@@ -396,8 +397,8 @@ TEST_CASE("Given a recorded launch, when updates would give it more local memory
   ze_mutable_group_count_exp_desc_t counts{ZE_STRUCTURE_TYPE_MUTABLE_GROUP_COUNT_EXP_DESC, nullptr,
                                            id, &wrap};
   CHECK(fx.update(l, &counts) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
-  ze_mutable_group_size_exp_desc_t sizes{ZE_STRUCTURE_TYPE_MUTABLE_GROUP_SIZE_EXP_DESC, nullptr,
-                                         id, 1u << 31, 1u << 31, 4};
+  ze_mutable_group_size_exp_desc_t sizes{
+      ZE_STRUCTURE_TYPE_MUTABLE_GROUP_SIZE_EXP_DESC, nullptr, id, 1u << 31, 1u << 31, 4};
   CHECK(fx.update(l, &sizes) == ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION);
 
   // The launch runs as recorded.
