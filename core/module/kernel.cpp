@@ -146,7 +146,9 @@ ze_result_t Kernel::checkGroupSize(uint32_t x, uint32_t y, uint32_t z) const {
 
 ze_result_t Kernel::checkLocalMemory(const std::vector<uint8_t>& args, const Device& device) const {
   uint64_t bytes = 0;
-  const uint32_t max = limits::maxSharedLocalMemory(device.resources());
+  const uint32_t max = &device == &module_->device()
+                           ? maxSharedLocal_
+                           : limits::maxSharedLocalMemory(device.resources());
   if (backends::cpu::localMemoryLayout(*compiled_, args.data(), bytes) && bytes <= max)
     return ZE_RESULT_SUCCESS;
   // The header names no error of zeCommandListAppendLaunchKernel for this; the reference driver
