@@ -6,7 +6,7 @@
 // - WorkGroupContext: what is the same for every work-group of a launch (sizes, offsets, the
 //   argument buffer). Read-only while the launch runs.
 // - the group id (x, y, z);
-// - localMem: this work-group's __local memory: the module's static __local variables at
+// - localMem: this work-group's __local memory: the kernel's static __local variables at
 //   [0, staticLocalBytes), then each __local argument at the offset its slot holds;
 // - scratch: scratchBytesPerWorkItem * (work-items in a group) bytes where values that live across
 //   a barrier are kept per work-item.
