@@ -8,6 +8,7 @@
 #include "cl_shim/device.h"
 #include "cl_shim/errors.h"
 #include "cl_shim/kernel_attributes.h"
+#include "support/checked_math.h"
 
 namespace tessera::cl {
 namespace {
@@ -227,7 +228,13 @@ Kernel* Kernel::clone(cl_int& err) {
 }
 
 cl_int Kernel::applyLocked(cl_uint index, size_t size, const void* value) {
+  const bool local = info_.args.at(index).kind == ArgKind::LocalPointer;
   for (auto& z : zes_) {
+    // A __local size larger than the device's local memory is accepted here and refused by the
+    // enqueue, as OpenCL places that failure: clEnqueueNDRangeKernel's "CL_OUT_OF_RESOURCES if
+    // ... insufficient resources such as registers or local memory" (clSetKernelArg names no error
+    // for it). Level Zero refuses such a size at once, so that device's kernel is not told.
+    if (local && size > z.device->zeCompute().maxSharedLocalMemory) continue;
     ze_result_t r = zeKernelSetArgumentValue(z.ze, index, size, value);
     if (r == ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE) return CL_INVALID_ARG_SIZE;
     if (r == ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX) return CL_INVALID_ARG_INDEX;
@@ -381,9 +388,18 @@ bool Kernel::allArgsSet() const {
   return true;
 }
 
-uint64_t Kernel::localMemoryBytes(const PerDevice& z) const {
-  uint64_t total = z.staticLocal;
-  for (const Arg& a : args_) total += a.localSize;
+uint64_t Kernel::localMemoryBytes(const PerDevice& z, const std::vector<Arg>& args) {
+  // Tessera's driver starts the static variables and each __local argument at a multiple of 128
+  // bytes (OpenCL's largest type alignment; docs/architecture.md); sizes are the application's,
+  // so the sum saturates rather than wraps (two sizes of 2^63 summed to 0 and passed the check).
+  constexpr uint64_t kAlign = 128;
+  auto aligned = [](uint64_t v) {
+    uint64_t out;
+    return support::checkedAlignUp(v, kAlign, out) ? out : UINT64_MAX;
+  };
+  uint64_t total = aligned(z.staticLocal);
+  for (const Arg& a : args)
+    if (a.localSize) total = support::saturatingAdd(total, aligned(a.localSize));
   return total;
 }
 

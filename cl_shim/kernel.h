@@ -65,8 +65,10 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
   // True when every argument has a value. Under mutex().
   bool allArgsSet() const;
   // Bytes of __local memory a launch needs: the kernel's static __local variables plus the sizes
-  // given to its __local arguments. Under mutex().
-  uint64_t localMemoryBytes(const PerDevice& z) const;
+  // given to its __local arguments, each start aligned as the driver lays them out; the largest
+  // uint64_t when the sum does not fit (never a wrapped total). Under mutex().
+  uint64_t localMemoryBytes(const PerDevice& z) const { return localMemoryBytes(z, args_); }
+  static uint64_t localMemoryBytes(const PerDevice& z, const std::vector<Arg>& args);
   // Objects a launch holds: the kernel, its program, the buffers its arguments name, into `out`
   // (cleared first, so a caller can keep one vector's storage across launches). False when an
   // argument names a buffer the application has released since. Under mutex().

@@ -387,6 +387,14 @@ cl_int Recording::replay(Queue& queue, const Updates& u, cl_uint numWaits, const
       if (cl_int e = settleShape(staged[s].shape, *staged[s].kernel, *device_); e != CL_SUCCESS)
         return e;
     }
+    // New __local sizes: checked as clEnqueueNDRangeKernel checks them ("CL_OUT_OF_RESOURCES if
+    // ... insufficient resources such as registers or local memory"), without wrapping.
+    for (Dispatch& d : staged) {
+      Kernel::PerDevice* z = d.kernel->forDevice(queue.device());
+      if (z &&
+          Kernel::localMemoryBytes(*z, d.args) > queue.device().zeCompute().maxSharedLocalMemory)
+        return CL_OUT_OF_RESOURCES;
+    }
     for (size_t s = 0; s < staged.size(); ++s) dispatches_[changed[s]] = std::move(staged[s]);
   }
 

@@ -8,6 +8,7 @@
 #include "core/context/context.h"
 #include "core/device/limits.h"
 #include "level_zero/ze_sync_args.h"
+#include "support/checked_math.h"
 
 using namespace tessera::core;
 using tessera::ze::appendOp;
@@ -18,15 +19,27 @@ bool overlaps(const uint8_t* a, size_t aSize, const uint8_t* b, size_t bSize) {
   return a < b + bSize && b < a + aSize;
 }
 
-// The bytes from a region's first to its last byte. Depth 0 is a 2D copy: one slice.
-size_t regionSpan(const ze_copy_region_t& r, size_t pitch, size_t slicePitch) {
-  if (r.width == 0 || r.height == 0) return 0;
-  return (std::max(r.depth, 1u) - 1) * slicePitch + (r.height - 1) * pitch + r.width;
-}
-
-const uint8_t* regionStart(const void* base, const ze_copy_region_t& r, size_t pitch,
-                           size_t slicePitch) {
-  return static_cast<const uint8_t*>(base) + r.originZ * slicePitch + r.originY * pitch + r.originX;
+// The bytes from a region's first to its last byte (depth 0 is a 2D copy: one slice), and the
+// offset of its first byte from the base pointer; false when either does not fit in 64 bits or the
+// region would reach past the end of the address space (client-given sizes, multiplied and added
+// with overflow checks).
+bool regionExtent(uintptr_t base, const ze_copy_region_t& r, uint64_t pitch, uint64_t slicePitch,
+                  uint64_t& start, uint64_t& span) {
+  using tessera::support::checkedAdd;
+  using tessera::support::checkedMul;
+  uint64_t z, y, end;
+  if (!checkedMul(uint64_t(r.originZ), slicePitch, z) ||
+      !checkedMul(uint64_t(r.originY), pitch, y) || !checkedAdd(z, y, start) ||
+      !checkedAdd(start, uint64_t(r.originX), start))
+    return false;
+  span = 0;
+  if (r.width != 0 && r.height != 0) {
+    if (!checkedMul(uint64_t(std::max(r.depth, 1u) - 1), slicePitch, z) ||
+        !checkedMul(uint64_t(r.height - 1), pitch, y) || !checkedAdd(z, y, span) ||
+        !checkedAdd(span, uint64_t(r.width), span))
+      return false;
+  }
+  return checkedAdd(uint64_t(base), start, end) && checkedAdd(end, span, end);
 }
 
 }  // namespace
@@ -101,18 +114,24 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemoryCopyRegion(
   if (dstRegion->width != srcRegion->width || dstRegion->height != srcRegion->height ||
       dstRegion->depth != srcRegion->depth)
     return ZE_RESULT_ERROR_INVALID_SIZE;
-  // A pitch must hold the row it steps over, and a slice pitch the rows of a slice.
+  // A pitch must hold the row it steps over, and a slice pitch the rows of a slice (a product
+  // that does not fit in 64 bits is more than any pitch).
   auto fits = [](const ze_copy_region_t& r, uint64_t pitch, uint64_t slicePitch) {
+    uint64_t rows;
     return (r.height <= 1 || pitch >= uint64_t(r.originX) + r.width) &&
-           (r.depth <= 1 || slicePitch >= pitch * (uint64_t(r.originY) + r.height));
+           (r.depth <= 1 ||
+            (tessera::support::checkedMul(pitch, uint64_t(r.originY) + r.height, rows) &&
+             slicePitch >= rows));
   };
   if (!fits(*dstRegion, dstPitch, dstSlicePitch) || !fits(*srcRegion, srcPitch, srcSlicePitch))
     return ZE_RESULT_ERROR_INVALID_SIZE;
-  const uint8_t* d = regionStart(dstptr, *dstRegion, dstPitch, dstSlicePitch);
-  const uint8_t* s = regionStart(srcptr, *srcRegion, srcPitch, srcSlicePitch);
-  if (overlaps(d, regionSpan(*dstRegion, dstPitch, dstSlicePitch), s,
-               regionSpan(*srcRegion, srcPitch, srcSlicePitch)))
-    return ZE_RESULT_ERROR_OVERLAPPING_REGIONS;
+  uint64_t dStart, dSpan, sStart, sSpan;
+  if (!regionExtent(uintptr_t(dstptr), *dstRegion, dstPitch, dstSlicePitch, dStart, dSpan) ||
+      !regionExtent(uintptr_t(srcptr), *srcRegion, srcPitch, srcSlicePitch, sStart, sSpan))
+    return ZE_RESULT_ERROR_INVALID_SIZE;
+  const uint8_t* d = static_cast<const uint8_t*>(dstptr) + dStart;
+  const uint8_t* s = static_cast<const uint8_t*>(srcptr) + sStart;
+  if (overlaps(d, dSpan, s, sSpan)) return ZE_RESULT_ERROR_OVERLAPPING_REGIONS;
   RegionCopyOp op{static_cast<uint8_t*>(dstptr), static_cast<const uint8_t*>(srcptr), *dstRegion,
                   *srcRegion, dstPitch, dstSlicePitch, srcPitch, srcSlicePitch};
   return appendOp(hCommandList, op, hSignalEvent, numWaitEvents, phWaitEvents);

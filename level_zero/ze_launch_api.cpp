@@ -4,16 +4,22 @@
 #include "core/device/device.h"
 #include "core/module/kernel.h"
 #include "level_zero/ze_sync_args.h"
+#include "support/checked_math.h"
 
 using namespace tessera::core;
 using tessera::ze::appendOp;
 
 namespace {
 
-// The launch of `kernel` as it stands; INVALID_ARGUMENT if an argument was never set.
-ze_result_t makeLaunch(Kernel& kernel, const ze_group_count_t* counts, LaunchOp& out) {
+// The launch of `kernel` as it stands on `device`; INVALID_ARGUMENT if an argument was never set,
+// OUT_OF_DEVICE_MEMORY if its work-groups' local memory is more than the device has.
+ze_result_t makeLaunch(Kernel& kernel, const Device& device, const ze_group_count_t* counts,
+                       LaunchOp& out) {
   if (!kernel.allArgumentsSet()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (ze_result_t r = kernel.checkPrivateMemory(); r != ZE_RESULT_SUCCESS) return r;
+  if (ze_result_t r = kernel.checkLocalMemory(kernel.argumentBuffer(), device);
+      r != ZE_RESULT_SUCCESS)
+    return r;
   out.kernel = Ref<Kernel>(&kernel);
   out.args = kernel.argumentBuffer();
   for (int d = 0; d < 3; ++d) {
@@ -46,12 +52,17 @@ ze_result_t appendLaunch(ze_command_list_handle_t hCommandList, ze_kernel_handle
   if (!counts) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   // The header's documented argument checks come before the kernel's state is looked at.
   if (!phWaitEvents && numWaitEvents) return ZE_RESULT_ERROR_INVALID_SIZE;
-  if (!indirect &&
-      uint64_t(counts->groupCountX) * counts->groupCountY * counts->groupCountZ > maxGroups)
+  // At most `maxGroups` work-groups in all; a product that does not fit in 64 bits (2^22 * 2^21 *
+  // 2^21 wrapped to 0) is more than that too.
+  uint64_t groups = 0;
+  if (!indirect && (!tessera::support::checkedProduct(
+                        {counts->groupCountX, counts->groupCountY, counts->groupCountZ}, groups) ||
+                    groups > maxGroups))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return tessera::ze::guarded([&] {
     LaunchOp op;
-    if (ze_result_t r = makeLaunch(*kernel, indirect ? nullptr : counts, op);
+    const Device& device = CommandList::fromHandle(hCommandList)->device();
+    if (ze_result_t r = makeLaunch(*kernel, device, indirect ? nullptr : counts, op);
         r != ZE_RESULT_SUCCESS)
       return r;
     if (indirect) op.indirect = counts;
@@ -106,7 +117,10 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendLaunchMultipleKernelsIndi
       Kernel* kernel = Kernel::fromHandle(phKernels[i]);
       if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
       LaunchOp launch;
-      if (ze_result_t r = makeLaunch(*kernel, nullptr, launch); r != ZE_RESULT_SUCCESS) return r;
+      if (ze_result_t r =
+              makeLaunch(*kernel, CommandList::fromHandle(hCommandList)->device(), nullptr, launch);
+          r != ZE_RESULT_SUCCESS)
+        return r;
       op.launches.push_back(std::move(launch));
     }
     return appendOp(hCommandList, std::move(op), hSignalEvent, numWaitEvents, phWaitEvents);

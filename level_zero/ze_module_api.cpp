@@ -25,6 +25,15 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
   if (desc->format > ZE_MODULE_FORMAT_NATIVE) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   if (!desc->pInputModule) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (desc->inputSize == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+  // ze_module_constants_t: "pConstantIds [in][range(0, numConstants)] Array of IDs that is sized to
+  // numConstants", "pConstantValues [in][range(0, numConstants)] Array of pointers to values that
+  // is sized to numConstants". A count without its arrays, or a null value pointer, is a null
+  // pointer the call would read.
+  if (const ze_module_constants_t* c = desc->pConstants; c && c->numConstants > 0) {
+    if (!c->pConstantIds || !c->pConstantValues) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    for (uint32_t i = 0; i < c->numConstants; ++i)
+      if (!c->pConstantValues[i]) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  }
   return guarded([&] {
     std::string log;
     Module* module = nullptr;

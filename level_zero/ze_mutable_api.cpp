@@ -1,10 +1,13 @@
 // ZE_experimental_mutable_command_list (Level Zero 1.9): command ids and in-place updates of a closed
 // regular list's commands. Semantics chosen where the specification is silent are in
 // tessera/ze_tessera.h and docs/architecture.md ("Mutable commands").
+#include <map>
 #include <variant>
+#include <vector>
 
 #include "core/cmdlist/command_list.h"
 #include "level_zero/api_support.h"
+#include "support/checked_math.h"
 #include "tessera/ze_tessera.h"
 
 using namespace tessera::core;
@@ -54,6 +57,16 @@ ze_result_t update(CommandList& list, const ChainHeader* h, bool apply) {
           launchOf(std::as_const(list), d->commandId, ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_COUNT, r);
       if (!l) return r;
       if (!d->pGroupCount) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+      // As zeCommandListAppendLaunchKernel checks them: at most 2^32 - 1 groups in all, with a
+      // product that cannot wrap. (An indirect launch's buffer is read when it runs.)
+      uint64_t groups = 0;
+      if (!apply && !l->indirect &&
+          (!tessera::support::checkedProduct(
+               {d->pGroupCount->groupCountX, d->pGroupCount->groupCountY,
+                d->pGroupCount->groupCountZ},
+               groups) ||
+           groups > UINT32_MAX))
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
       if (!apply) return ZE_RESULT_SUCCESS;
       auto& op = const_cast<LaunchOp&>(*l);
       // An indirect launch reads its group counts when it runs: the pointer is the new buffer.
@@ -95,6 +108,31 @@ ze_result_t update(CommandList& list, const ChainHeader* h, bool apply) {
   }
 }
 
+// The local memory of every launch the chain's argument changes touch, with all of them applied
+// to copies of the launches' argument buffers: OUT_OF_DEVICE_MEMORY (as an append answers) when a
+// launch would need more than the list's device has. Each descriptor was checked on its own before.
+ze_result_t checkLocalMemory(const CommandList& list, const ChainHeader* first) {
+  std::map<const LaunchOp*, std::vector<uint8_t>> staged;
+  for (auto* h = first; h; h = static_cast<const ChainHeader*>(h->pNext)) {
+    if (h->stype != ZE_STRUCTURE_TYPE_MUTABLE_KERNEL_ARGUMENT_EXP_DESC) continue;
+    auto* d = reinterpret_cast<const ze_mutable_kernel_argument_exp_desc_t*>(h);
+    ze_result_t r = ZE_RESULT_SUCCESS;
+    const LaunchOp* l =
+        launchOf(list, d->commandId, ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_ARGUMENTS, r);
+    if (!l) return r;
+    auto [it, added] = staged.try_emplace(l, l->args);
+    if (ze_result_t e =
+            l->kernel->encodeArgument(d->argIndex, d->argSize, d->pArgValue, it->second.data());
+        e != ZE_RESULT_SUCCESS)
+      return e;
+  }
+  for (const auto& [launch, args] : staged)
+    if (ze_result_t r = launch->kernel->checkLocalMemory(args, list.device());
+        r != ZE_RESULT_SUCCESS)
+      return r;
+  return ZE_RESULT_SUCCESS;
+}
+
 }  // namespace
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetNextCommandIdExp(
@@ -125,6 +163,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListUpdateMutableCommandsExp(
     if (ze_result_t r = update(*list, h, false); r != ZE_RESULT_SUCCESS) return r;
   if (!first) return ZE_RESULT_SUCCESS;
   return guarded([&] {
+    if (ze_result_t r = checkLocalMemory(std::as_const(*list), first); r != ZE_RESULT_SUCCESS)
+      return r;
     list->markUpdated();  // copies the commands first if an execution still holds them
     for (auto* h = first; h; h = static_cast<const ChainHeader*>(h->pNext))
       if (ze_result_t r = update(*list, h, true); r != ZE_RESULT_SUCCESS) return r;

@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-30}
 shift || true
 build=${TESSERA_FUZZ_BUILD:-"$root/build-fuzz"}
-all=(fuzz_ze_module fuzz_cl_source fuzz_cl_il fuzz_affinity_mask fuzz_topology)
+all=(fuzz_ze_module fuzz_ze_launch fuzz_cl_source fuzz_cl_il fuzz_affinity_mask fuzz_topology)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 

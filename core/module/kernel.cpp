@@ -7,6 +7,7 @@
 #include "core/common/hash.h"
 #include "core/device/device.h"
 #include "core/device/limits.h"
+#include "support/checked_math.h"
 
 namespace tessera::core {
 
@@ -58,7 +59,8 @@ Kernel::Kernel(Module& module, const backends::cpu::CompiledKernel& compiled,
       info_(&info),
       args_(compiled.argBufferSize, 0),
       set_(compiled.args.size(), false),
-      sourceAttributes_(attributeText(info)) {
+      sourceAttributes_(attributeText(info)),
+      maxSharedLocal_(limits::maxSharedLocalMemory(module.device().resources())) {
   module.addKernel();
   if (info.requiredSize)
     groupSize_ = {info.requiredSize->size[0], info.requiredSize->size[1],
@@ -90,6 +92,11 @@ ze_result_t Kernel::encodeArgument(uint32_t index, size_t size, const void* valu
       // size of the local memory."
       if (value) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
       if (size == 0) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+      // A size no work-group of the device can have (more than maxSharedLocalMemory) is refused
+      // here, with the one size error the header lists for this call
+      // ("ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE"); the sum of all of a launch's local memory
+      // is checked when it is appended (checkLocalMemory).
+      if (size > maxSharedLocal_) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
       uint64_t bytes = size;
       if (slot) std::memcpy(slot, &bytes, sizeof bytes);
       break;
@@ -125,14 +132,30 @@ ze_result_t Kernel::setGroupSize(uint32_t x, uint32_t y, uint32_t z) {
 }
 
 ze_result_t Kernel::checkGroupSize(uint32_t x, uint32_t y, uint32_t z) const {
-  uint64_t total = uint64_t(x) * y * z;
-  if (x == 0 || y == 0 || z == 0 || total > limits::kMaxGroupSize)
+  // "groupSizeX * groupSizeY * groupSizeZ must be <= maxTotalGroupSize": a product that does not
+  // fit in 64 bits (2^31 * 2^31 * 4 wrapped to 0) is past it too.
+  uint64_t total = 0;
+  if (x == 0 || y == 0 || z == 0 || !support::checkedProduct({x, y, z}, total) ||
+      total > limits::kMaxGroupSize)
     return ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION;
   if (info_->requiredSize) {
     const auto& r = info_->requiredSize->size;
     if (r[0] != x || r[1] != y || r[2] != z) return ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION;
   }
   return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t Kernel::checkLocalMemory(const std::vector<uint8_t>& args, const Device& device) const {
+  uint64_t bytes = 0;
+  const uint32_t max = &device == &module_->device()
+                           ? maxSharedLocal_
+                           : limits::maxSharedLocalMemory(device.resources());
+  if (backends::cpu::localMemoryLayout(*compiled_, args.data(), bytes) && bytes <= max)
+    return ZE_RESULT_SUCCESS;
+  // The header names no error of zeCommandListAppendLaunchKernel for this; the reference driver
+  // (Intel's compute-runtime) answers ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY ("insufficient device
+  // memory to satisfy call") when a launch's shared local memory is larger than the device's.
+  return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
 }
 
 std::array<uint32_t, 3> Kernel::suggestGroupSize(uint32_t gx, uint32_t gy, uint32_t gz) const {

@@ -46,6 +46,10 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   // "groupSizeX * groupSizeY * groupSizeZ must be <= maxTotalGroupSize" and equal to a required
   // size when the kernel has one: INVALID_GROUP_SIZE_DIMENSION otherwise.
   ze_result_t setGroupSize(uint32_t x, uint32_t y, uint32_t z);
+  // OUT_OF_DEVICE_MEMORY when a work-group's local memory with the argument buffer `args` (static
+  // __local variables and __local arguments, laid out as the launcher lays them) is more than
+  // `device`'s maxSharedLocalMemory or does not sum in 64 bits.
+  ze_result_t checkLocalMemory(const std::vector<uint8_t>& args, const Device& device) const;
   ze_result_t checkGroupSize(uint32_t x, uint32_t y, uint32_t z) const;
   const std::array<uint32_t, 3>& groupSize() const { return groupSize_; }
   // The largest group size (within the limits and dividing each global size) to use.
@@ -97,6 +101,7 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   uint32_t workDim_ = 0;
   mutable std::atomic<uint64_t> costPerItemPs_{0};
   std::string sourceAttributes_;
+  uint32_t maxSharedLocal_;  // the module's device's maxSharedLocalMemory
 };
 
 }  // namespace tessera::core

@@ -14,6 +14,8 @@
 #include "backends/cpu/jit/builtin_runtime.h"
 #include "backends/cpu/jit/kernel_jit.h"
 #include "core/common/hash.h"
+#include "core/device/device.h"
+#include "core/device/limits.h"
 #include "core/module/build_options.h"
 #include "core/module/module_cache.h"
 #include "core/module/native_binary.h"
@@ -141,8 +143,43 @@ std::shared_ptr<const backends::cpu::CompiledModule> loadCached(
 
 }  // namespace
 
+namespace {
+
+// The first kernel of `code` whose static __local variables alone are more than `device`'s local
+// memory: a build-log line naming it, or empty.
+std::string staticLocalTooLarge(const backends::cpu::CompiledModule& code, const Device& device) {
+  const uint32_t max = limits::maxSharedLocalMemory(device.resources());
+  for (const backends::cpu::CompiledKernel& k : code.kernels)
+    if (k.staticLocalBytes > max)
+      return "kernel " + k.name + " uses " + std::to_string(k.staticLocalBytes) +
+             " bytes of static __local memory; the device has " + std::to_string(max) +
+             " (maxSharedLocalMemory)\n";
+  return {};
+}
+
+}  // namespace
+
 ze_result_t Module::create(Context& context, Device& device, const ze_module_desc_t& desc,
                            Module*& out, std::string& log) {
+  ze_result_t r = build(context, device, desc, out, log);
+  if (r != ZE_RESULT_SUCCESS || !out) return r;
+  // A kernel no work-group of the device can run is a build error with a clear line, as the
+  // reference driver answers MODULE_BUILD_FAILURE when a kernel's shared local memory is larger
+  // than the device's (each kernel counts only the variables it reaches; launches check the
+  // static and the argument sizes together).
+  if (auto code = out->code()) {
+    if (std::string why = staticLocalTooLarge(*code, device); !why.empty()) {
+      out->release();
+      out = nullptr;
+      log += why;
+      return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    }
+  }
+  return r;
+}
+
+ze_result_t Module::build(Context& context, Device& device, const ze_module_desc_t& desc,
+                          Module*& out, std::string& log) {
   if (desc.format == ZE_MODULE_FORMAT_NATIVE)
     return createFromNative(context, device, desc, out, log);
   if (desc.format != ZE_MODULE_FORMAT_IL_SPIRV) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
@@ -161,6 +198,8 @@ ze_result_t Module::create(Context& context, Device& device, const ze_module_des
   // the module declares.
   std::vector<spirv::SpecValue> values;
   if (const ze_module_constants_t* c = desc.pConstants) {
+    if (c->numConstants > 0 && (!c->pConstantIds || !c->pConstantValues))
+      return ZE_RESULT_ERROR_INVALID_NULL_POINTER;  // zeModuleCreate refuses it first
     for (uint32_t i = 0; i < c->numConstants; ++i) {
       const spirv::SpecConstant* sc = reflected.module.findSpecConstant(c->pConstantIds[i]);
       if (!sc)
@@ -412,6 +451,10 @@ ze_result_t Module::dynamicLink(const std::vector<Module*>& modules, std::string
                              compileOptions(m.options_, m.info_));
     if (!code) {
       log += error;
+      return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+    }
+    if (std::string why = staticLocalTooLarge(*code, m.device_); !why.empty()) {
+      log += why;
       return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
     }
     std::lock_guard<std::mutex> lock(m.mutex_);

@@ -75,6 +75,8 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
   ~Module();
   friend class RefCounted<Module>;
 
+  static ze_result_t build(Context& context, Device& device, const ze_module_desc_t& desc,
+                           Module*& out, std::string& log);
   static ze_result_t createFromNative(Context& context, Device& device,
                                       const ze_module_desc_t& desc, Module*& out, std::string& log);
   std::shared_ptr<const backends::cpu::CompiledModule> code() const;

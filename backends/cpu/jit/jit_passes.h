@@ -122,12 +122,16 @@ bool lowerBuiltins(llvm::Module& m, std::string* error);
 // readnone; barriers and other __spirv_ calls convergent, barriers noduplicate).
 void simplifyKernels(llvm::Module& m, llvm::TargetMachine* tm);
 
-// static_locals.cpp: offsets of the module's addrspace(3) variables in a work-group's local memory.
+// static_locals.cpp: offsets of the addrspace(3) variables `kernel` reaches (its own instructions
+// and the functions it calls) in a work-group's local memory; each kernel of a module has its own
+// layout, so one kernel's variables take no memory from another's work-groups. `overflow`: the
+// sizes do not sum in 64 bits (the kernel cannot be built).
 struct StaticLocalLayout {
   std::map<const llvm::GlobalVariable*, uint64_t> offsets;
   uint64_t bytes = 0;
+  bool overflow = false;
 };
-StaticLocalLayout layoutStaticLocals(llvm::Module& m);
+StaticLocalLayout layoutStaticLocals(llvm::Module& m, const llvm::Function& kernel);
 // Replaces the uses of static locals inside `f` by `localMem` + offset (inserted before `at`).
 void replaceStaticLocals(llvm::Function& f, const StaticLocalLayout& layout, llvm::Value* localMem,
                          llvm::Instruction* at);

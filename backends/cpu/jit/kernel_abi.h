@@ -6,7 +6,7 @@
 // - WorkGroupContext: what is the same for every work-group of a launch (sizes, offsets, the
 //   argument buffer). Read-only while the launch runs.
 // - the group id (x, y, z);
-// - localMem: this work-group's __local memory: the module's static __local variables at
+// - localMem: this work-group's __local memory: the kernel's static __local variables at
 //   [0, staticLocalBytes), then each __local argument at the offset its slot holds;
 // - scratch: scratchBytesPerWorkItem * (work-items in a group) bytes where values that live across
 //   a barrier are kept per work-item.
@@ -14,8 +14,11 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
+
+#include "support/checked_math.h"
 
 namespace tessera::backends::cpu {
 
@@ -66,7 +69,7 @@ struct CompiledKernel {
   std::string name;
   std::vector<KernelArgInfo> args;
   uint32_t argBufferSize = 0;
-  uint32_t staticLocalBytes = 0;         // the module's static __local variables
+  uint32_t staticLocalBytes = 0;         // the static __local variables this kernel reaches
   uint32_t scratchBytesPerWorkItem = 0;  // 0 when the kernel has no barrier
   // Stack the work-group function needs (its frame and those of module functions it may call),
   // measured when it was compiled (jit/stack_sizes.cpp). Its private variables live there, except
@@ -87,5 +90,27 @@ struct CompiledKernel {
 // asking for more, a struct declared with a larger aligned attribute, gets this much).
 inline constexpr uint32_t kMaxTypeAlignment = 128;
 inline constexpr uint32_t kLocalArgAlignment = kMaxTypeAlignment;
+
+// The bytes of local memory one work-group of `kernel` needs with the argument buffer `args`: the
+// static __local variables, then each __local argument (its slot holds the size the caller wants),
+// each start aligned to kLocalArgAlignment, as the launcher lays them out. When `offsets` is given,
+// each __local slot of it gets its argument's offset. False when the sum does not fit in 64 bits
+// (two sizes near 2^63 would otherwise wrap and put an argument before the memory it is given).
+inline bool localMemoryLayout(const CompiledKernel& kernel, const uint8_t* args, uint64_t& total,
+                              uint8_t* offsets = nullptr) {
+  uint64_t bytes = 0;
+  if (!support::checkedAlignUp(kernel.staticLocalBytes, kLocalArgAlignment, bytes)) return false;
+  for (const KernelArgInfo& arg : kernel.args) {
+    if (arg.kind != ArgKind::LocalPointer) continue;
+    uint64_t size, rounded;
+    std::memcpy(&size, args + arg.offset, sizeof size);
+    if (offsets) std::memcpy(offsets + arg.offset, &bytes, sizeof bytes);
+    if (!support::checkedAlignUp(size, kLocalArgAlignment, rounded) ||
+        !support::checkedAdd(bytes, rounded, bytes))
+      return false;
+  }
+  total = bytes;
+  return true;
+}
 
 }  // namespace tessera::backends::cpu

@@ -17,8 +17,8 @@
 //     unoptimized (spirv/opencl_c.cpp), and the region passes want registers, not allocas, and
 //     canonical loops. After lowerBuiltins, so that the math it emits is simplified with the rest
 //     and only work-item builtins, barriers and host helpers remain as calls.
-//  4. layoutStaticLocals: offsets of static __local variables, used by every region of every
-//  kernel.
+//  4. layoutStaticLocals (per kernel): offsets of the static __local variables the kernel reaches,
+//     used by every region of that kernel.
 //  5. formRegions (per kernel): cuts at barriers, turns work-item builtins into parameters.
 //  6. buildWorkGroupFunction (per kernel): loops, parallel metadata, region inlining; the kernel
 //     itself is then erased and every other function made internal so O3 drops what is unused.
@@ -288,7 +288,6 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
   jit::lowerWorkGroupCollectives(m);
   if (!jit::lowerBuiltins(m, error)) return nullptr;
   if (options.optLevel > 0) jit::simplifyKernels(m, tm_.get());
-  jit::StaticLocalLayout locals = jit::layoutStaticLocals(m);
   // 5.-6.
   std::vector<std::string> symbols;
   const jit::WidenPlan widen =
@@ -296,6 +295,12 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(uint64_t key,
   for (llvm::Function* kernel : kernels) {
     CompiledKernel info;
     info.name = kernel->getName().str();
+    // 4. per kernel: only the static __local variables this kernel reaches.
+    jit::StaticLocalLayout locals = jit::layoutStaticLocals(m, *kernel);
+    if (locals.overflow || locals.bytes > UINT32_MAX) {
+      *error = "kernel " + info.name + ": its static __local variables take more than 4 GiB";
+      return nullptr;
+    }
     info.staticLocalBytes = static_cast<uint32_t>(locals.bytes);
     if (options.prefetch > 0 || (options.prefetch < 0 && jit::prefetchEnabled()))
       info.prefetches = jit::prefetchAcrossBarriers(*kernel);

@@ -14,6 +14,7 @@
 #include "backends/cpu/fault_guard.h"
 #include "backends/cpu/jit/builtin_runtime.h"
 #include "backends/cpu/kernel_stack.h"
+#include "support/checked_math.h"
 
 namespace tessera::backends::cpu {
 namespace {
@@ -30,7 +31,8 @@ class ThreadBuffer {
  public:
   uint8_t* get(size_t bytes) {
     if (bytes > capacity_) {
-      size_t rounded = (bytes + 4095) & ~size_t{4095};
+      uint64_t rounded;
+      if (!support::checkedAlignUp(bytes, 4096, rounded)) throw std::bad_alloc();
       void* p = std::aligned_alloc(kMaxTypeAlignment, rounded);
       if (p == nullptr) throw std::bad_alloc();
       data_.reset(static_cast<uint8_t*>(p));
@@ -75,17 +77,12 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
     argCopy = large.get();
   }
   if (kernel.argBufferSize) std::memcpy(argCopy, args, kernel.argBufferSize);
-  uint64_t localBytes =
-      (kernel.staticLocalBytes + kLocalArgAlignment - 1) & ~uint64_t{kLocalArgAlignment - 1};
-  for (const KernelArgInfo& arg : kernel.args) {
-    if (arg.kind != ArgKind::LocalPointer) continue;
-    uint64_t size;
-    std::memcpy(&size, argCopy + arg.offset, sizeof size);
-    uint64_t offset = localBytes;
-    std::memcpy(argCopy + arg.offset, &offset, sizeof offset);
-    localBytes += (size + kLocalArgAlignment - 1) & ~uint64_t{kLocalArgAlignment - 1};
-  }
-
+  // Every size below comes from the client (local argument sizes, group sizes and counts): summed
+  // and multiplied with overflow checks, so a wrapped total can never place one buffer inside or
+  // before another. The layers above refuse such launches first; this is the last line.
+  uint64_t localBytes = 0;
+  if (!localMemoryLayout(kernel, argCopy, localBytes, argCopy))
+    throw std::invalid_argument("launch: the __local argument sizes overflow 64 bits");
   WorkGroupContext ctx{};
   ctx.args = argCopy;
   for (int d = 0; d < 3; ++d) {
@@ -94,10 +91,15 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
     ctx.globalOffset[d] = dims.globalOffset[d];
   }
   ctx.workDim = dims.workDim;
-  const uint64_t workItems = uint64_t{dims.groupSize[0]} * dims.groupSize[1] * dims.groupSize[2];
-  const uint64_t scratchBytes = workItems * kernel.scratchBytesPerWorkItem;
+  uint64_t workItems = 0, scratchBytes = 0, groups = 0;
+  if (!support::checkedProduct({dims.groupSize[0], dims.groupSize[1], dims.groupSize[2]},
+                               workItems) ||
+      !support::checkedMul(workItems, uint64_t{kernel.scratchBytesPerWorkItem}, scratchBytes))
+    throw std::invalid_argument("launch: the group size's scratch memory overflows 64 bits");
+  if (!support::checkedProduct({dims.groupCount[0], dims.groupCount[1], dims.groupCount[2]},
+                               groups))
+    throw std::invalid_argument("launch: the number of work-groups overflows 64 bits");
   const uint64_t gx = dims.groupCount[0], gy = dims.groupCount[1];
-  const uint64_t groups = gx * gy * dims.groupCount[2];
   WorkGroupFn fn = kernel.fn;
 
   // A work-group that faults (fault_guard.h) ends there; the launch's other groups stop at their

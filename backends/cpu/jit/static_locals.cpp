@@ -6,7 +6,11 @@
 
 #include <llvm/ADT/SmallPtrSet.h>
 
+#include <set>
+#include <vector>
+
 #include "backends/cpu/jit/jit_passes.h"
+#include "support/checked_math.h"
 
 namespace tessera::backends::cpu::jit {
 namespace {
@@ -54,19 +58,65 @@ void expandConstantExprs(llvm::Function& f, const llvm::GlobalVariable* g) {
 
 }  // namespace
 
-StaticLocalLayout layoutStaticLocals(llvm::Module& m) {
+namespace {
+
+// Whether `user` (an instruction, or a constant expression over the variable) is used inside one
+// of `functions`.
+bool usedIn(const llvm::User* user, const std::set<const llvm::Function*>& functions,
+            int depth = 0) {
+  if (auto* i = llvm::dyn_cast<llvm::Instruction>(user))
+    return functions.count(i->getFunction()) != 0;
+  if (depth > 32 || !llvm::isa<llvm::Constant>(user)) return false;
+  for (const llvm::User* u : user->users())
+    if (usedIn(u, functions, depth + 1)) return true;
+  return false;
+}
+
+// The kernel and every function it calls, directly or through other calls (after inlining usually
+// the kernel alone).
+std::set<const llvm::Function*> reachableFrom(const llvm::Function& kernel) {
+  std::set<const llvm::Function*> seen{&kernel};
+  std::vector<const llvm::Function*> work{&kernel};
+  while (!work.empty()) {
+    const llvm::Function* f = work.back();
+    work.pop_back();
+    for (const llvm::BasicBlock& bb : *f)
+      for (const llvm::Instruction& i : bb)
+        if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i))
+          if (const llvm::Function* callee = call->getCalledFunction();
+              callee && !callee->isDeclaration() && seen.insert(callee).second)
+            work.push_back(callee);
+  }
+  return seen;
+}
+
+}  // namespace
+
+StaticLocalLayout layoutStaticLocals(llvm::Module& m, const llvm::Function& kernel) {
   StaticLocalLayout layout;
   const llvm::DataLayout& dl = m.getDataLayout();
+  const std::set<const llvm::Function*> reached = reachableFrom(kernel);
   for (llvm::GlobalVariable& g : m.globals()) {
     if (g.getAddressSpace() != kLocalAddressSpace) continue;
+    // Only what this kernel reaches: the other kernels' variables would overstate its
+    // localMemSize and take memory from every one of its work-groups.
+    bool used = false;
+    for (const llvm::User* u : g.users()) used = used || usedIn(u, reached);
+    if (!used) continue;
     // At least the type's ABI alignment (a long16 inside a struct: 128; the translator's own
     // alignment may be less), at most what the launcher aligns local memory to.
     uint64_t align = std::max<uint64_t>(
         {16, g.getAlign().valueOrOne().value(), dl.getABITypeAlign(g.getValueType()).value()});
     align = std::min<uint64_t>(align, kMaxTypeAlignment);
-    layout.bytes = (layout.bytes + align - 1) / align * align;
-    layout.offsets[&g] = layout.bytes;
-    layout.bytes += dl.getTypeAllocSize(g.getValueType());
+    uint64_t size = dl.getTypeAllocSize(g.getValueType());
+    // Sizes come from the module: a sum past 64 bits is refused like any size past the device's
+    // local memory (by the caller, which sees `overflow`).
+    if (!support::checkedAlignUp(layout.bytes, align, layout.bytes) ||
+        !support::checkedAdd(layout.bytes, size, layout.bytes)) {
+      layout.overflow = true;
+      return layout;
+    }
+    layout.offsets[&g] = layout.bytes - size;
   }
   return layout;
 }

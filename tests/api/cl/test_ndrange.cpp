@@ -170,6 +170,66 @@ TEST_CASE("Given __local and by-value struct arguments, then the kernels compute
   clReleaseProgram(p);
 }
 
+TEST_CASE("watched child: __local sizes past the device or wrapping 64 bits", "[.cl_local_child]") {
+  if (!inWatchedChild()) return;
+  armWatchdog(240);
+  ClFixture fx;
+  // three_locals(__global int* out, __local int* a, __local short* b), 64 bytes of static __local.
+  cl_program p = ilProgram(fx.ctx, "corpus_locals");
+  cl_kernel k = makeKernel(p, "three_locals");
+  std::vector<int> out(16, -1);
+  REQUIRE(clSetKernelArgSVMPointer(k, 0, out.data()) == CL_SUCCESS);
+  const size_t n = 16, local = 16;
+  const cl_ulong deviceLocal = deviceInfo<cl_ulong>(fx.dev, CL_DEVICE_LOCAL_MEM_SIZE);
+  // clSetKernelArg names no error for a large __local size; the enqueue answers
+  // CL_OUT_OF_RESOURCES. 1 TiB; then 2^63 twice, whose sum wrapped to 0 and passed the check.
+  for (size_t bytes : {size_t{1} << 40, size_t{1} << 63}) {
+    INFO("__local bytes " << bytes);
+    REQUIRE(clSetKernelArg(k, 1, bytes, nullptr) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 2, bytes, nullptr) == CL_SUCCESS);
+    CHECK(clEnqueueNDRangeKernel(fx.queue, k, 1, nullptr, &n, &local, 0, nullptr, nullptr) ==
+          CL_OUT_OF_RESOURCES);
+    cl_ulong reported = 0;
+    REQUIRE(clGetKernelWorkGroupInfo(k, fx.dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof reported,
+                                     &reported, nullptr) == CL_SUCCESS);
+    CHECK(reported > deviceLocal);
+  }
+  // Two halves that fit alone but not with the static 64 bytes.
+  REQUIRE(clSetKernelArg(k, 1, size_t(deviceLocal / 2), nullptr) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 2, size_t(deviceLocal / 2), nullptr) == CL_SUCCESS);
+  CHECK(clEnqueueNDRangeKernel(fx.queue, k, 1, nullptr, &n, &local, 0, nullptr, nullptr) ==
+        CL_OUT_OF_RESOURCES);
+  // What fits runs and computes.
+  REQUIRE(clSetKernelArg(k, 1, 16 * sizeof(cl_int), nullptr) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 2, 16 * sizeof(cl_short), nullptr) == CL_SUCCESS);
+  runKernel(fx.queue, k, 1, &n, &local);
+  for (int lid = 0; lid < 16; ++lid) CHECK(out[lid] == 3 * (15 - lid) + 1000 + lid);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
+TEST_CASE(
+    "Given __local sizes past the device's local memory or whose sum wraps 64 bits, then "
+    "clEnqueueNDRangeKernel answers CL_OUT_OF_RESOURCES",
+    "[cl][ndrange][local]") {
+  // The wrapped sum passed the check and corrupted the heap: run in a copy of the binary.
+  runWatchedChild("watched child: __local sizes past the device or wrapping 64 bits");
+}
+
+TEST_CASE(
+    "Given a kernel with 64 MiB of static __local memory, then clBuildProgram fails with a "
+    "log line naming it",
+    "[cl][program][local]") {
+  ClFixture fx;
+  cl_program p = ilProgram(fx.ctx, "static_local_huge", false);
+  CHECK(clBuildProgram(p, 0, nullptr, nullptr, nullptr, nullptr) == CL_BUILD_PROGRAM_FAILURE);
+  std::string log = buildLog(p, fx.dev);
+  INFO("log: " << log);
+  CHECK(log.find("kernel huge_static_local uses 67108864 bytes of static __local memory") !=
+        std::string::npos);
+  clReleaseProgram(p);
+}
+
 TEST_CASE("Given launches enqueued back to back, then each keeps the arguments it was enqueued with",
           "[cl][ndrange]") {
   KernelFixture fx("corpus_ranges", "add_value");

@@ -26,6 +26,12 @@ __kernel __attribute__((reqd_work_group_size(4, 1, 1))) void fixed(__global int*
   out[get_global_id(0)] = (int)get_local_size(0);
 }
 __kernel void work_dim(__global int* out) { out[get_global_id(0)] = (int)get_work_dim(); }
+__kernel void local_copy(__global int* out, __local int* tmp) {
+  size_t l = get_local_id(0);
+  tmp[l] = (int)l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tmp[get_local_size(0) - 1 - l];
+}
 )CL";
 
 struct Qcom {
@@ -227,6 +233,40 @@ TEST_CASE("Given a recordable queue, then only NDRanges inside an active recordi
   REQUIRE(fx.qc.end(r2) == CL_SUCCESS);
   CHECK(fx.qc.release(r2) == CL_SUCCESS);
   clReleaseKernel(k);
+}
+
+TEST_CASE("watched child: replays with __local sizes past the device", "[.cl_recording_local]") {
+  if (!inWatchedChild()) return;
+  armWatchdog(240);
+  RecFixture fx;
+  cl_kernel k = fx.kernel("local_copy");
+  std::vector<int> out(16, -1);
+  REQUIRE(clSetKernelArgSVMPointer(k, 0, out.data()) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 1, 16 * sizeof(int), nullptr) == CL_SUCCESS);
+  cl_recording_qcom r = fx.newRecording();
+  size_t local = 16;
+  fx.record(k, 16, &local);
+  REQUIRE(fx.qc.end(r) == CL_SUCCESS);
+  const cl_ulong deviceLocal = deviceInfo<cl_ulong>(fx.dev, CL_DEVICE_LOCAL_MEM_SIZE);
+  // As clEnqueueNDRangeKernel answers them: CL_OUT_OF_RESOURCES, and the recording keeps its
+  // values (before the check, 1 TiB reached the executor and ended the process).
+  for (size_t bytes : {size_t(deviceLocal) + 4, size_t{1} << 40, size_t{1} << 63, SIZE_MAX}) {
+    INFO("__local bytes " << bytes);
+    cl_array_arg_qcom arg{0, 1, bytes, nullptr};
+    CHECK(fx.qc.enqueue(fx.queue, r, 1, &arg, 0, nullptr, 0, nullptr, 0, nullptr, 0, nullptr,
+                        nullptr) == CL_OUT_OF_RESOURCES);
+  }
+  REQUIRE(fx.qc.replay(fx.queue, r) == CL_SUCCESS);
+  REQUIRE(clFinish(fx.queue) == CL_SUCCESS);
+  for (int l = 0; l < 16; ++l) CHECK(out[l] == 15 - l);
+  fx.qc.release(r);
+  clReleaseKernel(k);
+}
+
+TEST_CASE("Given a recording, when a replay gives a __local argument more memory than the device "
+          "has, then clEnqueueRecordingQCOM answers CL_OUT_OF_RESOURCES",
+          "[cl][recordings][local]") {
+  runWatchedChild("watched child: replays with __local sizes past the device");
 }
 
 TEST_CASE("Given closed recordings, when enqueued wrongly, then clEnqueueRecordingQCOM answers "

@@ -110,7 +110,10 @@ TEST_CASE("Given bad group sizes, then zeKernelSetGroupSize answers INVALID_GROU
   };
   for (Size s : {Size{0, 1, 1}, Size{1, 0, 1}, Size{1, 1, 0}, Size{0, 0, 0}, Size{4097, 1, 1},
                  Size{1, 4097, 1}, Size{1, 1, 4097}, Size{64, 64, 2}, Size{2048, 2, 2},
-                 Size{UINT32_MAX, 1, 1}, Size{65536, 65536, 1}}) {
+                 Size{UINT32_MAX, 1, 1}, Size{65536, 65536, 1},
+                 // Products that wrap 64 bits (2^31 * 2^31 * 4 = 2^64 was SUCCESS, as 0).
+                 Size{1u << 31, 1u << 31, 4}, Size{UINT32_MAX, UINT32_MAX, UINT32_MAX},
+                 Size{1u << 16, 1u << 16, 1u << 16}}) {
     INFO(s.x << " x " << s.y << " x " << s.z);
     CHECK(zeKernelSetGroupSize(k, s.x, s.y, s.z) == kBadGroupSize);
   }
@@ -129,6 +132,179 @@ TEST_CASE("Given bad group sizes, then zeKernelSetGroupSize answers INVALID_GROU
   uint32_t x = 0, y = 0, z = 0;
   REQUIRE(zeKernelSuggestGroupSize(r, 1024, 1, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
   CHECK((x == 8 && y == 4 && z == 2));
+}
+
+namespace {
+
+uint32_t maxSharedLocalMemory(ze_device_handle_t device) {
+  ze_device_compute_properties_t cp{ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
+  REQUIRE(zeDeviceGetComputeProperties(device, &cp) == ZE_RESULT_SUCCESS);
+  REQUIRE(cp.maxSharedLocalMemory >= 64 * 1024);
+  return cp.maxSharedLocalMemory;
+}
+
+}  // namespace
+
+TEST_CASE("watched child: local memory sizes past the device or past 64 bits are refused",
+          "[.kernel_errors_child_local]") {
+  if (!tessera::test::inWatchedChild()) return;
+  tessera::test::armWatchdog(kWatchdogSeconds);
+  KernelFixture fx;
+  const uint64_t max = maxSharedLocalMemory(fx.device);
+  // three_locals(__global int* out, __local int* a, __local short* b), 64 bytes of static __local.
+  auto k = fx.kernel("corpus_locals", "three_locals");
+  std::vector<int> out(64, -1);
+  int* p = out.data();
+  REQUIRE(zeKernelSetArgumentValue(k, 0, sizeof p, &p) == ZE_RESULT_SUCCESS);
+  tessera::test::setGroupSize(k, 16);
+  const auto kBadSize = ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+  // One __local argument larger than a work-group can have: 1 TiB, 2^63, SIZE_MAX, max + 1.
+  for (uint64_t bytes : {uint64_t{1} << 40, uint64_t{1} << 63, uint64_t(SIZE_MAX), max + 1}) {
+    INFO("__local bytes " << bytes);
+    CHECK(zeKernelSetArgumentValue(k, 1, bytes, nullptr) == kBadSize);
+    CHECK(zeKernelSetArgumentValue(k, 2, bytes, nullptr) == kBadSize);
+  }
+  // Two that fit alone but not together (with the static 64 bytes): the append refuses them, as
+  // the reference driver does, with OUT_OF_DEVICE_MEMORY; nothing is appended.
+  auto l = fx.list();
+  REQUIRE(zeKernelSetArgumentValue(k, 1, max / 2 + 128, nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeKernelSetArgumentValue(k, 2, max / 2 + 128, nullptr) == ZE_RESULT_SUCCESS);
+  ze_group_count_t one{1, 1, 1};
+  CHECK(zeCommandListAppendLaunchKernel(l, k, &one, nullptr, 0, nullptr) ==
+        ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
+  CHECK(zeCommandListAppendLaunchKernelIndirect(l, k, &one, nullptr, 0, nullptr) ==
+        ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
+  uint32_t count = 1;
+  CHECK(zeCommandListAppendLaunchMultipleKernelsIndirect(
+            l, 1, &k, &count, &one, nullptr, 0, nullptr) == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
+  // Exactly the device's local memory fits and runs.
+  // (Each start is 128-byte aligned: 64 static bytes take 128.)
+  REQUIRE(zeKernelSetArgumentValue(k, 1, max - 256, nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeKernelSetArgumentValue(k, 2, 16 * sizeof(short), nullptr) == ZE_RESULT_SUCCESS);
+  KernelFixture::launch(l, k, one);
+  auto q = fx.queue();
+  fx.run(q, l);
+  for (int lid = 0; lid < 16; ++lid) {
+    INFO("work-item " << lid);
+    CHECK(out[lid] == 3 * (15 - lid) + 1000 + lid);
+  }
+}
+
+TEST_CASE(
+    "Given __local argument sizes past the device's local memory, alone or in a sum that wraps 64 "
+    "bits, then zeKernelSetArgumentValue or the append refuses them",
+    "[errors][kernel][local]") {
+  // Before the checks a 1 TiB size was accepted and two sizes wrapping their sum corrupted the
+  // heap: run in a watched child.
+  tessera::test::runWatchedChild(
+      "watched child: local memory sizes past the device or past 64 bits are refused");
+}
+
+TEST_CASE(
+    "Given kernels of one module, then each kernel's localMemSize counts only the static __local "
+    "variables it uses",
+    "[kernel][local]") {
+  KernelFixture fx;
+  auto m = fx.module("corpus_locals");
+  ze_kernel_properties_t props{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+  REQUIRE(zeKernelGetProperties(fx.kernel(m, "three_locals"), &props) == ZE_RESULT_SUCCESS);
+  CHECK(props.localMemSize == 16 * sizeof(int));
+  props = {ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+  REQUIRE(zeKernelGetProperties(fx.kernel(m, "linear_ids"), &props) == ZE_RESULT_SUCCESS);
+  CHECK(props.localMemSize == 0);
+}
+
+TEST_CASE(
+    "Given a kernel with 64 MiB of static __local memory, then zeModuleCreate fails with "
+    "MODULE_BUILD_FAILURE and a log line naming it",
+    "[errors][module][local]") {
+  KernelFixture fx;
+  auto spv = tessera::test::readCorpusKernel("static_local_huge");
+  ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC,
+                        nullptr,
+                        ZE_MODULE_FORMAT_IL_SPIRV,
+                        spv.size(),
+                        spv.data(),
+                        "",
+                        nullptr};
+  ze_module_handle_t m = nullptr;
+  ze_module_build_log_handle_t log = nullptr;
+  CHECK(zeModuleCreate(fx.context, fx.device, &desc, &m, &log) ==
+        ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+  CHECK(m == nullptr);
+  std::string text = tessera::test::buildLogText(log);
+  zeModuleBuildLogDestroy(log);
+  INFO("log: " << text);
+  CHECK(text.find("kernel huge_static_local uses 67108864 bytes of static __local memory") !=
+        std::string::npos);
+}
+
+TEST_CASE(
+    "Given group counts whose product wraps 64 bits, then the launch appends answer "
+    "INVALID_ARGUMENT and append nothing",
+    "[errors][launch][groupcount]") {
+  KernelFixture fx;
+  auto k = fx.kernel("corpus_ranges", "range1d");
+  int buffer[4] = {};
+  int* p = buffer;
+  setArgs(k, p, 4u);
+  auto l = fx.list();
+  // 2^22 * 2^21 * 2^21 = 2^64, which wrapped to 0 groups and passed the 2^32 - 1 limit.
+  for (ze_group_count_t g : {ze_group_count_t{1u << 22, 1u << 21, 1u << 21},
+                             ze_group_count_t{UINT32_MAX, UINT32_MAX, UINT32_MAX},
+                             ze_group_count_t{1u << 16, 1u << 16, 1}}) {
+    INFO(g.groupCountX << " x " << g.groupCountY << " x " << g.groupCountZ);
+    CHECK(zeCommandListAppendLaunchKernel(l, k, &g, nullptr, 0, nullptr) ==
+          ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    CHECK(zeCommandListAppendLaunchCooperativeKernel(l, k, &g, nullptr, 0, nullptr) ==
+          ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  }
+  auto q = fx.queue();
+  fx.run(q, l);
+  CHECK(buffer[0] == 0);
+}
+
+TEST_CASE("watched child: spec constant arrays missing", "[.kernel_errors_child_constants]") {
+  if (!tessera::test::inWatchedChild()) return;
+  tessera::test::armWatchdog(kWatchdogSeconds);
+  KernelFixture fx;
+  auto spv = tessera::test::readCorpusKernel("spec_constants");
+  uint32_t ids[2] = {1, 5};
+  uint32_t one = 3;
+  uint8_t five = 4;
+  const void* values[2] = {&one, &five};
+  const void* nullValue[2] = {&one, nullptr};
+  ze_module_constants_t constants{2, ids, values};
+  ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC,
+                        nullptr,
+                        ZE_MODULE_FORMAT_IL_SPIRV,
+                        spv.size(),
+                        spv.data(),
+                        "",
+                        &constants};
+  ze_module_handle_t m = nullptr;
+  constants = {2, nullptr, values};
+  CHECK(zeModuleCreate(fx.context, fx.device, &desc, &m, nullptr) == kNullPointer);
+  constants = {2, ids, nullptr};
+  CHECK(zeModuleCreate(fx.context, fx.device, &desc, &m, nullptr) == kNullPointer);
+  constants = {2, ids, nullValue};
+  CHECK(zeModuleCreate(fx.context, fx.device, &desc, &m, nullptr) == kNullPointer);
+  CHECK(m == nullptr);
+  // No count: the arrays are not read.
+  constants = {0, nullptr, nullptr};
+  REQUIRE(zeModuleCreate(fx.context, fx.device, &desc, &m, nullptr) == ZE_RESULT_SUCCESS);
+  CHECK(zeModuleDestroy(m) == ZE_RESULT_SUCCESS);
+  constants = {2, ids, values};
+  REQUIRE(zeModuleCreate(fx.context, fx.device, &desc, &m, nullptr) == ZE_RESULT_SUCCESS);
+  CHECK(zeModuleDestroy(m) == ZE_RESULT_SUCCESS);
+}
+
+TEST_CASE(
+    "Given numConstants > 0 with null pConstantIds, pConstantValues or a null value, then "
+    "zeModuleCreate answers INVALID_NULL_POINTER",
+    "[errors][module][null]") {
+  // A null pConstantIds crashed the process before it was checked: run in a watched child.
+  tessera::test::runWatchedChild("watched child: spec constant arrays missing");
 }
 
 TEST_CASE(

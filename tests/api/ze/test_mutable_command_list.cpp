@@ -366,6 +366,50 @@ TEST_CASE("Given an execution still in flight, when the list is updated anyway, 
   CHECK(out[0] == 2002);
 }
 
+TEST_CASE(
+    "Given a recorded launch, when updates would give it more local memory than the device "
+    "has or group counts that wrap, then the update is refused and changes nothing",
+    "[mutable][local]") {
+  MutableFixture fx;
+  ze_device_compute_properties_t cp{ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
+  REQUIRE(zeDeviceGetComputeProperties(fx.device, &cp) == ZE_RESULT_SUCCESS);
+  const size_t max = cp.maxSharedLocalMemory;
+  // three_locals(__global int* out, __local int* a, __local short* b), 64 static bytes.
+  ze_kernel_handle_t k = fx.kernel("corpus_locals", "three_locals");
+  int* out = fx.ints(kSlot);
+  REQUIRE(zeKernelSetArgumentValue(k, 0, sizeof out, &out) == ZE_RESULT_SUCCESS);
+  tessera::test::setLocalArg(k, 1, 16 * sizeof(int));
+  tessera::test::setLocalArg(k, 2, 16 * sizeof(short));
+  setGroupSize(k, 16);
+  ze_command_list_handle_t l = fx.mutableList();
+  uint64_t id = fx.nextId(l);
+  KernelFixture::launch(l, k, {1, 1, 1});
+  REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
+
+  // Each size alone is refused past the device; two that fit alone are refused together.
+  auto huge = argDesc(id, 1, size_t{1} << 40, nullptr);
+  CHECK(fx.update(l, &huge) == ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+  auto a = argDesc(id, 1, max / 2 + 128, nullptr);
+  auto b = argDesc(id, 2, max / 2 + 128, nullptr, &a);
+  CHECK(fx.update(l, &b) == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
+  // 2^22 * 2^21 * 2^21 groups wraps to 0.
+  ze_group_count_t wrap{1u << 22, 1u << 21, 1u << 21};
+  ze_mutable_group_count_exp_desc_t counts{ZE_STRUCTURE_TYPE_MUTABLE_GROUP_COUNT_EXP_DESC, nullptr,
+                                           id, &wrap};
+  CHECK(fx.update(l, &counts) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  ze_mutable_group_size_exp_desc_t sizes{
+      ZE_STRUCTURE_TYPE_MUTABLE_GROUP_SIZE_EXP_DESC, nullptr, id, 1u << 31, 1u << 31, 4};
+  CHECK(fx.update(l, &sizes) == ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION);
+
+  // The launch runs as recorded.
+  ze_command_queue_handle_t q = fx.queue();
+  fx.execute(q, l);
+  for (int lid = 0; lid < 16; ++lid) {
+    INFO("work-item " << lid);
+    CHECK(out[lid] == 3 * (15 - lid) + 1000 + lid);
+  }
+}
+
 TEST_CASE("Given the mutable command list functions, when they are misused, then each answers "
           "its error and changes nothing",
           "[mutable]") {

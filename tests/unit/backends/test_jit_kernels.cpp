@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <stdexcept>
 #include <vector>
 
 #include "jit_test_support.h"
@@ -163,6 +164,39 @@ TEST_CASE(
       REQUIRE(out[g * size + l] == (other + mine) * 2 - mine);
     }
   }
+}
+
+TEST_CASE(
+    "Given a module of several kernels, then each kernel's static __local layout holds only the "
+    "variables it reaches",
+    "[jit][local]") {
+  // local.cl: reverse_static has int buf[64], matmul_tiled two float tiles, reduce_sum none.
+  CHECK(kernel("local", "reduce_sum").staticLocalBytes == 0);
+  CHECK(kernel("local", "uniform_branch").staticLocalBytes == 0);
+  CHECK(kernel("local", "reverse_static").staticLocalBytes == 64 * sizeof(int));
+  const CompiledKernel& mm = kernel("local", "matmul_tiled");
+  CHECK(mm.staticLocalBytes >= 2 * 16 * 16 * sizeof(float));
+  CHECK(mm.staticLocalBytes < 2 * 16 * 16 * sizeof(float) + 64 * sizeof(int));
+}
+
+TEST_CASE(
+    "Given client sizes whose sums or products wrap 64 bits, when launched, then launch() throws "
+    "and runs nothing",
+    "[jit][local]") {
+  const CompiledKernel& k = kernel("local", "reduce_sum");
+  std::vector<float> in(64, 1.0f), out(4, -1.0f);
+  // A __local size whose 128-byte rounding wraps to 0 would have given the work-group a 64-byte
+  // buffer to write 2^64 - 8 bytes into.
+  ArgBuffer args(k);
+  args.set(0, ptr(in)).set(1, ptr(out)).local(2, UINT64_MAX - 7);
+  CHECK_THROWS_AS(launch(k, args.data(), dims1(4, 16), pool()), std::invalid_argument);
+  // 2^22 * 2^21 * 2^21 groups is 2^64, which wrapped to no group at all.
+  ArgBuffer ok(k);
+  ok.set(0, ptr(in)).set(1, ptr(out)).local(2, 16 * sizeof(float));
+  LaunchDims d;
+  d.groupCount[0] = 1u << 22, d.groupCount[1] = 1u << 21, d.groupCount[2] = 1u << 21;
+  CHECK_THROWS_AS(launch(k, ok.data(), d, pool()), std::invalid_argument);
+  for (float v : out) CHECK(v == -1.0f);
 }
 
 TEST_CASE("Given matmul_tiled, when multiplying 64x64 matrices in 16x16 tiles, then C = A * B",
