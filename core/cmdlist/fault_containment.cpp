@@ -15,6 +15,7 @@ namespace tessera::core {
 namespace {
 
 const char* signalName(int sig) {
+  if (sig == backends::cpu::interruptSignal()) return "interrupted: its queue was destroyed";
   return sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE" : "SIGILL";
 }
 
