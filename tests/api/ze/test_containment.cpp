@@ -73,7 +73,9 @@ struct GuardedPage {
 };
 
 // AddressSanitizer checks the ranges of memmove/memset itself and reports a size that runs off the
-// address space before the copy starts (its report ends the process).
+// address space before the copy starts, and it maps its own memory (fake stacks) where a freed
+// allocation was, which its interceptor then reports as a use after return; either report ends
+// the process. Those cases are left to the other builds.
 bool underAddressSanitizer() {
 #if defined(__SANITIZE_ADDRESS__)
   return true;
@@ -135,6 +137,7 @@ TEST_CASE("Faults: copies and fills through bad pointers or sizes lose the conte
       });
     }
     SECTION(std::string("large copy from a freed allocation: ") + nameOf(path)) {
+      if (underAddressSanitizer()) return;
       MemoryFixture m;
       void* dst = m.allocHost(kBig);
       void* freed = m.allocHost(kBig);
