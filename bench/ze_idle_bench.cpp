@@ -21,13 +21,13 @@ double cpuSeconds() {
          double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
-#define CHECK_ZE(call)                                                   \
-  do {                                                                   \
-    ze_result_t r_ = (call);                                             \
-    if (r_ != ZE_RESULT_SUCCESS) {                                       \
-      std::fprintf(stderr, "%s failed: %#x\n", #call, unsigned(r_));     \
-      std::exit(1);                                                      \
-    }                                                                    \
+#define CHECK_ZE(call)                                               \
+  do {                                                               \
+    ze_result_t r_ = (call);                                         \
+    if (r_ != ZE_RESULT_SUCCESS) {                                   \
+      std::fprintf(stderr, "%s failed: %#x\n", #call, unsigned(r_)); \
+      std::exit(1);                                                  \
+    }                                                                \
   } while (0)
 
 }  // namespace

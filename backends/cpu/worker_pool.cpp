@@ -32,7 +32,9 @@ void futexWake(std::atomic<uint32_t>& word, int count) {
           nullptr, 0);
 }
 
-void futexWakeAll(std::atomic<uint32_t>& word) { futexWake(word, INT_MAX); }
+void futexWakeAll(std::atomic<uint32_t>& word) {
+  futexWake(word, INT_MAX);
+}
 
 inline void pause() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -92,9 +94,11 @@ void WorkerPool::helperMain(uint32_t index) {
     pthread_setname_np(pthread_self(), "tessera-worker");
     if (!cpus_.empty()) pinCurrentThread({cpus_[index % cpus_.size()]});
     if (trace::enabled())
-      trace::nameThread("worker " + std::to_string(index) +
-                            (cpus_.empty() ? std::string() : " (PU " + std::to_string(cpus_[index % cpus_.size()]) + ")"),
-                        1000 + static_cast<int>(index));
+      trace::nameThread(
+          "worker " + std::to_string(index) +
+              (cpus_.empty() ? std::string()
+                             : " (PU " + std::to_string(cpus_[index % cpus_.size()]) + ")"),
+          1000 + static_cast<int>(index));
   } catch (...) {
   }
   // Generation 0 is "no job yet": a job posted before this thread got here still counts on it.

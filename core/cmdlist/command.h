@@ -91,7 +91,7 @@ struct CommandBuffer {
 // Where a command runs.
 struct ExecutionTarget {
   Device& device;
-  Context& context;  // the one a fault or failure of the command loses
+  Context& context;                         // the one a fault or failure of the command loses
   bool mayUseWorkers;                       // compute queues spread large copies over the PUs
   const sync::Cancel* cancel = nullptr;     // requested when the queue is destroyed
   bool serial = false;  // run every work-group on the calling thread (tiny inline commands)

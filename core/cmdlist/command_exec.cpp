@@ -149,8 +149,7 @@ void run(const Op& op, const ExecutionTarget& t) {
         size_t packed = 0;
         for (size_t i = 0; i < q.events.size(); ++i) {
           size_t at = q.offsets.empty() ? packed : q.offsets[i];
-          std::memcpy(q.dst + at, &q.events[i]->timestamps(),
-                      sizeof(ze_kernel_timestamp_result_t));
+          std::memcpy(q.dst + at, &q.events[i]->timestamps(), sizeof(ze_kernel_timestamp_result_t));
           packed += sizeof(ze_kernel_timestamp_result_t);
         }
       });

@@ -16,7 +16,10 @@ namespace {
 
 const char* signalName(int sig) {
   if (sig == backends::cpu::interruptSignal()) return "interrupted: its queue was destroyed";
-  return sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE" : "SIGILL";
+  return sig == SIGSEGV  ? "SIGSEGV"
+         : sig == SIGBUS ? "SIGBUS"
+         : sig == SIGFPE ? "SIGFPE"
+                         : "SIGILL";
 }
 
 }  // namespace

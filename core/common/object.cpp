@@ -21,7 +21,9 @@ void remove(const void* handle) { live().remove(handle); }
 
 bool isLive(const void* handle) { return live().contains(handle); }
 
-void* allocate(size_t bytes) { return ::operator new(bytes); }
+void* allocate(size_t bytes) {
+  return ::operator new(bytes);
+}
 
 void quarantine(Quarantine& q, void* block, size_t bytes) {
   // About 256 KiB per type: 1024 small objects (events), fewer large ones, at least 16.

@@ -36,7 +36,9 @@ uint64_t deadlineOf(uint64_t start, uint64_t timeoutNs) {
   return timeoutNs == kForever || start + timeoutNs < start ? kForever : start + timeoutNs;
 }
 
-bool cancelled(const Cancel* cancel) { return cancel && cancel->requested(); }
+bool cancelled(const Cancel* cancel) {
+  return cancel && cancel->requested();
+}
 
 // How long to sleep from `now` until `deadline` (kForever: no timeout).
 uint64_t sleepFor(uint64_t now, uint64_t deadline) {
@@ -131,8 +133,7 @@ void flagSet(std::atomic<uint32_t>& word, bool shared) {
   if (old & 2u) futexWakeAll(word, shared);
 }
 
-bool flagWait(std::atomic<uint32_t>& word, uint64_t timeoutNs, bool shared,
-              const Cancel* cancel) {
+bool flagWait(std::atomic<uint32_t>& word, uint64_t timeoutNs, bool shared, const Cancel* cancel) {
   if (flagIsSet(word)) return true;
   if (timeoutNs == 0) return false;
   uint64_t start = nowNs();

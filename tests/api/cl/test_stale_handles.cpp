@@ -44,8 +44,8 @@ TEST_CASE("OpenCL stale handles: a released user event's handle is refused after
     INFO("round " << round);
     CHECK(made != gone);
     cl_int status = 0;
-    cl_int info = clGetEventInfo(gone, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
-                                 nullptr);
+    cl_int info =
+        clGetEventInfo(gone, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
     CHECK(info == CL_INVALID_EVENT);
     // (Only when refused above: a stale handle naming `made` would wait for it forever.)
     if (info == CL_INVALID_EVENT) CHECK(clWaitForEvents(1, &gone) == CL_INVALID_EVENT);

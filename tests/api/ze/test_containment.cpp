@@ -27,8 +27,9 @@ namespace {
 enum class Path { Queue, SyncImmediate, AsyncImmediate };
 
 const char* nameOf(Path p) {
-  return p == Path::Queue ? "queue" : p == Path::SyncImmediate ? "synchronous immediate"
-                                                                : "asynchronous immediate";
+  return p == Path::Queue           ? "queue"
+         : p == Path::SyncImmediate ? "synchronous immediate"
+                                    : "asynchronous immediate";
 }
 
 // Appends one command to `list`, signalling `signal`.
@@ -124,8 +125,9 @@ void checkContained(
 
 }  // namespace
 
-TEST_CASE("Faults: copies and fills through bad pointers or sizes lose the context, not the process",
-          "[faults][containment]") {
+TEST_CASE(
+    "Faults: copies and fills through bad pointers or sizes lose the context, not the process",
+    "[faults][containment]") {
   ze_driver_handle_t driver = initDriver();
   for (Path path : {Path::Queue, Path::SyncImmediate, Path::AsyncImmediate}) {
     SECTION(std::string("copy from a wild pointer: ") + nameOf(path)) {
@@ -200,23 +202,26 @@ TEST_CASE("Faults: copies and fills through bad pointers or sizes lose the conte
             nameOf(path)) {
       ze_module_handle_t m = nullptr;
       ze_kernel_handle_t k = nullptr;
-      checkContained(driver, path, [&](ExecFixture& fx) -> Append {
-        auto spv = readCorpusKernel("faults");
-        m = createSpirvModule(fx.context, fx.device, spv.data(), spv.size());
-        ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "fault_store"};
-        REQUIRE(zeKernelCreate(m, &kd, &k) == ZE_RESULT_SUCCESS);
-        setGroupSize(k, 16);
-        uint64_t addr = 0;
-        uint32_t bad = UINT32_MAX;
-        setArgs(k, nullptr, addr, bad);
-        return [&](ze_command_list_handle_t l, ze_event_handle_t e) {
-          return zeCommandListAppendLaunchKernelIndirect(
-              l, k, static_cast<const ze_group_count_t*>(kWild), e, 0, nullptr);
-        };
-      }, [&] {
-        zeKernelDestroy(k);
-        zeModuleDestroy(m);
-      });
+      checkContained(
+          driver, path,
+          [&](ExecFixture& fx) -> Append {
+            auto spv = readCorpusKernel("faults");
+            m = createSpirvModule(fx.context, fx.device, spv.data(), spv.size());
+            ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "fault_store"};
+            REQUIRE(zeKernelCreate(m, &kd, &k) == ZE_RESULT_SUCCESS);
+            setGroupSize(k, 16);
+            uint64_t addr = 0;
+            uint32_t bad = UINT32_MAX;
+            setArgs(k, nullptr, addr, bad);
+            return [&](ze_command_list_handle_t l, ze_event_handle_t e) {
+              return zeCommandListAppendLaunchKernelIndirect(
+                  l, k, static_cast<const ze_group_count_t*>(kWild), e, 0, nullptr);
+            };
+          },
+          [&] {
+            zeKernelDestroy(k);
+            zeModuleDestroy(m);
+          });
     }
   }
 }
@@ -304,9 +309,9 @@ TEST_CASE("containment child: a launch's allocation fails on the executor",
   heap.reserve(1u << 16);
   limitAddressSpace(64u << 20);
   for (size_t size = 64u << 20; size >= 4096; size /= 2)
-    for (void* b; ballast.size() < ballast.capacity() &&
-                  (b = mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) !=
-                      MAP_FAILED;)
+    for (void* b;
+         ballast.size() < ballast.capacity() &&
+         (b = mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) != MAP_FAILED;)
       ballast.emplace_back(b, size);
   for (void* b; heap.size() < heap.capacity() && (b = std::malloc(60u << 10)) != nullptr;)
     heap.push_back(b);
@@ -317,8 +322,8 @@ TEST_CASE("containment child: a launch's allocation fails on the executor",
     ballast.pop_back();
   }
   ze_result_t submitted = zeCommandQueueExecuteCommandLists(q, 1, &big, nullptr);
-  ze_result_t synced = submitted == ZE_RESULT_SUCCESS ? zeCommandQueueSynchronize(q, UINT64_MAX)
-                                                      : submitted;
+  ze_result_t synced =
+      submitted == ZE_RESULT_SUCCESS ? zeCommandQueueSynchronize(q, UINT64_MAX) : submitted;
   for (auto& b : ballast) munmap(b.first, b.second);
   for (void* b : heap) std::free(b);
   unlimitAddressSpace();
@@ -347,9 +352,10 @@ TEST_CASE("containment child: a launch's allocation fails on the executor",
   zeMemFree(fx.context, out);
 }
 
-TEST_CASE("Exhaustion: an allocation failing on a queue's executor loses the context, not the "
-          "process",
-          "[exhaustion][containment]") {
+TEST_CASE(
+    "Exhaustion: an allocation failing on a queue's executor loses the context, not the "
+    "process",
+    "[exhaustion][containment]") {
   // The address-space limit would also constrain a sanitizer's shadow memory.
   if (std::getenv("ASAN_OPTIONS") || std::getenv("TSAN_OPTIONS")) return;
   // One malloc arena, whose growth counts against the limit (a thread's own arena reserves 64 MiB

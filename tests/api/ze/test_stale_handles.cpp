@@ -52,9 +52,10 @@ TEST_CASE("Stale handles: a destroyed event's handle does not name the next even
   }
 }
 
-TEST_CASE("Stale handles: a host wait on an event destroyed meanwhile ends refused, and is not "
-          "woken by the next event of its index",
-          "[stale][novalidation]") {
+TEST_CASE(
+    "Stale handles: a host wait on an event destroyed meanwhile ends refused, and is not "
+    "woken by the next event of its index",
+    "[stale][novalidation]") {
   ExecFixture fx;
   auto pool = fx.pool(1);
   ze_event_desc_t ed{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, 0, ZE_EVENT_SCOPE_FLAG_HOST};
