@@ -1,5 +1,6 @@
 #include "cl_shim/object.h"
 
+#include <deque>
 #include <map>
 #include <mutex>
 #include <new>
@@ -29,14 +30,24 @@ bool isLive(const void* handle) { return live().contains(handle); }
 namespace tessera::cl::handle_memory {
 namespace {
 
+// Freed blocks by object size, oldest first. A block is reused only when more than its size's
+// quarantine (about 256 KiB of blocks, 16 to 1024) were freed after it, so a stale handle does not
+// name the next object made: it stays refused until that many objects of its size were released
+// after it (the remaining window).
 struct Pools {
   std::mutex mutex;
-  std::map<size_t, std::vector<void*>> free;  // by object size
+  std::map<size_t, std::deque<void*>> free;
 };
 
 Pools& pools() {
   static Pools* p = new Pools;  // never destroyed, like the memory it keeps
   return *p;
+}
+
+size_t quarantined(size_t bytes) {
+  constexpr size_t kBytes = 256 * 1024, kMost = 1024, kLeast = 16;
+  size_t keep = bytes ? kBytes / bytes : kMost;
+  return keep < kLeast ? kLeast : keep > kMost ? kMost : keep;
 }
 
 }  // namespace
@@ -46,9 +57,9 @@ void* allocate(size_t bytes) {
     Pools& p = pools();
     std::lock_guard lock(p.mutex);
     auto it = p.free.find(bytes);
-    if (it != p.free.end() && !it->second.empty()) {
-      void* block = it->second.back();
-      it->second.pop_back();
+    if (it != p.free.end() && it->second.size() > quarantined(bytes)) {
+      void* block = it->second.front();
+      it->second.pop_front();
       return block;
     }
   }
@@ -56,10 +67,14 @@ void* allocate(size_t bytes) {
 }
 
 void release(void* block, size_t bytes) {
-  // The destroyed object's bytes stay as they are, its dispatch pointer among them.
+  // The destroyed object's bytes stay as they are, its dispatch pointer among them. (No room to
+  // remember the block: it is lost, which keeps the dispatch pointer readable too.)
   Pools& p = pools();
   std::lock_guard lock(p.mutex);
-  p.free[bytes].push_back(block);
+  try {
+    p.free[bytes].push_back(block);
+  } catch (...) {
+  }
 }
 
 }  // namespace tessera::cl::handle_memory

@@ -38,7 +38,9 @@ bool isLive(const void* handle);
 // Where CL objects live. Their memory is never given back to the system but kept for objects of the
 // same size: ICD loaders read a handle's dispatch pointer before Tessera sees the handle, so the
 // dispatch pointer of a destroyed object must stay readable and valid. A stale handle then reaches
-// Tessera's own function, whose registry check refuses it with the spec's error.
+// Tessera's own function, whose registry check refuses it with the spec's error. A freed block is
+// reused only after a quarantine (about 256 KiB of later releases of its size, 16 to 1024 blocks),
+// so a handle released and followed by a new object is refused rather than naming that object.
 namespace handle_memory {
 void* allocate(size_t bytes);
 void release(void* p, size_t bytes);

@@ -1,6 +1,8 @@
 #include "cl_shim/waiters.h"
 
 #include <atomic>
+#include <cstdio>
+#include <exception>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -38,7 +40,16 @@ class Waiters {
     }
     auto done = std::make_shared<std::atomic<bool>>(false);
     entries_.push_back({std::thread([work = std::move(work), done] {
-                          work();
+                          // No exception may leave the thread (std::terminate would end the
+                          // process): the work is dropped with a line on stderr.
+                          try {
+                            work();
+                          } catch (const std::exception& e) {
+                            std::fprintf(stderr, "tessera: an OpenCL event callback failed (%s)\n",
+                                         e.what());
+                          } catch (...) {
+                            std::fprintf(stderr, "tessera: an OpenCL event callback failed\n");
+                          }
                           done->store(true, std::memory_order_release);
                         }),
                         done});

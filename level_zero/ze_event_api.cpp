@@ -77,16 +77,20 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostSignal(ze_event_handle_t hEvent) 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostSynchronize(ze_event_handle_t hEvent,
                                                            uint64_t timeout) {
   Event* event = Event::fromHandle(hEvent);
-  if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  // Held through the wait: another thread may destroy the handle meanwhile (then the wait ends and
+  // the handle is refused, as it would be if the call came after the destroy).
+  if (!event || !event->tryRetain()) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  Ref<Event> hold = Ref<Event>::adopt(event);
   if (event->pool().context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
   bool ready;
   if (tessera::trace::enabled()) {
     uint64_t start = tessera::trace::nowNs();
-    ready = event->wait(timeout);
+    ready = event->wait(timeout, &event->destroyed());
     traceHostSync("zeEventHostSynchronize", start, event, ready);
   } else {
-    ready = event->wait(timeout);
+    ready = event->wait(timeout, &event->destroyed());
   }
+  if (event->destroyed().requested()) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!ready) return ZE_RESULT_NOT_READY;
   return event->pool().context().status();
 }

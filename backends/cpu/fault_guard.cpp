@@ -260,7 +260,14 @@ bool runGuarded(void (*fn)(void*), void* arg, FaultInfo* info, const void* tag) 
   }
   if (e) e->tag.store(tag, std::memory_order_relaxed);
   tlsRecovery = &here;
-  fn(arg);
+  try {
+    fn(arg);
+  } catch (...) {
+    // Not a fault: the thread leaves guarded code as on a return, and the exception goes on.
+    tlsRecovery = outer;
+    if (e) e->tag.store(outerTag, std::memory_order_relaxed);
+    throw;
+  }
   tlsRecovery = outer;
   if (e) e->tag.store(outerTag, std::memory_order_relaxed);
   return true;

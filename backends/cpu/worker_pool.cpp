@@ -6,9 +6,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <pthread.h>
+
 #include <climits>
 #include <cstdio>
+#include <exception>
 #include <string>
+#include <utility>
 
 #include "backends/cpu/affinity.h"
 #include "trace/trace.h"
@@ -16,15 +20,26 @@
 namespace tessera::backends::cpu {
 namespace {
 
+// Sleeps while `word` holds `expected`, without a timeout: every change of the words the pool
+// sleeps on is followed by a wake-up, so an idle pool makes no system calls.
 void futexWait(std::atomic<uint32_t>& word, uint32_t expected) {
-  timespec ts{0, 2'000'000};
-  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAIT_PRIVATE, expected, &ts,
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAIT_PRIVATE, expected, nullptr,
+          nullptr, 0);
+}
+
+void futexWake(std::atomic<uint32_t>& word, int count) {
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAKE_PRIVATE, count, nullptr,
           nullptr, 0);
 }
 
 void futexWakeAll(std::atomic<uint32_t>& word) {
-  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr,
-          nullptr, 0);
+  futexWake(word, INT_MAX);
+}
+
+inline void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
 }
 
 uint64_t nowNs() {
@@ -48,8 +63,19 @@ WorkerPool::~WorkerPool() {
 }
 
 void WorkerPool::work() {
-  if (trace::enabled()) return tracedWork();
-  for (uint64_t i = next_.fetch_add(1); i < count_; i = next_.fetch_add(1)) (*job_)(i);
+  // An exception from the job (std::bad_alloc of a worker's local memory) must not end a helper
+  // thread, which would end the process: the first one is kept, the items not yet taken are
+  // skipped, and parallelFor throws it on the calling thread once every worker has left the job.
+  try {
+    if (trace::enabled()) return tracedWork();
+    for (uint64_t i = next_.fetch_add(1); i < count_; i = next_.fetch_add(1)) (*job_)(i);
+  } catch (...) {
+    {
+      std::lock_guard lock(errorMutex_);
+      if (!error_) error_ = std::current_exception();
+    }
+    next_.store(count_);
+  }
 }
 
 // work() with a span per worker and job on the trace (the items it took: work-groups or chunks).
@@ -63,11 +89,18 @@ void WorkerPool::tracedWork() {
 }
 
 void WorkerPool::helperMain(uint32_t index) {
-  if (!cpus_.empty()) pinCurrentThread({cpus_[index % cpus_.size()]});
-  if (trace::enabled())
-    trace::nameThread("worker " + std::to_string(index) +
-                          (cpus_.empty() ? std::string() : " (PU " + std::to_string(cpus_[index % cpus_.size()]) + ")"),
-                      1000 + static_cast<int>(index));
+  // Tuning only: a failure (no memory for the names) leaves the thread as it is.
+  try {
+    pthread_setname_np(pthread_self(), "tessera-worker");
+    if (!cpus_.empty()) pinCurrentThread({cpus_[index % cpus_.size()]});
+    if (trace::enabled())
+      trace::nameThread(
+          "worker " + std::to_string(index) +
+              (cpus_.empty() ? std::string()
+                             : " (PU " + std::to_string(cpus_[index % cpus_.size()]) + ")"),
+          1000 + static_cast<int>(index));
+  } catch (...) {
+  }
   // Generation 0 is "no job yet": a job posted before this thread got here still counts on it.
   uint32_t seen = 0;
   while (true) {
@@ -81,15 +114,15 @@ void WorkerPool::helperMain(uint32_t index) {
         if (nowNs() >= spinEnd) break;
         sched_yield();
       }
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#endif
+      pause();
     }
     while ((g = generation_.load(std::memory_order_acquire)) == seen) futexWait(generation_, seen);
     seen = g;
     if (stop_) return;
     work();
-    busy_.fetch_sub(1, std::memory_order_acq_rel);
+    // The last helper to leave wakes the caller if it went to sleep (seq_cst pairs with the
+    // caller's announcement: either it sees busy_ at 0 or this sees it asleep).
+    if (busy_.fetch_sub(1) == 1 && callerSleeps_.load()) futexWake(busy_, 1);
   }
 }
 
@@ -108,10 +141,27 @@ void WorkerPool::parallelFor(uint64_t count, JobRef job) {
   generation_.fetch_add(1, std::memory_order_acq_rel);
   futexWakeAll(generation_);
   work();
-  // Helpers that find no item left leave at once; wait for those still running one.
-  while (busy_.load(std::memory_order_acquire) != 0) {
+  // Helpers that find no item left leave at once; wait for those still running one: spin for the
+  // pool's spin window (TESSERA_SPIN_US), pausing and now and then yielding the PU (a helper may
+  // share it), then sleep until the last helper wakes us.
+  uint64_t spinEnd = nowNs() + idleSpinNs_;
+  for (uint32_t i = 0; busy_.load(std::memory_order_acquire) != 0; ++i) {
+    if ((i & 63) == 63) {
+      if (nowNs() >= spinEnd) break;
+      sched_yield();
+    }
+    pause();
+  }
+  if (busy_.load() != 0) {
+    callerSleeps_.store(true);
+    for (uint32_t b; (b = busy_.load()) != 0;) futexWait(busy_, b);
+    callerSleeps_.store(false);
   }
   job_ = nullptr;
+  if (error_) {
+    std::exception_ptr e = std::exchange(error_, nullptr);
+    std::rethrow_exception(e);
+  }
 }
 
 }  // namespace tessera::backends::cpu

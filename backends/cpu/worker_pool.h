@@ -3,11 +3,13 @@
 //
 // Threading contract: run() may be called from any thread; calls are serialized by the pool (a job
 // runs on all workers at once). The calling thread takes part as worker 0, so a pool of N threads
-// has N-1 helper threads. Idle helpers spin briefly, then sleep on a futex.
+// has N-1 helper threads. Idle helpers spin briefly, then sleep on a futex without a timeout; the
+// caller waiting for helpers to finish does the same.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -40,7 +42,9 @@ class WorkerPool {
     void* object_;
     void (*call_)(void*, uint64_t);
   };
-  // Calls job(i) for i in [0, count) spread over the workers and returns when all are done.
+  // Calls job(i) for i in [0, count) spread over the workers and returns when all are done. When a
+  // call throws (on any worker), the items not yet started are skipped and the first exception is
+  // thrown here once every worker has left the job.
   void parallelFor(uint64_t count, JobRef job);
   template <typename F>
   void parallelFor(uint64_t count, F&& job) {
@@ -61,7 +65,10 @@ class WorkerPool {
   uint64_t count_ = 0;
   std::atomic<uint64_t> next_{0};
   std::atomic<uint32_t> generation_{0};  // futex word: bumped per job
-  std::atomic<uint32_t> busy_{0};        // helpers still inside the current job
+  std::atomic<uint32_t> busy_{0};        // helpers still inside the current job (futex word)
+  std::atomic<bool> callerSleeps_{false};  // parallelFor's caller sleeps on busy_
+  std::mutex errorMutex_;
+  std::exception_ptr error_;  // the job's first exception, thrown by parallelFor
   std::atomic<bool> stop_{false};
   char traceLabel_[84] = "";  // the job's name on the trace (the command the caller runs)
 };

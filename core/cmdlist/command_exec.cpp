@@ -8,7 +8,10 @@
 #include "core/trace/command_trace.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
+#include <mutex>
 #include <type_traits>
 
 namespace tessera::core {
@@ -18,29 +21,68 @@ namespace {
 // Below this a copy or fill runs on one thread; above it, in chunks over the device's workers.
 constexpr size_t kParallelThreshold = 4u << 20;
 constexpr size_t kChunk = 1u << 20;
+// At most this many chunks per worker: a size far beyond any mapping (2^62 bytes) faults in every
+// chunk, so each chunk should be one fault, not one per MiB of the size.
+constexpr uint64_t kMaxChunksPerWorker = 64;
 
-template <typename ChunkFn>
-void chunked(size_t size, const ExecutionTarget& t, ChunkFn&& fn) {
-  if (!t.mayUseWorkers || size < kParallelThreshold || t.device.workers().size() == 1) {
-    fn(0, size);
-    return;
+// Runs fn(begin, n) over [0, size), on this thread or in chunks over the device's workers, each
+// piece under the fault guard (backends/cpu/fault_guard.h) like a kernel's work-groups: a copy
+// from a freed or wild pointer, of a size beyond its allocation, or from IPC memory whose exporter
+// truncated its memfd (SIGBUS) loses the context instead of killing the process. After a fault the
+// pieces not yet started do nothing. True when nothing faulted.
+template <typename PieceFn>
+bool guardedPieces(const char* what, size_t size, const ExecutionTarget& t, PieceFn&& fn) {
+  backends::cpu::ensureFaultHandlers();
+  std::atomic<bool> faulted{false};
+  backends::cpu::FaultInfo first;
+  std::once_flag firstOnce;
+  auto piece = [&](size_t begin, size_t n) {
+    if (faulted.load(std::memory_order_relaxed)) return;
+    auto body = [&] { fn(begin, n); };
+    backends::cpu::FaultInfo info;
+    if (!backends::cpu::runGuardedFn(body, &info, t.cancel)) {
+      std::call_once(firstOnce, [&] { first = info; });
+      faulted.store(true, std::memory_order_relaxed);
+    }
+  };
+  backends::cpu::WorkerPool& workers = t.device.workers();
+  if (!t.mayUseWorkers || t.serial || size < kParallelThreshold || workers.size() == 1) {
+    piece(0, size);
+  } else {
+    // Chunks are multiples of kChunk, so of every fill pattern's size.
+    const uint64_t most = uint64_t{workers.size()} * kMaxChunksPerWorker;
+    uint64_t chunk = kChunk;
+    if (size / kChunk >= most) {
+      uint64_t even = size / most + (size % most != 0);
+      chunk = (even + kChunk - 1) / kChunk * kChunk;
+    }
+    const uint64_t chunks = size / chunk + (size % chunk != 0);
+    workers.parallelFor(chunks, [&](uint64_t i) {
+      size_t begin = i * chunk;
+      piece(begin, std::min<uint64_t>(chunk, size - begin));
+    });
   }
-  uint64_t chunks = (size + kChunk - 1) / kChunk;
-  t.device.workers().parallelFor(chunks, [&](uint64_t i) {
-    size_t begin = i * kChunk;
-    fn(begin, std::min(kChunk, size - begin));
-  });
+  if (!faulted.load()) return true;
+  memoryFaulted(t.context, what, first);
+  return false;
+}
+
+// One guarded piece on this thread.
+template <typename F>
+bool guarded(const char* what, const ExecutionTarget& t, F&& f) {
+  return guardedPieces(what, 0, t, [&](size_t, size_t) { f(); });
 }
 
 void fill(const FillOp& op, const ExecutionTarget& t) {
   auto* dst = static_cast<uint8_t*>(op.dst);
   if (op.patternSize == 1) {
-    chunked(op.size, t, [&](size_t b, size_t n) { std::memset(dst + b, op.pattern[0], n); });
+    guardedPieces("fill", op.size, t,
+                  [&](size_t b, size_t n) { std::memset(dst + b, op.pattern[0], n); });
     return;
   }
-  // Chunks are multiples of every pattern size, so each chunk starts at a pattern boundary; the
+  // Each piece starts at a pattern boundary (chunks are multiples of every pattern size); the
   // last copy of the pattern may be cut short ("size ... in bytes to be filled").
-  chunked(op.size, t, [&](size_t b, size_t n) {
+  guardedPieces("fill", op.size, t, [&](size_t b, size_t n) {
     for (size_t i = 0; i < n; i += op.patternSize)
       std::memcpy(dst + b + i, op.pattern.data(), std::min<size_t>(op.patternSize, n - i));
   });
@@ -101,30 +143,54 @@ void launch(const LaunchOp& l, const ze_group_count_t* counts, const ExecutionTa
 }
 
 void run(const Op& op, const ExecutionTarget& t) {
+  // A lost context runs nothing more ("the context is no longer valid"); launchContained checks
+  // the same for kernels.
+  if (t.context.lost()) return;
   struct Visitor {
     const ExecutionTarget& t;
     void operator()(const NopOp&) const {}
     void operator()(const CopyOp& c) const {
       auto* dst = static_cast<uint8_t*>(c.dst);
       auto* src = static_cast<const uint8_t*>(c.src);
-      chunked(c.size, t, [&](size_t b, size_t n) { std::memmove(dst + b, src + b, n); });
+      guardedPieces("copy", c.size, t,
+                    [&](size_t b, size_t n) { std::memmove(dst + b, src + b, n); });
     }
     void operator()(const FillOp& f) const { fill(f, t); }
-    void operator()(const RegionCopyOp& r) const { regionCopy(r); }
-    void operator()(const TimestampOp& w) const { *w.dst = deviceTimestampNow(); }
+    void operator()(const RegionCopyOp& r) const {
+      guarded("region copy", t, [&] { regionCopy(r); });
+    }
+    void operator()(const TimestampOp& w) const {
+      uint64_t now = deviceTimestampNow();
+      guarded("timestamp write", t, [&] { *w.dst = now; });
+    }
     void operator()(const QueryTimestampsOp& q) const {
-      size_t packed = 0;
-      for (size_t i = 0; i < q.events.size(); ++i) {
-        size_t at = q.offsets.empty() ? packed : q.offsets[i];
-        std::memcpy(q.dst + at, &q.events[i]->timestamps(), sizeof(ze_kernel_timestamp_result_t));
-        packed += sizeof(ze_kernel_timestamp_result_t);
-      }
+      guarded("timestamp query", t, [&] {
+        size_t packed = 0;
+        for (size_t i = 0; i < q.events.size(); ++i) {
+          size_t at = q.offsets.empty() ? packed : q.offsets[i];
+          std::memcpy(q.dst + at, &q.events[i]->timestamps(), sizeof(ze_kernel_timestamp_result_t));
+          packed += sizeof(ze_kernel_timestamp_result_t);
+        }
+      });
     }
     void operator()(const ResetEventOp& r) const { r.event->reset(); }
-    void operator()(const LaunchOp& l) const { launch(l, l.indirect, t); }
+    void operator()(const LaunchOp& l) const {
+      if (!l.indirect) return launch(l, nullptr, t);
+      // The group counts are the application's memory, read now.
+      ze_group_count_t counts{};
+      if (guarded("read of indirect group counts", t, [&] { counts = *l.indirect; }))
+        launch(l, &counts, t);
+    }
     void operator()(const MultiLaunchOp& m) const {
-      uint32_t n = std::min<uint32_t>(*m.count, static_cast<uint32_t>(m.launches.size()));
-      for (uint32_t i = 0; i < n; ++i) launch(m.launches[i], &m.groupCounts[i], t);
+      uint32_t n = 0;
+      if (!guarded("read of an indirect launch count", t, [&] { n = *m.count; })) return;
+      n = std::min<uint32_t>(n, static_cast<uint32_t>(m.launches.size()));
+      for (uint32_t i = 0; i < n; ++i) {
+        ze_group_count_t counts{};
+        if (!guarded("read of indirect group counts", t, [&] { counts = m.groupCounts[i]; }))
+          return;
+        launch(m.launches[i], &counts, t);
+      }
     }
   };
   std::visit(Visitor{t}, op);
@@ -159,9 +225,9 @@ void CommandBuffer::add(Command command) {
   commands.push_back(std::move(command));
 }
 
-bool runCommand(const Command& command, const ExecutionTarget& target) {
-  for (const Ref<Event>& e : command.waits)
-    if (!e->wait(sync::kForever, target.cancel)) return false;
+namespace {
+
+void execute(const Command& command, const ExecutionTarget& target) {
   const uint64_t traceStart = trace::enabled() ? traceCommandBegin(command) : 0;
   bool timed = command.signal && command.signal->pool().timestamps();
   uint64_t start = timed ? deviceTimestampNow() : 0;
@@ -172,6 +238,29 @@ bool runCommand(const Command& command, const ExecutionTarget& target) {
   if (command.signal) {
     if (timed) command.signal->recordSpan(start, deviceTimestampNow());
     command.signal->signal();
+  }
+}
+
+}  // namespace
+
+bool runCommand(const Command& command, const ExecutionTarget& target) {
+  for (const Ref<Event>& e : command.waits)
+    if (!e->wait(sync::kForever, target.cancel)) return false;
+  if (!target.executor) {
+    execute(command, target);
+    return true;
+  }
+  // No exception leaves an executor thread (it would end the process in std::terminate): the
+  // command's work is lost, so is its context, and its event is signalled for the waiters to see
+  // DEVICE_LOST.
+  try {
+    execute(command, target);
+  } catch (const std::exception& e) {
+    commandFailed(target.context, e.what());
+    if (command.signal) command.signal->signal();
+  } catch (...) {
+    commandFailed(target.context, "unknown exception");
+    if (command.signal) command.signal->signal();
   }
   return true;
 }

@@ -100,7 +100,7 @@ ze_result_t CommandList::append(Command command) {
     const auto& cpus = device_.pinCpus();
     if (cpus.empty() || device_.pinsEveryCpu() || backends::cpu::confinedTo(cpus)) {
       // A tiny command's work-groups stay on this thread too: waking a helper costs more.
-      runCommand(command, ExecutionTarget{device_, !isCopyOnly(), nullptr, inlineTiny});
+      runCommand(command, ExecutionTarget{device_, context_, !isCopyOnly(), nullptr, inlineTiny});
       // A synchronous list reports a fault now (DEVICE_LOST); an asynchronous one, as if the
       // command had run on the executor, at the next synchronization.
       return inlineTiny ? ZE_RESULT_SUCCESS : context_.status();

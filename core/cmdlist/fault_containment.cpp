@@ -12,6 +12,29 @@
 
 namespace tessera::core {
 
+namespace {
+
+const char* signalName(int sig) {
+  if (sig == backends::cpu::interruptSignal()) return "interrupted: its queue was destroyed";
+  return sig == SIGSEGV  ? "SIGSEGV"
+         : sig == SIGBUS ? "SIGBUS"
+         : sig == SIGFPE ? "SIGFPE"
+                         : "SIGILL";
+}
+
+}  // namespace
+
+void memoryFaulted(Context& context, const char* what, const backends::cpu::FaultInfo& info) {
+  std::fprintf(stderr, "tessera: a %s faulted (%s at %#llx); its context is lost\n", what,
+               signalName(info.signal), static_cast<unsigned long long>(info.address));
+  context.markLost();
+}
+
+void commandFailed(Context& context, const char* what) {
+  std::fprintf(stderr, "tessera: a command failed on its queue (%s); its context is lost\n", what);
+  context.markLost();
+}
+
 bool launchContained(const Kernel& kernel, const uint8_t* args,
                      const backends::cpu::LaunchDims& dims, backends::cpu::WorkerPool* pool,
                      const void* tag, uint64_t serialNs, bool* parallel) {
@@ -28,12 +51,9 @@ bool launchContained(const Kernel& kernel, const uint8_t* args,
                    "context is lost\n",
                    kernel.name().c_str());
     } else {
-      const char* what = f.info.signal == SIGSEGV  ? "SIGSEGV"
-                         : f.info.signal == SIGBUS ? "SIGBUS"
-                         : f.info.signal == SIGFPE ? "SIGFPE"
-                                                   : "SIGILL";
       std::fprintf(stderr, "tessera: kernel %s faulted (%s at %#llx); its context is lost\n",
-                   kernel.name().c_str(), what, static_cast<unsigned long long>(f.info.address));
+                   kernel.name().c_str(), signalName(f.info.signal),
+                   static_cast<unsigned long long>(f.info.address));
     }
     context.markLost();
     return false;

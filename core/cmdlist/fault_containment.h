@@ -6,11 +6,13 @@
 #include <atomic>
 #include <thread>
 
+#include "backends/cpu/fault_guard.h"
 #include "backends/cpu/jit/launcher.h"
 #include "backends/cpu/worker_pool.h"
 
 namespace tessera::core {
 
+class Context;
 class Kernel;
 
 // Returns false when the launch faulted or did not run because the context is lost.
@@ -19,6 +21,14 @@ class Kernel;
 bool launchContained(const Kernel& kernel, const uint8_t* args,
                      const backends::cpu::LaunchDims& dims, backends::cpu::WorkerPool* pool,
                      const void* tag = nullptr, uint64_t serialNs = 0, bool* parallel = nullptr);
+
+// Marks `context` lost after a fault in an operation on the application's memory (`what`: "copy",
+// "fill", ...), with a line on stderr like a kernel's fault.
+void memoryFaulted(Context& context, const char* what, const backends::cpu::FaultInfo& info);
+
+// Marks `context` lost after a command failed on a queue's executor thread with an exception
+// (`what`: its message), with a line on stderr.
+void commandFailed(Context& context, const char* what);
 
 // Joins a queue's executor. If it has not exited after TESSERA_QUEUE_DESTROY_TIMEOUT_MS
 // (default 2000; 0 waits forever) — a kernel that does not end — the kernel's work-groups running

@@ -2,9 +2,19 @@
 // handle struct first, then a per-type magic word that is cleared on destruction, and an entry in a
 // process-wide registry of live objects. fromHandle() checks the registry before it reads the
 // object, so a destroyed or foreign handle is refused without touching freed memory.
+//
+// A stale handle is refused, not aliased: the memory of a destroyed object is not given back at
+// once but held in a quarantine of its type (handles::Quarantine), so the next objects made (of any
+// type) cannot land at its address and make the stale handle live again. Remaining window: once
+// about 256 KiB of objects of that type (16 to 1024 objects, by size) were destroyed after it, its
+// memory is freed and a later object may be placed there; a handle kept that long after its
+// destruction can then name the new object.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <mutex>
 
 #include "core/common/ze_handles.h"
 
@@ -15,6 +25,17 @@ namespace handles {
 void add(const void* object);
 void remove(const void* object);
 bool isLive(const void* object);
+
+// Destroyed objects' memory, oldest first, freed only when the quarantine is full.
+struct Quarantine {
+  std::mutex mutex;
+  std::deque<void*> blocks;
+};
+// Memory for an object (::operator new; out of line, paired with quarantine()).
+void* allocate(size_t bytes);
+// Holds `block` (of `bytes`) in `q`, and frees the oldest block once `q` holds more than its
+// share (about 256 KiB, between 16 and 1024 blocks).
+void quarantine(Quarantine& q, void* block, size_t bytes);
 }  // namespace handles
 
 template <typename Handle, uint64_t Magic>
@@ -33,6 +54,14 @@ class Object : public Handle {
     return object->magic_ == Magic ? static_cast<Derived*>(object) : nullptr;
   }
   Handle* toHandle() { return this; }
+
+  // Allocation through the type's quarantine (the header's comment). Objects are deleted as their
+  // own class (unique_ptr<Derived>, RefCounted<Derived>), so `bytes` is the object's size.
+  static void* operator new(size_t bytes) { return handles::allocate(bytes); }
+  static void operator delete(void* p, size_t bytes) {
+    static auto* q = new handles::Quarantine;  // never destroyed: objects may die at exit
+    handles::quarantine(*q, p, bytes);
+  }
 
   // Ends the handle's life while the object may live on (commands still in flight hold references
   // to it): from now on fromHandle refuses it. Idempotent.

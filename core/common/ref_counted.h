@@ -14,6 +14,17 @@ template <typename T>
 class RefCounted {
  public:
   void retain() const { refs_.fetch_add(1, std::memory_order_relaxed); }
+  // Takes a reference unless the count already reached zero (the object is being deleted; its
+  // memory stays readable for a while in its type's quarantine, core/common/object.h). For entry
+  // points that hold an object through a wait while another thread may destroy its handle.
+  bool tryRetain() const {
+    uint32_t n = refs_.load(std::memory_order_relaxed);
+    while (n != 0)
+      if (refs_.compare_exchange_weak(n, n + 1, std::memory_order_acquire,
+                                      std::memory_order_relaxed))
+        return true;
+    return false;
+  }
   void release() const {
     if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete static_cast<const T*>(this);
   }
@@ -34,6 +45,12 @@ class Ref {
   // Takes a new reference.
   explicit Ref(T* p) : p_(p) {
     if (p_) p_->retain();
+  }
+  // Owns a reference the caller already took (tryRetain).
+  static Ref adopt(T* p) {
+    Ref r;
+    r.p_ = p;
+    return r;
   }
   Ref(const Ref& o) : Ref(o.p_) {}
   Ref(Ref&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}

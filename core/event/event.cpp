@@ -37,6 +37,7 @@ void Event::destroy() {
   // the pool itself" is about handles); those commands keep the slot's memory alive.
   pool_->unclaim(index_);
   retireHandle();
+  destroyed_.request();
   release();
 }
 

@@ -22,9 +22,12 @@ class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEv
   void signal() { sync::flagSet(slot().state, pool_->shared()); }
   void reset() { sync::flagClear(slot().state); }
   // False on timeout or cancel.
-  bool wait(uint64_t timeoutNs, const std::atomic<bool>* cancel = nullptr) {
+  bool wait(uint64_t timeoutNs, const sync::Cancel* cancel = nullptr) {
     return sync::flagWait(slot().state, timeoutNs, pool_->shared(), cancel);
   }
+  // Requested by destroy(): a host wait under way (given this as its cancel) ends then, instead of
+  // waiting on a slot that the next event of the same index will use.
+  const sync::Cancel& destroyed() const { return destroyed_; }
   // The span of the command that signals the event, for kernel-timestamp pools.
   void recordSpan(uint64_t start, uint64_t end);
   const ze_kernel_timestamp_result_t& timestamps() const { return slot().timestamps; }
@@ -39,6 +42,7 @@ class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEv
 
   Ref<EventPool> pool_;
   uint32_t index_;
+  sync::Cancel destroyed_;
 };
 
 }  // namespace tessera::core

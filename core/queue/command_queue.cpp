@@ -1,5 +1,6 @@
 #include "core/queue/command_queue.h"
 
+#include <pthread.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -42,8 +43,7 @@ CommandQueue::CommandQueue(Context& context, Device& device, const ze_command_qu
 }
 
 CommandQueue::~CommandQueue() {
-  stop_ = true;
-  submitted_.wakeAll();
+  stop_.request();  // wakes the executor wherever it sleeps (sync::Cancel)
   // Interrupts a kernel that does not end (docs/reliability.md, "Faults").
   joinInterrupting(executor_, exited_, &stop_);
   // What never ran lets go of its allocations, so a BLOCKING_FREE of them does not wait forever.
@@ -107,12 +107,19 @@ void CommandQueue::executorMain() {
     std::atomic<bool>& flag;
     ~Exit() { flag.store(true, std::memory_order_release); }
   } exit{exited_};
-  backends::cpu::pinCurrentThread(device_.pinCpus());
-  applyPriority(desc_.priority);
-  if (trace::enabled()) traceNameQueue(device_, desc_.ordinal, desc_.index, synchronous());
+  // No exception leaves this thread (std::terminate would end the process): what follows only
+  // tunes the thread, and runCommand turns a command's failure into the context's loss.
+  try {
+    pthread_setname_np(pthread_self(), "tessera-queue");
+    backends::cpu::pinCurrentThread(device_.pinCpus());
+    applyPriority(desc_.priority);
+    if (trace::enabled()) traceNameQueue(device_, desc_.ordinal, desc_.index, synchronous());
+  } catch (...) {
+  }
   // Copy-only queues keep to their own thread; compute queues may spread large copies over the
   // device's workers.
-  ExecutionTarget target{device_, desc_.ordinal == 0, &stop_};
+  ExecutionTarget target{device_, context_, desc_.ordinal == 0, &stop_};
+  target.executor = true;
   uint64_t done = 0;
   while (submitted_.waitAtLeast(done + 1, sync::kForever, &stop_)) {
     Submission s;

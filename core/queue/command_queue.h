@@ -73,7 +73,7 @@ class CommandQueue
   std::mutex mutex_;
   std::deque<Submission> pending_;
   sync::Counter submitted_, completed_;
-  std::atomic<bool> stop_{false};
+  sync::Cancel stop_;                // requested by the destructor
   std::atomic<bool> exited_{false};  // set as executorMain returns (fault_containment.h)
   std::thread executor_;
 };

@@ -19,13 +19,12 @@
 namespace tessera::core::sync {
 namespace {
 
-// The longest single sleep: a sleeper wakes at least this often to look at `cancel`.
-constexpr uint64_t kSliceNs = 2'000'000;
-
+// Sleeps while `word` holds `expected`, at most `ns` (kForever: without a timeout), or until woken.
 void futexWait(std::atomic<uint32_t>& word, uint32_t expected, uint64_t ns, bool shared) {
   timespec ts{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
   int op = shared ? FUTEX_WAIT : FUTEX_WAIT_PRIVATE;
-  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), op, expected, &ts, nullptr, 0);
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(&word), op, expected,
+          ns == kForever ? nullptr : &ts, nullptr, 0);
 }
 
 void futexWakeAll(std::atomic<uint32_t>& word, bool shared) {
@@ -37,9 +36,33 @@ uint64_t deadlineOf(uint64_t start, uint64_t timeoutNs) {
   return timeoutNs == kForever || start + timeoutNs < start ? kForever : start + timeoutNs;
 }
 
-bool cancelled(const std::atomic<bool>* cancel) {
-  return cancel && cancel->load(std::memory_order_acquire);
+bool cancelled(const Cancel* cancel) {
+  return cancel && cancel->requested();
 }
+
+// How long to sleep from `now` until `deadline` (kForever: no timeout).
+uint64_t sleepFor(uint64_t now, uint64_t deadline) {
+  return deadline == kForever ? kForever : deadline - now;
+}
+
+// A sleeping wait's registration with its Cancel (none without one).
+class Registration {
+ public:
+  Registration(const Cancel* cancel, std::atomic<uint32_t>& word, bool shared)
+      : cancel_(cancel), sleeper_{&word, shared, nullptr} {
+    entered_ = cancel_ && cancel_->enter(sleeper_);
+  }
+  ~Registration() {
+    if (entered_) cancel_->leave(sleeper_);
+  }
+  Registration(const Registration&) = delete;
+  Registration& operator=(const Registration&) = delete;
+
+ private:
+  const Cancel* cancel_;
+  Cancel::Sleeper sleeper_;
+  bool entered_ = false;
+};
 
 // Spins until `done()` or the spin budget or deadline runs out; true when done. Every few
 // microseconds it yields the CPU: when a device's PU is shared (a host thread waiting on the very
@@ -77,29 +100,58 @@ uint64_t spinNs() {
   return ns;
 }
 
+bool Cancel::enter(Sleeper& s) const {
+  std::lock_guard lock(mutex_);
+  if (requested()) return false;
+  s.next = sleepers_;
+  sleepers_ = &s;
+  return true;
+}
+
+void Cancel::leave(Sleeper& s) const {
+  std::lock_guard lock(mutex_);
+  for (Sleeper** p = &sleepers_; *p; p = &(*p)->next)
+    if (*p == &s) {
+      *p = s.next;
+      return;
+    }
+}
+
+void Cancel::request() {
+  std::lock_guard lock(mutex_);
+  requested_.store(true, std::memory_order_release);
+  // Under the mutex a registered sleeper is still inside its wait, so its word is alive. The
+  // change makes a waiter that is about to sleep on the old value return from the futex at once.
+  for (Sleeper* s = sleepers_; s; s = s->next) {
+    s->word->fetch_xor(4u, std::memory_order_acq_rel);
+    futexWakeAll(*s->word, s->shared);
+  }
+}
+
 void flagSet(std::atomic<uint32_t>& word, bool shared) {
   uint32_t old = word.exchange(1u, std::memory_order_acq_rel);
   if (old & 2u) futexWakeAll(word, shared);
 }
 
-bool flagWait(std::atomic<uint32_t>& word, uint64_t timeoutNs, bool shared,
-              const std::atomic<bool>* cancel) {
+bool flagWait(std::atomic<uint32_t>& word, uint64_t timeoutNs, bool shared, const Cancel* cancel) {
   if (flagIsSet(word)) return true;
   if (timeoutNs == 0) return false;
   uint64_t start = nowNs();
   uint64_t deadline = deadlineOf(start, timeoutNs);
   if (spinUntil([&] { return flagIsSet(word) || cancelled(cancel); }, start, deadline))
     return flagIsSet(word);
+  Registration registration(cancel, word, shared);
   while (true) {
+    // The cancel first: a destroyed event's waiter must not report the signal of the next event
+    // of its slot.
+    if (cancelled(cancel)) return false;
     uint32_t v = word.load(std::memory_order_acquire);
     if (v & 1u) return true;
-    if (cancelled(cancel)) return false;
     uint64_t now = nowNs();
     if (now >= deadline) return false;
     // Announce a sleeper, then sleep while the word still says "not set, sleepers".
     if (!(v & 2u) && !word.compare_exchange_weak(v, v | 2u, std::memory_order_acq_rel)) continue;
-    uint64_t slice = deadline - now < kSliceNs ? deadline - now : kSliceNs;
-    futexWait(word, v | 2u, slice, shared);
+    futexWait(word, v | 2u, sleepFor(now, deadline), shared);
   }
 }
 
@@ -116,8 +168,7 @@ void Counter::wakeAll() {
   futexWakeAll(seq_, false);
 }
 
-bool Counter::waitAtLeast(uint64_t target, uint64_t timeoutNs,
-                          const std::atomic<bool>* cancel) const {
+bool Counter::waitAtLeast(uint64_t target, uint64_t timeoutNs, const Cancel* cancel) const {
   if (load() >= target) return true;
   if (timeoutNs == 0) return false;
   uint64_t start = nowNs();
@@ -126,6 +177,7 @@ bool Counter::waitAtLeast(uint64_t target, uint64_t timeoutNs,
     return load() >= target;
   sleepers_.fetch_add(1);
   bool reached = false;
+  Registration registration(cancel, seq_, false);
   while (true) {
     uint32_t seq = seq_.load();
     if (value_.load() >= target) {
@@ -135,8 +187,7 @@ bool Counter::waitAtLeast(uint64_t target, uint64_t timeoutNs,
     if (cancelled(cancel)) break;
     uint64_t now = nowNs();
     if (now >= deadline) break;
-    uint64_t slice = deadline - now < kSliceNs ? deadline - now : kSliceNs;
-    futexWait(seq_, seq, slice, false);
+    futexWait(seq_, seq, sleepFor(now, deadline), false);
   }
   sleepers_.fetch_sub(1);
   return reached;

@@ -44,3 +44,25 @@ TEST_CASE("OpenCL faults: a kernel storing through a bad address", "[faults]") {
   runKernel(good.queue, good.kernel, 1, &global, &local);
   for (int v : outGood) CHECK(v == 1);
 }
+
+// Copies are contained like kernels (a copy from a wild pointer killed the process by SIGSEGV):
+// the command ends with CL_OUT_OF_RESOURCES, as a faulting kernel's does.
+TEST_CASE("OpenCL faults: a copy from a wild pointer", "[faults][containment]") {
+  ClFixture bad, good;
+  std::vector<int> dst(256, 0), src(256, 5);
+  cl_event ev = nullptr;
+  const void* wild = reinterpret_cast<const void*>(uintptr_t{0x10});
+  REQUIRE(clEnqueueSVMMemcpy(bad.queue, CL_FALSE, dst.data(), wild, dst.size() * sizeof(int), 0,
+                             nullptr, &ev) == CL_SUCCESS);
+  CHECK(clWaitForEvents(1, &ev) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  cl_int status = 0;
+  REQUIRE(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) ==
+          CL_SUCCESS);
+  CHECK(status == CL_OUT_OF_RESOURCES);
+  CHECK(clFinish(bad.queue) == CL_OUT_OF_RESOURCES);
+  clReleaseEvent(ev);
+  // Another context copies fine.
+  REQUIRE(clEnqueueSVMMemcpy(good.queue, CL_TRUE, dst.data(), src.data(), dst.size() * sizeof(int),
+                             0, nullptr, nullptr) == CL_SUCCESS);
+  CHECK(dst == src);
+}
