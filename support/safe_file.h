@@ -26,7 +26,8 @@
 namespace tessera::support {
 
 // What open() gave, checked: a descriptor of a regular file (blocking mode restored) and its
-// status, or -1 with the reason in `why` ("is a FIFO", "No such file or directory").
+// status, or -1 with the reason in `why` ("is a FIFO, not a regular file", "No such file or
+// directory") and errno set (open's, or EISDIR / EINVAL for what is not a regular file).
 // `extraFlags` may add O_NOFOLLOW.
 inline int openRegularFile(const char* path, int extraFlags, struct stat& st, std::string& why) {
   int fd = ::open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | extraFlags);
@@ -45,6 +46,7 @@ inline int openRegularFile(const char* path, int extraFlags, struct stat& st, st
           : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "is a device, not a regular file"
                                                         : "is not a regular file";
     ::close(fd);
+    errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
     return -1;
   }
   // A regular file never blocks; clear O_NONBLOCK anyway so reads behave as usual.
