@@ -57,10 +57,10 @@ IncludeFileSystem::IncludeFileSystem(const std::vector<std::string>& folders, st
       ignored_(asFolder(withoutDots(ignored))) {
   for (const std::string& folder : folders) {
     if (folder.empty() || folder[0] != '/') continue;
-    llvm::SmallString<256> real;
-    if (llvm::sys::fs::real_path(folder, real)) continue;  // absent: nothing to read there
+    // A folder that does not exist stays a root: clang's probes there are absences, not refusals.
     roots_.push_back(asFolder(withoutDots(folder)));
-    realRoots_.push_back(asFolder(std::string(real)));
+    llvm::SmallString<256> real;
+    if (!llvm::sys::fs::real_path(folder, real)) realRoots_.push_back(asFolder(std::string(real)));
   }
 }
 
@@ -87,9 +87,14 @@ bool IncludeFileSystem::allowed(const std::string& given) {
   return true;
 }
 
-llvm::ErrorOr<llvm::vfs::Status> IncludeFileSystem::status(const llvm::Twine& path) {
-  if (!allowed(path.str())) return std::make_error_code(std::errc::no_such_file_or_directory);
-  return ProxyFileSystem::status(path);
+llvm::ErrorOr<llvm::vfs::Status> IncludeFileSystem::status(const llvm::Twine& twine) {
+  // The folders that lead to a root (clang looks at the parents of an -I folder that is missing):
+  // their status says nothing of any file's contents.
+  std::string path = asFolder(withoutDots(twine.str()));
+  for (const std::string& root : roots_)
+    if (root.compare(0, path.size(), path) == 0) return ProxyFileSystem::status(twine);
+  if (!allowed(twine.str())) return std::make_error_code(std::errc::no_such_file_or_directory);
+  return ProxyFileSystem::status(twine);
 }
 
 llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> IncludeFileSystem::openFileForRead(

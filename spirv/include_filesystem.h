@@ -19,7 +19,7 @@ namespace tessera::spirv {
 
 class IncludeFileSystem : public llvm::vfs::ProxyFileSystem {
  public:
-  // `folders`: where reading is allowed (absolute; missing ones are dropped). `ignored`: a folder
+  // `folders`: where reading is allowed (absolute; relative ones are dropped). `ignored`: a folder
   // (the in-memory input folder) whose paths are absent here without being a refusal.
   IncludeFileSystem(const std::vector<std::string>& folders, std::string ignored);
 

@@ -120,6 +120,12 @@ TEST_CASE("Given -I folders, input headers and the OpenCL headers, then includes
   INFO(r.log);
   CHECK(r.ok);
   CHECK_FALSE(has(r.log, "error"));
+  // An -I folder that does not exist is searched (in vain) before the input headers: no refusal.
+  CompileResult missing = compileOpenCLC("#include <mine/h.h>\n" + kernelUsing("FROM_INPUT"),
+                                         "-I /nonexistent/tessera-inc", headers);
+  INFO(missing.log);
+  CHECK(missing.ok);
+  CHECK(missing.log.empty());
 }
 
 TEST_CASE("Given a FIFO at an include target, then the build fails at once and says why",
