@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cl_shim/device.h"
+#include "support/safe_file.h"
 
 namespace tessera::cl {
 namespace {
@@ -80,9 +81,13 @@ struct Dump {
   }
   ~Dump() {
     if (path.empty()) return;
-    std::FILE* f = std::fopen(path.c_str(), "w");
+    // A fresh temporary file renamed into place (support/safe_file.h): a FIFO or a link at the
+    // name never blocks the exit or redirects the write.
+    support::ReplacingFile out(path);
+    std::string why;
+    std::FILE* f = out.open(why);
     if (!f) {
-      std::fprintf(stderr, "tessera: warning: cannot write %s\n", path.c_str());
+      std::fprintf(stderr, "tessera: warning: cannot write %s: %s\n", path.c_str(), why.c_str());
       return;
     }
     std::lock_guard lock(mutex);
@@ -101,7 +106,8 @@ struct Dump {
                      quoted(e.style).c_str());
     }
     std::fprintf(f, "}\n");
-    std::fclose(f);
+    if (!out.commit(why))
+      std::fprintf(stderr, "tessera: warning: cannot write %s: %s\n", path.c_str(), why.c_str());
   }
 };
 

@@ -23,6 +23,7 @@
 #include <new>
 #include <sstream>
 
+#include "spirv/include_filesystem.h"
 #include "spirv/opencl_options.h"
 #include "spirv/validate.h"
 
@@ -91,6 +92,9 @@ std::vector<std::string> clangArguments(const CompileOptions& options) {
                                    "-ffp-contract=on",
                                    "-resource-dir",
                                    TESSERA_CLANG_RESOURCE_DIR,
+                                   // No /usr/local/include or /usr/include: only the OpenCL
+                                   // headers, -I folders and input headers are the program's.
+                                   "-nostdsysteminc",
                                    "-ferror-limit",
                                    "19"};
   // The spec's predefined macros (OpenCL C, "Preprocessor Directives and Macros"): for devices
@@ -120,8 +124,18 @@ std::string headerPath(const std::string& name) {
   return std::string(path);
 }
 
+// The folders the program may include from on disk (include_filesystem.h): the options' -I
+// folders (made absolute by parseCompileOptions) and clang's resource directory.
+std::vector<std::string> includeFolders(const CompileOptions& options) {
+  std::vector<std::string> folders = {TESSERA_CLANG_RESOURCE_DIR};
+  for (size_t i = 0; i + 1 < options.clangArgs.size(); ++i)
+    if (options.clangArgs[i] == "-I") folders.push_back(options.clangArgs[i + 1]);
+  return folders;
+}
+
 llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> inputFileSystem(
-    std::string_view source, const std::vector<OpenCLHeader>& headers, std::string& log) {
+    std::string_view source, const std::vector<OpenCLHeader>& headers,
+    llvm::IntrusiveRefCntPtr<IncludeFileSystem> disk, std::string& log) {
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (const OpenCLHeader& header : headers) {
     bool added = !header.name.empty() &&
@@ -133,8 +147,7 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> inputFileSystem(
   memory->addFile(sourcePath, 0,
                   llvm::MemoryBuffer::getMemBufferCopy(
                       llvm::StringRef(source.data(), source.size()), kSourceName));
-  auto overlay =
-      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(std::move(disk));
   overlay->pushOverlay(memory);
   return overlay;
 }
@@ -184,11 +197,13 @@ std::unique_ptr<llvm::Module> emitLLVM(llvm::LLVMContext& context, std::string_v
   compiler.createDiagnostics(
       new clang::TextDiagnosticPrinter(logStream, &compiler.getDiagnosticOpts()),
       /*ShouldOwnClient=*/true);
-  compiler.createFileManager(inputFileSystem(source, headers, log));
+  auto disk = llvm::makeIntrusiveRefCnt<IncludeFileSystem>(includeFolders(options), kMemoryDir);
+  compiler.createFileManager(inputFileSystem(source, headers, disk, log));
 
   clang::EmitLLVMOnlyAction action(&context);
   bool ok = compiler.ExecuteAction(action);
   logStream.flush();
+  log += disk->refusals();
   removeMemoryDir(log);
   if (!ok) return nullptr;
   return action.takeModule();

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "support/safe_file.h"
+
 namespace tessera::trace {
 
 std::atomic<bool> gEnabled{false};
@@ -194,10 +196,14 @@ void flush() {
   uint32_t pid = static_cast<uint32_t>(getpid());
   for (size_t at; (at = path.find("%p")) != std::string::npos;)
     path.replace(at, 2, std::to_string(pid));
-  std::string tmp = path + ".tmp";
-  std::FILE* f = std::fopen(tmp.c_str(), "w");
+  // Through a fresh temporary file renamed into place (support/safe_file.h): nothing planted at a
+  // fixed temporary name (a symbolic link, a FIFO) is followed or blocks the exit.
+  support::ReplacingFile out(path);
+  std::string why;
+  std::FILE* f = out.open(why);
   if (!f) {
-    std::fprintf(stderr, "tessera: warning: cannot write the trace to %s\n", path.c_str());
+    std::fprintf(stderr, "tessera: warning: cannot write the trace to %s: %s\n", path.c_str(),
+                 why.c_str());
     return;
   }
   std::fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
@@ -238,8 +244,9 @@ void flush() {
                static_cast<unsigned long long>(n),
                static_cast<unsigned long long>(dropped()),
                static_cast<unsigned long long>(s.capacity));
-  std::fclose(f);
-  std::rename(tmp.c_str(), path.c_str());
+  if (!out.commit(why))
+    std::fprintf(stderr, "tessera: warning: cannot write the trace to %s: %s\n", path.c_str(),
+                 why.c_str());
 }
 
 }  // namespace tessera::trace

@@ -13,8 +13,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <set>
+#include <string>
 
 #include "core/common/hash.h"
+#include "support/safe_file.h"
 
 #ifndef TESSERA_VERSION
 #define TESSERA_VERSION "unknown"
@@ -82,14 +86,58 @@ void bound(const std::string& dir, const std::string& keep) {
   }
 }
 
+// Why a cache folder or entry with this status is not trusted, or empty: it must be the user's
+// (the effective user's) and writable by nobody else, since another user who can write there can
+// plant object code this process would run (an entry's checksum is no signature).
+std::string distrust(const struct stat& st) {
+  if (st.st_uid != geteuid())
+    return "is owned by another user (uid " + std::to_string(st.st_uid) + ")";
+  if (st.st_mode & (S_IWGRP | S_IWOTH)) return "is writable by other users";
+  return {};
+}
+
+// A warning on stderr, once per message and process.
+void warnOnce(const std::string& message) {
+  static std::mutex mutex;
+  static std::set<std::string> said;
+  std::lock_guard lock(mutex);
+  if (said.insert(message).second) std::fprintf(stderr, "tessera: warning: %s\n", message.c_str());
+}
+
+// Makes `dir` and its missing parents, each 0700; true when `dir` is then a folder to trust.
+bool makeDirectory(const std::string& dir) {
+  struct stat st{};
+  if (::stat(dir.c_str(), &st) != 0) {
+    std::string parent = fs::path(dir).parent_path().string();
+    if (!parent.empty() && parent != dir && ::stat(parent.c_str(), &st) != 0 &&
+        !makeDirectory(parent))
+      return false;
+    if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) return false;
+    if (::stat(dir.c_str(), &st) != 0) return false;
+  }
+  return S_ISDIR(st.st_mode) && distrust(st).empty();
+}
+
 }  // namespace
 
 std::optional<std::string> directory() {
   if (const char* on = std::getenv("TESSERA_CACHE"); on && std::strcmp(on, "0") == 0)
     return std::nullopt;
-  if (const char* d = std::getenv("TESSERA_CACHE_DIR"); d && *d) return std::string(d);
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/tessera";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/tessera";
+  std::string dir;
+  if (const char* d = std::getenv("TESSERA_CACHE_DIR"); d && *d)
+    dir = d;
+  else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    dir = std::string(x) + "/tessera";
+  else if (const char* h = std::getenv("HOME"); h && *h)
+    dir = std::string(h) + "/.cache/tessera";
+  else
+    return std::nullopt;
+  // A folder that does not exist yet is made (0700) by the first write().
+  struct stat st{};
+  if (::stat(dir.c_str(), &st) != 0) return errno == ENOENT ? std::optional(dir) : std::nullopt;
+  std::string why = !S_ISDIR(st.st_mode) ? std::string("is not a folder") : distrust(st);
+  if (why.empty()) return dir;
+  warnOnce("module cache folder " + dir + " " + why + "; the cache is not used");
   return std::nullopt;
 }
 
@@ -109,10 +157,21 @@ std::string entryName(std::span<const uint8_t> spirv, const std::string& options
 
 std::vector<uint8_t> read(const std::string& dir, const std::string& name) {
   std::vector<uint8_t> bytes;
-  int fd = ::open((dir + "/" + name).c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return bytes;
+  // Only a regular file (a FIFO would block the read), not through a symbolic link, and only one
+  // of the user's that nobody else may write: the entry is code this process will run.
   struct stat st{};
-  if (fstat(fd, &st) == 0 && st.st_size > 0 && st.st_size < (1ll << 31)) {
+  std::string path = dir + "/" + name, why;
+  int fd = support::openRegularFile(path.c_str(), O_NOFOLLOW, st, why);
+  if (fd < 0) {
+    if (errno != ENOENT) warnOnce("module cache entry " + path + " " + why + "; ignored");
+    return bytes;
+  }
+  if (why = distrust(st); !why.empty()) {
+    warnOnce("module cache entry " + path + " " + why + "; ignored");
+    ::close(fd);
+    return bytes;
+  }
+  if (st.st_size > 0 && st.st_size < (1ll << 31)) {
     bytes.resize(size_t(st.st_size));
     size_t done = 0;
     while (done < bytes.size()) {
@@ -128,12 +187,12 @@ std::vector<uint8_t> read(const std::string& dir, const std::string& name) {
 }
 
 void write(const std::string& dir, const std::string& name, const std::vector<uint8_t>& bytes) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
+  if (!makeDirectory(dir)) return;
   static std::atomic<uint64_t> serial{0};
   std::string tmp = dir + "/." + name + "." + std::to_string(getpid()) + "." +
                     std::to_string(serial.fetch_add(1)) + ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  // A fresh file (O_EXCL: nothing planted at the name is opened or followed), the user's only.
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return;
   size_t done = 0;
   bool ok = true;
@@ -156,7 +215,7 @@ void write(const std::string& dir, const std::string& name, const std::vector<ui
 }
 
 void touch(const std::string& dir, const std::string& name) {
-  ::utimensat(AT_FDCWD, (dir + "/" + name).c_str(), nullptr, 0);
+  ::utimensat(AT_FDCWD, (dir + "/" + name).c_str(), nullptr, AT_SYMLINK_NOFOLLOW);
 }
 
 void debug(const char* what, const std::string& name) {

@@ -20,6 +20,13 @@
 // Entries are written to a temporary file in the same directory and renamed over the final name,
 // so concurrent processes never read a partial entry; two processes building the same module both
 // compile it, and the last rename wins (both contents are equivalent).
+//
+// Trust (an entry is object code this process runs; its checksum is no signature): the folder is
+// created 0700 (missing parents too) and entries 0600. A folder or an entry not owned by the
+// effective user, or writable by its group or others, is not used (a warning on stderr, once per
+// process and name): such a folder disables the cache, such an entry is ignored and replaced by
+// the next write. Entries are opened with O_NOFOLLOW and O_NONBLOCK, and read only if regular
+// files (a FIFO planted there never blocks zeModuleCreate).
 #pragma once
 
 #include <cstdint>
@@ -30,14 +37,15 @@
 
 namespace tessera::core::module_cache {
 
-// The directory in use, or nullopt when the cache is disabled or no directory can be named.
+// The directory in use, or nullopt when the cache is disabled, no directory can be named or the
+// folder is not trusted (see above).
 std::optional<std::string> directory();
 
 // The entry's file name (hex of the 128-bit key, ".tnb") for the given inputs.
 std::string entryName(std::span<const uint8_t> spirv, const std::string& options,
                       const std::string& specs, const std::string& cpu, const std::string& features);
 
-// The entry's bytes, or empty when absent (or unreadable).
+// The entry's bytes, or empty when absent, unreadable, not a regular file or not trusted.
 std::vector<uint8_t> read(const std::string& dir, const std::string& name);
 // Atomically replaces the entry (temporary file + rename); then bounds the directory's size.
 // Failures are silent: the cache is an optimization.

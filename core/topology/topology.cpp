@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "core/topology/source_limits.h"
+
 namespace tessera::core {
 namespace {
 
@@ -77,12 +79,23 @@ std::unique_ptr<Topology> Topology::load(const TopologySource& source) {
   hwloc_topology_t topo;
   if (hwloc_topology_init(&topo) != 0) throw TopologyError("hwloc_topology_init failed");
   int rc = 0;
+  // What hwloc is asked to build is bounded (source_limits.h), and the XML file is read here, only
+  // if it is a regular file, never by hwloc from a path (a FIFO there would block zeInit).
+  std::string refused, xml;
+  if (source.kind == TopologySource::Kind::Synthetic)
+    refused = checkSyntheticTopology(source.value);
+  else if (source.kind == TopologySource::Kind::Xml)
+    readXmlTopology(source.value, xml, refused);
+  if (!refused.empty()) {
+    hwloc_topology_destroy(topo);
+    throw TopologyError(source.describe() + " refused: " + refused);
+  }
   // Synthetic and XML sources are set on this topology object only: the global HWLOC_SYNTHETIC
   // variable would also make hwloc believe the process runs elsewhere and disable thread binding.
   if (source.kind == TopologySource::Kind::Synthetic)
     rc = hwloc_topology_set_synthetic(topo, source.value.c_str());
-  else if (source.kind == TopologySource::Kind::Xml)
-    rc = hwloc_topology_set_xml(topo, source.value.c_str());
+  else if (source.kind == TopologySource::Kind::Xml)  // the size counts the terminating NUL
+    rc = hwloc_topology_set_xmlbuffer(topo, xml.c_str(), int(xml.size() + 1));
   if (rc != 0) {
     hwloc_topology_destroy(topo);
     throw TopologyError("hwloc cannot read " + source.describe());

@@ -1,13 +1,19 @@
 // clc::run (client.h) and compileOpenCLC (opencl_c.h) over a pool of tessera-clc processes.
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -39,6 +45,12 @@ std::string compilerPath() {
     if (access(beside.c_str(), X_OK) == 0) return beside;
   }
   return TESSERA_CLC_BUILD_PATH;
+}
+
+std::string describeSeconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", seconds);
+  return text;
 }
 
 std::string describeStatus(int status) {
@@ -92,20 +104,37 @@ class CompilerProcess {
   enum class Outcome { Replied, NotTaken, Ended };
 
   // NotTaken: the process was gone before the request (an idle one that was killed, say); Ended:
-  // it ended before replying. Either way it is of no further use, and `error` says what happened.
-  Outcome exchange(const Request& request, Reply& reply, std::string& error) {
+  // it ended before replying, or it had not replied by the deadline (`seconds` after the request,
+  // 0: none) and was killed. Either way it is of no further use, and `error` says what happened.
+  Outcome exchange(const Request& request, Reply& reply, double seconds, std::string& error) {
     if (!sendRequest(socket_, request)) {
       error = "the compiler process (tessera-clc) did not take the request";
       return Outcome::NotTaken;
     }
-    if (receiveReply(socket_, reply)) return Outcome::Replied;
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point deadline =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(seconds > 0 ? seconds : 0));
+    bool timedOut = seconds > 0 && !readableBefore(deadline);
+    if (!timedOut) {
+      // The reply has begun; a stall in the middle of it counts against the same deadline.
+      setReceiveTimeout(seconds > 0 ? deadline - Clock::now() : Clock::duration::zero());
+      if (receiveReply(socket_, reply)) return Outcome::Replied;
+      timedOut = seconds > 0 && Clock::now() >= deadline;
+    }
     close(socket_);
     socket_ = -1;
+    if (timedOut) kill(pid_, SIGKILL);
     int status = 0;
     pid_t reaped = waitpid(pid_, &status, 0);
     owner_ = 0;  // reaped (or not ours to reap)
-    error = "the compiler process (tessera-clc) ended while working (" +
-            (reaped == pid_ ? describeStatus(status) : std::string("status unknown")) + ")";
+    if (timedOut) {
+      error = "the compiler process (tessera-clc) did not finish within " + describeSeconds(seconds) +
+              " s (TESSERA_COMPILE_TIMEOUT_S) and was stopped";
+    } else {
+      error = "the compiler process (tessera-clc) ended while working (" +
+              (reaped == pid_ ? describeStatus(status) : std::string("status unknown")) + ")";
+    }
     return Outcome::Ended;
   }
 
@@ -113,6 +142,29 @@ class CompilerProcess {
 
  private:
   CompilerProcess() = default;
+
+  // Whether the socket has something to read (or was closed) before `deadline`.
+  bool readableBefore(std::chrono::steady_clock::time_point deadline) const {
+    for (;;) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() < 0) return false;
+      pollfd p{socket_, POLLIN, 0};
+      // Rounded up: poll's milliseconds must not end the wait before the deadline.
+      int rc = poll(&p, 1, int(std::min<int64_t>(left.count() + 1, INT32_MAX)));
+      if (rc > 0) return true;
+      if (rc < 0 && errno != EINTR) return true;  // let the receive report it
+      if (rc == 0 && std::chrono::steady_clock::now() >= deadline) return false;
+    }
+  }
+
+  void setReceiveTimeout(std::chrono::steady_clock::duration left) const {
+    auto us = std::chrono::duration_cast<std::chrono::microseconds>(left).count();
+    if (left > std::chrono::steady_clock::duration::zero() && us == 0) us = 1;  // 0 means none
+    timeval tv{time_t(us / 1000000), suseconds_t(us % 1000000)};
+    setsockopt(socket_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  }
+
   pid_t pid_ = 0;
   int socket_ = -1;
   pid_t owner_ = 0;
@@ -159,6 +211,19 @@ ProcessPool& pool() {
   return *p;
 }
 
+// TESSERA_COMPILE_TIMEOUT_S: seconds a compiler process may work on one request before it is
+// killed and the request fails (0: no deadline). Read at each request.
+constexpr double kDefaultDeadlineSeconds = 600;
+
+double deadlineSeconds() {
+  const char* v = std::getenv("TESSERA_COMPILE_TIMEOUT_S");
+  if (!v || !*v) return kDefaultDeadlineSeconds;
+  char* end = nullptr;
+  double s = std::strtod(v, &end);
+  if (end == v || *end != '\0' || !(s >= 0) || s > 1e9) return kDefaultDeadlineSeconds;
+  return s;
+}
+
 Reply failure(const std::string& why) {
   Reply r;
   r.log = "error: " + why + "\n";
@@ -175,7 +240,7 @@ Reply run(const Request& request) {
     std::unique_ptr<CompilerProcess> process = pool().take(reused, error);
     if (process == nullptr) return failure(error);
     Reply reply;
-    switch (process->exchange(request, reply, error)) {
+    switch (process->exchange(request, reply, deadlineSeconds(), error)) {
       case CompilerProcess::Outcome::Replied:
         if (!reply.ending) pool().give(std::move(process));
         return reply;

@@ -8,6 +8,9 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <string>
+
+#include "core/topology/source_limits.h"
 
 namespace tessera::info {
 namespace {
@@ -198,7 +201,15 @@ hwloc_topology_t loadTopology(std::string& error) {
     struct stat st;
     size_t n = std::strlen(src);
     bool xml = (stat(src, &st) == 0 && S_ISREG(st.st_mode)) || (n > 4 && std::strcmp(src + n - 4, ".xml") == 0);
-    int rc = xml ? hwloc_topology_set_xml(topo, src) : hwloc_topology_set_synthetic(topo, src);
+    // And its bounds (core/topology/source_limits.h): the file read only if regular, sizes capped.
+    std::string text, refused;
+    if (xml)
+      tessera::core::readXmlTopology(src, text, refused);
+    else
+      refused = tessera::core::checkSyntheticTopology(src);
+    int rc = !refused.empty() ? -1
+             : xml ? hwloc_topology_set_xmlbuffer(topo, text.c_str(), int(text.size() + 1))
+                   : hwloc_topology_set_synthetic(topo, src);
     if (rc != 0) {
       // The driver warns and falls back to the machine; so does the picture.
       hwloc_topology_destroy(topo);
