@@ -109,33 +109,48 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
   std::atomic<bool> faulted{false};
   FaultInfo first;
   std::once_flag firstOnce;
-  // Work-groups are handed out in chunks of consecutive groups: one increment of the shared
-  // counter, one guarded call and one lookup of the thread's buffers for up to 64 groups (a vector
-  // add of 65,536 groups of 256 work-items spent more time taking groups than adding), while
-  // leaving each worker 16 chunks or more to balance with.
+  // Work-groups are handed out in runs of consecutive groups from one shared counter, guided (as
+  // OpenMP's schedule(guided)): each take is an eighth per worker of what remains, at most 64 groups
+  // and at least one. Large runs while much remains keep the counter cold (a vector add of 65,536
+  // groups of 256 work-items spent more time taking groups than adding with one group per take);
+  // single groups at the end let the workers finish within a group of each other (fixed runs of 64
+  // left hashcat's 2,048 groups of 4 us up to a run apart, a sixteenth of its launch on 2 PUs).
   const uint64_t threads = pool ? pool->size() : 1;
-  const uint64_t chunk = std::clamp<uint64_t>(groups / (threads * 16), 1, 64);
-  const uint64_t chunks = (groups + chunk - 1) / chunk;
-  auto runChunk = [&](uint64_t c) {
+  std::atomic<uint64_t> nextGroup{0};
+  auto take = [&](uint64_t& begin, uint64_t& end) {
+    uint64_t cur = nextGroup.load(std::memory_order_relaxed);
+    for (;;) {
+      if (cur >= groups) return false;
+      const uint64_t n = std::clamp<uint64_t>((groups - cur) / (threads * 8), 1, 64);
+      if (nextGroup.compare_exchange_weak(cur, cur + n, std::memory_order_relaxed)) {
+        begin = cur;
+        end = cur + n;
+        return true;
+      }
+    }
+  };
+  // Runs of groups while `more()` says so and groups remain: one guarded call (fault_guard.h), one
+  // switch to the thread's kernel stack (kernel_stack.h, sized for the kernel's frame; a caught
+  // fault's recovery point is there too) and one lookup of the thread's buffers per call.
+  auto runWhile = [&](auto&& more) {
     if (faulted.load(std::memory_order_relaxed)) return;
     uint8_t* local = tlsLocal.get(localBytes == 0 ? 64 : localBytes);
     uint8_t* scratch = tlsScratch.get(scratchBytes == 0 ? 64 : scratchBytes);
-    const uint64_t end = std::min(groups, (c + 1) * chunk);
     auto run = [&] {
-      // The chunk's first group id by division, the next ones by counting (two 64-bit divisions
-      // per group were a tenth of a 256-work-item vector add's group).
-      uint64_t g = c * chunk;
-      uint64_t x = g % gx, y = (g / gx) % gy, z = g / (gx * gy);
-      for (; g < end && !faulted.load(std::memory_order_relaxed); ++g) {
-        fn(&ctx, x, y, z, local, scratch);
-        if (++x == gx) {
-          x = 0;
-          if (++y == gy) y = 0, ++z;
+      uint64_t g, end;
+      while (!faulted.load(std::memory_order_relaxed) && more() && take(g, end)) {
+        // The run's first group id by division, the next ones by counting (two 64-bit divisions
+        // per group were a tenth of a 256-work-item vector add's group).
+        uint64_t x = g % gx, y = (g / gx) % gy, z = g / (gx * gy);
+        for (; g < end && !faulted.load(std::memory_order_relaxed); ++g) {
+          fn(&ctx, x, y, z, local, scratch);
+          if (++x == gx) {
+            x = 0;
+            if (++y == gy) y = 0, ++z;
+          }
         }
       }
     };
-    // On this thread's kernel stack (kernel_stack.h), sized for the kernel's frame; the recovery
-    // point of a fault is set there too, so a caught fault returns through the stack switch.
     auto guarded = [&] {
       FaultInfo info;
       if (!runGuardedFn(run, &info, tag)) {
@@ -145,21 +160,16 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
     };
     runOnKernelStackFn(kernel.stackBytes, guarded);
   };
-  uint64_t c = 0;
   if (!pool || serialNs) {
-    // Alone first: the clock is read once per chunk (tens of nanoseconds against a chunk's groups).
+    // Alone first: the clock is read once per take (tens of nanoseconds against its groups).
     const auto start = std::chrono::steady_clock::now();
     const auto budget = std::chrono::nanoseconds(serialNs);
-    while (c < chunks) {
-      runChunk(c++);
-      if (pool && std::chrono::steady_clock::now() - start > budget) break;
-    }
+    runWhile([&] { return !pool || std::chrono::steady_clock::now() - start <= budget; });
   }
-  const bool parallel = pool && c < chunks;
+  const bool parallel = pool && !faulted.load() && nextGroup.load() < groups;
   if (parallel) {
-    const uint64_t first = c;
-    auto rest = [&](uint64_t i) { runChunk(first + i); };
-    pool->parallelFor(chunks - first, rest);
+    auto everyone = [&](uint64_t) { runWhile([] { return true; }); };
+    pool->parallelFor(threads, everyone);
   }
   // Kernels' printf output (builtin_runtime.h) is complete when the launch is.
   jit::flushPrintfOutput();
