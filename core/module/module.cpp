@@ -46,7 +46,10 @@ backends::cpu::KernelJit* sharedJit(std::string& error) {
   static std::string failure;
   std::lock_guard lock(mutex);
   if (!tried) {
-    jit = backends::cpu::KernelJit::create(&failure).release();
+    const char* perf = std::getenv("TESSERA_PERF_JIT");
+    backends::cpu::JitOptions options;
+    options.perfJit = perf && *perf == '1';
+    jit = backends::cpu::KernelJit::create(&failure, options).release();
     tried = true;
   }
   if (!jit) error = failure;
@@ -76,6 +79,14 @@ backends::cpu::CompileOptions compileOptions(const BuildOptions& options,
                                              const spirv::ModuleInfo& info) {
   backends::cpu::CompileOptions c;
   c.optLevel = options.optLevel >= 2 ? 3 : options.optLevel;
+  // TESSERA_WIDEN: unset, empty or not 0..64 and a power of two: the host's width (1).
+  const char* w = std::getenv("TESSERA_WIDEN");
+  c.widen = w && *w ? std::atoi(w) : 1;
+  if (c.widen < 0 || c.widen > 64 || (c.widen & (c.widen - 1)) != 0) c.widen = 1;
+  const char* p = std::getenv("TESSERA_PREFETCH");
+  c.prefetch = p && *p == '0' ? 0 : 1;
+  const char* dump = std::getenv("TESSERA_JIT_DUMP");
+  c.dumpModule = dump && *dump == '1';
   for (const auto& l : info.linkage)
     if (l.kind == spirv::LinkageKind::Export && l.isFunction) c.exports.push_back(l.name);
   return c;
@@ -269,7 +280,7 @@ ze_result_t Module::build(Context& context, Device& device, const ze_module_desc
   spirv::TranslateResult translated = spirv::translate(*llvmContext, binary, topts);
   if (!translated.ok()) return fail(translated.log);
   log += translated.warnings;
-  auto code = jit->compile(m->key_, std::move(llvmContext), std::move(translated.module), &error,
+  auto code = jit->compile(std::move(llvmContext), std::move(translated.module), &error,
                            compileOptions(options, m->info_));
   if (!code) return fail(error);
   rememberCode(m->key_, code, binary);
@@ -447,7 +458,7 @@ ze_result_t Module::dynamicLink(const std::vector<Module*>& modules, std::string
       }
       key += "+" + std::to_string(provider->key_);
     }
-    auto code = jit->compile(fnv1a64(key), std::move(context), std::move(importer.module), &error,
+    auto code = jit->compile(std::move(context), std::move(importer.module), &error,
                              compileOptions(m.options_, m.info_));
     if (!code) {
       log += error;
