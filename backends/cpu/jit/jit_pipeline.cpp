@@ -90,7 +90,9 @@ bool hostTarget(PipelineState& s) {
   return true;
 }
 
-bool inlineKernels(PipelineState& s) { return inlineIntoKernels(s.module, &s.kernels, s.error); }
+bool inlineKernels(PipelineState& s) {
+  return inlineIntoKernels(s.module, &s.kernels, s.error);
+}
 
 bool trapFreeArithmetic(PipelineState& s) {
   makeArithmeticTrapFree(s.module);
@@ -107,7 +109,9 @@ bool collectives(PipelineState& s) {
   return true;
 }
 
-bool builtins(PipelineState& s) { return lowerBuiltins(s.module, s.error); }
+bool builtins(PipelineState& s) {
+  return lowerBuiltins(s.module, s.error);
+}
 
 bool simplify(PipelineState& s) {
   if (s.options.optLevel > 0) simplifyKernels(s.module, s.tm);
@@ -223,9 +227,13 @@ bool optimizeModule(PipelineState& s) {
   return true;
 }
 
-bool measureStacks(PipelineState& s) { return planStacks(s.module, &s.stacks, s.error); }
+bool measureStacks(PipelineState& s) {
+  return planStacks(s.module, &s.stacks, s.error);
+}
 
-bool emit(PipelineState& s) { return s.emit(s); }
+bool emit(PipelineState& s) {
+  return s.emit(s);
+}
 
 constexpr JitPass kPipeline[] = {
     {"host-target", PassScope::Module, hostTarget,
@@ -245,7 +253,8 @@ constexpr JitPass kPipeline[] = {
      "before static-locals and regions, which must see both, and before builtins, which refuses "
      "what is left at work-group scope"},
     {"builtins", PassScope::Module, builtins,
-     "OpenCL.std, relational, atomic, vector-data, printf and async-copy builtins become IR or host "
+     "OpenCL.std, relational, atomic, vector-data, printf and async-copy builtins become IR or "
+     "host "
      "helper calls; before regions, so that work-item loops contain no other calls"},
     {"simplify-kernels", PassScope::Module, simplify,
      "LLVM's function simplification (unless optLevel is 0): OpenCL C arrives unoptimized and the "
@@ -289,7 +298,9 @@ constexpr JitPass kPipeline[] = {
 
 }  // namespace
 
-std::span<const JitPass> pipeline() { return kPipeline; }
+std::span<const JitPass> pipeline() {
+  return kPipeline;
+}
 
 bool runPipeline(PipelineState& s) {
   const std::span<const JitPass> passes = pipeline();

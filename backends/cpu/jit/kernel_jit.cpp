@@ -4,6 +4,7 @@
 
 #include "backends/cpu/jit/builtin_runtime.h"
 
+#include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/JITEventListener.h>
 #include <llvm/ExecutionEngine/ObjectCache.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
@@ -216,6 +217,8 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(std::unique_ptr<llvm::L
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
+
+std::string KernelJit::llvmVersion() { return LLVM_VERSION_STRING; }
 
 std::string KernelJit::describePipeline() {
   std::string text;

@@ -77,6 +77,8 @@ class KernelJit {
   uint64_t compileCount() const { return compiles_; }
   std::string hostCpu() const { return cpu_; }
   std::string hostFeatures() const { return features_; }
+  // The LLVM this JIT was built with ("15.0.6"): code from another may differ.
+  static std::string llvmVersion();
 
  private:
   KernelJit() = default;
