@@ -94,18 +94,15 @@ bool inlineKernels(PipelineState& s) {
   return inlineIntoKernels(s.module, &s.kernels, s.error);
 }
 
-bool trapFreeArithmetic(PipelineState& s) {
-  makeArithmeticTrapFree(s.module);
+// A pass that cannot fail, on the module or on the current kernel.
+template <void (*pass)(llvm::Module&)>
+bool onModule(PipelineState& s) {
+  pass(s.module);
   return true;
 }
-
-bool byValCopies(PipelineState& s) {
-  copyWrittenByValArgs(*s.kernel);
-  return true;
-}
-
-bool collectives(PipelineState& s) {
-  lowerWorkGroupCollectives(s.module);
+template <void (*pass)(llvm::Function&)>
+bool onKernel(PipelineState& s) {
+  pass(*s.kernel);
   return true;
 }
 
@@ -217,11 +214,6 @@ bool hostGlobals(PipelineState& s) {
   return true;
 }
 
-bool stackProbes(PipelineState& s) {
-  addStackProbes(s.module);
-  return true;
-}
-
 bool optimizeModule(PipelineState& s) {
   optimize(s.module, s.tm, s.options.optLevel);
   return true;
@@ -242,20 +234,19 @@ constexpr JitPass kPipeline[] = {
     {"inline-into-kernels", PassScope::Module, inlineKernels,
      "calling conventions to C, every call inlined into the kernels (recursion refused first): one "
      "function per kernel, so region formation sees the barriers of helpers"},
-    {"trap-free-arithmetic", PassScope::Module, trapFreeArithmetic,
+    {"trap-free-arithmetic", PassScope::Module, onModule<makeArithmeticTrapFree>,
      "division by zero and oversized shifts get a value, never a trap; before anything optimizes "
      "on that undefined behaviour"},
-    {"byval-copies", PassScope::Kernel, byValCopies,
+    {"byval-copies", PassScope::Kernel, onKernel<copyWrittenByValArgs>,
      "by-value arguments the kernel writes copied to allocas; after inlining (writes by helpers "
      "are seen), before regions (the copy is then kept per work-item)"},
-    {"workgroup-collectives", PassScope::Module, collectives,
+    {"workgroup-collectives", PassScope::Module, onModule<lowerWorkGroupCollectives>,
      "work-group reduce/scan/broadcast/all/any become a static __local accumulator and barriers; "
      "before static-locals and regions, which must see both, and before builtins, which refuses "
      "what is left at work-group scope"},
     {"builtins", PassScope::Module, builtins,
      "OpenCL.std, relational, atomic, vector-data, printf and async-copy builtins become IR or "
-     "host "
-     "helper calls; before regions, so that work-item loops contain no other calls"},
+     "host helper calls; before regions, so that work-item loops contain no other calls"},
     {"simplify-kernels", PassScope::Module, simplify,
      "LLVM's function simplification (unless optLevel is 0): OpenCL C arrives unoptimized and the "
      "region passes want registers and canonical loops; after builtins, so their IR is simplified "
@@ -283,7 +274,7 @@ constexpr JitPass kPipeline[] = {
     {"host-globals", PassScope::Module, hostGlobals,
      "the program-scope variables the host may reach (zeModuleGetGlobalPointer), looked up after "
      "emit"},
-    {"stack-probes", PassScope::Module, stackProbes,
+    {"stack-probes", PassScope::Module, onModule<addStackProbes>,
      "frames touched page by page, so a kernel's stack overflow reaches the guard region"},
     {"optimize", PassScope::Module, optimizeModule,
      "the O3 pipeline (or the build options' level) with the host TargetMachine: vectorizes the "

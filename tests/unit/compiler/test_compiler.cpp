@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,18 +33,12 @@ std::vector<uint8_t> kernel(const std::string& name) {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
 }
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char t[] = "/tmp/tessera-compiler-test-XXXXXX";
-    REQUIRE(mkdtemp(t));
-    path = t;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+// A fresh folder under /tmp for one test.
+fs::path makeTempFolder() {
+  char t[] = "/tmp/tessera-compiler-test-XXXXXX";
+  REQUIRE(mkdtemp(t));
+  return t;
+}
 
 std::vector<fs::path> entries(const fs::path& dir) {
   std::vector<fs::path> out;
@@ -94,10 +89,9 @@ class EnvVar {
 
 }  // namespace
 
-TEST_CASE(
-    "Given the same module built twice by one compiler, then the second build is an "
-    "in-memory hit with the same code",
-    "[compiler][cache]") {
+TEST_CASE("Given the same module built twice by one compiler, then the second build is an "
+          "in-memory hit with the same code",
+          "[compiler][cache]") {
   Compiler c(settingsFor());
   Compiler::Result first = build(c, "vector_add");
   REQUIRE(first.code);
@@ -110,10 +104,9 @@ TEST_CASE(
   CHECK(c.compileCount() == compiles);
 }
 
-TEST_CASE(
-    "Given a changed build option, specialization constant or code switch, then the key "
-    "differs and the module is compiled again",
-    "[compiler][cache]") {
+TEST_CASE("Given a changed build option, specialization constant or code switch, then the key "
+          "differs and the module is compiled again",
+          "[compiler][cache]") {
   Compiler c(settingsFor());
   Compiler::Result plain = build(c, "vector_add");
   Compiler::Result o1 = build(c, "vector_add", "-ze-opt-level=1");
@@ -153,12 +146,15 @@ TEST_CASE(
   CHECK(build(narrow, "vector_add").program->key != plain.program->key);
 }
 
-TEST_CASE(
-    "Given a module built by one compiler with a disk folder, then a new compiler on the "
-    "same folder loads it without compiling",
-    "[compiler][cache]") {
-  TempDir dir;
-  const fs::path folder = dir.path / "cache";
+TEST_CASE("Given a module built by one compiler with a disk folder, then a new compiler on the "
+          "same folder loads it without compiling",
+          "[compiler][cache]") {
+  const fs::path root = makeTempFolder();
+  std::shared_ptr<void> removeRoot(nullptr, [&](void*) {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  });
+  const fs::path folder = root / "cache";
   Compiler::Result first;
   {
     Compiler c(settingsFor(folder));
@@ -204,10 +200,9 @@ TEST_CASE("Given a module with program-scope variables, then each build gets cod
   CHECK(a.code->globals.at("counter").address != b.code->globals.at("counter").address);
 }
 
-TEST_CASE(
-    "Given an importer and its provider, then link compiles them once and the same link "
-    "again hits the in-memory tier",
-    "[compiler][link]") {
+TEST_CASE("Given an importer and its provider, then link compiles them once and the same link "
+          "again hits the in-memory tier",
+          "[compiler][link]") {
   Compiler c(settingsFor());
   Compiler::Result user = build(c, "import_user");
   Compiler::Result lib = build(c, "export_lib");
@@ -226,10 +221,9 @@ TEST_CASE(
   CHECK(c.compileCount() == compiles);
 }
 
-TEST_CASE(
-    "Given a native binary from the compiler, then load gives the program and its code "
-    "back without compiling, and refuses a corrupt one",
-    "[compiler][native]") {
+TEST_CASE("Given a native binary from the compiler, then load gives the program and its code "
+          "back without compiling, and refuses a corrupt one",
+          "[compiler][native]") {
   std::vector<uint8_t> binary;
   {
     Compiler c(settingsFor());
@@ -267,57 +261,72 @@ TEST_CASE("Given refused input, then build fails with the reason in the log", "[
   CHECK(c.compileCount() == 0);
 }
 
-TEST_CASE(
-    "Given the environment, then settingsFromEnvironment reads every compiler variable "
-    "once into plain values",
-    "[compiler][settings]") {
+// Every compiler variable set as given (null: unset) for one scope.
+class Environment {
+ public:
+  explicit Environment(const std::map<std::string, const char*>& values) {
+    for (const char* name :
+         {"TESSERA_WIDEN", "TESSERA_PREFETCH", "TESSERA_JIT_DUMP", "TESSERA_PERF_JIT",
+          "TESSERA_CACHE", "TESSERA_CACHE_DIR", "XDG_CACHE_HOME", "TESSERA_CACHE_MAX_MB",
+          "TESSERA_CACHE_DEBUG", "TESSERA_CLC", "TESSERA_COMPILE_TIMEOUT_S"}) {
+      auto it = values.find(name);
+      vars_.push_back(std::make_unique<EnvVar>(name, it == values.end() ? nullptr : it->second));
+    }
+  }
+
+ private:
+  std::vector<std::unique_ptr<EnvVar>> vars_;
+};
+
+// The settings as one line, to compare whole structs.
+std::string describe(const CompilerSettings& s) {
+  return "widen " + std::to_string(s.code.widen) + " prefetch " + std::to_string(s.code.prefetch) +
+         " dumpModule " + std::to_string(s.dumpModule) + " dumpPasses " +
+         std::to_string(s.dumpPasses) + " perf " + std::to_string(s.perfJit) + " cache " +
+         std::to_string(s.cache.enabled) + " '" + s.cache.folder + "' " +
+         std::to_string(s.cache.maxBytes) + " debug " + std::to_string(s.cache.debug) + " clc '" +
+         s.process.program + "' " + std::to_string(s.process.deadlineSeconds);
+}
+
+TEST_CASE("Given the environment, then settingsFromEnvironment reads every compiler variable "
+          "once into plain values",
+          "[compiler][settings]") {
+  CompilerSettings expected;
   SECTION("defaults") {
-    EnvVar w("TESSERA_WIDEN", nullptr), p("TESSERA_PREFETCH", nullptr),
-        d("TESSERA_JIT_DUMP", nullptr), c("TESSERA_CACHE", nullptr),
-        dir("TESSERA_CACHE_DIR", "/tmp/somewhere"), mb("TESSERA_CACHE_MAX_MB", nullptr),
-        dbg("TESSERA_CACHE_DEBUG", nullptr), clc("TESSERA_CLC", nullptr),
-        t("TESSERA_COMPILE_TIMEOUT_S", nullptr), perf("TESSERA_PERF_JIT", nullptr);
-    CompilerSettings s = settingsFromEnvironment();
-    CHECK(s.code.widen == 1);
-    CHECK(s.code.prefetch);
-    CHECK_FALSE(s.dumpModule);
-    CHECK_FALSE(s.dumpPasses);
-    CHECK_FALSE(s.perfJit);
-    CHECK(s.cache.enabled);
-    CHECK(s.cache.folder == "/tmp/somewhere");
-    CHECK(s.cache.maxBytes == uint64_t{256} << 20);
-    CHECK_FALSE(s.cache.debug);
-    CHECK(s.process.program.empty());
-    CHECK(s.process.deadlineSeconds == 600);
+    Environment env(std::map<std::string, const char*>{{"TESSERA_CACHE_DIR", "/tmp/somewhere"}});
+    expected.cache.enabled = true;
+    expected.cache.folder = "/tmp/somewhere";
+    CHECK(describe(settingsFromEnvironment()) == describe(expected));
   }
   SECTION("values") {
-    EnvVar w("TESSERA_WIDEN", "16"), p("TESSERA_PREFETCH", "0"), d("TESSERA_JIT_DUMP", "passes"),
-        c("TESSERA_CACHE", nullptr), dir("TESSERA_CACHE_DIR", nullptr),
-        xdg("XDG_CACHE_HOME", "/tmp/xdg"), mb("TESSERA_CACHE_MAX_MB", "0.5"),
-        dbg("TESSERA_CACHE_DEBUG", "1"), clc("TESSERA_CLC", "/bin/false"),
-        t("TESSERA_COMPILE_TIMEOUT_S", "2.5"), perf("TESSERA_PERF_JIT", "1");
-    CompilerSettings s = settingsFromEnvironment();
-    CHECK(s.code.widen == 16);
-    CHECK_FALSE(s.code.prefetch);
-    CHECK(s.dumpPasses);
-    CHECK_FALSE(s.dumpModule);
-    CHECK(s.perfJit);
-    CHECK(s.cache.folder == "/tmp/xdg/tessera");
-    CHECK(s.cache.maxBytes == uint64_t{1} << 19);
-    CHECK(s.cache.debug);
-    CHECK(s.process.program == "/bin/false");
-    CHECK(s.process.deadlineSeconds == 2.5);
+    Environment env({{"TESSERA_WIDEN", "16"},
+                     {"TESSERA_PREFETCH", "0"},
+                     {"TESSERA_JIT_DUMP", "passes"},
+                     {"TESSERA_PERF_JIT", "1"},
+                     {"XDG_CACHE_HOME", "/tmp/xdg"},
+                     {"TESSERA_CACHE_MAX_MB", "0.5"},
+                     {"TESSERA_CACHE_DEBUG", "1"},
+                     {"TESSERA_CLC", "/bin/false"},
+                     {"TESSERA_COMPILE_TIMEOUT_S", "2.5"}});
+    expected.code = {16, false};
+    expected.dumpPasses = true;
+    expected.perfJit = true;
+    expected.cache = {true, "/tmp/xdg/tessera", uint64_t{1} << 19, true};
+    expected.process = {"/bin/false", 2.5};
+    CHECK(describe(settingsFromEnvironment()) == describe(expected));
   }
   SECTION("values the code cannot use fall back as the JIT always did") {
-    EnvVar c("TESSERA_CACHE", "0"), d("TESSERA_JIT_DUMP", "1");
     for (auto [text, widen] : std::map<std::string, int>{
              {"3", 1}, {"128", 1}, {"-4", 1}, {"0", 0}, {"8", 8}, {"x", 0}}) {
-      EnvVar w("TESSERA_WIDEN", text.c_str());
+      Environment env({{"TESSERA_WIDEN", text.c_str()},
+                       {"TESSERA_CACHE", "0"},
+                       {"TESSERA_CACHE_DIR", "/tmp/somewhere"},
+                       {"TESSERA_JIT_DUMP", "1"},
+                       {"TESSERA_COMPILE_TIMEOUT_S", "soon"}});
       INFO("TESSERA_WIDEN=" << text);
-      CHECK(settingsFromEnvironment().code.widen == widen);
+      expected.code.widen = widen;
+      expected.dumpModule = true;
+      CHECK(describe(settingsFromEnvironment()) == describe(expected));
     }
-    CompilerSettings s = settingsFromEnvironment();
-    CHECK_FALSE(s.cache.enabled);
-    CHECK(s.dumpModule);
   }
 }
