@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
   }
   auto jit = KernelJit::create(&error);
   auto compiled =
-      jit ? jit->compile(1, std::move(context), std::unique_ptr<llvm::Module>(module), &error)
+      jit ? jit->compile(std::move(context), std::unique_ptr<llvm::Module>(module), &error)
           : nullptr;
   if (!compiled) {
     std::fprintf(stderr, "JIT: %s\n", error.c_str());

@@ -8,6 +8,7 @@
 #include "cl_shim/device.h"
 #include "cl_shim/errors.h"
 #include "cl_shim/kernel_attributes.h"
+#include "spirv/instructions.h"
 #include "support/checked_math.h"
 
 namespace tessera::cl {
@@ -57,10 +58,10 @@ ArgTypeInfo argTypeInfo(const std::vector<uint8_t>& bytes, const spirv::KernelIn
       }
     return s;
   };
-  for (size_t i = 5; i < w.size();) {
-    uint32_t n = w[i] >> 16, op = w[i] & 0xffff;
-    if (n == 0 || i + n > w.size()) break;
-    const uint32_t* a = &w[i + 1];
+  for (const spirv::Instruction& inst : spirv::Instructions(w)) {
+    const size_t i = inst.offset;
+    const uint32_t n = inst.wordCount(), op = inst.opcode();
+    const uint32_t* a = inst.words.data() + 1;
     switch (op) {
       case 5: if (n >= 3) names[a[0]] = str(i + 2, i + n); break;  // OpName
       case 7: {                                                     // OpString
@@ -88,7 +89,6 @@ ArgTypeInfo argTypeInfo(const std::vector<uint8_t>& bytes, const spirv::KernelIn
           types[a[0]] = std::move(t);
         }
     }
-    i += n;
   }
   std::function<std::string(uint32_t, int)> name = [&](uint32_t id, int depth) -> std::string {
     auto it = types.find(id);

@@ -125,8 +125,9 @@ std::string IncludeFileSystem::refusals() const {
   std::string log;
   for (const auto& [path, why] : refused_) {
     log += "error: '" + path + "' " + why +
-           ": the compiler reads only the -I folders of the build options, the input headers of "
-           "clCompileProgram and the OpenCL headers; not read\n";
+           ": the compiler reads only the -I folders of the build options, existing folders the "
+           "options give by absolute path as a macro's value (-D NAME=/folder), the input headers "
+           "of clCompileProgram and the OpenCL headers; not read\n";
   }
   return log;
 }

@@ -1,7 +1,9 @@
 // What the OpenCL C compiler (opencl_c.cpp, in the compiler process) may read from the real file
 // system: only files inside the folders a program may include from, namely the -I folders its
-// build options name and clang's OpenCL headers (the resource directory's include/; the program
-// and clCompileProgram's input headers are in memory and never reach this). Everything else,
+// build options name, existing folders the options give by absolute path as a macro's value
+// (-D NAME=/folder, opencl_c.cpp's includeFolders) and clang's OpenCL headers (the resource
+// directory's include/; the program and clCompileProgram's input headers are in memory and never
+// reach this). Everything else,
 // `#include "/etc/shadow"`, `#include "../../x"` and a symbolic link inside an -I folder that leads
 // out of it alike, is refused as if absent, and the refusal is remembered for the build log, so no
 // byte of such a file can appear in a diagnostic. Files are read only if they are regular files,

@@ -4,6 +4,8 @@
 #include <set>
 #include <spirv/unified1/spirv.hpp>
 
+#include "spirv/instructions.h"
+
 namespace tessera::spirv {
 namespace {
 
@@ -67,30 +69,20 @@ size_t stringOperand(const Inst& inst) {
 
 Legalized legalizeForTranslator(std::span<const uint32_t> words) {
   Legalized out;
-  if (words.size() < 5) {
+  if (words.size() < kHeaderWords) {
     out.words.assign(words.begin(), words.end());
     return out;
   }
   // Integer constants (not specialization constants): LocalSizeId operands that are plain
   // constants can be written as LocalSize literals.
   std::map<uint32_t, uint32_t> constants;
-  for (size_t pos = 5; pos < words.size();) {
-    uint32_t count = words[pos] >> 16;
-    if (count == 0 || count > words.size() - pos) break;
-    if ((words[pos] & 0xffff) == spv::OpConstant && count == 4) constants[words[pos + 2]] = words[pos + 3];
-    pos += count;
-  }
+  const Instructions instructions(words);
+  for (const Instruction& i : instructions)
+    if (i.opcode() == spv::OpConstant && i.wordCount() == 4) constants[i[2]] = i[3];
   std::set<std::string> kinds;  // one warning per kind of rewrite
-  out.words.assign(words.begin(), words.begin() + 5);
-  for (size_t pos = 5; pos < words.size();) {
-    uint32_t count = words[pos] >> 16;
-    if (count == 0 || count > words.size() - pos) {  // validation would have refused it
-      out.words.insert(out.words.end(), words.begin() + static_cast<std::ptrdiff_t>(pos), words.end());
-      break;
-    }
-    Inst inst(words.begin() + static_cast<std::ptrdiff_t>(pos),
-              words.begin() + static_cast<std::ptrdiff_t>(pos + count));
-    pos += count;
+  out.words.assign(words.begin(), words.begin() + kHeaderWords);
+  for (const Instruction& i : instructions) {
+    Inst inst(i.words.begin(), i.words.end());
     bool keep = true;
     switch (inst[0] & 0xffff) {
       case spv::OpLoad:
@@ -140,6 +132,10 @@ Legalized legalizeForTranslator(std::span<const uint32_t> words) {
     inst[0] = (static_cast<uint32_t>(inst.size()) << 16) | (inst[0] & 0xffff);
     out.words.insert(out.words.end(), inst.begin(), inst.end());
   }
+  // A malformed tail (validation would have refused it) is kept as it is.
+  if (std::optional<Malformed> bad = instructions.malformed())
+    out.words.insert(out.words.end(), words.begin() + static_cast<std::ptrdiff_t>(bad->offset),
+                     words.end());
   for (const std::string& k : kinds) out.warnings += "warning: " + k + "\n";
   return out;
 }

@@ -1,7 +1,7 @@
 // A single pass over the instruction stream records what reflection needs (names, decorations,
 // types, constants, functions, entry points, execution modes, module-scope variables); a second
-// step turns the records into ModuleInfo. Every read goes through an Instruction that knows its
-// length.
+// step turns the records into ModuleInfo. Every read goes through Operands, a checked view of an
+// instruction (spirv/instructions.h) that knows its length.
 #include "spirv/reflect.h"
 
 #include <spirv/unified1/OpenCL.std.h>
@@ -12,6 +12,8 @@
 #include <spirv/unified1/spirv.hpp>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "spirv/instructions.h"
 
 namespace tessera::spirv {
 namespace {
@@ -33,11 +35,12 @@ class ParseError {
   std::string message_;
 };
 
-// One instruction: words [0, size) with word 0 the opcode and count. Operand reads are checked.
-class Instruction {
+// One instruction (instructions.h) whose operand reads are checked: a missing operand is a
+// ParseError naming the instruction.
+class Operands {
  public:
-  Instruction(const uint32_t* words, uint32_t count, size_t offset)
-      : words_(words), count_(count), offset_(offset) {}
+  explicit Operands(const spirv::Instruction& i)
+      : words_(i.words.data()), count_(i.wordCount()), offset_(i.offset) {}
   uint32_t opcode() const { return words_[0] & 0xffff; }
   uint32_t count() const { return count_; }
   size_t offset() const { return offset_; }
@@ -114,25 +117,24 @@ class Reflector {
 
   ModuleInfo run() {
     readHeader();
-    size_t pos = 5;
     std::vector<bool> seen(65536, false);
-    while (pos < words_.size()) {
-      uint32_t first = words_[pos];
-      uint32_t count = first >> 16;
-      if (count == 0) {
-        throw ParseError("instruction at word " + std::to_string(pos) + " has a word count of 0");
-      }
-      if (count > words_.size() - pos) {
-        throw ParseError("instruction at word " + std::to_string(pos) + " claims " +
-                         std::to_string(count) + " words but only " +
-                         std::to_string(words_.size() - pos) + " remain");
-      }
-      Instruction inst(words_.data() + pos, count, pos);
+    const Instructions instructions(words_);
+    for (const spirv::Instruction& i : instructions) {
+      Operands inst(i);
       seen[inst.opcode()] = true;
       // OpSpecConstantOp names the operation it stands for; consumers that check opcodes need it.
-      if (inst.opcode() == spv::OpSpecConstantOp && count > 3) seen[inst.word(3) & 0xffff] = true;
+      if (inst.opcode() == spv::OpSpecConstantOp && inst.count() > 3)
+        seen[inst.word(3) & 0xffff] = true;
       record(inst);
-      pos += count;
+    }
+    if (std::optional<Malformed> bad = instructions.malformed()) {
+      if (bad->wordCount == 0) {
+        throw ParseError("instruction at word " + std::to_string(bad->offset) +
+                         " has a word count of 0");
+      }
+      throw ParseError("instruction at word " + std::to_string(bad->offset) + " claims " +
+                       std::to_string(bad->wordCount) + " words but only " +
+                       std::to_string(words_.size() - bad->offset) + " remain");
     }
     for (uint32_t op = 0; op < seen.size(); ++op) {
       if (seen[op]) info_.opcodesUsed.push_back(op);
@@ -155,7 +157,7 @@ class Reflector {
     if (info_.bound == 0) throw ParseError("header id bound is 0");
   }
 
-  uint32_t id(const Instruction& inst, uint32_t i) const {
+  uint32_t id(const Operands& inst, uint32_t i) const {
     uint32_t value = inst.word(i);
     if (value == 0 || value >= info_.bound) {
       inst.fail("id " + std::to_string(value) + " is outside the bound " +
@@ -164,13 +166,13 @@ class Reflector {
     return value;
   }
 
-  std::vector<uint32_t> rest(const Instruction& inst, uint32_t first) const {
+  std::vector<uint32_t> rest(const Operands& inst, uint32_t first) const {
     std::vector<uint32_t> out;
     for (uint32_t i = first; i < inst.count(); ++i) out.push_back(inst.word(i));
     return out;
   }
 
-  void record(const Instruction& inst) {
+  void record(const Operands& inst) {
     switch (inst.opcode()) {
       case spv::OpCapability:
         info_.capabilities.push_back(inst.word(1));

@@ -5,10 +5,11 @@
 #include <set>
 #include <spirv/unified1/spirv.hpp>
 
+#include "spirv/instructions.h"
+
 namespace tessera::spirv {
 namespace {
 
-constexpr size_t kHeaderWords = 5;
 constexpr uint32_t kVersion14 = 0x00010400;
 
 struct Inst {
@@ -20,12 +21,7 @@ struct Inst {
 // The instructions, in order; stops at the first malformed one (validation reports it).
 std::vector<Inst> instructions(std::span<const uint32_t> w) {
   std::vector<Inst> out;
-  for (size_t pos = kHeaderWords; pos < w.size();) {
-    uint32_t count = w[pos] >> 16;
-    if (count == 0 || count > w.size() - pos) break;
-    out.push_back({pos, count, w[pos] & 0xffff});
-    pos += count;
-  }
+  for (const Instruction& i : Instructions(w)) out.push_back({i.offset, i.wordCount(), i.opcode()});
   return out;
 }
 

@@ -86,7 +86,8 @@ TranslateResult translate(llvm::LLVMContext& context, std::span<const uint8_t> b
   request.kind = clc::Kind::TranslateSpirv;
   request.spirv = std::move(legal.words);
   request.specConstants.assign(options.specConstants.begin(), options.specConstants.end());
-  clc::Reply reply = clc::run(request);
+  clc::Reply reply = clc::run(
+      request, options.process ? *options.process : clc::settingsFromEnvironment());
   if (!reply.ok) {
     result.log = reply.log.empty() ? "SPIR-V translation failed: no reason given" : reply.log;
     return result;

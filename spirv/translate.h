@@ -25,9 +25,15 @@ class Module;
 
 namespace tessera::spirv {
 
+namespace clc {
+struct Settings;
+}
+
 struct TranslateOptions {
   std::span<const SpecAssignment> specConstants;  // from resolveSpecialization
   bool verify = true;                             // run LLVM's module verifier on the result
+  // The compiler process to use (clc/client.h); null: as the environment says now.
+  const clc::Settings* process = nullptr;
 };
 
 struct TranslateResult {

@@ -16,6 +16,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "spirv/instructions.h"
+
 namespace tessera::spirv {
 namespace {
 
@@ -670,12 +672,12 @@ std::string findTranslatorHazard(std::span<const uint32_t> words) {
   auto namesBuiltin = [&](std::span<const uint32_t> inst, size_t first) {
     return literal(inst, first).rfind("__spirv_BuiltIn", 0) == 0;
   };
-  size_t pos = 5;
-  while (pos < words.size()) {
-    uint32_t count = words[pos] >> 16;
-    if (count == 0 || count > words.size() - pos) return describe(pos, "malformed word count");
-    std::span<const uint32_t> inst = words.subspan(pos, count);
-    uint32_t opcode = inst[0] & 0xffff;
+  const Instructions instructions(words);
+  for (const Instruction& instruction : instructions) {
+    const size_t pos = instruction.offset;
+    const uint32_t count = instruction.wordCount();
+    const std::span<const uint32_t> inst = instruction.words;
+    const uint32_t opcode = instruction.opcode();
     if (!translatorKnowsOpcode(opcode)) {
       return describe(pos, std::string("Op") + opName(opcode) + " (opcode " +
                                std::to_string(opcode) + ") is not implemented by the translator");
@@ -761,8 +763,9 @@ std::string findTranslatorHazard(std::span<const uint32_t> words) {
       default:
         break;
     }
-    pos += count;
   }
+  if (std::optional<Malformed> bad = instructions.malformed())
+    return describe(bad->offset, "malformed word count");
   for (auto [id, at] : builtinNamed) {
     if (!builtinDecorated.count(id)) {
       return describe(at, "an id that is not a BuiltIn variable is named like one (__spirv_BuiltIn)");

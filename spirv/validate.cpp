@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "spirv/instructions.h"
 #include "spirv/reflect.h"
 
 namespace tessera::spirv {
@@ -112,15 +113,11 @@ bool runValidator(spv_target_env env, const std::vector<uint32_t>& words, std::s
 // reports malformed streams itself).
 std::vector<uint32_t> declaredCapabilities(const std::vector<uint32_t>& words) {
   std::vector<uint32_t> capabilities;
-  for (size_t at = 5; at < words.size();) {
-    uint32_t count = words[at] >> 16;
-    uint32_t opcode = words[at] & 0xffffu;
-    if (count == 0 || at + count > words.size()) break;
-    if (opcode == spv::OpCapability && count == 2)
-      capabilities.push_back(words[at + 1]);
-    else if (opcode != spv::OpExtension && opcode != spv::OpExtInstImport)
+  for (const Instruction& i : Instructions(words)) {
+    if (i.opcode() == spv::OpCapability && i.wordCount() == 2)
+      capabilities.push_back(i[1]);
+    else if (i.opcode() != spv::OpExtension && i.opcode() != spv::OpExtInstImport)
       break;
-    at += count;
   }
   return capabilities;
 }
@@ -130,24 +127,22 @@ std::vector<uint32_t> declaredCapabilities(const std::vector<uint32_t>& words) {
 // entry point is needed. Validated under the OpenCL environment it checks what that environment
 // adds to the universal rules for these (capabilities, addressing and memory model).
 std::vector<uint32_t> environmentSkeleton(const std::vector<uint32_t>& words) {
-  std::vector<uint32_t> out(words.begin(), words.begin() + 5);
+  std::vector<uint32_t> out(words.begin(), words.begin() + kHeaderWords);
   bool linkage = false;
-  for (size_t at = 5; at < words.size();) {
-    uint32_t count = words[at] >> 16;
-    uint32_t opcode = words[at] & 0xffffu;
-    if (count == 0 || at + count > words.size()) break;
+  for (const Instruction& i : Instructions(words)) {
+    uint32_t opcode = i.opcode();
     bool keep = opcode == spv::OpCapability || opcode == spv::OpExtension ||
                 opcode == spv::OpExtInstImport || opcode == spv::OpMemoryModel;
     if (!keep) break;
-    bool isCapability = opcode == spv::OpCapability && count == 2;
-    if (isCapability && words[at + 1] == spv::CapabilityLinkage) linkage = true;
-    if (!isCapability || extensionCapability(words[at + 1]) == nullptr)
-      out.insert(out.end(), words.begin() + at, words.begin() + at + count);
-    at += count;
+    bool isCapability = opcode == spv::OpCapability && i.wordCount() == 2;
+    if (isCapability && i[1] == spv::CapabilityLinkage) linkage = true;
+    if (!isCapability || extensionCapability(i[1]) == nullptr)
+      out.insert(out.end(), i.words.begin(), i.words.end());
     if (opcode == spv::OpMemoryModel) break;
   }
   if (!linkage)
-    out.insert(out.begin() + 5, {(2u << 16) | spv::OpCapability, spv::CapabilityLinkage});
+    out.insert(out.begin() + kHeaderWords,
+               {(2u << 16) | spv::OpCapability, spv::CapabilityLinkage});
   return out;
 }
 

@@ -1,5 +1,5 @@
-// The worker threads of one device: one per PU, each pinned to its PU, that run parallel jobs (large
-// copies and fills now; work-groups of kernels later).
+// The worker threads of one device: one per PU, each pinned to its PU, that run parallel jobs: the
+// work-groups of kernel launches (jit/launcher.h) and large copies and fills.
 //
 // Threading contract: run() may be called from any thread; calls are serialized by the pool (a job
 // runs on all workers at once). The calling thread takes part as worker 0, so a pool of N threads

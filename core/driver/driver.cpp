@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "compiler/compiler.h"
 #include "core/common/hash.h"
 
 namespace tessera::core {
@@ -17,8 +18,15 @@ DriverConfig DriverConfig::fromEnvironment() {
   c.affinityMask = parseAffinityMask(std::getenv("ZE_AFFINITY_MASK"), c.warnings);
   const char* force = std::getenv("ZE_SHARED_FORCE_DEVICE_ALLOC");
   c.sharedForceDeviceAlloc = force && std::string(force) == "1";
+  c.compiler = compiler::settingsFromEnvironment();
   return c;
 }
+
+Driver::Driver(DriverConfig config)
+    : config_(std::move(config)),
+      compiler_(std::make_unique<compiler::Compiler>(config_.compiler)) {}
+
+Driver::~Driver() = default;
 
 uint32_t Driver::version() { return (0u << 16) | (1u << 8) | 0u; }
 

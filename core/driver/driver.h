@@ -10,11 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "compiler/settings.h"
 #include "core/common/object.h"
 #include "core/device/device.h"
 #include "core/device/hierarchy.h"
 #include "core/topology/fission.h"
 #include "core/topology/partition.h"
+
+namespace tessera::compiler {
+class Compiler;
+}
 
 namespace tessera::core {
 
@@ -28,9 +33,11 @@ struct DriverConfig {
   // allocations (bound to the device's NUMA nodes) instead of following first touch.
   bool sharedForceDeviceAlloc = false;
   std::vector<std::string> warnings;  // what could not be read, and what was done instead
+  // How modules are compiled and cached (compiler/settings.h); default: no on-disk cache.
+  compiler::CompilerSettings compiler;
 
   // TESSERA_TOPOLOGY, TESSERA_ROOT_DEVICE, ZE_FLAT_DEVICE_HIERARCHY, ZE_AFFINITY_MASK,
-  // ZE_SHARED_FORCE_DEVICE_ALLOC.
+  // ZE_SHARED_FORCE_DEVICE_ALLOC, and the compiler's variables (compiler::settingsFromEnvironment).
   // ZE_ENABLE_PCI_ID_DEVICE_ORDER is accepted and has nothing to reorder: a CPU device has no PCI
   // bus id and devices are always reported in hwloc's logical order.
   static DriverConfig fromEnvironment();
@@ -38,6 +45,7 @@ struct DriverConfig {
 
 class Driver : public Object<_ze_driver_handle_t, 0x7465737344727631ull /* "tessDrv1" */> {
  public:
+  ~Driver();
   // Throws TopologyError when the topology cannot be loaded.
   static std::unique_ptr<Driver> create(DriverConfig config);
   // The process's driver, built on first call from the environment (falling back to this machine's
@@ -62,6 +70,8 @@ class Driver : public Object<_ze_driver_handle_t, 0x7465737344727631ull /* "tess
   std::vector<Device*> partitionDevices(Device& parent, const std::vector<FissionPart>& parts);
 
   const Topology& topology() const { return *topology_; }
+  // Builds every module of this driver's devices (one JIT, one cache).
+  compiler::Compiler& compiler() const { return *compiler_; }
   const DriverConfig& config() const { return config_; }
   const std::vector<PartitionNode>& tree() const { return tree_; }
   const ze_driver_uuid_t& uuid() const { return uuid_; }
@@ -69,10 +79,11 @@ class Driver : public Object<_ze_driver_handle_t, 0x7465737344727631ull /* "tess
   static uint32_t version();
 
  private:
-  explicit Driver(DriverConfig config) : config_(std::move(config)) {}
+  explicit Driver(DriverConfig config);
   Device* makeDevices(const ExposedNode& node, Device* parent, uint32_t subdeviceId, bool flat);
 
   DriverConfig config_;
+  std::unique_ptr<compiler::Compiler> compiler_;
   std::unique_ptr<Topology> topology_;
   std::vector<PartitionNode> tree_;
   std::vector<std::unique_ptr<Device>> all_;

@@ -46,13 +46,13 @@ ze_result_t Kernel::create(Module& module, const char* name, Kernel*& out) {
   const spirv::KernelInfo* info = module.reflected(name);
   if (!info) return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
   if (module.unlinked()) return ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED;
-  const backends::cpu::CompiledKernel* compiled = module.compiled(name);
+  const compiler::KernelCode* compiled = module.compiled(name);
   if (!compiled) return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
   out = new Kernel(module, *compiled, *info);
   return ZE_RESULT_SUCCESS;
 }
 
-Kernel::Kernel(Module& module, const backends::cpu::CompiledKernel& compiled,
+Kernel::Kernel(Module& module, const compiler::KernelCode& compiled,
                const spirv::KernelInfo& info)
     : module_(&module),
       compiled_(&compiled),

@@ -1,5 +1,5 @@
-// A kernel: one of a module's compiled kernels with the state launches copy at append time
-// (argument values, group size, global offset).
+// A kernel: one of a module's compiled kernels (the compiler's KernelCode, compiler/program.h)
+// with the state launches copy at append time (argument values, group size, global offset).
 //
 // Threading: like command lists, a kernel's setters are the application's to serialize; appended
 // launches hold their own copy of that state.
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/cpu/jit/kernel_abi.h"
+#include "compiler/program.h"
 #include "core/common/object.h"
 #include "core/common/ref_counted.h"
 #include "core/module/module.h"
@@ -29,7 +29,7 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
 
   Module& module() const { return *module_; }
   const std::string& name() const { return compiled_->name; }
-  const backends::cpu::CompiledKernel& compiled() const { return *compiled_; }
+  const compiler::KernelCode& compiled() const { return *compiled_; }
   const spirv::KernelInfo& info() const { return *info_; }
   // zeKernelGetSourceAttributes: the kernel's attributes as OpenCL C source, space-separated
   // ("reqd_work_group_size(8,4,2) vec_type_hint(float4)"); empty when it declares none.
@@ -86,13 +86,13 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   void destroy();
 
  private:
-  Kernel(Module& module, const backends::cpu::CompiledKernel& compiled,
+  Kernel(Module& module, const compiler::KernelCode& compiled,
          const spirv::KernelInfo& info);
   ~Kernel();
   friend class RefCounted<Kernel>;
 
   Ref<Module> module_;
-  const backends::cpu::CompiledKernel* compiled_;
+  const compiler::KernelCode* compiled_;
   const spirv::KernelInfo* info_;
   std::vector<uint8_t> args_;
   std::vector<bool> set_;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "backends/cpu/jit/builtin_runtime.h"
 #include "core/module/module.h"
 
 namespace tessera::core {
@@ -24,13 +23,10 @@ void section(std::string& out, const char* title, const std::vector<std::string>
 std::string inspectLinkage(const std::vector<const Module*>& modules,
                            ze_linkage_inspection_ext_flags_t flags) {
   std::vector<std::string> imports, exports, unresolvable;
-  for (const Module* m : modules)
-    for (const auto& l : m->info().linkage) {
-      if (!l.isFunction) continue;
-      if (l.kind == spirv::LinkageKind::Export) addOnce(exports, l.name);
-      if (l.kind == spirv::LinkageKind::Import && !backends::cpu::jit::isRuntimeFunction(l.name))
-        addOnce(imports, l.name);
-    }
+  for (const Module* m : modules) {
+    for (const std::string& name : m->program().imports) addOnce(imports, name);
+    for (const std::string& name : m->program().exports) addOnce(exports, name);
+  }
   for (const std::string& name : imports)
     if (std::find(exports.begin(), exports.end(), name) == exports.end())
       unresolvable.push_back(name);

@@ -1,24 +1,23 @@
-// A module: SPIR-V reflected, validated, specialized, translated to LLVM IR and JIT-compiled into a
-// work-group function per kernel (backends/cpu/jit). The compiled code is shared by every kernel
-// made from the module and lives as long as the process's JIT.
+// A module: a Program and its native code as the compiler facade (compiler/compiler.h) hands
+// them out. The code is shared by every kernel made from the module (and by other modules of the
+// same key) and lives as long as the driver's compiler.
 #pragma once
 
 #include <level_zero/ze_api.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
-#include "backends/cpu/jit/kernel_abi.h"
+#include "compiler/program.h"
 #include "core/common/object.h"
 #include "core/common/ref_counted.h"
-#include "core/module/build_options.h"
 #include "spirv/reflect.h"
-#include "spirv/specialize.h"
 
-namespace tessera::backends::cpu {
-struct CompiledModule;
+namespace tessera::compiler {
+class Compiler;
 }
 
 namespace tessera::core {
@@ -39,21 +38,22 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
 
   Context& context() const { return context_; }
   Device& device() const { return device_; }
-  const spirv::ModuleInfo& info() const { return info_; }
+  const compiler::Program& program() const { return *program_; }
+  const spirv::ModuleInfo& info() const { return program_->info; }
   // The SPIR-V the module was built from (also for a module loaded from a native binary).
-  const std::vector<uint8_t>& il() const { return binary_; }
+  const std::vector<uint8_t>& il() const { return program_->spirv; }
   std::vector<std::string> kernelNames() const;
   // The compiled kernel and its reflection, or nulls when the module has no kernel of that name.
-  const backends::cpu::CompiledKernel* compiled(const std::string& name) const;
+  const compiler::KernelCode* compiled(const std::string& name) const;
   const spirv::KernelInfo* reflected(const std::string& name) const {
-    return info_.findKernel(name);
+    return program_->info.findKernel(name);
   }
   // Function imports not yet resolved by zeModuleDynamicLink: kernels cannot be created while
   // any stays unresolved, and the module has no code yet.
   bool unlinked() const;
   // zeModuleDynamicLink: resolves the function imports of every unlinked module of `modules`
   // against the exports of the others (each import by exactly one module, transitively), then
-  // links the providers' LLVM IR into each importer and compiles it. All or nothing:
+  // has the compiler link the providers' code into each importer's. All or nothing:
   // MODULE_LINK_FAILURE with `log` naming each unresolved or ambiguous symbol, and no module
   // changes.
   static ze_result_t dynamicLink(const std::vector<Module*>& modules, std::string& log);
@@ -62,7 +62,7 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
   ze_result_t globalPointer(const std::string& name, size_t* size, void** ptr) const;
   ze_result_t functionPointer(const std::string& name, void** ptr) const;
   // zeModuleGetNativeBinary: the SPIR-V, its specialization and options, and (once compiled) the
-  // JIT's object code with what the kernels need (core/module/native_binary.h).
+  // JIT's object code with what the kernels need (compiler/native_binary.h).
   std::vector<uint8_t> nativeBinary() const;
 
   // zeModuleDestroy: refused while kernels made from the module live.
@@ -77,22 +77,14 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
 
   static ze_result_t build(Context& context, Device& device, const ze_module_desc_t& desc,
                            Module*& out, std::string& log);
-  static ze_result_t createFromNative(Context& context, Device& device,
-                                      const ze_module_desc_t& desc, Module*& out, std::string& log);
-  std::shared_ptr<const backends::cpu::CompiledModule> code() const;
-  bool exports(const std::string& function) const;
-  bool hasFunctionImports() const;
+  std::shared_ptr<const compiler::ModuleCode> code() const;
+  compiler::Compiler& compiler() const;
 
   Context& context_;
   Device& device_;
-  spirv::ModuleInfo info_;
-  // What compiles the module again (linking translates importers and providers afresh).
-  std::vector<uint8_t> binary_;
-  BuildOptions options_;
-  std::vector<spirv::SpecAssignment> specs_;
-  uint64_t key_ = 0;
+  std::shared_ptr<const compiler::Program> program_;
   mutable std::mutex mutex_;  // code_: set once, at creation or by dynamicLink
-  std::shared_ptr<const backends::cpu::CompiledModule> code_;
+  std::shared_ptr<const compiler::ModuleCode> code_;
   std::atomic<uint32_t> liveKernels_{0};
 };
 

@@ -34,10 +34,10 @@ namespace {
 // Idle compiler processes kept for later compiles; more run while more threads compile at once.
 constexpr size_t kMaxIdle = 2;
 
-// TESSERA_CLC, else tessera/tessera-clc beside the shared library holding this code (the
+// Settings::program, else tessera/tessera-clc beside the shared library holding this code (the
 // installed layout and the build tree's lib/), else the build tree's (static test programs).
-std::string compilerPath() {
-  if (const char* path = std::getenv("TESSERA_CLC"); path != nullptr && *path != '\0') return path;
+std::string compilerPath(const Settings& settings) {
+  if (!settings.program.empty()) return settings.program;
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&compilerPath), &info) != 0 && info.dli_fname != nullptr) {
     std::string library = info.dli_fname;
@@ -71,13 +71,13 @@ class CompilerProcess {
     if (owner_ == getpid()) waitpid(pid_, nullptr, 0);
   }
 
-  static std::unique_ptr<CompilerProcess> start(std::string& error) {
+  static std::unique_ptr<CompilerProcess> start(const Settings& settings, std::string& error) {
     int pair[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
       error = std::string("cannot create a socket for the compiler: ") + std::strerror(errno);
       return nullptr;
     }
-    std::string path = compilerPath();
+    std::string path = compilerPath(settings);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -172,7 +172,8 @@ class CompilerProcess {
 
 class ProcessPool {
  public:
-  std::unique_ptr<CompilerProcess> take(bool& reused, std::string& error) {
+  std::unique_ptr<CompilerProcess> take(const Settings& settings, bool& reused,
+                                        std::string& error) {
     {
       std::lock_guard lock(mutex_);
       while (!idle_.empty()) {
@@ -184,7 +185,7 @@ class ProcessPool {
         }
       }
     }
-    return CompilerProcess::start(error);
+    return CompilerProcess::start(settings, error);
   }
 
   void clear() {
@@ -211,19 +212,6 @@ ProcessPool& pool() {
   return *p;
 }
 
-// TESSERA_COMPILE_TIMEOUT_S: seconds a compiler process may work on one request before it is
-// killed and the request fails (0: no deadline). Read at each request.
-constexpr double kDefaultDeadlineSeconds = 600;
-
-double deadlineSeconds() {
-  const char* v = std::getenv("TESSERA_COMPILE_TIMEOUT_S");
-  if (!v || !*v) return kDefaultDeadlineSeconds;
-  char* end = nullptr;
-  double s = std::strtod(v, &end);
-  if (end == v || *end != '\0' || !(s >= 0) || s > 1e9) return kDefaultDeadlineSeconds;
-  return s;
-}
-
 Reply failure(const std::string& why) {
   Reply r;
   r.log = "error: " + why + "\n";
@@ -232,15 +220,27 @@ Reply failure(const std::string& why) {
 
 }  // namespace
 
-Reply run(const Request& request) {
+Settings settingsFromEnvironment() {
+  Settings settings;
+  if (const char* path = std::getenv("TESSERA_CLC"); path != nullptr && *path != '\0')
+    settings.program = path;
+  if (const char* v = std::getenv("TESSERA_COMPILE_TIMEOUT_S"); v && *v) {
+    char* end = nullptr;
+    double s = std::strtod(v, &end);
+    if (end != v && *end == '\0' && s >= 0 && s <= 1e9) settings.deadlineSeconds = s;
+  }
+  return settings;
+}
+
+Reply run(const Request& request, const Settings& settings) {
   // An idle process may have ended since its last request: then the request goes to a new one.
   for (;;) {
     std::string error;
     bool reused = false;
-    std::unique_ptr<CompilerProcess> process = pool().take(reused, error);
+    std::unique_ptr<CompilerProcess> process = pool().take(settings, reused, error);
     if (process == nullptr) return failure(error);
     Reply reply;
-    switch (process->exchange(request, reply, deadlineSeconds(), error)) {
+    switch (process->exchange(request, reply, settings.deadlineSeconds, error)) {
       case CompilerProcess::Outcome::Replied:
         if (!reply.ending) pool().give(std::move(process));
         return reply;
@@ -265,7 +265,8 @@ CompileResult compileOpenCLC(std::string_view source, std::string_view options,
   request.source = std::string(source);
   request.options = std::string(options);
   request.headers = headers;
-  clc::Reply reply = clc::run(request);
+  // Read at each request: the OpenCL layer compiles without a driver to hold settings.
+  clc::Reply reply = clc::run(request, clc::settingsFromEnvironment());
   result.ok = reply.ok && !reply.payload.empty() && reply.payload.size() % sizeof(uint32_t) == 0;
   result.invalidOptions = reply.invalidOptions;
   result.log = std::move(reply.log);

@@ -6,12 +6,29 @@
 // no deadline): it is killed, and the log says so.
 #pragma once
 
+#include <string>
+
 #include "spirv/clc/wire.h"
 
 namespace tessera::spirv::clc {
 
+// Which compiler process runs a request and how long it may take.
+struct Settings {
+  // TESSERA_CLC: the program to start; empty: tessera/tessera-clc beside the shared library holding
+  // this code (the installed layout and the build tree's lib/), else the build tree's.
+  std::string program;
+  // TESSERA_COMPILE_TIMEOUT_S: seconds a process may work on one request before it is killed and
+  // the request fails (default 600, fractions allowed; 0: no deadline; anything else unreadable:
+  // the default).
+  double deadlineSeconds = 600;
+};
+
+// The two variables above, read now. The compiler facade (compiler/settings.h) reads them once, at
+// driver creation; compileOpenCLC, which the OpenCL layer calls without a driver, at each request.
+Settings settingsFromEnvironment();
+
 // The reply of a compiler process to `request`; when none could be started, or the one working
 // on it ended without replying, ok == false and `log` says why. Thread-safe.
-Reply run(const Request& request);
+Reply run(const Request& request, const Settings& settings);
 
 }  // namespace tessera::spirv::clc

@@ -1,6 +1,6 @@
 // The IR passes that turn a SPIR-V kernel module (SPIRV-LLVM-Translator output, SPIRVFriendlyIR
 // builtins) into work-group functions. One pass per file; the order they run in is written once,
-// in kernel_jit.cpp (compileModule), with the reason for each constraint.
+// in jit_pipeline.cpp's list, with the reason for each constraint.
 //
 // Threading contract: each function works on the module it is given; callers hold that module's
 // context exclusively (the JIT compiles one module at a time per context).
@@ -157,9 +157,8 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
 // prefetch.cpp: in each loop of `kernel` that contains a barrier, a prefetch of the address each
 // global load will read one iteration later, where that address moves by a known amount of a few
 // cache lines or more (tiled kernels' next tile). Returns how many it inserted. Runs before
-// formRegions; prefetchEnabled() is false with TESSERA_PREFETCH=0.
+// formRegions, unless CompileOptions::prefetch is 0 (TESSERA_PREFETCH=0).
 unsigned prefetchAcrossBarriers(llvm::Function& kernel);
-bool prefetchEnabled();
 
 // widen.cpp: a copy of `region` that runs VF consecutive work-items in x (from its kLocalIdX
 // argument on) with vector instructions, or null (and `why`) when the region cannot be widened.

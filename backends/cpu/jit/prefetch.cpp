@@ -153,11 +153,6 @@ bool containsBarrier(const llvm::Loop& loop) {
 
 }  // namespace
 
-bool prefetchEnabled() {
-  const char* env = std::getenv("TESSERA_PREFETCH");
-  return !(env && *env == '0');
-}
-
 unsigned prefetchAcrossBarriers(llvm::Function& kernel) {
   llvm::DominatorTree dt(kernel);
   llvm::LoopInfo loops(dt);

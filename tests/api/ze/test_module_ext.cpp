@@ -142,7 +142,7 @@ TEST_CASE(
   };
   std::vector<uint8_t> optimized = objectOf(""), unoptimized = objectOf("-ze-opt-disable");
   CHECK(optimized != unoptimized);
-  CHECK(objectOf("-ze-opt-level=0") == unoptimized);  // the same code, from the JIT's cache
+  CHECK(objectOf("-ze-opt-level=0") == unoptimized);  // the same code, from the compiler's cache
 }
 
 TEST_CASE(

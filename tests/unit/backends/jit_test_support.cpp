@@ -60,8 +60,7 @@ std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name,
   std::istringstream in(spirv);
   REQUIRE(llvm::readSpirv(*context, opts, in, module, error));
   std::shared_ptr<const CompiledModule> compiled =
-      jit().compile(std::hash<std::string>()(spirv), std::move(context),
-                    std::unique_ptr<llvm::Module>(module), &error, options);
+      jit().compile(std::move(context), std::unique_ptr<llvm::Module>(module), &error, options);
   INFO(error);
   REQUIRE(compiled != nullptr);
   return compiled;
@@ -75,8 +74,7 @@ std::shared_ptr<const CompiledModule> compileIR(const std::string& ir,
   INFO(diagnostic.getMessage().str());
   REQUIRE(module != nullptr);
   std::string error;
-  auto compiled = jit().compile(std::hash<std::string>()(ir), std::move(context), std::move(module),
-                                &error, options);
+  auto compiled = jit().compile(std::move(context), std::move(module), &error, options);
   INFO(error);
   REQUIRE(compiled != nullptr);
   return compiled;

@@ -22,7 +22,7 @@ WorkerPool& pool();
 
 // Compiles tests/kernels_jit/<name>.cl's SPIR-V (cached by name).
 std::shared_ptr<const CompiledModule> compileKernelFile(const std::string& name);
-// Reads and compiles again (the JIT's cache answers when the SPIR-V is the same).
+// Reads and compiles again (the JIT keeps no cache: every call compiles).
 std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name);
 std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name,
                                                      const CompileOptions& options);

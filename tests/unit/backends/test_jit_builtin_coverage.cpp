@@ -362,7 +362,7 @@ TEST_CASE(
   options.optLevel = 0;
   options.widen = 0;
   std::string error;
-  auto compiled = jit().compile(0x0C0FFEE5u, std::move(context), std::move(m), &error, options);
+  auto compiled = jit().compile(std::move(context), std::move(m), &error, options);
   INFO(error);
   REQUIRE(compiled != nullptr);
   REQUIRE(compiled->find("k") != nullptr);

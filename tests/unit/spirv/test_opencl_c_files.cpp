@@ -90,6 +90,8 @@ TEST_CASE("Given includes outside the include folders, then each build fails wit
     CHECK_FALSE(r.ok);
     CHECK(has(r.log, named));
     CHECK(has(r.log, "the compiler reads only the -I folders"));
+    // The whole rule: absolute folders given as a macro's value are allowed too.
+    CHECK(has(r.log, "by absolute path as a macro's value (-D NAME=/folder)"));
     CHECK_FALSE(has(r.log, kSecret));
     CHECK_FALSE(has(r.log, "root:"));  // /etc/shadow's first line
   }

@@ -1,6 +1,5 @@
-#include "core/module/module_cache.h"
+#include "compiler/disk_cache.h"
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -10,52 +9,22 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
 #include <set>
 #include <string>
 
-#include "core/common/hash.h"
 #include "support/safe_file.h"
 
-#ifndef TESSERA_VERSION
-#define TESSERA_VERSION "unknown"
-#endif
-
-namespace tessera::core::module_cache {
+namespace tessera::compiler::disk_cache {
 namespace {
 
 namespace fs = std::filesystem;
 
-// The driver build: its version and the identity of the file this code was loaded from (a rebuilt
-// driver has another size or modification time, so it never loads code another build compiled).
-const std::string& buildIdentity() {
-  static const std::string id = [] {
-    std::string s = "tessera " TESSERA_VERSION;
-    Dl_info info{};
-    if (dladdr(reinterpret_cast<void*>(&buildIdentity), &info) && info.dli_fname) {
-      struct stat st{};
-      if (stat(info.dli_fname, &st) == 0)
-        s += "|" + std::to_string(st.st_size) + "|" + std::to_string(st.st_mtim.tv_sec) + "." +
-             std::to_string(st.st_mtim.tv_nsec);
-    }
-    return s;
-  }();
-  return id;
-}
-
-uint64_t maxBytes() {
-  const char* v = std::getenv("TESSERA_CACHE_MAX_MB");
-  double mb = v && *v ? std::atof(v) : 256;
-  return mb <= 0 ? 0 : std::max<uint64_t>(1, uint64_t(mb * 1048576.0));
-}
-
-// Removes the least recently used entries until the directory holds at most maxBytes(); never
-// `keep` (the entry just written).
-void bound(const std::string& dir, const std::string& keep) {
-  uint64_t limit = maxBytes();
+// Removes the least recently used entries until the directory holds at most `limit` bytes (0: no
+// bound); never `keep` (the entry just written).
+void bound(const std::string& dir, const std::string& keep, uint64_t limit) {
   if (!limit) return;
   struct Entry {
     fs::path path;
@@ -74,7 +43,8 @@ void bound(const std::string& dir, const std::string& keep) {
     entries.push_back({it->path(), size, time});
     total += size;
   }
-  if (std::error_code e; fs::exists(fs::path(dir) / keep, e)) total += fs::file_size(fs::path(dir) / keep, e);
+  if (std::error_code e; fs::exists(fs::path(dir) / keep, e))
+    total += fs::file_size(fs::path(dir) / keep, e);
   if (total <= limit) return;
   std::sort(entries.begin(), entries.end(),
             [](const Entry& a, const Entry& b) { return a.time < b.time; });
@@ -106,7 +76,7 @@ void warnOnce(const std::string& message) {
 
 // Makes `dir` and its missing parents, each 0700; true when `dir` is then a folder to trust.
 bool makeDirectory(const std::string& dir) {
-  struct stat st{};
+  struct stat st {};
   if (::stat(dir.c_str(), &st) != 0) {
     std::string parent = fs::path(dir).parent_path().string();
     if (!parent.empty() && parent != dir && ::stat(parent.c_str(), &st) != 0 &&
@@ -120,20 +90,11 @@ bool makeDirectory(const std::string& dir) {
 
 }  // namespace
 
-std::optional<std::string> directory() {
-  if (const char* on = std::getenv("TESSERA_CACHE"); on && std::strcmp(on, "0") == 0)
-    return std::nullopt;
-  std::string dir;
-  if (const char* d = std::getenv("TESSERA_CACHE_DIR"); d && *d)
-    dir = d;
-  else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
-    dir = std::string(x) + "/tessera";
-  else if (const char* h = std::getenv("HOME"); h && *h)
-    dir = std::string(h) + "/.cache/tessera";
-  else
-    return std::nullopt;
+std::optional<std::string> directory(const DiskCacheSettings& settings) {
+  if (!settings.enabled || settings.folder.empty()) return std::nullopt;
+  const std::string& dir = settings.folder;
   // A folder that does not exist yet is made (0700) by the first write().
-  struct stat st{};
+  struct stat st {};
   if (::stat(dir.c_str(), &st) != 0) return errno == ENOENT ? std::optional(dir) : std::nullopt;
   std::string why = !S_ISDIR(st.st_mode) ? std::string("is not a folder") : distrust(st);
   if (why.empty()) return dir;
@@ -141,25 +102,11 @@ std::optional<std::string> directory() {
   return std::nullopt;
 }
 
-std::string entryName(std::span<const uint8_t> spirv, const std::string& options,
-                      const std::string& specs, const std::string& cpu,
-                      const std::string& features) {
-  std::string text(reinterpret_cast<const char*>(spirv.data()), spirv.size());
-  text += "\x01" + options + "\x01" + specs + "\x01" + cpu + "\x01" + features + "\x01" +
-          buildIdentity();
-  uint64_t a = mix64(fnv1a64(text));
-  uint64_t b = mix64(fnv1a64(text, a ^ 0x9e3779b97f4a7c15ull));
-  char name[40];
-  std::snprintf(name, sizeof name, "%016llx%016llx.tnb", static_cast<unsigned long long>(a),
-                static_cast<unsigned long long>(b));
-  return name;
-}
-
 std::vector<uint8_t> read(const std::string& dir, const std::string& name) {
   std::vector<uint8_t> bytes;
   // Only a regular file (a FIFO would block the read), not through a symbolic link, and only one
   // of the user's that nobody else may write: the entry is code this process will run.
-  struct stat st{};
+  struct stat st {};
   std::string path = dir + "/" + name, why;
   int fd = support::openRegularFile(path.c_str(), O_NOFOLLOW, st, why);
   if (fd < 0) {
@@ -186,7 +133,8 @@ std::vector<uint8_t> read(const std::string& dir, const std::string& name) {
   return bytes;
 }
 
-void write(const std::string& dir, const std::string& name, const std::vector<uint8_t>& bytes) {
+void write(const DiskCacheSettings& settings, const std::string& dir, const std::string& name,
+           const std::vector<uint8_t>& bytes) {
   if (!makeDirectory(dir)) return;
   static std::atomic<uint64_t> serial{0};
   std::string tmp = dir + "/." + name + "." + std::to_string(getpid()) + "." +
@@ -210,20 +158,16 @@ void write(const std::string& dir, const std::string& name, const std::vector<ui
     ::unlink(tmp.c_str());
     return;
   }
-  debug("stored", name);
-  bound(dir, name);
+  debug(settings, "stored", name);
+  bound(dir, name, settings.maxBytes);
 }
 
 void touch(const std::string& dir, const std::string& name) {
   ::utimensat(AT_FDCWD, (dir + "/" + name).c_str(), nullptr, AT_SYMLINK_NOFOLLOW);
 }
 
-void debug(const char* what, const std::string& name) {
-  static const bool on = [] {
-    const char* v = std::getenv("TESSERA_CACHE_DEBUG");
-    return v && *v && std::strcmp(v, "0") != 0;
-  }();
-  if (on) std::fprintf(stderr, "tessera cache: %s %s\n", what, name.c_str());
+void debug(const DiskCacheSettings& settings, const char* what, const std::string& name) {
+  if (settings.debug) std::fprintf(stderr, "tessera cache: %s %s\n", what, name.c_str());
 }
 
-}  // namespace tessera::core::module_cache
+}  // namespace tessera::compiler::disk_cache

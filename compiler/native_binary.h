@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "backends/cpu/jit/kernel_jit.h"
+#include "backends/cpu/jit/compiled_module.h"
 #include "spirv/specialize.h"
 
-namespace tessera::core {
+namespace tessera::compiler {
 
 struct NativeImage {
   std::string cpu;
@@ -33,4 +33,4 @@ std::vector<uint8_t> writeNativeBinary(const NativeImage& image);
 // False with `error` for a binary that is truncated, corrupt or of another format version.
 bool readNativeBinary(std::span<const uint8_t> bytes, NativeImage& out, std::string& error);
 
-}  // namespace tessera::core
+}  // namespace tessera::compiler

@@ -1,11 +1,11 @@
-#include "core/module/native_binary.h"
+#include "compiler/native_binary.h"
 
 #include <algorithm>
 #include <cstring>
 
-#include "core/common/hash.h"
+#include "support/hash.h"
 
-namespace tessera::core {
+namespace tessera::compiler {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'E', 'S', 'S', 'N', 'A', 'T', '1'};
@@ -102,7 +102,7 @@ std::vector<uint8_t> writeNativeBinary(const NativeImage& image) {
     w.bytes(code.object.data(), code.object.size());
   }
   std::string_view all(reinterpret_cast<const char*>(w.out.data()), w.out.size());
-  w.put(fnv1a64(all));
+  w.put(support::fnv1a64(all));
   return std::move(w.out);
 }
 
@@ -116,7 +116,8 @@ bool readNativeBinary(std::span<const uint8_t> bytes, NativeImage& out, std::str
   uint64_t stored = 0;
   std::memcpy(&stored, bytes.data() + bytes.size() - 8, 8);
   std::string_view body(reinterpret_cast<const char*>(bytes.data()), bytes.size() - 8);
-  if (fnv1a64(body) != stored) return fail("the checksum does not match (corrupt or truncated)");
+  if (support::fnv1a64(body) != stored)
+    return fail("the checksum does not match (corrupt or truncated)");
   Reader r(bytes.subspan(sizeof kMagic, bytes.size() - 8 - sizeof kMagic));
   uint32_t version = 0;
   if (!r.get(version) || version != kVersion) return fail("another format version");
@@ -171,4 +172,4 @@ bool readNativeBinary(std::span<const uint8_t> bytes, NativeImage& out, std::str
   return true;
 }
 
-}  // namespace tessera::core
+}  // namespace tessera::compiler

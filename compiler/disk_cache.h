@@ -1,13 +1,13 @@
-// The on-disk module cache: native binaries (core/module/native_binary.h) of modules built from
-// SPIR-V, so that a later process creates the same module without compiling it.
+// The on-disk tier of the compiler's cache (code_cache.h): native binaries (native_binary.h) of
+// modules built from SPIR-V, so that a later process creates the same module without compiling it.
 //
-// Key: a 128-bit content hash of the SPIR-V, the build options, the specialization constants, the
-// host CPU name and feature string, and the driver build (version, and the size and modification
-// time of the library holding this code, so that a rebuilt driver never loads another build's
-// code). Value: the module's native binary, which carries its own checksum; an entry that is
-// truncated, corrupt or does not load is ignored and rewritten.
+// Entry name: the hex of the module's cache key (cache_key.h: a 128-bit content hash of the SPIR-V,
+// the build options, the specialization constants, the code switches, the host CPU name and
+// features, the LLVM version and the driver build) and ".tnb". Value: the module's native binary,
+// which carries its own checksum; an entry that is truncated, corrupt or does not load is ignored
+// and rewritten.
 //
-// Environment (read at each lookup):
+// Settings (DiskCacheSettings, read once by settingsFromEnvironment):
 //   TESSERA_CACHE=0            no cache (neither read nor written)
 //   TESSERA_CACHE_DIR=<dir>    where entries live; default $XDG_CACHE_HOME/tessera, else
 //                              $HOME/.cache/tessera
@@ -35,24 +35,23 @@
 #include <string>
 #include <vector>
 
-namespace tessera::core::module_cache {
+#include "compiler/settings.h"
 
-// The directory in use, or nullopt when the cache is disabled, no directory can be named or the
-// folder is not trusted (see above).
-std::optional<std::string> directory();
+namespace tessera::compiler::disk_cache {
 
-// The entry's file name (hex of the 128-bit key, ".tnb") for the given inputs.
-std::string entryName(std::span<const uint8_t> spirv, const std::string& options,
-                      const std::string& specs, const std::string& cpu, const std::string& features);
+// The directory in use, or nullopt when the tier is disabled or the folder is not trusted (see
+// above). Checked at each call: the folder may be made, or changed, while the process runs.
+std::optional<std::string> directory(const DiskCacheSettings& settings);
 
 // The entry's bytes, or empty when absent, unreadable, not a regular file or not trusted.
 std::vector<uint8_t> read(const std::string& dir, const std::string& name);
-// Atomically replaces the entry (temporary file + rename); then bounds the directory's size.
-// Failures are silent: the cache is an optimization.
-void write(const std::string& dir, const std::string& name, const std::vector<uint8_t>& bytes);
+// Atomically replaces the entry (temporary file + rename); then bounds the directory's size to
+// settings.maxBytes. Failures are silent: the cache is an optimization.
+void write(const DiskCacheSettings& settings, const std::string& dir, const std::string& name,
+           const std::vector<uint8_t>& bytes);
 // Marks a hit (updates the entry's modification time, for the size bound's LRU order).
 void touch(const std::string& dir, const std::string& name);
 // TESSERA_CACHE_DEBUG: a line on stderr.
-void debug(const char* what, const std::string& name);
+void debug(const DiskCacheSettings& settings, const char* what, const std::string& name);
 
-}  // namespace tessera::core::module_cache
+}  // namespace tessera::compiler::disk_cache

@@ -11,7 +11,7 @@
 
 #include <string>
 
-namespace tessera::core {
+namespace tessera::compiler {
 
 struct BuildOptions {
   unsigned optLevel = 2;
@@ -21,4 +21,4 @@ struct BuildOptions {
 // False with `error` set for an option Tessera does not know.
 bool parseBuildOptions(const char* flags, BuildOptions& out, std::string& error);
 
-}  // namespace tessera::core
+}  // namespace tessera::compiler

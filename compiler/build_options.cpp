@@ -1,9 +1,9 @@
-#include "core/module/build_options.h"
+#include "compiler/build_options.h"
 
 #include <sstream>
 #include <vector>
 
-namespace tessera::core {
+namespace tessera::compiler {
 
 bool parseBuildOptions(const char* flags, BuildOptions& out, std::string& error) {
   std::istringstream in(flags ? flags : "");
@@ -38,4 +38,4 @@ bool parseBuildOptions(const char* flags, BuildOptions& out, std::string& error)
   return true;
 }
 
-}  // namespace tessera::core
+}  // namespace tessera::compiler

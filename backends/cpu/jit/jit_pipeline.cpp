@@ -1,0 +1,319 @@
+#include "backends/cpu/jit/jit_pipeline.h"
+
+#include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <algorithm>
+
+namespace tessera::backends::cpu::jit {
+namespace {
+
+llvm::OptimizationLevel pipelineLevel(unsigned level) {
+  switch (level) {
+    case 0:
+      return llvm::OptimizationLevel::O0;
+    case 1:
+      return llvm::OptimizationLevel::O1;
+    case 2:
+      return llvm::OptimizationLevel::O2;
+    default:
+      return llvm::OptimizationLevel::O3;
+  }
+}
+
+// True when `f` can be called outside a kernel: it reaches no SPIR-V builtin left undefined
+// (work-item builtins, barriers are only lowered inside kernels).
+bool standalone(const llvm::Function& f) {
+  for (const llvm::BasicBlock& bb : f)
+    for (const llvm::Instruction& i : bb)
+      for (const llvm::Value* op : i.operands()) {
+        const auto* g = llvm::dyn_cast<llvm::GlobalValue>(op->stripPointerCasts());
+        if (g && g->isDeclaration() && spirvBaseName(g->getName()).startswith("__spirv"))
+          return false;
+      }
+  return true;
+}
+
+void optimize(llvm::Module& m, llvm::TargetMachine* tm, unsigned level) {
+  // A division the source allows to become x * (1/y) (-cl-fast-relaxed-math, `arcp`): x86's
+  // reciprocal estimate has 12 bits (rcpps) and LLVM refines it once, which leaves 3 ulp; OpenCL
+  // allows 2.5 for x / y under -cl-fast-relaxed-math (the 3.0 API spec's relaxed-math table), so
+  // two refinement steps (OpenCL-CTS math_brute_force, divide fp32 rlx: -3.0 ulp before).
+  for (llvm::Function& f : m)
+    if (!f.isDeclaration()) f.addFnAttr("reciprocal-estimates", "divf:2,vec-divf:2");
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions options;
+  options.LoopVectorization = true;
+  options.SLPVectorization = true;
+  llvm::PassBuilder pb(tm, options);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm = level == 0 ? pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+                                           : pb.buildPerModuleDefaultPipeline(pipelineLevel(level));
+  mpm.run(m, mam);
+}
+
+// Work-items per widened iteration (widen.cpp): two of the host's preferred vectors of 32-bit
+// lanes (16 for AVX2), at most 16, for the regions with a loop of their own, unless the options
+// turn the widening off. Two vectors, because the loops that need widening accumulate
+// (acc += a * b): each lane's chain waits on its FMA's latency, and two independent chains nearly
+// double the throughput (naive SGEMM 3.9 -> 7.5 GFLOP/s in one loaded run); a row whose x size is
+// a multiple of 8 only still runs widened, through the half-width level (workgroup_function.cpp).
+// A width n > 1 in the options forces n work-items and every region the widening accepts, loops
+// or not.
+WidenPlan widenPlan(llvm::Function& f, llvm::TargetMachine* tm, const CompileOptions& options) {
+  int setting = options.widen < 0 ? 1 : options.widen;
+  if (setting == 0) return {};
+  if (setting > 1) return {static_cast<unsigned>(setting), true};
+  uint64_t bits = tm->getTargetTransformInfo(f)
+                      .getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
+                      .getFixedSize();
+  unsigned vf = static_cast<unsigned>(std::min<uint64_t>(2 * (bits / 32), 16));
+  return {vf >= 4 ? vf : 0, false};
+}
+
+// --- the passes, as the list below names them -------------------------------------------------
+
+bool hostTarget(PipelineState& s) {
+  s.module.setTargetTriple(s.triple);
+  s.module.setDataLayout(s.dataLayout);
+  return true;
+}
+
+bool inlineKernels(PipelineState& s) {
+  return inlineIntoKernels(s.module, &s.kernels, s.error);
+}
+
+// A pass that cannot fail, on the module or on the current kernel.
+template <void (*pass)(llvm::Module&)>
+bool onModule(PipelineState& s) {
+  pass(s.module);
+  return true;
+}
+template <void (*pass)(llvm::Function&)>
+bool onKernel(PipelineState& s) {
+  pass(*s.kernel);
+  return true;
+}
+
+bool builtins(PipelineState& s) {
+  return lowerBuiltins(s.module, s.error);
+}
+
+bool simplify(PipelineState& s) {
+  if (s.options.optLevel > 0) simplifyKernels(s.module, s.tm);
+  return true;
+}
+
+bool planWidening(PipelineState& s) {
+  s.widen = s.kernels.empty() ? WidenPlan{} : widenPlan(*s.kernels.front(), s.tm, s.options);
+  // One record per kernel, in order, for the kernel passes to fill.
+  for (llvm::Function* kernel : s.kernels) {
+    s.result.kernels.emplace_back();
+    s.result.kernels.back().name = kernel->getName().str();
+  }
+  return true;
+}
+
+bool staticLocals(PipelineState& s) {
+  CompiledKernel& info = s.result.kernels[s.kernelIndex];
+  // Only the static __local variables this kernel reaches.
+  s.locals = layoutStaticLocals(s.module, *s.kernel);
+  if (s.locals.overflow || s.locals.bytes > UINT32_MAX) {
+    *s.error = "kernel " + info.name + ": its static __local variables take more than 4 GiB";
+    return false;
+  }
+  info.staticLocalBytes = static_cast<uint32_t>(s.locals.bytes);
+  return true;
+}
+
+bool prefetch(PipelineState& s) {
+  if (s.options.prefetch != 0)
+    s.result.kernels[s.kernelIndex].prefetches = prefetchAcrossBarriers(*s.kernel);
+  return true;
+}
+
+bool regions(PipelineState& s) {
+  s.regions = {};
+  return formRegions(*s.kernel, s.locals, &s.regions, s.error);
+}
+
+bool workGroupFunction(PipelineState& s) {
+  llvm::Function* wg =
+      buildWorkGroupFunction(*s.kernel, s.regions, &s.result.kernels[s.kernelIndex], s.widen);
+  s.result.kernelSymbols.push_back(wg->getName().str());
+  return true;
+}
+
+bool linkage(PipelineState& s) {
+  for (llvm::Function* kernel : s.kernels) kernel->eraseFromParent();
+  s.kernels.clear();
+  const std::vector<std::string>& exports = s.options.exports;
+  for (llvm::Function& f : s.module) {
+    if (!f.isDeclaration() && !f.getName().startswith("__tessera_wg.")) {
+      bool exported = std::find(exports.begin(), exports.end(), f.getName().str()) != exports.end();
+      if (exported && standalone(f)) {
+        s.functions.push_back(f.getName().str());
+      } else {
+        f.setLinkage(llvm::GlobalValue::InternalLinkage);
+      }
+    }
+    if (f.isDeclaration() && !f.use_empty() && spirvBaseName(f.getName()).startswith("__spirv_")) {
+      *s.error = "unsupported builtin: " + spirvBaseName(f.getName()).str();
+      return false;
+    }
+  }
+  return true;
+}
+
+bool dump(PipelineState& s) {
+  if (!s.options.dumpModule) return true;
+  for (const CompiledKernel& k : s.result.kernels) {
+    const WidenStats& w = k.widen;
+    llvm::errs() << "tessera: kernel " << k.name << ": width " << w.width
+                 << (w.loopWidth ? " (" + std::to_string(w.loopWidth) + " in loop regions)" : "")
+                 << ", " << w.widenedRegions << " of " << k.barrierCount + 1
+                 << " regions widened (contiguous " << w.contiguous << ", gathers " << w.gathers
+                 << ", scatters " << w.scatters << ", vector gathers " << w.vectorGathers
+                 << ", vector scatters " << w.vectorScatters << ", per lane " << w.perLane
+                 << ", checked branches " << w.checkedBranches << ", predicated branches "
+                 << w.predicatedBranches << ", cut paths " << w.cutPaths << "), prefetches "
+                 << k.prefetches << (w.refused.empty() ? "" : "; refused " + w.refused) << "\n";
+  }
+  s.module.print(llvm::errs(), nullptr);
+  return true;
+}
+
+bool verify(PipelineState& s) {
+  std::string problems;
+  llvm::raw_string_ostream os(problems);
+  if (llvm::verifyModule(s.module, &os)) {
+    *s.error = "internal error: the work-group functions do not verify: " + os.str();
+    return false;
+  }
+  return true;
+}
+
+bool hostGlobals(PipelineState& s) {
+  for (llvm::GlobalVariable& g : s.module.globals()) {
+    if (!g.isDeclaration() && g.hasExternalLinkage() && !g.getName().startswith("__spirv")) {
+      s.globals.emplace_back(g.getName().str(),
+                             s.module.getDataLayout().getTypeAllocSize(g.getValueType()));
+    }
+  }
+  return true;
+}
+
+bool optimizeModule(PipelineState& s) {
+  optimize(s.module, s.tm, s.options.optLevel);
+  return true;
+}
+
+bool measureStacks(PipelineState& s) {
+  return planStacks(s.module, &s.stacks, s.error);
+}
+
+bool emit(PipelineState& s) {
+  return s.emit(s);
+}
+
+constexpr JitPass kPipeline[] = {
+    {"host-target", PassScope::Module, hostTarget,
+     "the host's triple and DataLayout (from the JIT): every later size and alignment (argument "
+     "slots, scratch slots, static locals) must be the host's, not SPIR's"},
+    {"inline-into-kernels", PassScope::Module, inlineKernels,
+     "calling conventions to C, every call inlined into the kernels (recursion refused first): one "
+     "function per kernel, so region formation sees the barriers of helpers"},
+    {"trap-free-arithmetic", PassScope::Module, onModule<makeArithmeticTrapFree>,
+     "division by zero and oversized shifts get a value, never a trap; before anything optimizes "
+     "on that undefined behaviour"},
+    {"byval-copies", PassScope::Kernel, onKernel<copyWrittenByValArgs>,
+     "by-value arguments the kernel writes copied to allocas; after inlining (writes by helpers "
+     "are seen), before regions (the copy is then kept per work-item)"},
+    {"workgroup-collectives", PassScope::Module, onModule<lowerWorkGroupCollectives>,
+     "work-group reduce/scan/broadcast/all/any become a static __local accumulator and barriers; "
+     "before static-locals and regions, which must see both, and before builtins, which refuses "
+     "what is left at work-group scope"},
+    {"builtins", PassScope::Module, builtins,
+     "OpenCL.std, relational, atomic, vector-data, printf and async-copy builtins become IR or "
+     "host helper calls; before regions, so that work-item loops contain no other calls"},
+    {"simplify-kernels", PassScope::Module, simplify,
+     "LLVM's function simplification (unless optLevel is 0): OpenCL C arrives unoptimized and the "
+     "region passes want registers and canonical loops; after builtins, so their IR is simplified "
+     "too"},
+    {"plan-widening", PassScope::Module, planWidening,
+     "how many work-items a widened iteration runs (CompileOptions::widen, the host's vector "
+     "width), one plan for the module's kernels"},
+    {"static-locals", PassScope::Kernel, staticLocals,
+     "offsets of the static __local variables this kernel reaches, used by all its regions"},
+    {"prefetch", PassScope::Kernel, prefetch,
+     "in loops with a barrier, a prefetch of each strided global load's next-iteration address "
+     "(unless CompileOptions::prefetch is 0); before regions, which split such loops"},
+    {"regions", PassScope::Kernel, regions,
+     "the kernel cut at its barriers into region functions; work-item builtins become parameters"},
+    {"work-group-function", PassScope::Kernel, workGroupFunction,
+     "the work-group function: loops over the work-items of each region, with the regions the "
+     "widening accepts run several work-items per iteration (widen.cpp), and the dispatch between "
+     "regions"},
+    {"linkage", PassScope::Module, linkage,
+     "kernels erased, every function but the work-group functions and standalone exports made "
+     "internal (O3 drops what is unused); a builtin still undefined fails the compile"},
+    {"dump", PassScope::Module, dump,
+     "TESSERA_JIT_DUMP=1: what the widening did to each kernel and the module, before O3"},
+    {"verify", PassScope::Module, verify, "LLVM's verifier on the work-group functions"},
+    {"host-globals", PassScope::Module, hostGlobals,
+     "the program-scope variables the host may reach (zeModuleGetGlobalPointer), looked up after "
+     "emit"},
+    {"stack-probes", PassScope::Module, onModule<addStackProbes>,
+     "frames touched page by page, so a kernel's stack overflow reaches the guard region"},
+    {"optimize", PassScope::Module, optimizeModule,
+     "the O3 pipeline (or the build options' level) with the host TargetMachine: vectorizes the "
+     "work-item loops"},
+    {"plan-stacks", PassScope::Module, measureStacks,
+     "what the optimized IR knows for measuring stacks (callees, allocas); a frame too large to "
+     "compile fails here"},
+    {"emit", PassScope::Module, emit,
+     "ORC: the module in a JITDylib of its own that resolves libm and the runtime helpers; "
+     "addresses looked up, each kernel's stack need from the object's .stack_sizes"},
+};
+
+}  // namespace
+
+std::span<const JitPass> pipeline() {
+  return kPipeline;
+}
+
+bool runPipeline(PipelineState& s) {
+  const std::span<const JitPass> passes = pipeline();
+  for (size_t i = 0; i < passes.size();) {
+    if (passes[i].scope == PassScope::Module) {
+      if (!passes[i].run(s)) return false;
+      ++i;
+      continue;
+    }
+    // A group of Kernel passes: each kernel goes through the whole group before the next.
+    size_t end = i;
+    while (end < passes.size() && passes[end].scope == PassScope::Kernel) ++end;
+    for (size_t k = 0; k < s.kernels.size(); ++k) {
+      s.kernel = s.kernels[k];
+      s.kernelIndex = k;
+      for (size_t p = i; p < end; ++p)
+        if (!passes[p].run(s)) return false;
+    }
+    s.kernel = nullptr;
+    i = end;
+  }
+  return true;
+}
+
+}  // namespace tessera::backends::cpu::jit

@@ -1,0 +1,310 @@
+#include "compiler/compiler.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Linker/Linker.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "backends/cpu/jit/builtin_runtime.h"
+#include "backends/cpu/jit/kernel_jit.h"
+#include "compiler/native_binary.h"
+#include "spirv/translate.h"
+
+namespace tessera::compiler {
+namespace {
+
+// The build options' level as the JIT's pipeline level (the default, 2, is the full O3 pipeline),
+// the program's exports, and the code switches.
+backends::cpu::CompileOptions compileOptions(const Program& program,
+                                             const CompilerSettings& settings) {
+  backends::cpu::CompileOptions c;
+  c.optLevel = program.options.optLevel >= 2 ? 3 : program.options.optLevel;
+  c.exports = program.exports;
+  c.widen = settings.code.widen;
+  c.prefetch = settings.code.prefetch ? 1 : 0;
+  c.dumpModule = settings.dumpModule;
+  return c;
+}
+
+// A program of `spirv` with what reflection says it imports and exports (its key is set later).
+std::shared_ptr<Program> makeProgram(std::vector<uint8_t> spirv, spirv::ModuleInfo info,
+                                     BuildOptions options,
+                                     std::vector<spirv::SpecAssignment> specs) {
+  auto p = std::make_shared<Program>();
+  p->spirv = std::move(spirv);
+  p->info = std::move(info);
+  p->options = options;
+  p->specs = std::move(specs);
+  for (const spirv::LinkageEntry& l : p->info.linkage) {
+    if (!l.isFunction) continue;  // builtin variables come as imports too, the translator's way
+    if (l.kind == spirv::LinkageKind::Export) p->exports.push_back(l.name);
+    // Tessera's own builtins (tessera_current_pu) are the JIT's to provide.
+    if (l.kind == spirv::LinkageKind::Import && !backends::cpu::jit::isRuntimeFunction(l.name))
+      p->imports.push_back(l.name);
+  }
+  return p;
+}
+
+// Translation of `importer` and `providers` (spirv/translate.h), the providers' IR linked into the
+// importer's (only the definitions it needs), compiled. Null with `error` on failure; `warnings`
+// gets what translation rewrote in the importer.
+std::shared_ptr<const ModuleCode> translateAndCompile(backends::cpu::KernelJit& jit,
+                                                      const CompilerSettings& settings,
+                                                      const Program& importer,
+                                                      std::span<const Program* const> providers,
+                                                      std::string& error, std::string& warnings) {
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto translate = [&](const Program& p) {
+    spirv::TranslateOptions options;
+    options.specConstants = p.specs;
+    options.process = &settings.process;
+    return spirv::translate(*context, p.spirv, options);
+  };
+  spirv::TranslateResult main = translate(importer);
+  if (!main.ok()) {
+    error = main.log;
+    return nullptr;
+  }
+  warnings = main.warnings;
+  for (const Program* provider : providers) {
+    spirv::TranslateResult p = translate(*provider);
+    if (!p.ok()) {
+      error = p.log;
+      return nullptr;
+    }
+    if (llvm::Linker::linkModules(*main.module, std::move(p.module),
+                                  llvm::Linker::Flags::LinkOnlyNeeded)) {
+      error = "cannot link the LLVM IR of the module providing imports\n";
+      return nullptr;
+    }
+  }
+  return jit.compile(std::move(context), std::move(main.module), &error,
+                     compileOptions(importer, settings));
+}
+
+}  // namespace
+
+bool Program::exportsFunction(const std::string& name) const {
+  return std::find(exports.begin(), exports.end(), name) != exports.end();
+}
+
+Compiler::Compiler(CompilerSettings settings)
+    : settings_(std::move(settings)), cache_(settings_.cache) {}
+
+Compiler::~Compiler() = default;
+
+// A mutex rather than std::call_once: an exception (std::bad_alloc when memory runs out) thrown
+// through glibc's pthread_once makes glibc load libgcc_s for the unwinding, which fails when memory
+// is short and aborts the process (docs/reliability.md, "Exhaustion"). Under the mutex the
+// exception passes only C++ frames, reaches zeModuleCreate as OUT_OF_HOST_MEMORY, and the next
+// build tries again.
+backends::cpu::KernelJit* Compiler::jit(std::string& error) {
+  std::lock_guard lock(jitMutex_);
+  if (!jitTried_) {
+    backends::cpu::JitOptions options;
+    options.perfJit = settings_.perfJit;
+    jit_ = backends::cpu::KernelJit::create(&jitFailure_, options);
+    jitTried_ = true;
+    if (jit_ && settings_.dumpPasses)
+      std::fprintf(stderr, "tessera: JIT pipeline:\n%s",
+                   backends::cpu::KernelJit::describePipeline().c_str());
+  }
+  if (!jit_) error = jitFailure_;
+  return jit_.get();
+}
+
+CacheKey Compiler::keyOf(const Program& program) {
+  CodeTarget target;
+  std::string error;
+  if (backends::cpu::KernelJit* j = jit(error))
+    target = {j->hostCpu(), j->hostFeatures(), backends::cpu::KernelJit::llvmVersion()};
+  return cacheKey(program.spirv, program.options, program.specs, settings_.code, target);
+}
+
+Compiler::Result Compiler::build(std::span<const uint8_t> binary, const char* buildFlags,
+                                 std::span<const SpecConstant> constants) {
+  Result r;
+  BuildOptions options;
+  if (!parseBuildOptions(buildFlags, options, r.log)) return r;
+  spirv::ReflectResult reflected = spirv::reflect(binary);
+  if (!reflected.ok) {
+    r.log = "invalid SPIR-V: " + reflected.error;
+    return r;
+  }
+  // "Specialization constants ... ze_module_constants_t": ids and pointers to values whose size
+  // the module declares.
+  std::vector<spirv::SpecValue> values;
+  for (const SpecConstant& c : constants) {
+    const spirv::SpecConstant* sc = reflected.module.findSpecConstant(c.id);
+    if (!sc) {
+      r.log = "no specialization constant with id " + std::to_string(c.id);
+      return r;
+    }
+    if (!c.value) {
+      r.log = "null value for specialization constant " + std::to_string(sc->specId);
+      return r;
+    }
+    const auto* bytes = static_cast<const uint8_t*>(c.value);
+    values.push_back({sc->specId, std::vector<uint8_t>(bytes, bytes + sc->size)});
+  }
+  spirv::SpecializationResult spec = spirv::resolveSpecialization(reflected.module, values);
+  if (!spec.ok) {
+    r.log = spec.error;
+    return r;
+  }
+  spirv::applySpecializationToSizes(reflected.module, spec.assignments);
+  std::shared_ptr<Program> program =
+      makeProgram(std::vector<uint8_t>(binary.begin(), binary.end()), std::move(reflected.module),
+                  options, std::move(spec.assignments));
+  program->key = keyOf(*program);
+  // A module that imports functions is compiled once zeModuleDynamicLink has resolved them.
+  if (program->needsLinking()) {
+    r.program = std::move(program);
+    return r;
+  }
+  std::string error;
+  backends::cpu::KernelJit* jit = this->jit(error);
+  if (!jit) {
+    r.log = "no JIT for this CPU: " + error;
+    return r;
+  }
+  // An on-disk entry is used only when it is a valid native binary of exactly this program for
+  // this CPU; otherwise the program is compiled and the entry rewritten.
+  auto fromDisk = [&](std::span<const uint8_t> bytes) -> std::shared_ptr<const ModuleCode> {
+    NativeImage image;
+    std::string why;
+    if (!readNativeBinary(bytes, image, why)) return nullptr;
+    if (image.cpu != jit->hostCpu() || image.features != jit->hostFeatures() || !image.hasCode ||
+        image.optLevel != program->options.optLevel ||
+        image.specs.size() != program->specs.size() ||
+        image.code.kernels.size() != program->info.kernels.size() || image.spirv != program->spirv)
+      return nullptr;
+    for (size_t i = 0; i < image.specs.size(); ++i)
+      if (image.specs[i].specId != program->specs[i].specId ||
+          image.specs[i].value != program->specs[i].value)
+        return nullptr;
+    return jit->load(image.code, &why);
+  };
+  if (auto code = cache_.find(program->key, program->shareable(), fromDisk)) {
+    r.program = std::move(program);
+    r.code = std::move(code);
+    return r;
+  }
+  std::string warnings;
+  std::shared_ptr<const ModuleCode> code =
+      translateAndCompile(*jit, settings_, *program, {}, error, warnings);
+  if (!code) {
+    r.log = error;
+    return r;
+  }
+  r.log = std::move(warnings);
+  std::vector<uint8_t> entry;
+  if (!code->object.empty() && cache_.writesToDisk()) entry = nativeBinary(*program, code.get());
+  cache_.store(program->key, code, program->shareable(), entry);
+  r.program = std::move(program);
+  r.code = std::move(code);
+  return r;
+}
+
+Compiler::Result Compiler::load(std::span<const uint8_t> bytes) {
+  Result r;
+  NativeImage image;
+  std::string error;
+  if (!readNativeBinary(bytes, image, error)) {
+    r.log = error;
+    return r;
+  }
+  backends::cpu::KernelJit* jit = this->jit(error);
+  if (!jit) {
+    r.log = "no JIT for this CPU: " + error;
+    return r;
+  }
+  if (image.cpu != jit->hostCpu() || image.features != jit->hostFeatures()) {
+    r.log = "the native binary was compiled for CPU '" + image.cpu + "' with features '" +
+            image.features + "'; this CPU is '" + jit->hostCpu() + "' with features '" +
+            jit->hostFeatures() + "': create the module from SPIR-V again";
+    return r;
+  }
+  spirv::ReflectResult reflected = spirv::reflect(image.spirv);
+  if (!reflected.ok) {
+    r.log = "the native binary's SPIR-V: " + reflected.error;
+    return r;
+  }
+  spirv::applySpecializationToSizes(reflected.module, image.specs);
+  BuildOptions options;
+  options.optLevel = image.optLevel;
+  std::shared_ptr<Program> program = makeProgram(
+      std::move(image.spirv), std::move(reflected.module), options, std::move(image.specs));
+  program->key = keyOf(*program);
+  if (image.hasCode) {
+    if (image.code.kernels.size() != program->info.kernels.size()) {
+      r.log = "the native binary's code does not match its SPIR-V";
+      return r;
+    }
+    r.code = jit->load(image.code, &error);
+    if (!r.code) {
+      r.log = "the native binary's object code does not load: " + error;
+      return r;
+    }
+  } else if (!program->needsLinking()) {
+    r.log = "the native binary has no code";
+    return r;
+  }
+  r.program = std::move(program);
+  return r;
+}
+
+std::shared_ptr<const ModuleCode> Compiler::link(const Program& importer,
+                                                 std::span<const Program* const> providers,
+                                                 std::string& log) {
+  std::string error;
+  backends::cpu::KernelJit* jit = this->jit(error);
+  if (!jit) {
+    log = "no JIT for this CPU: " + error;
+    return nullptr;
+  }
+  std::vector<CacheKey> keys;
+  bool shareable = importer.shareable();
+  for (const Program* p : providers) {
+    keys.push_back(p->key);
+    shareable = shareable && p->shareable();
+  }
+  const CacheKey key = linkedKey(importer.key, keys);
+  // Linked code lives in memory only: the on-disk tier holds modules built from one SPIR-V.
+  if (auto code = cache_.find(key, shareable, nullptr)) return code;
+  std::string warnings;
+  std::shared_ptr<const ModuleCode> code =
+      translateAndCompile(*jit, settings_, importer, providers, error, warnings);
+  if (!code) {
+    log += error;
+    return nullptr;
+  }
+  cache_.store(key, code, shareable, {});
+  return code;
+}
+
+std::vector<uint8_t> Compiler::nativeBinary(const Program& program, const ModuleCode* code) {
+  NativeImage image;
+  std::string error;
+  if (backends::cpu::KernelJit* jit = this->jit(error)) {
+    image.cpu = jit->hostCpu();
+    image.features = jit->hostFeatures();
+  }
+  image.spirv = program.spirv;
+  image.optLevel = program.options.optLevel;
+  image.specs = program.specs;
+  if (code && !code->object.empty()) {
+    image.hasCode = true;
+    image.code = *code;
+  }
+  return writeNativeBinary(image);
+}
+
+uint64_t Compiler::compileCount() {
+  std::lock_guard lock(jitMutex_);
+  return jit_ ? jit_->compileCount() : 0;
+}
+
+}  // namespace tessera::compiler

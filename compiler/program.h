@@ -1,0 +1,46 @@
+// What the compiler facade (compiler.h) hands out. No LLVM here: core holds these and never sees
+// how they were made.
+//   Program     a module's input as the compiler accepted it: SPIR-V, reflection, options,
+//               specialization, imports and exports, and its cache key.
+//   ModuleCode  its native code: the kernels as the launcher runs them (KernelCode), the symbols
+//               the host may reach, the object code for native binaries. Immutable, and shared by
+//               every module that has the same key (unless it has program-scope variables).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "backends/cpu/jit/compiled_module.h"
+#include "compiler/build_options.h"
+#include "compiler/cache_key.h"
+#include "spirv/reflect.h"
+#include "spirv/specialize.h"
+
+namespace tessera::compiler {
+
+// One kernel's code as backends::cpu::launch runs it (backends/cpu/jit/kernel_abi.h): argument
+// layout, local, scratch and stack sizes, the work-group function.
+using KernelCode = backends::cpu::CompiledKernel;
+using ModuleCode = backends::cpu::CompiledModule;
+
+struct Program {
+  std::vector<uint8_t> spirv;  // as given (also for a module loaded from a native binary)
+  spirv::ModuleInfo info;      // reflection, with specialized work-group sizes
+  BuildOptions options;
+  std::vector<spirv::SpecAssignment> specs;
+  CacheKey key;
+  // Functions another module must provide (zeModuleDynamicLink): Import-linkage functions other
+  // than the JIT's own builtins (backends/cpu/jit/builtin_runtime.h).
+  std::vector<std::string> imports;
+  // Functions the module exports (Export linkage).
+  std::vector<std::string> exports;
+
+  bool needsLinking() const { return !imports.empty(); }
+  bool exportsFunction(const std::string& name) const;
+  // Whether code compiled from it may be shared by several modules: not when it defines
+  // program-scope __global variables, which each module must have its own copy of.
+  bool shareable() const { return info.globalVariables.empty(); }
+};
+
+}  // namespace tessera::compiler

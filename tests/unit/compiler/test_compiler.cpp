@@ -1,0 +1,332 @@
+// The compiler facade (compiler/compiler.h) without the ze* API: one key decides reuse (a changed
+// option, specialization constant or code switch misses, the same input hits), the in-memory tier
+// shares code within an instance, the on-disk tier outlives it, and the settings are read once,
+// by one function.
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/cache_key.h"
+#include "compiler/compiler.h"
+#include "compiler/settings.h"
+
+using namespace tessera::compiler;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<uint8_t> kernel(const std::string& name) {
+  std::string path = std::string(TESSERA_TEST_KERNELS) + "/" + name + ".spv";
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE(in.good());
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+// A fresh folder under /tmp for one test.
+fs::path makeTempFolder() {
+  char t[] = "/tmp/tessera-compiler-test-XXXXXX";
+  REQUIRE(mkdtemp(t));
+  return t;
+}
+
+std::vector<fs::path> entries(const fs::path& dir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".tnb") out.push_back(e.path());
+  return out;
+}
+
+// Settings with the on-disk tier in `dir` (none when empty).
+CompilerSettings settingsFor(const fs::path& dir = {}) {
+  CompilerSettings s;
+  s.cache.enabled = !dir.empty();
+  s.cache.folder = dir.string();
+  return s;
+}
+
+Compiler::Result build(Compiler& c, const std::string& name, const char* flags = nullptr,
+                       std::vector<Compiler::SpecConstant> constants = {}) {
+  std::vector<uint8_t> spirv = kernel(name);
+  Compiler::Result r = c.build(spirv, flags, constants);
+  INFO(r.log);
+  REQUIRE(r.ok());
+  return r;
+}
+
+// Sets (or, with null, unsets) an environment variable for one scope.
+class EnvVar {
+ public:
+  EnvVar(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
+  }
+  ~EnvVar() {
+    if (old_)
+      setenv(name_, old_->c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+}  // namespace
+
+TEST_CASE("Given the same module built twice by one compiler, then the second build is an "
+          "in-memory hit with the same code",
+          "[compiler][cache]") {
+  Compiler c(settingsFor());
+  Compiler::Result first = build(c, "vector_add");
+  REQUIRE(first.code);
+  CHECK(first.code->find("vector_add") != nullptr);
+  const uint64_t compiles = c.compileCount();
+  CHECK(compiles == 1);
+  Compiler::Result second = build(c, "vector_add");
+  CHECK(second.code == first.code);
+  CHECK(second.program->key == first.program->key);
+  CHECK(c.compileCount() == compiles);
+}
+
+TEST_CASE("Given a changed build option, specialization constant or code switch, then the key "
+          "differs and the module is compiled again",
+          "[compiler][cache]") {
+  Compiler c(settingsFor());
+  Compiler::Result plain = build(c, "vector_add");
+  Compiler::Result o1 = build(c, "vector_add", "-ze-opt-level=1");
+  CHECK(o1.program->key != plain.program->key);
+  CHECK(o1.code != plain.code);
+  CHECK(c.compileCount() == 2);
+  // Options that decide nothing on a CPU change no code: the parsed options are the key's.
+  Compiler::Result ignored = build(c, "vector_add", "-ze-opt-large-register-file");
+  CHECK(ignored.code == plain.code);
+  CHECK(c.compileCount() == 2);
+
+  uint32_t seven = 7, eight = 8;
+  Compiler::Result a = build(c, "spec_constants", nullptr, {{1, &eight}});
+  Compiler::Result b = build(c, "spec_constants", nullptr, {{1, &seven}});
+  Compiler::Result again = build(c, "spec_constants", nullptr, {{1, &eight}});
+  CHECK(a.program->key != b.program->key);
+  CHECK(a.code != b.code);
+  CHECK(again.code == a.code);
+  CHECK(c.compileCount() == 4);
+
+  // The code switches (TESSERA_WIDEN, TESSERA_PREFETCH) are part of the key, as parsed values.
+  CodeSettings off;
+  off.widen = 0;
+  CodeSettings noPrefetch;
+  noPrefetch.prefetch = false;
+  const std::vector<uint8_t> spirv = kernel("vector_add");
+  CodeTarget target{"cpu", "+avx2", "15"};
+  const CacheKey base = cacheKey(spirv, {}, {}, CodeSettings{}, target);
+  CHECK(cacheKey(spirv, {}, {}, off, target) != base);
+  CHECK(cacheKey(spirv, {}, {}, noPrefetch, target) != base);
+  CHECK(cacheKey(spirv, {}, {}, CodeSettings{}, {"cpu", "+avx512f", "15"}) != base);
+  CHECK(cacheKey(spirv, {}, {}, CodeSettings{}, {"cpu", "+avx2", "16"}) != base);
+  CHECK(cacheKey(spirv, {}, {}, CodeSettings{}, target) == base);
+  CompilerSettings s = settingsFor();
+  s.code = off;
+  Compiler narrow(s);
+  CHECK(build(narrow, "vector_add").program->key != plain.program->key);
+}
+
+TEST_CASE("Given a module built by one compiler with a disk folder, then a new compiler on the "
+          "same folder loads it without compiling",
+          "[compiler][cache]") {
+  const fs::path root = makeTempFolder();
+  std::shared_ptr<void> removeRoot(nullptr, [&](void*) {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  });
+  const fs::path folder = root / "cache";
+  Compiler::Result first;
+  {
+    Compiler c(settingsFor(folder));
+    first = build(c, "vector_add");
+    CHECK(c.compileCount() == 1);
+  }
+  std::vector<fs::path> files = entries(folder);
+  REQUIRE(files.size() == 1);
+  CHECK(files[0].filename() == first.program->key.hex() + ".tnb");
+  // The on-disk tier's rules: the folder 0700, the entry 0600.
+  struct stat st {};
+  REQUIRE(stat(folder.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0700);
+  REQUIRE(stat(files[0].c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0600);
+
+  Compiler fresh(settingsFor(folder));
+  Compiler::Result loaded = build(fresh, "vector_add");
+  CHECK(fresh.compileCount() == 0);
+  REQUIRE(loaded.code);
+  CHECK(loaded.program->key == first.program->key);
+  REQUIRE(loaded.code->find("vector_add") != nullptr);
+  CHECK(loaded.code->find("vector_add")->fn != nullptr);
+  // ... and keeps it in memory for the next build.
+  CHECK(build(fresh, "vector_add").code == loaded.code);
+
+  // Another code switch is another key: a new compiler with it compiles.
+  CompilerSettings other = settingsFor(folder);
+  other.code.prefetch = false;
+  Compiler switched(other);
+  build(switched, "vector_add");
+  CHECK(switched.compileCount() == 1);
+  CHECK(entries(folder).size() == 2);
+}
+
+TEST_CASE("Given a module with program-scope variables, then each build gets code of its own",
+          "[compiler][cache]") {
+  Compiler c(settingsFor());
+  Compiler::Result a = build(c, "module_global");
+  Compiler::Result b = build(c, "module_global");
+  CHECK_FALSE(a.program->shareable());
+  CHECK(a.code != b.code);
+  CHECK(a.code->globals.at("counter").address != b.code->globals.at("counter").address);
+}
+
+TEST_CASE("Given an importer and its provider, then link compiles them once and the same link "
+          "again hits the in-memory tier",
+          "[compiler][link]") {
+  Compiler c(settingsFor());
+  Compiler::Result user = build(c, "import_user");
+  Compiler::Result lib = build(c, "export_lib");
+  CHECK(user.program->needsLinking());
+  CHECK(user.program->imports == std::vector<std::string>{"tessera_scale"});
+  CHECK(lib.program->exportsFunction("tessera_scale"));
+  CHECK(user.code == nullptr);
+  const Program* providers[] = {lib.program.get()};
+  std::string log;
+  auto linked = c.link(*user.program, providers, log);
+  INFO(log);
+  REQUIRE(linked);
+  CHECK(linked->find("import_user") != nullptr);
+  const uint64_t compiles = c.compileCount();
+  CHECK(c.link(*user.program, providers, log) == linked);
+  CHECK(c.compileCount() == compiles);
+}
+
+TEST_CASE("Given a native binary from the compiler, then load gives the program and its code "
+          "back without compiling, and refuses a corrupt one",
+          "[compiler][native]") {
+  std::vector<uint8_t> binary;
+  {
+    Compiler c(settingsFor());
+    Compiler::Result r = build(c, "vector_add");
+    binary = c.nativeBinary(*r.program, r.code.get());
+  }
+  Compiler c(settingsFor());
+  Compiler::Result loaded = c.load(binary);
+  INFO(loaded.log);
+  REQUIRE(loaded.ok());
+  CHECK(c.compileCount() == 0);
+  CHECK(loaded.program->spirv == kernel("vector_add"));
+  REQUIRE(loaded.code);
+  CHECK(loaded.code->find("vector_add")->fn != nullptr);
+  binary[binary.size() / 2] ^= 0xff;
+  Compiler::Result corrupt = c.load(binary);
+  CHECK_FALSE(corrupt.ok());
+  CHECK(corrupt.log.find("not a Tessera native binary") != std::string::npos);
+}
+
+TEST_CASE("Given refused input, then build fails with the reason in the log", "[compiler]") {
+  Compiler c(settingsFor());
+  std::vector<uint8_t> spirv = kernel("vector_add");
+  Compiler::Result badOption = c.build(spirv, "-no-such-option", {});
+  CHECK_FALSE(badOption.ok());
+  CHECK(badOption.log == "unknown build option '-no-such-option'");
+  std::vector<uint8_t> garbage(64, 0x42);
+  Compiler::Result bad = c.build(garbage, nullptr, {});
+  CHECK_FALSE(bad.ok());
+  CHECK(bad.log.rfind("invalid SPIR-V: ", 0) == 0);
+  uint32_t v = 1;
+  Compiler::SpecConstant unknown[] = {{99, &v}};
+  Compiler::Result noSpec = c.build(kernel("spec_constants"), nullptr, unknown);
+  CHECK(noSpec.log == "no specialization constant with id 99");
+  CHECK(c.compileCount() == 0);
+}
+
+// Every compiler variable set as given (null: unset) for one scope.
+class Environment {
+ public:
+  explicit Environment(const std::map<std::string, const char*>& values) {
+    for (const char* name :
+         {"TESSERA_WIDEN", "TESSERA_PREFETCH", "TESSERA_JIT_DUMP", "TESSERA_PERF_JIT",
+          "TESSERA_CACHE", "TESSERA_CACHE_DIR", "XDG_CACHE_HOME", "TESSERA_CACHE_MAX_MB",
+          "TESSERA_CACHE_DEBUG", "TESSERA_CLC", "TESSERA_COMPILE_TIMEOUT_S"}) {
+      auto it = values.find(name);
+      vars_.push_back(std::make_unique<EnvVar>(name, it == values.end() ? nullptr : it->second));
+    }
+  }
+
+ private:
+  std::vector<std::unique_ptr<EnvVar>> vars_;
+};
+
+// The settings as one line, to compare whole structs.
+std::string describe(const CompilerSettings& s) {
+  return "widen " + std::to_string(s.code.widen) + " prefetch " + std::to_string(s.code.prefetch) +
+         " dumpModule " + std::to_string(s.dumpModule) + " dumpPasses " +
+         std::to_string(s.dumpPasses) + " perf " + std::to_string(s.perfJit) + " cache " +
+         std::to_string(s.cache.enabled) + " '" + s.cache.folder + "' " +
+         std::to_string(s.cache.maxBytes) + " debug " + std::to_string(s.cache.debug) + " clc '" +
+         s.process.program + "' " + std::to_string(s.process.deadlineSeconds);
+}
+
+TEST_CASE("Given the environment, then settingsFromEnvironment reads every compiler variable "
+          "once into plain values",
+          "[compiler][settings]") {
+  CompilerSettings expected;
+  SECTION("defaults") {
+    Environment env(std::map<std::string, const char*>{{"TESSERA_CACHE_DIR", "/tmp/somewhere"}});
+    expected.cache.enabled = true;
+    expected.cache.folder = "/tmp/somewhere";
+    CHECK(describe(settingsFromEnvironment()) == describe(expected));
+  }
+  SECTION("values") {
+    Environment env({{"TESSERA_WIDEN", "16"},
+                     {"TESSERA_PREFETCH", "0"},
+                     {"TESSERA_JIT_DUMP", "passes"},
+                     {"TESSERA_PERF_JIT", "1"},
+                     {"XDG_CACHE_HOME", "/tmp/xdg"},
+                     {"TESSERA_CACHE_MAX_MB", "0.5"},
+                     {"TESSERA_CACHE_DEBUG", "1"},
+                     {"TESSERA_CLC", "/bin/false"},
+                     {"TESSERA_COMPILE_TIMEOUT_S", "2.5"}});
+    expected.code = {16, false};
+    expected.dumpPasses = true;
+    expected.perfJit = true;
+    expected.cache = {true, "/tmp/xdg/tessera", uint64_t{1} << 19, true};
+    expected.process = {"/bin/false", 2.5};
+    CHECK(describe(settingsFromEnvironment()) == describe(expected));
+  }
+  SECTION("values the code cannot use fall back as the JIT always did") {
+    for (auto [text, widen] : std::map<std::string, int>{
+             {"3", 1}, {"128", 1}, {"-4", 1}, {"0", 0}, {"8", 8}, {"x", 0}}) {
+      Environment env({{"TESSERA_WIDEN", text.c_str()},
+                       {"TESSERA_CACHE", "0"},
+                       {"TESSERA_CACHE_DIR", "/tmp/somewhere"},
+                       {"TESSERA_JIT_DUMP", "1"},
+                       {"TESSERA_COMPILE_TIMEOUT_S", "soon"}});
+      INFO("TESSERA_WIDEN=" << text);
+      expected.code.widen = widen;
+      expected.dumpModule = true;
+      CHECK(describe(settingsFromEnvironment()) == describe(expected));
+    }
+  }
+}
