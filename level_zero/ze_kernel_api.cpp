@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/cmdlist/launch_policy.h"
 #include "core/module/kernel.h"
 #include "level_zero/api_support.h"
 #include "tessera/ze_tessera.h"
@@ -46,7 +47,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSuggestGroupSize(ze_kernel_handle_t 
   Kernel* kernel = Kernel::fromHandle(hKernel);
   if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!x || !y || !z) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  auto s = kernel->suggestGroupSize(globalSizeX, globalSizeY, globalSizeZ);
+  auto s = suggestGroupSize(*kernel, globalSizeX, globalSizeY, globalSizeZ);
   *x = s[0], *y = s[1], *z = s[2];
   return ZE_RESULT_SUCCESS;
 }

@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "backends/cpu/affinity.h"
+#include "core/cmdlist/launch_policy.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
 
@@ -22,9 +23,9 @@ std::shared_ptr<CommandBuffer> CommandList::newBuffer() {
 
 namespace {
 
-// Commands up to this size count as tiny: a launch of at most kTinyItems work-items, a copy or fill
-// of at most kTinyBytes, or a command with no operation (barriers, markers, signals).
-constexpr uint64_t kTinyItems = 4096;
+// Commands up to this size count as tiny: a launch of at most kTinyItems work-items
+// (launch_policy.h), a copy or fill of at most kTinyBytes, or a command with no operation
+// (barriers, markers, signals).
 constexpr size_t kTinyBytes = 64u << 10;
 
 }  // namespace
@@ -42,15 +43,9 @@ bool CommandList::isTinyAndReady(const Command& c) {
   for (const Ref<Event>& e : c.waits)
     if (!e->isSignaled()) return false;
   if (std::holds_alternative<NopOp>(c.op)) return true;
-  if (const auto* l = std::get_if<LaunchOp>(&c.op)) {
-    if (l->indirect) return false;  // its group counts are only known when it runs
-    uint64_t items = 1;
-    for (int d = 0; d < 3; ++d) items *= uint64_t(l->dims.groupCount[d]) * l->dims.groupSize[d];
-    // Small and, as far as its launches so far tell, short: a kernel whose work-items loop long
-    // (hashcat's run for milliseconds) goes to the executor, which keeps the append asynchronous.
-    return items <= kTinyItems &&
-           (items == 0 || l->kernel->costPerItemPs() <= kInlineBudgetNs * 1000 / items);
-  }
+  if (const auto* l = std::get_if<LaunchOp>(&c.op))
+    // An indirect launch's group counts are only known when it runs.
+    return !l->indirect && smallAndShort(*l->kernel, l->dims);
   if (const auto* cp = std::get_if<CopyOp>(&c.op)) return cp->size <= kTinyBytes;
   if (const auto* f = std::get_if<FillOp>(&c.op)) return f->size <= kTinyBytes;
   return false;
