@@ -73,6 +73,29 @@ ze_result_t CommandList::createImmediate(Context& context, Device& device,
   return ZE_RESULT_SUCCESS;
 }
 
+ze_result_t CommandList::withSync(Op op, const SyncArgs& sync, Command& out) {
+  out = Command{std::move(op), {}, {}};
+  if (sync.numWaits > 0 && !sync.waits) return ZE_RESULT_ERROR_INVALID_SIZE;
+  if (sync.signal) {
+    Event* e = Event::fromHandle(sync.signal);
+    if (!e) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
+    out.signal = Ref<Event>(e);
+  }
+  out.waits.reserve(sync.numWaits);
+  for (uint32_t i = 0; i < sync.numWaits; ++i) {
+    Event* e = Event::fromHandle(sync.waits[i]);
+    if (!e) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
+    out.waits.emplace_back(e);
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t CommandList::append(Op op, const SyncArgs& sync) {
+  Command command;
+  if (ze_result_t r = withSync(std::move(op), sync, command); r != ZE_RESULT_SUCCESS) return r;
+  return append(std::move(command));
+}
+
 ze_result_t CommandList::append(Command command) {
   if (!queue_) {
     if (closed_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
@@ -131,45 +154,6 @@ ze_result_t CommandList::reset() {
   updated_ = false;
   records_.clear();
   return ZE_RESULT_SUCCESS;
-}
-
-ze_result_t CommandList::nextCommandId(uint32_t flags, uint64_t& id) {
-  // "This function may not be called on a closed command list."
-  if (!mutable_ || queue_ || closed_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  std::lock_guard lock(idMutex_);
-  size_t next = buffer_->commands.size();
-  // Asked again before the append: the same command, so the same id.
-  if (!records_.empty() && records_.back().index == next) {
-    records_.back().flags |= flags;
-  } else {
-    records_.push_back({next, flags, 0});
-  }
-  id = records_.size();
-  return ZE_RESULT_SUCCESS;
-}
-
-const Command* CommandList::findMutable(uint64_t id, uint32_t flag, ze_result_t& error) const {
-  error = ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  // "Mutable command lists support mutation to identified commands after being closed."
-  if (!mutable_ || !closed_) return nullptr;
-  if (id == 0 || id > records_.size()) return nullptr;
-  const MutableRecord& r = records_[id - 1];
-  if (!(r.flags & flag) || r.index >= buffer_->commands.size()) return nullptr;
-  error = ZE_RESULT_SUCCESS;
-  return &buffer_->commands[r.index];
-}
-
-void CommandList::markUpdated() {
-  // An execution in flight (the application should have synchronized) keeps the commands it was
-  // submitted with.
-  if (buffer_.use_count() > 1) buffer_ = std::make_shared<CommandBuffer>(*buffer_);
-  updated_ = true;
-}
-
-Command* CommandList::mutableCommand(uint64_t id, uint32_t flag, ze_result_t& error) {
-  if (!findMutable(id, flag, error)) return nullptr;
-  markUpdated();
-  return &buffer_->commands[records_[id - 1].index];
 }
 
 }  // namespace tessera::core

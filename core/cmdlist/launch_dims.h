@@ -31,9 +31,9 @@ struct LaunchDims {
   // The work-items of the launch in all (groups times group size); false when the product does
   // not fit in 64 bits (group counts of an indirect launch are the application's to choose).
   [[nodiscard]] bool items(uint64_t& out) const {
-    return support::checkedProduct({groupCount[0], groupCount[1], groupCount[2], groupSize[0],
-                                    groupSize[1], groupSize[2]},
-                                   out);
+    return support::checkedProduct(
+        {groupCount[0], groupCount[1], groupCount[2], groupSize[0], groupSize[1], groupSize[2]},
+        out);
   }
 };
 
