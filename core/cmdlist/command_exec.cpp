@@ -1,5 +1,6 @@
 #include <cstring>
 
+#include "backends/cpu/fault_guard.h"
 #include "backends/cpu/worker_pool.h"
 #include "core/cmdlist/fault_containment.h"
 #include "core/cmdlist/command.h"

@@ -6,9 +6,12 @@
 #include <atomic>
 #include <thread>
 
-#include "backends/cpu/fault_guard.h"
-#include "backends/cpu/worker_pool.h"
 #include "core/cmdlist/launch_dims.h"
+
+namespace tessera::backends::cpu {
+struct FaultInfo;
+class WorkerPool;
+}  // namespace tessera::backends::cpu
 
 namespace tessera::core {
 
