@@ -40,7 +40,8 @@ bool Platform::init() {
                    get("zeTesseraDeviceGetPus", e.pus) &&
                    get("zeTesseraDeviceGetNumaNodes", e.numaNodes) &&
                    get("zeTesseraDeviceGetCaches", e.caches) &&
-                   get("zeTesseraModuleGetIL", e.moduleIL);
+                   get("zeTesseraModuleGetIL", e.moduleIL) &&
+                   get("zeTesseraKernelSuggestGroupSize", e.suggestGroupSize);
     get("zeTesseraDeviceCreatePartition", e.createPartition);  // without it: no fission
     get("zeTesseraKernelSetWorkDim", e.kernelWorkDim);
     if (!tessera) continue;

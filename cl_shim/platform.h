@@ -24,6 +24,8 @@ struct ZeExtensions {
   ze_pfnTesseraDeviceCreatePartition_t createPartition = nullptr;
   ze_pfnTesseraModuleGetIL_t moduleIL = nullptr;
   ze_pfnTesseraKernelSetWorkDim_t kernelWorkDim = nullptr;  // without it: Level Zero's rule
+  // The group size of a NULL local size (ZE_tessera_kernel_group_size).
+  ze_pfnTesseraKernelSuggestGroupSize_t suggestGroupSize = nullptr;
 };
 
 class Platform : public Object<_cl_platform_id, 0x504c5431 /* "PLT1" */> {

@@ -1,7 +1,6 @@
 #include "cl_shim/recording.h"
 
 #include <algorithm>
-#include <limits>
 
 #include "cl_shim/api_support.h"
 #include "cl_shim/device.h"
@@ -29,62 +28,6 @@ void deactivate(Queue* q) {
   g_active.erase(std::remove_if(g_active.begin(), g_active.end(),
                                 [&](const auto& e) { return e.first == q; }),
                  g_active.end());
-}
-
-size_t largestDivisor(size_t n, size_t cap) {
-  if (cap >= n) return n;
-  for (size_t d = cap; d > 1; --d)
-    if (n % d == 0) return d;
-  return 1;
-}
-
-ze_group_count_t groupsOf(const LaunchShape& s) {
-  return {uint32_t(s.global[0] / s.local[0]), uint32_t(s.global[1] / s.local[1]),
-          uint32_t(s.global[2] / s.local[2])};
-}
-
-// An updated shape checked as clEnqueueNDRangeKernel checks one (the local size chosen again when
-// the application did not give one): "CL_INVALID_WORK_GROUP_SIZE if the global or local work group
-// size is invalid".
-cl_int settleShape(LaunchShape& s, const Kernel& k, const Device& dev) {
-  const ze_device_compute_properties_t& cp = dev.zeCompute();
-  const uint32_t maxItems[3] = {cp.maxGroupSizeX, cp.maxGroupSizeY, cp.maxGroupSizeZ};
-  const size_t maxTotal = k.maxWorkGroupSize(dev);
-  const auto& reqd = k.reflection().requiredSize;
-  for (cl_uint d = s.workDim; d < 3; ++d) s.global[d] = 1, s.offset[d] = 0;
-  if (s.localGiven) {
-    size_t total = 1;
-    for (cl_uint d = s.workDim; d < 3; ++d) s.local[d] = 1;
-    for (cl_uint d = 0; d < s.workDim; ++d) {
-      if (s.local[d] == 0 || s.local[d] > maxItems[d] || s.global[d] % s.local[d] != 0)
-        return CL_INVALID_WORK_GROUP_SIZE;
-      total *= s.local[d];
-    }
-    if (total > maxTotal) return CL_INVALID_WORK_GROUP_SIZE;
-    if (reqd)
-      for (int d = 0; d < 3; ++d)
-        if (s.local[d] != reqd->size[d]) return CL_INVALID_WORK_GROUP_SIZE;
-  } else if (reqd) {
-    for (int d = 0; d < 3; ++d) {
-      s.local[d] = reqd->size[d] ? reqd->size[d] : 1;
-      if (s.global[d] % s.local[d] != 0) return CL_INVALID_WORK_GROUP_SIZE;
-    }
-  } else {
-    size_t budget = maxTotal;
-    for (int d = 0; d < 3; ++d) s.local[d] = 1;
-    for (cl_uint d = 0; d < s.workDim; ++d) {
-      s.local[d] = largestDivisor(s.global[d], std::min<size_t>(budget, maxItems[d]));
-      budget /= s.local[d];
-    }
-  }
-  for (int d = 0; d < 3; ++d) {
-    if (s.global[d] / s.local[d] > std::numeric_limits<uint32_t>::max())
-      return CL_INVALID_GLOBAL_WORK_SIZE;
-    if (s.offset[d] > std::numeric_limits<uint32_t>::max() ||
-        s.global[d] > std::numeric_limits<size_t>::max() - s.offset[d])
-      return CL_INVALID_GLOBAL_OFFSET;
-  }
-  return CL_SUCCESS;
 }
 
 ze_command_list_handle_t newMutableList(Context& context, Device& device, cl_int& err) {
@@ -153,16 +96,8 @@ cl_int Recording::record(Kernel& kernel, Kernel::PerDevice& z, const LaunchShape
   uint64_t id = 0;
   if (ze_result_t r = zeCommandListGetNextCommandIdExp(dl.list, &idDesc, &id); r != ZE_RESULT_SUCCESS)
     return fromZe(r);
-  ze_group_count_t groups = groupsOf(shape);
-  if (zeKernelSetGroupSize(z.ze, uint32_t(shape.local[0]), uint32_t(shape.local[1]),
-                           uint32_t(shape.local[2])) != ZE_RESULT_SUCCESS)
-    return CL_INVALID_WORK_GROUP_SIZE;
-  if (ze_result_t r = zeKernelSetGlobalOffsetExp(z.ze, uint32_t(shape.offset[0]),
-                                                 uint32_t(shape.offset[1]), uint32_t(shape.offset[2]));
-      r != ZE_RESULT_SUCCESS)
-    return fromZe(r);
-  if (auto setWorkDim = dl.device->platform().ext().kernelWorkDim)
-    if (ze_result_t r = setWorkDim(z.ze, shape.workDim); r != ZE_RESULT_SUCCESS) return fromZe(r);
+  ze_group_count_t groups = shape.groups();
+  if (cl_int err = applyShape(z.ze, shape, *dl.device); err != CL_SUCCESS) return err;
   if (ze_result_t r = zeCommandListAppendLaunchKernel(dl.list, z.ze, &groups, nullptr, 0, nullptr);
       r != ZE_RESULT_SUCCESS)
     return fromZe(r);
@@ -202,7 +137,7 @@ cl_int Recording::recordOn(DeviceList& dl, bool) {
     uint64_t id = 0;
     if (ze_result_t r = zeCommandListGetNextCommandIdExp(dl.list, &idDesc, &id); r != ZE_RESULT_SUCCESS)
       return fromZe(r);
-    ze_group_count_t groups = groupsOf(d.shape);
+    ze_group_count_t groups = d.shape.groups();
     std::lock_guard lock(d.kernel->mutex());
     // The work dimension is not among what an update changes: the launch carries it from here.
     if (auto setWorkDim = dl.device->platform().ext().kernelWorkDim)
@@ -262,7 +197,7 @@ cl_int Recording::apply(DeviceList& dl, const std::vector<size_t>& changed, bool
                       v.localSize ? nullptr : static_cast<const void*>(v.value.data())});
       link(args.back());
     }
-    groups.push_back(groupsOf(d.shape));
+    groups.push_back(d.shape.groups());
     counts.push_back({ZE_STRUCTURE_TYPE_MUTABLE_GROUP_COUNT_EXP_DESC, nullptr, id, &groups.back()});
     link(counts.back());
     sizes.push_back({ZE_STRUCTURE_TYPE_MUTABLE_GROUP_SIZE_EXP_DESC, nullptr, id,
@@ -381,11 +316,16 @@ cl_int Recording::replay(Queue& queue, const Updates& u, cl_uint numWaits, const
         return CL_INVALID_VALUE;
       }
     }
+    // The updated ranges, checked as clEnqueueNDRangeKernel checks a range (ndrange.h), the local
+    // size chosen again where the application gives none. The extension names one code for them
+    // all: "CL_INVALID_WORK_GROUP_SIZE if the global or local work group size is invalid".
     for (size_t s = 0; s < staged.size(); ++s) {
       if (!shapeChanged[s]) continue;
-      std::lock_guard klock(staged[s].kernel->mutex());
-      if (cl_int e = settleShape(staged[s].shape, *staged[s].kernel, *device_); e != CL_SUCCESS)
-        return e;
+      Kernel::PerDevice* z = staged[s].kernel->forDevice(*device_);
+      if (!z) return CL_INVALID_PROGRAM_EXECUTABLE;
+      cl_int e = settleShape(staged[s].shape, *staged[s].kernel, z->ze, *device_);
+      if (e == CL_INVALID_WORK_ITEM_SIZE) e = CL_INVALID_WORK_GROUP_SIZE;
+      if (e != CL_SUCCESS) return e;
     }
     // New __local sizes: checked as clEnqueueNDRangeKernel checks them ("CL_OUT_OF_RESOURCES if
     // ... insufficient resources such as registers or local memory"), without wrapping.

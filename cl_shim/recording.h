@@ -23,6 +23,7 @@
 #include "CL/cl_ext_qcom.h"
 #include "cl_shim/context.h"
 #include "cl_shim/kernel.h"
+#include "cl_shim/ndrange.h"
 #include "cl_shim/object.h"
 
 struct _cl_recording_qcom { cl_icd_dispatch* dispatch; };
@@ -34,14 +35,6 @@ class Queue;
 // CL_DEVICE_RECORDABLE_QUEUE_MAX_SIZE_QCOM.
 constexpr cl_uint kRecordingMaxSize = 65536;
 
-// An ND-range as clEnqueueNDRangeKernel validated it: local is the size used (given or chosen).
-struct LaunchShape {
-  cl_uint workDim;
-  size_t global[3], local[3], offset[3];
-  bool localGiven;
-  bool empty;
-};
-
 class Recording : public Object<_cl_recording_qcom, 0x52454331 /* "REC1" */> {
  public:
   static Recording* create(Queue& queue, cl_int& err);
@@ -51,7 +44,7 @@ class Recording : public Object<_cl_recording_qcom, 0x52454331 /* "REC1" */> {
   bool active() const;
   size_t size() const;
 
-  // Appends one launch (the kernel's mutex held, `shape` validated). CL_INVALID_OPERATION when full.
+  // Appends one launch (the kernel's mutex held, `shape` settled). CL_INVALID_OPERATION when full.
   cl_int record(Kernel& kernel, Kernel::PerDevice& z, const LaunchShape& shape);
   cl_int end();
 

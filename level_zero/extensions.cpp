@@ -20,6 +20,7 @@ const std::vector<Extension>& extensions() {
       {ZE_TESSERA_MODULE_IL_EXT_NAME, ZE_TESSERA_MODULE_IL_EXT_VERSION},
       {ZE_TESSERA_TRACE_EXT_NAME, ZE_TESSERA_TRACE_EXT_VERSION},
       {ZE_TESSERA_KERNEL_WORK_DIM_EXT_NAME, ZE_TESSERA_KERNEL_WORK_DIM_EXT_VERSION},
+      {ZE_TESSERA_KERNEL_GROUP_SIZE_EXT_NAME, ZE_TESSERA_KERNEL_GROUP_SIZE_EXT_VERSION},
       {ZE_MUTABLE_COMMAND_LIST_EXP_NAME, ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_1_0},
       {ZE_IMMEDIATE_COMMAND_LIST_APPEND_EXP_NAME, ZE_IMMEDIATE_COMMAND_LIST_APPEND_EXP_VERSION_1_0},
   };
@@ -45,6 +46,8 @@ void* extensionFunction(const char* name) {
       {"zeTesseraModuleGetIL", reinterpret_cast<void*>(&zeTesseraModuleGetIL)},
       {"zeTesseraTraceFlush", reinterpret_cast<void*>(&zeTesseraTraceFlush)},
       {"zeTesseraKernelSetWorkDim", reinterpret_cast<void*>(&zeTesseraKernelSetWorkDim)},
+      {"zeTesseraKernelSuggestGroupSize",
+       reinterpret_cast<void*>(&zeTesseraKernelSuggestGroupSize)},
       {"zeCommandListGetNextCommandIdExp",
        reinterpret_cast<void*>(&zeCommandListGetNextCommandIdExp)},
       {"zeCommandListUpdateMutableCommandsExp",

@@ -1,19 +1,30 @@
-// The append entry points. Each checks what is its own, then appendOp() checks the list and the
-// events and records (or, on an immediate list, runs) the command.
+// The append entry points. Each checks what is its own, then appendOp() looks up the list and calls
+// CommandList::append, which checks the events and records (or, on an immediate list, runs) the
+// command.
 #include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstring>
 
+#include "core/cmdlist/command_list.h"
 #include "core/context/context.h"
 #include "core/device/limits.h"
-#include "level_zero/ze_sync_args.h"
+#include "level_zero/api_support.h"
 #include "support/checked_math.h"
 
 using namespace tessera::core;
-using tessera::ze::appendOp;
 
 namespace {
+
+// The list's lookup (after the entry point's own checks) and the one core call.
+ze_result_t appendOp(ze_command_list_handle_t hCommandList, Op op, ze_event_handle_t hSignalEvent,
+                     uint32_t numWaitEvents, const ze_event_handle_t* phWaitEvents) {
+  CommandList* list = CommandList::fromHandle(hCommandList);
+  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return tessera::ze::guarded([&] {
+    return list->append(std::move(op), {hSignalEvent, numWaitEvents, phWaitEvents});
+  });
+}
 
 bool overlaps(const uint8_t* a, size_t aSize, const uint8_t* b, size_t bSize) {
   return a < b + bSize && b < a + aSize;

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/cmdlist/launch_policy.h"
 #include "core/module/kernel.h"
 #include "level_zero/api_support.h"
 #include "tessera/ze_tessera.h"
@@ -43,10 +44,19 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSuggestGroupSize(ze_kernel_handle_t 
                                                              uint32_t globalSizeY,
                                                              uint32_t globalSizeZ, uint32_t* x,
                                                              uint32_t* y, uint32_t* z) {
+  // The rule of core/cmdlist/launch_policy.cpp, which the extension below serves with 64-bit sizes.
+  return zeTesseraKernelSuggestGroupSize(hKernel, globalSizeX, globalSizeY, globalSizeZ, x, y, z);
+}
+
+// ZE_tessera_kernel_group_size (tessera/ze_tessera.h): zeKernelSuggestGroupSize over 64-bit global
+// sizes, for the OpenCL layer's NULL local size.
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraKernelSuggestGroupSize(
+    ze_kernel_handle_t hKernel, uint64_t globalSizeX, uint64_t globalSizeY, uint64_t globalSizeZ,
+    uint32_t* x, uint32_t* y, uint32_t* z) {
   Kernel* kernel = Kernel::fromHandle(hKernel);
   if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!x || !y || !z) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  auto s = kernel->suggestGroupSize(globalSizeX, globalSizeY, globalSizeZ);
+  auto s = suggestGroupSize(*kernel, globalSizeX, globalSizeY, globalSizeZ);
   *x = s[0], *y = s[1], *z = s[2];
   return ZE_RESULT_SUCCESS;
 }

@@ -1,13 +1,10 @@
-// ZE_experimental_mutable_command_list (Level Zero 1.9): command ids and in-place updates of a closed
-// regular list's commands. Semantics chosen where the specification is silent are in
-// tessera/ze_tessera.h and docs/architecture.md ("Mutable commands").
-#include <map>
-#include <variant>
+// ZE_experimental_mutable_command_list (Level Zero 1.9): command ids and in-place updates of a
+// closed regular list's commands (core/cmdlist/mutable_commands.cpp). Semantics chosen where the
+// specification is silent: tessera/ze_tessera.h, docs/architecture.md ("Mutable commands").
 #include <vector>
 
 #include "core/cmdlist/command_list.h"
 #include "level_zero/api_support.h"
-#include "support/checked_math.h"
 #include "tessera/ze_tessera.h"
 
 using namespace tessera::core;
@@ -15,122 +12,51 @@ using tessera::ze::guarded;
 
 namespace {
 
-constexpr uint32_t kKernelFlags =
-    ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_ARGUMENTS | ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_COUNT |
-    ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_SIZE | ZE_MUTABLE_COMMAND_EXP_FLAG_GLOBAL_OFFSET;
-constexpr uint32_t kAllFlags = kKernelFlags | ZE_MUTABLE_COMMAND_EXP_FLAG_SIGNAL_EVENT |
-                               ZE_MUTABLE_COMMAND_EXP_FLAG_WAIT_EVENTS;
+static_assert(kMutableArguments == ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_ARGUMENTS);
+static_assert(kMutableGroupCount == ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_COUNT);
+static_assert(kMutableGroupSize == ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_SIZE);
+static_assert(kMutableGlobalOffset == ZE_MUTABLE_COMMAND_EXP_FLAG_GLOBAL_OFFSET);
+static_assert(kMutableSignalEvent == ZE_MUTABLE_COMMAND_EXP_FLAG_SIGNAL_EVENT);
+static_assert(kMutableWaitEvents == ZE_MUTABLE_COMMAND_EXP_FLAG_WAIT_EVENTS);
 
-struct ChainHeader {
-  ze_structure_type_t stype;
-  const void* pNext;
-};
+constexpr uint32_t kAllFlags = kMutableArguments | kMutableGroupCount | kMutableGroupSize |
+                               kMutableGlobalOffset | kMutableSignalEvent | kMutableWaitEvents;
 
-// The single kernel launch a command id names, for a change of kind `flag`.
-template <typename ListT>
-auto launchOf(ListT& list, uint64_t id, uint32_t flag, ze_result_t& error) {
-  auto* command = list.findMutable(id, flag, error);
-  using Ptr = decltype(std::get_if<LaunchOp>(&command->op));
-  if (!command) return Ptr(nullptr);
-  Ptr launch = std::get_if<LaunchOp>(&command->op);
-  if (!launch) error = ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  return launch;
-}
-
-// One descriptor of the chain: checked only (`apply` false) or applied. The checking pass has
-// already accepted every descriptor when `apply` is true.
-ze_result_t update(CommandList& list, const ChainHeader* h, bool apply) {
-  ze_result_t r = ZE_RESULT_SUCCESS;
+// The change one descriptor of the chain asks for (kind 0 for a structure type the extension does
+// not have, which the update refuses when it reaches it).
+MutableChange readChange(const ze_base_desc_t* h) {
+  MutableChange c;
   switch (static_cast<uint32_t>(h->stype)) {
     case ZE_STRUCTURE_TYPE_MUTABLE_KERNEL_ARGUMENT_EXP_DESC: {
       auto* d = reinterpret_cast<const ze_mutable_kernel_argument_exp_desc_t*>(h);
-      const LaunchOp* l =
-          launchOf(std::as_const(list), d->commandId, ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_ARGUMENTS, r);
-      if (!l) return r;
-      if (!apply) return l->kernel->encodeArgument(d->argIndex, d->argSize, d->pArgValue, nullptr);
-      auto& op = const_cast<LaunchOp&>(*l);
-      return op.kernel->encodeArgument(d->argIndex, d->argSize, d->pArgValue, op.args.data());
+      c.kind = kMutableArguments;
+      c.commandId = d->commandId;
+      c.argIndex = d->argIndex, c.argSize = d->argSize, c.argValue = d->pArgValue;
+      break;
     }
     case ZE_STRUCTURE_TYPE_MUTABLE_GROUP_COUNT_EXP_DESC: {
       auto* d = reinterpret_cast<const ze_mutable_group_count_exp_desc_t*>(h);
-      const LaunchOp* l =
-          launchOf(std::as_const(list), d->commandId, ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_COUNT, r);
-      if (!l) return r;
-      if (!d->pGroupCount) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-      // As zeCommandListAppendLaunchKernel checks them: at most 2^32 - 1 groups in all, with a
-      // product that cannot wrap. (An indirect launch's buffer is read when it runs.)
-      uint64_t groups = 0;
-      if (!apply && !l->indirect &&
-          (!tessera::support::checkedProduct(
-               {d->pGroupCount->groupCountX, d->pGroupCount->groupCountY,
-                d->pGroupCount->groupCountZ},
-               groups) ||
-           groups > UINT32_MAX))
-        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-      if (!apply) return ZE_RESULT_SUCCESS;
-      auto& op = const_cast<LaunchOp&>(*l);
-      // An indirect launch reads its group counts when it runs: the pointer is the new buffer.
-      if (op.indirect) {
-        op.indirect = d->pGroupCount;
-      } else {
-        op.dims.groupCount[0] = d->pGroupCount->groupCountX;
-        op.dims.groupCount[1] = d->pGroupCount->groupCountY;
-        op.dims.groupCount[2] = d->pGroupCount->groupCountZ;
-      }
-      return ZE_RESULT_SUCCESS;
+      c.kind = kMutableGroupCount;
+      c.commandId = d->commandId;
+      c.groupCount = d->pGroupCount;
+      break;
     }
     case ZE_STRUCTURE_TYPE_MUTABLE_GROUP_SIZE_EXP_DESC: {
       auto* d = reinterpret_cast<const ze_mutable_group_size_exp_desc_t*>(h);
-      const LaunchOp* l =
-          launchOf(std::as_const(list), d->commandId, ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_SIZE, r);
-      if (!l) return r;
-      if (!apply) return l->kernel->checkGroupSize(d->groupSizeX, d->groupSizeY, d->groupSizeZ);
-      auto& op = const_cast<LaunchOp&>(*l);
-      op.dims.groupSize[0] = d->groupSizeX;
-      op.dims.groupSize[1] = d->groupSizeY;
-      op.dims.groupSize[2] = d->groupSizeZ;
-      return ZE_RESULT_SUCCESS;
+      c.kind = kMutableGroupSize;
+      c.commandId = d->commandId;
+      c.groupSize = {d->groupSizeX, d->groupSizeY, d->groupSizeZ};
+      break;
     }
     case ZE_STRUCTURE_TYPE_MUTABLE_GLOBAL_OFFSET_EXP_DESC: {
       auto* d = reinterpret_cast<const ze_mutable_global_offset_exp_desc_t*>(h);
-      const LaunchOp* l =
-          launchOf(std::as_const(list), d->commandId, ZE_MUTABLE_COMMAND_EXP_FLAG_GLOBAL_OFFSET, r);
-      if (!l) return r;
-      if (!apply) return ZE_RESULT_SUCCESS;
-      auto& op = const_cast<LaunchOp&>(*l);
-      op.dims.globalOffset[0] = d->offsetX;
-      op.dims.globalOffset[1] = d->offsetY;
-      op.dims.globalOffset[2] = d->offsetZ;
-      return ZE_RESULT_SUCCESS;
+      c.kind = kMutableGlobalOffset;
+      c.commandId = d->commandId;
+      c.offset = {d->offsetX, d->offsetY, d->offsetZ};
+      break;
     }
-    default:
-      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
-}
-
-// The local memory of every launch the chain's argument changes touch, with all of them applied
-// to copies of the launches' argument buffers: OUT_OF_DEVICE_MEMORY (as an append answers) when a
-// launch would need more than the list's device has. Each descriptor was checked on its own before.
-ze_result_t checkLocalMemory(const CommandList& list, const ChainHeader* first) {
-  std::map<const LaunchOp*, std::vector<uint8_t>> staged;
-  for (auto* h = first; h; h = static_cast<const ChainHeader*>(h->pNext)) {
-    if (h->stype != ZE_STRUCTURE_TYPE_MUTABLE_KERNEL_ARGUMENT_EXP_DESC) continue;
-    auto* d = reinterpret_cast<const ze_mutable_kernel_argument_exp_desc_t*>(h);
-    ze_result_t r = ZE_RESULT_SUCCESS;
-    const LaunchOp* l =
-        launchOf(list, d->commandId, ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_ARGUMENTS, r);
-    if (!l) return r;
-    auto [it, added] = staged.try_emplace(l, l->args);
-    if (ze_result_t e =
-            l->kernel->encodeArgument(d->argIndex, d->argSize, d->pArgValue, it->second.data());
-        e != ZE_RESULT_SUCCESS)
-      return e;
-  }
-  for (const auto& [launch, args] : staged)
-    if (ze_result_t r = launch->kernel->checkLocalMemory(args, list.device());
-        r != ZE_RESULT_SUCCESS)
-      return r;
-  return ZE_RESULT_SUCCESS;
+  return c;
 }
 
 }  // namespace
@@ -156,19 +82,12 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListUpdateMutableCommandsExp(
   if (!desc) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (desc->stype != ZE_STRUCTURE_TYPE_MUTABLE_COMMANDS_EXP_DESC || desc->flags != 0)
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  if (!list->isMutable() || !list->isClosed()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  auto* first = static_cast<const ChainHeader*>(desc->pNext);
-  // All or nothing: check every descriptor, then apply them in order.
-  for (auto* h = first; h; h = static_cast<const ChainHeader*>(h->pNext))
-    if (ze_result_t r = update(*list, h, false); r != ZE_RESULT_SUCCESS) return r;
-  if (!first) return ZE_RESULT_SUCCESS;
   return guarded([&] {
-    if (ze_result_t r = checkLocalMemory(std::as_const(*list), first); r != ZE_RESULT_SUCCESS)
-      return r;
-    list->markUpdated();  // copies the commands first if an execution still holds them
-    for (auto* h = first; h; h = static_cast<const ChainHeader*>(h->pNext))
-      if (ze_result_t r = update(*list, h, true); r != ZE_RESULT_SUCCESS) return r;
-    return ZE_RESULT_SUCCESS;
+    std::vector<MutableChange> changes;
+    for (auto* h = static_cast<const ze_base_desc_t*>(desc->pNext); h;
+         h = static_cast<const ze_base_desc_t*>(h->pNext))
+      changes.push_back(readChange(h));
+    return list->updateMutableCommands(changes);
   });
 }
 
@@ -176,16 +95,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListUpdateMutableCommandSignalEvent
     ze_command_list_handle_t hCommandList, uint64_t commandId, ze_event_handle_t hSignalEvent) {
   CommandList* list = CommandList::fromHandle(hCommandList);
   if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  Event* event = hSignalEvent ? Event::fromHandle(hSignalEvent) : nullptr;
-  if (hSignalEvent && !event) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
-  return guarded([&] {
-    ze_result_t r;
-    Command* c = list->mutableCommand(commandId, ZE_MUTABLE_COMMAND_EXP_FLAG_SIGNAL_EVENT, r);
-    if (!c) return r;
-    // "Passing a null pointer as the signal event will update the command to not issue a signal."
-    c->signal = event ? Ref<Event>(event) : Ref<Event>();
-    return ZE_RESULT_SUCCESS;
-  });
+  return guarded([&] { return list->updateSignalEvent(commandId, hSignalEvent); });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListUpdateMutableCommandWaitEventsExp(
@@ -193,26 +103,5 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListUpdateMutableCommandWaitEventsE
     ze_event_handle_t* phWaitEvents) {
   CommandList* list = CommandList::fromHandle(hCommandList);
   if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  return guarded([&] {
-    ze_result_t r;
-    if (!list->findMutable(commandId, ZE_MUTABLE_COMMAND_EXP_FLAG_WAIT_EVENTS, r)) return r;
-    // "The number of wait events must match that of the source command."
-    if (numWaitEvents != list->recordedWaits(commandId)) return ZE_RESULT_ERROR_INVALID_SIZE;
-    // "Passing nullptr as the wait events will update the command to not wait on any events";
-    // "passing nullptr as an event on event wait list will remove event dependency from this wait
-    // list slot". The command keeps only the events it waits on.
-    std::vector<Ref<Event>> waits;
-    if (phWaitEvents) {
-      waits.reserve(numWaitEvents);
-      for (uint32_t i = 0; i < numWaitEvents; ++i) {
-        if (!phWaitEvents[i]) continue;
-        Event* e = Event::fromHandle(phWaitEvents[i]);
-        if (!e) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
-        waits.emplace_back(e);
-      }
-    }
-    Command* c = list->mutableCommand(commandId, ZE_MUTABLE_COMMAND_EXP_FLAG_WAIT_EVENTS, r);
-    c->waits = std::move(waits);
-    return ZE_RESULT_SUCCESS;
-  });
+  return guarded([&] { return list->updateWaitEvents(commandId, numWaitEvents, phWaitEvents); });
 }

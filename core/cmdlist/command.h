@@ -11,7 +11,7 @@
 #include <variant>
 #include <vector>
 
-#include "backends/cpu/jit/launcher.h"
+#include "core/cmdlist/launch_dims.h"
 #include "core/common/ref_counted.h"
 #include "core/event/event.h"
 #include "core/module/kernel.h"
@@ -54,7 +54,7 @@ struct ResetEventOp {
 struct LaunchOp {
   Ref<Kernel> kernel;
   std::vector<uint8_t> args;
-  backends::cpu::LaunchDims dims;
+  LaunchDims dims;
   const ze_group_count_t* indirect = nullptr;  // group counts read when the command runs
 };
 // zeCommandListAppendLaunchMultipleKernelsIndirect: the count and the group counts are read when
@@ -87,11 +87,6 @@ struct CommandBuffer {
   // Records the command and the allocations its operation touches.
   void add(Command command);
 };
-
-// How long a tiny command inline on the submitting thread (command_list.cpp) runs there alone: a
-// launch still running after this wakes the device's workers for the rest, and a kernel known to
-// take longer is not run inline at all. About what handing a command to a sleeping executor costs.
-constexpr uint64_t kInlineBudgetNs = 50'000;
 
 // Where a command runs.
 struct ExecutionTarget {

@@ -1,8 +1,10 @@
 #include <cstring>
 
+#include "backends/cpu/fault_guard.h"
 #include "backends/cpu/worker_pool.h"
 #include "core/cmdlist/fault_containment.h"
 #include "core/cmdlist/command.h"
+#include "core/cmdlist/launch_policy.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
 #include "core/trace/command_trace.h"
@@ -104,19 +106,15 @@ void regionCopy(const RegionCopyOp& op) {
 // get_work_dim() of a Level Zero launch, which names no work dimension: the highest dimension
 // with more than one work-item. (The OpenCL layer names its work_dim through
 // zeTesseraKernelSetWorkDim, which the launch then carries.)
-uint32_t workDim(const backends::cpu::LaunchDims& d) {
+uint32_t workDim(const LaunchDims& d) {
   if (uint64_t(d.groupCount[2]) * d.groupSize[2] > 1) return 3;
   if (uint64_t(d.groupCount[1]) * d.groupSize[1] > 1) return 2;
   return 1;
 }
 
 void launch(const LaunchOp& l, const ze_group_count_t* counts, const ExecutionTarget& t) {
-  backends::cpu::LaunchDims dims = l.dims;
-  if (counts) {
-    dims.groupCount[0] = counts->groupCountX;
-    dims.groupCount[1] = counts->groupCountY;
-    dims.groupCount[2] = counts->groupCountZ;
-  }
+  LaunchDims dims = l.dims;
+  if (counts) dims.setGroupCount(*counts);
   // An empty grid runs nothing (group counts of zero are legal in indirect launches).
   if (!dims.groupCount[0] || !dims.groupCount[1] || !dims.groupCount[2]) return;
   if (dims.workDim == 0) dims.workDim = workDim(dims);
@@ -129,17 +127,11 @@ void launch(const LaunchOp& l, const ze_group_count_t* counts, const ExecutionTa
   if (!launchContained(*l.kernel, l.args.data(), dims, &workers, t.cancel,
                        t.serial ? kInlineBudgetNs : 0, &parallel))
     return;
-  // What a work-item costs on one thread, for the next launch's choice: exact for a launch that
-  // stayed on this thread; from a parallel one only when it ran long enough that waking the workers
-  // is not most of what was measured.
+  // What a work-item costs, for the next launch's choice (launch_policy.h).
   const uint64_t ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                    std::chrono::steady_clock::now() - start)
                                    .count());
-  if (parallel && ns < kInlineBudgetNs) return;
-  const uint64_t groups = uint64_t(dims.groupCount[0]) * dims.groupCount[1] * dims.groupCount[2];
-  const uint64_t items = groups * dims.groupSize[0] * dims.groupSize[1] * dims.groupSize[2];
-  const uint64_t threads = parallel ? std::min<uint64_t>(workers.size(), groups) : 1;
-  l.kernel->recordCostPerItemPs(std::max<uint64_t>(1, ns * 1000 / items * threads));
+  recordLaunchCost(*l.kernel, dims, ns, parallel, workers.size());
 }
 
 void run(const Op& op, const ExecutionTarget& t) {

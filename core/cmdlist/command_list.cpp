@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "backends/cpu/affinity.h"
+#include "core/cmdlist/launch_policy.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
 
@@ -22,9 +23,9 @@ std::shared_ptr<CommandBuffer> CommandList::newBuffer() {
 
 namespace {
 
-// Commands up to this size count as tiny: a launch of at most kTinyItems work-items, a copy or fill
-// of at most kTinyBytes, or a command with no operation (barriers, markers, signals).
-constexpr uint64_t kTinyItems = 4096;
+// Commands up to this size count as tiny: a launch of at most kTinyItems work-items
+// (launch_policy.h), a copy or fill of at most kTinyBytes, or a command with no operation
+// (barriers, markers, signals).
 constexpr size_t kTinyBytes = 64u << 10;
 
 }  // namespace
@@ -42,15 +43,9 @@ bool CommandList::isTinyAndReady(const Command& c) {
   for (const Ref<Event>& e : c.waits)
     if (!e->isSignaled()) return false;
   if (std::holds_alternative<NopOp>(c.op)) return true;
-  if (const auto* l = std::get_if<LaunchOp>(&c.op)) {
-    if (l->indirect) return false;  // its group counts are only known when it runs
-    uint64_t items = 1;
-    for (int d = 0; d < 3; ++d) items *= uint64_t(l->dims.groupCount[d]) * l->dims.groupSize[d];
-    // Small and, as far as its launches so far tell, short: a kernel whose work-items loop long
-    // (hashcat's run for milliseconds) goes to the executor, which keeps the append asynchronous.
-    return items <= kTinyItems &&
-           (items == 0 || l->kernel->costPerItemPs() <= kInlineBudgetNs * 1000 / items);
-  }
+  if (const auto* l = std::get_if<LaunchOp>(&c.op))
+    // An indirect launch's group counts are only known when it runs.
+    return !l->indirect && smallAndShort(*l->kernel, l->dims);
   if (const auto* cp = std::get_if<CopyOp>(&c.op)) return cp->size <= kTinyBytes;
   if (const auto* f = std::get_if<FillOp>(&c.op)) return f->size <= kTinyBytes;
   return false;
@@ -76,6 +71,29 @@ ze_result_t CommandList::createImmediate(Context& context, Device& device,
   out.reset(new CommandList(context, device, desc.ordinal, flags));
   out->queue_ = std::move(queue);
   return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t CommandList::withSync(Op op, const SyncArgs& sync, Command& out) {
+  out = Command{std::move(op), {}, {}};
+  if (sync.numWaits > 0 && !sync.waits) return ZE_RESULT_ERROR_INVALID_SIZE;
+  if (sync.signal) {
+    Event* e = Event::fromHandle(sync.signal);
+    if (!e) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
+    out.signal = Ref<Event>(e);
+  }
+  out.waits.reserve(sync.numWaits);
+  for (uint32_t i = 0; i < sync.numWaits; ++i) {
+    Event* e = Event::fromHandle(sync.waits[i]);
+    if (!e) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
+    out.waits.emplace_back(e);
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t CommandList::append(Op op, const SyncArgs& sync) {
+  Command command;
+  if (ze_result_t r = withSync(std::move(op), sync, command); r != ZE_RESULT_SUCCESS) return r;
+  return append(std::move(command));
 }
 
 ze_result_t CommandList::append(Command command) {
@@ -136,45 +154,6 @@ ze_result_t CommandList::reset() {
   updated_ = false;
   records_.clear();
   return ZE_RESULT_SUCCESS;
-}
-
-ze_result_t CommandList::nextCommandId(uint32_t flags, uint64_t& id) {
-  // "This function may not be called on a closed command list."
-  if (!mutable_ || queue_ || closed_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  std::lock_guard lock(idMutex_);
-  size_t next = buffer_->commands.size();
-  // Asked again before the append: the same command, so the same id.
-  if (!records_.empty() && records_.back().index == next) {
-    records_.back().flags |= flags;
-  } else {
-    records_.push_back({next, flags, 0});
-  }
-  id = records_.size();
-  return ZE_RESULT_SUCCESS;
-}
-
-const Command* CommandList::findMutable(uint64_t id, uint32_t flag, ze_result_t& error) const {
-  error = ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  // "Mutable command lists support mutation to identified commands after being closed."
-  if (!mutable_ || !closed_) return nullptr;
-  if (id == 0 || id > records_.size()) return nullptr;
-  const MutableRecord& r = records_[id - 1];
-  if (!(r.flags & flag) || r.index >= buffer_->commands.size()) return nullptr;
-  error = ZE_RESULT_SUCCESS;
-  return &buffer_->commands[r.index];
-}
-
-void CommandList::markUpdated() {
-  // An execution in flight (the application should have synchronized) keeps the commands it was
-  // submitted with.
-  if (buffer_.use_count() > 1) buffer_ = std::make_shared<CommandBuffer>(*buffer_);
-  updated_ = true;
-}
-
-Command* CommandList::mutableCommand(uint64_t id, uint32_t flag, ze_result_t& error) {
-  if (!findMutable(id, flag, error)) return nullptr;
-  markUpdated();
-  return &buffer_->commands[records_[id - 1].index];
 }
 
 }  // namespace tessera::core

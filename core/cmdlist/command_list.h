@@ -14,8 +14,10 @@
 
 #include <level_zero/ze_api.h>
 
+#include <array>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "core/cmdlist/command.h"
 #include "core/common/object.h"
@@ -25,6 +27,45 @@ namespace tessera::core {
 
 class Context;
 class Device;
+
+// The signal event and wait list most appends take, as the application gave them (handles, not
+// yet checked).
+struct SyncArgs {
+  ze_event_handle_t signal = nullptr;
+  uint32_t numWaits = 0;
+  const ze_event_handle_t* waits = nullptr;
+};
+
+// Which launch append: zeCommandListAppendLaunchKernel, ...LaunchCooperativeKernel,
+// ...LaunchKernelIndirect.
+enum class LaunchKind { Plain, Cooperative, Indirect };
+
+// What a mutable command may be changed in, as recorded by nextCommandId: the values of
+// ZE_mutable_command_exp_flag_t (tessera/ze_tessera.h; level_zero checks they agree).
+enum MutableFlag : uint32_t {
+  kMutableArguments = 1u << 0,
+  kMutableGroupCount = 1u << 1,
+  kMutableGroupSize = 1u << 2,
+  kMutableGlobalOffset = 1u << 3,
+  kMutableSignalEvent = 1u << 4,
+  kMutableWaitEvents = 1u << 5,
+};
+
+// One change of zeCommandListUpdateMutableCommandsExp's chain, read from its descriptor by the
+// entry point. `kind` is the flag the command must have been given; 0 stands for a descriptor of a
+// type the extension does not have (INVALID_ARGUMENT when its turn comes).
+struct MutableChange {
+  uint32_t kind = 0;
+  uint64_t commandId = 0;
+  // kMutableArguments: as zeKernelSetArgumentValue's.
+  uint32_t argIndex = 0;
+  size_t argSize = 0;
+  const void* argValue = nullptr;
+  // kMutableGroupCount: the new counts (of an indirect launch: the buffer read when it runs).
+  const ze_group_count_t* groupCount = nullptr;
+  std::array<uint32_t, 3> groupSize{1, 1, 1};  // kMutableGroupSize
+  std::array<uint64_t, 3> offset{0, 0, 0};     // kMutableGlobalOffset
+};
 
 // TESSERA_INLINE_LAUNCH: whether tiny ready commands of asynchronous immediate lists run inline on
 // an idle queue (default on; "0" turns it off).
@@ -52,39 +93,86 @@ class CommandList
   bool isClosed() const { return closed_; }
   bool isCopyOnly() const { return ordinal_ != 0; }
 
-  // Records the command, or runs it at once on an immediate list (waiting for it in SYNCHRONOUS
-  // mode). INVALID_ARGUMENT when a regular list is closed.
-  ze_result_t append(Command command);
+  // Records `op` with the events of `sync`, or runs it at once on an immediate list (waiting for it
+  // in SYNCHRONOUS mode). INVALID_SIZE for a wait count without a list ("(nullptr ==
+  // phWaitEvents) && (0 < numWaitEvents)"), INVALID_SYNCHRONIZATION_OBJECT for an event handle
+  // that is not a live event, INVALID_ARGUMENT when a regular list is closed.
+  ze_result_t append(Op op, const SyncArgs& sync);
+  // A launch of the kernel `hKernel` with its arguments, group size, offset and work dimension as
+  // they are now ("arguments are copied at append time") and the group counts `counts` (read when
+  // the launch runs for LaunchKind::Indirect). In order: INVALID_COMMAND_LIST_TYPE on a copy-only
+  // list; INVALID_NULL_HANDLE, INVALID_NULL_POINTER for a null kernel or counts; INVALID_SIZE for
+  // a wait count without a list; INVALID_ARGUMENT for more than 2^32 - 1 groups (a cooperative
+  // launch: more than the device has workers, every group resident at once) or an argument never
+  // set; OUT_OF_DEVICE_MEMORY for private or local memory past the device's; then as append().
+  ze_result_t appendLaunch(ze_kernel_handle_t hKernel, const ze_group_count_t* counts,
+                           LaunchKind kind, const SyncArgs& sync);
+  // zeCommandListAppendLaunchMultipleKernelsIndirect: the launches of `numKernels` kernels, as
+  // many as *count says when the command runs, with group counts read from `counts` then.
+  ze_result_t appendLaunches(uint32_t numKernels, const ze_kernel_handle_t* phKernels,
+                             const uint32_t* count, const ze_group_count_t* counts,
+                             const SyncArgs& sync);
   // ZE_experimental_immediate_command_list_append, on an immediate list: runs the commands of the
-  // closed regular `lists` in order as one command, after `sync`'s waits and before its signal (its
-  // op is ignored). The lists' buffers are shared, so the run holds them alive whatever happens to
-  // the lists afterwards. INVALID_ARGUMENT (nothing appended) when this list is not immediate or a
-  // list is immediate, not executable, or of another device or ordinal.
-  ze_result_t appendLists(const std::vector<CommandList*>& lists, Command sync);
+  // closed regular lists `phLists` in order as one command, after `sync`'s waits and before its
+  // signal. The lists' buffers are shared, so the run holds them alive whatever happens to the
+  // lists afterwards. INVALID_NULL_HANDLE for a handle that is not a list, then the events' errors
+  // as append(), then INVALID_ARGUMENT (nothing appended) when this list is not immediate or a list
+  // is immediate, not executable, or of another device or ordinal.
+  ze_result_t appendLists(uint32_t numLists, const ze_command_list_handle_t* phLists,
+                          const SyncArgs& sync);
   ze_result_t close();
   ze_result_t reset();
   std::shared_ptr<const CommandBuffer> buffer() const { return buffer_; }
   // Closed and not updated since: what a queue may execute.
   bool isExecutable() const { return closed_ && !updated_; }
 
-  // --- mutable commands ---
+  // --- mutable commands (mutable_commands.cpp) ---
   bool isMutable() const { return mutable_; }
   // The id of the command the next append records (INVALID_ARGUMENT unless mutable, open).
   ze_result_t nextCommandId(uint32_t flags, uint64_t& id);
-  // The command `id` names, for a change of kind `flag`, on a closed mutable list: nullptr and
-  // `error` set otherwise. Copies the buffer first when an execution still holds it, and marks the
-  // list as updated (to be closed again).
-  Command* mutableCommand(uint64_t id, uint32_t flag, ze_result_t& error);
-  // Checks without changing anything (for the all-or-nothing pass over an update chain).
-  const Command* findMutable(uint64_t id, uint32_t flag, ze_result_t& error) const;
-  // The wait count the command was recorded with.
-  size_t recordedWaits(uint64_t id) const { return records_[id - 1].waits; }
-  void markUpdated();
+  // zeCommandListUpdateMutableCommandsExp's changes, in the chain's order, all or nothing: every
+  // change is checked (and the local memory of the launches whose arguments change, with all
+  // changes applied) before any is written. INVALID_ARGUMENT unless closed and mutable, for an
+  // unknown id or kind, a change the id did not declare, a command that is not a single launch,
+  // more than 2^32 - 1 groups; INVALID_NULL_POINTER for null group counts; a group size or an
+  // argument gets the checks and codes of zeKernelSetGroupSize / zeKernelSetArgumentValue.
+  ze_result_t updateMutableCommands(const std::vector<MutableChange>& changes);
+  // zeCommandListUpdateMutableCommandSignalEventExp: INVALID_SYNCHRONIZATION_OBJECT for a handle
+  // that is not an event (null: no signal), then INVALID_ARGUMENT as above.
+  ze_result_t updateSignalEvent(uint64_t id, ze_event_handle_t hSignalEvent);
+  // zeCommandListUpdateMutableCommandWaitEventsExp: INVALID_ARGUMENT as above, INVALID_SIZE for a
+  // count other than the recorded one, INVALID_SYNCHRONIZATION_OBJECT for a handle that is not an
+  // event (null ones are dropped; a null list waits on nothing).
+  ze_result_t updateWaitEvents(uint64_t id, uint32_t numWaitEvents,
+                               const ze_event_handle_t* phWaitEvents);
 
  private:
   CommandList(Context& context, Device& device, uint32_t ordinal, ze_command_list_flags_t flags,
               bool isMutable = false);
   std::shared_ptr<CommandBuffer> newBuffer();
+  // Records the command, or runs it at once on an immediate list (waiting for it in SYNCHRONOUS
+  // mode). INVALID_ARGUMENT when a regular list is closed.
+  ze_result_t append(Command command);
+  // `op` with the events of `sync` (append()'s event errors).
+  static ze_result_t withSync(Op op, const SyncArgs& sync, Command& out);
+  // The launch of `kernel` as it stands, for this list's device (appendLaunch's INVALID_ARGUMENT
+  // and OUT_OF_DEVICE_MEMORY); group counts from `counts` unless null.
+  ze_result_t makeLaunch(Kernel& kernel, const ze_group_count_t* counts, LaunchOp& out) const;
+  // The command `id` names, for a change of kind `flag`, on a closed mutable list: nullptr and
+  // `error` set otherwise. Checks without changing anything.
+  const Command* findMutable(uint64_t id, uint32_t flag, ze_result_t& error) const;
+  // The single kernel launch `id` names, likewise (INVALID_ARGUMENT for another command).
+  const LaunchOp* findMutableLaunch(uint64_t id, uint32_t flag, ze_result_t& error) const;
+  // Copies the buffer first when an execution still holds it, and marks the list as updated (to be
+  // closed again). After it, commandAt() may write.
+  void markUpdated();
+  // The command `id` names, which findMutable accepted, for writing after markUpdated().
+  Command& commandAt(uint64_t id) { return buffer_->commands[records_[id - 1].index]; }
+  // One change: checked only, or (after every one was checked and markUpdated()) written.
+  ze_result_t checkChange(const MutableChange& c) const;
+  ze_result_t applyChange(const MutableChange& c);
+  // The local memory of the launches whose arguments `changes` change, with all of them applied.
+  ze_result_t checkUpdatedLocalMemory(const std::vector<MutableChange>& changes) const;
   // Whether an asynchronous immediate list may run `c` on the calling thread: its waits are
   // signalled and its work is small (kTinyItems, kTinyBytes).
   static bool isTinyAndReady(const Command& c);

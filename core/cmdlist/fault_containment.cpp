@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "backends/cpu/fault_guard.h"
+#include "backends/cpu/jit/launcher.h"
 #include "core/context/context.h"
 #include "core/module/kernel.h"
 #include "core/module/module.h"
@@ -35,13 +36,20 @@ void commandFailed(Context& context, const char* what) {
   context.markLost();
 }
 
-bool launchContained(const Kernel& kernel, const uint8_t* args,
-                     const backends::cpu::LaunchDims& dims, backends::cpu::WorkerPool* pool,
-                     const void* tag, uint64_t serialNs, bool* parallel) {
+bool launchContained(const Kernel& kernel, const uint8_t* args, const LaunchDims& dims,
+                     backends::cpu::WorkerPool* pool, const void* tag, uint64_t serialNs,
+                     bool* parallel) {
   Context& context = kernel.module().context();
   if (context.lost()) return false;
+  backends::cpu::LaunchDims grid;
+  for (int d = 0; d < 3; ++d) {
+    grid.groupCount[d] = dims.groupCount[d];
+    grid.groupSize[d] = dims.groupSize[d];
+    grid.globalOffset[d] = dims.globalOffset[d];
+  }
+  grid.workDim = dims.workDim;
   try {
-    bool used = backends::cpu::launch(kernel.compiled(), args, dims, pool, tag, serialNs);
+    bool used = backends::cpu::launch(kernel.compiled(), args, grid, pool, tag, serialNs);
     if (parallel) *parallel = used;
     return true;
   } catch (const backends::cpu::KernelFault& f) {

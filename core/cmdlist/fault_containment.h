@@ -6,9 +6,12 @@
 #include <atomic>
 #include <thread>
 
-#include "backends/cpu/fault_guard.h"
-#include "backends/cpu/jit/launcher.h"
-#include "backends/cpu/worker_pool.h"
+#include "core/cmdlist/launch_dims.h"
+
+namespace tessera::backends::cpu {
+struct FaultInfo;
+class WorkerPool;
+}  // namespace tessera::backends::cpu
 
 namespace tessera::core {
 
@@ -18,8 +21,8 @@ class Kernel;
 // Returns false when the launch faulted or did not run because the context is lost.
 // `tag`: what joinInterrupting() names to end the launch (a queue's cancel flag; null: never).
 // `serialNs`, `parallel`: as backends::cpu::launch's serialNs and its result.
-bool launchContained(const Kernel& kernel, const uint8_t* args,
-                     const backends::cpu::LaunchDims& dims, backends::cpu::WorkerPool* pool,
+bool launchContained(const Kernel& kernel, const uint8_t* args, const LaunchDims& dims,
+                     backends::cpu::WorkerPool* pool,
                      const void* tag = nullptr, uint64_t serialNs = 0, bool* parallel = nullptr);
 
 // Marks `context` lost after a fault in an operation on the application's memory (`what`: "copy",

@@ -158,30 +158,6 @@ ze_result_t Kernel::checkLocalMemory(const std::vector<uint8_t>& args, const Dev
   return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
 }
 
-std::array<uint32_t, 3> Kernel::suggestGroupSize(uint32_t gx, uint32_t gy, uint32_t gz) const {
-  if (info_->requiredSize)
-    return {info_->requiredSize->size[0], info_->requiredSize->size[1],
-            info_->requiredSize->size[2]};
-  // Work-items of a group run one after another on one thread (vectorized across x), so a group
-  // should be long enough in x to amortize its start: a vector add of 16M floats runs at about
-  // 25 GB/s in groups of 256 and 31-34 in groups of 1,024 or more here (a plain C++ loop called
-  // on 256-element pieces loses the same tenth). Without barriers that is the whole story: up to
-  // 4,096 work-items (what the OpenCL layer picks for a NULL local size too). With barriers each
-  // work-item's values across them live in scratch memory and every barrier is a pass over the
-  // group, so 256 keeps a group's scratch and __local data near the core. Each dimension is a
-  // divisor of its global size.
-  const uint32_t cap = compiled_->barrierCount == 0 ? 4096 : 256;
-  auto largestDivisor = [](uint32_t n, uint32_t limit) {
-    for (uint32_t d = std::min(n, limit); d > 1; --d)
-      if (n % d == 0) return d;
-    return 1u;
-  };
-  uint32_t x = largestDivisor(std::max(gx, 1u), cap);
-  uint32_t y = largestDivisor(std::max(gy, 1u), std::max(1u, cap / x));
-  uint32_t z = largestDivisor(std::max(gz, 1u), std::max(1u, cap / (x * y)));
-  return {x, y, z};
-}
-
 uint32_t Kernel::maxCooperativeGroupCount() const {
   return module_->device().workers().size();
 }

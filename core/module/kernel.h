@@ -52,8 +52,6 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   ze_result_t checkLocalMemory(const std::vector<uint8_t>& args, const Device& device) const;
   ze_result_t checkGroupSize(uint32_t x, uint32_t y, uint32_t z) const;
   const std::array<uint32_t, 3>& groupSize() const { return groupSize_; }
-  // The largest group size (within the limits and dividing each global size) to use.
-  std::array<uint32_t, 3> suggestGroupSize(uint32_t gx, uint32_t gy, uint32_t gz) const;
   void setGlobalOffset(uint32_t x, uint32_t y, uint32_t z) { offset_ = {x, y, z}; }
   const std::array<uint64_t, 3>& globalOffset() const { return offset_; }
   // What get_work_dim() returns in launches appended from now on (ZE_tessera_kernel_work_dim); 0:

@@ -25,6 +25,16 @@ ze_driver_handle_t initDriver() {
   return driver;
 }
 
+uint32_t extensionVersion(ze_driver_handle_t driver, const char* name) {
+  uint32_t n = 0;
+  REQUIRE(zeDriverGetExtensionProperties(driver, &n, nullptr) == ZE_RESULT_SUCCESS);
+  std::vector<ze_driver_extension_properties_t> extensions(n);
+  REQUIRE(zeDriverGetExtensionProperties(driver, &n, extensions.data()) == ZE_RESULT_SUCCESS);
+  for (const auto& e : extensions)
+    if (std::string(e.name) == name) return e.version;
+  return 0;
+}
+
 std::vector<ze_device_handle_t> devices(ze_driver_handle_t driver) {
   uint32_t n = 0;
   REQUIRE(zeDeviceGet(driver, &n, nullptr) == ZE_RESULT_SUCCESS);

@@ -23,6 +23,10 @@ Fn extensionFunction(ze_driver_handle_t driver, const char* name) {
   return reinterpret_cast<Fn>(f);
 }
 
+// The version of the extension `name` as zeDriverGetExtensionProperties lists it; 0 when it is
+// not listed.
+uint32_t extensionVersion(ze_driver_handle_t driver, const char* name);
+
 std::vector<ze_device_handle_t> devices(ze_driver_handle_t driver);
 std::vector<ze_device_handle_t> subDevices(ze_device_handle_t device);
 ze_device_properties_t properties(ze_device_handle_t device);

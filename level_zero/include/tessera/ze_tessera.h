@@ -65,6 +65,25 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraKernelSetWorkDim(ze_kernel_handle_t
                                                               uint32_t workDim);
 typedef ze_result_t(ZE_APICALL* ze_pfnTesseraKernelSetWorkDim_t)(ze_kernel_handle_t, uint32_t);
 
+/* Extension "ZE_tessera_kernel_group_size", version 1.0: zeKernelSuggestGroupSize with 64-bit
+ * global sizes, the same answer for the sizes both take. OpenCL's global sizes are size_t: one
+ * dimension may hold 2^32 or more work-items and still launch in fewer than 2^32 groups; the
+ * OpenCL layer's NULL local size is this call's answer, so both APIs choose group sizes by one rule
+ * (core/cmdlist/launch_policy.cpp): the kernel's required size when it has one (which need not
+ * divide the global size: the caller checks); otherwise, dimension by dimension from x, the largest
+ * divisor of the global size that keeps the group within 4,096 work-items, or 256 for a kernel with
+ * barriers. A global size of 0 counts as 1. Like zeKernelSuggestGroupSize it ignores the group size
+ * set with zeKernelSetGroupSize, may be called from simultaneous threads, and answers
+ * ZE_RESULT_ERROR_INVALID_NULL_HANDLE for hKernel and ZE_RESULT_ERROR_INVALID_NULL_POINTER for a
+ * null output. */
+#define ZE_TESSERA_KERNEL_GROUP_SIZE_EXT_NAME "ZE_tessera_kernel_group_size"
+#define ZE_TESSERA_KERNEL_GROUP_SIZE_EXT_VERSION ZE_MAKE_VERSION(1, 0)
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraKernelSuggestGroupSize(
+    ze_kernel_handle_t hKernel, uint64_t globalSizeX, uint64_t globalSizeY, uint64_t globalSizeZ,
+    uint32_t* groupSizeX, uint32_t* groupSizeY, uint32_t* groupSizeZ);
+typedef ze_result_t(ZE_APICALL* ze_pfnTesseraKernelSuggestGroupSize_t)(
+    ze_kernel_handle_t, uint64_t, uint64_t, uint64_t, uint32_t*, uint32_t*, uint32_t*);
+
 /* Tessera's OpenCL C builtins, provided by the kernel JIT to any module that declares them (no
  * zeModuleDynamicLink needed):
  *   uint tessera_current_pu(void);   the OS index of the PU the calling work-item runs on

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "cl_program_support.h"
+#include "group_size_cases.h"
 
 using namespace tessera::cltest;
 
@@ -46,6 +47,34 @@ TEST_CASE("Given vector_add and saxpy, when launched with a NULL local size, the
   CHECK(y == ref);
   clReleaseKernel(k);
   clReleaseProgram(p);
+}
+
+TEST_CASE(
+    "Given a NULL local size, then a launch runs in the group size Level Zero suggests for the "
+    "same kernel: up to 4,096 work-items without barriers, 256 with",
+    "[cl][ndrange][groupsize]") {
+  // The same cases tests/api/ze/test_launch_modes.cpp asks zeKernelSuggestGroupSize (one rule,
+  // core/cmdlist/launch_policy.cpp, for both APIs).
+  KernelFixture fx("group_size_probe", "local_size_plain");
+  cl_kernel barriers = makeKernel(fx.program, "local_size_barrier");
+  std::vector<cl_uint> out(3, 0);
+  REQUIRE(clSetKernelArgSVMPointer(fx.kernel, 0, out.data()) == CL_SUCCESS);
+  REQUIRE(clSetKernelArgSVMPointer(barriers, 0, out.data()) == CL_SUCCESS);
+  for (const tessera::test::GroupSizeCase& c : tessera::test::kGroupSizeCases) {
+    size_t global[3] = {c.global[0], c.global[1], c.global[2]};
+    INFO((c.barriers ? "barriers, " : "no barriers, ")
+         << "global " << global[0] << " x " << global[1] << " x " << global[2]);
+    std::fill(out.begin(), out.end(), 0u);
+    runKernel(fx.queue, c.barriers ? barriers : fx.kernel, 3, global, nullptr);
+    CHECK(out == std::vector<cl_uint>{c.local[0], c.local[1], c.local[2]});
+  }
+  // A range whose chosen groups do not fit Level Zero's 32-bit counts: 4,096 * (2^32 + 1)
+  // work-items.
+  size_t tooMany = 4096 * ((size_t(1) << 32) + 1);
+  for (cl_kernel k : {fx.kernel, barriers})
+    CHECK(clEnqueueNDRangeKernel(fx.queue, k, 1, nullptr, &tooMany, nullptr, 0, nullptr, nullptr) ==
+          CL_INVALID_GLOBAL_WORK_SIZE);
+  clReleaseKernel(barriers);
 }
 
 TEST_CASE("Given 1D, 2D and 3D ranges with offsets, then every work-item writes its global id",

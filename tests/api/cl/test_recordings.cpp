@@ -235,6 +235,76 @@ TEST_CASE("Given a recordable queue, then only NDRanges inside an active recordi
   clReleaseKernel(k);
 }
 
+TEST_CASE(
+    "Given bad ranges, then a recordable queue answers the codes a queue answers, and a "
+    "replay's updated sizes are checked alike",
+    "[cl][recordings][ndrange]") {
+  RecFixture fx;
+  cl_kernel tag = fx.kernel("tag"), fixed = fx.kernel("fixed");
+  std::vector<int> out(64, -1);
+  int t = 1;
+  REQUIRE(clSetKernelArgSVMPointer(tag, 0, out.data()) == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(tag, 1, sizeof t, &t) == CL_SUCCESS);
+  REQUIRE(clSetKernelArgSVMPointer(fixed, 0, out.data()) == CL_SUCCESS);
+  size_t maxItems[3] = {};
+  REQUIRE(clGetDeviceInfo(fx.dev, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof maxItems, maxItems,
+                          nullptr) == CL_SUCCESS);
+  size_t zero = 0, seven = 7, eight = 8, l4096 = 4096, tooBig = maxItems[0] * 2;
+  size_t hugeOffset = size_t(1) << 40;
+  // More groups than Level Zero's 32-bit counts hold, given or chosen.
+  size_t manyGroups = 4096 * ((size_t(1) << 32) + 1);
+  struct Bad {
+    cl_kernel k;
+    size_t global;
+    const size_t* local;
+    const size_t* offset;
+    cl_int code;
+  };
+  const Bad bad[] = {
+      {tag, 64, &seven, nullptr, CL_INVALID_WORK_GROUP_SIZE},
+      {tag, 64, &zero, nullptr, CL_INVALID_WORK_GROUP_SIZE},
+      {tag, tooBig * 2, &tooBig, nullptr, CL_INVALID_WORK_ITEM_SIZE},
+      {tag, 64, &eight, &hugeOffset, CL_INVALID_GLOBAL_OFFSET},
+      {tag, ~size_t(0) - 4, nullptr, &eight, CL_INVALID_GLOBAL_OFFSET},
+      {tag, manyGroups, &l4096, nullptr, CL_INVALID_GLOBAL_WORK_SIZE},
+      {tag, manyGroups, nullptr, nullptr, CL_INVALID_GLOBAL_WORK_SIZE},
+      {fixed, 6, nullptr, nullptr, CL_INVALID_WORK_GROUP_SIZE},  // the required 4 does not divide
+      {fixed, 8, &eight, nullptr, CL_INVALID_WORK_GROUP_SIZE},
+  };
+  cl_recording_qcom r = fx.newRecording();
+  for (size_t i = 0; i < std::size(bad); ++i) {
+    const Bad& b = bad[i];
+    INFO("case " << i);
+    CHECK(clEnqueueNDRangeKernel(fx.queue, b.k, 1, b.offset, &b.global, b.local, 0, nullptr,
+                                 nullptr) == b.code);
+    CHECK(clEnqueueNDRangeKernel(fx.rq, b.k, 1, b.offset, &b.global, b.local, 0, nullptr,
+                                 nullptr) == b.code);
+  }
+  REQUIRE(clFinish(fx.queue) == CL_SUCCESS);
+  fx.record(tag, 64, &eight);
+  REQUIRE(fx.qc.end(r) == CL_SUCCESS);
+
+  // A replay's new sizes go through the same checks; the extension lists one code for an invalid
+  // size, "CL_INVALID_WORK_GROUP_SIZE if the global or local work group size is invalid", and
+  // CL_INVALID_GLOBAL_WORK_SIZE stays the answer for a range too large to launch.
+  cl_workgroup_qcom sevenLocal{0, &seven}, tooBigLocal{0, &tooBig}, chosen{0, nullptr};
+  cl_workgroup_qcom manyGlobal{0, &manyGroups};
+  auto replayWith = [&](const cl_workgroup_qcom* global, const cl_workgroup_qcom* local) {
+    return fx.qc.enqueue(fx.queue, r, 0, nullptr, 0, nullptr, global ? 1 : 0, global, local ? 1 : 0,
+                         local, 0, nullptr, nullptr);
+  };
+  CHECK(replayWith(nullptr, &sevenLocal) == CL_INVALID_WORK_GROUP_SIZE);
+  CHECK(replayWith(nullptr, &tooBigLocal) == CL_INVALID_WORK_GROUP_SIZE);
+  CHECK(replayWith(&manyGlobal, &chosen) == CL_INVALID_GLOBAL_WORK_SIZE);
+  // Nothing was recorded by the refused launches, nothing changed by the refused updates.
+  REQUIRE(fx.qc.replay(fx.queue, r) == CL_SUCCESS);
+  REQUIRE(clFinish(fx.queue) == CL_SUCCESS);
+  for (int v : out) CHECK(v == 1008);
+  fx.qc.release(r);
+  clReleaseKernel(tag);
+  clReleaseKernel(fixed);
+}
+
 TEST_CASE("watched child: replays with __local sizes past the device", "[.cl_recording_local]") {
   if (!inWatchedChild()) return;
   armWatchdog(240);

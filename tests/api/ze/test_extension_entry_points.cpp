@@ -43,13 +43,7 @@ struct ModuleFixture : tessera::test::QueueListFixture {
 };
 
 bool listed(ze_driver_handle_t driver, const char* name) {
-  uint32_t n = 0;
-  REQUIRE(zeDriverGetExtensionProperties(driver, &n, nullptr) == ZE_RESULT_SUCCESS);
-  std::vector<ze_driver_extension_properties_t> exts(n);
-  REQUIRE(zeDriverGetExtensionProperties(driver, &n, exts.data()) == ZE_RESULT_SUCCESS);
-  for (const auto& e : exts)
-    if (std::strcmp(e.name, name) == 0) return true;
-  return false;
+  return tessera::test::extensionVersion(driver, name) != 0;
 }
 
 }  // namespace

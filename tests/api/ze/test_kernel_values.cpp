@@ -68,16 +68,8 @@ TEST_CASE(
     "rule without it",
     "[kernel][workdim]") {
   KernelFixture fx;
-  uint32_t count = 0;
-  REQUIRE(zeDriverGetExtensionProperties(fx.driver, &count, nullptr) == ZE_RESULT_SUCCESS);
-  std::vector<ze_driver_extension_properties_t> extensions(count);
-  REQUIRE(zeDriverGetExtensionProperties(fx.driver, &count, extensions.data()) ==
-          ZE_RESULT_SUCCESS);
-  bool listed = false;
-  for (const auto& e : extensions)
-    listed |= std::string(e.name) == ZE_TESSERA_KERNEL_WORK_DIM_EXT_NAME &&
-              e.version == ZE_TESSERA_KERNEL_WORK_DIM_EXT_VERSION;
-  CHECK(listed);
+  CHECK(tessera::test::extensionVersion(fx.driver, ZE_TESSERA_KERNEL_WORK_DIM_EXT_NAME) ==
+        ZE_TESSERA_KERNEL_WORK_DIM_EXT_VERSION);
   auto setWorkDim =
       extensionFunction<ze_pfnTesseraKernelSetWorkDim_t>(fx.driver, "zeTesseraKernelSetWorkDim");
   REQUIRE(setWorkDim);

@@ -11,7 +11,9 @@
 #include <thread>
 #include <vector>
 
+#include "group_size_cases.h"
 #include "kernel_test_support.h"
+#include "tessera/ze_tessera.h"
 
 using tessera::test::KernelFixture;
 using tessera::test::kPatienceNs;
@@ -605,6 +607,58 @@ TEST_CASE(
   CHECK(x == 256);
   REQUIRE(zeKernelSuggestGroupSize(barriers, 3 * 1000, 1, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
   CHECK(x == 250);
+}
+
+TEST_CASE(
+    "Given the launch policy's cases, then zeKernelSuggestGroupSize, "
+    "zeTesseraKernelSuggestGroupSize and a launch in the suggested size agree",
+    "[launch][groupsize]") {
+  KernelFixture fx;
+  CHECK(tessera::test::extensionVersion(fx.driver, ZE_TESSERA_KERNEL_GROUP_SIZE_EXT_NAME) ==
+        ZE_TESSERA_KERNEL_GROUP_SIZE_EXT_VERSION);
+  auto suggest64 = tessera::test::extensionFunction<ze_pfnTesseraKernelSuggestGroupSize_t>(
+      fx.driver, "zeTesseraKernelSuggestGroupSize");
+  REQUIRE(suggest64);
+  ze_module_handle_t m = fx.module("group_size_probe");
+  auto plain = fx.kernel(m, "local_size_plain"), barriers = fx.kernel(m, "local_size_barrier");
+  std::vector<uint32_t> out(3, 0);
+  uint32_t* po = out.data();
+  setArg(plain, 0, po);
+  setArg(barriers, 0, po);
+  for (const tessera::test::GroupSizeCase& c : tessera::test::kGroupSizeCases) {
+    const uint32_t* g = c.global;
+    INFO((c.barriers ? "barriers, " : "no barriers, ")
+         << "global " << g[0] << " x " << g[1] << " x " << g[2]);
+    ze_kernel_handle_t k = c.barriers ? barriers : plain;
+    uint32_t x = 0, y = 0, z = 0;
+    REQUIRE(zeKernelSuggestGroupSize(k, g[0], g[1], g[2], &x, &y, &z) == ZE_RESULT_SUCCESS);
+    CHECK(x == c.local[0]);
+    CHECK(y == c.local[1]);
+    CHECK(z == c.local[2]);
+    uint32_t x64 = 0, y64 = 0, z64 = 0;
+    REQUIRE(suggest64(k, g[0], g[1], g[2], &x64, &y64, &z64) == ZE_RESULT_SUCCESS);
+    CHECK(x64 == x);
+    CHECK(y64 == y);
+    CHECK(z64 == z);
+    // The kernel sees the size it is launched with.
+    setGroupSize(k, x, y, z);
+    std::fill(out.begin(), out.end(), 0u);
+    fx.runOnce([&](auto l) { KernelFixture::launch(l, k, {g[0] / x, g[1] / y, g[2] / z}); });
+    CHECK(out == std::vector<uint32_t>{x, y, z});
+  }
+  // Global sizes past 32 bits, which only the extension takes (OpenCL's size_t ranges).
+  uint32_t x = 0, y = 0, z = 0;
+  REQUIRE(suggest64(plain, uint64_t(1) << 33, 1, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
+  CHECK((x == 4096 && y == 1 && z == 1));
+  REQUIRE(suggest64(barriers, 3 * (uint64_t(1) << 32), 1, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
+  CHECK((x == 256 && y == 1 && z == 1));
+  REQUIRE(suggest64(plain, 4097 * (uint64_t(1) << 32), 3, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
+  CHECK((x == 4096 && y == 1 && z == 1));
+  // A global size of 0 counts as 1; the errors are zeKernelSuggestGroupSize's.
+  REQUIRE(suggest64(plain, 0, 0, 0, &x, &y, &z) == ZE_RESULT_SUCCESS);
+  CHECK((x == 1 && y == 1 && z == 1));
+  CHECK(suggest64(nullptr, 64, 1, 1, &x, &y, &z) == ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+  CHECK(suggest64(plain, 64, 1, 1, &x, nullptr, &z) == ZE_RESULT_ERROR_INVALID_NULL_POINTER);
 }
 
 TEST_CASE("Given a global offset, when the launch is indirect, then the offset still applies",

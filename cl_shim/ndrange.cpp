@@ -1,0 +1,116 @@
+#include "cl_shim/ndrange.h"
+
+#include <limits>
+
+#include "cl_shim/device.h"
+#include "cl_shim/errors.h"
+#include "cl_shim/platform.h"
+
+namespace tessera::cl {
+
+LaunchShape LaunchShape::of(cl_uint workDim, const size_t* globalOffset, const size_t* globalSize,
+                            const size_t* localSize) {
+  LaunchShape s;
+  s.workDim = workDim;
+  s.localGiven = localSize != nullptr;
+  // "CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL or if any of the values specified in
+  // global_work_size[0], ... global_work_size[work_dim - 1] are 0. Returning this error code under
+  // these circumstances is deprecated by version 2.1." This is a 3.0 device: such a launch runs
+  // nothing and completes once its wait list has.
+  s.empty = globalSize == nullptr;
+  for (cl_uint d = 0; d < workDim; ++d) {
+    if (globalSize) s.global[d] = globalSize[d];
+    if (globalOffset) s.offset[d] = globalOffset[d];
+    if (localSize) s.local[d] = localSize[d];
+  }
+  return s;
+}
+
+ze_group_count_t LaunchShape::groups() const {
+  return {uint32_t(global[0] / local[0]), uint32_t(global[1] / local[1]),
+          uint32_t(global[2] / local[2])};
+}
+
+cl_int settleShape(LaunchShape& s, const Kernel& kernel, ze_kernel_handle_t zk,
+                   const Device& device) {
+  for (cl_uint d = s.workDim; d < 3; ++d) s.global[d] = 1, s.offset[d] = 0, s.local[d] = 1;
+  for (cl_uint d = 0; d < s.workDim; ++d) {
+    if (s.global[d] == 0) s.empty = true;
+    // "CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size + the corresponding
+    // values in global_work_offset for any dimensions is greater than the maximum value
+    // representable by size t on the device": Level Zero's offsets are 32-bit, so this device's
+    // global ids end at 2^32 too.
+    if (s.offset[d] > std::numeric_limits<uint32_t>::max() ||
+        (!s.empty && s.global[d] > std::numeric_limits<size_t>::max() - s.offset[d]))
+      return CL_INVALID_GLOBAL_OFFSET;
+  }
+
+  const ze_device_compute_properties_t& cp = device.zeCompute();
+  const uint32_t maxItems[3] = {cp.maxGroupSizeX, cp.maxGroupSizeY, cp.maxGroupSizeZ};
+  const auto& reqd = kernel.reflection().requiredSize;
+  if (s.localGiven) {
+    size_t total = 1;
+    for (cl_uint d = 0; d < s.workDim; ++d) {
+      if (s.local[d] == 0) return CL_INVALID_WORK_GROUP_SIZE;
+      // "CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in any of
+      // local_work_size[0], ... local_work_size[work_dim - 1] is greater than the corresponding
+      // values specified by CL_DEVICE_MAX_WORK_ITEM_SIZES[0], ...".
+      if (s.local[d] > maxItems[d]) return CL_INVALID_WORK_ITEM_SIZE;
+      total *= s.local[d];
+      // "CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and the number of work-items
+      // specified by global_work_size is not evenly divisible by the size of work-group given by
+      // local_work_size" (CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT is CL_FALSE).
+      if (!s.empty && s.global[d] % s.local[d] != 0) return CL_INVALID_WORK_GROUP_SIZE;
+    }
+    // "... or if the total number of work-items in the work-group computed as
+    // local_work_size[0] * ... local_work_size[work_dim - 1] is greater than the value specified
+    // by CL_KERNEL_WORK_GROUP_SIZE in the table of OpenCL Device Queries for
+    // clGetKernelWorkGroupInfo."
+    if (total > kernel.maxWorkGroupSize(device)) return CL_INVALID_WORK_GROUP_SIZE;
+    // "CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and does not match the required
+    // work-group size for kernel in the program source."
+    if (reqd)
+      for (int d = 0; d < 3; ++d)
+        if (s.local[d] != reqd->size[d]) return CL_INVALID_WORK_GROUP_SIZE;
+  } else if (!s.empty) {
+    // "local_work_size can also be a NULL value in which case the OpenCL implementation will
+    // determine how to break the global work-items into appropriate work-group instances": the
+    // driver's choice, by the rule zeKernelSuggestGroupSize follows
+    // (core/cmdlist/launch_policy.cpp): a required size, else divisors of the global sizes within
+    // the kernel's cap.
+    uint32_t x = 1, y = 1, z = 1;
+    if (ze_result_t r = device.platform().ext().suggestGroupSize(zk, s.global[0], s.global[1],
+                                                                 s.global[2], &x, &y, &z);
+        r != ZE_RESULT_SUCCESS)
+      return fromZe(r);
+    s.local[0] = x ? x : 1, s.local[1] = y ? y : 1, s.local[2] = z ? z : 1;
+    // The driver's choice divides the range; a required size need not, and such a range cannot
+    // launch (as a given local size that does not divide it).
+    for (int d = 0; d < 3; ++d)
+      if (s.global[d] % s.local[d] != 0) return CL_INVALID_WORK_GROUP_SIZE;
+  }
+
+  if (s.empty) return CL_SUCCESS;
+  // A launch has at most 2^32 - 1 groups in each dimension (ze_group_count_t).
+  for (int d = 0; d < 3; ++d)
+    if (s.global[d] / s.local[d] > std::numeric_limits<uint32_t>::max())
+      return CL_INVALID_GLOBAL_WORK_SIZE;
+  return CL_SUCCESS;
+}
+
+cl_int applyShape(ze_kernel_handle_t zk, const LaunchShape& s, const Device& device) {
+  if (zeKernelSetGroupSize(zk, uint32_t(s.local[0]), uint32_t(s.local[1]), uint32_t(s.local[2])) !=
+      ZE_RESULT_SUCCESS)
+    return CL_INVALID_WORK_GROUP_SIZE;
+  if (ze_result_t r = zeKernelSetGlobalOffsetExp(zk, uint32_t(s.offset[0]), uint32_t(s.offset[1]),
+                                                 uint32_t(s.offset[2]));
+      r != ZE_RESULT_SUCCESS)
+    return fromZe(r);
+  // get_work_dim(): "the number of dimensions in use", the work_dim given here, also when the
+  // higher dimensions have size 1 (Level Zero itself would count only those above 1).
+  if (auto setWorkDim = device.platform().ext().kernelWorkDim)
+    if (ze_result_t r = setWorkDim(zk, s.workDim); r != ZE_RESULT_SUCCESS) return fromZe(r);
+  return CL_SUCCESS;
+}
+
+}  // namespace tessera::cl

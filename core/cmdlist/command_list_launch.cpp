@@ -1,0 +1,63 @@
+// The kernel launch appends. The kernel's arguments, group size, offset and work dimension are
+// copied now ("Arguments are copied at append time"); how a launch runs is command_exec.cpp's.
+#include "backends/cpu/worker_pool.h"
+#include "core/cmdlist/command_list.h"
+#include "core/device/device.h"
+
+namespace tessera::core {
+
+ze_result_t CommandList::makeLaunch(Kernel& kernel, const ze_group_count_t* counts,
+                                    LaunchOp& out) const {
+  if (!kernel.allArgumentsSet()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (ze_result_t r = kernel.checkPrivateMemory(); r != ZE_RESULT_SUCCESS) return r;
+  if (ze_result_t r = kernel.checkLocalMemory(kernel.argumentBuffer(), device_);
+      r != ZE_RESULT_SUCCESS)
+    return r;
+  out.kernel = Ref<Kernel>(&kernel);
+  out.args = kernel.argumentBuffer();
+  out.dims.groupSize = kernel.groupSize();
+  out.dims.globalOffset = kernel.globalOffset();
+  out.dims.workDim = kernel.workDim();  // 0: decided when the launch runs (command_exec.cpp)
+  if (counts) out.dims.setGroupCount(*counts);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t CommandList::appendLaunch(ze_kernel_handle_t hKernel, const ze_group_count_t* counts,
+                                      LaunchKind kind, const SyncArgs& sync) {
+  // Kernels run on compute queues only.
+  if (isCopyOnly()) return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!counts) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  // The header's documented argument checks come before the kernel's state is looked at.
+  if (!sync.waits && sync.numWaits) return ZE_RESULT_ERROR_INVALID_SIZE;
+  const bool indirect = kind == LaunchKind::Indirect;
+  // At most 2^32 - 1 work-groups in all. A cooperative launch needs every group resident at once:
+  // no more groups than the list's device has workers (what zeKernelSuggestMaxCooperativeGroupCount
+  // answers for the module's device; a sub-device's list may run fewer at once).
+  const uint64_t most = kind == LaunchKind::Cooperative ? device_.workers().size() : UINT32_MAX;
+  if (!indirect && !groupCountWithin(*counts, most)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  LaunchOp op;
+  if (ze_result_t r = makeLaunch(*kernel, indirect ? nullptr : counts, op); r != ZE_RESULT_SUCCESS)
+    return r;
+  if (indirect) op.indirect = counts;
+  return append(std::move(op), sync);
+}
+
+ze_result_t CommandList::appendLaunches(uint32_t numKernels, const ze_kernel_handle_t* phKernels,
+                                        const uint32_t* count, const ze_group_count_t* counts,
+                                        const SyncArgs& sync) {
+  if (isCopyOnly()) return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
+  if (!phKernels || !count || !counts) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  MultiLaunchOp op{{}, count, counts};
+  for (uint32_t i = 0; i < numKernels; ++i) {
+    Kernel* kernel = Kernel::fromHandle(phKernels[i]);
+    if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+    LaunchOp launch;
+    if (ze_result_t r = makeLaunch(*kernel, nullptr, launch); r != ZE_RESULT_SUCCESS) return r;
+    op.launches.push_back(std::move(launch));
+  }
+  return append(std::move(op), sync);
+}
+
+}  // namespace tessera::core

@@ -1,0 +1,66 @@
+#include "core/cmdlist/launch_policy.h"
+
+#include <algorithm>
+
+#include "core/device/limits.h"
+#include "core/module/kernel.h"
+
+namespace tessera::core {
+namespace {
+
+// The largest divisor of n (>= 1) that is at most cap (>= 1).
+uint32_t largestDivisor(uint64_t n, uint32_t cap) {
+  for (uint64_t d = std::min<uint64_t>(n, cap); d > 1; --d)
+    if (n % d == 0) return uint32_t(d);
+  return 1;
+}
+
+}  // namespace
+
+// The rule, for Level Zero's suggestion and OpenCL's NULL local size alike:
+// - A kernel with a required size (reqd_work_group_size, SPIR-V LocalSize) gets that size; the
+//   caller checks that it divides the range (OpenCL: CL_INVALID_WORK_GROUP_SIZE).
+// - Otherwise each dimension, x first, gets the largest divisor of its global size within what the
+//   group has left of its cap: groups must divide the range (Level Zero launches whole groups, and
+//   this device does not report OpenCL's non-uniform work-groups), and a prime global size gets 1.
+// - The cap: 4,096 work-items (limits::kMaxGroupSize, also every per-dimension limit) without
+//   barriers, kBarrierGroupCap = 256 with them. A group's work-items run one after another on one
+//   thread (the JIT's work-group function, vectorized across x), so a group should be long in x to
+//   amortize its start and drain: a vector add of 16M floats runs at 25-27 GB/s in groups of 256
+//   and 31-35 in groups of 1,024 or more here (a plain C++ loop called on 256-element pieces loses
+//   the same tenth; bench/ze_suite_bench shows both). A kernel with barriers instead runs as one
+//   loop over the group's work-items per region between barriers, and each work-item's values that
+//   live across a barrier are stored in per-work-item scratch: every barrier is a pass over all of
+//   the group's scratch. 256 work-items keep that within a core's L1/L2 between passes (with 64
+//   bytes live per work-item, 16 KiB a group against 256 KiB at 4,096), with loops still long
+//   enough (16 or more vector iterations a region). Before this function served both APIs, OpenCL's NULL local size gave such kernels up
+//   to 4,096; the kernels with barriers the benches time (tiled SGEMM, the reduction) name their
+//   local size, so no figure there depended on it.
+std::array<uint32_t, 3> suggestGroupSize(const Kernel& kernel, uint64_t gx, uint64_t gy,
+                                         uint64_t gz) {
+  if (const auto& required = kernel.info().requiredSize)
+    return {required->size[0], required->size[1], required->size[2]};
+  const uint32_t cap =
+      kernel.compiled().barrierCount == 0 ? limits::kMaxGroupSize : kBarrierGroupCap;
+  const uint32_t x = largestDivisor(std::max<uint64_t>(gx, 1), cap);
+  const uint32_t y = largestDivisor(std::max<uint64_t>(gy, 1), cap / x);
+  const uint32_t z = largestDivisor(std::max<uint64_t>(gz, 1), cap / (x * y));
+  return {x, y, z};
+}
+
+bool smallAndShort(const Kernel& kernel, const LaunchDims& dims) {
+  uint64_t items = 0;
+  if (!dims.items(items) || items > kTinyItems) return false;
+  return items == 0 || kernel.costPerItemPs() <= kInlineBudgetNs * 1000 / items;
+}
+
+void recordLaunchCost(const Kernel& kernel, const LaunchDims& dims, uint64_t ns, bool parallel,
+                      uint32_t workers) {
+  if (parallel && ns < kInlineBudgetNs) return;
+  uint64_t groups = 0, items = 0;
+  if (!dims.groups(groups) || !dims.items(items) || items == 0) return;
+  const uint64_t threads = parallel ? std::min<uint64_t>(workers, groups) : 1;
+  kernel.recordCostPerItemPs(std::max<uint64_t>(1, ns * 1000 / items * threads));
+}
+
+}  // namespace tessera::core
