@@ -26,10 +26,6 @@ namespace tessera::core {
 class Context;
 class Device;
 
-// TESSERA_INLINE_LAUNCH: whether tiny ready commands of asynchronous immediate lists run inline on
-// an idle queue (default on; "0" turns it off).
-bool inlineLaunchEnabled();
-
 class CommandList
     : public Object<_ze_command_list_handle_t, 0x746573734c737431ull /* "tessLst1" */> {
  public:
