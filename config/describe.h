@@ -10,10 +10,10 @@ namespace tessera::config {
 
 struct Description {
   std::string name;      // TESSERA_SPIN_US
-  std::string reader;    // DRIVER, TRACE, OPENCL or COMPILER (an ACCEPTED row: DRIVER)
+  std::string reader;    // its section of settings.def: DriverSettings, TraceSettings, ...
   std::string rule;      // what the kind accepts
   std::string fallback;  // the default, as a value of the variable; empty when unset
-  std::string readBy;    // the layer and file that use it
+  std::string usedBy;    // the layer and file that use it
   std::string effect;    // Markdown
 };
 

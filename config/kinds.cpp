@@ -66,15 +66,14 @@ std::string alternatives(std::span<const char* const> words) {
 }  // namespace
 
 bool Switch::parse(std::string_view text, Value& out, std::string& why) const {
-  out = text != "0";
-  if (text != "0" && text != "1") why = quoted(text) + "is neither 0 nor 1; taken as 1 (on)";
+  out = text == "1" || (text != "0" && other);
+  if (text != "0" && text != "1")
+    why = quoted(text) + "is neither 0 nor 1; taken as " + (other ? "1 (on)" : "0 (off)");
   return true;
 }
 
-bool OptIn::parse(std::string_view text, Value& out, std::string& why) const {
-  out = text == "1";
-  if (text != "0" && text != "1") why = quoted(text) + "is neither 0 nor 1; taken as 0 (off)";
-  return true;
+std::string Switch::rule() const {
+  return other ? "`0` off; any other value on" : "`1` on; any other value off";
 }
 
 bool Count::parse(std::string_view text, Value& out, std::string& why) const {

@@ -14,24 +14,48 @@
 
 namespace tessera::config {
 
-// On unless the value is `0` (an on/off switch whose default is usually on). A value other than
-// `0` and `1` is taken as on, with a warning that says so.
+// The default of any kind (Mask's has no member to hold it).
+template <typename Kind>
+typename Kind::Value fallbackOf(const Kind& kind) {
+  if constexpr (requires { kind.fallback(); })
+    return kind.fallback();
+  else
+    return typename Kind::Value(kind.fallback);
+}
+
+// A variable of the table: its name and kind.
+template <typename Kind>
+struct Variable {
+  using Value = typename Kind::Value;
+  const char* name;
+  Kind kind;
+
+  // Reads `raw` (the variable's value; null when unset) by the kind's rule.
+  Value read(const char* raw, std::vector<std::string>& warnings) const {
+    if (raw == nullptr || *raw == '\0') return fallbackOf(kind);
+    Value v = fallbackOf(kind);
+    std::string why;
+    bool ok = kind.parse(raw, v, why);
+    if (!why.empty()) warnings.push_back(std::string(name) + why);
+    return ok ? v : fallbackOf(kind);
+  }
+  Value fromEnvironment(std::vector<std::string>& warnings) const {
+    return read(std::getenv(name), warnings);
+  }
+  Value fallback() const { return fallbackOf(kind); }
+  std::string defaultText() const { return kind.show(fallbackOf(kind)); }
+  std::string rule() const { return kind.rule(); }
+};
+
+// On or off: `0` is off and `1` on. A value other than those means `other`, with a warning that
+// says so: on for a switch (only `0` turns it off), off for an opt-in (only `1` turns it on).
 struct Switch {
   using Value = bool;
   bool fallback = true;
+  bool other = true;
   bool parse(std::string_view text, Value& out, std::string& why) const;
   std::string show(Value v) const { return v ? "1" : "0"; }
-  std::string rule() const { return "`0` off; any other value on"; }
-};
-
-// On only when the value is `1` (what is off unless asked for). A value other than `0` and `1` is
-// taken as off, with a warning that says so.
-struct OptIn {
-  using Value = bool;
-  bool fallback = false;
-  bool parse(std::string_view text, Value& out, std::string& why) const;
-  std::string show(Value v) const { return v ? "1" : "0"; }
-  std::string rule() const { return "`1` on; any other value off"; }
+  std::string rule() const;
 };
 
 // A whole number written in decimal digits only (no sign, no spaces), from min to max.
@@ -106,39 +130,6 @@ struct Width {
   bool parse(std::string_view text, Value& out, std::string& why) const;
   std::string show(Value v) const { return std::to_string(v); }
   std::string rule() const { return "`0`, `1` or a power of two up to 64"; }
-};
-
-// The default of any kind (Mask's has no member to hold it).
-template <typename Kind>
-typename Kind::Value fallbackOf(const Kind& kind) {
-  if constexpr (requires { kind.fallback(); })
-    return kind.fallback();
-  else
-    return typename Kind::Value(kind.fallback);
-}
-
-// A variable of the table: its name and kind.
-template <typename Kind>
-struct Variable {
-  using Value = typename Kind::Value;
-  const char* name;
-  Kind kind;
-
-  // Reads `raw` (the variable's value; null when unset) by the kind's rule.
-  Value read(const char* raw, std::vector<std::string>& warnings) const {
-    if (raw == nullptr || *raw == '\0') return fallbackOf(kind);
-    Value v = fallbackOf(kind);
-    std::string why;
-    bool ok = kind.parse(raw, v, why);
-    if (!why.empty()) warnings.push_back(std::string(name) + why);
-    return ok ? v : fallbackOf(kind);
-  }
-  Value fromEnvironment(std::vector<std::string>& warnings) const {
-    return read(std::getenv(name), warnings);
-  }
-  Value fallback() const { return fallbackOf(kind); }
-  std::string defaultText() const { return kind.show(fallbackOf(kind)); }
-  std::string rule() const { return kind.rule(); }
 };
 
 }  // namespace tessera::config

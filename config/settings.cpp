@@ -2,35 +2,15 @@
 
 namespace tessera::config {
 
-#define TESSERA_CONFIG_READ(field, name, kind, readBy, effect) \
+// Struct::fromEnvironment of each reader section of settings.def.
+#define TESSERA_READER(Struct, when)                                   \
+  Struct Struct::fromEnvironment(std::vector<std::string>& warnings) { \
+    Struct s;
+#define TESSERA_OPTION(field, name, kind, usedBy, effect) \
   s.field = var::field.fromEnvironment(warnings);
-
-DriverSettings DriverSettings::fromEnvironment(std::vector<std::string>& warnings) {
-  DriverSettings s;
-#define TESSERA_DRIVER TESSERA_CONFIG_READ
+#define TESSERA_READER_END(Struct) \
+  return s;                        \
+  }
 #include "config/settings.def"
-  return s;
-}
-
-TraceSettings TraceSettings::fromEnvironment(std::vector<std::string>& warnings) {
-  TraceSettings s;
-#define TESSERA_TRACE TESSERA_CONFIG_READ
-#include "config/settings.def"
-  return s;
-}
-
-OpenClSettings OpenClSettings::fromEnvironment(std::vector<std::string>& warnings) {
-  OpenClSettings s;
-#define TESSERA_OPENCL TESSERA_CONFIG_READ
-#include "config/settings.def"
-  return s;
-}
-
-CompilerSettings CompilerSettings::fromEnvironment(std::vector<std::string>& warnings) {
-  CompilerSettings s;
-#define TESSERA_COMPILER TESSERA_CONFIG_READ
-#include "config/settings.def"
-  return s;
-}
 
 }  // namespace tessera::config

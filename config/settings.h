@@ -32,49 +32,25 @@ constexpr std::span<const char* const> choiceWords(RootMode) {
 // One constant per variable: config::var::spinUs.read(value, warnings) reads a value by the
 // table's rule, config::var::spinUs.name is "TESSERA_SPIN_US".
 namespace var {
-#define TESSERA_CONFIG_VARIABLE(field, name, kind, readBy, effect) \
+#define TESSERA_OPTION(field, name, kind, usedBy, effect) \
   inline constexpr Variable<decltype(kind)> field{name, kind};
-#define TESSERA_DRIVER TESSERA_CONFIG_VARIABLE
-#define TESSERA_TRACE TESSERA_CONFIG_VARIABLE
-#define TESSERA_OPENCL TESSERA_CONFIG_VARIABLE
-#define TESSERA_COMPILER TESSERA_CONFIG_VARIABLE
 #include "config/settings.def"
 }  // namespace var
 
-#define TESSERA_CONFIG_FIELD(field, name, kind, readBy, effect) \
+// One plain struct per reader section of settings.def, each member holding its row's default:
+//   DriverSettings    read by the Level Zero driver when it is created (core/driver);
+//   TraceSettings     read by the timeline trace when the driver library is loaded (trace/);
+//   OpenClSettings    read by the OpenCL library when its platform is made (cl_shim/);
+//   CompilerSettings  declared; the compiler still reads these variables where it uses them.
+// Struct::fromEnvironment reads the section's rows; a value a row's rule does not accept adds a
+// line to `warnings` (and the member keeps its default).
+#define TESSERA_READER(Struct, when) struct Struct {
+#define TESSERA_OPTION(field, name, kind, usedBy, effect) \
   std::remove_cvref_t<decltype(var::field)>::Value field = var::field.fallback();
-
-// Read by the Level Zero driver when it is created (core/driver/driver.cpp).
-struct DriverSettings {
-#define TESSERA_DRIVER TESSERA_CONFIG_FIELD
+#define TESSERA_READER_END(Struct)                                   \
+  static Struct fromEnvironment(std::vector<std::string>& warnings); \
+  }                                                                  \
+  ;
 #include "config/settings.def"
-  // Reads the DRIVER rows; a value a row's rule does not accept adds a line to `warnings`.
-  static DriverSettings fromEnvironment(std::vector<std::string>& warnings);
-};
-
-// Read by the timeline trace when the library that holds it is loaded (trace/trace.cpp).
-struct TraceSettings {
-#define TESSERA_TRACE TESSERA_CONFIG_FIELD
-#include "config/settings.def"
-  static TraceSettings fromEnvironment(std::vector<std::string>& warnings);
-};
-
-// Read by the OpenCL library when its platform is created (cl_shim/platform.cpp).
-struct OpenClSettings {
-#define TESSERA_OPENCL TESSERA_CONFIG_FIELD
-#include "config/settings.def"
-  static OpenClSettings fromEnvironment(std::vector<std::string>& warnings);
-};
-
-// What changes how kernels are compiled and cached. Declared here; the compiler still reads these
-// variables where it uses them (settings.def) until it takes this struct.
-struct CompilerSettings {
-#define TESSERA_COMPILER TESSERA_CONFIG_FIELD
-#include "config/settings.def"
-  static CompilerSettings fromEnvironment(std::vector<std::string>& warnings);
-};
-
-#undef TESSERA_CONFIG_FIELD
-#undef TESSERA_CONFIG_VARIABLE
 
 }  // namespace tessera::config

@@ -25,6 +25,34 @@ std::vector<std::string> environmentStrings(const std::map<std::string, std::str
   return out;
 }
 
+// A pipe whose ends are closed in programs this process starts.
+struct Pipe {
+  int read = -1, write = -1;
+};
+Pipe makePipe() {
+  int p[2];
+  REQUIRE(pipe2(p, O_CLOEXEC) == 0);
+  return {p[0], p[1]};
+}
+
+// Starts argv[0] with exactly `env`, its stdin, stdout and stderr on `in`, `out` and `err` (-1:
+// this process's). The caller's descriptors are close-on-exec.
+pid_t spawn(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+            int in, int out, int err) {
+  std::vector<std::string> envStrings = environmentStrings(env), argvCopy = argv;
+  std::vector<char*> envp = pointers(envStrings), args = pointers(argvCopy);
+  pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    if (in >= 0) dup2(in, 0);
+    if (out >= 0) dup2(out, 1);
+    if (err >= 0) dup2(err, 2);
+    execve(args[0], args.data(), envp.data());
+    _exit(127);
+  }
+  return pid;
+}
+
 }  // namespace
 
 std::map<std::string, std::string> currentEnvironment() {
@@ -39,25 +67,12 @@ std::map<std::string, std::string> currentEnvironment() {
 
 ProcessResult runProcess(const std::vector<std::string>& argv,
                          const std::map<std::string, std::string>& env) {
-  std::vector<std::string> envStrings = environmentStrings(env), argvCopy = argv;
-  std::vector<char*> envp = pointers(envStrings), args = pointers(argvCopy);
-
-  int out[2], err[2];
-  REQUIRE(pipe(out) == 0);
-  REQUIRE(pipe(err) == 0);
-  pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    dup2(out[1], 1);
-    dup2(err[1], 2);
-    close(out[0]), close(out[1]), close(err[0]), close(err[1]);
-    execve(args[0], args.data(), envp.data());
-    _exit(127);
-  }
-  close(out[1]);
-  close(err[1]);
+  Pipe out = makePipe(), err = makePipe();
+  pid_t pid = spawn(argv, env, -1, out.write, err.write);
+  close(out.write);
+  close(err.write);
   ProcessResult r;
-  pollfd fds[2] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}};
+  pollfd fds[2] = {{out.read, POLLIN, 0}, {err.read, POLLIN, 0}};
   std::string* sinks[2] = {&r.out, &r.err};
   int open = 2;
   while (open > 0) {
@@ -83,22 +98,11 @@ ProcessResult runProcess(const std::vector<std::string>& argv,
 
 Child startProcess(const std::vector<std::string>& argv,
                    const std::map<std::string, std::string>& env) {
-  std::vector<std::string> envStrings = environmentStrings(env), argvCopy = argv;
-  std::vector<char*> envp = pointers(envStrings), args = pointers(argvCopy);
-  int in[2], out[2];
-  REQUIRE(pipe2(in, O_CLOEXEC) == 0);
-  REQUIRE(pipe2(out, O_CLOEXEC) == 0);
-  pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    dup2(in[0], 0);
-    dup2(out[1], 1);
-    execve(args[0], args.data(), envp.data());
-    _exit(127);
-  }
-  close(in[0]);
-  close(out[1]);
-  return Child{pid, in[1], out[0]};
+  Pipe in = makePipe(), out = makePipe();
+  pid_t pid = spawn(argv, env, in.read, out.write, -1);
+  close(in.read);
+  close(out.write);
+  return Child{pid, in.write, out.read};
 }
 
 std::string Child::readLine() {

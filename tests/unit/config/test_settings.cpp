@@ -25,6 +25,30 @@ typename V::Value readOne(const V& variable, const char* value, std::string& war
   return v;
 }
 
+// Each text read by `variable` gives its value and no warning (null and empty: the default).
+template <typename V>
+void checkReads(const V& variable,
+                std::initializer_list<std::pair<const char*, typename V::Value>> cases) {
+  for (const auto& [text, value] : cases) {
+    INFO((text ? text : "(unset)"));
+    std::string w;
+    CHECK(readOne(variable, text, w) == value);
+    CHECK(w.empty());
+  }
+}
+
+// Each of `values` read by `variable` gives its default and the warning NAME="value" `tail`.
+template <typename V>
+void checkWarns(const V& variable, std::initializer_list<const char*> values,
+                const std::string& tail) {
+  for (const char* value : values) {
+    INFO(value);
+    std::string w;
+    CHECK(readOne(variable, value, w) == variable.fallback());
+    CHECK(w == std::string(variable.name) + "=\"" + value + "\" " + tail);
+  }
+}
+
 // Sets variables for one scope and puts back what was there.
 class ScopedEnv {
  public:
@@ -62,12 +86,8 @@ TEST_CASE("Given a switch, then 0 is off, 1 on, anything else on with a warning"
   CHECK(readOne(var::inlineLaunch, "1", w) == true);
   CHECK(w.empty());
   // What the sites did before the table: only an exact "0" turned these off.
-  for (const char* other : {"off", "00", " 0", "no", "2"}) {
-    INFO(other);
-    CHECK(readOne(var::inlineLaunch, other, w) == true);
-    CHECK(w == std::string("TESSERA_INLINE_LAUNCH=\"") + other +
-                   "\" is neither 0 nor 1; taken as 1 (on)");
-  }
+  checkWarns(var::inlineLaunch, {"off", "00", " 0", "no", "2"},
+             "is neither 0 nor 1; taken as 1 (on)");
   // A switch that is off by default: on with anything but 0.
   CHECK(readOne(var::noFaultGuard, nullptr, w) == false);
   CHECK(readOne(var::noFaultGuard, "0", w) == false);
@@ -84,35 +104,26 @@ TEST_CASE("Given an opt-in switch, then only 1 is on, anything else off with a w
   CHECK(w.empty());
   CHECK(readOne(var::sharedForceDeviceAlloc, "0", w) == false);
   CHECK(w.empty());
-  for (const char* other : {"yes", "true", "2", "10"}) {
-    INFO(other);
-    CHECK(readOne(var::sharedForceDeviceAlloc, other, w) == false);
-    CHECK(w == std::string("ZE_SHARED_FORCE_DEVICE_ALLOC=\"") + other +
-                   "\" is neither 0 nor 1; taken as 0 (off)");
-  }
+  checkWarns(var::sharedForceDeviceAlloc, {"yes", "true", "2", "10"},
+             "is neither 0 nor 1; taken as 0 (off)");
 }
 
 TEST_CASE(
     "Given a whole number, then decimal digits in range are read, the rest warns and is the "
     "default",
     "[config]") {
-  std::string w;
-  CHECK(readOne(var::spinUs, nullptr, w) == 100);
-  CHECK(readOne(var::spinUs, "", w) == 100);
-  CHECK(w.empty());
-  CHECK(readOne(var::spinUs, "0", w) == 0);
-  CHECK(readOne(var::spinUs, "250", w) == 250);
-  CHECK(readOne(var::spinUs, "007", w) == 7);
-  CHECK(readOne(var::spinUs, "1000000000000", w) == 1'000'000'000'000);
-  CHECK(w.empty());
-  for (const char* bad :
-       {"abc", "-1", "+5", " 5", "5 ", "12us", "1.5", "1000000000001", "99999999999999999999999"}) {
-    INFO(bad);
-    CHECK(readOne(var::spinUs, bad, w) == 100);
-    CHECK(w == std::string("TESSERA_SPIN_US=\"") + bad +
-                   "\" is not a whole number from 0 to 1000000000000; using 100");
-  }
+  checkReads(var::spinUs, {{nullptr, 100},
+                           {"", 100},
+                           {"0", 0},
+                           {"250", 250},
+                           {"007", 7},
+                           {"1000000000000", 1'000'000'000'000}});
+  checkWarns(
+      var::spinUs,
+      {"abc", "-1", "+5", " 5", "5 ", "12us", "1.5", "1000000000001", "99999999999999999999999"},
+      "is not a whole number from 0 to 1000000000000; using 100");
   // Below the minimum: a trace of no records is refused.
+  std::string w;
   CHECK(readOne(var::events, "0", w) == 131072);
   CHECK(w == "TESSERA_TRACE_EVENTS=\"0\" is not a whole number from 1 to 4294967296; using 131072");
   CHECK(readOne(var::events, "64", w) == 64);
@@ -125,23 +136,12 @@ TEST_CASE(
     "Given a number, then what strtod reads whole in range is read, the rest warns and is "
     "the default",
     "[config]") {
-  std::string w;
-  CHECK(readOne(var::compileTimeoutS, nullptr, w) == 600);
-  CHECK(readOne(var::compileTimeoutS, "0", w) == 0);
-  CHECK(readOne(var::compileTimeoutS, "2.5", w) == 2.5);
-  CHECK(readOne(var::compileTimeoutS, "1e3", w) == 1000);
-  CHECK(readOne(var::compileTimeoutS, "1e9", w) == 1e9);
-  CHECK(w.empty());
-  for (const char* bad : {"abc", "-1", "nan", "inf", "1e10", "5s", ""}) {
-    INFO(bad);
-    CHECK(readOne(var::compileTimeoutS, bad, w) == 600);
-    if (*bad)
-      CHECK(w == std::string("TESSERA_COMPILE_TIMEOUT_S=\"") + bad +
-                     "\" is not a number from 0 to 1e+09; using 600");
-  }
-  CHECK(readOne(var::cacheMaxMb, "0.5", w) == 0.5);
-  CHECK(readOne(var::cacheMaxMb, "12MB", w) == 256);
-  CHECK(w.find("TESSERA_CACHE_MAX_MB=\"12MB\"") == 0);
+  checkReads(var::compileTimeoutS,
+             {{nullptr, 600}, {"", 600}, {"0", 0}, {"2.5", 2.5}, {"1e3", 1000}, {"1e9", 1e9}});
+  checkWarns(var::compileTimeoutS, {"abc", "-1", "nan", "inf", "1e10", "5s"},
+             "is not a number from 0 to 1e+09; using 600");
+  checkReads(var::cacheMaxMb, {{"0.5", 0.5}});
+  checkWarns(var::cacheMaxMb, {"12MB"}, "is not a number from 0 to 1e+09; using 256");
 }
 
 TEST_CASE("Given text, then any value is kept as it is and empty is unset", "[config]") {
@@ -198,12 +198,8 @@ TEST_CASE(
     CHECK(readOne(var::widen, std::to_string(ok).c_str(), w) == ok);
     CHECK(w.empty());
   }
-  for (const char* bad : {"3", "128", "-2", "abc", "16x"}) {
-    INFO(bad);
-    CHECK(readOne(var::widen, bad, w) == 1);
-    CHECK(w == std::string("TESSERA_WIDEN=\"") + bad +
-                   "\" is not 0, 1 or a power of two up to 64; using 1");
-  }
+  checkWarns(var::widen, {"3", "128", "-2", "abc", "16x"},
+             "is not 0, 1 or a power of two up to 64; using 1");
 }
 
 TEST_CASE(
@@ -273,7 +269,7 @@ TEST_CASE(
     CHECK(names.insert(d.name).second);
     CHECK((d.name.rfind("TESSERA_", 0) == 0 || d.name.rfind("ZE_", 0) == 0));
     CHECK_FALSE(d.effect.empty());
-    CHECK_FALSE(d.readBy.empty());
+    CHECK_FALSE(d.usedBy.empty());
     CHECK_FALSE(d.rule.empty());
     CHECK(table.find("| `" + d.name + "`") != std::string::npos);
   }
@@ -283,7 +279,7 @@ TEST_CASE(
                         "TESSERA_CACHE_DEBUG", "TESSERA_CLC", "TESSERA_COMPILE_TIMEOUT_S"}) {
     INFO(n);
     bool found = false;
-    for (const Description& d : all) found |= d.name == n && d.reader == "COMPILER";
+    for (const Description& d : all) found |= d.name == n && d.reader == "CompilerSettings";
     CHECK(found);
   }
 }
