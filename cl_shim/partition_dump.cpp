@@ -76,9 +76,6 @@ struct Dump {
   std::vector<Entry> entries;
   std::map<const Device*, int> index;  // the latest entry of each live address
 
-  Dump() {
-    if (const char* p = std::getenv("TESSERA_CL_DUMP_PARTITIONS"); p && *p) path = p;
-  }
   ~Dump() {
     if (path.empty()) return;
     // A fresh temporary file renamed into place (support/safe_file.h): a FIFO or a link at the
@@ -117,6 +114,12 @@ Dump& dump() {
 }
 
 }  // namespace
+
+void startPartitionDump(const std::string& path) {
+  Dump& d = dump();
+  std::lock_guard lock(d.mutex);
+  d.path = path;
+}
 
 void recordDeviceForDump(const Device& device) {
   Dump& d = dump();

@@ -1,10 +1,12 @@
 #include "cl_shim/platform.h"
 
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 
 #include "cl_shim/api_support.h"
 #include "cl_shim/device.h"
+#include "cl_shim/partition_dump.h"
 
 namespace tessera::cl {
 
@@ -13,6 +15,10 @@ const char* Platform::kIcdSuffix = "TESSERA";
 Platform* Platform::get() {
   static Platform* platform = [] {
     auto* p = new Platform;  // lives as long as the process: handles to it stay valid at exit
+    std::vector<std::string> warnings;
+    p->settings_ = config::OpenClSettings::fromEnvironment(warnings);
+    for (const std::string& w : warnings) std::fprintf(stderr, "tessera: warning: %s\n", w.c_str());
+    startPartitionDump(p->settings_.dumpPartitions);  // before the root devices are made
     if (!p->init()) {
       p->releaseApi();
       return static_cast<Platform*>(nullptr);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cl_shim/object.h"
+#include "config/settings.h"
 #include "tessera/ze_tessera.h"
 
 namespace tessera::cl {
@@ -36,6 +37,8 @@ class Platform : public Object<_cl_platform_id, 0x504c5431 /* "PLT1" */> {
 
   ze_driver_handle_t driver() const { return driver_; }
   const ZeExtensions& ext() const { return ext_; }
+  // The OpenCL library's variables (config/settings.def), read once as the platform is made.
+  const config::OpenClSettings& settings() const { return settings_; }
   const std::vector<Device*>& rootDevices() const { return roots_; }
 
   cl_int info(cl_platform_info param, size_t size, void* value, size_t* sizeRet) const;
@@ -49,6 +52,7 @@ class Platform : public Object<_cl_platform_id, 0x504c5431 /* "PLT1" */> {
 
   ze_driver_handle_t driver_ = nullptr;
   ZeExtensions ext_;
+  config::OpenClSettings settings_;
   std::vector<Device*> roots_;
 };
 

@@ -4,7 +4,9 @@
 #include <cstdlib>
 
 #include "cl_shim/api_support.h"
+#include "cl_shim/device.h"
 #include "cl_shim/errors.h"
+#include "cl_shim/platform.h"
 
 namespace tessera::cl {
 namespace {
@@ -121,10 +123,7 @@ void Queue::reapLocked() {
 }
 
 Event* Queue::internalEvent(cl_command_type type) {
-  static const bool reuse = [] {
-    const char* v = std::getenv("TESSERA_CL_EVENT_REUSE");
-    return !(v && v[0] == '0' && v[1] == 0);
-  }();
+  const bool reuse = device_->platform().settings().eventReuse;  // TESSERA_CL_EVENT_REUSE
   {
     std::lock_guard lock(mutex_);
     if (!spare_.empty()) {

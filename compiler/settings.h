@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "spirv/clc/client.h"
 
@@ -46,7 +47,8 @@ struct CompilerSettings {
   spirv::clc::Settings process;
 };
 
-// Every variable above, read and checked here and nowhere else.
-CompilerSettings settingsFromEnvironment();
+// Every variable above, read by the rules of config/settings.def (CompilerSettings' rows) and
+// nowhere else; a value a rule refuses adds a line to `warnings` and keeps the default.
+CompilerSettings settingsFromEnvironment(std::vector<std::string>& warnings);
 
 }  // namespace tessera::compiler

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "config/settings.h"
 #include "support/safe_file.h"
 
 namespace tessera::trace {
@@ -124,18 +125,18 @@ std::string exeName() {
   return slash ? slash + 1 : buf;
 }
 
-// Reads TESSERA_TRACE when the library is loaded; writes the file when it is unloaded or the
-// process exits.
+// Reads TESSERA_TRACE and TESSERA_TRACE_EVENTS (config/settings.def) when the library is loaded,
+// so that the trace records from the start; writes the file when it is unloaded or the process
+// exits.
 struct Init {
   Init() {
-    const char* path = std::getenv("TESSERA_TRACE");
-    if (!path || !*path) return;
+    std::vector<std::string> warnings;
+    config::TraceSettings settings = config::TraceSettings::fromEnvironment(warnings);
+    for (const std::string& w : warnings) std::fprintf(stderr, "tessera: warning: %s\n", w.c_str());
+    if (settings.path.empty()) return;
     State& s = state();
-    s.path = path;
-    if (const char* cap = std::getenv("TESSERA_TRACE_EVENTS")) {
-      uint64_t c = std::strtoull(cap, nullptr, 10);
-      if (c) s.capacity = c;
-    }
+    s.path = settings.path;
+    s.capacity = settings.events;
     gEnabled.store(true, std::memory_order_relaxed);
   }
   ~Init() {

@@ -1,8 +1,9 @@
 // Timeline trace (TESSERA_TRACE=path.json): Chrome / Perfetto trace-event JSON of what the driver ran.
 //
-// A leaf library (tessera_trace): it includes nothing of Tessera, so backends/cpu may use it too.
+// A leaf library (tessera_trace): it includes nothing of Tessera but the bottom layer (config/, which
+// declares its two variables, and support/), so backends/cpu may use it too.
 // Off, every hook costs one relaxed load of a bool (`enabled()`). On, records go into a buffer of
-// fixed capacity (TESSERA_TRACE_EVENTS, default 262144 records, allocated at the first record);
+// fixed capacity (TESSERA_TRACE_EVENTS records, config/settings.def, allocated at the first record);
 // records past the capacity are counted as dropped, never stored. The file is written at exit, when
 // the library is unloaded, and by flush(). "%p" in the path is replaced by the process id, so a
 // parent and the children it starts write files of their own.

@@ -229,13 +229,12 @@ int interruptGuarded(const void* tag) {
   return n;
 }
 
-bool faultGuardEnabled() {
-  static const bool enabled = [] {
-    const char* v = std::getenv("TESSERA_NO_FAULT_GUARD");
-    return !(v && *v && std::string(v) != "0");
-  }();
-  return enabled;
-}
+namespace {
+std::atomic<bool> gGuardEnabled{true};
+}  // namespace
+
+bool faultGuardEnabled() { return gGuardEnabled.load(std::memory_order_relaxed); }
+void setFaultGuardEnabled(bool on) { gGuardEnabled.store(on, std::memory_order_relaxed); }
 
 bool runGuarded(void (*fn)(void*), void* arg, FaultInfo* info, const void* tag) {
   if (!faultGuardEnabled()) {

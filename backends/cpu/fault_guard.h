@@ -64,8 +64,9 @@ void ensureFaultHandlers();
 // For tests: how many faults were caught in this process.
 uint64_t faultsCaught();
 
-// TESSERA_NO_FAULT_GUARD=1 in the environment turns containment off (a fault then kills the
-// process, as a debugger or a core dump may want).
+// Containment is on unless turned off (a fault then kills the process, as a debugger or a core dump
+// may want): the driver turns it off when it is created with TESSERA_NO_FAULT_GUARD=1.
 bool faultGuardEnabled();
+void setFaultGuardEnabled(bool on);
 
 }  // namespace tessera::backends::cpu

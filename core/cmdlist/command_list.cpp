@@ -7,6 +7,7 @@
 #include "core/cmdlist/launch_policy.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
+#include "core/driver/driver.h"
 
 namespace tessera::core {
 
@@ -29,15 +30,6 @@ namespace {
 constexpr size_t kTinyBytes = 64u << 10;
 
 }  // namespace
-
-bool inlineLaunchEnabled() {
-  // TESSERA_INLINE_LAUNCH=0 hands every command of an asynchronous list to the executor.
-  static const bool on = [] {
-    const char* v = std::getenv("TESSERA_INLINE_LAUNCH");
-    return !(v && v[0] == '0' && v[1] == 0);
-  }();
-  return on;
-}
 
 bool CommandList::isTinyAndReady(const Command& c) {
   for (const Ref<Event>& e : c.waits)
@@ -112,7 +104,9 @@ ze_result_t CommandList::append(Command command) {
   // Always for a SYNCHRONOUS list; for an asynchronous one only a tiny command that is ready to run
   // on an idle queue (so order is kept): handing it to the executor would cost a wake-up of a
   // sleeping thread, tens of microseconds on these VMs, for nanoseconds of work.
-  bool inlineTiny = !queue_->synchronous() && inlineLaunchEnabled() && queue_->idle() &&
+  // TESSERA_INLINE_LAUNCH=0 hands every command of an asynchronous list to the executor.
+  bool inlineTiny = !queue_->synchronous() && device_.driver().config().inlineLaunch &&
+                    queue_->idle() &&
                     isTinyAndReady(command);
   if (queue_->synchronous() || inlineTiny) {
     const auto& cpus = device_.pinCpus();

@@ -67,10 +67,6 @@ struct MutableChange {
   std::array<uint64_t, 3> offset{0, 0, 0};     // kMutableGlobalOffset
 };
 
-// TESSERA_INLINE_LAUNCH: whether tiny ready commands of asynchronous immediate lists run inline on
-// an idle queue (default on; "0" turns it off).
-bool inlineLaunchEnabled();
-
 class CommandList
     : public Object<_ze_command_list_handle_t, 0x746573734c737431ull /* "tessLst1" */> {
  public:

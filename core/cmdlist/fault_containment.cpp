@@ -68,9 +68,8 @@ bool launchContained(const Kernel& kernel, const uint8_t* args, const LaunchDims
   }
 }
 
-void joinInterrupting(std::thread& executor, const std::atomic<bool>& exited, const void* tag) {
-  long timeoutMs = 2000;
-  if (const char* v = std::getenv("TESSERA_QUEUE_DESTROY_TIMEOUT_MS")) timeoutMs = std::atol(v);
+void joinInterrupting(std::thread& executor, const std::atomic<bool>& exited, const void* tag,
+                      uint64_t timeoutMs) {
   if (timeoutMs > 0) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
     while (!exited.load(std::memory_order_acquire) && std::chrono::steady_clock::now() < deadline)

@@ -1,39 +1,9 @@
 #include "core/device/hierarchy.h"
 
 #include <algorithm>
-#include <cctype>
-#include <strings.h>
 
 namespace tessera::core {
 namespace {
-
-std::string trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
-
-// "12" or "1.2.3"; nullopt when the text is not that.
-std::optional<std::vector<uint32_t>> parsePath(const std::string& text) {
-  constexpr uint32_t kMaxOrdinal = 1u << 20;
-  std::vector<uint32_t> path;
-  size_t i = 0;
-  while (true) {
-    size_t start = i;
-    uint64_t v = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-      v = v * 10 + static_cast<uint64_t>(text[i] - '0');
-      if (v > kMaxOrdinal) return std::nullopt;
-      ++i;
-    }
-    if (i == start) return std::nullopt;
-    path.push_back(static_cast<uint32_t>(v));
-    if (i == text.size()) return path;
-    if (text[i] != '.') return std::nullopt;
-    ++i;
-  }
-}
 
 struct Marked {
   const PartitionNode* node;
@@ -101,43 +71,15 @@ const char* hierarchyModeName(HierarchyMode mode) {
 }
 
 HierarchyMode parseHierarchyMode(const char* value, std::vector<std::string>& warnings) {
-  std::string v = trim(value ? value : "");
-  if (v.empty() || strcasecmp(v.c_str(), "COMPOSITE") == 0) return HierarchyMode::Composite;
-  if (strcasecmp(v.c_str(), "FLAT") == 0) return HierarchyMode::Flat;
-  if (strcasecmp(v.c_str(), "COMBINED") == 0) return HierarchyMode::Combined;
-  warnings.push_back("ZE_FLAT_DEVICE_HIERARCHY=\"" + v +
-                     "\" is not COMPOSITE, FLAT or COMBINED; using COMPOSITE");
-  return HierarchyMode::Composite;
+  return config::var::hierarchy.read(value, warnings);
 }
 
 RootMode parseRootMode(const char* value, std::vector<std::string>& warnings) {
-  std::string v = trim(value ? value : "");
-  if (v.empty() || strcasecmp(v.c_str(), "machine") == 0) return RootMode::Machine;
-  if (strcasecmp(v.c_str(), "package") == 0) return RootMode::Package;
-  warnings.push_back("TESSERA_ROOT_DEVICE=\"" + v + "\" is not machine or package; using machine");
-  return RootMode::Machine;
+  return config::var::rootMode.read(value, warnings);
 }
 
 std::optional<AffinityMask> parseAffinityMask(const char* value, std::vector<std::string>& warnings) {
-  std::string v = trim(value ? value : "");
-  if (v.empty()) return std::nullopt;
-  AffinityMask mask;
-  size_t start = 0;
-  while (start <= v.size()) {
-    size_t comma = v.find(',', start);
-    if (comma == std::string::npos) comma = v.size();
-    std::string entry = trim(std::string_view(v).substr(start, comma - start));
-    auto path = parsePath(entry);
-    if (!path) {
-      warnings.push_back("ZE_AFFINITY_MASK=\"" + v + "\" is malformed at \"" + entry +
-                         "\" (expected a comma-separated list such as 0,1.2); ignoring it and "
-                         "reporting every device");
-      return std::nullopt;
-    }
-    mask.entries.push_back(std::move(*path));
-    start = comma + 1;
-  }
-  return mask;
+  return config::var::affinityMask.read(value, warnings);
 }
 
 DeviceView exposeDevices(const std::vector<PartitionNode>& tree, HierarchyMode mode,

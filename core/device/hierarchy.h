@@ -19,16 +19,16 @@
 
 namespace tessera::core {
 
-enum class HierarchyMode { Composite, Flat, Combined };
+// ZE_FLAT_DEVICE_HIERARCHY's models, declared with the variable (config/settings.def).
+using HierarchyMode = config::HierarchyMode;
 const char* hierarchyModeName(HierarchyMode mode);
 
 // A parsed ZE_AFFINITY_MASK: each entry is a path of ordinals ("1.2" is {1, 2}).
-struct AffinityMask {
-  std::vector<std::vector<uint32_t>> entries;
-};
+using AffinityMask = config::AffinityMask;
 
-// Parsers of the environment variables. A value they cannot read adds a line to `warnings` and gives
-// the default: an unknown ZE_FLAT_DEVICE_HIERARCHY is COMPOSITE, an unknown TESSERA_ROOT_DEVICE is
+// The variables' values read by their rules in config/settings.def (the driver reads them all at
+// once, config::DriverSettings). A value a rule cannot read adds a line to `warnings` and gives the
+// default: an unknown ZE_FLAT_DEVICE_HIERARCHY is COMPOSITE, an unknown TESSERA_ROOT_DEVICE is
 // machine, and a ZE_AFFINITY_MASK that is not a comma-separated list of dotted ordinals is ignored as
 // a whole (every device is reported), so a typo never hides all devices. An unset or blank mask is
 // no mask.

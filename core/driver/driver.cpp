@@ -2,23 +2,20 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
 
+#include "backends/cpu/fault_guard.h"
 #include "compiler/compiler.h"
 #include "core/common/hash.h"
+#include "core/sync/wait.h"
 
 namespace tessera::core {
 
 DriverConfig DriverConfig::fromEnvironment() {
   DriverConfig c;
-  c.topology = TopologySource::fromString(std::getenv("TESSERA_TOPOLOGY"));
-  c.rootMode = parseRootMode(std::getenv("TESSERA_ROOT_DEVICE"), c.warnings);
-  c.hierarchy = parseHierarchyMode(std::getenv("ZE_FLAT_DEVICE_HIERARCHY"), c.warnings);
-  c.affinityMask = parseAffinityMask(std::getenv("ZE_AFFINITY_MASK"), c.warnings);
-  const char* force = std::getenv("ZE_SHARED_FORCE_DEVICE_ALLOC");
-  c.sharedForceDeviceAlloc = force && std::string(force) == "1";
-  c.compiler = compiler::settingsFromEnvironment();
+  static_cast<config::DriverSettings&>(c) = config::DriverSettings::fromEnvironment(c.warnings);
+  c.topology = TopologySource::fromString(c.topologyText.c_str());
+  c.compiler = compiler::settingsFromEnvironment(c.warnings);
   return c;
 }
 
@@ -93,6 +90,9 @@ std::vector<Device*> Driver::partitionDevices(Device& parent,
 Driver& Driver::global() {
   static Driver* driver = [] {
     DriverConfig config = DriverConfig::fromEnvironment();
+    // What is process-wide: how long waits spin, and whether faults are contained.
+    sync::setSpinNs(config.spinUs * 1000);
+    backends::cpu::setFaultGuardEnabled(!config.noFaultGuard);
     std::unique_ptr<Driver> d;
     try {
       d = create(config);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compiler/settings.h"
+#include "config/settings.h"
 #include "core/common/object.h"
 #include "core/device/device.h"
 #include "core/device/hierarchy.h"
@@ -23,23 +24,20 @@ class Compiler;
 
 namespace tessera::core {
 
-// Everything the environment decides, read once.
-struct DriverConfig {
-  TopologySource topology;
-  RootMode rootMode = RootMode::Machine;
-  HierarchyMode hierarchy = HierarchyMode::Composite;
-  std::optional<AffinityMask> affinityMask;
-  // ZE_SHARED_FORCE_DEVICE_ALLOC=1: shared allocations made with a device are placed like device
-  // allocations (bound to the device's NUMA nodes) instead of following first touch.
-  bool sharedForceDeviceAlloc = false;
+// Everything the environment decides, read once: the driver's rows of config/settings.def
+// (rootMode, hierarchy, affinityMask, sharedForceDeviceAlloc, spinUs, inlineLaunch,
+// queueDestroyTimeoutMs, noFaultGuard, topologyText), which the objects the driver makes read
+// through it, and the topology source TESSERA_TOPOLOGY names.
+struct DriverConfig : config::DriverSettings {
+  TopologySource topology;            // from topologyText
   std::vector<std::string> warnings;  // what could not be read, and what was done instead
   // How modules are compiled and cached (compiler/settings.h); default: no on-disk cache.
   compiler::CompilerSettings compiler;
 
-  // TESSERA_TOPOLOGY, TESSERA_ROOT_DEVICE, ZE_FLAT_DEVICE_HIERARCHY, ZE_AFFINITY_MASK,
-  // ZE_SHARED_FORCE_DEVICE_ALLOC, and the compiler's variables (compiler::settingsFromEnvironment).
-  // ZE_ENABLE_PCI_ID_DEVICE_ORDER is accepted and has nothing to reorder: a CPU device has no PCI
-  // bus id and devices are always reported in hwloc's logical order.
+  // config::DriverSettings::fromEnvironment, the topology source and the compiler's settings
+  // (compiler::settingsFromEnvironment, config::CompilerSettings). ZE_ENABLE_PCI_ID_DEVICE_ORDER is
+  // accepted and has nothing to reorder: a CPU device has no PCI bus id and devices are always
+  // reported in hwloc's logical order.
   static DriverConfig fromEnvironment();
 };
 

@@ -10,6 +10,7 @@
 #include "core/cmdlist/fault_containment.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
+#include "core/driver/driver.h"
 #include "core/trace/command_trace.h"
 
 namespace tessera::core {
@@ -45,7 +46,7 @@ CommandQueue::CommandQueue(Context& context, Device& device, const ze_command_qu
 CommandQueue::~CommandQueue() {
   stop_.request();  // wakes the executor wherever it sleeps (sync::Cancel)
   // Interrupts a kernel that does not end (docs/reliability.md, "Faults").
-  joinInterrupting(executor_, exited_, &stop_);
+  joinInterrupting(executor_, exited_, &stop_, device_.driver().config().queueDestroyTimeoutMs);
   // What never ran lets go of its allocations, so a BLOCKING_FREE of them does not wait forever.
   for (const Submission& s : pending_) releaseUses(s);
 }

@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <climits>
-#include <cstdlib>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -90,15 +89,12 @@ uint64_t nowNs() {
   return static_cast<uint64_t>(ts.tv_sec) * 1'000'000'000ull + static_cast<uint64_t>(ts.tv_nsec);
 }
 
-uint64_t spinNs() {
-  static const uint64_t ns = [] {
-    const char* v = std::getenv("TESSERA_SPIN_US");
-    char* end = nullptr;
-    unsigned long us = v ? std::strtoul(v, &end, 10) : 0;
-    return (v && end && *end == 0) ? uint64_t(us) * 1000 : uint64_t(100'000);
-  }();
-  return ns;
-}
+namespace {
+std::atomic<uint64_t> gSpinNs{100'000};
+}  // namespace
+
+uint64_t spinNs() { return gSpinNs.load(std::memory_order_relaxed); }
+void setSpinNs(uint64_t ns) { gSpinNs.store(ns, std::memory_order_relaxed); }
 
 bool Cancel::enter(Sleeper& s) const {
   std::lock_guard lock(mutex_);

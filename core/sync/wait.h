@@ -76,9 +76,11 @@ class Counter {
   mutable std::atomic<uint32_t> sleepers_{0};
 };
 
-// How long a waiter spins before it sleeps. Spinning is what makes wake-ups take microseconds on
-// machines where waking a sleeping CPU takes tens of them; TESSERA_SPIN_US overrides it (0: never).
+// How long a waiter spins before it sleeps (100 us unless set). Spinning is what makes wake-ups
+// take microseconds on machines where waking a sleeping CPU takes tens of them. The driver sets it
+// when it is created, from TESSERA_SPIN_US (0: never spin).
 uint64_t spinNs();
+void setSpinNs(uint64_t ns);
 
 // CLOCK_MONOTONIC in nanoseconds.
 uint64_t nowNs();

@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "config/settings.h"
 #include "core/topology/topology.h"
 
 namespace tessera::core {
@@ -18,8 +19,8 @@ struct PartitionNode {
   std::vector<PartitionNode> children;
 };
 
-// TESSERA_ROOT_DEVICE: one root device for the machine, or one per package.
-enum class RootMode { Machine, Package };
+// TESSERA_ROOT_DEVICE: one root device for the machine, or one per package (config/settings.def).
+using RootMode = config::RootMode;
 
 // The parts `pus` splits into at the first level that cuts it into two or more disjoint parts that
 // together cover it; empty when no level does. NUMA nodes that share their CPUs (e.g. DDR and HBM

@@ -22,6 +22,8 @@
 #include <vector>
 
 #include "spirv/clc/client.h"
+
+#include "config/settings.h"
 #include "spirv/opencl_c.h"
 #include "spirv/opencl_options.h"
 
@@ -221,14 +223,12 @@ Reply failure(const std::string& why) {
 }  // namespace
 
 Settings settingsFromEnvironment() {
+  // The driver has printed what these rules refused when it was created; an OpenCL C build only
+  // takes the values.
+  std::vector<std::string> ignored;
   Settings settings;
-  if (const char* path = std::getenv("TESSERA_CLC"); path != nullptr && *path != '\0')
-    settings.program = path;
-  if (const char* v = std::getenv("TESSERA_COMPILE_TIMEOUT_S"); v && *v) {
-    char* end = nullptr;
-    double s = std::strtod(v, &end);
-    if (end != v && *end == '\0' && s >= 0 && s <= 1e9) settings.deadlineSeconds = s;
-  }
+  settings.program = config::var::clc.fromEnvironment(ignored);
+  settings.deadlineSeconds = config::var::compileTimeoutS.fromEnvironment(ignored);
   return settings;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "watched_child.h"
 #include "ze_test_support.h"
 
 namespace tessera::test {
@@ -31,25 +32,6 @@ inline ze_command_queue_desc_t queueDesc(
     ze_command_queue_flags_t flags = 0) {
   return {ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, ordinal, index, flags, mode,
           ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
-}
-
-// Scenarios that could hang the whole test binary if the driver is broken run in a copy of the
-// binary: the parent names a hidden test case, the child runs it under a watchdog (SIGALRM), and
-// the parent checks that it passed. Hidden tests still run under an exclusion filter such as
-// "~[novalidation]", so they do nothing unless inWatchedChild().
-constexpr const char* kWatchedChildVar = "TESSERA_TEST_WATCHED_CHILD";
-inline bool inWatchedChild() {
-  return std::getenv(kWatchedChildVar) != nullptr;
-}
-inline void armWatchdog(unsigned seconds) {
-  alarm(seconds);
-}
-inline void runWatchedChild(const std::string& testName) {
-  auto r = runProgram({"/proc/self/exe", testName}, {{kWatchedChildVar, "1"}});
-  INFO("child " << testName << " exit " << r.exitCode << "\nstdout: " << r.out
-                << "\nstderr: " << r.err);
-  CHECK(r.exitCode == 0);
-  CHECK(r.out.find("All tests passed") != std::string::npos);
 }
 
 class ExecFixture {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "process.h"
 #include "tessera/ze_tessera.h"
 
 namespace tessera::test {
@@ -35,24 +36,10 @@ std::string pus(ze_driver_handle_t driver, ze_device_handle_t device);
 
 // Runs a program with the test environment (Tessera through the loader) plus `env`; variables that
 // change which devices Tessera reports are removed first unless `env` sets them.
-struct ProcessResult {
-  int exitCode = -1;
-  std::string out, err;
-};
 ProcessResult runProgram(const std::vector<std::string>& argv,
                          const std::map<std::string, std::string>& env);
 // A program started with the same environment as runProgram, with pipes to its stdin and from its
 // stdout (stderr is inherited), for tests that talk to a second process while both run.
-struct Child {
-  int pid = -1;
-  int toChild = -1;    // write end of its stdin
-  int fromChild = -1;  // read end of its stdout
-  // Reads one line (without the newline) from its stdout; empty at end of file.
-  std::string readLine();
-  void writeLine(const std::string& line);
-  // Closes the pipes and waits; the exit code, or 128 + the signal that ended it.
-  int wait();
-};
 Child startProgram(const std::vector<std::string>& argv,
                    const std::map<std::string, std::string>& env);
 

@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "config/settings.h"
 #include "core/topology/source_limits.h"
 
 namespace tessera::info {
@@ -196,8 +197,11 @@ hwloc_topology_t loadTopology(std::string& error) {
     return nullptr;
   }
   // The driver's rule (core/topology/topology.cpp): a file or a name ending in .xml is hwloc XML,
-  // anything else a synthetic description.
-  if (const char* src = std::getenv("TESSERA_TOPOLOGY"); src && *src) {
+  // anything else a synthetic description. TESSERA_TOPOLOGY as the driver reads it
+  // (config/settings.def; it has no warnings of its own).
+  std::vector<std::string> warnings;
+  const std::string source = tessera::config::var::topologyText.fromEnvironment(warnings);
+  if (const char* src = source.c_str(); *src) {
     struct stat st;
     size_t n = std::strlen(src);
     bool xml = (stat(src, &st) == 0 && S_ISREG(st.st_mode)) || (n > 4 && std::strcmp(src + n - 4, ".xml") == 0);

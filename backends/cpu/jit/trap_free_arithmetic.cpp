@@ -76,7 +76,6 @@ void guardDivision(llvm::BinaryOperator& div, const llvm::DataLayout& dl) {
   llvm::Value* x = div.getOperand(0);
   llvm::Value* d = div.getOperand(1);
   llvm::Type* t = d->getType();
-  const unsigned bits = t->getScalarSizeInBits();
   const bool isSigned = isSignedDivision(div.getOpcode());
   const auto* constant = llvm::dyn_cast<llvm::Constant>(d);
   bool mayBeZero = constant

@@ -5,13 +5,11 @@
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <string>
 #include <vector>
+
+#include "watched_child.h"
 
 namespace tessera::cltest {
 
@@ -68,29 +66,9 @@ struct ClFixture {
 };
 
 // Scenarios that crashed or corrupted the process before their fix run in a copy of the test
-// binary: the parent names a hidden test case (tagged "[.name]"), the child runs it under a
-// watchdog (SIGALRM) and the parent checks its exit status. Hidden tests do nothing unless
-// inWatchedChild().
-constexpr const char* kWatchedChildVar = "TESSERA_TEST_WATCHED_CHILD";
-inline bool inWatchedChild() {
-  return std::getenv(kWatchedChildVar) != nullptr;
-}
-inline void armWatchdog(unsigned seconds) {
-  alarm(seconds);
-}
-inline void runWatchedChild(const std::string& testName) {
-  pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    setenv(kWatchedChildVar, "1", 1);
-    execl("/proc/self/exe", "/proc/self/exe", testName.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  int status = 0;
-  REQUIRE(waitpid(pid, &status, 0) == pid);
-  INFO("child " << testName << " status " << status);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
-}
+// binary (tests/support/watched_child.h).
+using tessera::test::armWatchdog;
+using tessera::test::inWatchedChild;
+using tessera::test::runWatchedChild;
 
 }  // namespace tessera::cltest

@@ -78,7 +78,7 @@ std::vector<T> reference(T x, T y, T z) {
   for (int i = 0; i < bits; ++i) pop += (ux >> i) & 1;
   int r = int(uy % bits);
   U rotated = r == 0 ? ux : U(U(ux << r) | U(ux >> (bits - r)));
-  I128 sx = x, sy = y, sz = z;
+  I128 sx = x, sy = y;
   I128 d = sx > sy ? sx - sy : sy - sx;
   T lo = std::min(y, z), hi = std::max(y, z);
   return {

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -292,11 +293,12 @@ TEST_CASE("Given the environment, then settingsFromEnvironment reads every compi
           "once into plain values",
           "[compiler][settings]") {
   CompilerSettings expected;
+  std::vector<std::string> warnings;
   SECTION("defaults") {
     Environment env(std::map<std::string, const char*>{{"TESSERA_CACHE_DIR", "/tmp/somewhere"}});
     expected.cache.enabled = true;
     expected.cache.folder = "/tmp/somewhere";
-    CHECK(describe(settingsFromEnvironment()) == describe(expected));
+    CHECK(describe(settingsFromEnvironment(warnings)) == describe(expected));
   }
   SECTION("values") {
     Environment env({{"TESSERA_WIDEN", "16"},
@@ -313,11 +315,12 @@ TEST_CASE("Given the environment, then settingsFromEnvironment reads every compi
     expected.perfJit = true;
     expected.cache = {true, "/tmp/xdg/tessera", uint64_t{1} << 19, true};
     expected.process = {"/bin/false", 2.5};
-    CHECK(describe(settingsFromEnvironment()) == describe(expected));
+    CHECK(describe(settingsFromEnvironment(warnings)) == describe(expected));
   }
-  SECTION("values the code cannot use fall back as the JIT always did") {
+  SECTION("values the rules refuse keep the default, with a warning naming the variable") {
     for (auto [text, widen] : std::map<std::string, int>{
-             {"3", 1}, {"128", 1}, {"-4", 1}, {"0", 0}, {"8", 8}, {"x", 0}}) {
+             {"3", 1}, {"128", 1}, {"-4", 1}, {"0", 0}, {"8", 8}, {"x", 1}}) {
+      warnings.clear();
       Environment env({{"TESSERA_WIDEN", text.c_str()},
                        {"TESSERA_CACHE", "0"},
                        {"TESSERA_CACHE_DIR", "/tmp/somewhere"},
@@ -326,7 +329,14 @@ TEST_CASE("Given the environment, then settingsFromEnvironment reads every compi
       INFO("TESSERA_WIDEN=" << text);
       expected.code.widen = widen;
       expected.dumpModule = true;
-      CHECK(describe(settingsFromEnvironment()) == describe(expected));
+      CHECK(describe(settingsFromEnvironment(warnings)) == describe(expected));
+      // TESSERA_COMPILE_TIMEOUT_S=soon always; TESSERA_WIDEN when it is not 0, 1 or a power of
+      // two up to 64.
+      const bool widenRefused = text != "0" && text != "8";
+      REQUIRE(warnings.size() == (widenRefused ? 2u : 1u));
+      CHECK(std::count_if(warnings.begin(), warnings.end(), [](const std::string& w) {
+              return w.rfind("TESSERA_COMPILE_TIMEOUT_S", 0) == 0;
+            }) == 1);
     }
   }
 }

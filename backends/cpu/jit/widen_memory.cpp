@@ -1,0 +1,174 @@
+// The widening (widener.h): loads and stores of the lanes: contiguous vectors, one load for
+// coinciding addresses, gathers and scatters, and OpenCL vectors lane by lane.
+#include "backends/cpu/jit/widener.h"
+
+namespace tessera::backends::cpu::jit::widening {
+
+// A vector of `t` lies in memory as consecutive scalars of `t` (not so for i1: <8 x i1> is one
+// byte, eight i1 are eight).
+bool Widener::packed(llvm::Type* t) {
+  uint64_t size = dl_.getTypeAllocSize(t).getFixedSize();
+  return dl_.getTypeSizeInBits(t).getFixedSize() == 8 * size &&
+         dl_.getTypeAllocSize(vecOf(t)).getFixedSize() == vf_ * size;
+}
+
+// The lanes a memory access runs for: the predicated block's, else all.
+llvm::Value* Widener::lanes(llvm::IRBuilder<>& b) {
+  return mask_ ? mask_ : llvm::Constant::getAllOnesValue(vecOf(b.getInt1Ty()));
+}
+
+llvm::Value* Widener::widenLoad(llvm::IRBuilder<>& b, llvm::LoadInst* l) {
+  llvm::Type* t = l->getType();
+  llvm::Value* p = l->getPointerOperand();
+  auto s = stride(p);
+  uint64_t size = dl_.getTypeAllocSize(t).getFixedSize();
+  if (s && *s == static_cast<int64_t>(size) && packed(t)) {
+    ++stats_->contiguous;
+    if (mask_)
+      return b.CreateMaskedLoad(vecOf(t), p, l->getAlign(),
+                                spreadLanes(b, mask_, vectorElements(t)), nullptr,
+                                l->getName() + ".wide");
+    return b.CreateAlignedLoad(vecOf(t), p, l->getAlign(), l->getName() + ".wide");
+  }
+  if (s && *s == 0) {
+    // Every lane's address is lane 0's (`in[tid / 8]`, lane_strides.h): one load for all.
+    ++stats_->contiguous;
+    return splat(b, b.CreateAlignedLoad(t, p, l->getAlign(), l->getName() + ".one"));
+  }
+  if (vectorElements(t)) return loadLaneVectors(b, l);
+  ++stats_->gathers;
+  return b.CreateMaskedGather(vecOf(t), wide(b, p), l->getAlign(), lanes(b), nullptr,
+                              l->getName() + ".wide");
+}
+
+// An OpenCL vector whose lanes' vectors are not consecutive in memory (CLBlast's tile loads,
+// `alm[kg * 8 + tid % 8]`, a float4 per lane at a stride the analysis does not know): a lane's
+// vector as wide as an int or a long (float2, char4, ...) is one integer of a gather; a wider
+// one is loaded lane by lane from each lane's address, and the VF vectors are concatenated
+// lane-major. In a predicated block each lane's load is masked by its own bit (a masked load
+// does not touch memory where its mask is off).
+llvm::Value* Widener::loadLaneVectors(llvm::IRBuilder<>& b, llvm::LoadInst* l) {
+  llvm::Type* t = l->getType();
+  llvm::Value* p = l->getPointerOperand();
+  ++stats_->vectorGathers;
+  if (llvm::Type* whole = laneInteger(t)) {
+    llvm::Value* g = b.CreateMaskedGather(vecOf(whole), wide(b, p), l->getAlign(), lanes(b));
+    return b.CreateBitCast(g, vecOf(t), l->getName() + ".wide");
+  }
+  std::vector<llvm::Value*> parts;
+  for (unsigned k = 0; k < vf_; ++k) {
+    llvm::Value* at = laneAddress(b, p, k);
+    if (mask_)
+      parts.push_back(b.CreateMaskedLoad(t, at, l->getAlign(), laneMask(b, k, vectorElements(t))));
+    else
+      parts.push_back(b.CreateAlignedLoad(t, at, l->getAlign()));
+  }
+  return concatLanes(b, parts, l->getName() + ".wide");
+}
+
+// The store of an OpenCL vector whose lanes' vectors are not consecutive, or all at one address:
+// each lane's vector stored at its address in lane order (the scalar order, so the last lane's
+// is the one left where addresses coincide), masked by its lane's bit in a predicated block;
+// an int- or long-sized one as one scatter of integers (ordered the same way).
+void Widener::storeLaneVectors(llvm::IRBuilder<>& b, llvm::StoreInst* st) {
+  llvm::Value* v = st->getValueOperand();
+  llvm::Value* p = st->getPointerOperand();
+  llvm::Type* t = v->getType();
+  const unsigned n = vectorElements(t);
+  ++stats_->vectorScatters;
+  llvm::Value* w = wide(b, v);
+  if (llvm::Type* whole = laneInteger(t); whole && varying_.count(p)) {
+    b.CreateMaskedScatter(b.CreateBitCast(w, vecOf(whole)), wide(b, p), st->getAlign(), lanes(b));
+    return;
+  }
+  for (unsigned k = 0; k < vf_; ++k) {
+    llvm::SmallVector<int, 16> idx;
+    for (unsigned e = 0; e < n; ++e) idx.push_back(static_cast<int>(k * n + e));
+    llvm::Value* part = b.CreateShuffleVector(w, idx);
+    llvm::Value* at = laneAddress(b, p, k);
+    if (mask_)
+      b.CreateMaskedStore(part, at, st->getAlign(), laneMask(b, k, n));
+    else
+      b.CreateAlignedStore(part, at, st->getAlign());
+  }
+}
+
+// The integer type a lane's vector of type t is, bit for bit, when the target gathers such
+// integers (4 or 8 bytes), else null.
+llvm::Type* Widener::laneInteger(llvm::Type* t) {
+  uint64_t bits = dl_.getTypeSizeInBits(t).getFixedSize();
+  if (!packed(t) || (bits != 32 && bits != 64)) return nullptr;
+  return llvm::IntegerType::get(t->getContext(), static_cast<unsigned>(bits));
+}
+
+// Lane k's address: lane 0's (the scalar instruction's value) plus k strides when the stride is
+// known, else element k of the widened address.
+llvm::Value* Widener::laneAddress(llvm::IRBuilder<>& b, llvm::Value* p, unsigned k) {
+  if (!varying_.count(p)) return p;
+  if (auto s = stride(p)) {
+    if (k == 0) return p;
+    return b.CreateGEP(b.getInt8Ty(), p, b.getInt64(static_cast<uint64_t>(*s * k)));
+  }
+  return b.CreateExtractElement(wide_.lookup(p), k);
+}
+
+// Lane k's bit of the block's mask, for the n elements of its vector.
+llvm::Value* Widener::laneMask(llvm::IRBuilder<>& b, unsigned k, unsigned n) {
+  return b.CreateVectorSplat(n, b.CreateExtractElement(mask_, k));
+}
+
+// The lanes' vectors (all of one type, lane order) as one lane-major vector: pairs concatenated
+// level by level (LLVM's concat_vectors, which x86 does with subvector inserts).
+llvm::Value* Widener::concatLanes(llvm::IRBuilder<>& b, std::vector<llvm::Value*> parts,
+                                  const llvm::Twine& name) {
+  auto count = [](llvm::Value* v) {
+    return static_cast<unsigned>(llvm::cast<llvm::FixedVectorType>(v->getType())->getNumElements());
+  };
+  const unsigned total = count(parts[0]) * static_cast<unsigned>(parts.size());
+  while (parts.size() > 1) {
+    if (parts.size() % 2) parts.push_back(llvm::PoisonValue::get(parts[0]->getType()));
+    std::vector<llvm::Value*> next;
+    for (size_t k = 0; k < parts.size(); k += 2) {
+      llvm::SmallVector<int, 64> idx;
+      for (unsigned e = 0; e < 2 * count(parts[k]); ++e) idx.push_back(static_cast<int>(e));
+      next.push_back(b.CreateShuffleVector(parts[k], parts[k + 1], idx));
+    }
+    parts = std::move(next);
+  }
+  if (count(parts[0]) == total) {
+    parts[0]->setName(name);
+    return parts[0];
+  }
+  llvm::SmallVector<int, 64> idx;
+  for (unsigned e = 0; e < total; ++e) idx.push_back(static_cast<int>(e));
+  return b.CreateShuffleVector(parts[0], idx, name);
+}
+
+void Widener::widenStore(llvm::IRBuilder<>& b, llvm::StoreInst* st) {
+  llvm::Value* v = st->getValueOperand();
+  llvm::Value* p = st->getPointerOperand();
+  llvm::Type* t = v->getType();
+  if (!varying_.count(p) && !vectorElements(t)) {
+    // A varying value to one address: lane by lane, the last lane's store is the one left.
+    perLane(b, *st);
+    return;
+  }
+  auto s = stride(p);
+  uint64_t size = dl_.getTypeAllocSize(t).getFixedSize();
+  if (varying_.count(p) && s && *s == static_cast<int64_t>(size) && packed(t)) {
+    ++stats_->contiguous;
+    if (mask_)
+      b.CreateMaskedStore(wide(b, v), p, st->getAlign(), spreadLanes(b, mask_, vectorElements(t)));
+    else
+      b.CreateAlignedStore(wide(b, v), p, st->getAlign());
+    return;
+  }
+  if (vectorElements(t)) {
+    storeLaneVectors(b, st);
+    return;
+  }
+  ++stats_->scatters;
+  b.CreateMaskedScatter(wide(b, v), wide(b, p), st->getAlign(), lanes(b));
+}
+
+}  // namespace tessera::backends::cpu::jit::widening
