@@ -74,6 +74,12 @@ bool findRecursion(llvm::Module& m, std::string* error);
 std::vector<llvm::Function*> possibleCallees(llvm::Function& f,
                                              const std::vector<llvm::Function*>& addressTaken);
 
+// constant_operands.cpp: after O3, the constant splat of an integer vector add whose one user is
+// another add is loaded (from a private constant global) instead of written in place, so that x86's
+// instruction selection keeps Reassociate's `(x + C) + y` rather than moving C after y (onto the
+// critical path of chains like MD5's steps). Returns how many operands it rewrote.
+unsigned keepSumConstantsFirst(llvm::Module& m);
+
 // stack_sizes.cpp: the stack a work-group function needs, measured at JIT time.
 // The largest frame (static allocas) a function may have: x86 addresses its frame with signed
 // 32-bit displacements, so LLVM cannot compile one near 2 GiB.

@@ -219,6 +219,11 @@ bool optimizeModule(PipelineState& s) {
   return true;
 }
 
+bool keepSumsInOrder(PipelineState& s) {
+  keepSumConstantsFirst(s.module);
+  return true;
+}
+
 bool measureStacks(PipelineState& s) {
   return planStacks(s.module, &s.stacks, s.error);
 }
@@ -279,6 +284,10 @@ constexpr JitPass kPipeline[] = {
     {"optimize", PassScope::Module, optimizeModule,
      "the O3 pipeline (or the build options' level) with the host TargetMachine: vectorizes the "
      "work-item loops"},
+    {"sum-constants-first", PassScope::Module, keepSumsInOrder,
+     "after O3 (which would fold it back), a constant splat added before another add is loaded "
+     "rather than written in place, so x86's instruction selection keeps it off the sum's "
+     "critical path (hashcat's MD5 steps)"},
     {"plan-stacks", PassScope::Module, measureStacks,
      "what the optimized IR knows for measuring stacks (callees, allocas); a frame too large to "
      "compile fails here"},
