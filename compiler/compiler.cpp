@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <new>
 
 #include "backends/cpu/jit/builtin_runtime.h"
 #include "backends/cpu/jit/kernel_jit.h"
@@ -123,8 +124,35 @@ CacheKey Compiler::keyOf(const Program& program) {
   return cacheKey(program.spirv, program.options, program.specs, settings_.code, target);
 }
 
+template <typename Work>
+auto Compiler::retiringJitOnBadAlloc(Work&& work) -> decltype(work()) {
+  try {
+    return work();
+  } catch (const std::bad_alloc&) {
+    std::lock_guard lock(jitMutex_);
+    if (jit_) retiredJits_.push_back(std::move(jit_));
+    jitTried_ = false;
+    throw;
+  }
+}
+
 Compiler::Result Compiler::build(std::span<const uint8_t> binary, const char* buildFlags,
                                  std::span<const SpecConstant> constants) {
+  return retiringJitOnBadAlloc([&] { return buildProgram(binary, buildFlags, constants); });
+}
+
+Compiler::Result Compiler::load(std::span<const uint8_t> bytes) {
+  return retiringJitOnBadAlloc([&] { return loadNative(bytes); });
+}
+
+std::shared_ptr<const ModuleCode> Compiler::link(const Program& importer,
+                                                 std::span<const Program* const> providers,
+                                                 std::string& log) {
+  return retiringJitOnBadAlloc([&] { return linkProgram(importer, providers, log); });
+}
+
+Compiler::Result Compiler::buildProgram(std::span<const uint8_t> binary, const char* buildFlags,
+                                        std::span<const SpecConstant> constants) {
   Result r;
   BuildOptions options;
   if (!parseBuildOptions(buildFlags, options, r.log)) return r;
@@ -208,7 +236,7 @@ Compiler::Result Compiler::build(std::span<const uint8_t> binary, const char* bu
   return r;
 }
 
-Compiler::Result Compiler::load(std::span<const uint8_t> bytes) {
+Compiler::Result Compiler::loadNative(std::span<const uint8_t> bytes) {
   Result r;
   NativeImage image;
   std::string error;
@@ -256,9 +284,9 @@ Compiler::Result Compiler::load(std::span<const uint8_t> bytes) {
   return r;
 }
 
-std::shared_ptr<const ModuleCode> Compiler::link(const Program& importer,
-                                                 std::span<const Program* const> providers,
-                                                 std::string& log) {
+std::shared_ptr<const ModuleCode> Compiler::linkProgram(const Program& importer,
+                                                        std::span<const Program* const> providers,
+                                                        std::string& log) {
   std::string error;
   backends::cpu::KernelJit* jit = this->jit(error);
   if (!jit) {

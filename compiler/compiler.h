@@ -73,6 +73,19 @@ class Compiler {
  private:
   // The JIT, made on first need; null (and `error`) when LLVM cannot target this CPU.
   backends::cpu::KernelJit* jit(std::string& error);
+  // `work()`, and when memory runs out inside it (std::bad_alloc, which reaches the entry point as
+  // OUT_OF_HOST_MEMORY) the JIT is retired: an allocation failure unwinds through LLVM frames
+  // not written for it and can leave ORC's session half-updated, where a later lookup crashes. A
+  // retired JIT stays alive for the code it already holds and is never used again; the next build
+  // makes a new one.
+  template <typename Work>
+  auto retiringJitOnBadAlloc(Work&& work) -> decltype(work());
+  Result buildProgram(std::span<const uint8_t> spirv, const char* buildFlags,
+                      std::span<const SpecConstant> constants);
+  Result loadNative(std::span<const uint8_t> nativeBinary);
+  std::shared_ptr<const ModuleCode> linkProgram(const Program& importer,
+                                                std::span<const Program* const> providers,
+                                                std::string& log);
   CacheKey keyOf(const Program& program);
 
   CompilerSettings settings_;
@@ -81,6 +94,7 @@ class Compiler {
   std::unique_ptr<backends::cpu::KernelJit> jit_;
   bool jitTried_ = false;
   std::string jitFailure_;
+  std::vector<std::unique_ptr<backends::cpu::KernelJit>> retiredJits_;
 };
 
 }  // namespace tessera::compiler
