@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "core/topology/partition.h"
+#include "core/topology/device_tree.h"
 
 namespace tessera::core {
 namespace {

@@ -12,11 +12,11 @@
 
 namespace tessera::core {
 
-struct PartitionNode {
+struct DeviceTreeNode {
   Level level = Level::Machine;  // the level whose object cut this part out
   uint32_t objectIndex = 0;      // that object's logical index in hwloc
   CpuSet pus;
-  std::vector<PartitionNode> children;
+  std::vector<DeviceTreeNode> children;
 };
 
 // TESSERA_ROOT_DEVICE: one root device for the machine, or one per package (config/settings.def).
@@ -32,6 +32,6 @@ std::vector<Part> splitOnce(const Topology& topo, const CpuSet& pus, Level* leve
 std::vector<Part> distinctParts(std::vector<Part> parts, const CpuSet& pus);
 
 // The whole tree: the root devices in order, each with its nested sub-devices.
-std::vector<PartitionNode> buildDeviceTree(const Topology& topo, RootMode mode);
+std::vector<DeviceTreeNode> buildDeviceTree(const Topology& topo, RootMode mode);
 
 }  // namespace tessera::core

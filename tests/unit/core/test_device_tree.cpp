@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "core/topology/partition.h"
+#include "core/topology/device_tree.h"
 #include "core_test_support.h"
 
 using namespace tessera::core;
@@ -18,11 +18,11 @@ using tessera::core::test::xeonXml;
 
 namespace {
 
-std::vector<PartitionNode> treeOf(const std::string& description, RootMode mode) {
+std::vector<DeviceTreeNode> treeOf(const std::string& description, RootMode mode) {
   auto topo = synthetic(description);
-  std::vector<PartitionNode> tree = buildDeviceTree(*topo, mode);
+  std::vector<DeviceTreeNode> tree = buildDeviceTree(*topo, mode);
   CpuSet covered;
-  for (const PartitionNode& root : tree) {
+  for (const DeviceTreeNode& root : tree) {
     checkTreeInvariants(root);
     CHECK_FALSE(covered.intersects(root.pus));
     covered = covered | root.pus;
@@ -32,7 +32,7 @@ std::vector<PartitionNode> treeOf(const std::string& description, RootMode mode)
 }
 
 // Checks a node's level, object index and PUs.
-void checkNode(const PartitionNode& n, Level level, uint32_t index, const CpuSet& pus) {
+void checkNode(const DeviceTreeNode& n, Level level, uint32_t index, const CpuSet& pus) {
   INFO("expected " << levelName(level) << " #" << index << " " << pus.toString() << ", got "
                    << levelName(n.level) << " #" << n.objectIndex << " " << n.pus.toString());
   CHECK(n.level == level);
@@ -41,14 +41,14 @@ void checkNode(const PartitionNode& n, Level level, uint32_t index, const CpuSet
 }
 
 // The children at depth d are widths[d] parts of levels[d]; below the last level, leaves.
-void checkUniform(const PartitionNode& n, const std::vector<Level>& levels,
+void checkUniform(const DeviceTreeNode& n, const std::vector<Level>& levels,
                   const std::vector<uint32_t>& widths, size_t depth = 0) {
   if (depth == levels.size()) {
     CHECK(n.children.empty());
     return;
   }
   REQUIRE(n.children.size() == widths[depth]);
-  for (const PartitionNode& c : n.children) {
+  for (const DeviceTreeNode& c : n.children) {
     CHECK(c.level == levels[depth]);
     checkUniform(c, levels, widths, depth + 1);
   }
@@ -57,16 +57,16 @@ void checkUniform(const PartitionNode& n, const std::vector<Level>& levels,
 }  // namespace
 
 TEST_CASE("Given pack:2 numa:2 l3:2, when the machine is the root, then it nests package, NUMA, L3",
-          "[partition]") {
+          "[device_tree]") {
   auto tree = treeOf("pack:2 numa:2 l3:2 core:2 pu:1", RootMode::Machine);
   REQUIRE(tree.size() == 1);
   checkNode(tree[0], Level::Machine, 0, puRange(0, 15));
   checkUniform(tree[0], {Level::Package, Level::NumaNode, Level::L3}, {2, 2, 2});
   for (uint32_t p = 0; p < 2; ++p) {
-    const PartitionNode& pkg = tree[0].children[p];
+    const DeviceTreeNode& pkg = tree[0].children[p];
     checkNode(pkg, Level::Package, p, puRange(8 * p, 8 * p + 7));
     for (uint32_t n = 0; n < 2; ++n) {
-      const PartitionNode& numa = pkg.children[n];
+      const DeviceTreeNode& numa = pkg.children[n];
       uint32_t ni = 2 * p + n;
       checkNode(numa, Level::NumaNode, ni, puRange(4 * ni, 4 * ni + 3));
       for (uint32_t l = 0; l < 2; ++l) {
@@ -78,16 +78,16 @@ TEST_CASE("Given pack:2 numa:2 l3:2, when the machine is the root, then it nests
 }
 
 TEST_CASE("Given pack:2 numa:2 l3:2, when packages are the roots, then there are two roots",
-          "[partition]") {
+          "[device_tree]") {
   auto tree = treeOf("pack:2 numa:2 l3:2 core:2 pu:1", RootMode::Package);
   REQUIRE(tree.size() == 2);
   checkNode(tree[0], Level::Package, 0, puRange(0, 7));
   checkNode(tree[1], Level::Package, 1, puRange(8, 15));
-  for (const PartitionNode& root : tree) checkUniform(root, {Level::NumaNode, Level::L3}, {2, 2});
+  for (const DeviceTreeNode& root : tree) checkUniform(root, {Level::NumaNode, Level::L3}, {2, 2});
 }
 
 TEST_CASE("Given pack:2 numa:4, when packages are the roots, then each has 4 NUMA leaves",
-          "[partition]") {
+          "[device_tree]") {
   auto tree = treeOf("pack:2 numa:4 core:2 pu:1", RootMode::Package);
   REQUIRE(tree.size() == 2);
   for (uint32_t p = 0; p < 2; ++p) {
@@ -104,7 +104,7 @@ TEST_CASE("Given pack:2 numa:4, when packages are the roots, then each has 4 NUM
 }
 
 TEST_CASE("Given one package with one L3 and two L2 (like a 2-core VM), then one root, 2 L2 leaves",
-          "[partition]") {
+          "[device_tree]") {
   for (RootMode mode : {RootMode::Machine, RootMode::Package}) {
     auto tree = treeOf("pack:1 l3:1 l2:2 core:1 pu:1", mode);
     REQUIRE(tree.size() == 1);
@@ -118,7 +118,7 @@ TEST_CASE("Given one package with one L3 and two L2 (like a 2-core VM), then one
 }
 
 TEST_CASE("Given one package of cores without caches, then the root has no sub-devices",
-          "[partition]") {
+          "[device_tree]") {
   for (RootMode mode : {RootMode::Machine, RootMode::Package}) {
     auto tree = treeOf("pack:1 core:4 pu:2", mode);
     REQUIRE(tree.size() == 1);
@@ -127,7 +127,7 @@ TEST_CASE("Given one package of cores without caches, then the root has no sub-d
   }
 }
 
-TEST_CASE("Given pack:2 pu:2, then the machine splits into two package leaves", "[partition]") {
+TEST_CASE("Given pack:2 pu:2, then the machine splits into two package leaves", "[device_tree]") {
   auto tree = treeOf("pack:2 pu:2", RootMode::Machine);
   REQUIRE(tree.size() == 1);
   REQUIRE(tree[0].children.size() == 2);
@@ -138,7 +138,7 @@ TEST_CASE("Given pack:2 pu:2, then the machine splits into two package leaves", 
 }
 
 TEST_CASE("Given NUMA nodes above packages, then packages come first in the rule's order",
-          "[partition]") {
+          "[device_tree]") {
   // hwloc puts each NUMA node in a group with two packages. The rule tries package before NUMA
   // node, so the machine splits straight into its four packages.
   auto tree = treeOf("numa:2 pack:2 core:2 pu:1", RootMode::Machine);
@@ -150,11 +150,11 @@ TEST_CASE("Given NUMA nodes above packages, then packages come first in the rule
   }
   auto roots = treeOf("numa:2 pack:2 core:2 pu:1", RootMode::Package);
   REQUIRE(roots.size() == 4);
-  for (const PartitionNode& r : roots) CHECK(r.children.empty());
+  for (const DeviceTreeNode& r : roots) CHECK(r.children.empty());
 }
 
 TEST_CASE("Given an L2 shared by two SMT cores, then L3s split into L2 leaves of 4 PUs",
-          "[partition]") {
+          "[device_tree]") {
   auto tree = treeOf("pack:1 l3:2 l2:2 core:2 pu:2", RootMode::Machine);
   REQUIRE(tree.size() == 1);
   checkUniform(tree[0], {Level::L3, Level::L2}, {2, 2});
@@ -167,7 +167,7 @@ TEST_CASE("Given an L2 shared by two SMT cores, then L3s split into L2 leaves of
   }
 }
 
-TEST_CASE("Given four packages, then four package sub-devices or four roots", "[partition]") {
+TEST_CASE("Given four packages, then four package sub-devices or four roots", "[device_tree]") {
   auto tree = treeOf("pack:4 l3:1 core:2 pu:2", RootMode::Machine);
   REQUIRE(tree.size() == 1);
   checkUniform(tree[0], {Level::Package}, {4});
@@ -177,14 +177,14 @@ TEST_CASE("Given four packages, then four package sub-devices or four roots", "[
     checkNode(roots[p], Level::Package, p, puRange(4 * p, 4 * p + 3));
 }
 
-TEST_CASE("Given four nested levels, then the tree is four deep", "[partition]") {
+TEST_CASE("Given four nested levels, then the tree is four deep", "[device_tree]") {
   auto tree = treeOf("pack:2 numa:2 l3:2 l2:2 core:2 pu:1", RootMode::Machine);
   REQUIRE(tree.size() == 1);
   checkUniform(tree[0], {Level::Package, Level::NumaNode, Level::L3, Level::L2}, {2, 2, 2, 2});
   CHECK(countLeaves(tree[0]) == 16);
 }
 
-TEST_CASE("Given levels that do not split, then they are skipped", "[partition]") {
+TEST_CASE("Given levels that do not split, then they are skipped", "[device_tree]") {
   // l3:1 per package and the single machine NUMA node never split anything; L1 is not a level.
   auto tree = treeOf("pack:2 l3:1 l2:4 l1d:2 core:1 pu:1", RootMode::Machine);
   REQUIRE(tree.size() == 1);
@@ -194,7 +194,7 @@ TEST_CASE("Given levels that do not split, then they are skipped", "[partition]"
 }
 
 TEST_CASE("Given two NUMA nodes sharing a package's CPUs (DDR + HBM), then they are one part",
-          "[partition]") {
+          "[device_tree]") {
   auto tree =
       treeOf("pack:2 [numa(memory=2GB)] [numa(memory=16GB)] core:2 pu:1", RootMode::Machine);
   REQUIRE(tree.size() == 1);
@@ -202,20 +202,20 @@ TEST_CASE("Given two NUMA nodes sharing a package's CPUs (DDR + HBM), then they 
 
   auto withL3 = treeOf("pack:2 [numa] [numa] l3:2 core:2 pu:1", RootMode::Package);
   REQUIRE(withL3.size() == 2);
-  for (const PartitionNode& root : withL3) checkUniform(root, {Level::L3}, {2});
+  for (const DeviceTreeNode& root : withL3) checkUniform(root, {Level::L3}, {2});
 }
 
 TEST_CASE("Given NUMA nodes below L3 (SNC-like), then NUMA comes before L3 in the rule's order",
-          "[partition]") {
+          "[device_tree]") {
   // Each L3 holds two NUMA nodes; the rule tries NUMA node before L3, so a package splits straight
   // into its four NUMA nodes.
   auto tree = treeOf("pack:2 l3:2 numa:2 core:2 pu:1", RootMode::Package);
   REQUIRE(tree.size() == 2);
-  for (const PartitionNode& root : tree) checkUniform(root, {Level::NumaNode}, {4});
+  for (const DeviceTreeNode& root : tree) checkUniform(root, {Level::NumaNode}, {4});
   checkNode(tree[1].children[0], Level::NumaNode, 4, puRange(8, 9));
 }
 
-TEST_CASE("Given hwloc groups, then they are not a level of the rule", "[partition]") {
+TEST_CASE("Given hwloc groups, then they are not a level of the rule", "[device_tree]") {
   auto tree = treeOf("pack:1 group:2 core:2 pu:1", RootMode::Machine);
   REQUIRE(tree.size() == 1);
   CHECK(tree[0].children.empty());
@@ -226,7 +226,7 @@ TEST_CASE("Given hwloc groups, then they are not a level of the rule", "[partiti
 }
 
 TEST_CASE("Given a machine without packages, then package roots fall back to one machine root",
-          "[partition]") {
+          "[device_tree]") {
   auto tree = treeOf("numa:2 core:2 pu:1", RootMode::Package);
   REQUIRE(tree.size() == 1);
   checkNode(tree[0], Level::Machine, 0, puRange(0, 3));
@@ -236,7 +236,7 @@ TEST_CASE("Given a machine without packages, then package roots fall back to one
 TEST_CASE("Given the xeon XML, then one root with 16 single-PU L2 leaves", "[partition][xml]") {
   auto topo = Topology::load({TopologySource::Kind::Xml, xeonXml()});
   for (RootMode mode : {RootMode::Machine, RootMode::Package}) {
-    std::vector<PartitionNode> tree = buildDeviceTree(*topo, mode);
+    std::vector<DeviceTreeNode> tree = buildDeviceTree(*topo, mode);
     REQUIRE(tree.size() == 1);
     checkTreeInvariants(tree[0]);
     CHECK(tree[0].level == (mode == RootMode::Machine ? Level::Machine : Level::Package));
@@ -247,7 +247,7 @@ TEST_CASE("Given the xeon XML, then one root with 16 single-PU L2 leaves", "[par
 }
 
 TEST_CASE("Given many synthetic topologies, then every tree keeps the invariants and the rule",
-          "[partition]") {
+          "[device_tree]") {
   const char* descriptions[] = {"pack:2 numa:2 l3:2 core:2 pu:1",
                                 "pack:2 numa:4 core:2 pu:1",
                                 "pack:1 l3:1 l2:2 core:1 pu:1",
@@ -265,13 +265,13 @@ TEST_CASE("Given many synthetic topologies, then every tree keeps the invariants
     INFO(d);
     auto topo = synthetic(d);
     for (RootMode mode : {RootMode::Machine, RootMode::Package}) {
-      std::vector<PartitionNode> tree = buildDeviceTree(*topo, mode);
+      std::vector<DeviceTreeNode> tree = buildDeviceTree(*topo, mode);
       REQUIRE_FALSE(tree.empty());
       // Each node's children are exactly what splitOnce makes of it.
-      std::vector<const PartitionNode*> stack;
-      for (const PartitionNode& r : tree) stack.push_back(&r);
+      std::vector<const DeviceTreeNode*> stack;
+      for (const DeviceTreeNode& r : tree) stack.push_back(&r);
       while (!stack.empty()) {
-        const PartitionNode* n = stack.back();
+        const DeviceTreeNode* n = stack.back();
         stack.pop_back();
         checkTreeInvariants(*n);
         Level level = Level::Machine;
@@ -334,10 +334,10 @@ TEST_CASE("Given a set no level splits, when splitOnce, then it is empty and the
 TEST_CASE("Given this machine, then its device tree keeps the invariants", "[partition][machine]") {
   auto topo = Topology::load(TopologySource{});
   for (RootMode mode : {RootMode::Machine, RootMode::Package}) {
-    std::vector<PartitionNode> tree = buildDeviceTree(*topo, mode);
+    std::vector<DeviceTreeNode> tree = buildDeviceTree(*topo, mode);
     REQUIRE_FALSE(tree.empty());
     CpuSet covered;
-    for (const PartitionNode& root : tree) {
+    for (const DeviceTreeNode& root : tree) {
       checkTreeInvariants(root);
       covered = covered | root.pus;
     }

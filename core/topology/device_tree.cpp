@@ -1,4 +1,4 @@
-#include "core/topology/partition.h"
+#include "core/topology/device_tree.h"
 
 namespace tessera::core {
 namespace {
@@ -25,8 +25,8 @@ std::vector<Part> distinctParts(std::vector<Part> parts, const CpuSet& pus) {
 
 namespace {
 
-PartitionNode grow(const Topology& topo, Level level, uint32_t index, const CpuSet& pus) {
-  PartitionNode node{level, index, pus, {}};
+DeviceTreeNode grow(const Topology& topo, Level level, uint32_t index, const CpuSet& pus) {
+  DeviceTreeNode node{level, index, pus, {}};
   Level childLevel;
   for (Part& p : splitOnce(topo, pus, &childLevel))
     node.children.push_back(grow(topo, childLevel, p.objectIndex, p.pus));
@@ -46,9 +46,9 @@ std::vector<Part> splitOnce(const Topology& topo, const CpuSet& pus, Level* leve
   return {};
 }
 
-std::vector<PartitionNode> buildDeviceTree(const Topology& topo, RootMode mode) {
+std::vector<DeviceTreeNode> buildDeviceTree(const Topology& topo, RootMode mode) {
   CpuSet all = topo.allowedPus();
-  std::vector<PartitionNode> roots;
+  std::vector<DeviceTreeNode> roots;
   if (mode == RootMode::Package) {
     for (Part& p : distinctParts(topo.partsAt(Level::Package, all), all))
       roots.push_back(grow(topo, Level::Package, p.objectIndex, p.pus));
