@@ -16,7 +16,7 @@
 #include "core/device/device.h"
 #include "core/device/hierarchy.h"
 #include "core/topology/device_tree.h"
-#include "core/topology/fission.h"
+#include "core/topology/partition.h"
 
 namespace tessera::compiler {
 class Compiler;
@@ -65,7 +65,7 @@ class Driver : public Object<_ze_driver_handle_t, 0x7465737344727631ull /* "tess
   // `parts`. They live as long as the driver, and the same PUs of the same parent always give the
   // same device (it keeps the subdeviceId, level and object index it was first made with), so
   // partitioning again does not grow memory. Thread-safe.
-  std::vector<Device*> partitionDevices(Device& parent, const std::vector<FissionPart>& parts);
+  std::vector<Device*> partitionDevices(Device& parent, const std::vector<PartitionPart>& parts);
 
   const Topology& topology() const { return *topology_; }
   // Builds every module of this driver's devices (one JIT, one cache).

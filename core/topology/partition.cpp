@@ -1,4 +1,4 @@
-#include "core/topology/fission.h"
+#include "core/topology/partition.h"
 
 #include <set>
 
@@ -16,9 +16,9 @@ CpuSet unitsToSet(const std::vector<uint32_t>& units, size_t first, size_t count
 // "CL_DEVICE_PARTITION_EQUALLY_EXT - Split the aggregate device into as many smaller aggregate
 // devices as can be created, each containing N compute units. [...] If N does not divide evenly
 // into CL_DEVICE_MAX_COMPUTE_UNITS then the remaining compute units are not used."
-FissionResult equally(const std::vector<uint32_t>& units, uint32_t n, FissionPart like) {
-  FissionResult r;
-  if (n == 0 || n > units.size()) return {FissionStatus::InvalidSize, {}, AffinityDomain::None};
+PartitionResult equally(const std::vector<uint32_t>& units, uint32_t n, PartitionPart like) {
+  PartitionResult r;
+  if (n == 0 || n > units.size()) return {PartitionStatus::InvalidSize, {}, AffinityDomain::None};
   for (size_t first = 0; first + n <= units.size(); first += n) {
     like.pus = unitsToSet(units, first, n);
     r.parts.push_back(like);
@@ -31,16 +31,16 @@ FissionResult equally(const std::vector<uint32_t>& units, uint32_t n, FissionPar
 // the device." CL_INVALID_PARTITION_COUNT: "the number of compute units for any one sub-device is
 // less than 1, or the number of sub-devices requested exceeds CL_DEVICE_MAX_COMPUTE_UNITS". (Zero
 // ends OpenCL's list, so a zero here can only be a mistake.)
-FissionResult byCounts(const std::vector<uint32_t>& units, const std::vector<uint32_t>& counts,
-                       FissionPart like) {
-  FissionResult r;
+PartitionResult byCounts(const std::vector<uint32_t>& units, const std::vector<uint32_t>& counts,
+                         PartitionPart like) {
+  PartitionResult r;
   uint64_t total = 0;
   for (uint32_t c : counts) {
-    if (c == 0) return {FissionStatus::InvalidSize, {}, AffinityDomain::None};
+    if (c == 0) return {PartitionStatus::InvalidSize, {}, AffinityDomain::None};
     total += c;
   }
   if (counts.empty() || counts.size() > units.size() || total > units.size())
-    return {FissionStatus::InvalidSize, {}, AffinityDomain::None};
+    return {PartitionStatus::InvalidSize, {}, AffinityDomain::None};
   size_t first = 0;
   for (uint32_t c : counts) {
     like.pus = unitsToSet(units, first, c);
@@ -53,23 +53,23 @@ FissionResult byCounts(const std::vector<uint32_t>& units, const std::vector<uin
 // "Compute unit names are integers that count up from zero to the number of compute units less
 // one. [...] Only one sub-device may be created at a time with this selector. An individual compute
 // unit name may not appear more than once in the sub-device description."
-FissionResult byNames(const std::vector<uint32_t>& units, const std::vector<uint32_t>& names,
-                      FissionPart like) {
-  if (names.empty()) return {FissionStatus::InvalidSize, {}, AffinityDomain::None};
+PartitionResult byNames(const std::vector<uint32_t>& units, const std::vector<uint32_t>& names,
+                        PartitionPart like) {
+  if (names.empty()) return {PartitionStatus::InvalidSize, {}, AffinityDomain::None};
   std::set<uint32_t> seen;
   for (uint32_t name : names) {
     if (name >= units.size() || !seen.insert(name).second)
-      return {FissionStatus::InvalidName, {}, AffinityDomain::None};
+      return {PartitionStatus::InvalidName, {}, AffinityDomain::None};
     like.pus.add(units[name]);
   }
-  return {FissionStatus::Ok, {like}, AffinityDomain::None};
+  return {PartitionStatus::Ok, {like}, AffinityDomain::None};
 }
 
 // The parts of one domain: its objects' intersections with the device, identical ones merged (NUMA
 // nodes sharing their CPUs are one "NUMA band"), when they cut it into disjoint parts covering it.
-std::vector<FissionPart> domainParts(const Topology& topo, const CpuSet& pus, AffinityDomain d) {
+std::vector<PartitionPart> domainParts(const Topology& topo, const CpuSet& pus, AffinityDomain d) {
   Level level = domainLevel(d);
-  std::vector<FissionPart> out;
+  std::vector<PartitionPart> out;
   for (Part& p : distinctParts(topo.partsAt(level, pus), pus))
     out.push_back({std::move(p.pus), level, p.objectIndex});
   return out;
@@ -79,16 +79,16 @@ std::vector<FissionPart> domainParts(const Topology& topo, const CpuSet& pus, Af
 // but all compute units in in_device share the same cache at the level requested."
 // NEXT_FISSIONABLE: "find the first level along which the device or sub-device may be further
 // subdivided in the order NUMA, L4, L3, L2, L1".
-FissionResult byDomain(const Topology& topo, const CpuSet& pus, AffinityDomain domain) {
+PartitionResult byDomain(const Topology& topo, const CpuSet& pus, AffinityDomain domain) {
   std::vector<AffinityDomain> tried = {domain};
   if (domain == AffinityDomain::NextPartitionable)
     tried = {AffinityDomain::Numa, AffinityDomain::L4, AffinityDomain::L3, AffinityDomain::L2,
              AffinityDomain::L1};
   for (AffinityDomain d : tried) {
-    std::vector<FissionPart> parts = domainParts(topo, pus, d);
-    if (parts.size() >= 2) return {FissionStatus::Ok, std::move(parts), d};
+    std::vector<PartitionPart> parts = domainParts(topo, pus, d);
+    if (parts.size() >= 2) return {PartitionStatus::Ok, std::move(parts), d};
   }
-  return {FissionStatus::CannotPartition, {}, AffinityDomain::None};
+  return {PartitionStatus::CannotPartition, {}, AffinityDomain::None};
 }
 
 }  // namespace
@@ -106,20 +106,20 @@ Level domainLevel(AffinityDomain domain) {
   return Level::Machine;
 }
 
-FissionResult partitionDevice(const Topology& topo, const CpuSet& pus, Level level,
-                              uint32_t objectIndex, const FissionRequest& request) {
+PartitionResult partitionDevice(const Topology& topo, const CpuSet& pus, Level level,
+                                uint32_t objectIndex, const PartitionRequest& request) {
   std::vector<uint32_t> units = topo.logicalOrder(pus);
-  FissionPart like{{}, level, objectIndex};
+  PartitionPart like{{}, level, objectIndex};
   switch (request.scheme) {
-    case FissionScheme::Equally: return equally(units, request.unitsPerDevice, like);
-    case FissionScheme::ByCounts: return byCounts(units, request.values, like);
-    case FissionScheme::ByNames: return byNames(units, request.values, like);
-    case FissionScheme::ByAffinityDomain:
+    case PartitionScheme::Equally: return equally(units, request.unitsPerDevice, like);
+    case PartitionScheme::ByCounts: return byCounts(units, request.values, like);
+    case PartitionScheme::ByNames: return byNames(units, request.values, like);
+    case PartitionScheme::ByAffinityDomain:
       if (request.domain == AffinityDomain::None)
-        return {FissionStatus::CannotPartition, {}, AffinityDomain::None};
+        return {PartitionStatus::CannotPartition, {}, AffinityDomain::None};
       return byDomain(topo, pus, request.domain);
   }
-  return {FissionStatus::InvalidSize, {}, AffinityDomain::None};
+  return {PartitionStatus::InvalidSize, {}, AffinityDomain::None};
 }
 
 }  // namespace tessera::core
