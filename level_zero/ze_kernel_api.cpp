@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/cmdlist/launch_policy.h"
+#include "core/command/launch_policy.h"
 #include "core/module/kernel.h"
 #include "level_zero/api_support.h"
 #include "tessera/ze_tessera.h"
