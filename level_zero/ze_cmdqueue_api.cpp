@@ -63,7 +63,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueExecuteCommandLists(
       if (!(lists[i] = CommandList::fromHandle(phCommandLists[i])))
         return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
     if (queue->context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
-    return queue->execute(lists, fence);
+    return executeCommandLists(*queue, lists, fence);
   });
 }
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/cmdlist/launch_policy.h"
+#include "core/command/launch_policy.h"
 #include "core/module/kernel.h"
 #include "level_zero/api_support.h"
 #include "tessera/ze_tessera.h"
@@ -44,7 +44,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSuggestGroupSize(ze_kernel_handle_t 
                                                              uint32_t globalSizeY,
                                                              uint32_t globalSizeZ, uint32_t* x,
                                                              uint32_t* y, uint32_t* z) {
-  // The rule of core/cmdlist/launch_policy.cpp, which the extension below serves with 64-bit sizes.
+  // The rule of core/command/launch_policy.cpp, which the extension below serves with 64-bit sizes.
   return zeTesseraKernelSuggestGroupSize(hKernel, globalSizeX, globalSizeY, globalSizeZ, x, y, z);
 }
 

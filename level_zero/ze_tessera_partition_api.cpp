@@ -1,4 +1,4 @@
-// Extension ZE_tessera_device_partition: sub-devices of any shape (core/topology/fission.h cuts,
+// Extension ZE_tessera_device_partition: sub-devices of any shape (core/topology/partition.h cuts,
 // core::Driver::partitionDevices makes and keeps the devices).
 #include "core/driver/driver.h"
 #include "level_zero/api_support.h"
@@ -6,10 +6,10 @@
 
 using tessera::core::AffinityDomain;
 using tessera::core::Device;
-using tessera::core::FissionRequest;
-using tessera::core::FissionResult;
-using tessera::core::FissionScheme;
-using tessera::core::FissionStatus;
+using tessera::core::PartitionRequest;
+using tessera::core::PartitionResult;
+using tessera::core::PartitionScheme;
+using tessera::core::PartitionStatus;
 using namespace tessera::ze;
 
 namespace {
@@ -22,16 +22,16 @@ static_assert(int(AffinityDomain::NextPartitionable) ==
 
 // The request of `desc`, or the error its fields alone give.
 ze_result_t readRequest(const ze_tessera_partition_desc_t& desc, uint32_t numPus,
-                        FissionRequest& out) {
+                        PartitionRequest& out) {
   switch (desc.scheme) {
     case ZE_TESSERA_PARTITION_SCHEME_EQUALLY:
-      out.scheme = FissionScheme::Equally;
+      out.scheme = PartitionScheme::Equally;
       out.unitsPerDevice = desc.unitsPerDevice;
       return ZE_RESULT_SUCCESS;
     case ZE_TESSERA_PARTITION_SCHEME_BY_COUNTS:
     case ZE_TESSERA_PARTITION_SCHEME_BY_NAMES: {
       bool counts = desc.scheme == ZE_TESSERA_PARTITION_SCHEME_BY_COUNTS;
-      out.scheme = counts ? FissionScheme::ByCounts : FissionScheme::ByNames;
+      out.scheme = counts ? PartitionScheme::ByCounts : PartitionScheme::ByNames;
       if (desc.count == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
       if (!desc.values) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
       // More entries than compute units: more sub-devices than units, or a name out of range or
@@ -42,7 +42,7 @@ ze_result_t readRequest(const ze_tessera_partition_desc_t& desc, uint32_t numPus
       return ZE_RESULT_SUCCESS;
     }
     case ZE_TESSERA_PARTITION_SCHEME_BY_AFFINITY_DOMAIN:
-      out.scheme = FissionScheme::ByAffinityDomain;
+      out.scheme = PartitionScheme::ByAffinityDomain;
       if (desc.domain < ZE_TESSERA_AFFINITY_DOMAIN_NUMA ||
           desc.domain > ZE_TESSERA_AFFINITY_DOMAIN_NEXT_PARTITIONABLE)
         return ZE_RESULT_ERROR_INVALID_ENUMERATION;  // NONE is no domain to cut at
@@ -53,12 +53,12 @@ ze_result_t readRequest(const ze_tessera_partition_desc_t& desc, uint32_t numPus
   }
 }
 
-ze_result_t resultOf(FissionStatus status) {
+ze_result_t resultOf(PartitionStatus status) {
   switch (status) {
-    case FissionStatus::Ok: return ZE_RESULT_SUCCESS;
-    case FissionStatus::InvalidSize: return ZE_RESULT_ERROR_INVALID_SIZE;
-    case FissionStatus::InvalidName: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    case FissionStatus::CannotPartition: return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+    case PartitionStatus::Ok: return ZE_RESULT_SUCCESS;
+    case PartitionStatus::InvalidSize: return ZE_RESULT_ERROR_INVALID_SIZE;
+    case PartitionStatus::InvalidName: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    case PartitionStatus::CannotPartition: return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
   }
   return ZE_RESULT_ERROR_UNKNOWN;
 }
@@ -73,13 +73,13 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraDeviceCreatePartition(
   if (!desc || !pCount) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (desc->stype != ZE_STRUCTURE_TYPE_TESSERA_PARTITION_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return guarded([&] {
-    FissionRequest request;
+    PartitionRequest request;
     ze_result_t r = readRequest(*desc, device->pus().count(), request);
     if (r != ZE_RESULT_SUCCESS) return r;
-    FissionResult cut = tessera::core::partitionDevice(device->driver().topology(), device->pus(),
-                                                       device->level(), device->objectIndex(),
-                                                       request);
-    if (cut.status != FissionStatus::Ok) return resultOf(cut.status);
+    PartitionResult cut =
+        tessera::core::partitionDevice(device->driver().topology(), device->pus(), device->level(),
+                                       device->objectIndex(), request);
+    if (cut.status != PartitionStatus::Ok) return resultOf(cut.status);
     if (pDomainUsed) *pDomainUsed = static_cast<ze_tessera_affinity_domain_t>(cut.domainUsed);
     // Only counting makes no device.
     if (*pCount == 0 || !phSubDevices)

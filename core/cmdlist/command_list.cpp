@@ -4,10 +4,12 @@
 #include <variant>
 
 #include "backends/cpu/affinity.h"
-#include "core/cmdlist/launch_policy.h"
+#include "core/command/launch_policy.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
 #include "core/driver/driver.h"
+#include "core/fence/fence.h"
+#include "core/queue/run_command.h"
 
 namespace tessera::core {
 
@@ -147,6 +149,29 @@ ze_result_t CommandList::reset() {
   closed_ = false;
   updated_ = false;
   records_.clear();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t executeCommandLists(CommandQueue& queue, const std::vector<CommandList*>& lists,
+                                Fence* fence) {
+  if (fence && &fence->queue() != &queue) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
+  std::vector<std::shared_ptr<const CommandBuffer>> buffers;
+  buffers.reserve(lists.size());
+  for (CommandList* list : lists) {
+    // "Command lists can only be executed on a command queue with an identical command queue
+    // group ordinal." "Only command lists created using ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY can be
+    // executed on a command queue created using ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY."
+    if (list->ordinal() != queue.ordinal()) return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
+    if ((queue.flags() & ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY) &&
+        !(list->flags() & ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY))
+      return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
+    // "The application is responsible for calling close before submission."
+    if (list->isImmediate() || !list->isExecutable() || &list->device() != &queue.device())
+      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    buffers.push_back(list->buffer());
+  }
+  uint64_t ticket = queue.submit(std::move(buffers), Ref<Fence>(fence));
+  if (queue.synchronous()) queue.waitFor(ticket);
   return ZE_RESULT_SUCCESS;
 }
 

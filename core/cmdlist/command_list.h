@@ -19,7 +19,7 @@
 #include <mutex>
 #include <vector>
 
-#include "core/cmdlist/command.h"
+#include "core/command/command.h"
 #include "core/common/object.h"
 #include "core/queue/command_queue.h"
 
@@ -27,6 +27,7 @@ namespace tessera::core {
 
 class Context;
 class Device;
+class Fence;
 
 // The signal event and wait list most appends take, as the application gave them (handles, not
 // yet checked).
@@ -193,5 +194,11 @@ class CommandList
   std::shared_ptr<CommandBuffer> buffer_;
   std::unique_ptr<CommandQueue> queue_;  // immediate lists only
 };
+
+// zeCommandQueueExecuteCommandLists after its handles were checked: the lists must be closed,
+// regular, of `queue`'s device and ordinal (and EXPLICIT_ONLY when the queue is); the fence must be
+// the queue's. Hands their buffers to the queue (waiting for them on a synchronous one).
+ze_result_t executeCommandLists(CommandQueue& queue, const std::vector<CommandList*>& lists,
+                                Fence* fence);
 
 }  // namespace tessera::core

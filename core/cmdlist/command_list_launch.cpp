@@ -1,5 +1,6 @@
 // The kernel launch appends. The kernel's arguments, group size, offset and work dimension are
-// copied now ("Arguments are copied at append time"); how a launch runs is command_exec.cpp's.
+// copied now ("Arguments are copied at append time"); how a launch runs is
+// core/queue/kernel_launch.cpp's.
 #include "backends/cpu/worker_pool.h"
 #include "core/cmdlist/command_list.h"
 #include "core/device/device.h"
@@ -17,7 +18,7 @@ ze_result_t CommandList::makeLaunch(Kernel& kernel, const ze_group_count_t* coun
   out.args = kernel.argumentBuffer();
   out.dims.groupSize = kernel.groupSize();
   out.dims.globalOffset = kernel.globalOffset();
-  out.dims.workDim = kernel.workDim();  // 0: decided when the launch runs (command_exec.cpp)
+  out.dims.workDim = kernel.workDim();  // 0: decided when the launch runs (kernel_launch.cpp)
   if (counts) out.dims.setGroupCount(*counts);
   return ZE_RESULT_SUCCESS;
 }

@@ -30,7 +30,8 @@ std::unique_ptr<Context> Context::create(Driver& driver, std::vector<Device*> de
 
 Context::Context(Driver& driver, std::vector<Device*> devices)
     : driver_(driver), devices_(std::move(devices)) {
-  memory_ = std::make_unique<MemoryManager>(*this);
+  memory_ = std::make_unique<MemoryManager>(devices_, driver.topology(),
+                                            driver.config().sharedForceDeviceAlloc);
   std::lock_guard lock(liveMutex);
   live().push_back(this);
 }

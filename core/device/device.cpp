@@ -11,7 +11,6 @@
 #include "core/device/host_cpu.h"
 #include "core/sync/wait.h"
 #include "core/device/limits.h"
-#include "core/driver/driver.h"
 
 namespace tessera::core {
 namespace {

@@ -6,14 +6,14 @@ namespace tessera::core {
 namespace {
 
 struct Marked {
-  const PartitionNode* node;
+  const DeviceTreeNode* node;
   bool selected = false;
   std::vector<Marked> children;
 };
 
-Marked mark(const PartitionNode& n) {
+Marked mark(const DeviceTreeNode& n) {
   Marked m{&n, false, {}};
-  for (const PartitionNode& c : n.children) m.children.push_back(mark(c));
+  for (const DeviceTreeNode& c : n.children) m.children.push_back(mark(c));
   return m;
 }
 
@@ -30,9 +30,9 @@ std::string pathText(const std::vector<uint32_t>& path) {
   return s;
 }
 
-ExposedNode whole(const PartitionNode& n) {
+ExposedNode whole(const DeviceTreeNode& n) {
   ExposedNode e{n.level, n.objectIndex, n.pus, {}};
-  for (const PartitionNode& c : n.children) e.children.push_back(whole(c));
+  for (const DeviceTreeNode& c : n.children) e.children.push_back(whole(c));
   return e;
 }
 
@@ -82,11 +82,11 @@ std::optional<AffinityMask> parseAffinityMask(const char* value, std::vector<std
   return config::var::affinityMask.read(value, warnings);
 }
 
-DeviceView exposeDevices(const std::vector<PartitionNode>& tree, HierarchyMode mode,
+DeviceView exposeDevices(const std::vector<DeviceTreeNode>& tree, HierarchyMode mode,
                          const std::optional<AffinityMask>& mask,
                          std::vector<std::string>& warnings) {
   std::vector<Marked> marked;
-  for (const PartitionNode& r : tree) marked.push_back(mark(r));
+  for (const DeviceTreeNode& r : tree) marked.push_back(mark(r));
 
   if (!mask) {
     for (Marked& m : marked) m.selected = true;

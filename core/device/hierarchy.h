@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/topology/partition.h"
+#include "core/topology/device_tree.h"
 
 namespace tessera::core {
 
@@ -57,7 +57,7 @@ struct DeviceView {
 // dropped with a warning. A device left with a single exposed sub-device is replaced by that
 // sub-device ("A root-device may not contain a single sub-device"), which is how the guide's
 // ZE_AFFINITY_MASK=0.0 reports tile 0 as device handle 0.
-DeviceView exposeDevices(const std::vector<PartitionNode>& tree, HierarchyMode mode,
+DeviceView exposeDevices(const std::vector<DeviceTreeNode>& tree, HierarchyMode mode,
                          const std::optional<AffinityMask>& mask,
                          std::vector<std::string>& warnings);
 

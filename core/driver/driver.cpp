@@ -73,7 +73,7 @@ bool Driver::owns(const Device* d) const {
 }
 
 std::vector<Device*> Driver::partitionDevices(Device& parent,
-                                              const std::vector<FissionPart>& parts) {
+                                              const std::vector<PartitionPart>& parts) {
   std::vector<Device*> out;
   std::lock_guard<std::mutex> lock(partitionsMutex_);
   for (uint32_t i = 0; i < parts.size(); ++i) {

@@ -15,7 +15,7 @@
 #include "core/common/object.h"
 #include "core/device/device.h"
 #include "core/device/hierarchy.h"
-#include "core/topology/fission.h"
+#include "core/topology/device_tree.h"
 #include "core/topology/partition.h"
 
 namespace tessera::compiler {
@@ -65,13 +65,13 @@ class Driver : public Object<_ze_driver_handle_t, 0x7465737344727631ull /* "tess
   // `parts`. They live as long as the driver, and the same PUs of the same parent always give the
   // same device (it keeps the subdeviceId, level and object index it was first made with), so
   // partitioning again does not grow memory. Thread-safe.
-  std::vector<Device*> partitionDevices(Device& parent, const std::vector<FissionPart>& parts);
+  std::vector<Device*> partitionDevices(Device& parent, const std::vector<PartitionPart>& parts);
 
   const Topology& topology() const { return *topology_; }
   // Builds every module of this driver's devices (one JIT, one cache).
   compiler::Compiler& compiler() const { return *compiler_; }
   const DriverConfig& config() const { return config_; }
-  const std::vector<PartitionNode>& tree() const { return tree_; }
+  const std::vector<DeviceTreeNode>& tree() const { return tree_; }
   const ze_driver_uuid_t& uuid() const { return uuid_; }
   // Non-zero and increasing from release to release: major << 16 | minor << 8 | patch.
   static uint32_t version();
@@ -83,7 +83,7 @@ class Driver : public Object<_ze_driver_handle_t, 0x7465737344727631ull /* "tess
   DriverConfig config_;
   std::unique_ptr<compiler::Compiler> compiler_;
   std::unique_ptr<Topology> topology_;
-  std::vector<PartitionNode> tree_;
+  std::vector<DeviceTreeNode> tree_;
   std::vector<std::unique_ptr<Device>> all_;
   std::vector<Device*> listed_;
   mutable std::mutex partitionsMutex_;

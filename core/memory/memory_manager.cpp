@@ -8,9 +8,8 @@
 #include <atomic>
 
 #include "core/common/remote_fd.h"
-#include "core/context/context.h"
+#include "core/device/device.h"
 #include "core/device/limits.h"
-#include "core/driver/driver.h"
 
 namespace tessera::core {
 namespace {
@@ -19,8 +18,10 @@ std::atomic<uint64_t> g_nextId{1};
 
 }  // namespace
 
-MemoryManager::MemoryManager(Context& context) : context_(context) {
-  for (Device* d : context.devices())
+MemoryManager::MemoryManager(const std::vector<Device*>& devices, const Topology& topology,
+                             bool sharedForceDeviceAlloc)
+    : topology_(topology), sharedForceDeviceAlloc_(sharedForceDeviceAlloc) {
+  for (Device* d : devices)
     hostLimit_ = std::max(hostLimit_, limits::maxMemAllocSize(d->resources()));
 }
 
@@ -30,12 +31,10 @@ MemoryManager::~MemoryManager() {
 
 Placement MemoryManager::placementFor(const AllocRequest& r) const {
   Placement p;
-  bool devicePlaced =
-      r.device &&
-      (r.kind == MemoryKind::Device ||
-       (r.kind == MemoryKind::Shared && context_.driver().config().sharedForceDeviceAlloc));
+  bool devicePlaced = r.device && (r.kind == MemoryKind::Device ||
+                                   (r.kind == MemoryKind::Shared && sharedForceDeviceAlloc_));
   if (!devicePlaced) return p;
-  p.topology = &context_.driver().topology();
+  p.topology = &topology_;
   for (const NumaNodeInfo& n : r.device->resources().numaNodes) p.nodes.push_back(n.osIndex);
   return p;
 }

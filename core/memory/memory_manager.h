@@ -19,13 +19,15 @@
 #include <mutex>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include "core/memory/allocation_map.h"
 #include "core/memory/ipc.h"
 
 namespace tessera::core {
 
-class Context;
+class Device;
+class Topology;
 
 struct AllocRequest {
   MemoryKind kind = MemoryKind::Host;
@@ -41,7 +43,10 @@ enum class FreePolicy { Immediate, Blocking, Defer };
 
 class MemoryManager {
  public:
-  explicit MemoryManager(Context& context);
+  // The manager of a context of `devices` over `topology`; `sharedForceDeviceAlloc`:
+  // ZE_SHARED_FORCE_DEVICE_ALLOC (the driver's settings).
+  MemoryManager(const std::vector<Device*>& devices, const Topology& topology,
+                bool sharedForceDeviceAlloc);
   ~MemoryManager();  // frees whatever the application left
 
   ze_result_t allocate(const AllocRequest& request, void** out);
@@ -74,7 +79,8 @@ class MemoryManager {
   // Returns the allocation's memory to the system or the arena (the map no longer holds it).
   void dispose(Allocation& a);
 
-  Context& context_;
+  const Topology& topology_;
+  const bool sharedForceDeviceAlloc_;
   uint64_t hostLimit_ = 0;
   AllocationMap map_;
   std::condition_variable_any usesDone_;

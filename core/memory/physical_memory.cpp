@@ -3,7 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/context/context.h"
+#include "core/device/device.h"
 #include "core/driver/driver.h"
 
 namespace tessera::core {
@@ -23,7 +23,8 @@ std::unique_ptr<PhysicalMemory> PhysicalMemory::create(Context& context, Device&
     return nullptr;
   }
   Placement p;
-  p.topology = &context.driver().topology();
+  // The device is one of the context's (the entry point checks), so of its driver.
+  p.topology = &device.driver().topology();
   for (const NumaNodeInfo& n : device.resources().numaNodes) p.nodes.push_back(n.osIndex);
   return std::unique_ptr<PhysicalMemory>(new PhysicalMemory(
       context, device, fd, bytes, p, static_cast<ExportEntry*>(table), tableBytes));

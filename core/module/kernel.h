@@ -60,7 +60,8 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   uint32_t workDim() const { return workDim_; }
   // What a work-item of this kernel costs on one thread, as measured by its launches so far
   // (picoseconds; 0 before any measurement). The launch policy reads it to decide whether a small
-  // launch is also a short one (command_list.cpp); launches write it (command_exec.cpp).
+  // launch is also a short one (command_list.cpp); launches write it
+  // (core/queue/kernel_launch.cpp).
   uint64_t costPerItemPs() const { return costPerItemPs_.load(std::memory_order_relaxed); }
   void recordCostPerItemPs(uint64_t ps) const {
     costPerItemPs_.store(ps, std::memory_order_relaxed);

@@ -6,11 +6,11 @@
 #include <unistd.h>
 
 #include "backends/cpu/affinity.h"
-#include "core/cmdlist/command_list.h"
-#include "core/cmdlist/fault_containment.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
 #include "core/driver/driver.h"
+#include "core/queue/run_command.h"
+#include "core/queue/teardown.h"
 #include "core/trace/command_trace.h"
 
 namespace tessera::core {
@@ -61,28 +61,6 @@ void CommandQueue::releaseUses(const Submission& s) {
   for (const auto& b : s.buffers)
     if (b->context)
       for (const void* base : b->touched) b->context->memory().releaseUse(base);
-}
-
-ze_result_t CommandQueue::execute(const std::vector<CommandList*>& lists, Fence* fence) {
-  if (fence && &fence->queue() != this) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
-  std::vector<std::shared_ptr<const CommandBuffer>> buffers;
-  buffers.reserve(lists.size());
-  for (CommandList* list : lists) {
-    // "Command lists can only be executed on a command queue with an identical command queue
-    // group ordinal." "Only command lists created using ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY can be
-    // executed on a command queue created using ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY."
-    if (list->ordinal() != ordinal()) return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
-    if ((desc_.flags & ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY) &&
-        !(list->flags() & ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY))
-      return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
-    // "The application is responsible for calling close before submission."
-    if (list->isImmediate() || !list->isExecutable() || &list->device() != &device_)
-      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    buffers.push_back(list->buffer());
-  }
-  uint64_t ticket = submit(std::move(buffers), Ref<Fence>(fence));
-  if (synchronous()) waitFor(ticket);
-  return ZE_RESULT_SUCCESS;
 }
 
 uint64_t CommandQueue::submit(std::vector<std::shared_ptr<const CommandBuffer>> buffers,

@@ -14,14 +14,13 @@
 #include <thread>
 #include <vector>
 
-#include "core/cmdlist/command.h"
+#include "core/command/command.h"
 #include "core/common/object.h"
 #include "core/fence/fence.h"
 #include "core/sync/wait.h"
 
 namespace tessera::core {
 
-class CommandList;
 class Context;
 class Device;
 
@@ -40,12 +39,9 @@ class CommandQueue
   Context& context() const { return context_; }
   Device& device() const { return device_; }
   uint32_t ordinal() const { return desc_.ordinal; }
+  ze_command_queue_flags_t flags() const { return desc_.flags; }
   bool synchronous() const { return desc_.mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS; }
 
-  // zeCommandQueueExecuteCommandLists after its handles were checked: the lists must be closed,
-  // regular, of this queue's device and ordinal (and EXPLICIT_ONLY when the queue is); the fence
-  // must be this queue's.
-  ze_result_t execute(const std::vector<CommandList*>& lists, Fence* fence);
   // Hands buffers to the executor; returns the submission's ticket.
   uint64_t submit(std::vector<std::shared_ptr<const CommandBuffer>> buffers, Ref<Fence> fence);
   // Waits until everything submitted before the call completed; false on timeout.
@@ -74,7 +70,7 @@ class CommandQueue
   std::deque<Submission> pending_;
   sync::Counter submitted_, completed_;
   sync::Cancel stop_;                // requested by the destructor
-  std::atomic<bool> exited_{false};  // set as executorMain returns (fault_containment.h)
+  std::atomic<bool> exited_{false};  // set as executorMain returns (teardown.h)
   std::thread executor_;
 };
 

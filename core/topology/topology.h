@@ -15,7 +15,7 @@
 namespace tessera::core {
 
 // The levels the device tree is cut at, outermost first; then the cache levels only partitions
-// (core/topology/fission.h) cut at, appended so that the first five keep their numbers
+// (core/topology/partition.h) cut at, appended so that the first five keep their numbers
 // (ze_tessera_device_level_t follows this enum).
 enum class Level { Machine, Package, NumaNode, L3, L2, L4, L1 };
 const char* levelName(Level level);

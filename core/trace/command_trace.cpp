@@ -4,7 +4,7 @@
 #include <string>
 #include <type_traits>
 
-#include "core/cmdlist/command.h"
+#include "core/command/command.h"
 #include "core/device/device.h"
 
 namespace tessera::core {

@@ -8,18 +8,18 @@
 #include <vector>
 
 #include "core/device/hierarchy.h"
-#include "core/topology/partition.h"
+#include "core/topology/device_tree.h"
 #include "core/topology/topology.h"
 
 using namespace tessera::core;
 
 namespace {
 
-const std::vector<PartitionNode>& tree(RootMode mode) {
+const std::vector<DeviceTreeNode>& tree(RootMode mode) {
   static std::unique_ptr<Topology> topo =
       Topology::load(TopologySource::fromString("pack:2 numa:2 l3:2 core:2 pu:1"));
-  static std::vector<PartitionNode> machine = buildDeviceTree(*topo, RootMode::Machine);
-  static std::vector<PartitionNode> packages = buildDeviceTree(*topo, RootMode::Package);
+  static std::vector<DeviceTreeNode> machine = buildDeviceTree(*topo, RootMode::Machine);
+  static std::vector<DeviceTreeNode> packages = buildDeviceTree(*topo, RootMode::Package);
   return mode == RootMode::Machine ? machine : packages;
 }
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/topology/partition.h"
+#include "core/topology/device_tree.h"
 #include "core/topology/source_limits.h"
 #include "core/topology/topology.h"
 

@@ -1,5 +1,5 @@
 // The group sizes the driver chooses when the application leaves it to it, by the one rule of
-// core/cmdlist/launch_policy.cpp: per dimension from x, the largest divisor of the global size
+// core/command/launch_policy.cpp: per dimension from x, the largest divisor of the global size
 // within 4,096 work-items in all, or 256 for a kernel with barriers. Both APIs must give these:
 // tests/api/ze/test_launch_modes.cpp asks zeKernelSuggestGroupSize and
 // zeTesseraKernelSuggestGroupSize, tests/api/cl/test_ndrange.cpp reads get_local_size() of launches

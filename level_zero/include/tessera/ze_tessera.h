@@ -69,7 +69,7 @@ typedef ze_result_t(ZE_APICALL* ze_pfnTesseraKernelSetWorkDim_t)(ze_kernel_handl
  * global sizes, the same answer for the sizes both take. OpenCL's global sizes are size_t: one
  * dimension may hold 2^32 or more work-items and still launch in fewer than 2^32 groups; the
  * OpenCL layer's NULL local size is this call's answer, so both APIs choose group sizes by one rule
- * (core/cmdlist/launch_policy.cpp): the kernel's required size when it has one (which need not
+ * (core/command/launch_policy.cpp): the kernel's required size when it has one (which need not
  * divide the global size: the caller checks); otherwise, dimension by dimension from x, the largest
  * divisor of the global size that keeps the group within 4,096 work-items, or 256 for a kernel with
  * barriers. A global size of 0 counts as 1. Like zeKernelSuggestGroupSize it ignores the group size

@@ -54,7 +54,7 @@ TEST_CASE(
     "same kernel: up to 4,096 work-items without barriers, 256 with",
     "[cl][ndrange][groupsize]") {
   // The same cases tests/api/ze/test_launch_modes.cpp asks zeKernelSuggestGroupSize (one rule,
-  // core/cmdlist/launch_policy.cpp, for both APIs).
+  // core/command/launch_policy.cpp, for both APIs).
   KernelFixture fx("group_size_probe", "local_size_plain");
   cl_kernel barriers = makeKernel(fx.program, "local_size_barrier");
   std::vector<cl_uint> out(3, 0);

@@ -459,7 +459,7 @@ TEST_CASE(
     "nothing runs",
     "[launch][empty]") {
   // The spec names no error for an empty grid; Tessera accepts it and runs nothing
-  // (core/cmdlist/command_exec.cpp, launch()).
+  // (core/queue/kernel_launch.cpp, launchKernel()).
   KernelFixture fx;
   auto k = fx.kernel("corpus_ranges", "add_value");
   std::vector<int> data(64, 0);

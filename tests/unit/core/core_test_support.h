@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/topology/cpu_set.h"
-#include "core/topology/partition.h"
+#include "core/topology/device_tree.h"
 #include "core/topology/topology.h"
 
 namespace tessera::core::test {
@@ -36,13 +36,13 @@ inline std::string xeonXml() {
 }
 
 // Children disjoint, covering their parent, never exactly one; recursively.
-inline void checkTreeInvariants(const PartitionNode& node) {
+inline void checkTreeInvariants(const DeviceTreeNode& node) {
   INFO("node " << levelName(node.level) << " #" << node.objectIndex << " pus "
                << node.pus.toString());
   CHECK_FALSE(node.pus.empty());
   CHECK(node.children.size() != 1);
   CpuSet covered;
-  for (const PartitionNode& child : node.children) {
+  for (const DeviceTreeNode& child : node.children) {
     CHECK(child.pus.isSubsetOf(node.pus));
     CHECK_FALSE(covered.intersects(child.pus));
     covered = covered | child.pus;
@@ -51,10 +51,10 @@ inline void checkTreeInvariants(const PartitionNode& node) {
   if (!node.children.empty()) CHECK(covered == node.pus);
 }
 
-inline size_t countLeaves(const PartitionNode& node) {
+inline size_t countLeaves(const DeviceTreeNode& node) {
   if (node.children.empty()) return 1;
   size_t n = 0;
-  for (const PartitionNode& c : node.children) n += countLeaves(c);
+  for (const DeviceTreeNode& c : node.children) n += countLeaves(c);
   return n;
 }
 

@@ -16,15 +16,15 @@ using Paths = std::vector<std::vector<uint32_t>>;
 
 namespace {
 
-PartitionNode leaf(Level level, uint32_t index, CpuSet pus) {
+DeviceTreeNode leaf(Level level, uint32_t index, CpuSet pus) {
   return {level, index, pus, {}};
 }
 
 // Two packages x four NUMA tiles.
-std::vector<PartitionNode> guideTree() {
-  std::vector<PartitionNode> roots;
+std::vector<DeviceTreeNode> guideTree() {
+  std::vector<DeviceTreeNode> roots;
   for (uint32_t p = 0; p < 2; ++p) {
-    PartitionNode root{Level::Package, p, puRange(8 * p, 8 * p + 7), {}};
+    DeviceTreeNode root{Level::Package, p, puRange(8 * p, 8 * p + 7), {}};
     for (uint32_t t = 0; t < 4; ++t)
       root.children.push_back(
           leaf(Level::NumaNode, 4 * p + t, puRange(8 * p + 2 * t, 8 * p + 2 * t + 1)));
@@ -34,13 +34,13 @@ std::vector<PartitionNode> guideTree() {
 }
 
 // A machine of 2 packages x 2 NUMA nodes x 2 L3, one PU per L3.
-std::vector<PartitionNode> deepTree() {
-  PartitionNode machine{Level::Machine, 0, puRange(0, 7), {}};
+std::vector<DeviceTreeNode> deepTree() {
+  DeviceTreeNode machine{Level::Machine, 0, puRange(0, 7), {}};
   for (uint32_t p = 0; p < 2; ++p) {
-    PartitionNode pkg{Level::Package, p, puRange(4 * p, 4 * p + 3), {}};
+    DeviceTreeNode pkg{Level::Package, p, puRange(4 * p, 4 * p + 3), {}};
     for (uint32_t n = 0; n < 2; ++n) {
       uint32_t ni = 2 * p + n;
-      PartitionNode numa{Level::NumaNode, ni, puRange(2 * ni, 2 * ni + 1), {}};
+      DeviceTreeNode numa{Level::NumaNode, ni, puRange(2 * ni, 2 * ni + 1), {}};
       for (uint32_t l = 0; l < 2; ++l)
         numa.children.push_back(leaf(Level::L3, 2 * ni + l, puSet({2 * ni + l})));
       pkg.children.push_back(numa);
@@ -50,7 +50,7 @@ std::vector<PartitionNode> deepTree() {
   return {machine};
 }
 
-DeviceView expose(const std::vector<PartitionNode>& tree, HierarchyMode mode, const char* mask,
+DeviceView expose(const std::vector<DeviceTreeNode>& tree, HierarchyMode mode, const char* mask,
                   std::vector<std::string>& warnings) {
   std::optional<AffinityMask> m = parseAffinityMask(mask, warnings);
   if (mask && *mask) REQUIRE(m.has_value());

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "core/cmdlist/launch_dims.h"
+#include "core/command/launch_dims.h"
 
 using tessera::core::groupCountWithin;
 using tessera::core::LaunchDims;

@@ -1,16 +1,14 @@
-// buildDeviceTree and splitOnce: "the sub-devices of a device are, at the first level among
-// package, NUMA node, L3 and L2 that splits it into two or more parts, one per part; nesting by the
-// same rule".
+// partitionDevice (core/topology/partition.h): OpenCL's partition schemes on synthetic and real
+// topologies, compute units being a device's PUs in hwloc's logical order.
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 #include "core/topology/partition.h"
 #include "core_test_support.h"
 
 using namespace tessera::core;
-using tessera::core::test::checkTreeInvariants;
-using tessera::core::test::countLeaves;
 using tessera::core::test::puRange;
 using tessera::core::test::puSet;
 using tessera::core::test::synthetic;
@@ -18,329 +16,195 @@ using tessera::core::test::xeonXml;
 
 namespace {
 
-std::vector<PartitionNode> treeOf(const std::string& description, RootMode mode) {
-  auto topo = synthetic(description);
-  std::vector<PartitionNode> tree = buildDeviceTree(*topo, mode);
-  CpuSet covered;
-  for (const PartitionNode& root : tree) {
-    checkTreeInvariants(root);
-    CHECK_FALSE(covered.intersects(root.pus));
-    covered = covered | root.pus;
-  }
-  CHECK(covered == topo->allowedPus());
-  return tree;
+// 32 PUs: package p, NUMA node n (of 4), L3 l (of 8), core c, PU t is PU 16p + 8n' + 4l' + 2c + t.
+const char* kBig = "pack:2 numa:2 l3:2 core:2 pu:2";
+// 8 PUs, one L3, four L2 of one core of two PUs each.
+const char* kL2 = "pack:1 l3:1 l2:4 core:1 pu:2";
+
+PartitionRequest equally(uint32_t n) {
+  return {PartitionScheme::Equally, n, {}, AffinityDomain::None};
+}
+PartitionRequest counts(std::vector<uint32_t> v) {
+  return {PartitionScheme::ByCounts, 0, std::move(v), AffinityDomain::None};
+}
+PartitionRequest names(std::vector<uint32_t> v) {
+  return {PartitionScheme::ByNames, 0, std::move(v), AffinityDomain::None};
+}
+PartitionRequest domain(AffinityDomain d) {
+  return {PartitionScheme::ByAffinityDomain, 0, {}, d};
 }
 
-// Checks a node's level, object index and PUs.
-void checkNode(const PartitionNode& n, Level level, uint32_t index, const CpuSet& pus) {
-  INFO("expected " << levelName(level) << " #" << index << " " << pus.toString() << ", got "
-                   << levelName(n.level) << " #" << n.objectIndex << " " << n.pus.toString());
-  CHECK(n.level == level);
-  CHECK(n.objectIndex == index);
-  CHECK(n.pus == pus);
+PartitionResult cut(const Topology& topo, const PartitionRequest& r, CpuSet pus = {}) {
+  if (pus.empty()) pus = topo.allowedPus();
+  return partitionDevice(topo, pus, Level::Machine, 0, r);
 }
 
-// The children at depth d are widths[d] parts of levels[d]; below the last level, leaves.
-void checkUniform(const PartitionNode& n, const std::vector<Level>& levels,
-                  const std::vector<uint32_t>& widths, size_t depth = 0) {
-  if (depth == levels.size()) {
-    CHECK(n.children.empty());
-    return;
-  }
-  REQUIRE(n.children.size() == widths[depth]);
-  for (const PartitionNode& c : n.children) {
-    CHECK(c.level == levels[depth]);
-    checkUniform(c, levels, widths, depth + 1);
-  }
+std::vector<std::string> pusOf(const PartitionResult& r) {
+  std::vector<std::string> out;
+  for (const PartitionPart& p : r.parts) out.push_back(p.pus.toString());
+  return out;
 }
+
+using Strings = std::vector<std::string>;
 
 }  // namespace
 
-TEST_CASE("Given pack:2 numa:2 l3:2, when the machine is the root, then it nests package, NUMA, L3",
+TEST_CASE("Given a topology whose OS indices interleave, when asked for the logical order, then "
+          "the PUs come core by core",
           "[partition]") {
-  auto tree = treeOf("pack:2 numa:2 l3:2 core:2 pu:1", RootMode::Machine);
-  REQUIRE(tree.size() == 1);
-  checkNode(tree[0], Level::Machine, 0, puRange(0, 15));
-  checkUniform(tree[0], {Level::Package, Level::NumaNode, Level::L3}, {2, 2, 2});
-  for (uint32_t p = 0; p < 2; ++p) {
-    const PartitionNode& pkg = tree[0].children[p];
-    checkNode(pkg, Level::Package, p, puRange(8 * p, 8 * p + 7));
-    for (uint32_t n = 0; n < 2; ++n) {
-      const PartitionNode& numa = pkg.children[n];
-      uint32_t ni = 2 * p + n;
-      checkNode(numa, Level::NumaNode, ni, puRange(4 * ni, 4 * ni + 3));
-      for (uint32_t l = 0; l < 2; ++l) {
-        uint32_t li = 2 * ni + l;
-        checkNode(numa.children[l], Level::L3, li, puRange(2 * li, 2 * li + 1));
-      }
-    }
+  auto topo = synthetic("pack:2 core:2 pu:2(indexes=0,4,2,6,1,5,3,7)");
+  CHECK(topo->logicalOrder(topo->allowedPus()) == std::vector<uint32_t>{0, 4, 2, 6, 1, 5, 3, 7});
+  CHECK(topo->logicalOrder(puSet({7, 0, 6})) == std::vector<uint32_t>{0, 6, 7});
+  // EQUALLY hands out units in that order: the two PUs of a core stay together.
+  CHECK(pusOf(cut(*topo, equally(2))) == Strings{"0,4", "2,6", "1,5", "3,7"});
+  // BY_NAMES names index that order.
+  CHECK(pusOf(cut(*topo, names({1, 2}))) == Strings{"2,4"});
+}
+
+TEST_CASE("Given 32 compute units, when partitioned EQUALLY, then as many sub-devices as fit are "
+          "made and the rest of the units are not used",
+          "[partition]") {
+  auto topo = synthetic(kBig);
+  PartitionResult four = cut(*topo, equally(4));
+  REQUIRE(four.status == PartitionStatus::Ok);
+  REQUIRE(four.parts.size() == 8);
+  for (uint32_t i = 0; i < 8; ++i) CHECK(four.parts[i].pus == puRange(4 * i, 4 * i + 3));
+  CHECK(four.parts[3].level == Level::Machine);  // cut inside the device: its own level
+  CHECK(four.domainUsed == AffinityDomain::None);
+
+  // "If N does not divide evenly into CL_DEVICE_MAX_COMPUTE_UNITS then the remaining compute units
+  // are not used."
+  PartitionResult five = cut(*topo, equally(5));
+  REQUIRE(five.parts.size() == 6);
+  CHECK(five.parts.back().pus == puRange(25, 29));
+  CHECK(cut(*topo, equally(32)).parts.size() == 1);
+  CHECK(cut(*topo, equally(1)).parts.size() == 32);
+
+  CHECK(cut(*topo, equally(0)).status == PartitionStatus::InvalidSize);
+  CHECK(cut(*topo, equally(33)).status == PartitionStatus::InvalidSize);
+  // Of a part of the machine, the part's units only.
+  PartitionResult ofPart = cut(*topo, equally(3), puRange(8, 15));
+  CHECK(pusOf(ofPart) == Strings{"8-10", "11-13"});
+  CHECK(cut(*topo, equally(9), puRange(8, 15)).status == PartitionStatus::InvalidSize);
+}
+
+TEST_CASE("Given 32 compute units, when partitioned BY_COUNTS, then each count is a sub-device of "
+          "the next units, and bad counts are refused",
+          "[partition]") {
+  auto topo = synthetic(kBig);
+  PartitionResult r = cut(*topo, counts({3, 1, 4}));
+  REQUIRE(r.status == PartitionStatus::Ok);
+  CHECK(pusOf(r) == Strings{"0-2", "3", "4-7"});
+  CHECK(pusOf(cut(*topo, counts({16, 16}))) == Strings{"0-15", "16-31"});
+  CHECK(cut(*topo, counts(std::vector<uint32_t>(32, 1))).parts.size() == 32);
+
+  // "The total number of compute units specified may not exceed the number of compute units in
+  // the device"; "the number of compute units for any one sub-device is less than 1".
+  CHECK(cut(*topo, counts({16, 17})).status == PartitionStatus::InvalidSize);
+  CHECK(cut(*topo, counts({2, 0, 2})).status == PartitionStatus::InvalidSize);
+  CHECK(cut(*topo, counts({})).status == PartitionStatus::InvalidSize);
+  CHECK(cut(*topo, counts(std::vector<uint32_t>(33, 1))).status == PartitionStatus::InvalidSize);
+  // No overflow:
+  CHECK(cut(*topo, counts({0xffffffffu, 2})).status == PartitionStatus::InvalidSize);
+}
+
+TEST_CASE("Given 32 compute units, when partitioned BY_NAMES, then one sub-device of the named "
+          "units is made, and bad names are refused",
+          "[partition]") {
+  auto topo = synthetic(kBig);
+  PartitionResult r = cut(*topo, names({0, 1, 3}));
+  REQUIRE(r.status == PartitionStatus::Ok);
+  CHECK(pusOf(r) == Strings{"0-1,3"});
+  CHECK(pusOf(cut(*topo, names({31, 5}))) == Strings{"5,31"});
+  // Names index the device's own units: unit 0 of PUs 8-15 is PU 8.
+  CHECK(pusOf(cut(*topo, names({0, 7}), puRange(8, 15))) == Strings{"8,15"});
+
+  CHECK(cut(*topo, names({32})).status == PartitionStatus::InvalidName);
+  CHECK(cut(*topo, names({8}), puRange(8, 15)).status == PartitionStatus::InvalidName);
+  CHECK(cut(*topo, names({2, 4, 2})).status == PartitionStatus::InvalidName);
+  CHECK(cut(*topo, names({})).status == PartitionStatus::InvalidSize);
+}
+
+TEST_CASE("Given packages, NUMA nodes and L3 caches, when partitioned by affinity domain, then one "
+          "sub-device per object of the domain, and a domain that does not split fails",
+          "[partition]") {
+  auto topo = synthetic(kBig);
+  PartitionResult numa = cut(*topo, domain(AffinityDomain::Numa));
+  REQUIRE(numa.status == PartitionStatus::Ok);
+  REQUIRE(numa.parts.size() == 4);
+  for (uint32_t i = 0; i < 4; ++i) {
+    CHECK(numa.parts[i].pus == puRange(8 * i, 8 * i + 7));
+    CHECK(numa.parts[i].level == Level::NumaNode);
+    CHECK(numa.parts[i].objectIndex == i);
   }
+  CHECK(numa.domainUsed == AffinityDomain::Numa);
+
+  PartitionResult l3 = cut(*topo, domain(AffinityDomain::L3));
+  REQUIRE(l3.parts.size() == 8);
+  CHECK(l3.parts[5].pus == puRange(20, 23));
+  CHECK(l3.parts[5].level == Level::L3);
+  CHECK(l3.parts[5].objectIndex == 5);
+
+  // No L4, L2 or L1 in this description: "all compute units in in_device share the same cache at
+  // the level requested" (here: none), CL_DEVICE_PARTITION_FAILED.
+  for (AffinityDomain d : {AffinityDomain::L4, AffinityDomain::L2, AffinityDomain::L1})
+    CHECK(cut(*topo, domain(d)).status == PartitionStatus::CannotPartition);
+  // A NUMA node's PUs are one NUMA band: not split by NUMA, split by L3.
+  CHECK(cut(*topo, domain(AffinityDomain::Numa), puRange(8, 15)).status ==
+        PartitionStatus::CannotPartition);
+  PartitionResult l3OfNode = cut(*topo, domain(AffinityDomain::L3), puRange(8, 15));
+  CHECK(pusOf(l3OfNode) == Strings{"8-11", "12-15"});
+  CHECK(l3OfNode.parts[0].objectIndex == 2);
+  // One PU cannot be split at all.
+  CHECK(cut(*topo, domain(AffinityDomain::NextPartitionable), puSet({3})).status ==
+        PartitionStatus::CannotPartition);
+  CHECK(cut(*topo, domain(AffinityDomain::None)).status == PartitionStatus::CannotPartition);
 }
 
-TEST_CASE("Given pack:2 numa:2 l3:2, when packages are the roots, then there are two roots",
+TEST_CASE("Given NEXT_PARTITIONABLE, when partitioning, then the first of NUMA, L4, L3, L2, L1 "
+          "that splits the device is used and reported",
           "[partition]") {
-  auto tree = treeOf("pack:2 numa:2 l3:2 core:2 pu:1", RootMode::Package);
-  REQUIRE(tree.size() == 2);
-  checkNode(tree[0], Level::Package, 0, puRange(0, 7));
-  checkNode(tree[1], Level::Package, 1, puRange(8, 15));
-  for (const PartitionNode& root : tree) checkUniform(root, {Level::NumaNode, Level::L3}, {2, 2});
+  auto big = synthetic(kBig);
+  auto next = domain(AffinityDomain::NextPartitionable);
+  CHECK(cut(*big, next).domainUsed == AffinityDomain::Numa);
+  CHECK(cut(*big, next).parts.size() == 4);
+  PartitionResult inNode = cut(*big, next, puRange(0, 7));
+  CHECK(inNode.domainUsed == AffinityDomain::L3);
+  CHECK(pusOf(inNode) == Strings{"0-3", "4-7"});
+
+  auto l2 = synthetic(kL2);
+  PartitionResult r = cut(*l2, next);
+  CHECK(r.domainUsed == AffinityDomain::L2);
+  CHECK(pusOf(r) == Strings{"0-1", "2-3", "4-5", "6-7"});
+  CHECK(cut(*l2, domain(AffinityDomain::L3)).status == PartitionStatus::CannotPartition);
+  CHECK(cut(*l2, domain(AffinityDomain::Numa)).status == PartitionStatus::CannotPartition);
+
+  // L4 comes before L3; an L1 shared by a core's two PUs splits a core-pair L2.
+  auto deep = synthetic("pack:1 l4:2 l3:1 l2:1 l1d:2 core:1 pu:2");
+  PartitionResult l4 = cut(*deep, next);
+  CHECK(l4.domainUsed == AffinityDomain::L4);
+  CHECK(l4.parts[1].level == Level::L4);
+  CHECK(pusOf(l4) == Strings{"0-3", "4-7"});
+  PartitionResult l1 = cut(*deep, next, puRange(4, 7));
+  CHECK(l1.domainUsed == AffinityDomain::L1);
+  CHECK(pusOf(l1) == Strings{"4-5", "6-7"});
+  CHECK(l1.parts[0].level == Level::L1);
+  CHECK(l1.parts[0].objectIndex == 2);
 }
 
-TEST_CASE("Given pack:2 numa:4, when packages are the roots, then each has 4 NUMA leaves",
+TEST_CASE("Given the 16-core VM's XML, when partitioned, then L2 and L1 give one sub-device per core "
+          "(instruction caches ignored) and NUMA and L3 do not split",
           "[partition]") {
-  auto tree = treeOf("pack:2 numa:4 core:2 pu:1", RootMode::Package);
-  REQUIRE(tree.size() == 2);
-  for (uint32_t p = 0; p < 2; ++p) {
-    checkNode(tree[p], Level::Package, p, puRange(8 * p, 8 * p + 7));
-    checkUniform(tree[p], {Level::NumaNode}, {4});
-    for (uint32_t n = 0; n < 4; ++n) {
-      uint32_t ni = 4 * p + n;
-      checkNode(tree[p].children[n], Level::NumaNode, ni, puRange(2 * ni, 2 * ni + 1));
-    }
-  }
-  auto machine = treeOf("pack:2 numa:4 core:2 pu:1", RootMode::Machine);
-  REQUIRE(machine.size() == 1);
-  checkUniform(machine[0], {Level::Package, Level::NumaNode}, {2, 4});
-}
-
-TEST_CASE("Given one package with one L3 and two L2 (like a 2-core VM), then one root, 2 L2 leaves",
-          "[partition]") {
-  for (RootMode mode : {RootMode::Machine, RootMode::Package}) {
-    auto tree = treeOf("pack:1 l3:1 l2:2 core:1 pu:1", mode);
-    REQUIRE(tree.size() == 1);
-    checkNode(tree[0], mode == RootMode::Machine ? Level::Machine : Level::Package, 0,
-              puRange(0, 1));
-    REQUIRE(tree[0].children.size() == 2);
-    checkNode(tree[0].children[0], Level::L2, 0, puSet({0}));
-    checkNode(tree[0].children[1], Level::L2, 1, puSet({1}));
-    CHECK(tree[0].children[0].children.empty());
-  }
-}
-
-TEST_CASE("Given one package of cores without caches, then the root has no sub-devices",
-          "[partition]") {
-  for (RootMode mode : {RootMode::Machine, RootMode::Package}) {
-    auto tree = treeOf("pack:1 core:4 pu:2", mode);
-    REQUIRE(tree.size() == 1);
-    CHECK(tree[0].pus == puRange(0, 7));
-    CHECK(tree[0].children.empty());
-  }
-}
-
-TEST_CASE("Given pack:2 pu:2, then the machine splits into two package leaves", "[partition]") {
-  auto tree = treeOf("pack:2 pu:2", RootMode::Machine);
-  REQUIRE(tree.size() == 1);
-  REQUIRE(tree[0].children.size() == 2);
-  checkNode(tree[0].children[0], Level::Package, 0, puRange(0, 1));
-  checkNode(tree[0].children[1], Level::Package, 1, puRange(2, 3));
-  CHECK(countLeaves(tree[0]) == 2);
-  CHECK(treeOf("pack:2 pu:2", RootMode::Package).size() == 2);
-}
-
-TEST_CASE("Given NUMA nodes above packages, then packages come first in the rule's order",
-          "[partition]") {
-  // hwloc puts each NUMA node in a group with two packages. The rule tries package before NUMA
-  // node, so the machine splits straight into its four packages.
-  auto tree = treeOf("numa:2 pack:2 core:2 pu:1", RootMode::Machine);
-  REQUIRE(tree.size() == 1);
-  REQUIRE(tree[0].children.size() == 4);
-  for (uint32_t p = 0; p < 4; ++p) {
-    checkNode(tree[0].children[p], Level::Package, p, puRange(2 * p, 2 * p + 1));
-    CHECK(tree[0].children[p].children.empty());
-  }
-  auto roots = treeOf("numa:2 pack:2 core:2 pu:1", RootMode::Package);
-  REQUIRE(roots.size() == 4);
-  for (const PartitionNode& r : roots) CHECK(r.children.empty());
-}
-
-TEST_CASE("Given an L2 shared by two SMT cores, then L3s split into L2 leaves of 4 PUs",
-          "[partition]") {
-  auto tree = treeOf("pack:1 l3:2 l2:2 core:2 pu:2", RootMode::Machine);
-  REQUIRE(tree.size() == 1);
-  checkUniform(tree[0], {Level::L3, Level::L2}, {2, 2});
-  for (uint32_t l3 = 0; l3 < 2; ++l3) {
-    checkNode(tree[0].children[l3], Level::L3, l3, puRange(8 * l3, 8 * l3 + 7));
-    for (uint32_t l2 = 0; l2 < 2; ++l2) {
-      uint32_t i = 2 * l3 + l2;
-      checkNode(tree[0].children[l3].children[l2], Level::L2, i, puRange(4 * i, 4 * i + 3));
-    }
-  }
-}
-
-TEST_CASE("Given four packages, then four package sub-devices or four roots", "[partition]") {
-  auto tree = treeOf("pack:4 l3:1 core:2 pu:2", RootMode::Machine);
-  REQUIRE(tree.size() == 1);
-  checkUniform(tree[0], {Level::Package}, {4});
-  auto roots = treeOf("pack:4 l3:1 core:2 pu:2", RootMode::Package);
-  REQUIRE(roots.size() == 4);
-  for (uint32_t p = 0; p < 4; ++p)
-    checkNode(roots[p], Level::Package, p, puRange(4 * p, 4 * p + 3));
-}
-
-TEST_CASE("Given four nested levels, then the tree is four deep", "[partition]") {
-  auto tree = treeOf("pack:2 numa:2 l3:2 l2:2 core:2 pu:1", RootMode::Machine);
-  REQUIRE(tree.size() == 1);
-  checkUniform(tree[0], {Level::Package, Level::NumaNode, Level::L3, Level::L2}, {2, 2, 2, 2});
-  CHECK(countLeaves(tree[0]) == 16);
-}
-
-TEST_CASE("Given levels that do not split, then they are skipped", "[partition]") {
-  // l3:1 per package and the single machine NUMA node never split anything; L1 is not a level.
-  auto tree = treeOf("pack:2 l3:1 l2:4 l1d:2 core:1 pu:1", RootMode::Machine);
-  REQUIRE(tree.size() == 1);
-  checkUniform(tree[0], {Level::Package, Level::L2}, {2, 4});
-  CHECK(tree[0].children[1].children[0].objectIndex == 4);
-  CHECK(tree[0].children[1].children[0].pus == puRange(8, 9));
-}
-
-TEST_CASE("Given two NUMA nodes sharing a package's CPUs (DDR + HBM), then they are one part",
-          "[partition]") {
-  auto tree =
-      treeOf("pack:2 [numa(memory=2GB)] [numa(memory=16GB)] core:2 pu:1", RootMode::Machine);
-  REQUIRE(tree.size() == 1);
-  checkUniform(tree[0], {Level::Package}, {2});
-
-  auto withL3 = treeOf("pack:2 [numa] [numa] l3:2 core:2 pu:1", RootMode::Package);
-  REQUIRE(withL3.size() == 2);
-  for (const PartitionNode& root : withL3) checkUniform(root, {Level::L3}, {2});
-}
-
-TEST_CASE("Given NUMA nodes below L3 (SNC-like), then NUMA comes before L3 in the rule's order",
-          "[partition]") {
-  // Each L3 holds two NUMA nodes; the rule tries NUMA node before L3, so a package splits straight
-  // into its four NUMA nodes.
-  auto tree = treeOf("pack:2 l3:2 numa:2 core:2 pu:1", RootMode::Package);
-  REQUIRE(tree.size() == 2);
-  for (const PartitionNode& root : tree) checkUniform(root, {Level::NumaNode}, {4});
-  checkNode(tree[1].children[0], Level::NumaNode, 4, puRange(8, 9));
-}
-
-TEST_CASE("Given hwloc groups, then they are not a level of the rule", "[partition]") {
-  auto tree = treeOf("pack:1 group:2 core:2 pu:1", RootMode::Machine);
-  REQUIRE(tree.size() == 1);
-  CHECK(tree[0].children.empty());
-  // With an L2 per group the L2s split it.
-  auto withL2 = treeOf("pack:1 group:2 l2:1 core:2 pu:1", RootMode::Machine);
-  REQUIRE(withL2.size() == 1);
-  checkUniform(withL2[0], {Level::L2}, {2});
-}
-
-TEST_CASE("Given a machine without packages, then package roots fall back to one machine root",
-          "[partition]") {
-  auto tree = treeOf("numa:2 core:2 pu:1", RootMode::Package);
-  REQUIRE(tree.size() == 1);
-  checkNode(tree[0], Level::Machine, 0, puRange(0, 3));
-  checkUniform(tree[0], {Level::NumaNode}, {2});
-}
-
-TEST_CASE("Given the xeon XML, then one root with 16 single-PU L2 leaves", "[partition][xml]") {
   auto topo = Topology::load({TopologySource::Kind::Xml, xeonXml()});
-  for (RootMode mode : {RootMode::Machine, RootMode::Package}) {
-    std::vector<PartitionNode> tree = buildDeviceTree(*topo, mode);
-    REQUIRE(tree.size() == 1);
-    checkTreeInvariants(tree[0]);
-    CHECK(tree[0].level == (mode == RootMode::Machine ? Level::Machine : Level::Package));
-    CHECK(tree[0].pus == puRange(0, 15));
-    REQUIRE(tree[0].children.size() == 16);
-    for (uint32_t i = 0; i < 16; ++i) checkNode(tree[0].children[i], Level::L2, i, puSet({i}));
-  }
-}
-
-TEST_CASE("Given many synthetic topologies, then every tree keeps the invariants and the rule",
-          "[partition]") {
-  const char* descriptions[] = {"pack:2 numa:2 l3:2 core:2 pu:1",
-                                "pack:2 numa:4 core:2 pu:1",
-                                "pack:1 l3:1 l2:2 core:1 pu:1",
-                                "pack:1 core:4 pu:2",
-                                "pack:2 pu:2",
-                                "numa:2 pack:2 core:2 pu:1",
-                                "pack:1 l3:2 l2:2 core:2 pu:2",
-                                "pack:4 core:2 pu:1",
-                                "pack:3 l3:3 core:3 pu:1",
-                                "pack:2 l2:3 core:1 pu:1",
-                                "numa:3 core:1 pu:1",
-                                "pack:1 numa:2 l2:2 core:1 pu:1",
-                                "pack:2 [numa] [numa] l3:2 core:2 pu:1"};
-  for (const char* d : descriptions) {
-    INFO(d);
-    auto topo = synthetic(d);
-    for (RootMode mode : {RootMode::Machine, RootMode::Package}) {
-      std::vector<PartitionNode> tree = buildDeviceTree(*topo, mode);
-      REQUIRE_FALSE(tree.empty());
-      // Each node's children are exactly what splitOnce makes of it.
-      std::vector<const PartitionNode*> stack;
-      for (const PartitionNode& r : tree) stack.push_back(&r);
-      while (!stack.empty()) {
-        const PartitionNode* n = stack.back();
-        stack.pop_back();
-        checkTreeInvariants(*n);
-        Level level = Level::Machine;
-        std::vector<Part> parts = splitOnce(*topo, n->pus, &level);
-        REQUIRE(parts.size() == n->children.size());
-        for (size_t i = 0; i < parts.size(); ++i) {
-          CHECK(n->children[i].level == level);
-          CHECK(n->children[i].pus == parts[i].pus);
-          CHECK(n->children[i].objectIndex == parts[i].objectIndex);
-          stack.push_back(&n->children[i]);
-        }
-      }
-    }
-  }
-}
-
-TEST_CASE("Given sets of PUs, when splitOnce, then the first splitting level is used",
-          "[partition][split]") {
-  auto topo = synthetic("pack:2 numa:2 l3:2 core:2 pu:1");
-  Level level = Level::Machine;
-  std::vector<Part> parts = splitOnce(*topo, topo->allowedPus(), &level);
-  CHECK(level == Level::Package);
-  REQUIRE(parts.size() == 2);
-  CHECK(parts[1].pus == puRange(8, 15));
-
-  // {3, 4}: one package, but two NUMA nodes.
-  parts = splitOnce(*topo, puSet({3, 4}), &level);
-  CHECK(level == Level::NumaNode);
-  REQUIRE(parts.size() == 2);
-  CHECK(parts[0].pus == puSet({3}));
-  CHECK(parts[1].pus == puSet({4}));
-  CHECK(parts[1].objectIndex == 1);
-
-  // {0, 1, 2}: one package, one NUMA node, two L3.
-  parts = splitOnce(*topo, puSet({0, 1, 2}), &level);
-  CHECK(level == Level::L3);
-  REQUIRE(parts.size() == 2);
-  CHECK(parts[0].pus == puSet({0, 1}));
-  CHECK(parts[1].pus == puSet({2}));
-
-  // {1, 9, 13}: two packages, unequal parts.
-  parts = splitOnce(*topo, puSet({1, 9, 13}), &level);
-  CHECK(level == Level::Package);
-  REQUIRE(parts.size() == 2);
-  CHECK(parts[1].pus == puSet({9, 13}));
-}
-
-TEST_CASE("Given a set no level splits, when splitOnce, then it is empty and the level untouched",
-          "[partition][split]") {
-  auto topo = synthetic("pack:2 numa:2 l3:2 core:2 pu:1");
-  Level level = Level::L2;
-  CHECK(splitOnce(*topo, puSet({0, 1}), &level).empty());
-  CHECK(level == Level::L2);
-  CHECK(splitOnce(*topo, puSet({5})).empty());
-  CHECK(splitOnce(*topo, CpuSet{}).empty());
-  // Without levelOut the parts are still returned.
-  CHECK(splitOnce(*topo, puRange(0, 3)).size() == 2);
-}
-
-TEST_CASE("Given this machine, then its device tree keeps the invariants", "[partition][machine]") {
-  auto topo = Topology::load(TopologySource{});
-  for (RootMode mode : {RootMode::Machine, RootMode::Package}) {
-    std::vector<PartitionNode> tree = buildDeviceTree(*topo, mode);
-    REQUIRE_FALSE(tree.empty());
-    CpuSet covered;
-    for (const PartitionNode& root : tree) {
-      checkTreeInvariants(root);
-      covered = covered | root.pus;
-    }
-    CHECK(covered == topo->allowedPus());
-  }
+  REQUIRE(topo->allowedPus().count() == 16);
+  PartitionResult next = cut(*topo, domain(AffinityDomain::NextPartitionable));
+  CHECK(next.domainUsed == AffinityDomain::L2);
+  CHECK(next.parts.size() == 16);
+  PartitionResult l1 = cut(*topo, domain(AffinityDomain::L1));
+  REQUIRE(l1.parts.size() == 16);
+  CHECK(l1.parts[9].pus == puSet({9}));
+  CHECK(cut(*topo, domain(AffinityDomain::Numa)).status == PartitionStatus::CannotPartition);
+  CHECK(cut(*topo, domain(AffinityDomain::L3)).status == PartitionStatus::CannotPartition);
+  CHECK(pusOf(cut(*topo, equally(6))) == Strings{"0-5", "6-11"});
+  CHECK(pusOf(cut(*topo, counts({1, 15}))) == Strings{"0", "1-15"});
 }

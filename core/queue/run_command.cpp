@@ -1,23 +1,20 @@
-#include <cstring>
-
-#include "backends/cpu/fault_guard.h"
-#include "backends/cpu/worker_pool.h"
-#include "core/cmdlist/fault_containment.h"
-#include "core/cmdlist/command.h"
-#include "core/cmdlist/launch_policy.h"
-#include "core/context/context.h"
-#include "core/device/device.h"
-#include "core/trace/command_trace.h"
+#include "core/queue/run_command.h"
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
+#include <cstring>
 #include <exception>
 #include <mutex>
-#include <type_traits>
+
+#include "backends/cpu/fault_guard.h"
+#include "backends/cpu/worker_pool.h"
+#include "core/context/context.h"
+#include "core/device/device.h"
+#include "core/queue/fault_containment.h"
+#include "core/queue/kernel_launch.h"
+#include "core/trace/command_trace.h"
 
 namespace tessera::core {
-using backends::cpu::WorkerPool;
 namespace {
 
 // Below this a copy or fill runs on one thread; above it, in chunks over the device's workers.
@@ -103,39 +100,8 @@ void regionCopy(const RegionCopyOp& op) {
                    d.width);
 }
 
-// get_work_dim() of a Level Zero launch, which names no work dimension: the highest dimension
-// with more than one work-item. (The OpenCL layer names its work_dim through
-// zeTesseraKernelSetWorkDim, which the launch then carries.)
-uint32_t workDim(const LaunchDims& d) {
-  if (uint64_t(d.groupCount[2]) * d.groupSize[2] > 1) return 3;
-  if (uint64_t(d.groupCount[1]) * d.groupSize[1] > 1) return 2;
-  return 1;
-}
-
-void launch(const LaunchOp& l, const ze_group_count_t* counts, const ExecutionTarget& t) {
-  LaunchDims dims = l.dims;
-  if (counts) dims.setGroupCount(*counts);
-  // An empty grid runs nothing (group counts of zero are legal in indirect launches).
-  if (!dims.groupCount[0] || !dims.groupCount[1] || !dims.groupCount[2]) return;
-  if (dims.workDim == 0) dims.workDim = workDim(dims);
-  // A tiny launch inline on the submitting thread runs its work-groups there alone for up to
-  // kInlineBudgetNs, then on every worker (hashcat's launches of 2,048 work-items take milliseconds
-  // each: on one thread they ran at half the machine's speed).
-  WorkerPool& workers = t.device.workers();
-  const auto start = std::chrono::steady_clock::now();
-  bool parallel = false;
-  if (!launchContained(*l.kernel, l.args.data(), dims, &workers, t.cancel,
-                       t.serial ? kInlineBudgetNs : 0, &parallel))
-    return;
-  // What a work-item costs, for the next launch's choice (launch_policy.h).
-  const uint64_t ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now() - start)
-                                   .count());
-  recordLaunchCost(*l.kernel, dims, ns, parallel, workers.size());
-}
-
 void run(const Op& op, const ExecutionTarget& t) {
-  // A lost context runs nothing more ("the context is no longer valid"); launchContained checks
+  // A lost context runs nothing more ("the context is no longer valid"); launchKernel checks
   // the same for kernels.
   if (t.context.lost()) return;
   struct Visitor {
@@ -167,11 +133,11 @@ void run(const Op& op, const ExecutionTarget& t) {
     }
     void operator()(const ResetEventOp& r) const { r.event->reset(); }
     void operator()(const LaunchOp& l) const {
-      if (!l.indirect) return launch(l, nullptr, t);
+      if (!l.indirect) return launchKernel(l, nullptr, t);
       // The group counts are the application's memory, read now.
       ze_group_count_t counts{};
       if (guarded("read of indirect group counts", t, [&] { counts = *l.indirect; }))
-        launch(l, &counts, t);
+        launchKernel(l, &counts, t);
     }
     void operator()(const MultiLaunchOp& m) const {
       uint32_t n = 0;
@@ -181,43 +147,12 @@ void run(const Op& op, const ExecutionTarget& t) {
         ze_group_count_t counts{};
         if (!guarded("read of indirect group counts", t, [&] { counts = m.groupCounts[i]; }))
           return;
-        launch(m.launches[i], &counts, t);
+        launchKernel(m.launches[i], &counts, t);
       }
     }
   };
   std::visit(Visitor{t}, op);
 }
-
-// The memory an operation reads or writes (up to two pointers).
-std::array<const void*, 2> pointersOf(const Op& op) {
-  return std::visit(
-      [](const auto& o) -> std::array<const void*, 2> {
-        using T = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<T, CopyOp>) return {o.dst, o.src};
-        else if constexpr (std::is_same_v<T, RegionCopyOp>) return {o.dst, o.src};
-        else if constexpr (std::is_same_v<T, FillOp> || std::is_same_v<T, TimestampOp> ||
-                           std::is_same_v<T, QueryTimestampsOp>)
-          return {o.dst, nullptr};
-        else return {nullptr, nullptr};
-      },
-      op);
-}
-
-}  // namespace
-
-void CommandBuffer::add(Command command) {
-  if (context) {
-    for (const void* p : pointersOf(command.op)) {
-      if (!p) continue;
-      auto a = context->memory().find(p);
-      if (a && std::find(touched.begin(), touched.end(), a->base) == touched.end())
-        touched.push_back(a->base);
-    }
-  }
-  commands.push_back(std::move(command));
-}
-
-namespace {
 
 void execute(const Command& command, const ExecutionTarget& target) {
   const uint64_t traceStart = trace::enabled() ? traceCommandBegin(command) : 0;

@@ -7,7 +7,7 @@
 #include <array>
 #include <cstdint>
 
-#include "core/cmdlist/launch_dims.h"
+#include "core/command/launch_dims.h"
 
 namespace tessera::core {
 

@@ -1,6 +1,7 @@
-// Commands as recorded by a command list and run by a queue's executor. A command keeps alive the
-// events it uses; memory is the application's to keep alive ("the application is responsible for
-// making sure the device is not currently executing" before it frees or resets).
+// Commands as recorded by a command list (core/cmdlist) and run by a queue
+// (core/queue/run_command.h). A command keeps alive the events it uses; memory is the application's
+// to keep alive ("the application is responsible for making sure the device is not currently
+// executing" before it frees or resets).
 #pragma once
 
 #include <level_zero/ze_api.h>
@@ -11,14 +12,12 @@
 #include <variant>
 #include <vector>
 
-#include "core/cmdlist/launch_dims.h"
+#include "core/command/launch_dims.h"
 #include "core/common/ref_counted.h"
 #include "core/event/event.h"
 #include "core/module/kernel.h"
 
 namespace tessera::core {
-
-class Device;
 
 struct NopOp {};  // barriers, waits, signals, prefetch and advice: only the waits and signal count
 struct CopyOp {
@@ -87,24 +86,5 @@ struct CommandBuffer {
   // Records the command and the allocations its operation touches.
   void add(Command command);
 };
-
-// Where a command runs.
-struct ExecutionTarget {
-  Device& device;
-  Context& context;                         // the one a fault or failure of the command loses
-  bool mayUseWorkers;                       // compute queues spread large copies over the PUs
-  const sync::Cancel* cancel = nullptr;     // requested when the queue is destroyed
-  bool serial = false;  // a tiny inline command: work-groups on the calling thread first
-  // On a queue's executor thread: an operation that throws (std::bad_alloc of a launch's
-  // per-thread memory, ...) loses the context, as a fault does, and the command still signals, so
-  // waiters see DEVICE_LOST. On the application's thread (immediate lists running inline) the
-  // exception reaches the entry point instead, which returns it (OUT_OF_HOST_MEMORY).
-  bool executor = false;
-};
-
-// Runs one command: its waits, its operation, its signal. False when cancelled while waiting.
-// Copies, fills and the other operations that touch the application's memory run under the fault
-// guard, as kernels do: a fault loses target.context instead of killing the process.
-bool runCommand(const Command& command, const ExecutionTarget& target);
 
 }  // namespace tessera::core

@@ -1,4 +1,4 @@
-#include "core/cmdlist/launch_policy.h"
+#include "core/command/launch_policy.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // The shape of a kernel launch as core records it: group counts, group size, global offset and
-// get_work_dim(). core's own type (backends/cpu has its own, which fault_containment.cpp fills
-// from this one), so the commands' header names no backend type. Counts are the ones a client
+// get_work_dim(). core's own type (backends/cpu has its own, which core/queue/kernel_launch.cpp
+// fills from this one), so the commands' header names no backend type. Counts are the ones a client
 // gave: the products below are overflow-checked (support/checked_math.h).
 #pragma once
 

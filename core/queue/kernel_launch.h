@@ -1,0 +1,18 @@
+// The launch of a kernel command into the backend (backends::cpu::launch), its faults contained
+// (fault_containment.h): a launch that faults marks the kernel's context lost instead of killing
+// the process, and a kernel of a lost context is not launched at all. Afterwards the launch's cost
+// is recorded for the launch policy (core/command/launch_policy.h).
+#pragma once
+
+#include <level_zero/ze_api.h>
+
+#include "core/command/command.h"
+#include "core/queue/run_command.h"
+
+namespace tessera::core {
+
+// Runs `l` on `t` with the group counts `counts` (null: the launch's own). An empty grid runs
+// nothing.
+void launchKernel(const LaunchOp& l, const ze_group_count_t* counts, const ExecutionTarget& t);
+
+}  // namespace tessera::core
