@@ -168,8 +168,13 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(std::unique_ptr<llvm::L
   auto start = std::chrono::steady_clock::now();
   auto result = std::make_shared<CompiledModule>();
   const std::string triple = jit_->getTargetTriple().str();
-  jit::PipelineState state{*module, tm_.get(), triple, jit_->getDataLayout(), options, error,
-                           *result, {}};
+  jit::PipelineState state{.module = *module,
+                           .tm = tm_.get(),
+                           .triple = triple,
+                           .dataLayout = jit_->getDataLayout(),
+                           .options = options,
+                           .error = error,
+                           .result = *result};
   // The pipeline's last pass: the module into a JITDylib of its own (kernel names of different
   // modules do not collide), then the addresses of what the host reaches.
   state.emit = [&](jit::PipelineState& s) {
