@@ -39,7 +39,7 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
   const Device& dev = q->device();
   LaunchShape shape =
       LaunchShape::of(work_dim, global_work_offset, global_work_size, local_work_size);
-  if (cl_int err = settleShape(shape, *k, z->ze, dev); err != CL_SUCCESS) return err;
+  if (cl_int err = settleShape(shape, *k, *z, dev); err != CL_SUCCESS) return err;
 
   std::lock_guard lock(k->mutex());
   // "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified."

@@ -1,5 +1,6 @@
 #include "cl_shim/kernel.h"
 
+#include <atomic>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -184,7 +185,8 @@ cl_int Kernel::makeZeKernels() {
     ze_kernel_properties_t props{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
     uint64_t staticLocal =
         zeKernelGetProperties(h, &props) == ZE_RESULT_SUCCESS ? props.localMemSize : 0;
-    zes_.push_back(PerDevice{d, mods[unit_], h, staticLocal});
+    static std::atomic<uint64_t> serials{0};
+    zes_.push_back(PerDevice{d, mods[unit_], h, staticLocal, ++serials});
   }
   if (zes_.empty()) return CL_INVALID_PROGRAM_EXECUTABLE;
   return CL_SUCCESS;

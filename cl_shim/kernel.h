@@ -42,6 +42,9 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
     ze_kernel_handle_t ze = nullptr;
     // The kernel's static __local bytes, asked of Level Zero once: every enqueue checks them.
     uint64_t staticLocal = 0;
+    // Unique in the process (never reused, unlike a handle's address): names this ze kernel in
+    // the per-thread memo of the driver's group-size choice (ndrange.cpp).
+    uint64_t serial = 0;
   };
 
   Program& program() const { return *program_; }

@@ -30,12 +30,12 @@ struct LaunchShape {
   ze_group_count_t groups() const;
 };
 
-// Checks `s` as clEnqueueNDRangeKernel does for a launch of `kernel` (its ze kernel `zk`) on
+// Checks `s` as clEnqueueNDRangeKernel does for a launch of `kernel` (its ze kernel `z`) on
 // `device`, and settles the local size: the driver's choice when none was given. In order:
 // CL_INVALID_GLOBAL_OFFSET, then the local size's CL_INVALID_WORK_GROUP_SIZE /
 // CL_INVALID_WORK_ITEM_SIZE, then CL_INVALID_GLOBAL_WORK_SIZE for 2^32 or more groups in a
 // dimension. Needs no lock: it reads the kernel's reflection only.
-cl_int settleShape(LaunchShape& s, const Kernel& kernel, ze_kernel_handle_t zk,
+cl_int settleShape(LaunchShape& s, const Kernel& kernel, const Kernel::PerDevice& z,
                    const Device& device);
 
 // Sets a settled shape's group size, global offset and work dimension on `zk` for the launch

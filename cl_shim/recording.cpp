@@ -323,7 +323,7 @@ cl_int Recording::replay(Queue& queue, const Updates& u, cl_uint numWaits, const
       if (!shapeChanged[s]) continue;
       Kernel::PerDevice* z = staged[s].kernel->forDevice(*device_);
       if (!z) return CL_INVALID_PROGRAM_EXECUTABLE;
-      cl_int e = settleShape(staged[s].shape, *staged[s].kernel, z->ze, *device_);
+      cl_int e = settleShape(staged[s].shape, *staged[s].kernel, *z, *device_);
       if (e == CL_INVALID_WORK_ITEM_SIZE) e = CL_INVALID_WORK_GROUP_SIZE;
       if (e != CL_SUCCESS) return e;
     }

@@ -74,6 +74,20 @@ TEST_CASE(
   for (cl_kernel k : {fx.kernel, barriers})
     CHECK(clEnqueueNDRangeKernel(fx.queue, k, 1, nullptr, &tooMany, nullptr, 0, nullptr, nullptr) ==
           CL_INVALID_GLOBAL_WORK_SIZE);
+  // The OpenCL layer remembers the driver's last choice per thread (cl_shim/ndrange.cpp): the same
+  // range on the other kernel, back again, and on a kernel made after one was released (which may
+  // take its address) must each get their own kernel's choice.
+  size_t same[3] = {1024, 1, 1};
+  for (int round = 0; round < 2; ++round) {
+    for (cl_kernel k : {fx.kernel, barriers, fx.kernel}) {
+      std::fill(out.begin(), out.end(), 0u);
+      runKernel(fx.queue, k, 3, same, nullptr);
+      CHECK(out == std::vector<cl_uint>{k == barriers ? 256u : 1024u, 1, 1});
+    }
+    clReleaseKernel(barriers);
+    barriers = makeKernel(fx.program, "local_size_barrier");
+    REQUIRE(clSetKernelArgSVMPointer(barriers, 0, out.data()) == CL_SUCCESS);
+  }
   clReleaseKernel(barriers);
 }
 
