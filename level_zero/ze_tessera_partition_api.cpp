@@ -1,13 +1,13 @@
 // Extension ZE_tessera_device_partition: sub-devices of any shape (core/topology/partition.h cuts,
-// core::Driver::partitionDevices makes and keeps the devices).
+// core::Driver::partition cuts and makes and keeps the devices).
 #include "core/driver/driver.h"
 #include "level_zero/api_support.h"
 #include "tessera/ze_tessera.h"
 
 using tessera::core::AffinityDomain;
 using tessera::core::Device;
+using tessera::core::Driver;
 using tessera::core::PartitionRequest;
-using tessera::core::PartitionResult;
 using tessera::core::PartitionScheme;
 using tessera::core::PartitionStatus;
 using namespace tessera::ze;
@@ -55,10 +55,14 @@ ze_result_t readRequest(const ze_tessera_partition_desc_t& desc, uint32_t numPus
 
 ze_result_t resultOf(PartitionStatus status) {
   switch (status) {
-    case PartitionStatus::Ok: return ZE_RESULT_SUCCESS;
-    case PartitionStatus::InvalidSize: return ZE_RESULT_ERROR_INVALID_SIZE;
-    case PartitionStatus::InvalidName: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-    case PartitionStatus::CannotPartition: return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+    case PartitionStatus::Ok:
+      return ZE_RESULT_SUCCESS;
+    case PartitionStatus::InvalidSize:
+      return ZE_RESULT_ERROR_INVALID_SIZE;
+    case PartitionStatus::InvalidName:
+      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    case PartitionStatus::CannotPartition:
+      return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
   }
   return ZE_RESULT_ERROR_UNKNOWN;
 }
@@ -71,21 +75,20 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraDeviceCreatePartition(
   Device* device = Device::fromHandle(hDevice);
   if (!device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !pCount) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->stype != ZE_STRUCTURE_TYPE_TESSERA_PARTITION_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (desc->stype != ZE_STRUCTURE_TYPE_TESSERA_PARTITION_DESC)
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return guarded([&] {
     PartitionRequest request;
     ze_result_t r = readRequest(*desc, device->pus().count(), request);
     if (r != ZE_RESULT_SUCCESS) return r;
-    PartitionResult cut =
-        tessera::core::partitionDevice(device->driver().topology(), device->pus(), device->level(),
-                                       device->objectIndex(), request);
+    // Only counting makes no device.
+    const bool counting = *pCount == 0 || !phSubDevices;
+    Driver::Partition cut = device->driver().partition(*device, request, !counting);
     if (cut.status != PartitionStatus::Ok) return resultOf(cut.status);
     if (pDomainUsed) *pDomainUsed = static_cast<ze_tessera_affinity_domain_t>(cut.domainUsed);
-    // Only counting makes no device.
-    if (*pCount == 0 || !phSubDevices)
-      return countQuery(pCount, phSubDevices, cut.parts.size(), [](uint32_t, ze_device_handle_t&) {});
-    std::vector<Device*> made = device->driver().partitionDevices(*device, cut.parts);
-    return countQuery(pCount, phSubDevices, made.size(),
-                      [&](uint32_t i, ze_device_handle_t& h) { h = made[i]->toHandle(); });
+    if (counting)
+      return countQuery(pCount, phSubDevices, cut.count, [](uint32_t, ze_device_handle_t&) {});
+    return countQuery(pCount, phSubDevices, cut.devices.size(),
+                      [&](uint32_t i, ze_device_handle_t& h) { h = cut.devices[i]->toHandle(); });
   });
 }

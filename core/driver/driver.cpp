@@ -25,14 +25,16 @@ Driver::Driver(DriverConfig config)
 
 Driver::~Driver() = default;
 
-uint32_t Driver::version() { return (0u << 16) | (1u << 8) | 0u; }
+uint32_t Driver::version() {
+  return (0u << 16) | (1u << 8) | 0u;
+}
 
 std::unique_ptr<Driver> Driver::create(DriverConfig config) {
   std::unique_ptr<Driver> d(new Driver(std::move(config)));
   d->topology_ = Topology::load(d->config_.topology);
   d->tree_ = buildDeviceTree(*d->topology_, d->config_.rootMode);
-  DeviceView view = exposeDevices(d->tree_, d->config_.hierarchy, d->config_.affinityMask,
-                                  d->config_.warnings);
+  DeviceView view =
+      exposeDevices(d->tree_, d->config_.hierarchy, d->config_.affinityMask, d->config_.warnings);
   bool flat = view.mode == HierarchyMode::Flat;
   std::vector<Device*> roots;
   for (uint32_t i = 0; i < view.roots.size(); ++i)
@@ -72,6 +74,19 @@ bool Driver::owns(const Device* d) const {
                      [&](const auto& p) { return p.second.get() == d; });
 }
 
+Driver::Partition Driver::partition(Device& parent, const PartitionRequest& request,
+                                    bool makeDevices) {
+  PartitionResult cut =
+      partitionDevice(*topology_, parent.pus(), parent.level(), parent.objectIndex(), request);
+  Partition p;
+  p.status = cut.status;
+  p.domainUsed = cut.domainUsed;
+  p.count = cut.parts.size();
+  if (cut.status == PartitionStatus::Ok && makeDevices)
+    p.devices = partitionDevices(parent, cut.parts);
+  return p;
+}
+
 std::vector<Device*> Driver::partitionDevices(Device& parent,
                                               const std::vector<PartitionPart>& parts) {
   std::vector<Device*> out;
@@ -103,7 +118,8 @@ Driver& Driver::global() {
       config.topology = TopologySource{};
       d = create(config);
     }
-    for (const std::string& w : d->config().warnings) std::fprintf(stderr, "tessera: warning: %s\n", w.c_str());
+    for (const std::string& w : d->config().warnings)
+      std::fprintf(stderr, "tessera: warning: %s\n", w.c_str());
     return d.release();  // lives as long as the process: handles may be used until exit
   }();
   return *driver;

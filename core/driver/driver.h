@@ -47,8 +47,8 @@ class Driver : public Object<_ze_driver_handle_t, 0x7465737344727631ull /* "tess
   // Throws TopologyError when the topology cannot be loaded.
   static std::unique_ptr<Driver> create(DriverConfig config);
   // The process's driver, built on first call from the environment (falling back to this machine's
-  // topology, with a warning, when TESSERA_TOPOLOGY cannot be loaded). Thread-safe. Throws only when
-  // not even this machine's topology loads.
+  // topology, with a warning, when TESSERA_TOPOLOGY cannot be loaded). Thread-safe. Throws only
+  // when not even this machine's topology loads.
   static Driver& global();
   static Driver* fromHandle(ze_driver_handle_t h) { return Object::fromHandle<Driver>(h); }
 
@@ -66,6 +66,15 @@ class Driver : public Object<_ze_driver_handle_t, 0x7465737344727631ull /* "tess
   // same device (it keeps the subdeviceId, level and object index it was first made with), so
   // partitioning again does not grow memory. Thread-safe.
   std::vector<Device*> partitionDevices(Device& parent, const std::vector<PartitionPart>& parts);
+  // zeTesseraDeviceCreatePartition's work: cuts `parent` as `request` says (partitionDevice) and,
+  // unless only counting (`makeDevices` false), the devices of the parts (partitionDevices).
+  struct Partition {
+    PartitionStatus status = PartitionStatus::Ok;
+    AffinityDomain domainUsed = AffinityDomain::None;
+    size_t count = 0;              // parts of the cut
+    std::vector<Device*> devices;  // empty when only counting
+  };
+  Partition partition(Device& parent, const PartitionRequest& request, bool makeDevices);
 
   const Topology& topology() const { return *topology_; }
   // Builds every module of this driver's devices (one JIT, one cache).
