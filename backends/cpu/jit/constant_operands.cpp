@@ -26,11 +26,13 @@
 namespace tessera::backends::cpu::jit {
 namespace {
 
-// The splat value of an integer vector constant, or null.
+// The splat value of an integer vector constant of at most 64-bit lanes (the key of its global
+// below), or null.
 llvm::ConstantInt* splatOf(llvm::Value* v) {
   auto* c = llvm::dyn_cast<llvm::Constant>(v);
   if (c == nullptr || !llvm::isa<llvm::FixedVectorType>(c->getType())) return nullptr;
-  return llvm::dyn_cast_or_null<llvm::ConstantInt>(c->getSplatValue());
+  auto* k = llvm::dyn_cast_or_null<llvm::ConstantInt>(c->getSplatValue());
+  return k != nullptr && k->getBitWidth() <= 64 ? k : nullptr;
 }
 
 bool isAdd(const llvm::Value* v) {

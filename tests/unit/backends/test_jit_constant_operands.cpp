@@ -25,7 +25,8 @@ namespace tessera::backends::cpu::test {
 namespace {
 
 // One MD5-like step: b + rotl(a + K + f, 7), f computed from b, c, d; plus adds the pass must
-// leave alone (a constant of 0, a constant whose sum has two users, a scalar sum).
+// leave alone (a constant of 0, a constant whose sum has two users, a scalar sum, lanes wider
+// than 64 bits).
 constexpr const char* kStep = R"(
 declare <16 x i32> @llvm.fshl.v16i32(<16 x i32>, <16 x i32>, <16 x i32>)
 define <16 x i32> @step(<16 x i32> %a, <16 x i32> %b, <16 x i32> %c, <16 x i32> %d) {
@@ -46,7 +47,12 @@ define <16 x i32> @untouched(<16 x i32> %a, <16 x i32> %b, i32 %p, i32 %q) {
   %t2 = add <16 x i32> %two, %t1
   %sp = add i32 %p, 5
   %sq = add i32 %sp, %q
-  %v = insertelement <16 x i32> %t2, i32 %sq, i32 0
+  %wa = zext <16 x i32> %a to <16 x i128>
+  %wk = add <16 x i128> %wa, <i128 18446744073709551623, i128 18446744073709551623, i128 18446744073709551623, i128 18446744073709551623, i128 18446744073709551623, i128 18446744073709551623, i128 18446744073709551623, i128 18446744073709551623, i128 18446744073709551623, i128 18446744073709551623, i128 18446744073709551623, i128 18446744073709551623, i128 18446744073709551623, i128 18446744073709551623, i128 18446744073709551623, i128 18446744073709551623>
+  %wb = add <16 x i128> %wk, %wa
+  %wt = trunc <16 x i128> %wb to <16 x i32>
+  %sum = add <16 x i32> %t2, %wt
+  %v = insertelement <16 x i32> %sum, i32 %sq, i32 0
   ret <16 x i32> %v
 }
 )";
