@@ -115,6 +115,9 @@ ze_result_t Kernel::encodeArgument(uint32_t index, size_t size, const void* valu
       if (!value) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
       if (slot) std::memcpy(slot, value, size);
       break;
+    case ArgKind::Image:
+    case ArgKind::Sampler:
+      return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;  // no images yet (issue 18)
   }
   return ZE_RESULT_SUCCESS;
 }

@@ -28,6 +28,8 @@ enum class ArgKind : uint8_t {
   LocalPointer,     // 8 bytes: the caller writes the size in bytes; the launcher replaces it by
                     // the argument's offset in the work-group's local memory
   ByValue,          // `size` bytes: scalars, vectors, structs (byval)
+  Image,            // 8 bytes: the address of the image's ImageView (image_abi.h)
+  Sampler,          // 8 bytes: the sampler's value (image_abi.h, sampler_bits)
 };
 
 struct KernelArgInfo {

@@ -438,6 +438,41 @@ typedef ze_result_t(ZE_APICALL* ze_pfnCommandListImmediateAppendCommandListsExp_
     ze_command_list_handle_t, uint32_t, ze_command_list_handle_t*, ze_event_handle_t, uint32_t,
     ze_event_handle_t*);
 
+/* Extension "ZE_tessera_image_memory", version 1.0: images over memory the caller gives, and the
+ * memory of an image. The OpenCL layer builds image1d_buffer_t images over a buffer's memory and
+ * CL_MEM_USE_HOST_PTR images over the host's pointer with it, and maps images without a copy.
+ *
+ * Images are linear host memory (docs/architecture.md, "Images"): pixel (x, y, z) starts at
+ * pData + x * pixel bytes + y * rowPitch + z * slicePitch, the coordinates as the kernel gives them
+ * (a 1D array's layer is y, a 2D array's is z).
+ *
+ * Chained to ze_image_desc_t (pNext) at zeImageCreate, ze_tessera_image_memory_desc_t makes the
+ * image use pMemory instead of memory of its own: the caller keeps it alive and unchanged in size
+ * while the image lives. rowPitch / slicePitch 0 ask for the tight pitches (width * pixel bytes,
+ * rowPitch * height; for a 1D array the layer pitch is rowPitch). A pitch smaller than the tight one,
+ * or not a multiple of the pixel size: ZE_RESULT_ERROR_INVALID_ARGUMENT. pMemory null:
+ * ZE_RESULT_ERROR_INVALID_NULL_POINTER.
+ *
+ * zeTesseraImageGetMemory gives an image's pixel (0, 0, 0) and pitches (its own memory or pMemory),
+ * for the host to read and write directly; what runs on a queue at the same time is the caller's
+ * to order. */
+#define ZE_TESSERA_IMAGE_MEMORY_EXT_NAME "ZE_tessera_image_memory"
+#define ZE_TESSERA_IMAGE_MEMORY_EXT_VERSION ZE_MAKE_VERSION(1, 0)
+#define ZE_STRUCTURE_TYPE_TESSERA_IMAGE_MEMORY_DESC ((ze_structure_type_t)0x7e550003)
+typedef struct _ze_tessera_image_memory_desc_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_TESSERA_IMAGE_MEMORY_DESC */
+  const void* pNext;         /* [in][optional] */
+  void* pMemory;             /* [in] the image's pixel (0, 0, 0) */
+  size_t rowPitch;           /* [in] bytes between rows (1D array: layers); 0: tight */
+  size_t slicePitch;         /* [in] bytes between slices (2D array: layers); 0: tight */
+} ze_tessera_image_memory_desc_t;
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraImageGetMemory(ze_image_handle_t hImage,
+                                                            void** ppMemory, size_t* pRowPitch,
+                                                            size_t* pSlicePitch);
+typedef ze_result_t(ZE_APICALL* ze_pfnTesseraImageGetMemory_t)(ze_image_handle_t, void**, size_t*,
+                                                               size_t*);
+
 #ifdef __cplusplus
 }
 #endif
