@@ -67,30 +67,29 @@ ze_result_t CommandList::createImmediate(Context& context, Device& device,
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t CommandList::withSync(Op op, const SyncArgs& sync, Command& out) {
-  out = Command{std::move(op), {}, {}};
+ze_result_t CommandList::attachSync(const SyncArgs& sync, Command& command) {
   if (sync.numWaits > 0 && !sync.waits) return ZE_RESULT_ERROR_INVALID_SIZE;
   if (sync.signal) {
     Event* e = Event::fromHandle(sync.signal);
     if (!e) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
-    out.signal = Ref<Event>(e);
+    command.signal = Ref<Event>(e);
   }
-  out.waits.reserve(sync.numWaits);
+  command.waits.reserve(sync.numWaits);
   for (uint32_t i = 0; i < sync.numWaits; ++i) {
     Event* e = Event::fromHandle(sync.waits[i]);
     if (!e) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
-    out.waits.emplace_back(e);
+    command.waits.emplace_back(e);
   }
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t CommandList::append(Op op, const SyncArgs& sync) {
-  Command command;
-  if (ze_result_t r = withSync(std::move(op), sync, command); r != ZE_RESULT_SUCCESS) return r;
+ze_result_t CommandList::append(Op&& op, const SyncArgs& sync) {
+  Command command{std::move(op), {}, {}};
+  if (ze_result_t r = attachSync(sync, command); r != ZE_RESULT_SUCCESS) return r;
   return append(std::move(command));
 }
 
-ze_result_t CommandList::append(Command command) {
+ze_result_t CommandList::append(Command&& command) {
   if (!queue_) {
     if (closed_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     if (mutable_ && !records_.empty() && records_.back().index == buffer_->commands.size())

@@ -94,7 +94,7 @@ class CommandList
   // in SYNCHRONOUS mode). INVALID_SIZE for a wait count without a list ("(nullptr ==
   // phWaitEvents) && (0 < numWaitEvents)"), INVALID_SYNCHRONIZATION_OBJECT for an event handle
   // that is not a live event, INVALID_ARGUMENT when a regular list is closed.
-  ze_result_t append(Op op, const SyncArgs& sync);
+  ze_result_t append(Op&& op, const SyncArgs& sync);
   // A launch of the kernel `hKernel` with its arguments, group size, offset and work dimension as
   // they are now ("arguments are copied at append time") and the group counts `counts` (read when
   // the launch runs for LaunchKind::Indirect). In order: INVALID_COMMAND_LIST_TYPE on a copy-only
@@ -149,9 +149,9 @@ class CommandList
   std::shared_ptr<CommandBuffer> newBuffer();
   // Records the command, or runs it at once on an immediate list (waiting for it in SYNCHRONOUS
   // mode). INVALID_ARGUMENT when a regular list is closed.
-  ze_result_t append(Command command);
-  // `op` with the events of `sync` (append()'s event errors).
-  static ze_result_t withSync(Op op, const SyncArgs& sync, Command& out);
+  ze_result_t append(Command&& command);
+  // Gives `command` the events of `sync` (append()'s event errors).
+  static ze_result_t attachSync(const SyncArgs& sync, Command& command);
   // The launch of `kernel` as it stands, for this list's device (appendLaunch's INVALID_ARGUMENT
   // and OUT_OF_DEVICE_MEMORY); group counts from `counts` unless null.
   ze_result_t makeLaunch(Kernel& kernel, const ze_group_count_t* counts, LaunchOp& out) const;

@@ -10,7 +10,7 @@ ze_result_t CommandList::appendLists(uint32_t numLists, const ze_command_list_ha
     if (!(lists[i] = CommandList::fromHandle(phLists[i])))
       return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   Command sync;
-  if (ze_result_t r = withSync(NopOp{}, syncArgs, sync); r != ZE_RESULT_SUCCESS) return r;
+  if (ze_result_t r = attachSync(syncArgs, sync); r != ZE_RESULT_SUCCESS) return r;
   if (!queue_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   // The waits first, the lists' buffers as they are now (shared, never changed again: an update
   // copies a buffer an execution still holds), then the signal; one submission, so nothing else

@@ -38,11 +38,14 @@ ze_result_t CommandList::appendLaunch(ze_kernel_handle_t hKernel, const ze_group
   // answers for the module's device; a sub-device's list may run fewer at once).
   const uint64_t most = kind == LaunchKind::Cooperative ? device_.workers().size() : UINT32_MAX;
   if (!indirect && !groupCountWithin(*counts, most)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  LaunchOp op;
+  // Built in place: a launch's command is moved once, into the list or to where it runs.
+  Command command{LaunchOp{}, {}, {}};
+  LaunchOp& op = std::get<LaunchOp>(command.op);
   if (ze_result_t r = makeLaunch(*kernel, indirect ? nullptr : counts, op); r != ZE_RESULT_SUCCESS)
     return r;
   if (indirect) op.indirect = counts;
-  return append(std::move(op), sync);
+  if (ze_result_t r = attachSync(sync, command); r != ZE_RESULT_SUCCESS) return r;
+  return append(std::move(command));
 }
 
 ze_result_t CommandList::appendLaunches(uint32_t numKernels, const ze_kernel_handle_t* phKernels,

@@ -48,9 +48,9 @@ class PhysicalMemory
         device_(d),
         fd_(fd),
         size_(size),
-        placement_(std::move(p)),
         table_(table),
-        tableBytes_(tableBytes) {}
+        tableBytes_(tableBytes),
+        placement_(std::move(p)) {}
   Context& context_;
   Device& device_;
   int fd_;
