@@ -51,16 +51,22 @@ std::array<uint32_t, 3> suggestGroupSize(const Kernel& kernel, uint64_t gx, uint
 bool smallAndShort(const Kernel& kernel, const LaunchDims& dims) {
   uint64_t items = 0;
   if (!dims.items(items) || items > kTinyItems) return false;
-  return items == 0 || kernel.costPerItemPs() <= kInlineBudgetNs * 1000 / items;
+  if (items == 0 || kernel.costPerItemPs() <= kInlineBudgetNs * 1000 / items) return true;
+  // Measured as long: tried inline again now and then, so that one launch measured long by
+  // accident (its thread preempted) does not keep every later one off the submitting thread.
+  return kernel.countLongVerdict() % kLongRetryInterval == 0;
 }
 
 void recordLaunchCost(const Kernel& kernel, const LaunchDims& dims, uint64_t ns, bool parallel,
                       uint32_t workers) {
-  if (parallel && ns < kInlineBudgetNs) return;
   uint64_t groups = 0, items = 0;
   if (!dims.groups(groups) || !dims.items(items) || items == 0) return;
   const uint64_t threads = parallel ? std::min<uint64_t>(workers, groups) : 1;
-  kernel.recordCostPerItemPs(std::max<uint64_t>(1, ns * 1000 / items * threads));
+  const uint64_t ps = std::max<uint64_t>(1, ns * 1000 / items * threads);
+  // A short parallel run is mostly the workers' wake-up: it only tells that a work-item costs at
+  // most this much, so it may lower the estimate, never raise it.
+  if (parallel && ns < kInlineBudgetNs && ps >= kernel.costPerItemPs()) return;
+  kernel.recordCostPerItemPs(ps);
 }
 
 }  // namespace tessera::core

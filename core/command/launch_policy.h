@@ -32,16 +32,18 @@ constexpr uint64_t kTinyItems = 4096;
 // running after this wakes the device's workers for the rest, and a kernel known to take longer is
 // not run inline at all. About what handing a command to a sleeping executor costs.
 constexpr uint64_t kInlineBudgetNs = 50'000;
+constexpr uint64_t kLongRetryInterval = 64;
 
 // Whether a direct launch of `kernel` shaped `dims` is small (kTinyItems) and, as far as the
 // kernel's launches so far tell, short (within kInlineBudgetNs): a kernel whose work-items loop
 // long (hashcat's run for milliseconds) goes to the executor, which keeps the append asynchronous.
+// A kernel measured as long is still tried inline once every kLongRetryInterval small launches.
 bool smallAndShort(const Kernel& kernel, const LaunchDims& dims);
 
 // Records what a work-item of `kernel` cost after a launch shaped `dims` took `ns`, on this thread
 // alone or (`parallel`) on up to `workers` threads: exact for a launch that stayed on one thread;
-// from a parallel one only when it ran long enough that waking the workers is not most of what was
-// measured.
+// from a parallel one that ran long enough that waking the workers is not most of what was
+// measured; a shorter parallel one only lowers the estimate.
 void recordLaunchCost(const Kernel& kernel, const LaunchDims& dims, uint64_t ns, bool parallel,
                       uint32_t workers);
 

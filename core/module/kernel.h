@@ -66,6 +66,10 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   void recordCostPerItemPs(uint64_t ps) const {
     costPerItemPs_.store(ps, std::memory_order_relaxed);
   }
+  // How many small launches were judged long so far, this one included (launch_policy.cpp).
+  uint64_t countLongVerdict() const {
+    return longVerdicts_.fetch_add(1, std::memory_order_relaxed) + 1;
+  }
   // Cooperative launches need every group running at once: one per worker of the device.
   uint32_t maxCooperativeGroupCount() const;
   // Private memory of one work-item (ze_kernel_properties_t::privateMemSize, "private memory size
@@ -99,6 +103,7 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   std::array<uint64_t, 3> offset_{0, 0, 0};
   uint32_t workDim_ = 0;
   mutable std::atomic<uint64_t> costPerItemPs_{0};
+  mutable std::atomic<uint64_t> longVerdicts_{0};
   std::string sourceAttributes_;
   uint32_t maxSharedLocal_;  // the module's device's maxSharedLocalMemory
 };

@@ -107,10 +107,17 @@ void CommandQueue::executorMain() {
       s = std::move(pending_.front());
       pending_.pop_front();
     }
+    // The last command counts the submission as run before it signals (idle()).
+    const Command* last = nullptr;
+    for (const auto& buffer : s.buffers)
+      if (!buffer->commands.empty()) last = &buffer->commands.back();
     bool ok = true;
     for (const auto& buffer : s.buffers)
-      for (const Command& c : buffer->commands)
+      for (const Command& c : buffer->commands) {
+        target.ran = &c == last ? &ran_ : nullptr;
         if (ok) ok = runCommand(c, target);
+      }
+    if (!last) ran_.fetch_add(1, std::memory_order_release);
     releaseUses(s);
     // Dropped before completion is reported, so a synchronized list holds its buffer alone again
     // (a mutable list's update then changes it in place rather than copying it).

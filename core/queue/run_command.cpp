@@ -154,18 +154,22 @@ void run(const Op& op, const ExecutionTarget& t) {
   std::visit(Visitor{t}, op);
 }
 
+// The command's end: counted as run (target.ran), then its event signalled, with the span of a
+// timestamp event.
+void finish(const Command& command, const ExecutionTarget& target, uint64_t start) {
+  if (target.ran) target.ran->fetch_add(1, std::memory_order_release);
+  if (command.signal) {
+    if (command.signal->pool().timestamps()) command.signal->recordSpan(start, deviceTimestampNow());
+    command.signal->signal();
+  }
+}
+
 void execute(const Command& command, const ExecutionTarget& target) {
   const uint64_t traceStart = trace::enabled() ? traceCommandBegin(command) : 0;
-  bool timed = command.signal && command.signal->pool().timestamps();
-  uint64_t start = timed ? deviceTimestampNow() : 0;
   run(command.op, target);
   // The trace's flow arrow starts before the event is signalled: a host wait that sees the signal
   // must find the start already recorded.
   if (traceStart) traceCommandEnd(command, traceStart);
-  if (command.signal) {
-    if (timed) command.signal->recordSpan(start, deviceTimestampNow());
-    command.signal->signal();
-  }
 }
 
 }  // namespace
@@ -173,8 +177,11 @@ void execute(const Command& command, const ExecutionTarget& target) {
 bool runCommand(const Command& command, const ExecutionTarget& target) {
   for (const Ref<Event>& e : command.waits)
     if (!e->wait(sync::kForever, target.cancel)) return false;
+  const bool timed = command.signal && command.signal->pool().timestamps();
+  const uint64_t start = timed ? deviceTimestampNow() : 0;
   if (!target.executor) {
     execute(command, target);
+    finish(command, target, start);
     return true;
   }
   // No exception leaves an executor thread (it would end the process in std::terminate): the
@@ -184,11 +191,10 @@ bool runCommand(const Command& command, const ExecutionTarget& target) {
     execute(command, target);
   } catch (const std::exception& e) {
     commandFailed(target.context, e.what());
-    if (command.signal) command.signal->signal();
   } catch (...) {
     commandFailed(target.context, "unknown exception");
-    if (command.signal) command.signal->signal();
   }
+  finish(command, target, start);
   return true;
 }
 

@@ -3,6 +3,8 @@
 // commands, inline by an immediate list (core/cmdlist/command_list.cpp).
 #pragma once
 
+#include <atomic>
+
 #include "core/command/command.h"
 #include "core/sync/wait.h"
 
@@ -23,6 +25,8 @@ struct ExecutionTarget {
   // waiters see DEVICE_LOST. On the application's thread (immediate lists running inline) the
   // exception reaches the entry point instead, which returns it (OUT_OF_HOST_MEMORY).
   bool executor = false;
+  // Incremented once the command has run, before its event is signalled (CommandQueue::idle()).
+  std::atomic<uint64_t>* ran = nullptr;
 };
 
 // Runs one command: its waits, its operation, its signal. False when cancelled while waiting.

@@ -115,7 +115,10 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
   // groups of 256 work-items spent more time taking groups than adding with one group per take);
   // single groups at the end let the workers finish within a group of each other (fixed runs of 64
   // left hashcat's 2,048 groups of 4 us up to a run apart, a sixteenth of its launch on 2 PUs).
-  const uint64_t threads = pool ? pool->size() : 1;
+  // No more threads than groups: a launch of one group runs on the calling thread alone, without
+  // waking a pool whose other threads would find nothing to do.
+  const uint64_t threads = pool ? std::min<uint64_t>(pool->size(), groups) : 1;
+  if (threads <= 1) pool = nullptr;
   std::atomic<uint64_t> nextGroup{0};
   auto take = [&](uint64_t& begin, uint64_t& end) {
     uint64_t cur = nextGroup.load(std::memory_order_relaxed);
