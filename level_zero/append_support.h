@@ -1,0 +1,22 @@
+// What every append entry point ends with: the list's lookup (after the entry point's own checks)
+// and the one core call, CommandList::append, which checks the events and records (or, on an
+// immediate list, runs) the command.
+#pragma once
+
+#include <utility>
+
+#include "core/cmdlist/command_list.h"
+#include "level_zero/api_support.h"
+
+namespace tessera::ze {
+
+inline ze_result_t appendOp(ze_command_list_handle_t hCommandList, core::Op op,
+                            ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                            const ze_event_handle_t* phWaitEvents) {
+  core::CommandList* list = core::CommandList::fromHandle(hCommandList);
+  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return guarded(
+      [&] { return list->append(std::move(op), {hSignalEvent, numWaitEvents, phWaitEvents}); });
+}
+
+}  // namespace tessera::ze
