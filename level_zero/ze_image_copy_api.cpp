@@ -1,5 +1,6 @@
-// The image copy appends: the images looked up, the copy made a RegionCopyOp by core
-// (core/command/image_copy.h: regions, pitches and their errors), then appended like any copy.
+// The image copy appends: the list and wait list checked, the images looked up, the copy made a
+// RegionCopyOp by core (core/command/image_copy.h: regions, pitches and their errors), then
+// appended like any copy.
 #include "core/command/image_copy.h"
 #include "core/image/image.h"
 #include "level_zero/append_support.h"
@@ -7,6 +8,7 @@
 using tessera::core::Image;
 using tessera::core::RegionCopyOp;
 using tessera::ze::appendOp;
+using tessera::ze::checkListAndWaits;
 
 namespace {
 
@@ -15,6 +17,9 @@ ze_result_t appendImageCopy(ze_command_list_handle_t hCommandList, ze_image_hand
                             ze_image_handle_t hSrcImage, const ze_image_region_t* pDstRegion,
                             const ze_image_region_t* pSrcRegion, ze_event_handle_t hSignalEvent,
                             uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  if (ze_result_t r = checkListAndWaits(hCommandList, numWaitEvents, phWaitEvents);
+      r != ZE_RESULT_SUCCESS)
+    return r;
   Image* dst = Image::fromHandle(hDstImage);
   Image* src = Image::fromHandle(hSrcImage);
   if (!dst || !src) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -28,6 +33,9 @@ ze_result_t appendToMemory(ze_command_list_handle_t hCommandList, void* dstptr,
                            ze_image_handle_t hSrcImage, const ze_image_region_t* pSrcRegion,
                            uint32_t rowPitch, uint32_t slicePitch, ze_event_handle_t hSignalEvent,
                            uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  if (ze_result_t r = checkListAndWaits(hCommandList, numWaitEvents, phWaitEvents);
+      r != ZE_RESULT_SUCCESS)
+    return r;
   Image* src = Image::fromHandle(hSrcImage);
   if (!src) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!dstptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -43,6 +51,9 @@ ze_result_t appendFromMemory(ze_command_list_handle_t hCommandList, ze_image_han
                              uint32_t rowPitch, uint32_t slicePitch,
                              ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
                              ze_event_handle_t* phWaitEvents) {
+  if (ze_result_t r = checkListAndWaits(hCommandList, numWaitEvents, phWaitEvents);
+      r != ZE_RESULT_SUCCESS)
+    return r;
   Image* dst = Image::fromHandle(hDstImage);
   if (!dst) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!srcptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
