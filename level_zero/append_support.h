@@ -24,8 +24,9 @@ inline ze_result_t appendOp(ze_command_list_handle_t hCommandList, core::Op op,
                             const ze_event_handle_t* phWaitEvents) {
   core::CommandList* list = core::CommandList::fromHandle(hCommandList);
   if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  return guarded(
-      [&] { return list->append(std::move(op), {hSignalEvent, numWaitEvents, phWaitEvents}); });
+  return guarded([&] {
+    return list->append(std::move(op), {hSignalEvent, numWaitEvents, phWaitEvents});
+  });
 }
 
 }  // namespace tessera::ze

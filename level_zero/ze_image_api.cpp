@@ -41,12 +41,14 @@ ze_result_t readImageChain(const void* pNext, ImageMemoryDesc& memory, bool& has
       case ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD:
       case ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_WIN32:
         return ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
-      case ZE_STRUCTURE_TYPE_IMAGE_VIEW_PLANAR_EXP_DESC: return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+      case ZE_STRUCTURE_TYPE_IMAGE_VIEW_PLANAR_EXP_DESC:
+        return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
       case ZE_STRUCTURE_TYPE_SRGB_EXT_DESC:
         if (reinterpret_cast<const ze_srgb_ext_desc_t*>(h)->sRGB)
           return ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT;
         break;
-      default: break;
+      default:
+        break;
     }
   }
   return ZE_RESULT_SUCCESS;
@@ -158,9 +160,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeImageGetMemoryPropertiesExp(
   return ZE_RESULT_SUCCESS;
 }
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zeImageGetAllocPropertiesExt(
-    ze_context_handle_t hContext, ze_image_handle_t hImage,
-    ze_image_allocation_ext_properties_t* pImageAllocProperties) {
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_handle_t hImage,
+                             ze_image_allocation_ext_properties_t* pImageAllocProperties) {
   if (!Context::fromHandle(hContext)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   Image* image = Image::fromHandle(hImage);
   if (!image) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;

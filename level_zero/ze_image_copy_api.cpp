@@ -48,9 +48,8 @@ ze_result_t appendToMemory(ze_command_list_handle_t hCommandList, void* dstptr,
 
 ze_result_t appendFromMemory(ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
                              const void* srcptr, const ze_image_region_t* pDstRegion,
-                             uint32_t rowPitch, uint32_t slicePitch,
-                             ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-                             ze_event_handle_t* phWaitEvents) {
+                             uint32_t rowPitch, uint32_t slicePitch, ze_event_handle_t hSignalEvent,
+                             uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
   if (ze_result_t r = checkListAndWaits(hCommandList, numWaitEvents, phWaitEvents);
       r != ZE_RESULT_SUCCESS)
     return r;
@@ -67,18 +66,16 @@ ze_result_t appendFromMemory(ze_command_list_handle_t hCommandList, ze_image_han
 }  // namespace
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendImageCopy(
-    ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
-    ze_image_handle_t hSrcImage, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-    ze_event_handle_t* phWaitEvents) {
+    ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage, ze_image_handle_t hSrcImage,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
   return appendImageCopy(hCommandList, hDstImage, hSrcImage, nullptr, nullptr, hSignalEvent,
                          numWaitEvents, phWaitEvents);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendImageCopyRegion(
-    ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
-    ze_image_handle_t hSrcImage, const ze_image_region_t* pDstRegion,
-    const ze_image_region_t* pSrcRegion, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-    ze_event_handle_t* phWaitEvents) {
+    ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage, ze_image_handle_t hSrcImage,
+    const ze_image_region_t* pDstRegion, const ze_image_region_t* pSrcRegion,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
   return appendImageCopy(hCommandList, hDstImage, hSrcImage, pDstRegion, pSrcRegion, hSignalEvent,
                          numWaitEvents, phWaitEvents);
 }

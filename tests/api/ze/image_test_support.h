@@ -12,20 +12,19 @@
 
 namespace tessera::test {
 
-inline ze_image_format_t imageFormat(
-    ze_image_format_layout_t layout, ze_image_format_type_t type,
-    ze_image_format_swizzle_t x = ZE_IMAGE_FORMAT_SWIZZLE_R,
-    ze_image_format_swizzle_t y = ZE_IMAGE_FORMAT_SWIZZLE_G,
-    ze_image_format_swizzle_t z = ZE_IMAGE_FORMAT_SWIZZLE_B,
-    ze_image_format_swizzle_t w = ZE_IMAGE_FORMAT_SWIZZLE_A) {
+inline ze_image_format_t imageFormat(ze_image_format_layout_t layout, ze_image_format_type_t type,
+                                     ze_image_format_swizzle_t x = ZE_IMAGE_FORMAT_SWIZZLE_R,
+                                     ze_image_format_swizzle_t y = ZE_IMAGE_FORMAT_SWIZZLE_G,
+                                     ze_image_format_swizzle_t z = ZE_IMAGE_FORMAT_SWIZZLE_B,
+                                     ze_image_format_swizzle_t w = ZE_IMAGE_FORMAT_SWIZZLE_A) {
   return {layout, type, x, y, z, w};
 }
 
 inline ze_image_desc_t imageDesc(ze_image_type_t type, ze_image_format_t format, uint64_t width,
                                  uint32_t height = 1, uint32_t depth = 1,
                                  uint32_t arraylevels = 1) {
-  return {ZE_STRUCTURE_TYPE_IMAGE_DESC, nullptr, 0, type, format, width, height, depth,
-          arraylevels, 0};
+  return {
+      ZE_STRUCTURE_TYPE_IMAGE_DESC, nullptr, 0, type, format, width, height, depth, arraylevels, 0};
 }
 
 // A supported layout x type and its pixel size.
@@ -37,10 +36,9 @@ struct SupportedFormat {
 
 inline std::vector<SupportedFormat> supportedFormats() {
   std::vector<SupportedFormat> out;
-  const ze_image_format_type_t allButFloat[] = {ZE_IMAGE_FORMAT_TYPE_UINT,
-                                                ZE_IMAGE_FORMAT_TYPE_SINT,
-                                                ZE_IMAGE_FORMAT_TYPE_UNORM,
-                                                ZE_IMAGE_FORMAT_TYPE_SNORM};
+  const ze_image_format_type_t allButFloat[] = {
+      ZE_IMAGE_FORMAT_TYPE_UINT, ZE_IMAGE_FORMAT_TYPE_SINT, ZE_IMAGE_FORMAT_TYPE_UNORM,
+      ZE_IMAGE_FORMAT_TYPE_SNORM};
   for (auto [layout, bytes] : {std::pair{ZE_IMAGE_FORMAT_LAYOUT_8, 1u},
                                {ZE_IMAGE_FORMAT_LAYOUT_8_8, 2u},
                                {ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, 4u}})
@@ -54,8 +52,8 @@ inline std::vector<SupportedFormat> supportedFormats() {
   for (auto [layout, bytes] : {std::pair{ZE_IMAGE_FORMAT_LAYOUT_32, 4u},
                                {ZE_IMAGE_FORMAT_LAYOUT_32_32, 8u},
                                {ZE_IMAGE_FORMAT_LAYOUT_32_32_32_32, 16u}})
-    for (auto t : {ZE_IMAGE_FORMAT_TYPE_UINT, ZE_IMAGE_FORMAT_TYPE_SINT,
-                   ZE_IMAGE_FORMAT_TYPE_FLOAT})
+    for (auto t :
+         {ZE_IMAGE_FORMAT_TYPE_UINT, ZE_IMAGE_FORMAT_TYPE_SINT, ZE_IMAGE_FORMAT_TYPE_FLOAT})
       out.push_back({layout, t, bytes});
   out.push_back({ZE_IMAGE_FORMAT_LAYOUT_5_6_5, ZE_IMAGE_FORMAT_TYPE_UNORM, 2});
   out.push_back({ZE_IMAGE_FORMAT_LAYOUT_5_5_5_1, ZE_IMAGE_FORMAT_TYPE_UNORM, 2});

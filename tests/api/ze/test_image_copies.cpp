@@ -22,17 +22,19 @@ struct Shape {
 };
 
 const Shape kShapes[] = {
-    {ZE_IMAGE_TYPE_1D, 37, 1, 1},     {ZE_IMAGE_TYPE_BUFFER, 53, 1, 1},
+    {ZE_IMAGE_TYPE_1D, 37, 1, 1},      {ZE_IMAGE_TYPE_BUFFER, 53, 1, 1},
     {ZE_IMAGE_TYPE_1DARRAY, 19, 5, 1}, {ZE_IMAGE_TYPE_2D, 17, 9, 1},
     {ZE_IMAGE_TYPE_2DARRAY, 11, 7, 4}, {ZE_IMAGE_TYPE_3D, 13, 6, 5},
 };
 
 ze_image_desc_t descOf(const Shape& s, ze_image_format_t f) {
   switch (s.type) {
-    case ZE_IMAGE_TYPE_1DARRAY: return imageDesc(s.type, f, s.w, 1, 1, uint32_t(s.rows));
+    case ZE_IMAGE_TYPE_1DARRAY:
+      return imageDesc(s.type, f, s.w, 1, 1, uint32_t(s.rows));
     case ZE_IMAGE_TYPE_2DARRAY:
       return imageDesc(s.type, f, s.w, uint32_t(s.rows), 1, uint32_t(s.slices));
-    default: return imageDesc(s.type, f, s.w, uint32_t(s.rows), uint32_t(s.slices));
+    default:
+      return imageDesc(s.type, f, s.w, uint32_t(s.rows), uint32_t(s.slices));
   }
 }
 
@@ -107,15 +109,17 @@ class CopyFixture : public ImageFixture {
 };
 
 const char* nameOf(Path p) {
-  return p == Path::ComputeQueue ? "compute queue" : p == Path::CopyQueue ? "copy queue"
-                                                                          : "immediate list";
+  return p == Path::ComputeQueue ? "compute queue"
+         : p == Path::CopyQueue  ? "copy queue"
+                                 : "immediate list";
 }
 
 }  // namespace
 
-TEST_CASE("Given each image type, when whole images and regions are copied to and from memory "
-          "with and without pitches and between images, then every byte is the reference's",
-          "[image][copy]") {
+TEST_CASE(
+    "Given each image type, when whole images and regions are copied to and from memory "
+    "with and without pitches and between images, then every byte is the reference's",
+    "[image][copy]") {
   for (Path path : {Path::ComputeQueue, Path::CopyQueue, Path::Immediate})
     for (const Shape& s : kShapes)
       for (auto [layout, pb] : {std::pair{ZE_IMAGE_FORMAT_LAYOUT_8, 1u},
@@ -133,8 +137,8 @@ TEST_CASE("Given each image type, when whole images and regions are copied to an
         // Whole image in and out; the layout as the kernel sees it.
         fx.upload(a, ref.bytes.data());
         CHECK(fx.download(a, ref.bytes.size()) == ref.bytes);
-        auto getMemory = extensionFunction<ze_pfnTesseraImageGetMemory_t>(
-            fx.driver, "zeTesseraImageGetMemory");
+        auto getMemory =
+            extensionFunction<ze_pfnTesseraImageGetMemory_t>(fx.driver, "zeTesseraImageGetMemory");
         void* data = nullptr;
         size_t row = 0, slice = 0;
         REQUIRE(getMemory(a, &data, &row, &slice) == ZE_RESULT_SUCCESS);
@@ -144,12 +148,15 @@ TEST_CASE("Given each image type, when whole images and regions are copied to an
                               s.w * pb) == 0);
 
         // A region to memory with padded pitches: the padding stays untouched.
-        ze_image_region_t region{2, uint32_t(s.rows > 2), uint32_t(s.slices > 2),
-                                 uint32_t(s.w - 4), uint32_t(s.rows > 2 ? s.rows - 2 : s.rows),
+        ze_image_region_t region{2,
+                                 uint32_t(s.rows > 2),
+                                 uint32_t(s.slices > 2),
+                                 uint32_t(s.w - 4),
+                                 uint32_t(s.rows > 2 ? s.rows - 2 : s.rows),
                                  uint32_t(s.slices > 2 ? s.slices - 2 : s.slices)};
         const uint64_t rowBytes = region.width * pb;
-        const uint32_t rowPitch = uint32_t(rowBytes + 24), slicePitch =
-                                  uint32_t((rowBytes + 24) * region.height + 40);
+        const uint32_t rowPitch = uint32_t(rowBytes + 24),
+                       slicePitch = uint32_t((rowBytes + 24) * region.height + 40);
         MemoryLayout mem(s.type, rowBytes, region.height, rowPitch, slicePitch);
         std::vector<uint8_t> out(mem.zStep * region.depth + mem.yStep * region.height, 0xEE);
         REQUIRE(zeCommandListAppendImageCopyToMemoryExt(fx.cmdList(), out.data(), a, &region,
@@ -202,8 +209,8 @@ TEST_CASE("Given a 1D array, when memory gives only a row pitch, then the layers
           "[image][copy]") {
   CopyFixture fx(Path::Immediate);
   Shape s{ZE_IMAGE_TYPE_1DARRAY, 8, 3, 1};
-  auto image = fx.image(descOf(s, imageFormat(ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8,
-                                              ZE_IMAGE_FORMAT_TYPE_UINT)));
+  auto image =
+      fx.image(descOf(s, imageFormat(ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UINT)));
   Reference ref(s, 4, 9);
   fx.upload(image, ref.bytes.data());
   std::vector<uint8_t> out(3 * 48, 0xEE);
@@ -213,8 +220,10 @@ TEST_CASE("Given a 1D array, when memory gives only a row pitch, then the layers
     CHECK(std::memcmp(out.data() + layer * 48, ref.pixel(0, layer, 0), 32) == 0);
 }
 
-TEST_CASE("Given an asynchronous immediate list, when an image copy waits on an event and signals "
-          "another, then it runs only after the wait and signals when done", "[image][copy]") {
+TEST_CASE(
+    "Given an asynchronous immediate list, when an image copy waits on an event and signals "
+    "another, then it runs only after the wait and signals when done",
+    "[image][copy]") {
   ImageFixture fx;
   auto list = fx.immediate(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
   auto events = fx.events(2);
@@ -232,8 +241,10 @@ TEST_CASE("Given an asynchronous immediate list, when an image copy waits on an 
   CHECK(out == src);
 }
 
-TEST_CASE("Given image copies that do not fit, then each is refused with its code and nothing is "
-          "appended", "[image][copy]") {
+TEST_CASE(
+    "Given image copies that do not fit, then each is refused with its code and nothing is "
+    "appended",
+    "[image][copy]") {
   ImageFixture fx;
   auto l = fx.list();
   ze_image_handle_t a = fx.rgba8(8, 8), b = fx.rgba8(8, 8), big = fx.rgba8(16, 8);
@@ -277,16 +288,18 @@ TEST_CASE("Given image copies that do not fit, then each is refused with its cod
         ZE_RESULT_ERROR_INVALID_NULL_POINTER);
 }
 
-TEST_CASE("Given an image over memory the caller took away, when it is copied, then the context "
-          "is lost and the process lives", "[image][copy][containment]") {
+TEST_CASE(
+    "Given an image over memory the caller took away, when it is copied, then the context "
+    "is lost and the process lives",
+    "[image][copy][containment]") {
   ImageFixture fx;
   const size_t bytes = 64 * 64 * 4;
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   REQUIRE(p != MAP_FAILED);
   ze_tessera_image_memory_desc_t mem{ZE_STRUCTURE_TYPE_TESSERA_IMAGE_MEMORY_DESC, nullptr, p, 0, 0};
-  auto d = imageDesc(ZE_IMAGE_TYPE_2D,
-                     imageFormat(ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UNORM), 64,
-                     64);
+  auto d =
+      imageDesc(ZE_IMAGE_TYPE_2D,
+                imageFormat(ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UNORM), 64, 64);
   d.pNext = &mem;
   ze_image_handle_t image = fx.image(d);
   std::vector<uint8_t> out(bytes);

@@ -20,8 +20,9 @@ struct ArgFixture : KernelFixture {
   ze_image_handle_t image = nullptr, other = nullptr;
   ze_sampler_handle_t sampler = nullptr;
   ArgFixture() {
-    auto d = imageDesc(ZE_IMAGE_TYPE_2D,
-                       imageFormat(ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UNORM), 4, 4);
+    auto d =
+        imageDesc(ZE_IMAGE_TYPE_2D,
+                  imageFormat(ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UNORM), 4, 4);
     REQUIRE(zeImageCreate(context, device, &d, &image) == ZE_RESULT_SUCCESS);
     REQUIRE(zeImageCreate(context, device, &d, &other) == ZE_RESULT_SUCCESS);
     ze_sampler_desc_t sd{ZE_STRUCTURE_TYPE_SAMPLER_DESC, nullptr, ZE_SAMPLER_ADDRESS_MODE_REPEAT,
@@ -37,8 +38,10 @@ struct ArgFixture : KernelFixture {
 
 }  // namespace
 
-TEST_CASE("Given a kernel with image and sampler arguments, when handles are set, then it "
-          "launches; what is not an image or sampler handle is refused", "[.][image_kernel_args]") {
+TEST_CASE(
+    "Given a kernel with image and sampler arguments, when handles are set, then it "
+    "launches; what is not an image or sampler handle is refused",
+    "[.][image_kernel_args]") {
   ArgFixture fx;
   std::vector<int> out(64, 0);
   // Sizes other than a handle's.
@@ -77,8 +80,10 @@ TEST_CASE("Given a kernel with image and sampler arguments, when handles are set
   CHECK(zeKernelSetArgumentValue(fx.k, 2, sizeof gone, &gone) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
 }
 
-TEST_CASE("Given a mutable launch with image arguments, when they are updated, then images are "
-          "taken and other handles refused", "[.][image_kernel_args]") {
+TEST_CASE(
+    "Given a mutable launch with image arguments, when they are updated, then images are "
+    "taken and other handles refused",
+    "[.][image_kernel_args]") {
   ArgFixture fx;
   auto getId = extensionFunction<ze_pfnCommandListGetNextCommandIdExp_t>(
       fx.driver, "zeCommandListGetNextCommandIdExp");
@@ -102,7 +107,11 @@ TEST_CASE("Given a mutable launch with image arguments, when they are updated, t
 
   auto updateArg = [&](uint32_t index, const void* value) {
     ze_mutable_kernel_argument_exp_desc_t a{ZE_STRUCTURE_TYPE_MUTABLE_KERNEL_ARGUMENT_EXP_DESC,
-                                            nullptr, id, index, sizeof(void*), value};
+                                            nullptr,
+                                            id,
+                                            index,
+                                            sizeof(void*),
+                                            value};
     ze_mutable_commands_exp_desc_t d{ZE_STRUCTURE_TYPE_MUTABLE_COMMANDS_EXP_DESC, &a, 0};
     return updateCommands(l, &d);
   };

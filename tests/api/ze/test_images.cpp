@@ -14,9 +14,9 @@ using namespace tessera::test;
 
 namespace {
 
-const ze_image_type_t kAllTypes[] = {ZE_IMAGE_TYPE_1D, ZE_IMAGE_TYPE_1DARRAY, ZE_IMAGE_TYPE_2D,
-                                     ZE_IMAGE_TYPE_2DARRAY, ZE_IMAGE_TYPE_3D,
-                                     ZE_IMAGE_TYPE_BUFFER};
+const ze_image_type_t kAllTypes[] = {ZE_IMAGE_TYPE_1D, ZE_IMAGE_TYPE_1DARRAY,
+                                     ZE_IMAGE_TYPE_2D, ZE_IMAGE_TYPE_2DARRAY,
+                                     ZE_IMAGE_TYPE_3D, ZE_IMAGE_TYPE_BUFFER};
 
 // A small image of `type`: 5 wide, then 3 high (or layers of a 1D array), then 2 deep (or layers
 // of a 2D array); rows and slices as the kernel indexes them.
@@ -57,8 +57,10 @@ TEST_CASE("Given the driver, then the image extensions are listed", "[image]") {
   }
 }
 
-TEST_CASE("Given every supported format and image type, then images are made with tight pitches "
-          "and the format's filtering", "[image]") {
+TEST_CASE(
+    "Given every supported format and image type, then images are made with tight pitches "
+    "and the format's filtering",
+    "[image]") {
   ImageFixture fx;
   for (const SupportedFormat& f : supportedFormats())
     for (ze_image_type_t type : kAllTypes) {
@@ -67,8 +69,8 @@ TEST_CASE("Given every supported format and image type, then images are made wit
       ze_image_properties_t props{ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES};
       REQUIRE(zeImageGetProperties(fx.device, &d, &props) == ZE_RESULT_SUCCESS);
       bool integer = f.type == ZE_IMAGE_FORMAT_TYPE_UINT || f.type == ZE_IMAGE_FORMAT_TYPE_SINT;
-      CHECK(props.samplerFilterFlags ==
-            (ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT | (integer ? 0 : ZE_IMAGE_SAMPLER_FILTER_FLAG_LINEAR)));
+      CHECK(props.samplerFilterFlags == (ZE_IMAGE_SAMPLER_FILTER_FLAG_POINT |
+                                         (integer ? 0 : ZE_IMAGE_SAMPLER_FILTER_FLAG_LINEAR)));
       ze_image_handle_t image = fx.image(d);
       auto m = memoryProperties(image);
       CHECK(m.rowPitch == 5 * f.pixelBytes);
@@ -90,18 +92,19 @@ TEST_CASE("Given image descriptors Tessera cannot serve, then each is refused wi
     ze_image_properties_t props{ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES};
     // zeImageGetProperties checks flags, type and format, not sizes.
     ze_result_t r = zeImageGetProperties(fx.device, &d, &props);
-    if (expected == ZE_RESULT_ERROR_UNSUPPORTED_SIZE) CHECK(r == ZE_RESULT_SUCCESS);
-    else CHECK(r == expected);
+    if (expected == ZE_RESULT_ERROR_UNSUPPORTED_SIZE)
+      CHECK(r == ZE_RESULT_SUCCESS);
+    else
+      CHECK(r == expected);
   };
   SECTION("unsupported formats") {
-    for (auto [layout, type] :
-         {std::pair{ZE_IMAGE_FORMAT_LAYOUT_NV12, ZE_IMAGE_FORMAT_TYPE_UNORM},
-          {ZE_IMAGE_FORMAT_LAYOUT_Y8, ZE_IMAGE_FORMAT_TYPE_UINT},
-          {ZE_IMAGE_FORMAT_LAYOUT_11_11_10, ZE_IMAGE_FORMAT_TYPE_FLOAT},
-          {ZE_IMAGE_FORMAT_LAYOUT_4_4_4_4, ZE_IMAGE_FORMAT_TYPE_UNORM},
-          {ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_UNORM},
-          {ZE_IMAGE_FORMAT_LAYOUT_8, ZE_IMAGE_FORMAT_TYPE_FLOAT},
-          {ZE_IMAGE_FORMAT_LAYOUT_5_6_5, ZE_IMAGE_FORMAT_TYPE_UINT}}) {
+    for (auto [layout, type] : {std::pair{ZE_IMAGE_FORMAT_LAYOUT_NV12, ZE_IMAGE_FORMAT_TYPE_UNORM},
+                                {ZE_IMAGE_FORMAT_LAYOUT_Y8, ZE_IMAGE_FORMAT_TYPE_UINT},
+                                {ZE_IMAGE_FORMAT_LAYOUT_11_11_10, ZE_IMAGE_FORMAT_TYPE_FLOAT},
+                                {ZE_IMAGE_FORMAT_LAYOUT_4_4_4_4, ZE_IMAGE_FORMAT_TYPE_UNORM},
+                                {ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_UNORM},
+                                {ZE_IMAGE_FORMAT_LAYOUT_8, ZE_IMAGE_FORMAT_TYPE_FLOAT},
+                                {ZE_IMAGE_FORMAT_LAYOUT_5_6_5, ZE_IMAGE_FORMAT_TYPE_UINT}}) {
       INFO("layout " << layout << " type " << type);
       refused(imageDesc(ZE_IMAGE_TYPE_2D, imageFormat(layout, type), 4, 4),
               ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT);
@@ -146,8 +149,7 @@ TEST_CASE("Given image descriptors Tessera cannot serve, then each is refused wi
     auto d = imageDesc(ZE_IMAGE_TYPE_2D, rgba, 4, 4);
     d.pNext = &import;
     ze_image_handle_t h = nullptr;
-    CHECK(zeImageCreate(fx.context, fx.device, &d, &h) ==
-          ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+    CHECK(zeImageCreate(fx.context, fx.device, &d, &h) == ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
   }
 }
 
@@ -190,22 +192,24 @@ TEST_CASE("Given null, destroyed or mistyped arguments, then the image calls ref
   CHECK(zeContextEvictImage(fx.context, fx.device, image) == ZE_RESULT_SUCCESS);
 }
 
-TEST_CASE("Given an image and a view of it with another format, then both read and write the same "
-          "memory with one allocation id, and a view too large is refused", "[image]") {
+TEST_CASE(
+    "Given an image and a view of it with another format, then both read and write the same "
+    "memory with one allocation id, and a view too large is refused",
+    "[image]") {
   ImageFixture fx;
-  ze_image_handle_t image = fx.image(imageDesc(
-      ZE_IMAGE_TYPE_2D, imageFormat(ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UNORM), 8,
-      4));
-  auto viewDesc = imageDesc(ZE_IMAGE_TYPE_2D,
-                            imageFormat(ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_UINT,
-                                        ZE_IMAGE_FORMAT_SWIZZLE_R, ZE_IMAGE_FORMAT_SWIZZLE_0,
-                                        ZE_IMAGE_FORMAT_SWIZZLE_0, ZE_IMAGE_FORMAT_SWIZZLE_1),
-                            8, 4);
+  ze_image_handle_t image = fx.image(
+      imageDesc(ZE_IMAGE_TYPE_2D,
+                imageFormat(ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UNORM), 8, 4));
+  auto viewDesc = imageDesc(
+      ZE_IMAGE_TYPE_2D,
+      imageFormat(ZE_IMAGE_FORMAT_LAYOUT_32, ZE_IMAGE_FORMAT_TYPE_UINT, ZE_IMAGE_FORMAT_SWIZZLE_R,
+                  ZE_IMAGE_FORMAT_SWIZZLE_0, ZE_IMAGE_FORMAT_SWIZZLE_0, ZE_IMAGE_FORMAT_SWIZZLE_1),
+      8, 4);
   ze_image_handle_t view = nullptr;
   REQUIRE(zeImageViewCreateExp(fx.context, fx.device, &viewDesc, image, &view) ==
           ZE_RESULT_SUCCESS);
-  auto getMemory = extensionFunction<ze_pfnTesseraImageGetMemory_t>(fx.driver,
-                                                                     "zeTesseraImageGetMemory");
+  auto getMemory =
+      extensionFunction<ze_pfnTesseraImageGetMemory_t>(fx.driver, "zeTesseraImageGetMemory");
   REQUIRE(getMemory);
   void *a = nullptr, *b = nullptr;
   size_t rowA = 0, rowB = 0, sliceA = 0;
@@ -228,14 +232,14 @@ TEST_CASE("Given an image and a view of it with another format, then both read a
   CHECK(zeImageDestroy(view) == ZE_RESULT_SUCCESS);
 
   ze_image_handle_t small = fx.rgba8(4, 4), tooLarge = nullptr;
-  auto wide = imageDesc(ZE_IMAGE_TYPE_2D,
-                        imageFormat(ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UNORM), 8,
-                        4);
+  auto wide =
+      imageDesc(ZE_IMAGE_TYPE_2D,
+                imageFormat(ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UNORM), 8, 4);
   CHECK(zeImageViewCreateExp(fx.context, fx.device, &wide, small, &tooLarge) ==
         ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
-  auto odd = imageDesc(ZE_IMAGE_TYPE_2D,
-                       imageFormat(ZE_IMAGE_FORMAT_LAYOUT_16_16_16_16, ZE_IMAGE_FORMAT_TYPE_UINT),
-                       2, 4);
+  auto odd =
+      imageDesc(ZE_IMAGE_TYPE_2D,
+                imageFormat(ZE_IMAGE_FORMAT_LAYOUT_16_16_16_16, ZE_IMAGE_FORMAT_TYPE_UINT), 2, 4);
   ze_image_handle_t narrow = fx.image(imageDesc(
       ZE_IMAGE_TYPE_2D, imageFormat(ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UNORM), 3,
       4));  // rows of 12 bytes: not a multiple of 8
@@ -243,11 +247,13 @@ TEST_CASE("Given an image and a view of it with another format, then both read a
         ZE_RESULT_ERROR_INVALID_ARGUMENT);
 }
 
-TEST_CASE("Given memory of the caller's (ZE_tessera_image_memory), then the image uses it with its "
-          "pitches, and bad pitches or no memory are refused", "[image]") {
+TEST_CASE(
+    "Given memory of the caller's (ZE_tessera_image_memory), then the image uses it with its "
+    "pitches, and bad pitches or no memory are refused",
+    "[image]") {
   ImageFixture fx;
-  auto getMemory = extensionFunction<ze_pfnTesseraImageGetMemory_t>(fx.driver,
-                                                                     "zeTesseraImageGetMemory");
+  auto getMemory =
+      extensionFunction<ze_pfnTesseraImageGetMemory_t>(fx.driver, "zeTesseraImageGetMemory");
   REQUIRE(getMemory);
   std::vector<uint8_t> bytes(64 * 4 * 3);
   ze_tessera_image_memory_desc_t mem{ZE_STRUCTURE_TYPE_TESSERA_IMAGE_MEMORY_DESC, nullptr,
@@ -290,8 +296,10 @@ TEST_CASE("Given memory of the caller's (ZE_tessera_image_memory), then the imag
   CHECK(memoryProperties(fx.image(bd)).size == 400);
 }
 
-TEST_CASE("Given every address mode, filter mode and coordinate kind, then samplers are made and "
-          "destroyed; bad descriptors are refused", "[image][sampler]") {
+TEST_CASE(
+    "Given every address mode, filter mode and coordinate kind, then samplers are made and "
+    "destroyed; bad descriptors are refused",
+    "[image][sampler]") {
   ImageFixture fx;
   for (int mode = ZE_SAMPLER_ADDRESS_MODE_NONE; mode <= ZE_SAMPLER_ADDRESS_MODE_MIRROR; ++mode)
     for (int filter = ZE_SAMPLER_FILTER_MODE_NEAREST; filter <= ZE_SAMPLER_FILTER_MODE_LINEAR;

@@ -26,13 +26,19 @@ ze_image_format_t fmt(ze_image_format_layout_t l, ze_image_format_type_t t,
 }
 
 // OpenCL's values, minus the base the SPIR-V numbering subtracts.
-constexpr uint32_t order(uint32_t cl) { return cl - 0x10B0; }
-constexpr uint32_t dataType(uint32_t cl) { return cl - 0x10D0; }
+constexpr uint32_t order(uint32_t cl) {
+  return cl - 0x10B0;
+}
+constexpr uint32_t dataType(uint32_t cl) {
+  return cl - 0x10D0;
+}
 
 }  // namespace
 
-TEST_CASE("Given each layout and type, then exactly format.h's table is supported, with its pixel "
-          "size", "[image]") {
+TEST_CASE(
+    "Given each layout and type, then exactly format.h's table is supported, with its pixel "
+    "size",
+    "[image]") {
   struct Expect {
     ze_image_format_layout_t layout;
     uint32_t pixelBytes;
@@ -58,8 +64,7 @@ TEST_CASE("Given each layout and type, then exactly format.h's table is supporte
     for (int t = 0; t < 5; ++t) {
       INFO("layout " << e.layout << " type " << t);
       ImageFormatInfo info;
-      ze_result_t r =
-          describeFormat(fmt(e.layout, ze_image_format_type_t(t), R, G, B, A), info);
+      ze_result_t r = describeFormat(fmt(e.layout, ze_image_format_type_t(t), R, G, B, A), info);
       if (e.types[t]) {
         REQUIRE(r == ZE_RESULT_SUCCESS);
         CHECK(info.pixelBytes == e.pixelBytes);
@@ -100,8 +105,10 @@ TEST_CASE("Given swizzles naming missing components or X, then they read as 0 (x
   CHECK(info.swizzle == std::array<uint8_t, 4>{R, G, B, O});
 }
 
-TEST_CASE("Given OpenCL's image formats in Level Zero terms (format.h), then the channel order and "
-          "data type are OpenCL's", "[image]") {
+TEST_CASE(
+    "Given OpenCL's image formats in Level Zero terms (format.h), then the channel order and "
+    "data type are OpenCL's",
+    "[image]") {
   using L = ze_image_format_layout_t;
   using T = ze_image_format_type_t;
   // order, layouts of 8/16/32-bit components, swizzle.
@@ -115,7 +122,7 @@ TEST_CASE("Given OpenCL's image formats in Level Zero terms (format.h), then the
                     ZE_IMAGE_FORMAT_LAYOUT_32_32};
   const L four[3] = {ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_LAYOUT_16_16_16_16,
                      ZE_IMAGE_FORMAT_LAYOUT_32_32_32_32};
-  auto orderCase = [](uint32_t o, const L (&l)[3], std::array<ze_image_format_swizzle_t, 4> s) {
+  auto orderCase = [](uint32_t o, const L(&l)[3], std::array<ze_image_format_swizzle_t, 4> s) {
     return OrderCase{o, {l[0], l[1], l[2]}, {s[0], s[1], s[2], s[3]}};
   };
   const OrderCase orders[] = {
@@ -157,14 +164,16 @@ TEST_CASE("Given OpenCL's image formats in Level Zero terms (format.h), then the
   }
 }
 
-TEST_CASE("Given every address mode, filter mode and coordinate kind, then the sampler value has "
-          "OpenCL's CLK_* bits", "[image]") {
+TEST_CASE(
+    "Given every address mode, filter mode and coordinate kind, then the sampler value has "
+    "OpenCL's CLK_* bits",
+    "[image]") {
   const std::pair<ze_sampler_address_mode_t, uint32_t> modes[] = {
-      {ZE_SAMPLER_ADDRESS_MODE_NONE, 0x0},        // CLK_ADDRESS_NONE
-      {ZE_SAMPLER_ADDRESS_MODE_REPEAT, 0x6},      // CLK_ADDRESS_REPEAT
-      {ZE_SAMPLER_ADDRESS_MODE_CLAMP, 0x2},       // CLK_ADDRESS_CLAMP_TO_EDGE
+      {ZE_SAMPLER_ADDRESS_MODE_NONE, 0x0},             // CLK_ADDRESS_NONE
+      {ZE_SAMPLER_ADDRESS_MODE_REPEAT, 0x6},           // CLK_ADDRESS_REPEAT
+      {ZE_SAMPLER_ADDRESS_MODE_CLAMP, 0x2},            // CLK_ADDRESS_CLAMP_TO_EDGE
       {ZE_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER, 0x4},  // CLK_ADDRESS_CLAMP
-      {ZE_SAMPLER_ADDRESS_MODE_MIRROR, 0x8},      // CLK_ADDRESS_MIRRORED_REPEAT
+      {ZE_SAMPLER_ADDRESS_MODE_MIRROR, 0x8},           // CLK_ADDRESS_MIRRORED_REPEAT
   };
   const std::pair<ze_sampler_filter_mode_t, uint32_t> filters[] = {
       {ZE_SAMPLER_FILTER_MODE_NEAREST, 0x10}, {ZE_SAMPLER_FILTER_MODE_LINEAR, 0x20}};
