@@ -17,19 +17,14 @@ using namespace tessera::ze;
 
 namespace {
 
-struct ChainHeader {
-  ze_structure_type_t stype;
-  const void* pNext;
-};
-
 // The structures Tessera knows in an image descriptor's chain: its own memory descriptor (into
 // `memory`, `hasMemory` set). External memory is refused (zeDeviceGetExternalMemoryProperties
 // reports no image import or export types), planar views (media formats) and sRGB too; other
 // structures are skipped, as for any driver without their extension.
 ze_result_t readImageChain(const void* pNext, ImageMemoryDesc& memory, bool& hasMemory) {
   hasMemory = false;
-  for (auto* h = static_cast<const ChainHeader*>(pNext); h;
-       h = static_cast<const ChainHeader*>(h->pNext)) {
+  for (auto* h = static_cast<const ze_base_desc_t*>(pNext); h;
+       h = static_cast<const ze_base_desc_t*>(h->pNext)) {
     switch (static_cast<uint32_t>(h->stype)) {
       case ZE_STRUCTURE_TYPE_TESSERA_IMAGE_MEMORY_DESC: {
         auto* d = reinterpret_cast<const ze_tessera_image_memory_desc_t*>(h);

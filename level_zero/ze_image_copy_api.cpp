@@ -29,38 +29,44 @@ ze_result_t appendImageCopy(ze_command_list_handle_t hCommandList, ze_image_hand
   return appendOp(hCommandList, op, hSignalEvent, numWaitEvents, phWaitEvents);
 }
 
+// Image <-> memory: the image must be live (INVALID_NULL_HANDLE), the memory given
+// (INVALID_NULL_POINTER); `makeOp(image, op)` is core's check and copy.
+template <typename MakeOp>
+ze_result_t appendMemoryCopy(ze_command_list_handle_t hCommandList, ze_image_handle_t hImage,
+                             const void* ptr, ze_event_handle_t hSignalEvent,
+                             uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents,
+                             MakeOp&& makeOp) {
+  if (ze_result_t r = checkListAndWaits(hCommandList, numWaitEvents, phWaitEvents);
+      r != ZE_RESULT_SUCCESS)
+    return r;
+  Image* image = Image::fromHandle(hImage);
+  if (!image) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!ptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  RegionCopyOp op;
+  if (ze_result_t r = makeOp(*image, op); r != ZE_RESULT_SUCCESS) return r;
+  return appendOp(hCommandList, op, hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
 ze_result_t appendToMemory(ze_command_list_handle_t hCommandList, void* dstptr,
                            ze_image_handle_t hSrcImage, const ze_image_region_t* pSrcRegion,
                            uint32_t rowPitch, uint32_t slicePitch, ze_event_handle_t hSignalEvent,
                            uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
-  if (ze_result_t r = checkListAndWaits(hCommandList, numWaitEvents, phWaitEvents);
-      r != ZE_RESULT_SUCCESS)
-    return r;
-  Image* src = Image::fromHandle(hSrcImage);
-  if (!src) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!dstptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  RegionCopyOp op;
-  if (ze_result_t r = imageToMemoryOp(dstptr, rowPitch, slicePitch, *src, pSrcRegion, op);
-      r != ZE_RESULT_SUCCESS)
-    return r;
-  return appendOp(hCommandList, op, hSignalEvent, numWaitEvents, phWaitEvents);
+  return appendMemoryCopy(hCommandList, hSrcImage, dstptr, hSignalEvent, numWaitEvents,
+                          phWaitEvents, [&](const Image& src, RegionCopyOp& op) {
+                            return imageToMemoryOp(dstptr, rowPitch, slicePitch, src, pSrcRegion,
+                                                   op);
+                          });
 }
 
 ze_result_t appendFromMemory(ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
                              const void* srcptr, const ze_image_region_t* pDstRegion,
                              uint32_t rowPitch, uint32_t slicePitch, ze_event_handle_t hSignalEvent,
                              uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
-  if (ze_result_t r = checkListAndWaits(hCommandList, numWaitEvents, phWaitEvents);
-      r != ZE_RESULT_SUCCESS)
-    return r;
-  Image* dst = Image::fromHandle(hDstImage);
-  if (!dst) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!srcptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  RegionCopyOp op;
-  if (ze_result_t r = memoryToImageOp(*dst, pDstRegion, srcptr, rowPitch, slicePitch, op);
-      r != ZE_RESULT_SUCCESS)
-    return r;
-  return appendOp(hCommandList, op, hSignalEvent, numWaitEvents, phWaitEvents);
+  return appendMemoryCopy(hCommandList, hDstImage, srcptr, hSignalEvent, numWaitEvents,
+                          phWaitEvents, [&](const Image& dst, RegionCopyOp& op) {
+                            return memoryToImageOp(dst, pDstRegion, srcptr, rowPitch, slicePitch,
+                                                   op);
+                          });
 }
 
 }  // namespace
