@@ -3,9 +3,9 @@
 // &src_image)" in the guide) and refuses what is not one; mutable argument updates check the same.
 // What a kernel reads through them is the JIT's (its image tests).
 //
-// Hidden ([.]) until the JIT gives image and sampler parameters ArgKind::Image / ArgKind::Sampler
-// (h-jitimg, backends/cpu/jit/workgroup_function.cpp); until then they are global pointers and
-// take any 8 bytes. Run them with the tag [image_kernel_args].
+// Until the JIT gives image and sampler parameters ArgKind::Image / ArgKind::Sampler (issue 18's
+// JIT part, backends/cpu/jit/workgroup_function.cpp) they are global pointers that take any 8
+// bytes; the cases then say so (WARN) and stop. Remove that guard once the JIT's part is merged.
 #include <vector>
 
 #include "image_test_support.h"
@@ -29,6 +29,13 @@ struct ArgFixture : KernelFixture {
                          ZE_SAMPLER_FILTER_MODE_LINEAR, 1};
     REQUIRE(zeSamplerCreate(context, device, &sd, &sampler) == ZE_RESULT_SUCCESS);
   }
+  // Whether the kernel's image parameters are of kind Image (a null image is refused).
+  bool jitKnowsImages() {
+    ze_image_handle_t none = nullptr;
+    if (zeKernelSetArgumentValue(k, 0, sizeof none, &none) != ZE_RESULT_SUCCESS) return true;
+    WARN("image parameters are not of kind Image yet (the JIT's part of issue 18): skipped");
+    return false;
+  }
   ~ArgFixture() {
     zeImageDestroy(image);
     zeImageDestroy(other);
@@ -41,8 +48,9 @@ struct ArgFixture : KernelFixture {
 TEST_CASE(
     "Given a kernel with image and sampler arguments, when handles are set, then it "
     "launches; what is not an image or sampler handle is refused",
-    "[.][image_kernel_args]") {
+    "[image][kernel_args]") {
   ArgFixture fx;
+  if (!fx.jitKnowsImages()) return;
   std::vector<int> out(64, 0);
   // Sizes other than a handle's.
   CHECK(zeKernelSetArgumentValue(fx.k, 0, 4, &fx.image) ==
@@ -83,8 +91,9 @@ TEST_CASE(
 TEST_CASE(
     "Given a mutable launch with image arguments, when they are updated, then images are "
     "taken and other handles refused",
-    "[.][image_kernel_args]") {
+    "[image][kernel_args]") {
   ArgFixture fx;
+  if (!fx.jitKnowsImages()) return;
   auto getId = extensionFunction<ze_pfnCommandListGetNextCommandIdExp_t>(
       fx.driver, "zeCommandListGetNextCommandIdExp");
   auto updateCommands = extensionFunction<ze_pfnCommandListUpdateMutableCommandsExp_t>(
