@@ -4,6 +4,8 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <new>
@@ -124,9 +126,28 @@ CacheKey Compiler::keyOf(const Program& program) {
   return cacheKey(program.spirv, program.options, program.specs, settings_.code, target);
 }
 
+namespace {
+
+// Debian's LLVM is built without exceptions: an allocation that fails inside it may end the
+// process (its own bad-alloc handler aborts; a std::bad_alloc from operator new may meet a frame
+// it cannot pass). So the compiler enters LLVM only with this much address space to spare, checked
+// by mapping it (without touching it) and unmapping it at once; with less, the build is refused as
+// out of memory before LLVM runs (docs/reliability.md).
+constexpr size_t kCompileHeadroom = 32u << 20;
+
+void requireHeadroom() {
+  void* p = mmap(nullptr, kCompileHeadroom, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  munmap(p, kCompileHeadroom);
+}
+
+}  // namespace
+
 template <typename Work>
 auto Compiler::retiringJitOnBadAlloc(Work&& work) -> decltype(work()) {
   try {
+    requireHeadroom();
     return work();
   } catch (const std::bad_alloc&) {
     std::lock_guard lock(jitMutex_);
