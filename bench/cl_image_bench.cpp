@@ -19,11 +19,14 @@
 #include <string>
 #include <vector>
 
+#include "bench_stats.h"
 #include "host_reference.h"
 
 namespace {
 
 using tessera::bench::host::nowSec;
+using tessera::bench::Stats;
+using tessera::bench::stats;
 
 #define CHECK(call)                                                                   \
   do {                                                                                \
@@ -61,20 +64,6 @@ kernel void scale_buffer(global const uchar4* src, global uchar4* dst, int sw, i
 }
 )";
 
-struct Stats {
-  double median = NAN, p10 = NAN, p90 = NAN;
-};
-Stats stats(std::vector<double> v) {
-  Stats s;
-  if (v.empty()) return s;
-  std::sort(v.begin(), v.end());
-  auto at = [&](double q) { return v[size_t(q * double(v.size() - 1) + 0.5)]; };
-  s.median = at(0.5);
-  s.p10 = at(0.1);
-  s.p90 = at(0.9);
-  return s;
-}
-
 std::string platformName(cl_platform_id p) {
   char name[256] = {};
   clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
@@ -84,7 +73,7 @@ std::string platformName(cl_platform_id p) {
 
 struct Result {
   std::string platform;
-  Stats image, buffer;  // ns per output pixel
+  Stats image{NAN, NAN, NAN, NAN}, buffer{NAN, NAN, NAN, NAN};  // ns per output pixel
 };
 
 // Times `launch` (one NDRange over W x H, then clFinish) `reps` times after a warm-up run.
@@ -103,7 +92,8 @@ Stats timePerPixel(cl_command_queue q, Launch launch, size_t pixels, int reps) {
 }
 
 Result run(cl_platform_id platform, bool quick) {
-  Result res{platformName(platform), {}, {}};
+  Result res;
+  res.platform = platformName(platform);
   cl_device_id dev;
   CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr));
   cl_bool images = CL_FALSE;
