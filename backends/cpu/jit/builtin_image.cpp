@@ -37,7 +37,8 @@ std::optional<Shape> shapeOf(llvm::CallInst* call) {
   rest = rest.drop_while([](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
   unsigned fields[7];
   for (unsigned& field : fields) {
-    if (!rest.consume_front("_") || rest.empty() || !std::isdigit(static_cast<unsigned char>(rest[0])))
+    if (!rest.consume_front("_") || rest.empty() ||
+        !std::isdigit(static_cast<unsigned char>(rest[0])))
       return std::nullopt;
     // Single digits, but the image format (field 5), which may have two.
     size_t digits = &field == &fields[5] ? rest.find_first_not_of("0123456789") : 1;
@@ -72,7 +73,8 @@ llvm::StringRef calleeBase(llvm::Value* v) {
 // sampler pointer's address).
 llvm::Value* samplerValue(Builder& b, llvm::Value* sampler) {
   if (calleeBase(sampler) == kSamplerInitializer)
-    return b.CreateZExtOrTrunc(llvm::cast<llvm::CallInst>(sampler)->getArgOperand(0), b.getInt32Ty());
+    return b.CreateZExtOrTrunc(llvm::cast<llvm::CallInst>(sampler)->getArgOperand(0),
+                               b.getInt32Ty());
   return b.CreateTrunc(b.CreatePtrToInt(sampler, b.getInt64Ty()), b.getInt32Ty());
 }
 

@@ -40,16 +40,18 @@ std::optional<Shape> shapeOf(llvm::CallInst* call);
 
 // An image's ImageView fields, loaded where the builder is (invariant: a kernel never writes them).
 struct View {
-  llvm::Value* view = nullptr;        // the ImageView's address
-  llvm::Value* data = nullptr;        // pixel (0, 0, 0)
-  std::array<llvm::Value*, 3> extent;  // i32 each
-  std::array<llvm::Value*, 3> pitch;   // i64 bytes per step of each coordinate
-  llvm::Value* formatKey = nullptr;   // i32: layout * 8 + type
+  llvm::Value* view = nullptr;          // the ImageView's address
+  llvm::Value* data = nullptr;          // pixel (0, 0, 0)
+  std::array<llvm::Value*, 3> extent;   // i32 each
+  std::array<llvm::Value*, 3> pitch;    // i64 bytes per step of each coordinate
+  llvm::Value* formatKey = nullptr;     // i32: layout * 8 + type
   std::array<llvm::Value*, 4> swizzle;  // i32 each
 };
 View loadView(Builder& b, llvm::Value* image);
 llvm::Value* loadField(Builder& b, llvm::Value* view, uint64_t offset, llvm::Type* type);
-inline uint32_t formatKey(uint32_t layout, uint32_t type) { return layout * 8 + type; }
+inline uint32_t formatKey(uint32_t layout, uint32_t type) {
+  return layout * 8 + type;
+}
 
 // One texel a read uses: its index along each coordinate (0 beyond the image's coordinates) and
 // whether it lies inside the image; a texel outside is the border colour, whose components are 0
@@ -57,7 +59,7 @@ inline uint32_t formatKey(uint32_t layout, uint32_t type) { return layout * 8 + 
 // An index outside is replaced by 0, so the load stays inside the image.
 struct Tap {
   std::array<llvm::Value*, 3> index;  // i32
-  llvm::Value* inside = nullptr;       // i1
+  llvm::Value* inside = nullptr;      // i1
 };
 // The taps of a read and their weights (none: nearest, one tap).
 struct Footprint {

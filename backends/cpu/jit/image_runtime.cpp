@@ -31,7 +31,8 @@ uint64_t maxOf(uint32_t bits) {
 // "CL_UNORM_INT8: normalized float value = (float)c / 255.0f" (and 16 bits: / 65535.0f; the packed
 // 5-, 6- and 10-bit channels likewise by 2^n - 1). "CL_SNORM_INT8: max(-1.0f, (float)c / 127.0f)".
 float unormToFloat(uint64_t c, uint32_t bits) {
-  if (bits > 24) return static_cast<float>(static_cast<double>(c) / static_cast<double>(maxOf(bits)));
+  if (bits > 24)
+    return static_cast<float>(static_cast<double>(c) / static_cast<double>(maxOf(bits)));
   return static_cast<float>(c) / static_cast<float>(maxOf(bits));
 }
 
@@ -81,7 +82,8 @@ uint32_t decodeComponent(uint64_t v, uint32_t bits, uint32_t type) {
     case fmt::kFloat:
       if (bits == 32) return static_cast<uint32_t>(v);
       if (bits == 16) return bitsOf(halfToFloat(static_cast<uint16_t>(v)));
-      if (bits == 11 || bits == 10) return bitsOf(smallFloatToFloat(static_cast<uint32_t>(v), bits - 5));
+      if (bits == 11 || bits == 10)
+        return bitsOf(smallFloatToFloat(static_cast<uint32_t>(v), bits - 5));
       return 0;
     default:
       return 0;
@@ -119,8 +121,8 @@ uint8_t* pixelAt(const ImageView* v, int32_t x, int32_t y, int32_t z) {
   if (static_cast<uint64_t>(x) >= v->extent[0] || static_cast<uint64_t>(y) >= v->extent[1] ||
       static_cast<uint64_t>(z) >= v->extent[2])
     return nullptr;
-  return v->data + static_cast<uint64_t>(x) * v->pixelBytes + static_cast<uint64_t>(y) * v->rowPitch +
-         static_cast<uint64_t>(z) * v->slicePitch;
+  return v->data + static_cast<uint64_t>(x) * v->pixelBytes +
+         static_cast<uint64_t>(y) * v->rowPitch + static_cast<uint64_t>(z) * v->slicePitch;
 }
 
 // A pixel's bytes as a little-endian 128-bit integer: component k's bits lie in one of the two
@@ -181,7 +183,8 @@ float smallFloatToFloat(uint32_t bits, uint32_t mantissaBits) {
   uint32_t exponent = (bits >> mantissaBits) & 0x1f;
   uint32_t mantissa = bits & static_cast<uint32_t>(maxOf(mantissaBits));
   // A NaN keeps its payload, made quiet (as LLVM's fpext of a half, the inline decoding's).
-  if (exponent == 0x1f) return floatOf(0x7f800000u | (mantissa ? 0x400000u : 0) | (mantissa << (23 - mantissaBits)));
+  if (exponent == 0x1f)
+    return floatOf(0x7f800000u | (mantissa ? 0x400000u : 0) | (mantissa << (23 - mantissaBits)));
   if (exponent == 0)  // subnormal: mantissa * 2^(-14 - mantissaBits), exact in float
     return std::ldexp(static_cast<float>(mantissa), -14 - static_cast<int>(mantissaBits));
   return floatOf(((exponent + 112) << 23) | (mantissa << (23 - mantissaBits)));
@@ -198,7 +201,8 @@ uint32_t floatToSmallFloat(float f, uint32_t mantissaBits) {
   int exponent = static_cast<int>(abs >> 23) - 112;
   if (exponent >= 31) return inf;
   if (exponent <= 0)  // below the smallest normal: a multiple of 2^(-14 - mantissaBits)
-    return static_cast<uint32_t>(std::nearbyint(std::ldexp(f, 14 + static_cast<int>(mantissaBits))));
+    return static_cast<uint32_t>(
+        std::nearbyint(std::ldexp(f, 14 + static_cast<int>(mantissaBits))));
   uint32_t shift = 23 - mantissaBits;
   uint32_t mantissa = abs & 0x7fffff;
   uint32_t r = (static_cast<uint32_t>(exponent) << mantissaBits) | (mantissa >> shift);

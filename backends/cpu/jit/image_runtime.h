@@ -1,7 +1,7 @@
 // The image functions JIT-compiled kernels call for texels of any format (image_abi.h's layouts and
-// types): the generic side of the image builtins. The kernel's own code (builtin_image.cpp) does the
-// addressing, filtering and swizzle, and decodes the common formats inline; a texel of any other
-// format goes through these, one texel per call. Called by name (kImageLoadSymbol,
+// types): the generic side of the image builtins. The kernel's own code (builtin_image.cpp) does
+// the addressing, filtering and swizzle, and decodes the common formats inline; a texel of any
+// other format goes through these, one texel per call. Called by name (kImageLoadSymbol,
 // kImageStoreSymbol), bound in every JITDylib like builtin_runtime.h's functions. No LLVM here.
 //
 // Components are exchanged as 32-bit values before the swizzle (component 0 first, as the layout

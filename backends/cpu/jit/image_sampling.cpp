@@ -67,8 +67,8 @@ llvm::Value* unnormalized(Builder& b, const Modes& m, llvm::Value* s, llvm::Valu
   // REPEAT: "u = (s - floor(s)) * w_t".
   llvm::Value* repeated = b.CreateFMul(b.CreateFSub(s, floorOf(b, s)), nf);
   // MIRRORED_REPEAT: "s' = 2.0f * rint(0.5f * s); s' = fabs(s - s'); u = s' * w_t".
-  llvm::Value* twice =
-      b.CreateFMul(fconst(f32, 2.0), unary(b, llvm::Intrinsic::rint, b.CreateFMul(fconst(f32, 0.5), s)));
+  llvm::Value* twice = b.CreateFMul(
+      fconst(f32, 2.0), unary(b, llvm::Intrinsic::rint, b.CreateFMul(fconst(f32, 0.5), s)));
   llvm::Value* mirrored = b.CreateFMul(unary(b, llvm::Intrinsic::fabs, b.CreateFSub(s, twice)), nf);
   return select(b, m.repeat, repeated, select(b, m.mirror, mirrored, clamped));
 }

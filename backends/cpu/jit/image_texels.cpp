@@ -123,7 +123,8 @@ Components readRuntime(Builder& b, const View& v, const Tap& t, Kind kind) {
 }  // namespace
 
 Components switchOn(Builder& b, llvm::Value* key,
-                    const std::vector<std::pair<uint32_t, CaseBody>>& cases, const CaseBody& other) {
+                    const std::vector<std::pair<uint32_t, CaseBody>>& cases,
+                    const CaseBody& other) {
   llvm::Instruction* at = &*b.GetInsertPoint();
   llvm::BasicBlock* head = at->getParent();
   llvm::Function* fn = head->getParent();
@@ -151,8 +152,8 @@ Components switchOn(Builder& b, llvm::Value* key,
   Components out{};
   if (results.front().first[0] == nullptr) return out;
   for (unsigned k = 0; k < 4; ++k) {
-    llvm::PHINode* phi = b.CreatePHI(results.front().first[k]->getType(),
-                                     static_cast<unsigned>(results.size()));
+    llvm::PHINode* phi =
+        b.CreatePHI(results.front().first[k]->getType(), static_cast<unsigned>(results.size()));
     for (const auto& [c, bb] : results) phi->addIncoming(c[k], bb);
     out[k] = phi;
   }
@@ -168,7 +169,8 @@ llvm::Value* encode(Builder& b, llvm::Value* c, const FastFormat& f) {
   uint64_t max = (uint64_t{1} << f.bits) - 1;
   switch (f.type) {
     case fmt::kUnorm: {
-      llvm::Value* r = unary(b, llvm::Intrinsic::rint, b.CreateFMul(c, fconst(c->getType(), double(max))));
+      llvm::Value* r =
+          unary(b, llvm::Intrinsic::rint, b.CreateFMul(c, fconst(c->getType(), double(max))));
       r = binary(b, llvm::Intrinsic::maxnum, r, fconst(c->getType(), 0.0));
       r = binary(b, llvm::Intrinsic::minnum, r, fconst(c->getType(), double(max)));
       return b.CreateFPToUI(r, component);
@@ -184,7 +186,8 @@ llvm::Value* encode(Builder& b, llvm::Value* c, const FastFormat& f) {
       }
       return b.CreateTrunc(c, component);
     default:
-      if (f.bits < 32) c = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c, b.getInt32(uint32_t(max)));
+      if (f.bits < 32)
+        c = b.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c, b.getInt32(uint32_t(max)));
       return b.CreateTrunc(c, component);
   }
 }
@@ -212,8 +215,8 @@ void writeFast(Builder& b, const View& v, const Tap& t, const Components& c, con
 
 void writeRuntime(Builder& b, const View& v, const Tap& t, const Components& c) {
   llvm::Type* i32 = b.getInt32Ty();
-  auto* type = llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy(), i32, i32, i32, i32, i32, i32, i32},
-                                       false);
+  auto* type = llvm::FunctionType::get(b.getVoidTy(),
+                                       {b.getPtrTy(), i32, i32, i32, i32, i32, i32, i32}, false);
   // An index outside is -1, which the runtime refuses (the tap's own index is 0 there).
   llvm::Value* x = select(b, t.inside, t.index[0], b.getInt32(~0u));
   llvm::SmallVector<llvm::Value*, 8> args{viewPointer(b, v), x, t.index[1], t.index[2]};
@@ -257,12 +260,13 @@ Components readComponents(Builder& b, const View& v, const Footprint& f, Kind ki
   std::vector<std::pair<uint32_t, CaseBody>> cases;
   for (const FastFormat& format : fastFormats(kind)) {
     cases.emplace_back(formatKey(format.layout, format.type), [&v, &f, format, kind](Builder& b) {
-      return filter(b, f, [&](Builder& b, const Tap& t) { return readFast(b, v, t, format, kind); },
-                    kind);
+      return filter(
+          b, f, [&](Builder& b, const Tap& t) { return readFast(b, v, t, format, kind); }, kind);
     });
   }
   return switchOn(b, v.formatKey, cases, [&](Builder& b) {
-    return filter(b, f, [&](Builder& b, const Tap& t) { return readRuntime(b, v, t, kind); }, kind);
+    return filter(
+        b, f, [&](Builder& b, const Tap& t) { return readRuntime(b, v, t, kind); }, kind);
   });
 }
 
@@ -275,7 +279,8 @@ llvm::Value* swizzled(Builder& b, const View& v, const Components& c, Kind kind,
   for (unsigned ch = 0; ch < 4; ++ch) {
     llvm::Value* s = v.swizzle[ch];
     llvm::Value* value = b.CreateSelect(b.CreateICmpEQ(s, b.getInt32(fmt::kSwizzleOne)), one, zero);
-    for (unsigned k = 4; k-- > 0;) value = b.CreateSelect(b.CreateICmpEQ(s, b.getInt32(k)), c[k], value);
+    for (unsigned k = 4; k-- > 0;)
+      value = b.CreateSelect(b.CreateICmpEQ(s, b.getInt32(k)), c[k], value);
     r = b.CreateInsertElement(r, value, ch);
   }
   return r->getType() == result ? r : b.CreateBitCast(r, result);

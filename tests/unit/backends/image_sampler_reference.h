@@ -30,7 +30,8 @@ struct TestSampler {
                                         "CLK_ADDRESS_CLAMP", "CLK_ADDRESS_REPEAT",
                                         "CLK_ADDRESS_MIRRORED_REPEAT"};
     return std::string(normalized ? "CLK_NORMALIZED_COORDS_TRUE" : "CLK_NORMALIZED_COORDS_FALSE") +
-           " | " + modes[address / 2] + " | " + (linear ? "CLK_FILTER_LINEAR" : "CLK_FILTER_NEAREST");
+           " | " + modes[address / 2] + " | " +
+           (linear ? "CLK_FILTER_LINEAR" : "CLK_FILTER_NEAREST");
   }
 };
 

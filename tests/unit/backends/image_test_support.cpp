@@ -26,13 +26,13 @@ compiler::Compiler& compilerFor(int widen) {
 }
 
 compiler::Compiler::Result build(const std::string& source, int widen, const std::string& options,
-                                 std::string& log) {
+                                 const char* zeFlags, std::string& log) {
   spirv::CompileResult spirv = spirv::compileOpenCLC(source, options);
   log = spirv.log;
   if (!spirv.ok) return {};
   std::vector<uint8_t> bytes(spirv.spirv.size() * 4);
   std::memcpy(bytes.data(), spirv.spirv.data(), bytes.size());
-  compiler::Compiler::Result r = compilerFor(widen).build(bytes, nullptr, {});
+  compiler::Compiler::Result r = compilerFor(widen).build(bytes, zeFlags, {});
   log += r.log;
   return r;
 }
@@ -40,9 +40,9 @@ compiler::Compiler::Result build(const std::string& source, int widen, const std
 }  // namespace
 
 std::shared_ptr<const CompiledModule> buildOpenCL(const std::string& source, int widen,
-                                                  const std::string& options) {
+                                                  const std::string& options, const char* zeFlags) {
   std::string log;
-  compiler::Compiler::Result r = build(source, widen, options, log);
+  compiler::Compiler::Result r = build(source, widen, options, zeFlags, log);
   INFO(log);
   REQUIRE(r.ok());
   REQUIRE(r.code != nullptr);
@@ -51,7 +51,7 @@ std::shared_ptr<const CompiledModule> buildOpenCL(const std::string& source, int
 
 std::string buildFailure(const std::string& source) {
   std::string log;
-  compiler::Compiler::Result r = build(source, 1, "", log);
+  compiler::Compiler::Result r = build(source, 1, "", nullptr, log);
   return r.ok() && r.code ? "" : (log.empty() ? "failed" : log);
 }
 
@@ -65,20 +65,34 @@ const CompiledKernel& kernelOf(const std::shared_ptr<const CompiledModule>& m,
 
 LayoutBits layoutBits(uint32_t layout) {
   switch (layout) {
-    case ze::k8: return {{8}, 1};
-    case ze::k16: return {{16}, 2};
-    case ze::k32: return {{32}, 4};
-    case ze::k8_8: return {{8, 8}, 2};
-    case ze::k8_8_8_8: return {{8, 8, 8, 8}, 4};
-    case ze::k16_16: return {{16, 16}, 4};
-    case ze::k16_16_16_16: return {{16, 16, 16, 16}, 8};
-    case ze::k32_32: return {{32, 32}, 8};
-    case ze::k32_32_32_32: return {{32, 32, 32, 32}, 16};
-    case ze::k10_10_10_2: return {{10, 10, 10, 2}, 4};
-    case ze::k11_11_10: return {{11, 11, 10}, 4};
-    case ze::k5_6_5: return {{5, 6, 5}, 2};
-    case ze::k5_5_5_1: return {{5, 5, 5, 1}, 2};
-    case ze::k4_4_4_4: return {{4, 4, 4, 4}, 2};
+    case ze::k8:
+      return {{8}, 1};
+    case ze::k16:
+      return {{16}, 2};
+    case ze::k32:
+      return {{32}, 4};
+    case ze::k8_8:
+      return {{8, 8}, 2};
+    case ze::k8_8_8_8:
+      return {{8, 8, 8, 8}, 4};
+    case ze::k16_16:
+      return {{16, 16}, 4};
+    case ze::k16_16_16_16:
+      return {{16, 16, 16, 16}, 8};
+    case ze::k32_32:
+      return {{32, 32}, 8};
+    case ze::k32_32_32_32:
+      return {{32, 32, 32, 32}, 16};
+    case ze::k10_10_10_2:
+      return {{10, 10, 10, 2}, 4};
+    case ze::k11_11_10:
+      return {{11, 11, 10}, 4};
+    case ze::k5_6_5:
+      return {{5, 6, 5}, 2};
+    case ze::k5_5_5_1:
+      return {{5, 5, 5, 1}, 2};
+    case ze::k4_4_4_4:
+      return {{4, 4, 4, 4}, 2};
   }
   FAIL("unknown layout " << layout);
   return {};
@@ -121,17 +135,22 @@ double unsignedFloat(uint64_t v, uint32_t m) {
   uint64_t e = v >> m, frac = v & ((uint64_t{1} << m) - 1);
   if (e == 31) return frac ? NAN : INFINITY;
   double scale = std::ldexp(1.0, -int(m));
-  return e == 0 ? std::ldexp(double(frac) * scale, -14) : std::ldexp(1.0 + double(frac) * scale, int(e) - 15);
+  return e == 0 ? std::ldexp(double(frac) * scale, -14)
+                : std::ldexp(1.0 + double(frac) * scale, int(e) - 15);
 }
 
 double component(uint64_t v, uint32_t bits, uint32_t type) {
   uint64_t max = (uint64_t{1} << bits) - 1;
   int64_t s = (v >> (bits - 1)) & 1 ? int64_t(v) - int64_t(max) - 1 : int64_t(v);
   switch (type) {
-    case ze::kUint: return double(v);
-    case ze::kSint: return double(s);
-    case ze::kUnorm: return double(float(v) / float(max));
-    case ze::kSnorm: return double(std::max(-1.0f, float(s) / float(max >> 1)));
+    case ze::kUint:
+      return double(v);
+    case ze::kSint:
+      return double(s);
+    case ze::kUnorm:
+      return double(float(v) / float(max));
+    case ze::kSnorm:
+      return double(std::max(-1.0f, float(s) / float(max >> 1)));
     default:
       if (bits == 32) return double(toFloat(uint32_t(v)));
       if (bits == 16) return (v & 0x8000 ? -1 : 1) * unsignedFloat(v & 0x7fff, 10);

@@ -16,9 +16,11 @@
 namespace tessera::backends::cpu::test {
 
 // `source` compiled as OpenCL C (`options` are build options), widened as TESSERA_WIDEN=`widen`
-// would (1: the default plan). Fails the test on a build error, with the log.
+// would (1: the default plan), with the module build flags `zeFlags` (zeModuleCreate's, such as
+// -ze-opt-disable). Fails the test on a build error, with the log.
 std::shared_ptr<const CompiledModule> buildOpenCL(const std::string& source, int widen = 1,
-                                                  const std::string& options = "");
+                                                  const std::string& options = "",
+                                                  const char* zeFlags = nullptr);
 // The log of a build that must fail (empty when it did not fail).
 std::string buildFailure(const std::string& source);
 const CompiledKernel& kernelOf(const std::shared_ptr<const CompiledModule>& m,
@@ -28,8 +30,20 @@ const CompiledKernel& kernelOf(const std::shared_ptr<const CompiledModule>& m,
 namespace ze {
 enum ImageType : uint32_t { k1D = 0, k1DArray = 1, k2D = 2, k2DArray = 3, k3D = 4, kBuffer = 5 };
 enum Layout : uint32_t {
-  k8 = 0, k16 = 1, k32 = 2, k8_8 = 3, k8_8_8_8 = 4, k16_16 = 5, k16_16_16_16 = 6, k32_32 = 7,
-  k32_32_32_32 = 8, k10_10_10_2 = 9, k11_11_10 = 10, k5_6_5 = 11, k5_5_5_1 = 12, k4_4_4_4 = 13
+  k8 = 0,
+  k16 = 1,
+  k32 = 2,
+  k8_8 = 3,
+  k8_8_8_8 = 4,
+  k16_16 = 5,
+  k16_16_16_16 = 6,
+  k32_32 = 7,
+  k32_32_32_32 = 8,
+  k10_10_10_2 = 9,
+  k11_11_10 = 10,
+  k5_6_5 = 11,
+  k5_5_5_1 = 12,
+  k4_4_4_4 = 13
 };
 enum Type : uint32_t { kUint = 0, kSint = 1, kUnorm = 2, kSnorm = 3, kFloat = 4 };
 enum Swizzle : uint8_t { R = 0, G = 1, B = 2, A = 3, Zero = 4, One = 5 };
@@ -57,7 +71,9 @@ class TestImage {
   uint8_t* pixel(uint64_t x, uint64_t y = 0, uint64_t z = 0);
   uint32_t pixelBytes() const { return view_.pixelBytes; }
   const Format& format() const { return format_; }
-  std::array<uint64_t, 3> extent() const { return {view_.extent[0], view_.extent[1], view_.extent[2]}; }
+  std::array<uint64_t, 3> extent() const {
+    return {view_.extent[0], view_.extent[1], view_.extent[2]};
+  }
   // Every byte of every pixel from a generator seeded with `seed` (padding stays 0xCD).
   void fillRandom(uint32_t seed);
   std::vector<uint8_t>& bytes() { return bytes_; }

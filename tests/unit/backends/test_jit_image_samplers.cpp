@@ -43,7 +43,7 @@ const char* const kSource = R"(
 )";
 
 // Normalized coordinates around and beyond [0, 1]; layers around and beyond [0, layers).
-const float kCoords[] = {-1.3f, -0.51f, -0.01f, 0.0f, 0.013f, 0.24f, 0.5f,
+const float kCoords[] = {-1.3f, -0.51f, -0.01f, 0.0f,  0.013f, 0.24f, 0.5f,
                          0.77f, 0.999f, 1.0f,   1.01f, 1.5f,   2.3f};
 const float kLayers[] = {-1.0f, 0.0f, 0.4f, 0.5f, 1.5f, 2.5f, 7.0f};
 
@@ -85,7 +85,8 @@ void checkReads(const CompiledKernel& k, bool samplerArg, TestImage& img, const 
   d.groupCount[0] = uint32_t(coords.size() / 16);
   launch(k, args.data(), d, pool());
   for (size_t i = 0; i < coords.size(); ++i) {
-    std::array<double, 4> ref = sampleReference(img, kind.spatial, kind.arrayed, smp, coords[i].data());
+    std::array<double, 4> ref =
+        sampleReference(img, kind.spatial, kind.arrayed, smp, coords[i].data());
     for (int c = 0; c < 4; ++c) {
       INFO(kind.kernel << " " << img.format().name << ", " << smp.name() << ", coordinate ("
                        << coords[i][0] << ", " << coords[i][1] << ", " << coords[i][2]
@@ -114,9 +115,10 @@ void fillDistinct(TestImage& img) {
 
 }  // namespace
 
-TEST_CASE("Given every image type and sampler argument, when read with float coordinates, then "
-          "the texels are the spec's",
-          "[jit][image][sampler]") {
+TEST_CASE(
+    "Given every image type and sampler argument, when read with float coordinates, then "
+    "the texels are the spec's",
+    "[jit][image][sampler]") {
   for (int widen : {1, 0}) {
     auto m = buildOpenCL(kSource, widen);
     for (const ImageKind& kind : kKinds) {
@@ -129,9 +131,10 @@ TEST_CASE("Given every image type and sampler argument, when read with float coo
   }
 }
 
-TEST_CASE("Given 2D images of formats decoded inline and by the runtime, when sampled with every "
-          "sampler, then the filtered texels are the spec's",
-          "[jit][image][sampler]") {
+TEST_CASE(
+    "Given 2D images of formats decoded inline and by the runtime, when sampled with every "
+    "sampler, then the filtered texels are the spec's",
+    "[jit][image][sampler]") {
   const Format formats[] = {
       {ze::k8_8_8_8, ze::kUnorm, {ze::R, ze::G, ze::B, ze::A}, "RGBA8"},
       {ze::k8_8_8_8, ze::kUnorm, {ze::B, ze::G, ze::R, ze::A}, "BGRA8"},
@@ -159,22 +162,27 @@ TEST_CASE("Given 2D images of formats decoded inline and by the runtime, when sa
   }
 }
 
-TEST_CASE("Given inline samplers, when read, then they give what the same sampler as an argument "
-          "gives",
-          "[jit][image][sampler]") {
+TEST_CASE(
+    "Given inline samplers, when read, then they give what the same sampler as an argument "
+    "gives",
+    "[jit][image][sampler]") {
   std::string source;
   std::vector<TestSampler> samplers = everySampler();
   for (size_t i = 0; i < samplers.size(); ++i) {
     source += "__kernel void k" + std::to_string(i) +
               "(read_only image2d_t img, __global const float4* c, __global float4* o) {\n"
-              "  const sampler_t s = " + samplers[i].source() + ";\n"
+              "  const sampler_t s = " +
+              samplers[i].source() +
+              ";\n"
               "  size_t g = get_global_id(0);\n"
               "  o[g] = read_imagef(img, s, c[g].xy);\n}\n";
   }
   // One at program scope too (OpConstantSampler outside the function).
-  source += "const sampler_t global_s = " + samplers[7].source() + ";\n"
-            "__kernel void kg(read_only image2d_t img, __global const float4* c, __global float4* o) {\n"
-            "  o[get_global_id(0)] = read_imagef(img, global_s, c[get_global_id(0)].xy);\n}\n";
+  source +=
+      "const sampler_t global_s = " + samplers[7].source() +
+      ";\n"
+      "__kernel void kg(read_only image2d_t img, __global const float4* c, __global float4* o) {\n"
+      "  o[get_global_id(0)] = read_imagef(img, global_s, c[get_global_id(0)].xy);\n}\n";
   auto m = buildOpenCL(source);
   const ImageKind& kind = kKinds[2];
   TestImage img(kind.type, kFloatRgba, kind.extent);

@@ -35,8 +35,8 @@ TEST_CASE("Given image and sampler parameters, then they are 8-byte Image and Sa
                        1, "-cl-std=CL3.0");
   const CompiledKernel& k = kernelOf(m, "k");
   REQUIRE(k.args.size() == 6);
-  const ArgKind kinds[] = {ArgKind::Image,         ArgKind::Sampler, ArgKind::GlobalPointer,
-                           ArgKind::Image,         ArgKind::ConstantPointer, ArgKind::Image};
+  const ArgKind kinds[] = {ArgKind::Image, ArgKind::Sampler,         ArgKind::GlobalPointer,
+                           ArgKind::Image, ArgKind::ConstantPointer, ArgKind::Image};
   for (size_t i = 0; i < 6; ++i) {
     INFO("argument " << i);
     CHECK(k.args[i].kind == kinds[i]);
@@ -44,9 +44,10 @@ TEST_CASE("Given image and sampler parameters, then they are 8-byte Image and Sa
   }
 }
 
-TEST_CASE("Given every image type, when its size, order and data type are asked, then the view's "
-          "values come back",
-          "[jit][image]") {
+TEST_CASE(
+    "Given every image type, when its size, order and data type are asked, then the view's "
+    "values come back",
+    "[jit][image]") {
   auto m = buildOpenCL(R"(
     __kernel void q(read_only image1d_t a, read_only image1d_array_t b, read_only image1d_buffer_t c,
                     read_only image2d_t d, read_only image2d_array_t e, read_only image3d_t f,
@@ -75,20 +76,23 @@ TEST_CASE("Given every image type, when its size, order and data type are asked,
   launch(k, args.data(), grid(1, 1, 1), pool());
   // OpImageQueryOrder / Format answer the SPIR-V values, to which the translator's code adds
   // 0x10B0 / 0x10D0 (CL_R ... and CL_SNORM_INT8 ...).
-  const int32_t expected[] = {17, 19, 5, 1000, 23, 7, 23, 7, 9, 11, 6, 11, 4, 3, 2, 4, 3, 2, 0,
-                              int32_t(0x10B0 + d.view()->channelOrder),
-                              int32_t(0x10D0 + d.view()->channelDataType),
-                              int32_t(0x10B0 + f.view()->channelOrder),
-                              int32_t(0x10D0 + a.view()->channelDataType)};
+  std::vector<int32_t> expected = {17, 19, 5, 1000, 23, 7, 23, 7, 9, 11,
+                                   6,  11, 4, 3,    2,  4, 3,  2, 0};
+  expected.push_back(int32_t(0x10B0 + d.view()->channelOrder));
+  expected.push_back(int32_t(0x10D0 + d.view()->channelDataType));
+  expected.push_back(int32_t(0x10B0 + f.view()->channelOrder));
+  expected.push_back(int32_t(0x10D0 + a.view()->channelDataType));
   for (size_t i = 0; i < o.size(); ++i) {
     INFO("o[" << i << "]");
     CHECK(o[i] == expected[i]);
   }
 }
 
-TEST_CASE("Given a module with image and buffer kernels, then both build and run",
+TEST_CASE("Given a module with image and buffer kernels, then both build and run, also unoptimized",
           "[jit][image]") {
-  auto m = buildOpenCL(R"(
+  for (const char* flags : {(const char*)nullptr, "-ze-opt-disable"}) {
+    INFO((flags ? flags : "optimized"));
+    auto m = buildOpenCL(R"(
     __kernel void copy(read_only image2d_t src, write_only image2d_t dst) {
       int2 p = (int2)(get_global_id(0), get_global_id(1));
       write_imageui(dst, p, read_imageui(src, p) + (uint4)(1, 2, 3, 4));
@@ -96,27 +100,29 @@ TEST_CASE("Given a module with image and buffer kernels, then both build and run
     __kernel void add(__global const int* a, __global int* b) {
       size_t i = get_global_id(0);
       b[i] = a[i] + 1;
-    })");
-  Format rgba8ui{ze::k8_8_8_8, ze::kUint, {ze::R, ze::G, ze::B, ze::A}, "RGBA8UI"};
-  TestImage src(ze::k2D, rgba8ui, {13, 5, 1}), dst(ze::k2D, rgba8ui, {13, 5, 1});
-  src.fillRandom(7);
-  const CompiledKernel& copy = kernelOf(m, "copy");
-  ArgBuffer args(copy);
-  args.set(0, src.view()).set(1, dst.view());
-  launch(copy, args.data(), grid(13, 5, 4), pool());
-  for (uint64_t y = 0; y < 5; ++y)
-    for (uint64_t x = 0; x < 13; ++x)
-      for (int c = 0; c < 4; ++c) {
-        INFO(x << "," << y << " channel " << c);
-        CHECK(dst.pixel(x, y)[c] == std::min(255, src.pixel(x, y)[c] + c + 1));
-      }
-  const CompiledKernel& add = kernelOf(m, "add");
-  std::vector<int32_t> a(64), b(64);
-  for (int i = 0; i < 64; ++i) a[i] = i * 3;
-  ArgBuffer bargs(add);
-  bargs.set(0, a.data()).set(1, b.data());
-  launch(add, bargs.data(), grid(64), pool());
-  for (int i = 0; i < 64; ++i) CHECK(b[i] == i * 3 + 1);
+    })",
+                         1, "", flags);
+    Format rgba8ui{ze::k8_8_8_8, ze::kUint, {ze::R, ze::G, ze::B, ze::A}, "RGBA8UI"};
+    TestImage src(ze::k2D, rgba8ui, {13, 5, 1}), dst(ze::k2D, rgba8ui, {13, 5, 1});
+    src.fillRandom(7);
+    const CompiledKernel& copy = kernelOf(m, "copy");
+    ArgBuffer args(copy);
+    args.set(0, src.view()).set(1, dst.view());
+    launch(copy, args.data(), grid(13, 5, 4), pool());
+    for (uint64_t y = 0; y < 5; ++y)
+      for (uint64_t x = 0; x < 13; ++x)
+        for (int c = 0; c < 4; ++c) {
+          INFO(x << "," << y << " channel " << c);
+          CHECK(dst.pixel(x, y)[c] == std::min(255, src.pixel(x, y)[c] + c + 1));
+        }
+    const CompiledKernel& add = kernelOf(m, "add");
+    std::vector<int32_t> a(64), b(64);
+    for (int i = 0; i < 64; ++i) a[i] = i * 3;
+    ArgBuffer bargs(add);
+    bargs.set(0, a.data()).set(1, b.data());
+    launch(add, bargs.data(), grid(64), pool());
+    for (int i = 0; i < 64; ++i) CHECK(b[i] == i * 3 + 1);
+  }
 }
 
 }  // namespace tessera::backends::cpu::test
