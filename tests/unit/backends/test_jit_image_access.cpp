@@ -44,6 +44,36 @@ std::string typeKernels() {
   return s;
 }
 
+// Reads with a sampler: "fi" read_imagef with integer coordinates, "ii" and "ui" read_imagei/ui
+// with float coordinates.
+const CompiledKernel& samplerKernel(const char* name) {
+  static const std::shared_ptr<const CompiledModule> m = buildOpenCL(R"(
+    #define READ(name, result, read, coord) \
+      __kernel void name(read_only image2d_t i, sampler_t s, __global const coord* c, \
+                         __global result* o) { \
+        size_t g = get_global_id(0); \
+        o[g] = read(i, s, c[g]); \
+      }
+    READ(fi, float4, read_imagef, int2)
+    READ(ii, int4, read_imagei, float2)
+    READ(ui, uint4, read_imageui, float2)
+  )");
+  return kernelOf(m, name);
+}
+
+// Launches `k` (image, sampler, coordinates, results) with one work-item per coordinate.
+template <typename Result, typename Coord>
+std::vector<Result> readEach(const CompiledKernel& k, TestImage& img, const TestSampler& smp,
+                             std::vector<Coord>& coords) {
+  std::vector<Result> out(coords.size());
+  ArgBuffer args(k);
+  args.set(0, img.view()).set(1, smp.bits()).set(2, coords.data()).set(3, out.data());
+  LaunchDims d;
+  d.groupSize[0] = uint32_t(coords.size());
+  launch(k, args.data(), d, pool());
+  return out;
+}
+
 LaunchDims gridOf(std::array<uint64_t, 3> e) {
   LaunchDims d;
   d.groupSize[0] = uint32_t(e[0]);
@@ -128,12 +158,7 @@ TEST_CASE(
     "Given integer coordinates and a sampler, then CLAMP_TO_EDGE clamps and CLAMP and NONE "
     "give the border colour outside",
     "[jit][image][access]") {
-  auto m = buildOpenCL(R"(
-    __kernel void k(read_only image2d_t i, sampler_t s, __global const int2* c, __global float4* o) {
-      size_t g = get_global_id(0);
-      o[g] = read_imagef(i, s, c[g]);
-    })");
-  const CompiledKernel& k = kernelOf(m, "k");
+  const CompiledKernel& k = samplerKernel("fi");
   std::vector<std::array<int32_t, 2>> coords;
   for (int y : {-2, 0, 2, 3, 4, 9})
     for (int x : {-3, -1, 0, 3, 5, 6, 11}) coords.push_back({x, y});
@@ -143,12 +168,7 @@ TEST_CASE(
   for (uint32_t mode : {sampler_bits::kAddressClampToEdge, sampler_bits::kAddressClamp,
                         sampler_bits::kAddressNone}) {
     TestSampler smp{false, mode, false};
-    std::vector<std::array<float, 4>> out(coords.size());
-    ArgBuffer args(k);
-    args.set(0, img.view()).set(1, smp.bits()).set(2, coords.data()).set(3, out.data());
-    LaunchDims d;
-    d.groupSize[0] = uint32_t(coords.size());
-    launch(k, args.data(), d, pool());
+    auto out = readEach<std::array<float, 4>>(k, img, smp, coords);
     for (size_t i = 0; i < coords.size(); ++i) {
       const float at[3] = {float(coords[i][0]), float(coords[i][1]), 0};
       std::array<double, 4> ref = sampleReference(img, 2, false, smp, at);
@@ -164,15 +184,6 @@ TEST_CASE(
     "Given integer formats and nearest samplers, when read with read_imagei/ui, then the "
     "texels are the spec's",
     "[jit][image][access]") {
-  auto m = buildOpenCL(R"(
-    __kernel void ki(read_only image2d_t i, sampler_t s, __global const float2* c, __global int4* o) {
-      size_t g = get_global_id(0);
-      o[g] = read_imagei(i, s, c[g]);
-    }
-    __kernel void ku(read_only image2d_t i, sampler_t s, __global const float2* c, __global uint4* o) {
-      size_t g = get_global_id(0);
-      o[g] = read_imageui(i, s, c[g]);
-    })");
   const Format formats[] = {{ze::k8_8_8_8, ze::kUint, {ze::R, ze::G, ze::B, ze::A}, "RGBA8UI"},
                             {ze::k8_8_8_8, ze::kSint, {ze::R, ze::G, ze::B, ze::A}, "RGBA8I"},
                             {ze::k16, ze::kSint, {ze::R, ze::Zero, ze::Zero, ze::One}, "R16I"},
@@ -183,18 +194,13 @@ TEST_CASE(
   for (const Format& f : formats) {
     TestImage img(ze::k2D, f, {5, 3, 1});
     img.fillRandom(13);
-    const CompiledKernel& k = kernelOf(m, f.type == ze::kSint ? "ki" : "ku");
+    const CompiledKernel& k = samplerKernel(f.type == ze::kSint ? "ii" : "ui");
     for (const TestSampler& smp : everySampler()) {
       if (smp.linear) continue;  // integer reads take NEAREST only
       std::vector<std::array<float, 2>> at = coords;
       if (!smp.normalized)
         for (auto& c : at) c = {c[0] * 5, c[1] * 3};
-      std::vector<std::array<int32_t, 4>> out(at.size());
-      ArgBuffer args(k);
-      args.set(0, img.view()).set(1, smp.bits()).set(2, at.data()).set(3, out.data());
-      LaunchDims d;
-      d.groupSize[0] = uint32_t(at.size());
-      launch(k, args.data(), d, pool());
+      auto out = readEach<std::array<int32_t, 4>>(k, img, smp, at);
       for (size_t i = 0; i < at.size(); ++i) {
         const float c3[3] = {at[i][0], at[i][1], 0};
         std::array<double, 4> ref = sampleReference(img, 2, false, smp, c3);

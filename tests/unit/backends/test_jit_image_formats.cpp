@@ -70,12 +70,29 @@ bool isInteger(const Format& f) {
   return f.type == ze::kUint || f.type == ze::kSint;
 }
 
-LaunchDims imageGrid() {
+// `check(format, image)` for every format, on a fresh 2D image of it.
+template <typename Check>
+void forEachFormat(Check check) {
+  for (const Format& f : formats()) {
+    TestImage img(ze::k2D, f, {kWidth, kHeight, 1});
+    check(f, img);
+  }
+}
+
+// Runs the kSource kernel that reads ('r') or writes ('w') images of img's format over every
+// pixel, `values` its second argument.
+void runOverImage(char op, TestImage& img, void* values) {
+  static const std::shared_ptr<const CompiledModule> m = buildOpenCL(kSource);
+  const uint32_t type = img.format().type;
+  char kind = type == ze::kSint ? 'i' : type == ze::kUint ? 'u' : 'f';
+  const CompiledKernel& k = kernelOf(m, std::string{op, kind});
+  ArgBuffer args(k);
+  args.set(0, img.view()).set(1, values);
   LaunchDims d;
   d.groupSize[0] = kWidth;
   d.groupCount[1] = kHeight;
   d.workDim = 2;
-  return d;
+  launch(k, args.data(), d, pool());
 }
 
 // The component a written channel lands in, as image_abi.h says: component k takes the first
@@ -143,16 +160,10 @@ TEST_CASE(
     "Given every format, when each pixel is read without a sampler, then the values are the "
     "format's decoded components, swizzled",
     "[jit][image][formats]") {
-  auto m = buildOpenCL(kSource);
-  for (const Format& f : formats()) {
-    TestImage img(ze::k2D, f, {kWidth, kHeight, 1});
+  forEachFormat([](const Format& f, TestImage& img) {
     img.fillRandom(3);
-    const char* name = isInteger(f) ? (f.type == ze::kSint ? "ri" : "ru") : "rf";
-    const CompiledKernel& k = kernelOf(m, name);
     std::vector<std::array<uint32_t, 4>> out(kWidth * kHeight);
-    ArgBuffer args(k);
-    args.set(0, img.view()).set(1, out.data());
-    launch(k, args.data(), imageGrid(), pool());
+    runOverImage('r', img, out.data());
     for (uint32_t y = 0; y < kHeight; ++y)
       for (uint32_t x = 0; x < kWidth; ++x) {
         std::array<double, 4> ref = applySwizzle(f, referenceComponents(img, x, y, 0));
@@ -170,16 +181,14 @@ TEST_CASE(
             REQUIRE(toFloat(got) == float(ref[c]));
         }
       }
-  }
+  });
 }
 
 TEST_CASE(
     "Given every format, when values are written without a sampler, then each component "
     "holds the format's conversion of its channel",
     "[jit][image][formats]") {
-  auto m = buildOpenCL(kSource);
-  for (const Format& f : formats()) {
-    TestImage img(ze::k2D, f, {kWidth, kHeight, 1});
+  forEachFormat([](const Format& f, TestImage& img) {
     LayoutBits l = layoutBits(f.layout);
     std::vector<std::array<uint32_t, 4>> in(kWidth * kHeight);
     for (size_t i = 0; i < in.size(); ++i)
@@ -188,11 +197,7 @@ TEST_CASE(
         in[i][c] = isInteger(f) ? uint32_t(kIntValues[pick % std::size(kIntValues)])
                                 : toBits(kFloatValues[pick % std::size(kFloatValues)]);
       }
-    const char* name = isInteger(f) ? (f.type == ze::kSint ? "wi" : "wu") : "wf";
-    const CompiledKernel& k = kernelOf(m, name);
-    ArgBuffer args(k);
-    args.set(0, img.view()).set(1, in.data());
-    launch(k, args.data(), imageGrid(), pool());
+    runOverImage('w', img, in.data());
     for (uint32_t y = 0; y < kHeight; ++y)
       for (uint32_t x = 0; x < kWidth; ++x)
         for (size_t comp = 0; comp < l.bits.size(); ++comp) {
@@ -216,7 +221,7 @@ TEST_CASE(
           else
             REQUIRE(got == expected);
         }
-  }
+  });
 }
 
 }  // namespace tessera::backends::cpu::test
