@@ -23,6 +23,12 @@ const std::vector<Extension>& extensions() {
       {ZE_TESSERA_KERNEL_GROUP_SIZE_EXT_NAME, ZE_TESSERA_KERNEL_GROUP_SIZE_EXT_VERSION},
       {ZE_MUTABLE_COMMAND_LIST_EXP_NAME, ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_1_0},
       {ZE_IMMEDIATE_COMMAND_LIST_APPEND_EXP_NAME, ZE_IMMEDIATE_COMMAND_LIST_APPEND_EXP_VERSION_1_0},
+      {ZE_IMAGE_MEMORY_PROPERTIES_EXP_NAME, ZE_IMAGE_MEMORY_PROPERTIES_EXP_VERSION_CURRENT},
+      {ZE_IMAGE_VIEW_EXP_NAME, ZE_IMAGE_VIEW_EXP_VERSION_CURRENT},
+      {ZE_IMAGE_COPY_EXT_NAME, ZE_IMAGE_COPY_EXT_VERSION_CURRENT},
+      {ZE_IMAGE_QUERY_ALLOC_PROPERTIES_EXT_NAME,
+       ZE_IMAGE_QUERY_ALLOC_PROPERTIES_EXT_VERSION_CURRENT},
+      {ZE_TESSERA_IMAGE_MEMORY_EXT_NAME, ZE_TESSERA_IMAGE_MEMORY_EXT_VERSION},
   };
   return list;
 }
@@ -58,6 +64,16 @@ void* extensionFunction(const char* name) {
        reinterpret_cast<void*>(&zeCommandListUpdateMutableCommandWaitEventsExp)},
       {"zeCommandListImmediateAppendCommandListsExp",
        reinterpret_cast<void*>(&zeCommandListImmediateAppendCommandListsExp)},
+      // Images: Tessera's own, and the 1.4 headers' extension functions, which the loader's
+      // tables also reach.
+      {"zeTesseraImageGetMemory", reinterpret_cast<void*>(&zeTesseraImageGetMemory)},
+      {"zeImageGetMemoryPropertiesExp", reinterpret_cast<void*>(&zeImageGetMemoryPropertiesExp)},
+      {"zeImageViewCreateExp", reinterpret_cast<void*>(&zeImageViewCreateExp)},
+      {"zeImageGetAllocPropertiesExt", reinterpret_cast<void*>(&zeImageGetAllocPropertiesExt)},
+      {"zeCommandListAppendImageCopyToMemoryExt",
+       reinterpret_cast<void*>(&zeCommandListAppendImageCopyToMemoryExt)},
+      {"zeCommandListAppendImageCopyFromMemoryExt",
+       reinterpret_cast<void*>(&zeCommandListAppendImageCopyFromMemoryExt)},
   };
   for (const Entry& e : table)
     if (std::strcmp(e.name, name) == 0) return e.function;

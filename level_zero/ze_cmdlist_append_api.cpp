@@ -1,6 +1,6 @@
-// The append entry points. Each checks what is its own, then appendOp() looks up the list and calls
-// CommandList::append, which checks the events and records (or, on an immediate list, runs) the
-// command.
+// The append entry points of memory and events (images: ze_image_copy_api.cpp). Each checks what is
+// its own, then appendOp() looks up the list and calls CommandList::append, which checks the events
+// and records (or, on an immediate list, runs) the command.
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -10,21 +10,13 @@
 #include "core/context/context.h"
 #include "core/device/limits.h"
 #include "level_zero/api_support.h"
+#include "level_zero/append_support.h"
 #include "support/checked_math.h"
 
 using namespace tessera::core;
+using tessera::ze::appendOp;
 
 namespace {
-
-// The list's lookup (after the entry point's own checks) and the one core call.
-ze_result_t appendOp(ze_command_list_handle_t hCommandList, Op op, ze_event_handle_t hSignalEvent,
-                     uint32_t numWaitEvents, const ze_event_handle_t* phWaitEvents) {
-  CommandList* list = CommandList::fromHandle(hCommandList);
-  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  return tessera::ze::guarded([&] {
-    return list->append(std::move(op), {hSignalEvent, numWaitEvents, phWaitEvents});
-  });
-}
 
 bool overlaps(const uint8_t* a, size_t aSize, const uint8_t* b, size_t bSize) {
   return a < b + bSize && b < a + aSize;
@@ -206,38 +198,4 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendQueryKernelTimestamps(
     }
     return appendOp(hCommandList, std::move(op), hSignalEvent, numWaitEvents, phWaitEvents);
   });
-}
-
-// Images are not supported (zeDeviceGetImageProperties reports none): their copies are refused
-// once the list is known to be valid.
-namespace {
-ze_result_t imagesUnsupported(ze_command_list_handle_t hCommandList) {
-  return CommandList::fromHandle(hCommandList) ? ZE_RESULT_ERROR_UNSUPPORTED_FEATURE
-                                               : ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-}
-}  // namespace
-
-ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendImageCopy(
-    ze_command_list_handle_t hCommandList, ze_image_handle_t, ze_image_handle_t, ze_event_handle_t,
-    uint32_t, ze_event_handle_t*) {
-  return imagesUnsupported(hCommandList);
-}
-
-ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendImageCopyRegion(
-    ze_command_list_handle_t hCommandList, ze_image_handle_t, ze_image_handle_t,
-    const ze_image_region_t*, const ze_image_region_t*, ze_event_handle_t, uint32_t,
-    ze_event_handle_t*) {
-  return imagesUnsupported(hCommandList);
-}
-
-ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendImageCopyToMemory(
-    ze_command_list_handle_t hCommandList, void*, ze_image_handle_t, const ze_image_region_t*,
-    ze_event_handle_t, uint32_t, ze_event_handle_t*) {
-  return imagesUnsupported(hCommandList);
-}
-
-ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendImageCopyFromMemory(
-    ze_command_list_handle_t hCommandList, ze_image_handle_t, const void*,
-    const ze_image_region_t*, ze_event_handle_t, uint32_t, ze_event_handle_t*) {
-  return imagesUnsupported(hCommandList);
 }

@@ -4,7 +4,7 @@
 // Tables are filled for API 1.4 with every function Tessera has: an empty entry makes the loader
 // answer ZE_RESULT_ERROR_UNSUPPORTED_FEATURE although the function exists
 // (tests/api/ze/test_extension_entry_points.cpp calls the extension ones through the loader). Null
-// stay only the image and sampler entries (no images yet) and the fabric ones.
+// stay only the fabric entries.
 #include <level_zero/ze_ddi.h>
 #include <level_zero/zes_ddi.h>
 #include <level_zero/zet_ddi.h>
@@ -82,6 +82,8 @@ zeGetContextProcAddrTable(ze_api_version_t v, ze_context_dditable_t* t) {
     t.pfnSystemBarrier = zeContextSystemBarrier;
     t.pfnMakeMemoryResident = zeContextMakeMemoryResident;
     t.pfnEvictMemory = zeContextEvictMemory;
+    t.pfnMakeImageResident = zeContextMakeImageResident;
+    t.pfnEvictImage = zeContextEvictImage;
   });
 }
 
@@ -161,6 +163,8 @@ zeGetCommandListProcAddrTable(ze_api_version_t v, ze_command_list_dditable_t* t)
     t.pfnAppendLaunchCooperativeKernel = zeCommandListAppendLaunchCooperativeKernel;
     t.pfnAppendLaunchKernelIndirect = zeCommandListAppendLaunchKernelIndirect;
     t.pfnAppendLaunchMultipleKernelsIndirect = zeCommandListAppendLaunchMultipleKernelsIndirect;
+    t.pfnAppendImageCopyToMemoryExt = zeCommandListAppendImageCopyToMemoryExt;
+    t.pfnAppendImageCopyFromMemoryExt = zeCommandListAppendImageCopyFromMemoryExt;
   });
 }
 
@@ -254,10 +258,33 @@ zeGetEventExpProcAddrTable(ze_api_version_t v, ze_event_exp_dditable_t* t) {
                    [](ze_event_exp_dditable_t& t) { t.pfnQueryTimestampsExp = zeEventQueryTimestampsExp; });
 }
 
-TESSERA_EMPTY_TABLE(zeGetImageProcAddrTable, ze_image_dditable_t)
-TESSERA_EMPTY_TABLE(zeGetSamplerProcAddrTable, ze_sampler_dditable_t)
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetImageProcAddrTable(ze_api_version_t v, ze_image_dditable_t* t) {
+  return fillTable(v, t, [](ze_image_dditable_t& t) {
+    t.pfnGetProperties = zeImageGetProperties;
+    t.pfnCreate = zeImageCreate;
+    t.pfnDestroy = zeImageDestroy;
+    t.pfnGetAllocPropertiesExt = zeImageGetAllocPropertiesExt;
+  });
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetImageExpProcAddrTable(ze_api_version_t v, ze_image_exp_dditable_t* t) {
+  return fillTable(v, t, [](ze_image_exp_dditable_t& t) {
+    t.pfnGetMemoryPropertiesExp = zeImageGetMemoryPropertiesExp;
+    t.pfnViewCreateExp = zeImageViewCreateExp;
+  });
+}
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
+zeGetSamplerProcAddrTable(ze_api_version_t v, ze_sampler_dditable_t* t) {
+  return fillTable(v, t, [](ze_sampler_dditable_t& t) {
+    t.pfnCreate = zeSamplerCreate;
+    t.pfnDestroy = zeSamplerDestroy;
+  });
+}
+
 TESSERA_EMPTY_TABLE(zeGetDeviceExpProcAddrTable, ze_device_exp_dditable_t)
-TESSERA_EMPTY_TABLE(zeGetImageExpProcAddrTable, ze_image_exp_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetFabricVertexExpProcAddrTable, ze_fabric_vertex_exp_dditable_t)
 TESSERA_EMPTY_TABLE(zeGetFabricEdgeExpProcAddrTable, ze_fabric_edge_exp_dditable_t)
 

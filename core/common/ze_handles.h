@@ -16,3 +16,5 @@ struct _ze_module_handle_t {};
 struct _ze_module_build_log_handle_t {};
 struct _ze_kernel_handle_t {};
 struct _ze_physical_mem_handle_t {};
+struct _ze_image_handle_t {};
+struct _ze_sampler_handle_t {};

@@ -193,12 +193,22 @@ std::vector<ze_device_cache_properties_t> Device::cacheProperties() const {
 }
 
 void Device::imageProperties(ze_device_image_properties_t& p) const {
-  assignKeepingHeader(p, ze_device_image_properties_t{});  // no image support
+  ze_device_image_properties_t v{};
+  v.maxImageDims1D = limits::kMaxImageDims1D;
+  v.maxImageDims2D = limits::kMaxImageDims2D;
+  v.maxImageDims3D = limits::kMaxImageDims3D;
+  v.maxImageBufferSize = limits::kMaxImageBufferSize;  // pixels (limits.h)
+  v.maxImageArraySlices = limits::kMaxImageArraySlices;
+  v.maxSamplers = limits::kMaxSamplers;
+  v.maxReadImageArgs = limits::kMaxReadImageArgs;
+  v.maxWriteImageArgs = limits::kMaxWriteImageArgs;
+  assignKeepingHeader(p, v);
 }
 
 void Device::externalMemoryProperties(ze_device_external_memory_properties_t& p) const {
   // Device and host allocations are memfd pages: they export and import as opaque fds (the memfd).
-  // There is no dma_buf exporter behind them, and images are not supported.
+  // There is no dma_buf exporter behind them; images neither import nor export (imageImportTypes and
+  // imageExportTypes 0: an image over other memory is ZE_tessera_image_memory's).
   ze_device_external_memory_properties_t v{};
   v.memoryAllocationImportTypes = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD;
   v.memoryAllocationExportTypes = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD;

@@ -27,6 +27,18 @@ constexpr uint32_t kCopyQueues = 2;
 // across barriers): a kernel needing more is refused at launch (Kernel::checkPrivateMemory). What
 // the kernel stacks are sized for, backends/cpu/kernel_stack.h.
 constexpr uint64_t kMaxPrivateMemSize = backends::cpu::kMaxKernelStackNeed;
+// Images (ze_device_image_properties_t, core/image/): at least OpenCL 1.2 FULL_PROFILE's minimums
+// (image2d 8192, image3d 2048, arrays 2048 layers, 128 read and 64 write image arguments, 16
+// samplers). A buffer image's limit counts pixels, as the reference driver's does (it is OpenCL's
+// CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, at least 65536); its width is in pixels too.
+constexpr uint32_t kMaxImageDims1D = 16384;
+constexpr uint32_t kMaxImageDims2D = 16384;
+constexpr uint32_t kMaxImageDims3D = 2048;
+constexpr uint32_t kMaxImageArraySlices = 2048;
+constexpr uint64_t kMaxImageBufferSize = uint64_t{1} << 27;
+constexpr uint32_t kMaxSamplers = 16;
+constexpr uint32_t kMaxReadImageArgs = 128;
+constexpr uint32_t kMaxWriteImageArgs = 64;
 
 // A slice is a package, an EU a core, a thread a PU; when the PUs do not divide evenly (hybrid
 // CPUs, trimmed devices) the description falls back to what does.

@@ -7,6 +7,8 @@
 #include "core/common/hash.h"
 #include "core/device/device.h"
 #include "core/device/limits.h"
+#include "core/image/image.h"
+#include "core/image/sampler.h"
 #include "support/checked_math.h"
 
 namespace tessera::core {
@@ -115,9 +117,31 @@ ze_result_t Kernel::encodeArgument(uint32_t index, size_t size, const void* valu
       if (!value) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
       if (slot) std::memcpy(slot, value, size);
       break;
-    case ArgKind::Image:
-    case ArgKind::Sampler:
-      return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;  // no images yet (issue 18)
+    case ArgKind::Image: {
+      // The guide's "zeKernelSetArgumentValue(hKernel, 0, sizeof(ze_image_handle_t), &src_image)":
+      // the slot gets the address of the image's ImageView (image_abi.h). A value that is not a
+      // live image has no argument to become.
+      if (size != sizeof(ze_image_handle_t)) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+      ze_image_handle_t h = nullptr;
+      if (value) std::memcpy(&h, value, sizeof h);
+      const Image* image = Image::fromHandle(h);
+      if (!image) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+      const backends::cpu::ImageView* view = &image->view();
+      if (slot) std::memcpy(slot, &view, sizeof view);
+      break;
+    }
+    case ArgKind::Sampler: {
+      // "zeKernelSetArgumentValue(hKernel, 0, sizeof(ze_sampler_handle_t), &sampler)": the slot
+      // gets the sampler's value (image_abi.h, sampler_bits).
+      if (size != sizeof(ze_sampler_handle_t)) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
+      ze_sampler_handle_t h = nullptr;
+      if (value) std::memcpy(&h, value, sizeof h);
+      const Sampler* sampler = Sampler::fromHandle(h);
+      if (!sampler) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+      uint64_t bits = sampler->value();
+      if (slot) std::memcpy(slot, &bits, sizeof bits);
+      break;
+    }
   }
   return ZE_RESULT_SUCCESS;
 }

@@ -22,6 +22,12 @@
 // Writing stores each result channel c whose swizzle[c] names a component into that component
 // (OpenCL: CL_BGRA is layout 8_8_8_8 with swizzle {B, G, R, A}: r is stored in component 2).
 // Components no channel names are written as 0.
+//
+// What core makes images of (core/image/format.h), so all a kernel meets: layouts 8, 8_8, 8_8_8_8
+// (UINT, SINT, UNORM, SNORM), 16, 16_16, 16_16_16_16 (those and FLOAT = half), 32, 32_32,
+// 32_32_32_32 (UINT, SINT, FLOAT), and the packed 5_6_5, 5_5_5_1, 10_10_10_2 (UNORM only). The
+// swizzle arrives normalized: only 0..5 (R, G, B, A, 0, 1), never X, and never a component the
+// layout lacks (those read as 0, in w as 1).
 #pragma once
 
 #include <cstdint>

@@ -455,7 +455,21 @@ typedef ze_result_t(ZE_APICALL* ze_pfnCommandListImmediateAppendCommandListsExp_
  *
  * zeTesseraImageGetMemory gives an image's pixel (0, 0, 0) and pitches (its own memory or pMemory),
  * for the host to read and write directly; what runs on a queue at the same time is the caller's
- * to order. */
+ * to order. pRowPitch and pSlicePitch are optional; ppMemory null: ZE_RESULT_ERROR_INVALID_NULL_POINTER.
+ * An image's own memory has the tight pitches; a view (zeImageViewCreateExp) has its image's.
+ *
+ * Tessera's image semantics the OpenCL layer relies on (core/image/format.h has the format table and
+ * OpenCL's image formats in Level Zero terms):
+ * - ZE_IMAGE_TYPE_BUFFER's width is in pixels, as the reference driver takes it (and OpenCL's
+ *   image1d_buffer_t); ze_device_image_properties_t.maxImageBufferSize counts pixels likewise.
+ * - ze_image_region_t uses the kernel's coordinates: a 1D array's layers are originY / height, a
+ *   2D array's originZ / depth; height and depth 0 count as 1. In memory (the ...ToMemoryExt /
+ *   ...FromMemoryExt pitches), a 1D array's layers are spaced by the slice pitch, as OpenCL's are.
+ * - Sizes of 0 or beyond the device's limits: ZE_RESULT_ERROR_UNSUPPORTED_SIZE; miplevels above 1:
+ *   ZE_RESULT_ERROR_UNSUPPORTED_FEATURE. Copies: a region past its image or images of different
+ *   pixel sizes: ZE_RESULT_ERROR_INVALID_ARGUMENT; regions of different sizes or a memory pitch
+ *   too small: ZE_RESULT_ERROR_INVALID_SIZE. Kernel arguments: a value that is not a live image or
+ *   sampler handle: ZE_RESULT_ERROR_INVALID_ARGUMENT. */
 #define ZE_TESSERA_IMAGE_MEMORY_EXT_NAME "ZE_tessera_image_memory"
 #define ZE_TESSERA_IMAGE_MEMORY_EXT_VERSION ZE_MAKE_VERSION(1, 0)
 #define ZE_STRUCTURE_TYPE_TESSERA_IMAGE_MEMORY_DESC ((ze_structure_type_t)0x7e550003)
