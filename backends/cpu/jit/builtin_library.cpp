@@ -1,6 +1,6 @@
 // Pass: the builtin library. OpenCL.std extended instructions (__spirv_ocl_*), relational
-// instructions (__spirv_IsNan, ...), conversions with a rounding mode or saturation and atomics
-// (__spirv_Atomic*) become LLVM IR: intrinsics where LLVM has one (O3 and the vectorizer understand
+// instructions (__spirv_IsNan, ...), conversions with a rounding mode or saturation, atomics
+// (__spirv_Atomic*) and images (__spirv_Image*, builtin_image.cpp) become LLVM IR: intrinsics where LLVM has one (O3 and the vectorizer understand
 // them; the JIT resolves the libm calls they may lower to from the process), libm calls otherwise
 // (scalarized for vectors), plain arithmetic for the integer, common and relational functions.
 // Work-item builtins and __spirv_ControlBarrier are left for the region passes.

@@ -49,6 +49,23 @@ std::shared_ptr<const CompiledModule> buildOpenCL(const std::string& source, int
   return r.code;
 }
 
+std::shared_ptr<const CompiledModule> buildThroughNativeBinary(const std::string& source) {
+  std::string log;
+  compiler::Compiler::Result built = build(source, 1, "", nullptr, log);
+  INFO(log);
+  REQUIRE(built.ok());
+  std::vector<uint8_t> binary = compilerFor(1).nativeBinary(*built.program, built.code.get());
+  // Its own compiler (the code lives in its JIT), kept for the process.
+  static compiler::Compiler loader{compiler::CompilerSettings{}};
+  const uint64_t compiles = loader.compileCount();
+  compiler::Compiler::Result loaded = loader.load(binary);
+  INFO(loaded.log);
+  REQUIRE(loaded.ok());
+  REQUIRE(loaded.code != nullptr);
+  CHECK(loader.compileCount() == compiles);
+  return loaded.code;
+}
+
 std::string buildFailure(const std::string& source) {
   std::string log;
   compiler::Compiler::Result r = build(source, 1, "", nullptr, log);

@@ -21,6 +21,9 @@ namespace tessera::backends::cpu::test {
 std::shared_ptr<const CompiledModule> buildOpenCL(const std::string& source, int widen = 1,
                                                   const std::string& options = "",
                                                   const char* zeFlags = nullptr);
+// `source` built, written as a native binary (zeModuleGetNativeBinary's format) and loaded by
+// another compiler, which compiles nothing: the loaded code.
+std::shared_ptr<const CompiledModule> buildThroughNativeBinary(const std::string& source);
 // The log of a build that must fail (empty when it did not fail).
 std::string buildFailure(const std::string& source);
 const CompiledKernel& kernelOf(const std::shared_ptr<const CompiledModule>& m,

@@ -125,4 +125,33 @@ TEST_CASE("Given a module with image and buffer kernels, then both build and run
   }
 }
 
+TEST_CASE("Given an image kernel loaded from a native binary, then it reads and writes through "
+          "the runtime's functions of this process",
+          "[jit][image]") {
+  // RG16 is decoded and encoded by image_runtime.h's functions, which the object calls by name.
+  auto m = buildThroughNativeBinary(R"(
+    __kernel void inc(read_only image2d_t src, write_only image2d_t dst) {
+      int2 p = (int2)(get_global_id(0), get_global_id(1));
+      write_imagef(dst, p, read_imagef(src, p) + (float4)(1.0f / 65535.0f));
+    })");
+  Format rg16{ze::k16_16, ze::kUnorm, {ze::R, ze::G, ze::Zero, ze::One}, "RG16"};
+  TestImage src(ze::k2D, rg16, {9, 2, 1}), dst(ze::k2D, rg16, {9, 2, 1});
+  for (uint64_t y = 0; y < 2; ++y)
+    for (uint64_t x = 0; x < 9; ++x) {
+      const uint16_t v[2] = {uint16_t(1000 * x + y), uint16_t(7 * x)};
+      std::memcpy(src.pixel(x, y), v, 4);
+    }
+  const CompiledKernel& k = kernelOf(m, "inc");
+  ArgBuffer args(k);
+  args.set(0, src.view()).set(1, dst.view());
+  launch(k, args.data(), grid(9, 2, 9), pool());
+  for (uint64_t y = 0; y < 2; ++y)
+    for (uint64_t x = 0; x < 9; ++x) {
+      uint16_t v[2];
+      std::memcpy(v, dst.pixel(x, y), 4);
+      CHECK(v[0] == 1000 * x + y + 1);
+      CHECK(v[1] == 7 * x + 1);
+    }
+}
+
 }  // namespace tessera::backends::cpu::test
