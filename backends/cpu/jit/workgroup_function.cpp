@@ -14,6 +14,7 @@
 #include <llvm/IR/Metadata.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
+#include "backends/cpu/jit/image_runtime.h"
 #include "backends/cpu/jit/jit_passes.h"
 
 namespace tessera::backends::cpu::jit {
@@ -36,6 +37,19 @@ bool hasVectorArithmetic(const llvm::Function& f) {
                               llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i)))
         return true;
     }
+  return false;
+}
+
+// Image reads or writes (builtin_image.cpp): their switch on the image's format and the runtime
+// calls of its generic case keep LLVM's loop vectorizer off the work-item loop, so the widening
+// takes the region even without a loop of its own.
+bool accessesImages(const llvm::Function& f) {
+  for (const llvm::BasicBlock& bb : f)
+    for (const llvm::Instruction& i : bb)
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i))
+        if (const llvm::Function* callee = call->getCalledFunction())
+          if (callee->getName() == kImageLoadSymbol || callee->getName() == kImageStoreSymbol)
+            return true;
   return false;
 }
 
@@ -193,12 +207,13 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     std::vector<Level> levels;
     // A region without a loop of its own, in a kernel without barriers, is left to LLVM's loop
     // vectorizer, which vectorizes the work-item x loop around it as well and costs less JIT time
-    // than a widened copy (unless it computes on OpenCL vectors, which that vectorizer leaves).
+    // than a widened copy (unless it computes on OpenCL vectors, which that vectorizer leaves, or
+    // accesses images).
     // Between barriers the widening does better (tiled SGEMM's unrolled tile product: 15-20%
     // faster widened in one loaded run).
     const bool loop = hasLoop(*region);
     if (!widths.empty() && (widen.everyRegion || regions.functions.size() > 1 || loop ||
-                            hasVectorArithmetic(*region))) {
+                            hasVectorArithmetic(*region) || accessesImages(*region))) {
       std::vector<std::pair<unsigned, llvm::Value*>> regionLevels;
       if (loop && loopVF) regionLevels.push_back({loopVF, loopLevelEnd});
       for (size_t l = 0; l < widths.size(); ++l) regionLevels.push_back({widths[l], levelEnd[l]});

@@ -258,6 +258,21 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("Given a kernel that only writes an image, then the default plan widens it",
+          "[jit][image][widen]") {
+  // Nothing computes on vectors and nothing loops: LLVM's loop vectorizer would get the region,
+  // but cannot vectorize the format switch and runtime calls of image accesses.
+  auto m = buildOpenCL(R"(
+    __kernel void fill(write_only image2d_t dst) {
+      int x = get_global_id(0), y = get_global_id(1);
+      write_imageui(dst, (int2)(x, y), (uint4)(x, y, 0, 1));
+    })");
+  const CompiledKernel& k = kernelOf(m, "fill");
+  INFO("refused: " << k.widen.refused);
+  CHECK(k.widen.width > 0);
+  CHECK(k.widen.widenedRegions == 1);
+}
+
 TEST_CASE("Given half image reads or images of unknown types, then the JIT refuses them by name",
           "[jit][image]") {
   const std::string read =
