@@ -86,19 +86,20 @@ llvm::Value* lowerSample(Builder& b, llvm::CallInst* call, const Args& a) {
   View v = loadView(b, sampledImage->getArgOperand(0));
   auto read = [&, coord = a[1]](bool linear) {
     return [&, coord, linear](Builder& b) {
-      return readComponents(b, v, sampledFootprint(b, v, s, sampler, coord, linear), kind);
+      return valuesOf(readComponents(b, v, Read{s, kind, sampler, linear, coord}));
     };
   };
   Components c;
   // LINEAR filters float coordinates into float results; read_imagei/ui and integer coordinates
   // require NEAREST (anything else is undefined).
   if (kind == Kind::Int || a[1]->getType()->getScalarType()->isIntegerTy()) {
-    c = read(false)(b);
+    c = componentsOf(read(false)(b));
   } else if (auto* k = llvm::dyn_cast<llvm::ConstantInt>(sampler)) {
-    c = read((k->getZExtValue() & sampler_bits::kFilterMask) == sampler_bits::kFilterLinear)(b);
+    c = componentsOf(
+        read((k->getZExtValue() & sampler_bits::kFilterMask) == sampler_bits::kFilterLinear)(b));
   } else {
     llvm::Value* filter = b.CreateAnd(sampler, sampler_bits::kFilterMask);
-    c = switchOn(b, filter, {{sampler_bits::kFilterLinear, read(true)}}, read(false));
+    c = componentsOf(switchOn(b, filter, {{sampler_bits::kFilterLinear, read(true)}}, read(false)));
   }
   return swizzled(b, v, c, kind, call->getType());
 }
@@ -107,7 +108,7 @@ llvm::Value* lowerRead(Builder& b, llvm::CallInst* call, const Args& a) {
   Shape s = *shapeOf(call);
   Kind kind = kindOf(call->getType());
   View v = loadView(b, a[0]);
-  Components c = readComponents(b, v, exactFootprint(b, v, s, a[1]), kind);
+  Components c = readComponents(b, v, Read{s, kind, nullptr, false, a[1]});
   return swizzled(b, v, c, kind, call->getType());
 }
 

@@ -67,8 +67,18 @@ struct Footprint {
   std::vector<llvm::Value*> weights;
 };
 
+// A read as its builtin gives it. Its footprint is computed from these where its texels are read:
+// in the kernel for the formats decoded inline, in the generic read function for the others.
+struct Read {
+  Shape shape;
+  Kind kind = Kind::Float;
+  llvm::Value* sampler = nullptr;  // i32 (image_abi.h's bits); null: no sampler
+  bool linear = false;             // with a sampler: LINEAR (else NEAREST)
+  llvm::Value* coord = nullptr;    // the builtin's coordinate operand
+};
+
 using Components = std::array<llvm::Value*, 4>;
-using TexelReader = std::function<Components(Builder&, const Tap&)>;
+using Values = std::vector<llvm::Value*>;
 
 // image_sampling.cpp
 // read_image{f,i,ui} with a sampler (`sampler`: its i32 value, image_abi.h's bits): the footprint
@@ -78,20 +88,28 @@ Footprint sampledFootprint(Builder& b, const View& v, const Shape& s, llvm::Valu
 // Without a sampler (OpImageRead, OpImageFetch, and the coordinates of writes): integer
 // coordinates, nothing outside the image ("CLK_ADDRESS_NONE": read as the border colour here).
 Footprint exactFootprint(Builder& b, const View& v, const Shape& s, llvm::Value* coord);
-// The footprint's components: each tap read by `read`, the border's 0 outside, weighted.
-Components filter(Builder& b, const Footprint& f, const TexelReader& read, Kind kind);
+// The one or the other, as the read says.
+Footprint footprintOf(Builder& b, const View& v, const Read& r);
+// The footprint's components from its taps' `texels`: the border's 0 outside, weighted.
+Components filter(Builder& b, const Footprint& f, const std::vector<Components>& texels, Kind kind);
 // A constant-folding select (IRBuilder folds only when all three operands are constants).
 llvm::Value* select(Builder& b, llvm::Value* c, llvm::Value* t, llvm::Value* f);
 
 // image_texels.cpp
 // Splits the block at the builder's position into a switch on `key` (i32): each case, and `other`
-// for the rest, in a block of its own, their components joined by phis (when they have any); the
-// builder is left after the join, before what followed it.
-using CaseBody = std::function<Components(Builder&)>;
-Components switchOn(Builder& b, llvm::Value* key,
-                    const std::vector<std::pair<uint32_t, CaseBody>>& cases, const CaseBody& other);
+// for the rest, in a block of its own, the values they give (as many, of the same types) joined by
+// phis; the builder is left after the join, before what followed it.
+using CaseBody = std::function<Values(Builder&)>;
+Values switchOn(Builder& b, llvm::Value* key,
+                const std::vector<std::pair<uint32_t, CaseBody>>& cases, const CaseBody& other);
+inline Values valuesOf(const Components& c) {
+  return Values(c.begin(), c.end());
+}
+inline Components componentsOf(const Values& v) {
+  return {v[0], v[1], v[2], v[3]};
+}
 // The components of a read (before the swizzle), by the image's format.
-Components readComponents(Builder& b, const View& v, const Footprint& f, Kind kind);
+Components readComponents(Builder& b, const View& v, const Read& r);
 // The call's <4 x T> value from components: the image's swizzle applied.
 llvm::Value* swizzled(Builder& b, const View& v, const Components& c, Kind kind,
                       llvm::Type* result);

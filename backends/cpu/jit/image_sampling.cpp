@@ -150,6 +150,11 @@ Footprint exactFootprint(Builder& b, const View& v, const Shape& s, llvm::Value*
   return {{t}, {}};
 }
 
+Footprint footprintOf(Builder& b, const View& v, const Read& r) {
+  if (r.sampler == nullptr) return exactFootprint(b, v, r.shape, r.coord);
+  return sampledFootprint(b, v, r.shape, r.sampler, r.coord, r.linear);
+}
+
 Footprint sampledFootprint(Builder& b, const View& v, const Shape& s, llvm::Value* sampler,
                            llvm::Value* coord, bool linear) {
   Modes m = modesOf(b, sampler);
@@ -204,12 +209,13 @@ Footprint sampledFootprint(Builder& b, const View& v, const Shape& s, llvm::Valu
   return f;
 }
 
-Components filter(Builder& b, const Footprint& f, const TexelReader& read, Kind kind) {
+Components filter(Builder& b, const Footprint& f, const std::vector<Components>& texels,
+                  Kind kind) {
   llvm::Type* t = kind == Kind::Float ? b.getFloatTy() : b.getInt32Ty();
   llvm::Value* zero = llvm::Constant::getNullValue(t);
   Components sum{};
   for (size_t i = 0; i < f.taps.size(); ++i) {
-    Components c = read(b, f.taps[i]);
+    const Components& c = texels[i];
     for (unsigned k = 0; k < 4; ++k) {
       llvm::Value* value = select(b, f.taps[i].inside, c[k], zero);
       if (f.weights.empty()) {

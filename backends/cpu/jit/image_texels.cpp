@@ -72,8 +72,8 @@ llvm::Value* decode(Builder& b, llvm::Value* c, const FastFormat& f) {
   }
 }
 
-Components readFast(Builder& b, const View& v, const Tap& t, const FastFormat& f, Kind kind) {
-  llvm::Value* p = texelAddress(b, v, t, b.getInt64(f.bits / 8 * f.count));
+// The components of the texel at `p` in format f.
+Components readFast(Builder& b, llvm::Value* p, const FastFormat& f, Kind kind) {
   Components c;
   c.fill(llvm::Constant::getNullValue(elementOf(b, kind)));
   llvm::Type* component = b.getIntNTy(f.bits);
@@ -120,11 +120,68 @@ Components readRuntime(Builder& b, const View& v, const Tap& t, Kind kind) {
   return c;
 }
 
+// The read of any format: a function of the module per shape, kind, filter and coordinate type,
+// which computes the footprint from its parameters (view, sampler, coordinates) and reads each
+// texel through the runtime. A read calls it once (once per lane when widened) rather than the
+// runtime once per texel in the kernel: the kernel's code stays small (a bilinear read's widened
+// copy at 16 lanes took 64 runtime calls and their operands inline).
+llvm::Function* genericRead(llvm::Module& m, const Read& r) {
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Type* coordType = r.coord->getType()->getScalarType();
+  const unsigned n = lanes(r.coord->getType());
+  std::string name = "__tessera_image_read." + std::to_string(r.shape.dim) +
+                     (r.shape.arrayed ? "a." : ".") + (r.kind == Kind::Float ? "f." : "i.") +
+                     (r.sampler == nullptr ? "exact."
+                      : r.linear           ? "linear."
+                                           : "nearest.") +
+                     (coordType->isIntegerTy() ? "i" : "f") + std::to_string(n);
+  if (llvm::Function* f = m.getFunction(name)) return f;
+  llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::SmallVector<llvm::Type*, 6> params{llvm::PointerType::get(ctx, 0), i32};
+  params.append(n, coordType);
+  llvm::Type* element = r.kind == Kind::Float ? llvm::Type::getFloatTy(ctx) : i32;
+  auto* type = llvm::FunctionType::get(llvm::FixedVectorType::get(element, 4), params, false);
+  auto* f = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage, name, m);
+  f->addFnAttr(llvm::Attribute::NoInline);
+  f->addFnAttr(llvm::Attribute::WillReturn);
+  f->setDoesNotThrow();
+  f->setOnlyReadsMemory();
+  Builder b(llvm::BasicBlock::Create(ctx, "entry", f));
+  Read inner = r;
+  inner.sampler = r.sampler == nullptr ? nullptr : f->getArg(1);
+  inner.coord = f->getArg(2);
+  if (n > 1) {
+    inner.coord = llvm::PoisonValue::get(r.coord->getType());
+    for (unsigned k = 0; k < n; ++k)
+      inner.coord = b.CreateInsertElement(inner.coord, f->getArg(2 + k), k);
+  }
+  View v = loadView(b, f->getArg(0));
+  Footprint footprint = footprintOf(b, v, inner);
+  std::vector<Components> texels;
+  for (const Tap& t : footprint.taps) texels.push_back(readRuntime(b, v, t, r.kind));
+  Components c = filter(b, footprint, texels, r.kind);
+  llvm::Value* result = llvm::PoisonValue::get(type->getReturnType());
+  for (unsigned k = 0; k < 4; ++k) result = b.CreateInsertElement(result, c[k], k);
+  b.CreateRet(result);
+  return f;
+}
+
+Values callGenericRead(Builder& b, const View& v, const Read& r) {
+  llvm::Function* fn = genericRead(*b.GetInsertBlock()->getModule(), r);
+  llvm::SmallVector<llvm::Value*, 6> args{viewPointer(b, v), r.sampler ? r.sampler : b.getInt32(0)};
+  for (unsigned k = 0; k < lanes(r.coord->getType()); ++k)
+    args.push_back(r.coord->getType()->isVectorTy() ? b.CreateExtractElement(r.coord, uint64_t{k})
+                                                    : r.coord);
+  llvm::Value* texel = b.CreateCall(fn, args);
+  Values c;
+  for (unsigned k = 0; k < 4; ++k) c.push_back(b.CreateExtractElement(texel, uint64_t{k}));
+  return c;
+}
+
 }  // namespace
 
-Components switchOn(Builder& b, llvm::Value* key,
-                    const std::vector<std::pair<uint32_t, CaseBody>>& cases,
-                    const CaseBody& other) {
+Values switchOn(Builder& b, llvm::Value* key,
+                const std::vector<std::pair<uint32_t, CaseBody>>& cases, const CaseBody& other) {
   llvm::Instruction* at = &*b.GetInsertPoint();
   llvm::BasicBlock* head = at->getParent();
   llvm::Function* fn = head->getParent();
@@ -134,12 +191,12 @@ Components switchOn(Builder& b, llvm::Value* key,
   llvm::LLVMContext& ctx = b.getContext();
   auto* otherBlock = llvm::BasicBlock::Create(ctx, "image.other", fn, join);
   llvm::SwitchInst* sw = b.CreateSwitch(key, otherBlock, static_cast<unsigned>(cases.size()));
-  std::vector<std::pair<Components, llvm::BasicBlock*>> results;
+  std::vector<std::pair<Values, llvm::BasicBlock*>> results;
   auto emit = [&](llvm::BasicBlock* bb, const CaseBody& body) {
     b.SetInsertPoint(bb);
     llvm::BranchInst* br = b.CreateBr(join);
     b.SetInsertPoint(br);
-    Components c = body(b);  // may split the block: the branch ends the last one
+    Values c = body(b);  // may split the block: the branch ends the last one
     results.emplace_back(c, br->getParent());
   };
   for (const auto& [value, body] : cases) {
@@ -149,13 +206,12 @@ Components switchOn(Builder& b, llvm::Value* key,
   }
   emit(otherBlock, other);
   b.SetInsertPoint(at);
-  Components out{};
-  if (results.front().first[0] == nullptr) return out;
-  for (unsigned k = 0; k < 4; ++k) {
+  Values out;
+  for (size_t k = 0; k < results.front().first.size(); ++k) {
     llvm::PHINode* phi =
         b.CreatePHI(results.front().first[k]->getType(), static_cast<unsigned>(results.size()));
     for (const auto& [c, bb] : results) phi->addIncoming(c[k], bb);
-    out[k] = phi;
+    out.push_back(phi);
   }
   return out;
 }
@@ -256,18 +312,35 @@ View loadView(Builder& b, llvm::Value* image) {
   return v;
 }
 
-Components readComponents(Builder& b, const View& v, const Footprint& f, Kind kind) {
+Components readComponents(Builder& b, const View& v, const Read& r) {
+  // Shared by the inline formats: the footprint, each tap's address (pitch[0] is the pixel's
+  // size), and the filter after their switch, which gives each tap's texel.
+  Footprint f = footprintOf(b, v, r);
+  Values at;
+  for (const Tap& t : f.taps) at.push_back(texelAddress(b, v, t, v.pitch[0]));
   std::vector<std::pair<uint32_t, CaseBody>> cases;
-  for (const FastFormat& format : fastFormats(kind)) {
-    cases.emplace_back(formatKey(format.layout, format.type), [&v, &f, format, kind](Builder& b) {
-      return filter(
-          b, f, [&](Builder& b, const Tap& t) { return readFast(b, v, t, format, kind); }, kind);
+  llvm::Value* inline_ = b.getFalse();
+  for (const FastFormat& format : fastFormats(r.kind)) {
+    uint32_t key = formatKey(format.layout, format.type);
+    inline_ = b.CreateOr(inline_, b.CreateICmpEQ(v.formatKey, b.getInt32(key)));
+    cases.emplace_back(key, [&, format](Builder& b) {
+      Values texels;
+      for (llvm::Value* p : at)
+        for (llvm::Value* c : readFast(b, p, format, r.kind)) texels.push_back(c);
+      return texels;
     });
   }
-  return switchOn(b, v.formatKey, cases, [&](Builder& b) {
-    return filter(
-        b, f, [&](Builder& b, const Tap& t) { return readRuntime(b, v, t, kind); }, kind);
-  });
+  CaseBody inlineFormats = [&](Builder& b) {
+    // The switch's default is never taken (the formats are the cases): zeros of the types.
+    Values none(4 * at.size(), llvm::Constant::getNullValue(elementOf(b, r.kind)));
+    Values texels = switchOn(b, v.formatKey, cases, [&](Builder&) { return none; });
+    std::vector<Components> byTap;
+    for (size_t i = 0; i < at.size(); ++i)
+      byTap.push_back({texels[4 * i], texels[4 * i + 1], texels[4 * i + 2], texels[4 * i + 3]});
+    return valuesOf(filter(b, f, byTap, r.kind));
+  };
+  return componentsOf(switchOn(b, b.CreateZExt(inline_, b.getInt32Ty()), {{1, inlineFormats}},
+                               [&](Builder& b) { return callGenericRead(b, v, r); }));
 }
 
 llvm::Value* swizzled(Builder& b, const View& v, const Components& c, Kind kind,
@@ -303,12 +376,12 @@ void writeTexel(Builder& b, const View& v, const Tap& tap, llvm::Value* texel, K
   for (const FastFormat& format : fastFormats(kind)) {
     cases.emplace_back(formatKey(format.layout, format.type), [&, format](Builder& b) {
       writeFast(b, v, tap, c, format);
-      return Components{};
+      return Values{};
     });
   }
   switchOn(b, v.formatKey, cases, [&](Builder& b) {
     writeRuntime(b, v, tap, c);
-    return Components{};
+    return Values{};
   });
 }
 
