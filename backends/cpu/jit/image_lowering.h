@@ -1,10 +1,12 @@
-// The image builtins' inside, shared by their three files:
+// The image builtins' inside, shared by their four files:
 //   builtin_image.cpp     the table entries: which call is which (the translator's names), the
 //                         queries, samplers, argument kinds;
 //   image_sampling.cpp    coordinates to texels: the sampler's addressing and filter modes as the
 //                         OpenCL C spec writes them ("Image Addressing and Filtering");
 //   image_texels.cpp      texels to values and back: the common formats decoded and encoded
-//                         inline, any other through image_runtime.h, the swizzle.
+//                         inline, the swizzle;
+//   image_generic.cpp     any other format, through image_runtime.h; the ImageView's fields and
+//                         the switch the others use.
 // The code they make is plain scalar IR per work-item (channels as separate values, selects rather
 // than branches where the lanes may differ), so the widening (widen.cpp) runs it VF work-items at a
 // time; the format is chosen by a switch on the image's layout and type, the same for every
@@ -95,7 +97,7 @@ Components filter(Builder& b, const Footprint& f, const std::vector<Components>&
 // A constant-folding select (IRBuilder folds only when all three operands are constants).
 llvm::Value* select(Builder& b, llvm::Value* c, llvm::Value* t, llvm::Value* f);
 
-// image_texels.cpp
+// image_generic.cpp (with loadView and loadField above)
 // Splits the block at the builder's position into a switch on `key` (i32): each case, and `other`
 // for the rest, in a block of its own, the values they give (as many, of the same types) joined by
 // phis; the builder is left after the join, before what followed it.
@@ -108,6 +110,12 @@ inline Values valuesOf(const Components& c) {
 inline Components componentsOf(const Values& v) {
   return {v[0], v[1], v[2], v[3]};
 }
+// A read of any format, through the generic read function: its components (before the swizzle).
+Values callGenericRead(Builder& b, const View& v, const Read& r);
+// write_image*'s components into the tap's texel through the runtime (nothing when outside).
+void writeRuntime(Builder& b, const View& v, const Tap& tap, const Components& c);
+
+// image_texels.cpp
 // The components of a read (before the swizzle), by the image's format.
 Components readComponents(Builder& b, const View& v, const Read& r);
 // The call's <4 x T> value from components: the image's swizzle applied.

@@ -128,6 +128,10 @@ bool lowerBuiltins(llvm::Module& m, std::string* error);
 // kernel_arg_type metadata names its OpenCL type; in the IR both are pointers), else nothing.
 std::optional<ArgKind> imageArgumentKind(const llvm::Function& kernel, unsigned index);
 
+// image_generic.cpp: whether a call of `f` reads or writes images (the image runtime's texel
+// functions, the generic read functions of the image builtins).
+bool accessesImages(const llvm::Function& f);
+
 // simplify_kernels.cpp: LLVM's per-function simplification pipeline (O2's, no vectorizers) on
 // every defined function, after the SPIR-V builtins' declarations are marked (work-item builtins
 // readnone; barriers and other __spirv_ calls convergent, barriers noduplicate).

@@ -14,7 +14,6 @@
 #include <llvm/IR/Metadata.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
-#include "backends/cpu/jit/image_runtime.h"
 #include "backends/cpu/jit/jit_passes.h"
 
 namespace tessera::backends::cpu::jit {
@@ -40,16 +39,15 @@ bool hasVectorArithmetic(const llvm::Function& f) {
   return false;
 }
 
-// Image reads or writes (builtin_image.cpp): their switch on the image's format and the runtime
-// calls of its generic case keep LLVM's loop vectorizer off the work-item loop, so the widening
-// takes the region even without a loop of its own.
-bool accessesImages(const llvm::Function& f) {
+// Image reads or writes (builtin_image.cpp): their switch on the image's format and the calls of
+// its generic case keep LLVM's loop vectorizer off the work-item loop, so the widening takes the
+// region even without a loop of its own.
+bool callsImageFunctions(const llvm::Function& f) {
   for (const llvm::BasicBlock& bb : f)
     for (const llvm::Instruction& i : bb)
       if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i))
         if (const llvm::Function* callee = call->getCalledFunction())
-          if (callee->getName() == kImageLoadSymbol || callee->getName() == kImageStoreSymbol)
-            return true;
+          if (accessesImages(*callee)) return true;
   return false;
 }
 
@@ -213,7 +211,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     // faster widened in one loaded run).
     const bool loop = hasLoop(*region);
     if (!widths.empty() && (widen.everyRegion || regions.functions.size() > 1 || loop ||
-                            hasVectorArithmetic(*region) || accessesImages(*region))) {
+                            hasVectorArithmetic(*region) || callsImageFunctions(*region))) {
       std::vector<std::pair<unsigned, llvm::Value*>> regionLevels;
       if (loop && loopVF) regionLevels.push_back({loopVF, loopLevelEnd});
       for (size_t l = 0; l < widths.size(); ++l) regionLevels.push_back({widths[l], levelEnd[l]});
