@@ -60,6 +60,9 @@ llvm::Function* genericRead(llvm::Module& m, const Read& r) {
                       : r.linear           ? "linear."
                                            : "nearest.") +
                      (coordType->isIntegerTy() ? "i" : "f") + std::to_string(n);
+  // An inline sampler's modes fold in a function of their own.
+  auto* constant = llvm::dyn_cast_or_null<llvm::ConstantInt>(r.sampler);
+  if (constant) name += ".s" + std::to_string(constant->getZExtValue());
   if (llvm::Function* f = m.getFunction(name)) return f;
   llvm::Type* i32 = llvm::Type::getInt32Ty(ctx);
   llvm::SmallVector<llvm::Type*, 6> params{llvm::PointerType::get(ctx, 0), i32};
@@ -73,7 +76,7 @@ llvm::Function* genericRead(llvm::Module& m, const Read& r) {
   f->setOnlyReadsMemory();
   Builder b(llvm::BasicBlock::Create(ctx, "entry", f));
   Read inner = r;
-  inner.sampler = r.sampler == nullptr ? nullptr : f->getArg(1);
+  inner.sampler = r.sampler == nullptr || constant ? r.sampler : f->getArg(1);
   inner.coord = f->getArg(2);
   if (n > 1) {
     inner.coord = llvm::PoisonValue::get(r.coord->getType());

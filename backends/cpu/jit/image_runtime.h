@@ -42,15 +42,6 @@ TexelBits imageLoadRuntime(const ImageView* view, int32_t x, int32_t y, int32_t 
 void imageStoreRuntime(const ImageView* view, int32_t x, int32_t y, int32_t z, uint32_t c0,
                        uint32_t c1, uint32_t c2, uint32_t c3);
 
-// What the runtime knows of a layout: its components, their widths in bits from the lowest bits
-// of the pixel up, and the pixel's bytes. `count` 0: not a layout kernels can access (media).
-struct ImageLayoutInfo {
-  uint32_t count = 0;
-  uint32_t bits[4] = {0, 0, 0, 0};
-  uint32_t bytes = 0;
-};
-ImageLayoutInfo imageLayoutInfo(uint32_t layout);
-
 // The conversions of half and the unsigned 11- and 10-bit floats of layout 11_11_10 (5 exponent
 // bits, `mantissaBits` bits of mantissa, no sign), round to nearest even.
 float halfToFloat(uint16_t h);
