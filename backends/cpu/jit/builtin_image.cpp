@@ -5,14 +5,15 @@
 //     coords, operands, lod)                                           read_image{f,i,ui} + sampler
 //   __spirv_ImageWrite (image, int coords, texel[, operands])                 write_image{f,i,ui}
 //   __spirv_ImageQuerySizeLod (image, lod), __spirv_ImageQuerySize (image)   get_image_width & co.
-//   __spirv_ImageQueryOrder / Format (image)   get_image_channel_order / _data_type, from which
-//                                              the translator's code subtracts nothing: it adds
-//                                              0x10B0 / 0x10D0 to the SPIR-V values ImageView has
+//   __spirv_ImageQueryOrder / Format (image)   get_image_channel_order / _data_type: ImageView's
+//                                              SPIR-V values, to which the translator's code adds
+//                                              0x10B0 / 0x10D0 (OpenCL's numbers)
 //   __translate_sampler_initializer (i32)      an inline sampler (OpConstantSampler), its bits
 // An image is a pointer (addrspace 1) to its ImageView, a sampler a pointer (addrspace 2) whose
 // address is its value (image_abi.h). Level 0 is the only level: Lod operands are ignored.
 #include <llvm/IR/Constants.h>
 
+#include <cctype>
 #include <cstddef>
 
 #include "backends/cpu/jit/image_abi.h"

@@ -5,10 +5,8 @@
 // Conversions as OpenCL C 1.2 section 8.3 ("Conversion Rules") gives them, bit for bit the
 // same as the runtime's.
 #include <llvm/IR/Constants.h>
-#include <llvm/IR/MDBuilder.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
-#include <cstddef>
 #include <span>
 
 #include "backends/cpu/jit/image_abi.h"
@@ -150,10 +148,10 @@ Components readComponents(Builder& b, const View& v, const Read& r) {
   Values at;
   for (const Tap& t : f.taps) at.push_back(texelAddress(b, v, t, v.pitch[0]));
   std::vector<std::pair<uint32_t, CaseBody>> cases;
-  llvm::Value* inline_ = b.getFalse();
+  llvm::Value* decodedInline = b.getFalse();
   for (const FastFormat& format : fastFormats(r.kind)) {
     uint32_t key = formatKey(format.layout, format.type);
-    inline_ = b.CreateOr(inline_, b.CreateICmpEQ(v.formatKey, b.getInt32(key)));
+    decodedInline = b.CreateOr(decodedInline, b.CreateICmpEQ(v.formatKey, b.getInt32(key)));
     cases.emplace_back(key, [&, format](Builder& b) {
       Values texels;
       for (llvm::Value* p : at)
@@ -170,7 +168,7 @@ Components readComponents(Builder& b, const View& v, const Read& r) {
       byTap.push_back({texels[4 * i], texels[4 * i + 1], texels[4 * i + 2], texels[4 * i + 3]});
     return valuesOf(filter(b, f, byTap, r.kind));
   };
-  return componentsOf(switchOn(b, b.CreateZExt(inline_, b.getInt32Ty()), {{1, inlineFormats}},
+  return componentsOf(switchOn(b, b.CreateZExt(decodedInline, b.getInt32Ty()), {{1, inlineFormats}},
                                [&](Builder& b) { return callGenericRead(b, v, r); }));
 }
 
