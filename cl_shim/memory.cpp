@@ -130,11 +130,23 @@ Memory::Memory()
         return next.fetch_add(1, std::memory_order_relaxed);
       }()) {}
 
+Memory* Memory::buffer(cl_mem h) {
+  Memory* m = from(h);
+  return m && !m->image_ ? m : nullptr;
+}
+
+Memory* Memory::image(cl_mem h) {
+  Memory* m = from(h);
+  return m && m->image_ ? m : nullptr;
+}
+
 Memory::~Memory() {
   // "The registered user callback functions are called in the reverse order in which they were
   // registered ... when the memory object is deleted" (after the storage may be reused).
   for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it)
     it->first(handle(), it->second);
+  // An image's ze images go before the storage they are over (and its buffer's reference after).
+  image_.reset();
   if (ownsStorage_) zeMemFree(context_->ze(), address_);
 }
 
@@ -162,7 +174,8 @@ void Memory::addDestructorCallback(MemDestructorNotify fn, void* data) {
 cl_int Memory::info(cl_mem_info param, size_t size, void* value, size_t* sizeRet) {
   InfoWriter out(size, value, sizeRet);
   switch (param) {
-    case CL_MEM_TYPE: return out.scalar<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER);
+    case CL_MEM_TYPE:
+      return out.scalar<cl_mem_object_type>(image_ ? image_->type() : CL_MEM_OBJECT_BUFFER);
     case CL_MEM_FLAGS: return out.scalar(flags_);
     case CL_MEM_SIZE: return out.scalar(size_);
     case CL_MEM_HOST_PTR: return out.scalar(hostPtr_);
@@ -172,8 +185,12 @@ cl_int Memory::info(cl_mem_info param, size_t size, void* value, size_t* sizeRet
     }
     case CL_MEM_REFERENCE_COUNT: return out.scalar<cl_uint>(apiRefs());
     case CL_MEM_CONTEXT: return out.scalar<cl_context>(context_->handle());
-    case CL_MEM_ASSOCIATED_MEMOBJECT:
-      return out.scalar<cl_mem>(parent_ ? parent_->handle() : nullptr);
+    case CL_MEM_ASSOCIATED_MEMOBJECT: {
+      // "the memory object specified as buffer argument to clCreateSubBuffer" or
+      // "image_desc->mem_object if memobj is an image object created using clCreateImage".
+      Memory* from = parent_ ? parent_.get() : image_ ? image_->buffer() : nullptr;
+      return out.scalar<cl_mem>(from ? from->handle() : nullptr);
+    }
     case CL_MEM_OFFSET: return out.scalar(offset_);
     case CL_MEM_USES_SVM_POINTER: return out.scalar<cl_bool>(usesSvm_ ? CL_TRUE : CL_FALSE);
     case CL_MEM_PROPERTIES: return out.array(properties_);
