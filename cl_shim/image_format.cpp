@@ -185,7 +185,7 @@ FormatClass classifyFormat(const cl_image_format& f, ImageFormat* out) {
     if (bits & (bits - 1)) return FormatClass::Invalid;
   }
   const Order* order = findOrder(o);
-  if (!order || !served(o, t)) return FormatClass::Unsupported;
+  if (!order || !findType(t) || !served(o, t)) return FormatClass::Unsupported;
   if (out) *out = make(*order, *findType(t));
   return FormatClass::Supported;
 }

@@ -1,0 +1,422 @@
+// Image commands through ocl-icd: read and write of boxes with the host's pitches, copies between
+// images of every type and to and from buffers, fills converted to each format, maps, events and
+// wait lists, against references computed here; and each command's refusals.
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "image_test_support.h"
+
+using namespace tessera::cltest;
+
+namespace {
+
+// An image's pixels on the host, tightly packed, with the box operations the commands perform.
+struct Pixels {
+  Shape shape;
+  size_t pb;
+  std::vector<unsigned char> bytes;
+
+  Pixels(const Shape& s, size_t pixelBytes, unsigned seed)
+      : shape(s), pb(pixelBytes), bytes(pattern(s.pixels() * pixelBytes, seed)) {}
+  unsigned char* at(size_t x, size_t y, size_t z) {
+    return &bytes[((z * shape.extent(1) + y) * shape.extent(0) + x) * pb];
+  }
+};
+
+// The box `region` at `origin` copied between `host` (rows yStep apart, slices zStep) and `img`.
+void boxCopy(Pixels& img, const size_t* origin, const size_t* region, unsigned char* host,
+             size_t yStep, size_t zStep, bool toImage) {
+  for (size_t z = 0; z < region[2]; ++z)
+    for (size_t y = 0; y < region[1]; ++y) {
+      unsigned char* h = host + z * zStep + y * yStep;
+      unsigned char* i = img.at(origin[0], origin[1] + y, origin[2] + z);
+      if (toImage)
+        std::memcpy(i, h, region[0] * img.pb);
+      else
+        std::memcpy(h, i, region[0] * img.pb);
+    }
+}
+
+std::vector<unsigned char> readWhole(cl_command_queue q, cl_mem m, const Shape& s, size_t pb) {
+  std::vector<unsigned char> out(s.pixels() * pb, 0xee);
+  size_t origin[3] = {0, 0, 0}, region[3] = {s.extent(0), s.extent(1), s.extent(2)};
+  REQUIRE(clEnqueueReadImage(q, m, CL_TRUE, origin, region, 0, 0, out.data(), 0, nullptr,
+                             nullptr) == CL_SUCCESS);
+  return out;
+}
+
+cl_mem imageWith(ClFixture& fx, const cl_image_format& f, const Pixels& p,
+                 cl_mem_flags flags = CL_MEM_READ_WRITE) {
+  cl_mem m = makeImage(fx.ctx, flags, f, p.shape);
+  size_t origin[3] = {0, 0, 0}, region[3] = {p.shape.extent(0), p.shape.extent(1), p.shape.extent(2)};
+  REQUIRE(clEnqueueWriteImage(fx.queue, m, CL_TRUE, origin, region, 0, 0, p.bytes.data(), 0,
+                              nullptr, nullptr) == CL_SUCCESS);
+  return m;
+}
+
+cl_int eventStatus(cl_event e) {
+  cl_int s = 0;
+  REQUIRE(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) == CL_SUCCESS);
+  return s;
+}
+
+cl_command_type eventType(cl_event e) {
+  cl_command_type t = 0;
+  REQUIRE(clGetEventInfo(e, CL_EVENT_COMMAND_TYPE, sizeof t, &t, nullptr) == CL_SUCCESS);
+  return t;
+}
+
+// --- The fill colour of each format, as the spec converts it (written here from the spec) -------
+
+uint16_t halfOf(float f) {
+  _Float16 h = static_cast<_Float16>(f);  // round to nearest even
+  uint16_t bits;
+  std::memcpy(&bits, &h, 2);
+  return bits;
+}
+
+// One channel value in the data type's bytes, little-endian.
+void putChannel(cl_channel_type t, const void* color, int c, std::vector<unsigned char>& out) {
+  const float f = static_cast<const float*>(color)[c];
+  const int32_t i = static_cast<const int32_t*>(color)[c];
+  const uint32_t u = static_cast<const uint32_t*>(color)[c];
+  auto bytes = [&](uint64_t v, int n) {
+    for (int k = 0; k < n; ++k) out.push_back(static_cast<unsigned char>(v >> (8 * k)));
+  };
+  // "convert_uchar_sat_rte(f * 255.0f)" and the like: the product in float, then rounded.
+  auto clampf = [](float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; };
+  auto clampi = [](int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : v; };
+  switch (t) {
+    case CL_UNORM_INT8: bytes(uint64_t(std::nearbyint(clampf(f, 0, 1) * 255.0f)), 1); break;
+    case CL_UNORM_INT16: bytes(uint64_t(std::nearbyint(clampf(f, 0, 1) * 65535.0f)), 2); break;
+    case CL_SNORM_INT8:
+      bytes(uint64_t(int64_t(std::nearbyint(clampf(f, -1, 1) * 127.0f))), 1);
+      break;
+    case CL_SNORM_INT16:
+      bytes(uint64_t(int64_t(std::nearbyint(clampf(f, -1, 1) * 32767.0f))), 2);
+      break;
+    case CL_SIGNED_INT8: bytes(uint64_t(int64_t(clampi(i, -128, 127))), 1); break;
+    case CL_SIGNED_INT16: bytes(uint64_t(int64_t(clampi(i, -32768, 32767))), 2); break;
+    case CL_SIGNED_INT32: bytes(uint32_t(i), 4); break;
+    case CL_UNSIGNED_INT8: bytes(u > 255 ? 255 : u, 1); break;
+    case CL_UNSIGNED_INT16: bytes(u > 65535 ? 65535 : u, 2); break;
+    case CL_UNSIGNED_INT32: bytes(u, 4); break;
+    case CL_HALF_FLOAT: bytes(halfOf(f), 2); break;
+    case CL_FLOAT: {
+      uint32_t b;
+      std::memcpy(&b, &f, 4);
+      bytes(b, 4);
+      break;
+    }
+    default: break;
+  }
+}
+
+// The pixel a fill of `color` leaves: the channels in the order the channel order stores them.
+std::vector<unsigned char> filledPixel(const cl_image_format& fmt, const void* color) {
+  std::vector<unsigned char> out;
+  const float* f = static_cast<const float*>(color);
+  auto unorm = [&](int c, int bits) {
+    float v = f[c] < 0 ? 0.0f : f[c] > 1 ? 1.0f : f[c];
+    return uint32_t(std::nearbyint(v * float((1 << bits) - 1)));
+  };
+  switch (fmt.image_channel_data_type) {
+    case CL_UNORM_SHORT_565: {  // "R is in bits 15:11, G is in bits 10:5 and B is in bits 4:0"
+      uint32_t v = unorm(0, 5) << 11 | unorm(1, 6) << 5 | unorm(2, 5);
+      return {static_cast<unsigned char>(v), static_cast<unsigned char>(v >> 8)};
+    }
+    case CL_UNORM_SHORT_555: {  // "R is in bits 14:10, G in bits 9:5 and B in bits 4:0"
+      uint32_t v = unorm(0, 5) << 10 | unorm(1, 5) << 5 | unorm(2, 5);
+      return {static_cast<unsigned char>(v), static_cast<unsigned char>(v >> 8)};
+    }
+    case CL_UNORM_INT_101010: {  // "R is in bits 29:20, G in bits 19:10 and B in bits 9:0"
+      uint32_t v = unorm(0, 10) << 20 | unorm(1, 10) << 10 | unorm(2, 10);
+      return {static_cast<unsigned char>(v), static_cast<unsigned char>(v >> 8),
+              static_cast<unsigned char>(v >> 16), static_cast<unsigned char>(v >> 24)};
+    }
+    default: break;
+  }
+  std::vector<int> channels;  // r 0, g 1, b 2, a 3, in memory order
+  switch (fmt.image_channel_order) {
+    case CL_R: case CL_INTENSITY: case CL_LUMINANCE: channels = {0}; break;
+    case CL_A: channels = {3}; break;
+    case CL_RG: channels = {0, 1}; break;
+    case CL_RA: channels = {0, 3}; break;
+    case CL_BGRA: channels = {2, 1, 0, 3}; break;
+    case CL_ARGB: channels = {3, 0, 1, 2}; break;
+    case CL_ABGR: channels = {3, 2, 1, 0}; break;
+    default: channels = {0, 1, 2, 3}; break;
+  }
+  for (int c : channels) putChannel(fmt.image_channel_data_type, color, c, out);
+  return out;
+}
+
+bool isSigned(cl_channel_type t) {
+  return t == CL_SIGNED_INT8 || t == CL_SIGNED_INT16 || t == CL_SIGNED_INT32;
+}
+bool isUnsigned(cl_channel_type t) {
+  return t == CL_UNSIGNED_INT8 || t == CL_UNSIGNED_INT16 || t == CL_UNSIGNED_INT32;
+}
+
+}  // namespace
+
+TEST_CASE("Given every image type, when boxes are written and read with the host's pitches, then "
+          "the image and the host memory hold what a reference copy says",
+          "[cl][image][readwrite]") {
+  ClFixture fx;
+  TESSERA_REQUIRE_IMAGES(fx.dev);
+  const cl_image_format f{CL_RGBA, CL_UNSIGNED_INT8};
+  const size_t pb = 4;
+  for (cl_mem_object_type t : imageTypes()) {
+    INFO(imageTypeName(t));
+    const Shape s = smallShape(t);
+    Pixels ref(s, pb, 11);
+    cl_mem m = imageWith(fx, f, ref);
+    // A box inside the image: at (2, 1, 1) where the type has those coordinates.
+    size_t origin[3] = {2, s.extent(1) > 1 ? 1u : 0u, s.extent(2) > 1 ? 1u : 0u};
+    size_t region[3] = {s.extent(0) - 3, s.extent(1) > 1 ? s.extent(1) - 1 : 1,
+                        s.extent(2) > 1 ? s.extent(2) - 1 : 1};
+    const bool sliced = t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                        t == CL_MEM_OBJECT_IMAGE3D;
+    // Host rows padded by 5 pixels; slices (a 1D array's layers) by one more row.
+    const size_t rowPitch = (region[0] + 5) * pb;
+    const size_t slicePitch = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? rowPitch + 8
+                              : sliced                         ? rowPitch * (region[1] + 1)
+                                                               : 0;
+    const size_t yStep = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? slicePitch : rowPitch;
+    const size_t zStep = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 0 : slicePitch;
+    const size_t hostBytes = (region[2] - 1) * zStep + (region[1] - 1) * yStep + region[0] * pb;
+    std::vector<unsigned char> block = pattern(hostBytes, 23);
+    REQUIRE(clEnqueueWriteImage(fx.queue, m, CL_TRUE, origin, region, rowPitch, slicePitch,
+                                block.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+    boxCopy(ref, origin, region, block.data(), yStep, zStep, true);
+    CHECK(readWhole(fx.queue, m, s, pb) == ref.bytes);
+    // Read back into padded memory: the padding stays as it was.
+    std::vector<unsigned char> back(hostBytes, 0x77), expect(hostBytes, 0x77);
+    boxCopy(ref, origin, region, expect.data(), yStep, zStep, false);
+    cl_event e = nullptr;
+    REQUIRE(clEnqueueReadImage(fx.queue, m, CL_FALSE, origin, region, rowPitch, slicePitch,
+                               back.data(), 0, nullptr, &e) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &e) == CL_SUCCESS);
+    CHECK(eventType(e) == CL_COMMAND_READ_IMAGE);
+    CHECK(back == expect);
+    clReleaseEvent(e);
+    clReleaseMemObject(m);
+  }
+}
+
+TEST_CASE("Given images of every type, when boxes are copied between them, then the destination "
+          "holds the source's pixels, also across types",
+          "[cl][image][copy]") {
+  ClFixture fx;
+  TESSERA_REQUIRE_IMAGES(fx.dev);
+  const cl_image_format f{CL_RG, CL_HALF_FLOAT};
+  const size_t pb = 4;
+  struct Case {
+    cl_mem_object_type src, dst;
+    size_t srcOrigin[3], dstOrigin[3], region[3];
+  };
+  const Case cases[] = {
+      {CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE2D, {1, 2, 0}, {3, 0, 0}, {6, 4, 1}},
+      {CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE3D, {0, 1, 0}, {1, 0, 2}, {5, 4, 1}},
+      {CL_MEM_OBJECT_IMAGE3D, CL_MEM_OBJECT_IMAGE2D_ARRAY, {1, 1, 1}, {0, 0, 0}, {5, 3, 3}},
+      {CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_MEM_OBJECT_IMAGE2D, {4, 0, 0}, {0, 3, 0}, {9, 3, 1}},
+      {CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_MEM_OBJECT_IMAGE2D, {0, 0, 2}, {2, 2, 0}, {9, 5, 1}},
+      {CL_MEM_OBJECT_IMAGE1D, CL_MEM_OBJECT_IMAGE1D_BUFFER, {5, 0, 0}, {1, 0, 0}, {30, 1, 1}},
+      {CL_MEM_OBJECT_IMAGE1D_BUFFER, CL_MEM_OBJECT_IMAGE1D_ARRAY, {0, 0, 0}, {0, 2, 0}, {13, 1, 1}},
+  };
+  for (const Case& c : cases) {
+    INFO(imageTypeName(c.src) << " -> " << imageTypeName(c.dst));
+    Pixels src(smallShape(c.src), pb, 1), dst(smallShape(c.dst), pb, 2);
+    cl_mem ms = imageWith(fx, f, src), md = imageWith(fx, f, dst);
+    cl_event e = nullptr;
+    REQUIRE(clEnqueueCopyImage(fx.queue, ms, md, c.srcOrigin, c.dstOrigin, c.region, 0, nullptr,
+                               &e) == CL_SUCCESS);
+    // The reference: through a tight host box.
+    std::vector<unsigned char> box(c.region[0] * c.region[1] * c.region[2] * pb);
+    boxCopy(src, c.srcOrigin, c.region, box.data(), c.region[0] * pb,
+            c.region[0] * c.region[1] * pb, false);
+    boxCopy(dst, c.dstOrigin, c.region, box.data(), c.region[0] * pb,
+            c.region[0] * c.region[1] * pb, true);
+    CHECK(readWhole(fx.queue, md, dst.shape, pb) == dst.bytes);
+    CHECK(eventType(e) == CL_COMMAND_COPY_IMAGE);
+    clReleaseEvent(e);
+    clReleaseMemObject(ms);
+    clReleaseMemObject(md);
+  }
+  // Within one image, boxes that do not overlap copy; those that do are refused.
+  const Shape s = smallShape(CL_MEM_OBJECT_IMAGE2D);
+  Pixels p(s, pb, 3);
+  cl_mem m = imageWith(fx, f, p);
+  size_t a[3] = {0, 0, 0}, b[3] = {5, 3, 0}, region[3] = {5, 3, 1}, c2[3] = {4, 2, 0};
+  REQUIRE(clEnqueueCopyImage(fx.queue, m, m, a, b, region, 0, nullptr, nullptr) == CL_SUCCESS);
+  std::vector<unsigned char> box(5 * 3 * pb);
+  boxCopy(p, a, region, box.data(), 5 * pb, 0, false);
+  boxCopy(p, b, region, box.data(), 5 * pb, 0, true);
+  CHECK(readWhole(fx.queue, m, s, pb) == p.bytes);
+  // "CL_MEM_COPY_OVERLAP if src_image and dst_image are the same image object and the source and
+  // destination regions overlap."
+  CHECK(clEnqueueCopyImage(fx.queue, m, m, a, c2, region, 0, nullptr, nullptr) ==
+        CL_MEM_COPY_OVERLAP);
+  // "CL_IMAGE_FORMAT_MISMATCH if src_image and dst_image do not use the same image format", even
+  // of the same size.
+  const cl_image_format other{CL_RGBA, CL_UNSIGNED_INT8};
+  cl_mem o = makeImage(fx.ctx, 0, other, s);
+  CHECK(clEnqueueCopyImage(fx.queue, m, o, a, b, region, 0, nullptr, nullptr) ==
+        CL_IMAGE_FORMAT_MISMATCH);
+  // Origins and regions by each image's rules and bounds.
+  size_t deep[3] = {5, 3, 2}, far[3] = {7, 0, 0}, z1[3] = {0, 0, 1}, zero[3] = {0, 3, 1};
+  CHECK(clEnqueueCopyImage(fx.queue, m, m, a, b, deep, 0, nullptr, nullptr) == CL_INVALID_VALUE);
+  CHECK(clEnqueueCopyImage(fx.queue, m, m, a, far, region, 0, nullptr, nullptr) == CL_INVALID_VALUE);
+  CHECK(clEnqueueCopyImage(fx.queue, m, m, z1, b, region, 0, nullptr, nullptr) == CL_INVALID_VALUE);
+  CHECK(clEnqueueCopyImage(fx.queue, m, m, a, b, zero, 0, nullptr, nullptr) == CL_INVALID_VALUE);
+  CHECK(clEnqueueCopyImage(fx.queue, m, m, nullptr, b, region, 0, nullptr, nullptr) ==
+        CL_INVALID_VALUE);
+  CHECK(clEnqueueCopyImage(fx.queue, m, m, a, b, nullptr, 0, nullptr, nullptr) == CL_INVALID_VALUE);
+  cl_int err = CL_SUCCESS;
+  cl_mem buf = clCreateBuffer(fx.ctx, 0, 1024, nullptr, &err);
+  CHECK(clEnqueueCopyImage(fx.queue, buf, m, a, b, region, 0, nullptr, nullptr) ==
+        CL_INVALID_MEM_OBJECT);
+  CHECK(clEnqueueCopyImage(fx.queue, m, m, a, b, region, 1, nullptr, nullptr) ==
+        CL_INVALID_EVENT_WAIT_LIST);
+  clReleaseMemObject(buf);
+  clReleaseMemObject(o);
+  clReleaseMemObject(m);
+}
+
+TEST_CASE("Given every format, when a box is filled, then its pixels are the colour converted by "
+          "the spec's rules and the rest is untouched",
+          "[cl][image][fill]") {
+  ClFixture fx;
+  TESSERA_REQUIRE_IMAGES(fx.dev);
+  const float colorF[4] = {0.25f, -0.5f, 1.5f, 0.7f};
+  const float colorF2[4] = {0.3f, 0.123456f, 0.999f, 0.0f};
+  const int32_t colorI[4] = {-200, 70000, 5, -1};
+  const uint32_t colorU[4] = {300, 70000, 5, 0};
+  for (cl_mem_object_type t : {CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE3D,
+                               CL_MEM_OBJECT_IMAGE1D_ARRAY}) {
+    const Shape s = smallShape(t);
+    for (const cl_image_format& f : allFormats()) {
+      INFO(imageTypeName(t) << " " << formatName(f));
+      const cl_channel_type dt = f.image_channel_data_type;
+      const void* colors[2] = {isSigned(dt) ? static_cast<const void*>(colorI)
+                               : isUnsigned(dt) ? static_cast<const void*>(colorU)
+                                                : static_cast<const void*>(colorF),
+                               isSigned(dt) || isUnsigned(dt) ? nullptr : colorF2};
+      for (const void* color : colors) {
+        if (!color) continue;
+        const size_t pb = pixelSize(f);
+        Pixels ref(s, pb, 5);
+        clearUndefinedBits(f, ref.bytes);
+        cl_mem m = imageWith(fx, f, ref);
+        size_t origin[3] = {1, s.extent(1) > 1 ? 1u : 0u, s.extent(2) > 1 ? 1u : 0u};
+        size_t region[3] = {s.extent(0) - 2, s.extent(1) > 1 ? s.extent(1) - 1 : 1,
+                            s.extent(2) > 1 ? s.extent(2) - 2 : 1};
+        REQUIRE(clEnqueueFillImage(fx.queue, m, color, origin, region, 0, nullptr, nullptr) ==
+                CL_SUCCESS);
+        std::vector<unsigned char> px = filledPixel(f, color);
+        REQUIRE(px.size() == pb);
+        for (size_t z = 0; z < region[2]; ++z)
+          for (size_t y = 0; y < region[1]; ++y)
+            for (size_t x = 0; x < region[0]; ++x)
+              std::memcpy(ref.at(origin[0] + x, origin[1] + y, origin[2] + z), px.data(), pb);
+        std::vector<unsigned char> got = readWhole(fx.queue, m, s, pb);
+        clearUndefinedBits(f, got);
+        CHECK(got == ref.bytes);
+        clReleaseMemObject(m);
+      }
+    }
+  }
+  // A whole image of each other type, and the refusals.
+  const cl_image_format f{CL_RGBA, CL_FLOAT};
+  for (cl_mem_object_type t : {CL_MEM_OBJECT_IMAGE1D, CL_MEM_OBJECT_IMAGE1D_BUFFER,
+                               CL_MEM_OBJECT_IMAGE2D_ARRAY}) {
+    INFO(imageTypeName(t));
+    const Shape s = smallShape(t);
+    cl_mem m = makeImage(fx.ctx, CL_MEM_HOST_READ_ONLY, f, s);  // "usage information ... ignored"
+    size_t origin[3] = {0, 0, 0}, region[3] = {s.extent(0), s.extent(1), s.extent(2)};
+    cl_event e = nullptr;
+    REQUIRE(clEnqueueFillImage(fx.queue, m, colorF, origin, region, 0, nullptr, &e) == CL_SUCCESS);
+    std::vector<float> got(s.pixels() * 4);
+    REQUIRE(clEnqueueReadImage(fx.queue, m, CL_TRUE, origin, region, 0, 0, got.data(), 1, &e,
+                               nullptr) == CL_SUCCESS);
+    for (size_t i = 0; i < got.size(); ++i) CHECK(got[i] == colorF[i % 4]);
+    CHECK(eventType(e) == CL_COMMAND_FILL_IMAGE);
+    clReleaseEvent(e);
+    // "CL_INVALID_VALUE if fill_color is NULL, if origin is NULL, if region is NULL, if the region
+    // being filled specified by origin and region is out of bounds".
+    CHECK(clEnqueueFillImage(fx.queue, m, nullptr, origin, region, 0, nullptr, nullptr) ==
+          CL_INVALID_VALUE);
+    CHECK(clEnqueueFillImage(fx.queue, m, colorF, nullptr, region, 0, nullptr, nullptr) ==
+          CL_INVALID_VALUE);
+    CHECK(clEnqueueFillImage(fx.queue, m, colorF, origin, nullptr, 0, nullptr, nullptr) ==
+          CL_INVALID_VALUE);
+    size_t past[3] = {s.extent(0) + 1, s.extent(1), s.extent(2)};
+    CHECK(clEnqueueFillImage(fx.queue, m, colorF, origin, past, 0, nullptr, nullptr) ==
+          CL_INVALID_VALUE);
+    clReleaseMemObject(m);
+  }
+}
+
+TEST_CASE("Given an image and a buffer, when boxes are copied between them at offsets, then the "
+          "buffer holds them tightly packed",
+          "[cl][image][copy][buffer]") {
+  ClFixture fx;
+  TESSERA_REQUIRE_IMAGES(fx.dev);
+  const cl_image_format f{CL_R, CL_SIGNED_INT16};
+  const size_t pb = 2, offset = 6;
+  cl_int err = CL_SUCCESS;
+  for (cl_mem_object_type t : imageTypes()) {
+    INFO(imageTypeName(t));
+    const Shape s = smallShape(t);
+    Pixels ref(s, pb, 8);
+    cl_mem m = imageWith(fx, f, ref);
+    size_t origin[3] = {1, s.extent(1) > 1 ? 1u : 0u, s.extent(2) > 1 ? 1u : 0u};
+    size_t region[3] = {s.extent(0) - 1, s.extent(1) > 1 ? s.extent(1) - 1 : 1,
+                        s.extent(2) > 1 ? s.extent(2) - 1 : 1};
+    const size_t cb = region[0] * region[1] * region[2] * pb;
+    cl_mem buf = clCreateBuffer(fx.ctx, 0, offset + cb, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_event e = nullptr;
+    REQUIRE(clEnqueueCopyImageToBuffer(fx.queue, m, buf, origin, region, offset, 0, nullptr, &e) ==
+            CL_SUCCESS);
+    std::vector<unsigned char> got(cb), expect(cb);
+    REQUIRE(clEnqueueReadBuffer(fx.queue, buf, CL_TRUE, offset, cb, got.data(), 1, &e, nullptr) ==
+            CL_SUCCESS);
+    boxCopy(ref, origin, region, expect.data(), region[0] * pb, region[0] * region[1] * pb, false);
+    CHECK(got == expect);
+    CHECK(eventType(e) == CL_COMMAND_COPY_IMAGE_TO_BUFFER);
+    clReleaseEvent(e);
+    // And back into the image at the origin, from new bytes.
+    std::vector<unsigned char> fresh = pattern(cb, 31);
+    REQUIRE(clEnqueueWriteBuffer(fx.queue, buf, CL_TRUE, offset, cb, fresh.data(), 0, nullptr,
+                                 nullptr) == CL_SUCCESS);
+    size_t zero[3] = {0, 0, 0};
+    REQUIRE(clEnqueueCopyBufferToImage(fx.queue, buf, m, offset, zero, region, 0, nullptr, &e) ==
+            CL_SUCCESS);
+    CHECK(eventType(e) == CL_COMMAND_COPY_BUFFER_TO_IMAGE);
+    clReleaseEvent(e);
+    boxCopy(ref, zero, region, fresh.data(), region[0] * pb, region[0] * region[1] * pb, true);
+    CHECK(readWhole(fx.queue, m, s, pb) == ref.bytes);
+    // "CL_INVALID_VALUE if the region specified by dst_offset and the computed dst_cb is out of
+    // bounds of dst_buffer" (and src_offset / src_cb).
+    CHECK(clEnqueueCopyImageToBuffer(fx.queue, m, buf, origin, region, offset + 1, 0, nullptr,
+                                     nullptr) == CL_INVALID_VALUE);
+    CHECK(clEnqueueCopyBufferToImage(fx.queue, buf, m, offset + 2, origin, region, 0, nullptr,
+                                     nullptr) == CL_INVALID_VALUE);
+    size_t bad[3] = {region[0], region[1], 2};
+    if (s.extent(2) == 1)
+      CHECK(clEnqueueCopyImageToBuffer(fx.queue, m, buf, origin, bad, 0, 0, nullptr, nullptr) ==
+            CL_INVALID_VALUE);
+    // A buffer where the image goes, an image where the buffer goes.
+    CHECK(clEnqueueCopyImageToBuffer(fx.queue, buf, buf, origin, region, 0, 0, nullptr, nullptr) ==
+          CL_INVALID_MEM_OBJECT);
+    CHECK(clEnqueueCopyImageToBuffer(fx.queue, m, m, origin, region, 0, 0, nullptr, nullptr) ==
+          CL_INVALID_MEM_OBJECT);
+    CHECK(clEnqueueCopyBufferToImage(fx.queue, m, m, 0, origin, region, 0, nullptr, nullptr) ==
+          CL_INVALID_MEM_OBJECT);
+    clReleaseMemObject(buf);
+    clReleaseMemObject(m);
+  }
+}
