@@ -17,19 +17,14 @@ using namespace tessera::ze;
 
 namespace {
 
-struct ChainHeader {
-  ze_structure_type_t stype;
-  const void* pNext;
-};
-
 // The structures Tessera knows in an image descriptor's chain: its own memory descriptor (into
 // `memory`, `hasMemory` set). External memory is refused (zeDeviceGetExternalMemoryProperties
 // reports no image import or export types), planar views (media formats) and sRGB too; other
 // structures are skipped, as for any driver without their extension.
 ze_result_t readImageChain(const void* pNext, ImageMemoryDesc& memory, bool& hasMemory) {
   hasMemory = false;
-  for (auto* h = static_cast<const ChainHeader*>(pNext); h;
-       h = static_cast<const ChainHeader*>(h->pNext)) {
+  for (auto* h = static_cast<const ze_base_desc_t*>(pNext); h;
+       h = static_cast<const ze_base_desc_t*>(h->pNext)) {
     switch (static_cast<uint32_t>(h->stype)) {
       case ZE_STRUCTURE_TYPE_TESSERA_IMAGE_MEMORY_DESC: {
         auto* d = reinterpret_cast<const ze_tessera_image_memory_desc_t*>(h);
@@ -41,12 +36,14 @@ ze_result_t readImageChain(const void* pNext, ImageMemoryDesc& memory, bool& has
       case ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD:
       case ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_WIN32:
         return ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION;
-      case ZE_STRUCTURE_TYPE_IMAGE_VIEW_PLANAR_EXP_DESC: return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+      case ZE_STRUCTURE_TYPE_IMAGE_VIEW_PLANAR_EXP_DESC:
+        return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
       case ZE_STRUCTURE_TYPE_SRGB_EXT_DESC:
         if (reinterpret_cast<const ze_srgb_ext_desc_t*>(h)->sRGB)
           return ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT;
         break;
-      default: break;
+      default:
+        break;
     }
   }
   return ZE_RESULT_SUCCESS;
@@ -158,9 +155,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeImageGetMemoryPropertiesExp(
   return ZE_RESULT_SUCCESS;
 }
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zeImageGetAllocPropertiesExt(
-    ze_context_handle_t hContext, ze_image_handle_t hImage,
-    ze_image_allocation_ext_properties_t* pImageAllocProperties) {
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_handle_t hImage,
+                             ze_image_allocation_ext_properties_t* pImageAllocProperties) {
   if (!Context::fromHandle(hContext)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   Image* image = Image::fromHandle(hImage);
   if (!image) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;

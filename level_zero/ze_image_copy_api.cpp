@@ -1,5 +1,6 @@
-// The image copy appends: the images looked up, the copy made a RegionCopyOp by core
-// (core/command/image_copy.h: regions, pitches and their errors), then appended like any copy.
+// The image copy appends: the list and wait list checked, the images looked up, the copy made a
+// RegionCopyOp by core (core/command/image_copy.h: regions, pitches and their errors), then
+// appended like any copy.
 #include "core/command/image_copy.h"
 #include "core/image/image.h"
 #include "level_zero/append_support.h"
@@ -7,6 +8,7 @@
 using tessera::core::Image;
 using tessera::core::RegionCopyOp;
 using tessera::ze::appendOp;
+using tessera::ze::checkListAndWaits;
 
 namespace {
 
@@ -15,6 +17,9 @@ ze_result_t appendImageCopy(ze_command_list_handle_t hCommandList, ze_image_hand
                             ze_image_handle_t hSrcImage, const ze_image_region_t* pDstRegion,
                             const ze_image_region_t* pSrcRegion, ze_event_handle_t hSignalEvent,
                             uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  if (ze_result_t r = checkListAndWaits(hCommandList, numWaitEvents, phWaitEvents);
+      r != ZE_RESULT_SUCCESS)
+    return r;
   Image* dst = Image::fromHandle(hDstImage);
   Image* src = Image::fromHandle(hSrcImage);
   if (!dst || !src) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
@@ -24,50 +29,59 @@ ze_result_t appendImageCopy(ze_command_list_handle_t hCommandList, ze_image_hand
   return appendOp(hCommandList, op, hSignalEvent, numWaitEvents, phWaitEvents);
 }
 
+// Image <-> memory: the image must be live (INVALID_NULL_HANDLE), the memory given
+// (INVALID_NULL_POINTER); `makeOp(image, op)` is core's check and copy.
+template <typename MakeOp>
+ze_result_t appendMemoryCopy(ze_command_list_handle_t hCommandList, ze_image_handle_t hImage,
+                             const void* ptr, ze_event_handle_t hSignalEvent,
+                             uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents,
+                             MakeOp&& makeOp) {
+  if (ze_result_t r = checkListAndWaits(hCommandList, numWaitEvents, phWaitEvents);
+      r != ZE_RESULT_SUCCESS)
+    return r;
+  Image* image = Image::fromHandle(hImage);
+  if (!image) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!ptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  RegionCopyOp op;
+  if (ze_result_t r = makeOp(*image, op); r != ZE_RESULT_SUCCESS) return r;
+  return appendOp(hCommandList, op, hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
 ze_result_t appendToMemory(ze_command_list_handle_t hCommandList, void* dstptr,
                            ze_image_handle_t hSrcImage, const ze_image_region_t* pSrcRegion,
                            uint32_t rowPitch, uint32_t slicePitch, ze_event_handle_t hSignalEvent,
                            uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
-  Image* src = Image::fromHandle(hSrcImage);
-  if (!src) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!dstptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  RegionCopyOp op;
-  if (ze_result_t r = imageToMemoryOp(dstptr, rowPitch, slicePitch, *src, pSrcRegion, op);
-      r != ZE_RESULT_SUCCESS)
-    return r;
-  return appendOp(hCommandList, op, hSignalEvent, numWaitEvents, phWaitEvents);
+  return appendMemoryCopy(hCommandList, hSrcImage, dstptr, hSignalEvent, numWaitEvents,
+                          phWaitEvents, [&](const Image& src, RegionCopyOp& op) {
+                            return imageToMemoryOp(dstptr, rowPitch, slicePitch, src, pSrcRegion,
+                                                   op);
+                          });
 }
 
 ze_result_t appendFromMemory(ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
                              const void* srcptr, const ze_image_region_t* pDstRegion,
-                             uint32_t rowPitch, uint32_t slicePitch,
-                             ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-                             ze_event_handle_t* phWaitEvents) {
-  Image* dst = Image::fromHandle(hDstImage);
-  if (!dst) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!srcptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  RegionCopyOp op;
-  if (ze_result_t r = memoryToImageOp(*dst, pDstRegion, srcptr, rowPitch, slicePitch, op);
-      r != ZE_RESULT_SUCCESS)
-    return r;
-  return appendOp(hCommandList, op, hSignalEvent, numWaitEvents, phWaitEvents);
+                             uint32_t rowPitch, uint32_t slicePitch, ze_event_handle_t hSignalEvent,
+                             uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  return appendMemoryCopy(hCommandList, hDstImage, srcptr, hSignalEvent, numWaitEvents,
+                          phWaitEvents, [&](const Image& dst, RegionCopyOp& op) {
+                            return memoryToImageOp(dst, pDstRegion, srcptr, rowPitch, slicePitch,
+                                                   op);
+                          });
 }
 
 }  // namespace
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendImageCopy(
-    ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
-    ze_image_handle_t hSrcImage, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-    ze_event_handle_t* phWaitEvents) {
+    ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage, ze_image_handle_t hSrcImage,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
   return appendImageCopy(hCommandList, hDstImage, hSrcImage, nullptr, nullptr, hSignalEvent,
                          numWaitEvents, phWaitEvents);
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendImageCopyRegion(
-    ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage,
-    ze_image_handle_t hSrcImage, const ze_image_region_t* pDstRegion,
-    const ze_image_region_t* pSrcRegion, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-    ze_event_handle_t* phWaitEvents) {
+    ze_command_list_handle_t hCommandList, ze_image_handle_t hDstImage, ze_image_handle_t hSrcImage,
+    const ze_image_region_t* pDstRegion, const ze_image_region_t* pSrcRegion,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
   return appendImageCopy(hCommandList, hDstImage, hSrcImage, pDstRegion, pSrcRegion, hSignalEvent,
                          numWaitEvents, phWaitEvents);
 }

@@ -43,7 +43,11 @@ ze_copy_region_t bytesOf(const Image& image, const Box& b) {
 ze_result_t memorySide(const Image& image, const Box& b, uint64_t rowPitch, uint64_t slicePitch,
                        ze_copy_region_t& region, size_t& yPitch, size_t& zPitch) {
   const uint64_t rowBytes = b.size[0] * image.pixelBytes();
-  region = {0, 0, 0, static_cast<uint32_t>(rowBytes), static_cast<uint32_t>(b.size[1]),
+  region = {0,
+            0,
+            0,
+            static_cast<uint32_t>(rowBytes),
+            static_cast<uint32_t>(b.size[1]),
             static_cast<uint32_t>(b.size[2])};
   if (image.type() == ZE_IMAGE_TYPE_1DARRAY) {
     // Layers are y on the image's side; in memory, "each image of a 1D ... image array" is a slice.
@@ -62,13 +66,28 @@ ze_result_t memorySide(const Image& image, const Box& b, uint64_t rowPitch, uint
   return ZE_RESULT_SUCCESS;
 }
 
+// Both sides of an image <-> memory copy of `region`: the image's bytes and the memory's, with the
+// memory's pitches.
+struct MemorySides {
+  ze_copy_region_t image, memory;
+  size_t yPitch, zPitch;
+};
+
+ze_result_t memorySides(const Image& image, const ze_image_region_t* region, uint64_t rowPitch,
+                        uint64_t slicePitch, MemorySides& m) {
+  Box b;
+  if (ze_result_t r = boxOf(image, region, b); r != ZE_RESULT_SUCCESS) return r;
+  m.image = bytesOf(image, b);
+  return memorySide(image, b, rowPitch, slicePitch, m.memory, m.yPitch, m.zPitch);
+}
+
 // The first byte of box `b` in `image` and the bytes up to its last one (0 for an empty box).
 void byteSpan(const Image& image, const Box& b, uint64_t& start, uint64_t& span) {
   start = reinterpret_cast<uintptr_t>(image.data()) + b.origin[0] * image.pixelBytes() +
           b.origin[1] * image.rowPitch() + b.origin[2] * image.slicePitch();
   span = b.size[0] == 0 ? 0
-                        : (b.size[2] - 1) * image.slicePitch() + (b.size[1] - 1) * image.rowPitch() +
-                              b.size[0] * image.pixelBytes();
+                        : (b.size[2] - 1) * image.slicePitch() +
+                              (b.size[1] - 1) * image.rowPitch() + b.size[0] * image.pixelBytes();
 }
 
 bool overlap(const Image& a, const Box& ab, const Image& b, const Box& bb) {
@@ -95,36 +114,36 @@ ze_result_t imageCopyOp(const Image& dst, const ze_image_region_t* dstRegion, co
   if (ze_result_t r = boxOf(src, srcRegion, sb); r != ZE_RESULT_SUCCESS) return r;
   if (db.size != sb.size) return ZE_RESULT_ERROR_INVALID_SIZE;
   if (overlap(dst, db, src, sb)) return ZE_RESULT_ERROR_OVERLAPPING_REGIONS;
-  out = RegionCopyOp{dst.data(), src.data(), bytesOf(dst, db), bytesOf(src, sb),
-                     dst.rowPitch(),  dst.slicePitch(), src.rowPitch(),   src.slicePitch()};
+  out = RegionCopyOp{dst.data(),     src.data(),       bytesOf(dst, db), bytesOf(src, sb),
+                     dst.rowPitch(), dst.slicePitch(), src.rowPitch(),   src.slicePitch()};
   return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t imageToMemoryOp(void* dst, uint64_t rowPitch, uint64_t slicePitch, const Image& src,
                             const ze_image_region_t* srcRegion, RegionCopyOp& out) {
-  Box b;
-  if (ze_result_t r = boxOf(src, srcRegion, b); r != ZE_RESULT_SUCCESS) return r;
-  ze_copy_region_t memRegion;
-  size_t yPitch, zPitch;
-  if (ze_result_t r = memorySide(src, b, rowPitch, slicePitch, memRegion, yPitch, zPitch);
-      r != ZE_RESULT_SUCCESS)
+  MemorySides m;
+  if (ze_result_t r = memorySides(src, srcRegion, rowPitch, slicePitch, m); r != ZE_RESULT_SUCCESS)
     return r;
-  out = RegionCopyOp{static_cast<uint8_t*>(dst), src.data(), memRegion,      bytesOf(src, b),
-                     yPitch,                     zPitch,     src.rowPitch(), src.slicePitch()};
+  out = RegionCopyOp{static_cast<uint8_t*>(dst),
+                     src.data(),
+                     m.memory,
+                     m.image,
+                     m.yPitch,
+                     m.zPitch,
+                     src.rowPitch(),
+                     src.slicePitch()};
   return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t memoryToImageOp(const Image& dst, const ze_image_region_t* dstRegion, const void* src,
                             uint64_t rowPitch, uint64_t slicePitch, RegionCopyOp& out) {
-  Box b;
-  if (ze_result_t r = boxOf(dst, dstRegion, b); r != ZE_RESULT_SUCCESS) return r;
-  ze_copy_region_t memRegion;
-  size_t yPitch, zPitch;
-  if (ze_result_t r = memorySide(dst, b, rowPitch, slicePitch, memRegion, yPitch, zPitch);
-      r != ZE_RESULT_SUCCESS)
+  MemorySides m;
+  if (ze_result_t r = memorySides(dst, dstRegion, rowPitch, slicePitch, m); r != ZE_RESULT_SUCCESS)
     return r;
-  out = RegionCopyOp{dst.data(),     static_cast<const uint8_t*>(src), bytesOf(dst, b), memRegion,
-                     dst.rowPitch(), dst.slicePitch(),                 yPitch,          zPitch};
+  out = RegionCopyOp{dst.data(),     static_cast<const uint8_t*>(src),
+                     m.image,        m.memory,
+                     dst.rowPitch(), dst.slicePitch(),
+                     m.yPitch,       m.zPitch};
   return ZE_RESULT_SUCCESS;
 }
 

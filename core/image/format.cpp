@@ -6,16 +6,39 @@ namespace {
 // SPIR-V's ImageChannelOrder and ImageChannelDataType values (the OpenCL CL_* values minus 0x10B0
 // and 0x10D0) that Tessera's formats take.
 enum Order : uint32_t {
-  kOrderR = 0, kOrderA = 1, kOrderRG = 2, kOrderRA = 3, kOrderRGB = 4, kOrderRGBA = 5,
-  kOrderBGRA = 6, kOrderARGB = 7, kOrderIntensity = 8, kOrderLuminance = 9, kOrderABGR = 19,
+  kOrderR = 0,
+  kOrderA = 1,
+  kOrderRG = 2,
+  kOrderRA = 3,
+  kOrderRGB = 4,
+  kOrderRGBA = 5,
+  kOrderBGRA = 6,
+  kOrderARGB = 7,
+  kOrderIntensity = 8,
+  kOrderLuminance = 9,
+  kOrderABGR = 19,
 };
 enum DataType : uint32_t {
-  kSnormInt8 = 0, kSnormInt16 = 1, kUnormInt8 = 2, kUnormInt16 = 3, kUnormShort565 = 4,
-  kUnormShort555 = 5, kUnormInt101010 = 6, kSignedInt8 = 7, kSignedInt16 = 8, kSignedInt32 = 9,
-  kUnsignedInt8 = 10, kUnsignedInt16 = 11, kUnsignedInt32 = 12, kHalfFloat = 13, kFloat = 14,
+  kSnormInt8 = 0,
+  kSnormInt16 = 1,
+  kUnormInt8 = 2,
+  kUnormInt16 = 3,
+  kUnormShort565 = 4,
+  kUnormShort555 = 5,
+  kUnormInt101010 = 6,
+  kSignedInt8 = 7,
+  kSignedInt16 = 8,
+  kSignedInt32 = 9,
+  kUnsignedInt8 = 10,
+  kUnsignedInt16 = 11,
+  kUnsignedInt32 = 12,
+  kHalfFloat = 13,
+  kFloat = 14,
 };
 
-constexpr uint32_t bit(ze_image_format_type_t t) { return 1u << t; }
+constexpr uint32_t bit(ze_image_format_type_t t) {
+  return 1u << t;
+}
 constexpr uint32_t kIntegers = bit(ZE_IMAGE_FORMAT_TYPE_UINT) | bit(ZE_IMAGE_FORMAT_TYPE_SINT);
 constexpr uint32_t kNormalized = bit(ZE_IMAGE_FORMAT_TYPE_UNORM) | bit(ZE_IMAGE_FORMAT_TYPE_SNORM);
 constexpr uint32_t kFloat16 = bit(ZE_IMAGE_FORMAT_TYPE_FLOAT);
@@ -47,19 +70,26 @@ constexpr LayoutInfo kLayouts[] = {
 
 uint32_t dataType(ze_image_format_layout_t layout, ze_image_format_type_t type, uint32_t bits) {
   switch (layout) {
-    case ZE_IMAGE_FORMAT_LAYOUT_5_6_5: return kUnormShort565;
-    case ZE_IMAGE_FORMAT_LAYOUT_5_5_5_1: return kUnormShort555;
-    case ZE_IMAGE_FORMAT_LAYOUT_10_10_10_2: return kUnormInt101010;
-    default: break;
+    case ZE_IMAGE_FORMAT_LAYOUT_5_6_5:
+      return kUnormShort565;
+    case ZE_IMAGE_FORMAT_LAYOUT_5_5_5_1:
+      return kUnormShort555;
+    case ZE_IMAGE_FORMAT_LAYOUT_10_10_10_2:
+      return kUnormInt101010;
+    default:
+      break;
   }
   switch (type) {
     case ZE_IMAGE_FORMAT_TYPE_UINT:
       return bits == 8 ? kUnsignedInt8 : bits == 16 ? kUnsignedInt16 : kUnsignedInt32;
     case ZE_IMAGE_FORMAT_TYPE_SINT:
       return bits == 8 ? kSignedInt8 : bits == 16 ? kSignedInt16 : kSignedInt32;
-    case ZE_IMAGE_FORMAT_TYPE_UNORM: return bits == 8 ? kUnormInt8 : kUnormInt16;
-    case ZE_IMAGE_FORMAT_TYPE_SNORM: return bits == 8 ? kSnormInt8 : kSnormInt16;
-    default: return bits == 16 ? kHalfFloat : kFloat;
+    case ZE_IMAGE_FORMAT_TYPE_UNORM:
+      return bits == 8 ? kUnormInt8 : kUnormInt16;
+    case ZE_IMAGE_FORMAT_TYPE_SNORM:
+      return bits == 8 ? kSnormInt8 : kSnormInt16;
+    default:
+      return bits == 16 ? kHalfFloat : kFloat;
   }
 }
 
@@ -73,12 +103,18 @@ uint32_t channelOrder(const std::array<uint8_t, 4>& s) {
   }
   const uint32_t mask = named(0) | named(1) << 1 | named(2) << 2 | named(3) << 3;
   switch (mask) {
-    case 0x1: return kOrderR;
-    case 0x8: return kOrderA;
-    case 0x3: return kOrderRG;
-    case 0x9: return kOrderRA;
-    case 0x7: return kOrderRGB;
-    default: break;
+    case 0x1:
+      return kOrderR;
+    case 0x8:
+      return kOrderA;
+    case 0x3:
+      return kOrderRG;
+    case 0x9:
+      return kOrderRA;
+    case 0x7:
+      return kOrderRGB;
+    default:
+      break;
   }
   const std::array<uint8_t, 4> bgra{2, 1, 0, 3}, argb{1, 2, 3, 0}, abgr{3, 2, 1, 0};
   if (s == bgra) return kOrderBGRA;

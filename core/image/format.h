@@ -1,6 +1,6 @@
-// Image formats: which ze_image_format_t Tessera's images take, how many bytes a pixel has, and what
-// OpenCL's channel order and data type queries answer for them (backends/cpu/jit/image_abi.h says
-// how a kernel decodes a pixel; this file decides which pixels exist).
+// Image formats: which ze_image_format_t Tessera's images take, how many bytes a pixel has, and
+// what OpenCL's channel order and data type queries answer for them (backends/cpu/jit/image_abi.h
+// says how a kernel decodes a pixel; this file decides which pixels exist).
 //
 // Supported layout x type (everything else is ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT, the media
 // layouts Y8 ... BRGP included):
@@ -17,9 +17,9 @@
 // OpenCL's image formats in these terms (the mapping the OpenCL layer uses; with image_abi.h's rule
 // that component 0 is stored first, or in the lowest bits of a packed layout, each comes out as the
 // OpenCL specification lays it out in memory):
-//   data type: CL_UNORM_INT8 / CL_SNORM_INT8 / CL_UNSIGNED_INT8 / CL_SIGNED_INT8 -> the 8-bit layout
-//   of the order with UNORM / SNORM / UINT / SINT; *_INT16 and CL_HALF_FLOAT (FLOAT) -> the 16-bit
-//   layout; CL_UNSIGNED_INT32 / CL_SIGNED_INT32 / CL_FLOAT -> the 32-bit layout.
+// Data types: CL_UNORM_INT8 / CL_SNORM_INT8 / CL_UNSIGNED_INT8 / CL_SIGNED_INT8 -> the order's
+// 8-bit layout with UNORM / SNORM / UINT / SINT; the *_INT16 ones and CL_HALF_FLOAT (FLOAT) -> its
+// 16-bit layout; CL_UNSIGNED_INT32 / CL_SIGNED_INT32 / CL_FLOAT -> its 32-bit layout. Orders:
 //   order          layout (components)   swizzle x, y, z, w
 //   CL_R           8 / 16 / 32           R, 0, 0, 1
 //   CL_A           8 / 16 / 32           0, 0, 0, R
@@ -32,8 +32,8 @@
 //   CL_ARGB        8_8_8_8 / ...         G, B, A, R     (memory: a, r, g, b)
 //   CL_ABGR        8_8_8_8 / ...         A, B, G, R     (memory: a, b, g, r)
 //   CL_RGB + CL_UNORM_SHORT_565   5_6_5 UNORM        B, G, R, 1  (b in bits 4:0, r in 15:11)
-//   CL_RGB + CL_UNORM_SHORT_555   5_5_5_1 UNORM      B, G, R, 1  (b in 4:0, r in 14:10, bit 15 unused)
-//   CL_RGB + CL_UNORM_INT_101010  10_10_10_2 UNORM   B, G, R, 1  (b in 9:0, r in 29:20, 31:30 unused)
+//   CL_RGB + CL_UNORM_SHORT_555   5_5_5_1 UNORM      B, G, R, 1  (b in 4:0, r in 14:10, 15 free)
+//   CL_RGB + CL_UNORM_INT_101010  10_10_10_2 UNORM   B, G, R, 1  (b in 9:0, r in 29:20, 31:30 free)
 // CL_Rx, CL_RGx, CL_RGBx, CL_DEPTH and the sRGB orders have no mapping (not supported).
 #pragma once
 

@@ -37,11 +37,15 @@ using support::checkedMul;
 uint64_t maxDimension(ze_image_type_t type) {
   switch (type) {
     case ZE_IMAGE_TYPE_1D:
-    case ZE_IMAGE_TYPE_1DARRAY: return limits::kMaxImageDims1D;
+    case ZE_IMAGE_TYPE_1DARRAY:
+      return limits::kMaxImageDims1D;
     case ZE_IMAGE_TYPE_2D:
-    case ZE_IMAGE_TYPE_2DARRAY: return limits::kMaxImageDims2D;
-    case ZE_IMAGE_TYPE_3D: return limits::kMaxImageDims3D;
-    default: return limits::kMaxImageBufferSize;
+    case ZE_IMAGE_TYPE_2DARRAY:
+      return limits::kMaxImageDims2D;
+    case ZE_IMAGE_TYPE_3D:
+      return limits::kMaxImageDims3D;
+    default:
+      return limits::kMaxImageBufferSize;
   }
 }
 
@@ -90,7 +94,9 @@ Image::Image(Context& context, Device& device, std::shared_ptr<Storage> storage)
 
 Image::~Image() = default;
 
-uint64_t Image::allocationId() const { return storage_->id; }
+uint64_t Image::allocationId() const {
+  return storage_->id;
+}
 
 ze_result_t Image::create(Context& context, Device& device, const ze_image_desc_t& desc,
                           const ImageMemoryDesc* memory, std::unique_ptr<Image>& out) {
@@ -102,8 +108,7 @@ ze_result_t Image::create(Context& context, Device& device, const ze_image_desc_
   // Within the limits every product below fits in 64 bits (2^14 * 2^14 * 2^11 * 16 bytes).
   const uint64_t pb = format.pixelBytes, tightRow = extent[0] * pb;
   uint64_t rowPitch = memory && memory->rowPitch ? memory->rowPitch : tightRow;
-  uint64_t slicePitch =
-      memory && memory->slicePitch ? memory->slicePitch : rowPitch * extent[1];
+  uint64_t slicePitch = memory && memory->slicePitch ? memory->slicePitch : rowPitch * extent[1];
   if (rowPitch < tightRow || rowPitch % pb != 0 || slicePitch < rowPitch * extent[1] ||
       slicePitch % pb != 0)
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;

@@ -168,21 +168,20 @@ TEST_CASE("Given bad arguments, then the appends refuse them with the spec's cod
         ZE_RESULT_ERROR_OVERLAPPING_REGIONS);
 }
 
-TEST_CASE("Given a list, then image copies are refused as unsupported",
+TEST_CASE("Given a list, when image copies name null images, then they are INVALID_NULL_HANDLE",
           "[errors][cmdlist][novalidation]") {
-  // [novalidation]: no image can be created (images are unsupported), so the only image handles to
-  // pass are null ones, which the validation layer itself refuses as null handles/pointers first.
+  // [novalidation]: the validation layer refuses the null handles itself first.
   ExecFixture fx;
   auto l = fx.list();
   uint8_t buf[16];
   CHECK(zeCommandListAppendImageCopy(l, nullptr, nullptr, nullptr, 0, nullptr) ==
-        ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+        ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
   CHECK(zeCommandListAppendImageCopyRegion(l, nullptr, nullptr, nullptr, nullptr, nullptr, 0,
-                                           nullptr) == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+                                           nullptr) == ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
   CHECK(zeCommandListAppendImageCopyToMemory(l, buf, nullptr, nullptr, nullptr, 0, nullptr) ==
-        ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+        ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
   CHECK(zeCommandListAppendImageCopyFromMemory(l, nullptr, buf, nullptr, nullptr, 0, nullptr) ==
-        ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+        ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
 }
 
 TEST_CASE(

@@ -23,6 +23,8 @@ struct NegativeFixture {
   ze_module_build_log_handle_t buildLog = nullptr;
   ze_kernel_handle_t kernel = nullptr;
   ze_physical_mem_handle_t physicalMem = nullptr;
+  ze_image_handle_t image = nullptr;  // 2D, 8 x 8 RGBA8: a whole-image copy fits in scratch()
+  ze_sampler_handle_t sampler = nullptr;
 
   // Zeroed memory for any pointer argument (outputs, inputs, arrays of handles), 64 KiB, aligned.
   void* scratch() {
@@ -66,6 +68,15 @@ struct NegativeFixture {
     REQUIRE(zeVirtualMemQueryPageSize(context, device, 1, &page) == ZE_RESULT_SUCCESS);
     ze_physical_mem_desc_t pmd{ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC, nullptr, 0, page};
     REQUIRE(zePhysicalMemCreate(context, device, &pmd, &physicalMem) == ZE_RESULT_SUCCESS);
+    ze_image_desc_t imd{ZE_STRUCTURE_TYPE_IMAGE_DESC, nullptr, 0, ZE_IMAGE_TYPE_2D,
+                        {ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UNORM,
+                         ZE_IMAGE_FORMAT_SWIZZLE_R, ZE_IMAGE_FORMAT_SWIZZLE_G,
+                         ZE_IMAGE_FORMAT_SWIZZLE_B, ZE_IMAGE_FORMAT_SWIZZLE_A},
+                        8, 8, 1, 1, 0};
+    REQUIRE(zeImageCreate(context, device, &imd, &image) == ZE_RESULT_SUCCESS);
+    ze_sampler_desc_t sd{ZE_STRUCTURE_TYPE_SAMPLER_DESC, nullptr, ZE_SAMPLER_ADDRESS_MODE_CLAMP,
+                         ZE_SAMPLER_FILTER_MODE_NEAREST, 0};
+    REQUIRE(zeSamplerCreate(context, device, &sd, &sampler) == ZE_RESULT_SUCCESS);
   }
 
   std::vector<uint64_t> scratch_;
