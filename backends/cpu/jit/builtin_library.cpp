@@ -9,6 +9,8 @@
 // share.
 #include <llvm/IR/Constants.h>
 
+#include <algorithm>
+
 #include "backends/cpu/jit/builtin_conversions.h"
 #include "backends/cpu/jit/builtin_lowering.h"
 #include "backends/cpu/jit/jit_passes.h"
@@ -201,6 +203,7 @@ const Table& table() {
     addVectorDataBuiltins(m);
     addAtomicBuiltins(m);
     addHostCallBuiltins(m);
+    addImageBuiltins(m);
     return m;
   }();
   return t;
@@ -226,10 +229,17 @@ bool lowerBuiltins(llvm::Module& m, std::string* error) {
   using namespace builtins;
   const Table& lowerings = table();
   std::vector<llvm::Function*> done;
-  for (llvm::Function& f : m) {
-    if (!f.isDeclaration()) continue;
+  std::vector<llvm::Function*> declarations;
+  for (llvm::Function& f : m)
+    if (f.isDeclaration()) declarations.push_back(&f);
+  std::stable_partition(declarations.begin(), declarations.end(), [](llvm::Function* f) {
+    return !lowersAfterItsUsers(spirvBaseName(f->getName()));
+  });
+  for (llvm::Function* declaration : declarations) {
+    llvm::Function& f = *declaration;
     llvm::StringRef base = spirvBaseName(f.getName());
-    if (!base.startswith("__spirv_") || leftForLaterPasses(base)) continue;
+    if ((!base.startswith("__spirv_") && !isSamplerInitializer(base)) || leftForLaterPasses(base))
+      continue;
     auto it = lowerings.find(base);
     if (it == lowerings.end() && base.contains("_R")) {
       it = lowerings.find(base.rsplit("_R").first);  // "__spirv_ocl_vloadn_Rfloat4": result type

@@ -116,11 +116,14 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     } else if (t->isPointerTy()) {
       offset = alignTo(offset, 8);
       unsigned as = t->getPointerAddressSpace();
-      arg = {as == 3 ? ArgKind::LocalPointer
-                     : (as == 2 ? ArgKind::ConstantPointer : ArgKind::GlobalPointer),
-             8, static_cast<uint32_t>(offset)};
+      // An image's slot holds its ImageView's address, a sampler's its value (image_abi.h).
+      ArgKind kind = imageArgumentKind(kernel, a.getArgNo())
+                         .value_or(as == 3   ? ArgKind::LocalPointer
+                                   : as == 2 ? ArgKind::ConstantPointer
+                                             : ArgKind::GlobalPointer);
+      arg = {kind, 8, static_cast<uint32_t>(offset)};
       llvm::Value* slot = b.CreateConstInBoundsGEP1_64(i8, args, offset);
-      if (as == 3) {
+      if (kind == ArgKind::LocalPointer) {
         llvm::Value* localOffset = b.CreateLoad(i64, slot, "local.offset");
         v = b.CreateAddrSpaceCast(b.CreateInBoundsGEP(i8, wg->getArg(4), localOffset), t);
       } else {

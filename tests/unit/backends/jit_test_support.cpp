@@ -80,6 +80,17 @@ std::shared_ptr<const CompiledModule> compileIR(const std::string& ir,
   return compiled;
 }
 
+std::string compileIRError(const std::string& ir) {
+  auto context = std::make_unique<llvm::LLVMContext>();
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(ir, diagnostic, *context);
+  INFO(diagnostic.getMessage().str());
+  REQUIRE(module != nullptr);
+  std::string error;
+  auto compiled = jit().compile(std::move(context), std::move(module), &error);
+  return compiled == nullptr ? error : "";
+}
+
 const CompiledKernel& kernel(const std::string& file, const std::string& name) {
   const CompiledKernel* k = compileKernelFile(file)->find(name);
   REQUIRE(k != nullptr);
