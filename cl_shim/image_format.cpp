@@ -123,7 +123,8 @@ void packedWidths(ze_image_format_layout_t l, uint32_t w[4]) {
   std::copy(src, src + 4, w);
 }
 
-// write_imagef's conversions: "convert_uchar_sat_rte(f * 255.0f)" and the like; NaN becomes 0.
+// write_imagef's conversions: "convert_uchar_sat_rte(f * 255.0f)", "convert_char_sat_rte(f *
+// 127.0f)" and the like (the product saturated: an SNORM value of -2.0f is -128); NaN becomes 0.
 uint32_t unorm(float f, uint32_t max) {
   if (!(f > 0.0f)) return 0;
   if (f >= 1.0f) return max;
@@ -132,8 +133,8 @@ uint32_t unorm(float f, uint32_t max) {
 
 int32_t snorm(float f, int32_t max) {
   if (std::isnan(f)) return 0;
-  f = std::clamp(f, -1.0f, 1.0f);
-  return int32_t(std::nearbyint(f * float(max)));
+  float v = std::nearbyint(f * float(max));
+  return int32_t(std::clamp(v, -float(max) - 1.0f, float(max)));
 }
 
 }  // namespace

@@ -27,10 +27,10 @@ namespace tessera::cl {
 // The one switch of OpenCL images (issue 18): CL_DEVICE_IMAGE_SUPPORT and everything that follows
 // from it (formats, image and sampler objects, the extensions and OpenCL C features) are on only
 // when this is true and Level Zero reports images for the device (Device::imageSupport).
-inline constexpr bool kImagesEnabled = false;
+inline constexpr bool kImagesEnabled = true;
 // read_write image arguments (CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, __opencl_c_read_write_images,
 // the CL_MEM_KERNEL_READ_AND_WRITE formats).
-inline constexpr bool kReadWriteImages = false;
+inline constexpr bool kReadWriteImages = true;
 
 struct ImageFormat {
   cl_image_format cl{};

@@ -3,7 +3,9 @@
 // byte pattern that tells every pixel of every layer apart.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -69,8 +71,10 @@ inline std::vector<cl_image_format> allFormats() {
 }
 
 inline std::string formatName(const cl_image_format& f) {
-  return "order 0x" + std::to_string(f.image_channel_order) + " type 0x" +
-         std::to_string(f.image_channel_data_type);
+  char s[48];
+  std::snprintf(s, sizeof s, "order 0x%x type 0x%x", f.image_channel_order,
+                f.image_channel_data_type);
+  return s;
 }
 
 // Bytes of a pixel, from the spec's tables: channels x bytes per channel, or the packed sizes.
@@ -178,6 +182,99 @@ inline void clearUndefinedBits(const cl_image_format& f, std::vector<unsigned ch
     for (size_t i = 3; i < bytes.size(); i += 4) bytes[i] &= 0x3f;
 }
 
+// --- Conversions of colours to pixels, written here from the spec's rules ----------------------
+
+inline uint16_t halfOf(float f) {
+  _Float16 h = static_cast<_Float16>(f);  // round to nearest even
+  uint16_t bits;
+  std::memcpy(&bits, &h, 2);
+  return bits;
+}
+
+// One channel value in the data type's bytes, little-endian.
+inline void putChannel(cl_channel_type t, const void* color, int c, std::vector<unsigned char>& out) {
+  const float f = static_cast<const float*>(color)[c];
+  const int32_t i = static_cast<const int32_t*>(color)[c];
+  const uint32_t u = static_cast<const uint32_t*>(color)[c];
+  auto bytes = [&](uint64_t v, int n) {
+    for (int k = 0; k < n; ++k) out.push_back(static_cast<unsigned char>(v >> (8 * k)));
+  };
+  // "convert_uchar_sat_rte(f * 255.0f)" and the like: the product in float, then rounded.
+  auto clampf = [](float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; };
+  auto clampi = [](int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : v; };
+  switch (t) {
+    case CL_UNORM_INT8: bytes(uint64_t(std::nearbyint(clampf(f, 0, 1) * 255.0f)), 1); break;
+    case CL_UNORM_INT16: bytes(uint64_t(std::nearbyint(clampf(f, 0, 1) * 65535.0f)), 2); break;
+    case CL_SNORM_INT8:  // "convert_char_sat_rte(f * 127.0f)": -2.0f is -128
+      bytes(uint64_t(int64_t(clampf(std::nearbyint(f * 127.0f), -128, 127))), 1);
+      break;
+    case CL_SNORM_INT16:
+      bytes(uint64_t(int64_t(clampf(std::nearbyint(f * 32767.0f), -32768, 32767))), 2);
+      break;
+    case CL_SIGNED_INT8: bytes(uint64_t(int64_t(clampi(i, -128, 127))), 1); break;
+    case CL_SIGNED_INT16: bytes(uint64_t(int64_t(clampi(i, -32768, 32767))), 2); break;
+    case CL_SIGNED_INT32: bytes(uint32_t(i), 4); break;
+    case CL_UNSIGNED_INT8: bytes(u > 255 ? 255 : u, 1); break;
+    case CL_UNSIGNED_INT16: bytes(u > 65535 ? 65535 : u, 2); break;
+    case CL_UNSIGNED_INT32: bytes(u, 4); break;
+    case CL_HALF_FLOAT: bytes(halfOf(f), 2); break;
+    case CL_FLOAT: {
+      uint32_t b;
+      std::memcpy(&b, &f, 4);
+      bytes(b, 4);
+      break;
+    }
+    default: break;
+  }
+}
+
+// The pixel clEnqueueFillImage or write_image{f,i,ui} leaves of `color` (float[4], int[4] or
+// uint[4] by the data type): the channels in the order the channel order stores them.
+inline std::vector<unsigned char> convertedPixel(const cl_image_format& fmt, const void* color) {
+  std::vector<unsigned char> out;
+  const float* f = static_cast<const float*>(color);
+  auto unorm = [&](int c, int bits) {
+    float v = f[c] < 0 ? 0.0f : f[c] > 1 ? 1.0f : f[c];
+    return uint32_t(std::nearbyint(v * float((1 << bits) - 1)));
+  };
+  switch (fmt.image_channel_data_type) {
+    case CL_UNORM_SHORT_565: {  // "R is in bits 15:11, G is in bits 10:5 and B is in bits 4:0"
+      uint32_t v = unorm(0, 5) << 11 | unorm(1, 6) << 5 | unorm(2, 5);
+      return {static_cast<unsigned char>(v), static_cast<unsigned char>(v >> 8)};
+    }
+    case CL_UNORM_SHORT_555: {  // "R is in bits 14:10, G in bits 9:5 and B in bits 4:0"
+      uint32_t v = unorm(0, 5) << 10 | unorm(1, 5) << 5 | unorm(2, 5);
+      return {static_cast<unsigned char>(v), static_cast<unsigned char>(v >> 8)};
+    }
+    case CL_UNORM_INT_101010: {  // "R is in bits 29:20, G in bits 19:10 and B in bits 9:0"
+      uint32_t v = unorm(0, 10) << 20 | unorm(1, 10) << 10 | unorm(2, 10);
+      return {static_cast<unsigned char>(v), static_cast<unsigned char>(v >> 8),
+              static_cast<unsigned char>(v >> 16), static_cast<unsigned char>(v >> 24)};
+    }
+    default: break;
+  }
+  std::vector<int> channels;  // r 0, g 1, b 2, a 3, in memory order
+  switch (fmt.image_channel_order) {
+    case CL_R: case CL_INTENSITY: case CL_LUMINANCE: channels = {0}; break;
+    case CL_A: channels = {3}; break;
+    case CL_RG: channels = {0, 1}; break;
+    case CL_RA: channels = {0, 3}; break;
+    case CL_BGRA: channels = {2, 1, 0, 3}; break;
+    case CL_ARGB: channels = {3, 0, 1, 2}; break;
+    case CL_ABGR: channels = {3, 2, 1, 0}; break;
+    default: channels = {0, 1, 2, 3}; break;
+  }
+  for (int c : channels) putChannel(fmt.image_channel_data_type, color, c, out);
+  return out;
+}
+
+inline bool isSigned(cl_channel_type t) {
+  return t == CL_SIGNED_INT8 || t == CL_SIGNED_INT16 || t == CL_SIGNED_INT32;
+}
+inline bool isUnsigned(cl_channel_type t) {
+  return t == CL_UNSIGNED_INT8 || t == CL_UNSIGNED_INT16 || t == CL_UNSIGNED_INT32;
+}
+
 template <typename T>
 T imageInfo(cl_mem m, cl_image_info what) {
   T v{};
@@ -198,13 +295,7 @@ inline bool deviceHasImages(cl_device_id d) {
   return b == CL_TRUE;
 }
 
-// The image tests run where the device has images (cl_shim/image_format.h, kImagesEnabled).
-#define TESSERA_REQUIRE_IMAGES(dev)                          \
-  do {                                                       \
-    if (!::tessera::cltest::deviceHasImages(dev)) {          \
-      WARN("CL_DEVICE_IMAGE_SUPPORT is CL_FALSE: not tested"); \
-      return;                                                \
-    }                                                        \
-  } while (0)
+// The image tests: the device must have images (cl_shim/image_format.h, kImagesEnabled).
+#define TESSERA_REQUIRE_IMAGES(dev) REQUIRE(::tessera::cltest::deviceHasImages(dev))
 
 }  // namespace tessera::cltest

@@ -1,7 +1,6 @@
 // Image commands through ocl-icd: read and write of boxes with the host's pitches, copies between
 // images of every type and to and from buffers, fills converted to each format, maps, events and
 // wait lists, against references computed here; and each command's refusals.
-#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -65,98 +64,6 @@ cl_command_type eventType(cl_event e) {
   cl_command_type t = 0;
   REQUIRE(clGetEventInfo(e, CL_EVENT_COMMAND_TYPE, sizeof t, &t, nullptr) == CL_SUCCESS);
   return t;
-}
-
-// --- The fill colour of each format, as the spec converts it (written here from the spec) -------
-
-uint16_t halfOf(float f) {
-  _Float16 h = static_cast<_Float16>(f);  // round to nearest even
-  uint16_t bits;
-  std::memcpy(&bits, &h, 2);
-  return bits;
-}
-
-// One channel value in the data type's bytes, little-endian.
-void putChannel(cl_channel_type t, const void* color, int c, std::vector<unsigned char>& out) {
-  const float f = static_cast<const float*>(color)[c];
-  const int32_t i = static_cast<const int32_t*>(color)[c];
-  const uint32_t u = static_cast<const uint32_t*>(color)[c];
-  auto bytes = [&](uint64_t v, int n) {
-    for (int k = 0; k < n; ++k) out.push_back(static_cast<unsigned char>(v >> (8 * k)));
-  };
-  // "convert_uchar_sat_rte(f * 255.0f)" and the like: the product in float, then rounded.
-  auto clampf = [](float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; };
-  auto clampi = [](int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : v; };
-  switch (t) {
-    case CL_UNORM_INT8: bytes(uint64_t(std::nearbyint(clampf(f, 0, 1) * 255.0f)), 1); break;
-    case CL_UNORM_INT16: bytes(uint64_t(std::nearbyint(clampf(f, 0, 1) * 65535.0f)), 2); break;
-    case CL_SNORM_INT8:
-      bytes(uint64_t(int64_t(std::nearbyint(clampf(f, -1, 1) * 127.0f))), 1);
-      break;
-    case CL_SNORM_INT16:
-      bytes(uint64_t(int64_t(std::nearbyint(clampf(f, -1, 1) * 32767.0f))), 2);
-      break;
-    case CL_SIGNED_INT8: bytes(uint64_t(int64_t(clampi(i, -128, 127))), 1); break;
-    case CL_SIGNED_INT16: bytes(uint64_t(int64_t(clampi(i, -32768, 32767))), 2); break;
-    case CL_SIGNED_INT32: bytes(uint32_t(i), 4); break;
-    case CL_UNSIGNED_INT8: bytes(u > 255 ? 255 : u, 1); break;
-    case CL_UNSIGNED_INT16: bytes(u > 65535 ? 65535 : u, 2); break;
-    case CL_UNSIGNED_INT32: bytes(u, 4); break;
-    case CL_HALF_FLOAT: bytes(halfOf(f), 2); break;
-    case CL_FLOAT: {
-      uint32_t b;
-      std::memcpy(&b, &f, 4);
-      bytes(b, 4);
-      break;
-    }
-    default: break;
-  }
-}
-
-// The pixel a fill of `color` leaves: the channels in the order the channel order stores them.
-std::vector<unsigned char> filledPixel(const cl_image_format& fmt, const void* color) {
-  std::vector<unsigned char> out;
-  const float* f = static_cast<const float*>(color);
-  auto unorm = [&](int c, int bits) {
-    float v = f[c] < 0 ? 0.0f : f[c] > 1 ? 1.0f : f[c];
-    return uint32_t(std::nearbyint(v * float((1 << bits) - 1)));
-  };
-  switch (fmt.image_channel_data_type) {
-    case CL_UNORM_SHORT_565: {  // "R is in bits 15:11, G is in bits 10:5 and B is in bits 4:0"
-      uint32_t v = unorm(0, 5) << 11 | unorm(1, 6) << 5 | unorm(2, 5);
-      return {static_cast<unsigned char>(v), static_cast<unsigned char>(v >> 8)};
-    }
-    case CL_UNORM_SHORT_555: {  // "R is in bits 14:10, G in bits 9:5 and B in bits 4:0"
-      uint32_t v = unorm(0, 5) << 10 | unorm(1, 5) << 5 | unorm(2, 5);
-      return {static_cast<unsigned char>(v), static_cast<unsigned char>(v >> 8)};
-    }
-    case CL_UNORM_INT_101010: {  // "R is in bits 29:20, G in bits 19:10 and B in bits 9:0"
-      uint32_t v = unorm(0, 10) << 20 | unorm(1, 10) << 10 | unorm(2, 10);
-      return {static_cast<unsigned char>(v), static_cast<unsigned char>(v >> 8),
-              static_cast<unsigned char>(v >> 16), static_cast<unsigned char>(v >> 24)};
-    }
-    default: break;
-  }
-  std::vector<int> channels;  // r 0, g 1, b 2, a 3, in memory order
-  switch (fmt.image_channel_order) {
-    case CL_R: case CL_INTENSITY: case CL_LUMINANCE: channels = {0}; break;
-    case CL_A: channels = {3}; break;
-    case CL_RG: channels = {0, 1}; break;
-    case CL_RA: channels = {0, 3}; break;
-    case CL_BGRA: channels = {2, 1, 0, 3}; break;
-    case CL_ARGB: channels = {3, 0, 1, 2}; break;
-    case CL_ABGR: channels = {3, 2, 1, 0}; break;
-    default: channels = {0, 1, 2, 3}; break;
-  }
-  for (int c : channels) putChannel(fmt.image_channel_data_type, color, c, out);
-  return out;
-}
-
-bool isSigned(cl_channel_type t) {
-  return t == CL_SIGNED_INT8 || t == CL_SIGNED_INT16 || t == CL_SIGNED_INT32;
-}
-bool isUnsigned(cl_channel_type t) {
-  return t == CL_UNSIGNED_INT8 || t == CL_UNSIGNED_INT16 || t == CL_UNSIGNED_INT32;
 }
 
 }  // namespace
@@ -291,7 +198,7 @@ TEST_CASE("Given every format, when a box is filled, then its pixels are the col
   ClFixture fx;
   TESSERA_REQUIRE_IMAGES(fx.dev);
   const float colorF[4] = {0.25f, -0.5f, 1.5f, 0.7f};
-  const float colorF2[4] = {0.3f, 0.123456f, 0.999f, 0.0f};
+  const float colorF2[4] = {0.3f, 0.123456f, -2.0f, -1.0039f};  // SNORM8: -128 (saturated), -127
   const int32_t colorI[4] = {-200, 70000, 5, -1};
   const uint32_t colorU[4] = {300, 70000, 5, 0};
   for (cl_mem_object_type t : {CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE3D,
@@ -315,7 +222,7 @@ TEST_CASE("Given every format, when a box is filled, then its pixels are the col
                             s.extent(2) > 1 ? s.extent(2) - 2 : 1};
         REQUIRE(clEnqueueFillImage(fx.queue, m, color, origin, region, 0, nullptr, nullptr) ==
                 CL_SUCCESS);
-        std::vector<unsigned char> px = filledPixel(f, color);
+        std::vector<unsigned char> px = convertedPixel(f, color);
         REQUIRE(px.size() == pb);
         for (size_t z = 0; z < region[2]; ++z)
           for (size_t y = 0; y < region[1]; ++y)
@@ -419,4 +326,187 @@ TEST_CASE("Given an image and a buffer, when boxes are copied between them at of
     clReleaseMemObject(buf);
     clReleaseMemObject(m);
   }
+}
+
+TEST_CASE("Given images of every type, when boxes are mapped, written through the map and "
+          "unmapped, then the image holds the writes at the pitches the map returned",
+          "[cl][image][map]") {
+  ClFixture fx;
+  TESSERA_REQUIRE_IMAGES(fx.dev);
+  const cl_image_format f{CL_RGBA, CL_UNSIGNED_INT8};
+  const size_t pb = 4;
+  for (cl_mem_object_type t : imageTypes()) {
+    INFO(imageTypeName(t));
+    const Shape s = smallShape(t);
+    Pixels ref(s, pb, 21);
+    cl_mem m = imageWith(fx, f, ref);
+    size_t origin[3] = {1, s.extent(1) > 1 ? 1u : 0u, s.extent(2) > 1 ? 1u : 0u};
+    size_t region[3] = {s.extent(0) - 2, s.extent(1) > 1 ? s.extent(1) - 1 : 1,
+                        s.extent(2) > 1 ? s.extent(2) - 1 : 1};
+    size_t rowPitch = 0, slicePitch = 77;
+    cl_int err = CL_SUCCESS;
+    cl_event e = nullptr;
+    auto* p = static_cast<unsigned char*>(clEnqueueMapImage(fx.queue, m, CL_FALSE,
+                                                            CL_MAP_READ | CL_MAP_WRITE, origin,
+                                                            region, &rowPitch, &slicePitch, 0,
+                                                            nullptr, &e, &err));
+    REQUIRE(err == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &e) == CL_SUCCESS);
+    CHECK(eventType(e) == CL_COMMAND_MAP_IMAGE);
+    clReleaseEvent(e);
+    CHECK(memObjectInfo<cl_uint>(m, CL_MEM_MAP_COUNT) == 1);
+    // "For a 1D and 2D image, zero is returned" as the slice pitch; a 1D array's layers are
+    // "the size of each 1D or 2D image in a 1D or 2D image array".
+    const bool sliced = t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                        t == CL_MEM_OBJECT_IMAGE3D;
+    CHECK((slicePitch == 0) == !sliced);
+    CHECK(rowPitch >= s.extent(0) * pb);
+    const size_t yStep = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? slicePitch : rowPitch;
+    // The map shows the image's pixels; writes through it land in the image.
+    std::vector<unsigned char> seen(region[0] * region[1] * region[2] * pb);
+    boxCopy(ref, origin, region, seen.data(), region[0] * pb, region[0] * region[1] * pb, false);
+    std::vector<unsigned char> mapped(seen.size());
+    std::vector<unsigned char> writes = pattern(seen.size(), 55);
+    for (size_t z = 0; z < region[2]; ++z)
+      for (size_t y = 0; y < region[1]; ++y) {
+        unsigned char* row = p + z * (t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 0 : slicePitch) + y * yStep;
+        size_t at = (z * region[1] + y) * region[0] * pb;
+        std::memcpy(&mapped[at], row, region[0] * pb);
+        std::memcpy(row, &writes[at], region[0] * pb);
+      }
+    CHECK(mapped == seen);
+    REQUIRE(clEnqueueUnmapMemObject(fx.queue, m, p, 0, nullptr, &e) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &e) == CL_SUCCESS);
+    CHECK(eventType(e) == CL_COMMAND_UNMAP_MEM_OBJECT);
+    clReleaseEvent(e);
+    CHECK(memObjectInfo<cl_uint>(m, CL_MEM_MAP_COUNT) == 0);
+    boxCopy(ref, origin, region, writes.data(), region[0] * pb, region[0] * region[1] * pb, true);
+    CHECK(readWhole(fx.queue, m, s, pb) == ref.bytes);
+    // "CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by clEnqueueMapBuffer or
+    // clEnqueueMapImage for memobj" (it was unmapped).
+    CHECK(clEnqueueUnmapMemObject(fx.queue, m, p, 0, nullptr, nullptr) == CL_INVALID_VALUE);
+    // "CL_INVALID_VALUE if image_row_pitch is NULL, if image is a 1D or 2D image array object and
+    // image_slice_pitch is NULL, if image is a 3D and image_slice_pitch is NULL".
+    CHECK(clEnqueueMapImage(fx.queue, m, CL_TRUE, CL_MAP_READ, origin, region, nullptr,
+                            &slicePitch, 0, nullptr, nullptr, &err) == nullptr);
+    CHECK(err == CL_INVALID_VALUE);
+    void* q = clEnqueueMapImage(fx.queue, m, CL_TRUE, CL_MAP_READ, origin, region, &rowPitch,
+                                nullptr, 0, nullptr, nullptr, &err);
+    CHECK(err == (sliced ? CL_INVALID_VALUE : CL_SUCCESS));
+    if (q) clEnqueueUnmapMemObject(fx.queue, m, q, 0, nullptr, nullptr);
+    // Bad flags and boxes.
+    CHECK(clEnqueueMapImage(fx.queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION,
+                            origin, region, &rowPitch, &slicePitch, 0, nullptr, nullptr,
+                            &err) == nullptr);
+    CHECK(err == CL_INVALID_VALUE);
+    size_t past[3] = {s.extent(0), region[1], region[2]};
+    CHECK(clEnqueueMapImage(fx.queue, m, CL_TRUE, CL_MAP_READ, origin, past, &rowPitch,
+                            &slicePitch, 0, nullptr, nullptr, &err) == nullptr);
+    CHECK(err == CL_INVALID_VALUE);
+    clFinish(fx.queue);
+    clReleaseMemObject(m);
+  }
+  // The host access flags: "CL_INVALID_OPERATION if image has been created with
+  // CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is set in map_flags" (and the
+  // write's converse).
+  const Shape s = smallShape(CL_MEM_OBJECT_IMAGE2D);
+  cl_mem wo = makeImage(fx.ctx, CL_MEM_HOST_WRITE_ONLY, f, s);
+  cl_mem ro = makeImage(fx.ctx, CL_MEM_HOST_READ_ONLY, f, s);
+  size_t origin[3] = {0, 0, 0}, region[3] = {1, 1, 1}, pitch = 0;
+  cl_int err = CL_SUCCESS;
+  CHECK(clEnqueueMapImage(fx.queue, wo, CL_TRUE, CL_MAP_READ, origin, region, &pitch, nullptr, 0,
+                          nullptr, nullptr, &err) == nullptr);
+  CHECK(err == CL_INVALID_OPERATION);
+  CHECK(clEnqueueMapImage(fx.queue, ro, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, origin, region,
+                          &pitch, nullptr, 0, nullptr, nullptr, &err) == nullptr);
+  CHECK(err == CL_INVALID_OPERATION);
+  clReleaseMemObject(wo);
+  clReleaseMemObject(ro);
+}
+
+TEST_CASE("Given image commands waiting on a user event, then none runs before it completes and "
+          "each then runs in order; and each command refuses bad arguments",
+          "[cl][image][events]") {
+  ClFixture fx;
+  TESSERA_REQUIRE_IMAGES(fx.dev);
+  const cl_image_format f{CL_RGBA, CL_FLOAT};
+  const Shape s = smallShape(CL_MEM_OBJECT_IMAGE2D);
+  const size_t pb = 16;
+  cl_mem m = makeImage(fx.ctx, 0, f, s);
+  cl_int err = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(fx.ctx, &err);
+  size_t origin[3] = {0, 0, 0}, region[3] = {s.width, s.height, 1};
+  const float red[4] = {1, 0, 0, 1};
+  std::vector<unsigned char> host = pattern(s.pixels() * pb, 3), back(s.pixels() * pb, 0);
+  cl_event filled = nullptr, written = nullptr, read = nullptr;
+  REQUIRE(clEnqueueFillImage(fx.queue, m, red, origin, region, 1, &gate, &filled) == CL_SUCCESS);
+  REQUIRE(clEnqueueWriteImage(fx.queue, m, CL_FALSE, origin, region, 0, 0, host.data(), 1, &filled,
+                              &written) == CL_SUCCESS);
+  REQUIRE(clEnqueueReadImage(fx.queue, m, CL_FALSE, origin, region, 0, 0, back.data(), 1, &written,
+                             &read) == CL_SUCCESS);
+  CHECK(eventStatus(filled) > CL_COMPLETE);
+  CHECK(eventStatus(read) > CL_COMPLETE);
+  REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+  REQUIRE(clWaitForEvents(1, &read) == CL_SUCCESS);
+  CHECK(back == host);
+  CHECK(eventType(written) == CL_COMMAND_WRITE_IMAGE);
+  for (cl_event e : {gate, filled, written, read}) clReleaseEvent(e);
+
+  // Read and write: "CL_INVALID_VALUE if origin is NULL, if region is NULL, if ... out of bounds,
+  // if values in origin and region do not follow the rules ..., if image is a 1D or 2D image and
+  // slice_pitch or input_slice_pitch is not zero, if ptr is NULL"; the row pitch below a row.
+  auto read2 = [&](const size_t* o, const size_t* r, size_t rp, size_t sp, void* ptr) {
+    return clEnqueueReadImage(fx.queue, m, CL_TRUE, o, r, rp, sp, ptr, 0, nullptr, nullptr);
+  };
+  size_t z1[3] = {0, 0, 1}, r2[3] = {s.width, s.height, 2}, r0[3] = {0, 1, 1},
+         wide[3] = {s.width + 1, 1, 1};
+  CHECK(read2(nullptr, region, 0, 0, back.data()) == CL_INVALID_VALUE);
+  CHECK(read2(origin, nullptr, 0, 0, back.data()) == CL_INVALID_VALUE);
+  CHECK(read2(origin, region, 0, 0, nullptr) == CL_INVALID_VALUE);
+  CHECK(read2(z1, region, 0, 0, back.data()) == CL_INVALID_VALUE);
+  CHECK(read2(origin, r2, 0, 0, back.data()) == CL_INVALID_VALUE);
+  CHECK(read2(origin, r0, 0, 0, back.data()) == CL_INVALID_VALUE);
+  CHECK(read2(origin, wide, 0, 0, back.data()) == CL_INVALID_VALUE);
+  CHECK(read2(origin, region, 0, s.width * pb * s.height, back.data()) == CL_INVALID_VALUE);
+  CHECK(read2(origin, region, s.width * pb - 1, 0, back.data()) == CL_INVALID_VALUE);
+  CHECK(clEnqueueWriteImage(fx.queue, m, CL_TRUE, origin, region, 0, 0, host.data(), 1, nullptr,
+                            nullptr) == CL_INVALID_EVENT_WAIT_LIST);
+  CHECK(clEnqueueWriteImage(fx.queue, m, CL_TRUE, origin, region, 0, 0, nullptr, 0, nullptr,
+                            nullptr) == CL_INVALID_VALUE);
+  // 3D: the slice pitch below row pitch x height.
+  const Shape s3 = smallShape(CL_MEM_OBJECT_IMAGE3D);
+  cl_mem m3 = makeImage(fx.ctx, 0, f, s3);
+  size_t all3[3] = {s3.width, s3.height, s3.depth};
+  std::vector<unsigned char> big(s3.pixels() * pb * 2);
+  CHECK(clEnqueueReadImage(fx.queue, m3, CL_TRUE, origin, all3, 0, s3.width * pb * s3.height - 1,
+                           big.data(), 0, nullptr, nullptr) == CL_INVALID_VALUE);
+  CHECK(clEnqueueReadImage(fx.queue, m3, CL_TRUE, origin, all3, 0, s3.width * pb * (s3.height + 1),
+                           big.data(), 0, nullptr, nullptr) == CL_SUCCESS);
+  // A wait-list event of another context: CL_INVALID_CONTEXT.
+  ClFixture other;
+  cl_event foreign = clCreateUserEvent(other.ctx, &err);
+  CHECK(clEnqueueReadImage(fx.queue, m, CL_TRUE, origin, region, 0, 0, back.data(), 1, &foreign,
+                           nullptr) == CL_INVALID_CONTEXT);
+  clSetUserEventStatus(foreign, CL_COMPLETE);
+  clReleaseEvent(foreign);
+  // Host access flags: "CL_INVALID_OPERATION if clEnqueueReadImage is called on image which has
+  // been created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS" and the write's converse.
+  cl_mem none = makeImage(fx.ctx, CL_MEM_HOST_NO_ACCESS, f, s);
+  CHECK(clEnqueueReadImage(fx.queue, none, CL_TRUE, origin, region, 0, 0, back.data(), 0, nullptr,
+                           nullptr) == CL_INVALID_OPERATION);
+  CHECK(clEnqueueWriteImage(fx.queue, none, CL_TRUE, origin, region, 0, 0, host.data(), 0, nullptr,
+                            nullptr) == CL_INVALID_OPERATION);
+  // Handles: a buffer is not an image; a queue of another context.
+  cl_mem buf = clCreateBuffer(fx.ctx, 0, 64, nullptr, &err);
+  CHECK(clEnqueueReadImage(fx.queue, buf, CL_TRUE, origin, region, 0, 0, back.data(), 0, nullptr,
+                           nullptr) == CL_INVALID_MEM_OBJECT);
+  CHECK(clEnqueueReadImage(other.queue, m, CL_TRUE, origin, region, 0, 0, back.data(), 0, nullptr,
+                           nullptr) == CL_INVALID_CONTEXT);
+  CHECK(clEnqueueReadImage(reinterpret_cast<cl_command_queue>(fx.ctx), m, CL_TRUE, origin, region,
+                           0, 0, back.data(), 0, nullptr, nullptr) == CL_INVALID_COMMAND_QUEUE);
+  CHECK(clFinish(fx.queue) == CL_SUCCESS);
+  clReleaseMemObject(buf);
+  clReleaseMemObject(none);
+  clReleaseMemObject(m3);
+  clReleaseMemObject(m);
 }
