@@ -125,8 +125,9 @@ cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_m
   return guarded([&] {
     Queue* q;
     Memory *src, *dst;
-    if (cl_int e = queueAndImage(command_queue, src_image, q, src); e != CL_SUCCESS) return e;
-    if (cl_int e = queueAndImage(command_queue, dst_image, q, dst); e != CL_SUCCESS) return e;
+    if (cl_int e = queueAndPair(command_queue, src_image, dst_image, queueAndImage, q, src, dst);
+        e != CL_SUCCESS)
+      return e;
     const Image &si = *src->image(), &di = *dst->image();
     // "CL_IMAGE_FORMAT_MISMATCH if src_image and dst_image do not use the same image format."
     const cl_image_format &sf = si.format().cl, &df = di.format().cl;

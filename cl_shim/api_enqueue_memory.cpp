@@ -249,8 +249,9 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
   return guarded([&] {
     Queue* q;
     Memory *src, *dst;
-    if (cl_int e = queueAndBuffer(command_queue, src_buffer, q, src); e != CL_SUCCESS) return e;
-    if (cl_int e = queueAndBuffer(command_queue, dst_buffer, q, dst); e != CL_SUCCESS) return e;
+    if (cl_int e = queueAndPair(command_queue, src_buffer, dst_buffer, queueAndBuffer, q, src, dst);
+        e != CL_SUCCESS)
+      return e;
     // "CL_INVALID_VALUE if src_offset, dst_offset, size, src_offset + size or dst_offset + size
     // require accessing elements outside the src_buffer and dst_buffer buffer objects
     // respectively."
@@ -287,8 +288,9 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
   return guarded([&] {
     Queue* q;
     Memory *src, *dst;
-    if (cl_int e = queueAndBuffer(command_queue, src_buffer, q, src); e != CL_SUCCESS) return e;
-    if (cl_int e = queueAndBuffer(command_queue, dst_buffer, q, dst); e != CL_SUCCESS) return e;
+    if (cl_int e = queueAndPair(command_queue, src_buffer, dst_buffer, queueAndBuffer, q, src, dst);
+        e != CL_SUCCESS)
+      return e;
     if (!src_origin || !dst_origin || !region) return CL_INVALID_VALUE;
     // "CL_INVALID_VALUE if any region array element is 0", the pitch rules (resolvePitches) and
     // "if the region being read or written specified by (src_origin, region, src_row_pitch,

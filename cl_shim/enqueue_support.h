@@ -31,6 +31,14 @@ inline cl_int queueAndImage(cl_command_queue queue, cl_mem image, Queue*& q, Mem
   return m->image() ? CL_SUCCESS : CL_INVALID_MEM_OBJECT;
 }
 
+// A copy's two objects, each checked by `check` (queueAndBuffer or queueAndImage), source first.
+using MemoryCheck = cl_int (*)(cl_command_queue, cl_mem, Queue*&, Memory*&);
+inline cl_int queueAndPair(cl_command_queue queue, cl_mem src, cl_mem dst, MemoryCheck check,
+                           Queue*& q, Memory*& s, Memory*& d) {
+  if (cl_int e = check(queue, src, q, s); e != CL_SUCCESS) return e;
+  return check(queue, dst, q, d);
+}
+
 // [offset, offset + size) within [0, limit), without overflow.
 inline bool inBounds(size_t offset, size_t size, size_t limit) {
   return offset <= limit && size <= limit - offset;

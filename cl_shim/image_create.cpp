@@ -10,8 +10,6 @@
 namespace tessera::cl {
 namespace {
 
-constexpr size_t kImageAlignment = 128;  // as buffers: CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8
-
 bool isImageType(cl_mem_object_type t) {
   return t == CL_MEM_OBJECT_IMAGE1D || t == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
          t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D ||
@@ -236,16 +234,10 @@ Memory* Memory::createImage(Context& context, cl_mem_flags flags, const cl_image
     m->hostPtr_ = hostPtr;
     m->address_ = static_cast<char*>(hostPtr);
   } else {
-    ze_host_mem_alloc_desc_t hd{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
-    void* p = nullptr;
-    ze_result_t r = zeMemAllocHost(context.ze(), &hd, bytes, kImageAlignment, &p);
-    if (r != ZE_RESULT_SUCCESS) {
+    if (cl_int e = m->allocateStorage(bytes); e != CL_SUCCESS) {
       m->releaseApi();
-      return fail(r == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY ? CL_OUT_OF_HOST_MEMORY
-                                                          : CL_MEM_OBJECT_ALLOCATION_FAILURE);
+      return fail(e);
     }
-    m->address_ = static_cast<char*>(p);
-    m->ownsStorage_ = true;
     if (flags & CL_MEM_COPY_HOST_PTR) copyIn(d, *m->image_, m->address_, static_cast<char*>(hostPtr));
   }
   if (ze_result_t r = m->image_->makeZeImages(context, flags, m->address_); r != ZE_RESULT_SUCCESS) {

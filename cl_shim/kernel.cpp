@@ -11,16 +11,7 @@
 #include "support/checked_math.h"
 
 namespace tessera::cl {
-namespace {
-
 using spirv::ArgKind;
-
-bool isPointer(ArgKind k) {
-  return k == ArgKind::GlobalPointer || k == ArgKind::ConstantPointer ||
-         k == ArgKind::GenericPointer;
-}
-
-}  // namespace
 
 Kernel* Kernel::create(Program& program, const std::string& name, cl_int& err) {
   size_t unit = 0;

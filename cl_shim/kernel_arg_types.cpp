@@ -10,11 +10,6 @@ namespace {
 
 using spirv::ArgKind;
 
-bool isPointer(ArgKind k) {
-  return k == ArgKind::GlobalPointer || k == ArgKind::ConstantPointer ||
-         k == ArgKind::GenericPointer;
-}
-
 // OpTypeImage's operands after its result: sampled type, Dim, Depth, Arrayed, MS, Sampled, Format
 // [, access qualifier]. Dim: 0 1D, 1 2D, 2 3D, 5 Buffer.
 enum { kDim = 1, kDepth = 2, kArrayed = 3 };

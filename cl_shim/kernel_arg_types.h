@@ -13,6 +13,12 @@
 
 namespace tessera::cl {
 
+// A pointer to global, constant or generic memory: what takes a buffer (or an SVM pointer).
+inline bool isPointer(spirv::ArgKind k) {
+  return k == spirv::ArgKind::GlobalPointer || k == spirv::ArgKind::ConstantPointer ||
+         k == spirv::ArgKind::GenericPointer;
+}
+
 struct ArgTypeInfo {
   std::vector<std::string> typeNames;
   std::vector<cl_kernel_arg_type_qualifier> qualifiers;

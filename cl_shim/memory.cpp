@@ -61,21 +61,26 @@ Memory* Memory::createBuffer(Context& context, cl_mem_flags flags, size_t size, 
     // pointer; otherwise returns CL_FALSE."
     m->usesSvm_ = context.isSvmPointer(hostPtr);
   } else {
-    ze_host_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
-    void* p = nullptr;
-    ze_result_t r = zeMemAllocHost(context.ze(), &desc, size, kBufferAlignment, &p);
-    if (r != ZE_RESULT_SUCCESS) {
+    if ((err = m->allocateStorage(size)) != CL_SUCCESS) {
       m->releaseApi();
-      err = r == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY ? CL_OUT_OF_HOST_MEMORY
-                                                    : CL_MEM_OBJECT_ALLOCATION_FAILURE;
       return nullptr;
     }
-    m->address_ = static_cast<char*>(p);
-    m->ownsStorage_ = true;
-    if (flags & CL_MEM_COPY_HOST_PTR) std::memcpy(p, hostPtr, size);
+    if (flags & CL_MEM_COPY_HOST_PTR) std::memcpy(m->address_, hostPtr, size);
   }
   err = CL_SUCCESS;
   return m;
+}
+
+cl_int Memory::allocateStorage(size_t bytes) {
+  ze_host_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+  void* p = nullptr;
+  ze_result_t r = zeMemAllocHost(context_->ze(), &desc, bytes, kBufferAlignment, &p);
+  if (r != ZE_RESULT_SUCCESS)
+    return r == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY ? CL_OUT_OF_HOST_MEMORY
+                                                   : CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  address_ = static_cast<char*>(p);
+  ownsStorage_ = true;
+  return CL_SUCCESS;
 }
 
 Memory* Memory::createSubBuffer(Memory& parent, cl_mem_flags flags, size_t origin, size_t size,

@@ -74,6 +74,9 @@ class Memory : public Object<_cl_mem, 0x4d454d31 /* "MEM1" */> {
 
  private:
   Memory();
+  // Storage of its own: a Level Zero host allocation (CL_MEM_OBJECT_ALLOCATION_FAILURE or
+  // CL_OUT_OF_HOST_MEMORY when there is none).
+  cl_int allocateStorage(size_t bytes);
 
   const uint64_t serial_;
   Ref<Context> context_;

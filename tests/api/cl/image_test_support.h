@@ -114,6 +114,18 @@ struct Shape {
   size_t pixels() const { return extent(0) * extent(1) * extent(2); }
 };
 
+// A box inside `s`: x from x0 with `xRest` pixels left after it; y from 1 to the end and z from 1
+// with `zRest` slices left, where the type has those coordinates (else origin 0 and region 1).
+inline void innerBox(const Shape& s, size_t x0, size_t xRest, size_t zRest, size_t* origin,
+                     size_t* region) {
+  origin[0] = x0;
+  region[0] = s.extent(0) - x0 - xRest;
+  origin[1] = s.extent(1) > 1 ? 1 : 0;
+  region[1] = s.extent(1) > 1 ? s.extent(1) - 1 : 1;
+  origin[2] = s.extent(2) > 1 ? 1 : 0;
+  region[2] = s.extent(2) > 1 ? s.extent(2) - 1 - zRest : 1;
+}
+
 inline Shape smallShape(cl_mem_object_type t) {
   switch (t) {
     case CL_MEM_OBJECT_IMAGE1D_ARRAY: return {t, 13, 0, 0, 3};
@@ -273,6 +285,33 @@ inline bool isSigned(cl_channel_type t) {
 }
 inline bool isUnsigned(cl_channel_type t) {
   return t == CL_UNSIGNED_INT8 || t == CL_UNSIGNED_INT16 || t == CL_UNSIGNED_INT32;
+}
+
+// The whole image read back tightly packed.
+inline std::vector<unsigned char> readWholeImage(cl_command_queue q, cl_mem m, const Shape& s,
+                                                 size_t pixelBytes) {
+  std::vector<unsigned char> out(s.pixels() * pixelBytes, 0xee);
+  size_t origin[3] = {0, 0, 0}, region[3] = {s.extent(0), s.extent(1), s.extent(2)};
+  REQUIRE(clEnqueueReadImage(q, m, CL_TRUE, origin, region, 0, 0, out.data(), 0, nullptr,
+                             nullptr) == CL_SUCCESS);
+  return out;
+}
+
+// clCreateImage's error code (the image, if one is made, released).
+inline cl_int imageCreateError(cl_context ctx, cl_mem_flags flags, const cl_image_format* f,
+                               const cl_image_desc* d, void* host = nullptr) {
+  cl_int err = CL_SUCCESS;
+  cl_mem m = clCreateImage(ctx, flags, f, d, host, &err);
+  CHECK((err == CL_SUCCESS) == (m != nullptr));
+  if (m) clReleaseMemObject(m);
+  return err;
+}
+
+template <typename T>
+T eventValue(cl_event e, cl_event_info what) {
+  T v{};
+  REQUIRE(clGetEventInfo(e, what, sizeof v, &v, nullptr) == CL_SUCCESS);
+  return v;
 }
 
 template <typename T>

@@ -13,16 +13,6 @@ using namespace tessera::cltest;
 
 namespace {
 
-cl_program builtProgram(ClFixture& fx, const char* source, const char* options = nullptr) {
-  cl_int err = CL_SUCCESS;
-  cl_program p = clCreateProgramWithSource(fx.ctx, 1, &source, nullptr, &err);
-  REQUIRE(err == CL_SUCCESS);
-  cl_int r = clBuildProgram(p, 1, &fx.dev, options, nullptr, nullptr);
-  INFO(buildLog(p, fx.dev));
-  REQUIRE(r == CL_SUCCESS);
-  return p;
-}
-
 cl_int eventStatus(cl_event e) {
   cl_int s = 0;
   REQUIRE(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) ==

@@ -37,14 +37,6 @@ void boxCopy(Pixels& img, const size_t* origin, const size_t* region, unsigned c
     }
 }
 
-std::vector<unsigned char> readWhole(cl_command_queue q, cl_mem m, const Shape& s, size_t pb) {
-  std::vector<unsigned char> out(s.pixels() * pb, 0xee);
-  size_t origin[3] = {0, 0, 0}, region[3] = {s.extent(0), s.extent(1), s.extent(2)};
-  REQUIRE(clEnqueueReadImage(q, m, CL_TRUE, origin, region, 0, 0, out.data(), 0, nullptr,
-                             nullptr) == CL_SUCCESS);
-  return out;
-}
-
 cl_mem imageWith(ClFixture& fx, const cl_image_format& f, const Pixels& p,
                  cl_mem_flags flags = CL_MEM_READ_WRITE) {
   cl_mem m = makeImage(fx.ctx, flags, f, p.shape);
@@ -54,16 +46,19 @@ cl_mem imageWith(ClFixture& fx, const cl_image_format& f, const Pixels& p,
   return m;
 }
 
-cl_int eventStatus(cl_event e) {
-  cl_int s = 0;
-  REQUIRE(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof s, &s, nullptr) == CL_SUCCESS);
-  return s;
-}
 
-cl_command_type eventType(cl_event e) {
-  cl_command_type t = 0;
-  REQUIRE(clGetEventInfo(e, CL_EVENT_COMMAND_TYPE, sizeof t, &t, nullptr) == CL_SUCCESS);
-  return t;
+// For each image type: `body(type, shape, reference, image)` with an image of `f` holding the
+// reference's pixels (released after).
+template <typename Body>
+void forEachImage(ClFixture& fx, const cl_image_format& f, unsigned seed, Body body) {
+  for (cl_mem_object_type t : imageTypes()) {
+    INFO(imageTypeName(t));
+    const Shape s = smallShape(t);
+    Pixels ref(s, pixelSize(f), seed);
+    cl_mem m = imageWith(fx, f, ref);
+    body(t, s, ref, m);
+    clReleaseMemObject(m);
+  }
 }
 
 }  // namespace
@@ -75,15 +70,10 @@ TEST_CASE("Given every image type, when boxes are written and read with the host
   TESSERA_REQUIRE_IMAGES(fx.dev);
   const cl_image_format f{CL_RGBA, CL_UNSIGNED_INT8};
   const size_t pb = 4;
-  for (cl_mem_object_type t : imageTypes()) {
-    INFO(imageTypeName(t));
-    const Shape s = smallShape(t);
-    Pixels ref(s, pb, 11);
-    cl_mem m = imageWith(fx, f, ref);
+  forEachImage(fx, f, 11, [&](cl_mem_object_type t, const Shape& s, Pixels& ref, cl_mem m) {
     // A box inside the image: at (2, 1, 1) where the type has those coordinates.
-    size_t origin[3] = {2, s.extent(1) > 1 ? 1u : 0u, s.extent(2) > 1 ? 1u : 0u};
-    size_t region[3] = {s.extent(0) - 3, s.extent(1) > 1 ? s.extent(1) - 1 : 1,
-                        s.extent(2) > 1 ? s.extent(2) - 1 : 1};
+    size_t origin[3], region[3];
+    innerBox(s, 2, 1, 0, origin, region);
     const bool sliced = t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
                         t == CL_MEM_OBJECT_IMAGE3D;
     // Host rows padded by 5 pixels; slices (a 1D array's layers) by one more row.
@@ -98,7 +88,7 @@ TEST_CASE("Given every image type, when boxes are written and read with the host
     REQUIRE(clEnqueueWriteImage(fx.queue, m, CL_TRUE, origin, region, rowPitch, slicePitch,
                                 block.data(), 0, nullptr, nullptr) == CL_SUCCESS);
     boxCopy(ref, origin, region, block.data(), yStep, zStep, true);
-    CHECK(readWhole(fx.queue, m, s, pb) == ref.bytes);
+    CHECK(readWholeImage(fx.queue, m, s, pb) == ref.bytes);
     // Read back into padded memory: the padding stays as it was.
     std::vector<unsigned char> back(hostBytes, 0x77), expect(hostBytes, 0x77);
     boxCopy(ref, origin, region, expect.data(), yStep, zStep, false);
@@ -106,11 +96,10 @@ TEST_CASE("Given every image type, when boxes are written and read with the host
     REQUIRE(clEnqueueReadImage(fx.queue, m, CL_FALSE, origin, region, rowPitch, slicePitch,
                                back.data(), 0, nullptr, &e) == CL_SUCCESS);
     REQUIRE(clWaitForEvents(1, &e) == CL_SUCCESS);
-    CHECK(eventType(e) == CL_COMMAND_READ_IMAGE);
+    CHECK(eventValue<cl_command_type>(e, CL_EVENT_COMMAND_TYPE) == CL_COMMAND_READ_IMAGE);
     CHECK(back == expect);
     clReleaseEvent(e);
-    clReleaseMemObject(m);
-  }
+  });
 }
 
 TEST_CASE("Given images of every type, when boxes are copied between them, then the destination "
@@ -146,8 +135,8 @@ TEST_CASE("Given images of every type, when boxes are copied between them, then 
             c.region[0] * c.region[1] * pb, false);
     boxCopy(dst, c.dstOrigin, c.region, box.data(), c.region[0] * pb,
             c.region[0] * c.region[1] * pb, true);
-    CHECK(readWhole(fx.queue, md, dst.shape, pb) == dst.bytes);
-    CHECK(eventType(e) == CL_COMMAND_COPY_IMAGE);
+    CHECK(readWholeImage(fx.queue, md, dst.shape, pb) == dst.bytes);
+    CHECK(eventValue<cl_command_type>(e, CL_EVENT_COMMAND_TYPE) == CL_COMMAND_COPY_IMAGE);
     clReleaseEvent(e);
     clReleaseMemObject(ms);
     clReleaseMemObject(md);
@@ -161,7 +150,7 @@ TEST_CASE("Given images of every type, when boxes are copied between them, then 
   std::vector<unsigned char> box(5 * 3 * pb);
   boxCopy(p, a, region, box.data(), 5 * pb, 0, false);
   boxCopy(p, b, region, box.data(), 5 * pb, 0, true);
-  CHECK(readWhole(fx.queue, m, s, pb) == p.bytes);
+  CHECK(readWholeImage(fx.queue, m, s, pb) == p.bytes);
   // "CL_MEM_COPY_OVERLAP if src_image and dst_image are the same image object and the source and
   // destination regions overlap."
   CHECK(clEnqueueCopyImage(fx.queue, m, m, a, c2, region, 0, nullptr, nullptr) ==
@@ -217,9 +206,8 @@ TEST_CASE("Given every format, when a box is filled, then its pixels are the col
         Pixels ref(s, pb, 5);
         clearUndefinedBits(f, ref.bytes);
         cl_mem m = imageWith(fx, f, ref);
-        size_t origin[3] = {1, s.extent(1) > 1 ? 1u : 0u, s.extent(2) > 1 ? 1u : 0u};
-        size_t region[3] = {s.extent(0) - 2, s.extent(1) > 1 ? s.extent(1) - 1 : 1,
-                            s.extent(2) > 1 ? s.extent(2) - 2 : 1};
+        size_t origin[3], region[3];
+        innerBox(s, 1, 1, 1, origin, region);
         REQUIRE(clEnqueueFillImage(fx.queue, m, color, origin, region, 0, nullptr, nullptr) ==
                 CL_SUCCESS);
         std::vector<unsigned char> px = convertedPixel(f, color);
@@ -228,7 +216,7 @@ TEST_CASE("Given every format, when a box is filled, then its pixels are the col
           for (size_t y = 0; y < region[1]; ++y)
             for (size_t x = 0; x < region[0]; ++x)
               std::memcpy(ref.at(origin[0] + x, origin[1] + y, origin[2] + z), px.data(), pb);
-        std::vector<unsigned char> got = readWhole(fx.queue, m, s, pb);
+        std::vector<unsigned char> got = readWholeImage(fx.queue, m, s, pb);
         clearUndefinedBits(f, got);
         CHECK(got == ref.bytes);
         clReleaseMemObject(m);
@@ -249,7 +237,7 @@ TEST_CASE("Given every format, when a box is filled, then its pixels are the col
     REQUIRE(clEnqueueReadImage(fx.queue, m, CL_TRUE, origin, region, 0, 0, got.data(), 1, &e,
                                nullptr) == CL_SUCCESS);
     for (size_t i = 0; i < got.size(); ++i) CHECK(got[i] == colorF[i % 4]);
-    CHECK(eventType(e) == CL_COMMAND_FILL_IMAGE);
+    CHECK(eventValue<cl_command_type>(e, CL_EVENT_COMMAND_TYPE) == CL_COMMAND_FILL_IMAGE);
     clReleaseEvent(e);
     // "CL_INVALID_VALUE if fill_color is NULL, if origin is NULL, if region is NULL, if the region
     // being filled specified by origin and region is out of bounds".
@@ -274,14 +262,9 @@ TEST_CASE("Given an image and a buffer, when boxes are copied between them at of
   const cl_image_format f{CL_R, CL_SIGNED_INT16};
   const size_t pb = 2, offset = 6;
   cl_int err = CL_SUCCESS;
-  for (cl_mem_object_type t : imageTypes()) {
-    INFO(imageTypeName(t));
-    const Shape s = smallShape(t);
-    Pixels ref(s, pb, 8);
-    cl_mem m = imageWith(fx, f, ref);
-    size_t origin[3] = {1, s.extent(1) > 1 ? 1u : 0u, s.extent(2) > 1 ? 1u : 0u};
-    size_t region[3] = {s.extent(0) - 1, s.extent(1) > 1 ? s.extent(1) - 1 : 1,
-                        s.extent(2) > 1 ? s.extent(2) - 1 : 1};
+  forEachImage(fx, f, 8, [&](cl_mem_object_type, const Shape& s, Pixels& ref, cl_mem m) {
+    size_t origin[3], region[3];
+    innerBox(s, 1, 0, 0, origin, region);
     const size_t cb = region[0] * region[1] * region[2] * pb;
     cl_mem buf = clCreateBuffer(fx.ctx, 0, offset + cb, nullptr, &err);
     REQUIRE(err == CL_SUCCESS);
@@ -293,7 +276,7 @@ TEST_CASE("Given an image and a buffer, when boxes are copied between them at of
             CL_SUCCESS);
     boxCopy(ref, origin, region, expect.data(), region[0] * pb, region[0] * region[1] * pb, false);
     CHECK(got == expect);
-    CHECK(eventType(e) == CL_COMMAND_COPY_IMAGE_TO_BUFFER);
+    CHECK(eventValue<cl_command_type>(e, CL_EVENT_COMMAND_TYPE) == CL_COMMAND_COPY_IMAGE_TO_BUFFER);
     clReleaseEvent(e);
     // And back into the image at the origin, from new bytes.
     std::vector<unsigned char> fresh = pattern(cb, 31);
@@ -302,10 +285,10 @@ TEST_CASE("Given an image and a buffer, when boxes are copied between them at of
     size_t zero[3] = {0, 0, 0};
     REQUIRE(clEnqueueCopyBufferToImage(fx.queue, buf, m, offset, zero, region, 0, nullptr, &e) ==
             CL_SUCCESS);
-    CHECK(eventType(e) == CL_COMMAND_COPY_BUFFER_TO_IMAGE);
+    CHECK(eventValue<cl_command_type>(e, CL_EVENT_COMMAND_TYPE) == CL_COMMAND_COPY_BUFFER_TO_IMAGE);
     clReleaseEvent(e);
     boxCopy(ref, zero, region, fresh.data(), region[0] * pb, region[0] * region[1] * pb, true);
-    CHECK(readWhole(fx.queue, m, s, pb) == ref.bytes);
+    CHECK(readWholeImage(fx.queue, m, s, pb) == ref.bytes);
     // "CL_INVALID_VALUE if the region specified by dst_offset and the computed dst_cb is out of
     // bounds of dst_buffer" (and src_offset / src_cb).
     CHECK(clEnqueueCopyImageToBuffer(fx.queue, m, buf, origin, region, offset + 1, 0, nullptr,
@@ -324,8 +307,7 @@ TEST_CASE("Given an image and a buffer, when boxes are copied between them at of
     CHECK(clEnqueueCopyBufferToImage(fx.queue, m, m, 0, origin, region, 0, nullptr, nullptr) ==
           CL_INVALID_MEM_OBJECT);
     clReleaseMemObject(buf);
-    clReleaseMemObject(m);
-  }
+  });
 }
 
 TEST_CASE("Given images of every type, when boxes are mapped, written through the map and "
@@ -335,14 +317,9 @@ TEST_CASE("Given images of every type, when boxes are mapped, written through th
   TESSERA_REQUIRE_IMAGES(fx.dev);
   const cl_image_format f{CL_RGBA, CL_UNSIGNED_INT8};
   const size_t pb = 4;
-  for (cl_mem_object_type t : imageTypes()) {
-    INFO(imageTypeName(t));
-    const Shape s = smallShape(t);
-    Pixels ref(s, pb, 21);
-    cl_mem m = imageWith(fx, f, ref);
-    size_t origin[3] = {1, s.extent(1) > 1 ? 1u : 0u, s.extent(2) > 1 ? 1u : 0u};
-    size_t region[3] = {s.extent(0) - 2, s.extent(1) > 1 ? s.extent(1) - 1 : 1,
-                        s.extent(2) > 1 ? s.extent(2) - 1 : 1};
+  forEachImage(fx, f, 21, [&](cl_mem_object_type t, const Shape& s, Pixels& ref, cl_mem m) {
+    size_t origin[3], region[3];
+    innerBox(s, 1, 1, 0, origin, region);
     size_t rowPitch = 0, slicePitch = 77;
     cl_int err = CL_SUCCESS;
     cl_event e = nullptr;
@@ -352,7 +329,7 @@ TEST_CASE("Given images of every type, when boxes are mapped, written through th
                                                             nullptr, &e, &err));
     REQUIRE(err == CL_SUCCESS);
     REQUIRE(clWaitForEvents(1, &e) == CL_SUCCESS);
-    CHECK(eventType(e) == CL_COMMAND_MAP_IMAGE);
+    CHECK(eventValue<cl_command_type>(e, CL_EVENT_COMMAND_TYPE) == CL_COMMAND_MAP_IMAGE);
     clReleaseEvent(e);
     CHECK(memObjectInfo<cl_uint>(m, CL_MEM_MAP_COUNT) == 1);
     // "For a 1D and 2D image, zero is returned" as the slice pitch; a 1D array's layers are
@@ -377,11 +354,11 @@ TEST_CASE("Given images of every type, when boxes are mapped, written through th
     CHECK(mapped == seen);
     REQUIRE(clEnqueueUnmapMemObject(fx.queue, m, p, 0, nullptr, &e) == CL_SUCCESS);
     REQUIRE(clWaitForEvents(1, &e) == CL_SUCCESS);
-    CHECK(eventType(e) == CL_COMMAND_UNMAP_MEM_OBJECT);
+    CHECK(eventValue<cl_command_type>(e, CL_EVENT_COMMAND_TYPE) == CL_COMMAND_UNMAP_MEM_OBJECT);
     clReleaseEvent(e);
     CHECK(memObjectInfo<cl_uint>(m, CL_MEM_MAP_COUNT) == 0);
     boxCopy(ref, origin, region, writes.data(), region[0] * pb, region[0] * region[1] * pb, true);
-    CHECK(readWhole(fx.queue, m, s, pb) == ref.bytes);
+    CHECK(readWholeImage(fx.queue, m, s, pb) == ref.bytes);
     // "CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by clEnqueueMapBuffer or
     // clEnqueueMapImage for memobj" (it was unmapped).
     CHECK(clEnqueueUnmapMemObject(fx.queue, m, p, 0, nullptr, nullptr) == CL_INVALID_VALUE);
@@ -404,8 +381,7 @@ TEST_CASE("Given images of every type, when boxes are mapped, written through th
                             &slicePitch, 0, nullptr, nullptr, &err) == nullptr);
     CHECK(err == CL_INVALID_VALUE);
     clFinish(fx.queue);
-    clReleaseMemObject(m);
-  }
+  });
   // The host access flags: "CL_INVALID_OPERATION if image has been created with
   // CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is set in map_flags" (and the
   // write's converse).
@@ -444,12 +420,12 @@ TEST_CASE("Given image commands waiting on a user event, then none runs before i
                               &written) == CL_SUCCESS);
   REQUIRE(clEnqueueReadImage(fx.queue, m, CL_FALSE, origin, region, 0, 0, back.data(), 1, &written,
                              &read) == CL_SUCCESS);
-  CHECK(eventStatus(filled) > CL_COMPLETE);
-  CHECK(eventStatus(read) > CL_COMPLETE);
+  CHECK(eventValue<cl_int>(filled, CL_EVENT_COMMAND_EXECUTION_STATUS) > CL_COMPLETE);
+  CHECK(eventValue<cl_int>(read, CL_EVENT_COMMAND_EXECUTION_STATUS) > CL_COMPLETE);
   REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
   REQUIRE(clWaitForEvents(1, &read) == CL_SUCCESS);
   CHECK(back == host);
-  CHECK(eventType(written) == CL_COMMAND_WRITE_IMAGE);
+  CHECK(eventValue<cl_command_type>(written, CL_EVENT_COMMAND_TYPE) == CL_COMMAND_WRITE_IMAGE);
   for (cl_event e : {gate, filled, written, read}) clReleaseEvent(e);
 
   // Read and write: "CL_INVALID_VALUE if origin is NULL, if region is NULL, if ... out of bounds,

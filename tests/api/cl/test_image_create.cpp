@@ -12,23 +12,6 @@ namespace {
 
 const cl_image_format kRgba8{CL_RGBA, CL_UNORM_INT8};
 
-cl_int createError(cl_context ctx, cl_mem_flags flags, const cl_image_format* f,
-                   const cl_image_desc* d, void* host = nullptr) {
-  cl_int err = CL_SUCCESS;
-  cl_mem m = clCreateImage(ctx, flags, f, d, host, &err);
-  CHECK((err == CL_SUCCESS) == (m != nullptr));
-  if (m) clReleaseMemObject(m);
-  return err;
-}
-
-std::vector<unsigned char> readWhole(cl_command_queue q, cl_mem m, const Shape& s, size_t pb) {
-  std::vector<unsigned char> out(s.pixels() * pb, 0xee);
-  size_t origin[3] = {0, 0, 0}, region[3] = {s.extent(0), s.extent(1), s.extent(2)};
-  REQUIRE(clEnqueueReadImage(q, m, CL_TRUE, origin, region, 0, 0, out.data(), 0, nullptr,
-                             nullptr) == CL_SUCCESS);
-  return out;
-}
-
 // Pixel (x, y, z) of `s` in memory whose rows (a 1D array's layers) are `yStep` apart and slices
 // (a 2D array's layers) `zStep` apart.
 size_t at(size_t x, size_t y, size_t z, size_t pb, size_t yStep, size_t zStep) {
@@ -71,7 +54,7 @@ TEST_CASE("Given host memory with padded pitches, when images are made with CL_M
       std::vector<unsigned char> mine = host;
       cl_mem m = makeImage(fx.ctx, CL_MEM_READ_WRITE | hostFlag, f, s, mine.data(), rowPitch,
                            slicePitch);
-      CHECK(readWhole(fx.queue, m, s, pb) == expect);
+      CHECK(readWholeImage(fx.queue, m, s, pb) == expect);
       // "If image was created with a non-zero value for image_row_pitch, then the value provided
       // for image_row_pitch by the application is returned" (and the slice pitch likewise).
       CHECK(imageInfo<size_t>(m, CL_IMAGE_ROW_PITCH) == rowPitch);
@@ -109,7 +92,7 @@ TEST_CASE("Given host memory with padded pitches, when images are made with CL_M
   cl_mem a = makeImage(fx.ctx, CL_MEM_ALLOC_HOST_PTR, f, s);
   CHECK(memObjectInfo<cl_mem_flags>(a, CL_MEM_FLAGS) == (CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE));
   cl_mem b = makeImage(fx.ctx, CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR, f, s, host.data());
-  CHECK(readWhole(fx.queue, b, s, pb) == host);
+  CHECK(readWholeImage(fx.queue, b, s, pb) == host);
   clReleaseMemObject(a);
   clReleaseMemObject(b);
 }
@@ -164,30 +147,30 @@ TEST_CASE("Given a buffer, when 1D buffer images and 2D images are made over it,
   // CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR", the host access flags likewise.
   cl_mem ro = clCreateBuffer(fx.ctx, CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS, 256, nullptr, &err);
   d = describe({CL_MEM_OBJECT_IMAGE1D_BUFFER, 64, 0, 0, 0}, 0, 0, ro);
-  CHECK(createError(fx.ctx, CL_MEM_READ_WRITE, &kRgba8, &d) == CL_INVALID_VALUE);
-  CHECK(createError(fx.ctx, CL_MEM_WRITE_ONLY, &kRgba8, &d) == CL_INVALID_VALUE);
-  CHECK(createError(fx.ctx, CL_MEM_ALLOC_HOST_PTR, &kRgba8, &d) == CL_INVALID_VALUE);
-  CHECK(createError(fx.ctx, CL_MEM_HOST_READ_ONLY, &kRgba8, &d) == CL_INVALID_VALUE);
-  CHECK(createError(fx.ctx, CL_MEM_READ_ONLY, &kRgba8, &d) == CL_SUCCESS);
+  CHECK(imageCreateError(fx.ctx, CL_MEM_READ_WRITE, &kRgba8, &d) == CL_INVALID_VALUE);
+  CHECK(imageCreateError(fx.ctx, CL_MEM_WRITE_ONLY, &kRgba8, &d) == CL_INVALID_VALUE);
+  CHECK(imageCreateError(fx.ctx, CL_MEM_ALLOC_HOST_PTR, &kRgba8, &d) == CL_INVALID_VALUE);
+  CHECK(imageCreateError(fx.ctx, CL_MEM_HOST_READ_ONLY, &kRgba8, &d) == CL_INVALID_VALUE);
+  CHECK(imageCreateError(fx.ctx, CL_MEM_READ_ONLY, &kRgba8, &d) == CL_SUCCESS);
   // "image_width x size of element in bytes must be <= size of the buffer object".
   d.image_width = 65;
-  CHECK(createError(fx.ctx, 0, &kRgba8, &d) == CL_INVALID_IMAGE_SIZE);
+  CHECK(imageCreateError(fx.ctx, 0, &kRgba8, &d) == CL_INVALID_IMAGE_SIZE);
   // A host_ptr with an image made from a buffer.
   d.image_width = 64;
   unsigned char host[256];
-  CHECK(createError(fx.ctx, 0, &kRgba8, &d, host) == CL_INVALID_HOST_PTR);
+  CHECK(imageCreateError(fx.ctx, 0, &kRgba8, &d, host) == CL_INVALID_HOST_PTR);
   // A 1D buffer image needs a buffer; other types take none but 2D; an image is not a buffer.
   d.mem_object = nullptr;
-  CHECK(createError(fx.ctx, 0, &kRgba8, &d) == CL_INVALID_IMAGE_DESCRIPTOR);
+  CHECK(imageCreateError(fx.ctx, 0, &kRgba8, &d) == CL_INVALID_IMAGE_DESCRIPTOR);
   cl_mem image2d = makeImage(fx.ctx, 0, kRgba8, smallShape(CL_MEM_OBJECT_IMAGE2D));
   d.mem_object = image2d;
-  CHECK(createError(fx.ctx, 0, &kRgba8, &d) == CL_INVALID_IMAGE_DESCRIPTOR);
+  CHECK(imageCreateError(fx.ctx, 0, &kRgba8, &d) == CL_INVALID_IMAGE_DESCRIPTOR);
   cl_image_desc d3 = describe(smallShape(CL_MEM_OBJECT_IMAGE3D), 0, 0, ro);
-  CHECK(createError(fx.ctx, 0, &kRgba8, &d3) == CL_INVALID_IMAGE_DESCRIPTOR);
+  CHECK(imageCreateError(fx.ctx, 0, &kRgba8, &d3) == CL_INVALID_IMAGE_DESCRIPTOR);
   ClFixture otherContext;
   cl_mem foreign = clCreateBuffer(otherContext.ctx, 0, 256, nullptr, &err);
   d.mem_object = foreign;
-  CHECK(createError(fx.ctx, 0, &kRgba8, &d) == CL_INVALID_IMAGE_DESCRIPTOR);
+  CHECK(imageCreateError(fx.ctx, 0, &kRgba8, &d) == CL_INVALID_IMAGE_DESCRIPTOR);
   clReleaseMemObject(foreign);
   clReleaseMemObject(image2d);
   clReleaseMemObject(ro);
@@ -222,13 +205,13 @@ TEST_CASE("Given cl_khr_image2d_from_buffer, when a 2D image is made over a buff
   clReleaseMemObject(img);
   // "the image_row_pitch x image_height must be <= size of the buffer object".
   d.image_height = height + 1;
-  CHECK(createError(fx.ctx, 0, &f, &d) == CL_INVALID_IMAGE_SIZE);
+  CHECK(imageCreateError(fx.ctx, 0, &f, &d) == CL_INVALID_IMAGE_SIZE);
   // A pitch below the row or not a multiple of the pixel.
   d.image_height = height;
   d.image_row_pitch = width * 4 - 4;
-  CHECK(createError(fx.ctx, 0, &f, &d) == CL_INVALID_IMAGE_DESCRIPTOR);
+  CHECK(imageCreateError(fx.ctx, 0, &f, &d) == CL_INVALID_IMAGE_DESCRIPTOR);
   d.image_row_pitch = width * 4 + 2;
-  CHECK(createError(fx.ctx, 0, &f, &d) == CL_INVALID_IMAGE_DESCRIPTOR);
+  CHECK(imageCreateError(fx.ctx, 0, &f, &d) == CL_INVALID_IMAGE_DESCRIPTOR);
   clReleaseMemObject(buf);
 }
 
@@ -244,45 +227,44 @@ TEST_CASE("Given bad arguments, then image creation returns the spec's error for
         nullptr);
   CHECK(err == CL_INVALID_CONTEXT);
   // "CL_INVALID_VALUE if values specified in flags are not valid".
-  CHECK(createError(fx.ctx, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, &kRgba8, &d) == CL_INVALID_VALUE);
-  CHECK(createError(fx.ctx, CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS, &kRgba8, &d) ==
+  CHECK(imageCreateError(fx.ctx, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, &kRgba8, &d) == CL_INVALID_VALUE);
+  CHECK(imageCreateError(fx.ctx, CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS, &kRgba8, &d) ==
         CL_INVALID_VALUE);
-  CHECK(createError(fx.ctx, CL_MEM_KERNEL_READ_AND_WRITE, &kRgba8, &d) == CL_INVALID_VALUE);
-  CHECK(createError(fx.ctx, cl_mem_flags(1) << 40, &kRgba8, &d) == CL_INVALID_VALUE);
-  CHECK(createError(fx.ctx, CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR, &kRgba8, &d, host) ==
+  CHECK(imageCreateError(fx.ctx, CL_MEM_KERNEL_READ_AND_WRITE, &kRgba8, &d) == CL_INVALID_VALUE);
+  CHECK(imageCreateError(fx.ctx, cl_mem_flags(1) << 40, &kRgba8, &d) == CL_INVALID_VALUE);
+  CHECK(imageCreateError(fx.ctx, CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR, &kRgba8, &d, host) ==
         CL_INVALID_VALUE);
   // "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if values specified in image_format are not valid or if
   // image_format is NULL": unknown values, packed types with other orders than CL_RGB / CL_RGBx,
   // and element sizes that are not a power of two bits.
-  CHECK(createError(fx.ctx, 0, nullptr, &d) == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
-  for (cl_image_format bad : {cl_image_format{0x1234, CL_UNORM_INT8},
-                              cl_image_format{CL_RGBA, 0x1234},
-                              cl_image_format{CL_RGBA, CL_UNORM_SHORT_565},
-                              cl_image_format{CL_R, CL_UNORM_INT_101010},
-                              cl_image_format{CL_RGB, CL_UNORM_INT8},
-                              cl_image_format{CL_RGB, CL_FLOAT},
-                              cl_image_format{CL_BGRA, CL_UNORM_INT_101010_2}}) {
-    INFO(formatName(bad));
-    CHECK(createError(fx.ctx, 0, &bad, &d) == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
-  }
-  // "CL_IMAGE_FORMAT_NOT_SUPPORTED if there are no devices in context that support image_format":
-  // formats the spec allows that the device does not list.
-  for (cl_image_format unsupported : {cl_image_format{CL_sRGBA, CL_UNORM_INT8},
-                                      cl_image_format{CL_DEPTH, CL_FLOAT},
-                                      cl_image_format{CL_RGBx, CL_UNORM_SHORT_565},
-                                      cl_image_format{CL_INTENSITY, CL_UNSIGNED_INT8},
-                                      cl_image_format{CL_BGRA, CL_UNORM_INT16},
-                                      cl_image_format{CL_RGBA, CL_UNORM_INT_101010_2}}) {
-    INFO(formatName(unsupported));
-    CHECK(createError(fx.ctx, 0, &unsupported, &d) == CL_IMAGE_FORMAT_NOT_SUPPORTED);
+  CHECK(imageCreateError(fx.ctx, 0, nullptr, &d) == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+  // Formats the spec allows that the device does not list: "CL_IMAGE_FORMAT_NOT_SUPPORTED if there
+  // are no devices in context that support image_format".
+  const std::pair<cl_image_format, cl_int> formats[] = {
+      {{0x1234, CL_UNORM_INT8}, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR},
+      {{CL_RGBA, 0x1234}, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR},
+      {{CL_RGBA, CL_UNORM_SHORT_565}, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR},
+      {{CL_R, CL_UNORM_INT_101010}, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR},
+      {{CL_RGB, CL_UNORM_INT8}, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR},
+      {{CL_RGB, CL_FLOAT}, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR},
+      {{CL_BGRA, CL_UNORM_INT_101010_2}, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR},
+      {{CL_sRGBA, CL_UNORM_INT8}, CL_IMAGE_FORMAT_NOT_SUPPORTED},
+      {{CL_DEPTH, CL_FLOAT}, CL_IMAGE_FORMAT_NOT_SUPPORTED},
+      {{CL_RGBx, CL_UNORM_SHORT_565}, CL_IMAGE_FORMAT_NOT_SUPPORTED},
+      {{CL_INTENSITY, CL_UNSIGNED_INT8}, CL_IMAGE_FORMAT_NOT_SUPPORTED},
+      {{CL_BGRA, CL_UNORM_INT16}, CL_IMAGE_FORMAT_NOT_SUPPORTED},
+      {{CL_RGBA, CL_UNORM_INT_101010_2}, CL_IMAGE_FORMAT_NOT_SUPPORTED}};
+  for (const auto& [format, code] : formats) {
+    INFO(formatName(format));
+    CHECK(imageCreateError(fx.ctx, 0, &format, &d) == code);
   }
   // "CL_INVALID_IMAGE_DESCRIPTOR if values specified in image_desc are not valid or if image_desc
   // is NULL".
-  CHECK(createError(fx.ctx, 0, &kRgba8, nullptr) == CL_INVALID_IMAGE_DESCRIPTOR);
+  CHECK(imageCreateError(fx.ctx, 0, &kRgba8, nullptr) == CL_INVALID_IMAGE_DESCRIPTOR);
   auto bad = [&](auto change, void* hostPtr = nullptr, cl_mem_flags flags = 0) {
     cl_image_desc x = describe(smallShape(CL_MEM_OBJECT_IMAGE2D));
     change(x);
-    return createError(fx.ctx, flags, &kRgba8, &x, hostPtr);
+    return imageCreateError(fx.ctx, flags, &kRgba8, &x, hostPtr);
   };
   CHECK(bad([](cl_image_desc& x) { x.image_type = CL_MEM_OBJECT_BUFFER; }) ==
         CL_INVALID_IMAGE_DESCRIPTOR);
@@ -303,7 +285,7 @@ TEST_CASE("Given bad arguments, then image creation returns the spec's error for
   auto badArray = [&](cl_mem_object_type t, size_t slice) {
     cl_image_desc x = describe(smallShape(t));
     x.image_slice_pitch = slice;
-    return createError(fx.ctx, CL_MEM_COPY_HOST_PTR, &kRgba8, &x, host);
+    return imageCreateError(fx.ctx, CL_MEM_COPY_HOST_PTR, &kRgba8, &x, host);
   };
   CHECK(badArray(CL_MEM_OBJECT_IMAGE3D, 7 * 4 * 5 - 28) == CL_INVALID_IMAGE_DESCRIPTOR);
   CHECK(badArray(CL_MEM_OBJECT_IMAGE3D, 7 * 4 * 5 + 4) == CL_INVALID_IMAGE_DESCRIPTOR);
@@ -346,9 +328,9 @@ TEST_CASE("Given bad arguments, then image creation returns the spec's error for
   // "CL_INVALID_HOST_PTR if host_ptr is NULL and CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR are
   // set in flags or if host_ptr is not NULL but CL_MEM_COPY_HOST_PTR or CL_MEM_USE_HOST_PTR are
   // not set in flags."
-  CHECK(createError(fx.ctx, CL_MEM_USE_HOST_PTR, &kRgba8, &d) == CL_INVALID_HOST_PTR);
-  CHECK(createError(fx.ctx, CL_MEM_COPY_HOST_PTR, &kRgba8, &d) == CL_INVALID_HOST_PTR);
-  CHECK(createError(fx.ctx, CL_MEM_READ_WRITE, &kRgba8, &d, host) == CL_INVALID_HOST_PTR);
+  CHECK(imageCreateError(fx.ctx, CL_MEM_USE_HOST_PTR, &kRgba8, &d) == CL_INVALID_HOST_PTR);
+  CHECK(imageCreateError(fx.ctx, CL_MEM_COPY_HOST_PTR, &kRgba8, &d) == CL_INVALID_HOST_PTR);
+  CHECK(imageCreateError(fx.ctx, CL_MEM_READ_WRITE, &kRgba8, &d, host) == CL_INVALID_HOST_PTR);
   // "CL_INVALID_PROPERTY if a property name in properties is not a supported property name":
   // OpenCL defines none for images. An empty list is kept (CL_MEM_PROPERTIES).
   cl_mem_properties props[] = {0x4242, 1, 0};

@@ -19,16 +19,6 @@ struct Float4 {
   float v[4];
 };
 
-cl_program buildProgram(ClFixture& fx, const char* source, const char* options = nullptr) {
-  cl_int err = CL_SUCCESS;
-  cl_program p = clCreateProgramWithSource(fx.ctx, 1, &source, nullptr, &err);
-  REQUIRE(err == CL_SUCCESS);
-  cl_int r = clBuildProgram(p, 1, &fx.dev, options, nullptr, nullptr);
-  INFO(buildLog(p, fx.dev));
-  REQUIRE(r == CL_SUCCESS);
-  return p;
-}
-
 template <typename T>
 cl_mem bufferOf(ClFixture& fx, std::vector<T>& data) {
   cl_int err = CL_SUCCESS;
@@ -41,14 +31,6 @@ template <typename T>
 void readBuffer(ClFixture& fx, cl_mem m, std::vector<T>& out) {
   REQUIRE(clEnqueueReadBuffer(fx.queue, m, CL_TRUE, 0, out.size() * sizeof(T), out.data(), 0,
                               nullptr, nullptr) == CL_SUCCESS);
-}
-
-void setArgs(cl_kernel k, std::initializer_list<std::pair<size_t, const void*>> args) {
-  cl_uint i = 0;
-  for (const auto& [size, value] : args) {
-    INFO("argument " << i);
-    REQUIRE(clSetKernelArg(k, i++, size, value) == CL_SUCCESS);
-  }
 }
 
 // --- The spec's sampling of a 2D CL_RGBA / CL_FLOAT image ("Image Addressing and Filtering") -----
@@ -163,7 +145,7 @@ TEST_CASE("Given every sampler mode, when a kernel reads a float image through i
   cl_image_desc d = describe({CL_MEM_OBJECT_IMAGE2D, 5, 4, 0, 0});
   cl_mem img = clCreateImage(fx.ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &f, &d, ref.t.data(), &err);
   REQUIRE(err == CL_SUCCESS);
-  cl_program p = buildProgram(fx, kSample);
+  cl_program p = builtProgram(fx, kSample);
   cl_kernel k = makeKernel(p, "sample");
   // Coordinates whose images on the texel grid stay away from texel edges (NEAREST is then
   // unambiguous), in and out of the image.
@@ -195,7 +177,7 @@ TEST_CASE("Given every sampler mode, when a kernel reads a float image through i
         cl_mem cb = bufferOf(fx, coords), ob = bufferOf(fx, out);
         cl_sampler s = clCreateSampler(fx.ctx, normalized, mode, filter, &err);
         REQUIRE(err == CL_SUCCESS);
-        setArgs(k, {{sizeof img, &img}, {sizeof s, &s}, {sizeof cb, &cb}, {sizeof ob, &ob}});
+        setKernelArgs(k, {{sizeof img, &img}, {sizeof s, &s}, {sizeof cb, &cb}, {sizeof ob, &ob}});
         runKernel(fx.queue, k, 1, &n);
         readBuffer(fx, ob, out);
         for (size_t i = 0; i < n; ++i) {
@@ -220,7 +202,7 @@ TEST_CASE("Given every sampler mode, when a kernel reads a float image through i
   const size_t n = coords.size() / 2;
   std::vector<Float4> out(n);
   cl_mem cb = bufferOf(fx, coords), ob = bufferOf(fx, out);
-  setArgs(inl, {{sizeof img, &img}, {sizeof cb, &cb}, {sizeof ob, &ob}});
+  setKernelArgs(inl, {{sizeof img, &img}, {sizeof cb, &cb}, {sizeof ob, &ob}});
   runKernel(fx.queue, inl, 1, &n);
   readBuffer(fx, ob, out);
   for (size_t i = 0; i < n; ++i) {

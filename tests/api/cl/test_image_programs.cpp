@@ -14,32 +14,6 @@ using namespace tessera::cltest;
 
 namespace {
 
-cl_program buildProgram(ClFixture& fx, const char* source, const char* options = nullptr) {
-  cl_int err = CL_SUCCESS;
-  cl_program p = clCreateProgramWithSource(fx.ctx, 1, &source, nullptr, &err);
-  REQUIRE(err == CL_SUCCESS);
-  cl_int r = clBuildProgram(p, 1, &fx.dev, options, nullptr, nullptr);
-  INFO(buildLog(p, fx.dev));
-  REQUIRE(r == CL_SUCCESS);
-  return p;
-}
-
-void setArgs(cl_kernel k, std::initializer_list<std::pair<size_t, const void*>> args) {
-  cl_uint i = 0;
-  for (const auto& [size, value] : args) {
-    INFO("argument " << i);
-    REQUIRE(clSetKernelArg(k, i++, size, value) == CL_SUCCESS);
-  }
-}
-
-std::vector<unsigned char> readWhole(cl_command_queue q, cl_mem m, const Shape& s, size_t pb) {
-  std::vector<unsigned char> out(s.pixels() * pb, 0xee);
-  size_t origin[3] = {0, 0, 0}, region[3] = {s.extent(0), s.extent(1), s.extent(2)};
-  REQUIRE(clEnqueueReadImage(q, m, CL_TRUE, origin, region, 0, 0, out.data(), 0, nullptr,
-                             nullptr) == CL_SUCCESS);
-  return out;
-}
-
 const char* kWrite = R"(
 __kernel void wf(write_only image2d_t img, float4 a, float4 b) {
   int2 p = (int2)(get_global_id(0), get_global_id(1));
@@ -116,7 +90,7 @@ TEST_CASE("Given each format class, when kernels write images with write_imagef 
           "[cl][image][kernel]") {
   ClFixture fx;
   TESSERA_REQUIRE_IMAGES(fx.dev);
-  cl_program p = buildProgram(fx, kWrite);
+  cl_program p = builtProgram(fx, kWrite);
   const float fa[4] = {0.25f, -0.5f, 1.5f, 0.7f}, fb[4] = {0.3f, 0.123456f, 0.999f, -2.0f};
   const int32_t ia[4] = {-200, 70000, 5, -1}, ib[4] = {127, -128, 40000, -40000};
   const uint32_t ua[4] = {300, 70000, 5, 0}, ub[4] = {255, 65535, 1u << 31, 17};
@@ -129,7 +103,7 @@ TEST_CASE("Given each format class, when kernels write images with write_imagef 
     const void* b = isSigned(t) ? static_cast<const void*>(ib) : isUnsigned(t) ? static_cast<const void*>(ub) : fb;
     cl_mem img = makeImage(fx.ctx, CL_MEM_WRITE_ONLY, f, s);
     cl_kernel k = makeKernel(p, name);
-    setArgs(k, {{sizeof img, &img}, {16, a}, {16, b}});
+    setKernelArgs(k, {{sizeof img, &img}, {16, a}, {16, b}});
     size_t global[2] = {s.width, s.height};
     runKernel(fx.queue, k, 2, global);
     const size_t pb = pixelSize(f);
@@ -139,7 +113,7 @@ TEST_CASE("Given each format class, when kernels write images with write_imagef 
         const auto& px = (x + y) % 2 ? pa : pbx;
         expect.insert(expect.end(), px.begin(), px.end());
       }
-    std::vector<unsigned char> got = readWhole(fx.queue, img, s, pb);
+    std::vector<unsigned char> got = readWholeImage(fx.queue, img, s, pb);
     clearUndefinedBits(f, got);
     CHECK(got == expect);
     clReleaseKernel(k);
@@ -157,11 +131,11 @@ TEST_CASE("Given each format class, when kernels write images with write_imagef 
     INFO(c.kernel);
     cl_mem img = makeImage(fx.ctx, CL_MEM_WRITE_ONLY, u32, c.shape);
     cl_kernel k = makeKernel(p, c.kernel);
-    setArgs(k, {{sizeof img, &img}});
+    setKernelArgs(k, {{sizeof img, &img}});
     size_t global[3] = {c.shape.extent(0), c.shape.extent(1), c.shape.extent(2)};
     cl_uint dims = c.shape.type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? 1 : 3;
     runKernel(fx.queue, k, dims, global);
-    std::vector<unsigned char> bytes = readWhole(fx.queue, img, c.shape, 16);
+    std::vector<unsigned char> bytes = readWholeImage(fx.queue, img, c.shape, 16);
     std::vector<uint32_t> got(bytes.size() / 4);
     std::memcpy(got.data(), bytes.data(), bytes.size());
     size_t i = 0;
@@ -186,7 +160,7 @@ TEST_CASE("Given images of every type, when kernels read them without a sampler 
           "[cl][image][kernel]") {
   ClFixture fx;
   TESSERA_REQUIRE_IMAGES(fx.dev);
-  cl_program p = buildProgram(fx, kRead);
+  cl_program p = builtProgram(fx, kRead);
   const cl_image_format f{CL_RGBA, CL_UNSIGNED_INT16};
   const char* kernels[] = {"r1d", "r1db", "r1da", "r2d", "r2da", "r3d"};
   cl_int err = CL_SUCCESS;
@@ -201,7 +175,7 @@ TEST_CASE("Given images of every type, when kernels read them without a sampler 
                                 nullptr, nullptr) == CL_SUCCESS);
     cl_mem out = clCreateBuffer(fx.ctx, 0, s.pixels() * 16, nullptr, &err);
     cl_kernel k = makeKernel(p, kernels[i]);
-    setArgs(k, {{sizeof img, &img}, {sizeof out, &out}});
+    setKernelArgs(k, {{sizeof img, &img}, {sizeof out, &out}});
     cl_uint dims = s.extent(2) > 1 ? 3 : s.extent(1) > 1 ? 2 : 1;
     runKernel(fx.queue, k, dims, region);
     std::vector<uint32_t> got(s.pixels() * 4);
@@ -223,7 +197,7 @@ TEST_CASE("Given images of every type, when kernels read them without a sampler 
   cl_mem b = makeImage(fx.ctx, 0, fb, smallShape(CL_MEM_OBJECT_IMAGE3D));
   cl_mem out = clCreateBuffer(fx.ctx, 0, 16 * sizeof(cl_int), nullptr, &err);
   cl_kernel q = makeKernel(p, "queries");
-  setArgs(q, {{sizeof a, &a}, {sizeof b, &b}, {sizeof out, &out}});
+  setKernelArgs(q, {{sizeof a, &a}, {sizeof b, &b}, {sizeof out, &out}});
   size_t one = 1;
   runKernel(fx.queue, q, 1, &one);
   cl_int v[11];
@@ -238,7 +212,7 @@ TEST_CASE("Given images of every type, when kernels read them without a sampler 
   std::vector<cl_int> ints = {1, 2, 3, 4};
   cl_mem ib = clCreateBuffer(fx.ctx, CL_MEM_COPY_HOST_PTR, 16, ints.data(), &err);
   cl_kernel bk = makeKernel(p, "buffer_kernel");
-  setArgs(bk, {{sizeof ib, &ib}});
+  setKernelArgs(bk, {{sizeof ib, &ib}});
   size_t four = 4;
   runKernel(fx.queue, bk, 1, &four);
   REQUIRE(clEnqueueReadBuffer(fx.queue, ib, CL_TRUE, 0, 16, ints.data(), 0, nullptr, nullptr) ==
@@ -259,7 +233,7 @@ TEST_CASE("Given a read_write image, when a kernel reads and rewrites each pixel
   ClFixture fx;
   TESSERA_REQUIRE_IMAGES(fx.dev);
   if (deviceInfo<cl_uint>(fx.dev, CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS) == 0) return;
-  cl_program p = buildProgram(fx, R"(
+  cl_program p = builtProgram(fx, R"(
 __kernel void bump(read_write image2d_t img) {
   int2 p = (int2)(get_global_id(0), get_global_id(1));
   write_imagei(img, p, read_imagei(img, p) + (int4)(1, 2, 3, 4));
@@ -272,10 +246,10 @@ __kernel void bump(read_write image2d_t img) {
   for (size_t i = 0; i < data.size(); ++i) data[i] = int32_t(i * 3) - 50;
   cl_mem img = makeImage(fx.ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, f, s, data.data());
   cl_kernel k = makeKernel(p, "bump");
-  setArgs(k, {{sizeof img, &img}});
+  setKernelArgs(k, {{sizeof img, &img}});
   size_t global[2] = {s.width, s.height};
   runKernel(fx.queue, k, 2, global);
-  std::vector<unsigned char> got = readWhole(fx.queue, img, s, 16);
+  std::vector<unsigned char> got = readWholeImage(fx.queue, img, s, 16);
   std::vector<int32_t> v(data.size());
   std::memcpy(v.data(), got.data(), got.size());
   for (size_t i = 0; i < v.size(); ++i) CHECK(v[i] == data[i] + int32_t(i % 4) + 1);
@@ -292,7 +266,7 @@ TEST_CASE("Given an RGBA8 picture, when a 3x3 Gaussian blur and a bilinear scali
   // The kernel with a sampler_t argument comes first: Debian's SPIR-V translator 15 aborts
   // ("Inconsistent operand types" in SPIRVStore) on a module where a kernel using a sampler written
   // in OpenCL C precedes one taking a sampler_t argument; the build fails with that log.
-  cl_program p = buildProgram(fx, R"(
+  cl_program p = builtProgram(fx, R"(
 __kernel void scale(read_only image2d_t in, sampler_t s, write_only image2d_t out) {
   int2 p = (int2)(get_global_id(0), get_global_id(1));
   float2 c = (float2)((p.x + 0.5f) / get_image_width(out), (p.y + 0.5f) / get_image_height(out));
@@ -324,10 +298,10 @@ __kernel void blur(read_only image2d_t in, write_only image2d_t out) {
                         {CL_MEM_OBJECT_IMAGE2D, size_t(w), size_t(h), 0, 0}, pic.data());
   cl_mem blurred = makeImage(fx.ctx, CL_MEM_WRITE_ONLY, f, {CL_MEM_OBJECT_IMAGE2D, size_t(w), size_t(h), 0, 0});
   cl_kernel blur = makeKernel(p, "blur");
-  setArgs(blur, {{sizeof in, &in}, {sizeof blurred, &blurred}});
+  setKernelArgs(blur, {{sizeof in, &in}, {sizeof blurred, &blurred}});
   size_t global[2] = {size_t(w), size_t(h)};
   runKernel(fx.queue, blur, 2, global);
-  std::vector<unsigned char> got = readWhole(fx.queue, blurred, {CL_MEM_OBJECT_IMAGE2D, size_t(w), size_t(h), 0, 0}, 4);
+  std::vector<unsigned char> got = readWholeImage(fx.queue, blurred, {CL_MEM_OBJECT_IMAGE2D, size_t(w), size_t(h), 0, 0}, 4);
   const float k3[3] = {1, 2, 1};
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x)
@@ -345,10 +319,10 @@ __kernel void blur(read_only image2d_t in, write_only image2d_t out) {
   const Shape scaledShape{CL_MEM_OBJECT_IMAGE2D, size_t(sw), size_t(sh), 0, 0};
   cl_mem scaled = makeImage(fx.ctx, CL_MEM_WRITE_ONLY, f, scaledShape);
   cl_kernel scale = makeKernel(p, "scale");
-  setArgs(scale, {{sizeof in, &in}, {sizeof s, &s}, {sizeof scaled, &scaled}});
+  setKernelArgs(scale, {{sizeof in, &in}, {sizeof s, &s}, {sizeof scaled, &scaled}});
   size_t sg[2] = {size_t(sw), size_t(sh)};
   runKernel(fx.queue, scale, 2, sg);
-  got = readWhole(fx.queue, scaled, scaledShape, 4);
+  got = readWholeImage(fx.queue, scaled, scaledShape, 4);
   for (int y = 0; y < sh; ++y)
     for (int x = 0; x < sw; ++x)
       for (int c = 0; c < 4; ++c) {

@@ -12,15 +12,6 @@ using namespace tessera::cltest;
 
 namespace {
 
-cl_int createError(cl_context ctx, cl_mem_flags flags, const cl_image_format* f,
-                   const cl_image_desc* d, void* host = nullptr) {
-  cl_int err = CL_SUCCESS;
-  cl_mem m = clCreateImage(ctx, flags, f, d, host, &err);
-  CHECK((err == CL_SUCCESS) == (m != nullptr));
-  if (m) clReleaseMemObject(m);
-  return err;
-}
-
 std::vector<cl_image_format> listed(cl_context ctx, cl_mem_flags flags, cl_mem_object_type t) {
   cl_uint n = 0;
   REQUIRE(clGetSupportedImageFormats(ctx, flags, t, 0, nullptr, &n) == CL_SUCCESS);
@@ -34,27 +25,6 @@ bool contains(const std::vector<cl_image_format>& v, const cl_image_format& f) {
     return x.image_channel_order == f.image_channel_order &&
            x.image_channel_data_type == f.image_channel_data_type;
   });
-}
-
-// The whole image read back tightly packed.
-std::vector<unsigned char> readImage(cl_command_queue q, cl_mem m, const Shape& s, size_t pb) {
-  std::vector<unsigned char> out(s.pixels() * pb, 0xee);
-  size_t origin[3] = {0, 0, 0}, region[3] = {s.extent(0), s.extent(1), s.extent(2)};
-  REQUIRE(clEnqueueReadImage(q, m, CL_TRUE, origin, region, 0, 0, out.data(), 0, nullptr,
-                             nullptr) == CL_SUCCESS);
-  return out;
-}
-
-// `tight` laid out with pitches: rows `yStep` apart (a 1D array's layers) and slices `zStep`.
-std::vector<unsigned char> spread(const std::vector<unsigned char>& tight, const Shape& s,
-                                  size_t pb, size_t yStep, size_t zStep) {
-  size_t bytes = (s.extent(2) - 1) * zStep + (s.extent(1) - 1) * yStep + s.extent(0) * pb;
-  std::vector<unsigned char> out(bytes, 0x5a);
-  size_t row = s.extent(0) * pb;
-  for (size_t z = 0; z < s.extent(2); ++z)
-    for (size_t y = 0; y < s.extent(1); ++y)
-      std::memcpy(&out[z * zStep + y * yStep], &tight[(z * s.extent(1) + y) * row], row);
-  return out;
 }
 
 }  // namespace
@@ -158,7 +128,7 @@ TEST_CASE("Given every format and image type, when an image is written and read 
       size_t origin[3] = {0, 0, 0}, region[3] = {s.extent(0), s.extent(1), s.extent(2)};
       REQUIRE(clEnqueueWriteImage(fx.queue, m, CL_TRUE, origin, region, 0, 0, data.data(), 0,
                                   nullptr, nullptr) == CL_SUCCESS);
-      std::vector<unsigned char> back = readImage(fx.queue, m, s, pb);
+      std::vector<unsigned char> back = readWholeImage(fx.queue, m, s, pb);
       clearUndefinedBits(f, back);
       CHECK(back == data);
 

@@ -22,17 +22,6 @@ const cl_addressing_mode kAddressing[] = {CL_ADDRESS_NONE, CL_ADDRESS_CLAMP_TO_E
                                           CL_ADDRESS_CLAMP, CL_ADDRESS_REPEAT,
                                           CL_ADDRESS_MIRRORED_REPEAT};
 
-cl_program sourceProgram(ClFixture& fx, const char* source) {
-  cl_int err = CL_SUCCESS;
-  cl_program p = clCreateProgramWithSource(fx.ctx, 1, &source, nullptr, &err);
-  REQUIRE(err == CL_SUCCESS);
-  // read_write images are OpenCL C 2.0 and later (__opencl_c_read_write_images in 3.0).
-  cl_int r = clBuildProgram(p, 1, &fx.dev, "-cl-std=CL3.0 -cl-kernel-arg-info", nullptr, nullptr);
-  INFO(buildLog(p, fx.dev));
-  REQUIRE(r == CL_SUCCESS);
-  return p;
-}
-
 const char* kArgs = R"(
 __kernel void k(read_only image2d_t a, write_only image3d_t b, read_write image2d_array_t c,
                 image1d_buffer_t d, sampler_t s, __global int* out, read_only image1d_array_t e) {
@@ -144,7 +133,8 @@ TEST_CASE("Given image and sampler arguments, then clSetKernelArg takes images o
           "[cl][image][kernel][sampler]") {
   ClFixture fx;
   TESSERA_REQUIRE_IMAGES(fx.dev);
-  cl_program p = sourceProgram(fx, kArgs);
+  // read_write images are OpenCL C 2.0 and later (__opencl_c_read_write_images in 3.0).
+  cl_program p = builtProgram(fx, kArgs, "-cl-std=CL3.0 -cl-kernel-arg-info");
   cl_kernel k = makeKernel(p, "k");
   const cl_image_format f{CL_RGBA, CL_FLOAT};
   std::vector<cl_mem> images;
