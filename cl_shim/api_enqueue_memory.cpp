@@ -1,41 +1,19 @@
-// Buffer commands: read, write, copy, fill (also by rectangles), map, unmap and migrate. Each
-// checks its handles and arguments as the spec says, then appends Level Zero copies, fills or
-// barriers through Queue::enqueue, holding the memory objects until the command completes (so a
-// buffer released meanwhile lives on until then).
+// Buffer commands: read, write, copy, fill (also by rectangles), map, unmap and migrate (the last
+// two also of images). Each checks its handles and arguments as the spec says, then appends Level
+// Zero copies, fills or barriers through Queue::enqueue, holding the memory objects until the
+// command completes (so a buffer released meanwhile lives on until then).
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "cl_shim/api.h"
 #include "cl_shim/api_support.h"
-#include "cl_shim/memory.h"
-#include "cl_shim/queue.h"
+#include "cl_shim/enqueue_support.h"
 
 namespace tessera::cl::api {
 namespace {
 
 using Ze = ze_command_list_handle_t;
-
-// The queue and a memory object of its context: CL_INVALID_COMMAND_QUEUE, CL_INVALID_MEM_OBJECT,
-// "CL_INVALID_CONTEXT if the context associated with command_queue and buffer are not the same".
-cl_int queueAndBuffer(cl_command_queue queue, cl_mem buffer, Queue*& q, Memory*& m) {
-  q = Queue::from(queue);
-  if (!q) return CL_INVALID_COMMAND_QUEUE;
-  m = Memory::from(buffer);
-  if (!m) return CL_INVALID_MEM_OBJECT;
-  if (&m->context() != &q->context()) return CL_INVALID_CONTEXT;
-  return CL_SUCCESS;
-}
-
-// [offset, offset + size) within [0, limit), without overflow.
-bool inBounds(size_t offset, size_t size, size_t limit) {
-  return offset <= limit && size <= limit - offset;
-}
-
-// A command with nothing to do but its waits and its event.
-ze_result_t appendNop(Ze l, ze_event_handle_t signal, uint32_t nw, ze_event_handle_t* w) {
-  return zeCommandListAppendBarrier(l, signal, nw, w);
-}
 
 // --- Rectangles ----------------------------------------------------------------------------------
 
@@ -215,13 +193,6 @@ cl_int readWriteRect(bool write, cl_command_queue queue, cl_mem buffer, cl_bool 
       {m}, blocking);
 }
 
-bool validMapFlags(cl_map_flags f) {
-  const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-  // "CL_MAP_WRITE_INVALIDATE_REGION ... is mutually exclusive with CL_MAP_READ or CL_MAP_WRITE."
-  return !(f & ~known) &&
-         !((f & CL_MAP_WRITE_INVALIDATE_REGION) && (f & (CL_MAP_READ | CL_MAP_WRITE)));
-}
-
 }  // namespace
 
 cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
@@ -278,8 +249,9 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
   return guarded([&] {
     Queue* q;
     Memory *src, *dst;
-    if (cl_int e = queueAndBuffer(command_queue, src_buffer, q, src); e != CL_SUCCESS) return e;
-    if (cl_int e = queueAndBuffer(command_queue, dst_buffer, q, dst); e != CL_SUCCESS) return e;
+    if (cl_int e = queueAndPair(command_queue, src_buffer, dst_buffer, queueAndBuffer, q, src, dst);
+        e != CL_SUCCESS)
+      return e;
     // "CL_INVALID_VALUE if src_offset, dst_offset, size, src_offset + size or dst_offset + size
     // require accessing elements outside the src_buffer and dst_buffer buffer objects
     // respectively."
@@ -316,8 +288,9 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
   return guarded([&] {
     Queue* q;
     Memory *src, *dst;
-    if (cl_int e = queueAndBuffer(command_queue, src_buffer, q, src); e != CL_SUCCESS) return e;
-    if (cl_int e = queueAndBuffer(command_queue, dst_buffer, q, dst); e != CL_SUCCESS) return e;
+    if (cl_int e = queueAndPair(command_queue, src_buffer, dst_buffer, queueAndBuffer, q, src, dst);
+        e != CL_SUCCESS)
+      return e;
     if (!src_origin || !dst_origin || !region) return CL_INVALID_VALUE;
     // "CL_INVALID_VALUE if any region array element is 0", the pitch rules (resolvePitches) and
     // "if the region being read or written specified by (src_origin, region, src_row_pitch,
@@ -411,12 +384,8 @@ void* clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
       err = CL_INVALID_EVENT_WAIT_LIST;
       return nullptr;
     }
-    // "CL_INVALID_OPERATION if buffer has been created with CL_MEM_HOST_WRITE_ONLY or
-    // CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is set in map_flags or if buffer has been created with
-    // CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS and CL_MAP_WRITE or
-    // CL_MAP_WRITE_INVALIDATE_REGION is set in map_flags."
-    if (((map_flags & CL_MAP_READ) && !m->hostMayRead()) ||
-        ((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && !m->hostMayWrite())) {
+    // The host access flags (hostMayMap's quote).
+    if (!hostMayMap(*m, map_flags)) {
       err = CL_INVALID_OPERATION;
       return nullptr;
     }
@@ -437,7 +406,7 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, vo
   return guarded([&] {
     Queue* q;
     Memory* m;
-    if (cl_int e = queueAndBuffer(command_queue, memobj, q, m); e != CL_SUCCESS) return e;
+    if (cl_int e = queueAndMemory(command_queue, memobj, q, m); e != CL_SUCCESS) return e;
     if (!waitListShapeOk(num_events_in_wait_list, event_wait_list))
       return CL_INVALID_EVENT_WAIT_LIST;
     // "CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by clEnqueueMapBuffer or
@@ -462,7 +431,7 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_me
     std::vector<RefCounted*> holds;
     for (cl_uint i = 0; i < num_mem_objects; ++i) {
       Memory* m;
-      if (cl_int e = queueAndBuffer(command_queue, mem_objects[i], q, m); e != CL_SUCCESS) return e;
+      if (cl_int e = queueAndMemory(command_queue, mem_objects[i], q, m); e != CL_SUCCESS) return e;
       holds.push_back(m);
     }
     // "CL_INVALID_VALUE if flags is not 0 or is not any of the values described in the table".

@@ -1,6 +1,6 @@
 // Memory object entry points: buffers, sub-buffers, their queries, references and destructor
-// callbacks. The objects are in memory.h; images and pipes are refused in
-// api_unsupported_images.cpp.
+// callbacks, for buffers and images. The objects are in memory.h; images are created in
+// api_image.cpp, pipes refused in api_unsupported_interop.cpp.
 #include "cl_shim/api.h"
 #include "cl_shim/api_support.h"
 #include "cl_shim/memory.h"
@@ -46,7 +46,8 @@ cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties*
 cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buffer_create_type,
                          const void* buffer_create_info, cl_int* errcode_ret) {
   return guardedCreate(errcode_ret, [&](cl_int& err) -> cl_mem {
-    Memory* parent = Memory::from(buffer);
+    // "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object" (an image is not one).
+    Memory* parent = Memory::buffer(buffer);
     if (!parent) { err = CL_INVALID_MEM_OBJECT; return nullptr; }
     // "CL_INVALID_VALUE if the value specified in buffer_create_type is not valid" and "if value(s)
     // specified in buffer_create_info (for a given buffer_create_type) is not valid or if

@@ -1,44 +1,11 @@
-// Entry points for what a Tessera device does not have: samplers (no images), native kernels and
-// on-device queues. Each validates its handles first, so the error names the real problem.
+// Entry points for what a Tessera device does not have: native kernels and on-device queues. Each
+// validates its handles first, so the error names the real problem.
 #include "cl_shim/api.h"
 #include "cl_shim/api_support.h"
 #include "cl_shim/context.h"
 #include "cl_shim/queue.h"
 
 namespace tessera::cl::api {
-namespace {
-
-cl_sampler refuseSampler(cl_context context, cl_int* errcode_ret) {
-  return guardedCreate(errcode_ret, [&](cl_int& err) -> cl_sampler {
-    // "CL_INVALID_CONTEXT if context is not a valid context." / "CL_INVALID_OPERATION if images
-    // are not supported by any device associated with context (i.e. CL_DEVICE_IMAGE_SUPPORT
-    // specified in the Device Queries table is CL_FALSE)."
-    err = Context::from(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT;
-    return nullptr;
-  });
-}
-
-}  // namespace
-
-cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords,
-                           cl_addressing_mode addressing_mode, cl_filter_mode filter_mode,
-                           cl_int* errcode_ret) {
-  return refuseSampler(context, errcode_ret);
-}
-
-cl_sampler clCreateSamplerWithProperties(cl_context context,
-                                         const cl_sampler_properties* sampler_properties,
-                                         cl_int* errcode_ret) {
-  return refuseSampler(context, errcode_ret);
-}
-
-// No sampler object can exist, so every handle given here is "not a valid sampler object".
-cl_int clRetainSampler(cl_sampler sampler) { return CL_INVALID_SAMPLER; }
-cl_int clReleaseSampler(cl_sampler sampler) { return CL_INVALID_SAMPLER; }
-cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t param_value_size,
-                        void* param_value, size_t* param_value_size_ret) {
-  return CL_INVALID_SAMPLER;
-}
 
 cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void(CL_CALLBACK* user_func)(void*),
                              void* args, size_t cb_args, cl_uint num_mem_objects,

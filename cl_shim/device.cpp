@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "cl_shim/image_format.h"
 #include "cl_shim/partition_dump.h"
 #include "cl_shim/platform.h"
 
@@ -12,6 +13,8 @@ Device::Device(Platform& platform, ze_device_handle_t ze, Device* parent, Partit
   zeDeviceGetProperties(ze_, &props_);
   zeDeviceGetComputeProperties(ze_, &compute_);
   zeDeviceGetModuleProperties(ze_, &module_);
+  if (zeDeviceGetImageProperties(ze_, &image_) != ZE_RESULT_SUCCESS)
+    image_ = {ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES};
   const ZeExtensions& ext = platform_.ext();
   ext.topologyProperties(ze_, &topology_);
   uint32_t n = 0;
@@ -27,6 +30,10 @@ Device::Device(Platform& platform, ze_device_handle_t ze, Device* parent, Partit
   memories_.assign(n, ze_device_memory_properties_t{ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES});
   zeDeviceGetMemoryProperties(ze_, &n, memories_.data());
   recordDeviceForDump(*this);
+}
+
+bool Device::imageSupport() const {
+  return kImagesEnabled && image_.maxImageDims2D > 0 && image_.maxReadImageArgs > 0;
 }
 
 bool Device::descendsFrom(const Device* d) const {

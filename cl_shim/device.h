@@ -50,6 +50,10 @@ class Device : public Object<_cl_device_id, 0x44455631 /* "DEV1" */> {
   const ze_device_properties_t& zeProperties() const { return props_; }
   const ze_device_compute_properties_t& zeCompute() const { return compute_; }
   const ze_device_module_properties_t& zeModule() const { return module_; }
+  const ze_device_image_properties_t& zeImage() const { return image_; }
+  // CL_DEVICE_IMAGE_SUPPORT: Level Zero has images on this device and OpenCL's are switched on
+  // (kImagesEnabled, image_format.h).
+  bool imageSupport() const;
 
   // cl_intel_device_partition_by_names: queues alive on this device.
   std::atomic<int> liveQueues{0};
@@ -74,6 +78,7 @@ class Device : public Object<_cl_device_id, 0x44455631 /* "DEV1" */> {
   ze_device_properties_t props_{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
   ze_device_compute_properties_t compute_{ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
   ze_device_module_properties_t module_{ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES};
+  ze_device_image_properties_t image_{ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES};
   ze_tessera_device_topology_properties_t topology_{ZE_STRUCTURE_TYPE_TESSERA_DEVICE_TOPOLOGY_PROPERTIES};
   std::vector<uint32_t> pus_;
   std::vector<ze_tessera_cache_t> caches_;

@@ -6,6 +6,7 @@
 
 #include "cl_shim/api_support.h"
 #include "cl_shim/device.h"
+#include "cl_shim/image.h"
 #include "cl_shim/platform.h"
 #include "cl_shim/recording.h"
 
@@ -50,16 +51,25 @@ std::vector<cl_name_version> openclCVersions() {
 // each one working: "CL_DEVICE_OPENCL_C_FEATURES: Returns an array of optional OpenCL C features
 // supported by the compiler for the device". tests/api/cl/test_features.cpp checks that the two
 // agree macro by macro.
-std::vector<cl_name_version> openclCFeatures() {
+std::vector<cl_name_version> openclCFeatures(const Device& d) {
   std::vector<cl_name_version> v;
-  for (const char* f :
-       {"__opencl_c_int64", "__opencl_c_fp64", "__opencl_c_program_scope_global_variables",
-        "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
-        "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices"}) {
+  auto add = [&](const char* f) {
     cl_name_version e{};
     e.version = CL_MAKE_VERSION(3, 0, 0);
     std::snprintf(e.name, sizeof e.name, "%s", f);
     v.push_back(e);
+  };
+  for (const char* f :
+       {"__opencl_c_int64", "__opencl_c_fp64", "__opencl_c_program_scope_global_variables",
+        "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
+        "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices"})
+    add(f);
+  // Images: "__opencl_c_images ... supported if CL_DEVICE_IMAGE_SUPPORT is CL_TRUE", with writes to
+  // 3D images (cl_khr_3d_image_writes) and, when they work, read_write images.
+  if (d.imageSupport()) {
+    add("__opencl_c_images");
+    add("__opencl_c_3d_image_writes");
+    if (kReadWriteImages) add("__opencl_c_read_write_images");
   }
   return v;
 }
@@ -111,20 +121,22 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
     case CL_DEVICE_MAX_CLOCK_FREQUENCY: return u(props_.coreClockRate);
     case CL_DEVICE_ADDRESS_BITS: return u(64);
     case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return ul(props_.maxMemAllocSize);
-    case CL_DEVICE_IMAGE_SUPPORT: return b(false);
-    case CL_DEVICE_MAX_READ_IMAGE_ARGS:
-    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_SAMPLERS:
-    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return u(0);
-    case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-    case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
-    case CL_DEVICE_IMAGE3D_MAX_WIDTH:
-    case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-    case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return sz(0);
+    // Images: Level Zero's limits (imageLimits), every one 0 "if CL_DEVICE_IMAGE_SUPPORT is
+    // CL_FALSE".
+    case CL_DEVICE_IMAGE_SUPPORT: return b(imageSupport());
+    case CL_DEVICE_MAX_READ_IMAGE_ARGS: return u(imageLimits(*this).readArgs);
+    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: return u(imageLimits(*this).writeArgs);
+    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: return u(imageLimits(*this).readWriteArgs);
+    case CL_DEVICE_MAX_SAMPLERS: return u(imageLimits(*this).samplers);
+    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: return u(imageLimits(*this).pitchAlignment);
+    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return u(imageLimits(*this).baseAlignment);
+    case CL_DEVICE_IMAGE2D_MAX_WIDTH: return sz(imageLimits(*this).width2D);
+    case CL_DEVICE_IMAGE2D_MAX_HEIGHT: return sz(imageLimits(*this).height2D);
+    case CL_DEVICE_IMAGE3D_MAX_WIDTH: return sz(imageLimits(*this).width3D);
+    case CL_DEVICE_IMAGE3D_MAX_HEIGHT: return sz(imageLimits(*this).height3D);
+    case CL_DEVICE_IMAGE3D_MAX_DEPTH: return sz(imageLimits(*this).depth3D);
+    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: return sz(imageLimits(*this).bufferPixels);
+    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return sz(imageLimits(*this).arraySize);
     case CL_DEVICE_MAX_PARAMETER_SIZE: return sz(kMaxParameterSize);
     case CL_DEVICE_MEM_BASE_ADDR_ALIGN: return u(kMemBaseAddrAlignBits);
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return u(kMemBaseAddrAlignBits / 8);
@@ -181,7 +193,7 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
     case CL_DEVICE_NUMERIC_VERSION: return out.scalar<cl_version>(CL_MAKE_VERSION(3, 0, 0));
     case CL_DEVICE_OPENCL_C_VERSION: return out.string("OpenCL C 1.2 Tessera");
     case CL_DEVICE_OPENCL_C_ALL_VERSIONS: return out.array(openclCVersions());
-    case CL_DEVICE_OPENCL_C_FEATURES: return out.array(openclCFeatures());
+    case CL_DEVICE_OPENCL_C_FEATURES: return out.array(openclCFeatures(*this));
     case CL_DEVICE_EXTENSIONS: return out.string(Platform::extensions());
     // cl_qcom_recordable_queues: "Maximum number of commands that may be recorded in a
     // cl_recording_qcom object."

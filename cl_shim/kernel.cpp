@@ -2,152 +2,16 @@
 
 #include <atomic>
 #include <cstring>
-#include <functional>
-#include <map>
 
 #include "cl_shim/api_support.h"
 #include "cl_shim/device.h"
 #include "cl_shim/errors.h"
+#include "cl_shim/kernel_arg_types.h"
 #include "cl_shim/kernel_attributes.h"
-#include "spirv/instructions.h"
 #include "support/checked_math.h"
 
 namespace tessera::cl {
-namespace {
-
 using spirv::ArgKind;
-
-bool isPointer(ArgKind k) {
-  return k == ArgKind::GlobalPointer || k == ArgKind::ConstantPointer ||
-         k == ArgKind::GenericPointer;
-}
-
-// What clGetKernelArgInfo needs beyond spirv::reflect: OpenCL C type names rebuilt from the
-// module's types, and the parameters' FuncParamAttr / Volatile decorations. A small walk over the
-// instruction stream, bounds-checked like reflect (the module has been built by now anyway).
-struct ArgTypeInfo {
-  std::vector<std::string> typeNames;
-  std::vector<cl_kernel_arg_type_qualifier> qualifiers;
-};
-
-ArgTypeInfo argTypeInfo(const std::vector<uint8_t>& bytes, const spirv::KernelInfo& k) {
-  ArgTypeInfo out;
-  std::vector<uint32_t> w = spirv::toWords(bytes);
-  struct Type { uint32_t op = 0; std::vector<uint32_t> ops; };
-  std::map<uint32_t, Type> types;
-  std::map<uint32_t, std::string> names;
-  std::map<uint32_t, cl_kernel_arg_type_qualifier> decorations;
-  std::vector<uint32_t> params;
-  // The front end's exact spellings, when it kept them: OpString "kernel_arg_type.<kernel>.<t>,<t>,"
-  // and "kernel_arg_type_qual.<kernel>.<q>,<q>," (the translator's kernel-argument metadata).
-  std::vector<std::string> keptTypes, keptQualifiers;
-  auto splitList = [](const std::string& list) {
-    std::vector<std::string> items;
-    size_t start = 0;
-    for (size_t comma; (comma = list.find(',', start)) != std::string::npos; start = comma + 1)
-      items.push_back(list.substr(start, comma - start));
-    return items;
-  };
-  bool inKernel = false;
-  auto str = [&](size_t at, size_t end) {
-    std::string s;
-    for (size_t i = at; i < end; ++i)
-      for (int b = 0; b < 4; ++b) {
-        char c = char((w[i] >> (8 * b)) & 0xff);
-        if (!c) return s;
-        s += c;
-      }
-    return s;
-  };
-  for (const spirv::Instruction& inst : spirv::Instructions(w)) {
-    const size_t i = inst.offset;
-    const uint32_t n = inst.wordCount(), op = inst.opcode();
-    const uint32_t* a = inst.words.data() + 1;
-    switch (op) {
-      case 5: if (n >= 3) names[a[0]] = str(i + 2, i + n); break;  // OpName
-      case 7: {                                                     // OpString
-        std::string text = str(i + 2, i + n);
-        const std::string typePrefix = "kernel_arg_type." + k.name + ".";
-        const std::string qualPrefix = "kernel_arg_type_qual." + k.name + ".";
-        if (text.rfind(typePrefix, 0) == 0) keptTypes = splitList(text.substr(typePrefix.size()));
-        if (text.rfind(qualPrefix, 0) == 0) keptQualifiers = splitList(text.substr(qualPrefix.size()));
-        break;
-      }
-      case 71:                                                     // OpDecorate
-        if (n >= 3) {
-          if (a[1] == 38 && n >= 4 && a[2] == 6) decorations[a[0]] |= CL_KERNEL_ARG_TYPE_CONST;     // NoWrite
-          if (a[1] == 38 && n >= 4 && a[2] == 4) decorations[a[0]] |= CL_KERNEL_ARG_TYPE_RESTRICT;  // NoAlias
-          if (a[1] == 21) decorations[a[0]] |= CL_KERNEL_ARG_TYPE_VOLATILE;                        // Volatile
-        }
-        break;
-      case 54: inKernel = n >= 2 && a[1] == k.functionId; break;  // OpFunction
-      case 55: if (inKernel && n >= 3) params.push_back(a[1]); break;  // OpFunctionParameter
-      case 56: inKernel = false; break;                               // OpFunctionEnd
-      default:
-        if (op >= 19 && op <= 39 && n >= 2) {  // OpType*
-          Type t{op, {}};
-          for (uint32_t j = 1; j + 1 < n; ++j) t.ops.push_back(a[j]);
-          types[a[0]] = std::move(t);
-        }
-    }
-  }
-  std::function<std::string(uint32_t, int)> name = [&](uint32_t id, int depth) -> std::string {
-    auto it = types.find(id);
-    if (it == types.end() || depth > 8) return "";
-    const Type& t = it->second;
-    switch (t.op) {
-      case 19: return "void";
-      case 20: return "bool";
-      case 21: {  // OpTypeInt: SPIR-V kernels do not keep signedness
-        uint32_t width = t.ops.empty() ? 32 : t.ops[0];
-        return width == 8 ? "char" : width == 16 ? "short" : width == 64 ? "long" : "int";
-      }
-      case 22: {
-        uint32_t width = t.ops.empty() ? 32 : t.ops[0];
-        return width == 16 ? "half" : width == 64 ? "double" : "float";
-      }
-      case 23: return t.ops.size() >= 2 ? name(t.ops[0], depth + 1) + std::to_string(t.ops[1]) : "";
-      case 30: {  // OpTypeStruct: "struct.Params" from the translator
-        std::string s = names.count(id) ? names[id] : "struct";
-        if (s.rfind("struct.", 0) == 0) s = s.substr(7);
-        return s;
-      }
-      case 32: return t.ops.size() >= 2 ? name(t.ops[1], depth + 1) + "*" : "";  // OpTypePointer
-      case 26: return "sampler_t";
-      case 25: return "image_t";
-      default: return "";
-    }
-  };
-  for (size_t i = 0; i < k.args.size(); ++i) {
-    const spirv::KernelArg& arg = k.args[i];
-    std::string n = name(arg.typeId, 0);
-    if (arg.kind == ArgKind::ByValue) {
-      // ByVal structs arrive as pointers: the reflected typeId is the pointee; keep it unstarred.
-      if (!n.empty() && n.back() == '*') n.pop_back();
-    }
-    if (arg.kind == ArgKind::LocalPointer || isPointer(arg.kind)) {
-      if (n.empty() || n.back() != '*') n += "*";
-    }
-    if (keptTypes.size() == k.args.size() && !keptTypes[i].empty()) n = keptTypes[i];
-    out.typeNames.push_back(n);
-    cl_kernel_arg_type_qualifier q = CL_KERNEL_ARG_TYPE_NONE;
-    if (i < params.size() && decorations.count(params[i])) q = decorations[params[i]];
-    if (keptQualifiers.size() == k.args.size()) {
-      const std::string& words = keptQualifiers[i];
-      if (words.find("const") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_CONST;
-      if (words.find("restrict") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_RESTRICT;
-      if (words.find("volatile") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_VOLATILE;
-      if (words.find("pipe") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_PIPE;
-    }
-    if (!isPointer(arg.kind) && arg.kind != ArgKind::LocalPointer) q = CL_KERNEL_ARG_TYPE_NONE;
-    // "CL_KERNEL_ARG_TYPE_CONST is returned ... if the argument is a pointer to constant".
-    if (arg.kind == ArgKind::ConstantPointer) q |= CL_KERNEL_ARG_TYPE_CONST;
-    out.qualifiers.push_back(q);
-  }
-  return out;
-}
-
-}  // namespace
 
 Kernel* Kernel::create(Program& program, const std::string& name, cl_int& err) {
   size_t unit = 0;
@@ -160,6 +24,12 @@ Kernel* Kernel::create(Program& program, const std::string& name, cl_int& err) {
   k->info_ = *info;
   k->unit_ = unit;
   k->args_.resize(info->args.size());
+  // The image type each image argument declares, for clSetKernelArg's check.
+  for (const spirv::KernelArg& a : info->args)
+    if (a.kind == ArgKind::Image) {
+      k->imageTypes_ = argTypeInfo(program.unitSpirv(unit), *info).imageTypes;
+      break;
+    }
   err = k->makeZeKernels();
   if (err != CL_SUCCESS) {
     k->releaseApi();
@@ -209,6 +79,7 @@ Kernel* Kernel::clone(cl_int& err) {
   k->info_ = info_;
   k->unit_ = unit_;
   k->args_ = args_;
+  k->imageTypes_ = imageTypes_;
   k->svmPointers_ = svmPointers_;
   k->fineGrainSystem_ = fineGrainSystem_;
   // "clCloneKernel is used to make a shallow copy of the kernel object, its arguments and any
@@ -217,8 +88,7 @@ Kernel* Kernel::clone(cl_int& err) {
   for (cl_uint i = 0; err == CL_SUCCESS && i < k->args_.size(); ++i) {
     const Arg& a = k->args_[i];
     if (!a.set) continue;
-    err = a.localSize ? k->applyLocked(i, a.localSize, nullptr)
-                      : k->applyLocked(i, a.value.size(), a.value.data());
+    err = k->applyLocked(i, a);
   }
   if (err != CL_SUCCESS) {
     k->releaseApi();
@@ -229,15 +99,33 @@ Kernel* Kernel::clone(cl_int& err) {
   return k;
 }
 
-cl_int Kernel::applyLocked(cl_uint index, size_t size, const void* value) {
+std::vector<uint8_t> Kernel::valueFor(const Arg& a, const Device& d) {
+  auto bytes = [](auto handle) {
+    std::vector<uint8_t> v(sizeof handle);
+    std::memcpy(v.data(), &handle, sizeof handle);
+    return v;
+  };
+  if (a.sampler) return bytes(a.sampler->zeFor(d));
+  if (Memory* m = a.handle ? argBuffer(a) : nullptr; m && m->image())
+    return bytes(m->image()->zeFor(d));
+  return a.value;
+}
+
+cl_int Kernel::applyLocked(cl_uint index, const Arg& a) {
   const bool local = info_.args.at(index).kind == ArgKind::LocalPointer;
+  const bool perDevice = a.sampler || info_.args[index].kind == ArgKind::Image;
   for (auto& z : zes_) {
     // A __local size larger than the device's local memory is accepted here and refused by the
     // enqueue, as OpenCL places that failure: clEnqueueNDRangeKernel's "CL_OUT_OF_RESOURCES if
     // ... insufficient resources such as registers or local memory" (clSetKernelArg names no error
     // for it). Level Zero refuses such a size at once, so that device's kernel is not told.
-    if (local && size > z.device->zeCompute().maxSharedLocalMemory) continue;
-    ze_result_t r = zeKernelSetArgumentValue(z.ze, index, size, value);
+    if (local && a.localSize > z.device->zeCompute().maxSharedLocalMemory) continue;
+    // Images and samplers are Level Zero objects of each root device.
+    std::vector<uint8_t> own;
+    if (perDevice) own = valueFor(a, *z.device);
+    const std::vector<uint8_t>& v = perDevice ? own : a.value;
+    ze_result_t r = local ? zeKernelSetArgumentValue(z.ze, index, a.localSize, nullptr)
+                          : zeKernelSetArgumentValue(z.ze, index, v.size(), v.data());
     if (r == ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE) return CL_INVALID_ARG_SIZE;
     if (r == ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX) return CL_INVALID_ARG_INDEX;
     if (r == ZE_RESULT_ERROR_INVALID_NULL_POINTER || r == ZE_RESULT_ERROR_INVALID_ARGUMENT)
@@ -266,9 +154,9 @@ cl_int Kernel::encodeArg(cl_uint index, size_t size, const void* value, Arg& a) 
       cl_mem handle = value ? *static_cast<const cl_mem*>(value) : nullptr;
       void* address = nullptr;
       if (handle) {
-        Memory* m = Memory::from(handle);
+        Memory* m = Memory::buffer(handle);
         // "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
-        // specified arg_value is not a valid memory object."
+        // specified arg_value is not a valid memory object" (for a pointer, a buffer).
         if (!m || &m->context() != &program_->context()) return CL_INVALID_MEM_OBJECT;
         a.memory = Ref<Memory>(m);
         a.handle = handle;
@@ -293,19 +181,37 @@ cl_int Kernel::encodeArg(cl_uint index, size_t size, const void* value, Arg& a) 
       if (!value) return CL_INVALID_ARG_VALUE;
       a.value.assign(static_cast<const uint8_t*>(value), static_cast<const uint8_t*>(value) + size);
       break;
-    case ArgKind::Sampler:
-      // "CL_INVALID_ARG_SIZE if ... the argument is a sampler and arg_size != sizeof(cl_sampler)";
-      // otherwise "CL_INVALID_SAMPLER for an argument declared to be of type sampler_t when the
-      // specified arg_value is not a valid sampler object": the device has no samplers
-      // (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE), so none is.
+    case ArgKind::Sampler: {
+      // "CL_INVALID_ARG_SIZE if ... arg_value points to a sampler object and arg_size is not equal
+      // to sizeof(cl_sampler)"; "CL_INVALID_SAMPLER if the kernel argument is a sampler, but
+      // arg_value does not point to a valid sampler object". The kernel holds the sampler (a
+      // sampler has no destructor callback to miss).
       if (size != sizeof(cl_sampler)) return CL_INVALID_ARG_SIZE;
-      return CL_INVALID_SAMPLER;
-    case ArgKind::Image:
-      // "... if the argument is a memory object and arg_size != sizeof(cl_mem)"; no image object
-      // can exist: "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
-      // specified arg_value is not a valid memory object".
+      Sampler* s = value ? Sampler::from(*static_cast<const cl_sampler*>(value)) : nullptr;
+      if (!s || &s->context() != &program_->context()) return CL_INVALID_SAMPLER;
+      a.sampler = Ref<Sampler>(s);
+      a.value = valueFor(a, *zes_.front().device);
+      break;
+    }
+    case ArgKind::Image: {
+      // "... if the argument is a memory object and arg_size != sizeof(cl_mem)"; "CL_INVALID_MEM_OBJECT
+      // ... if arg_value points to a valid memory object, but the memory object is not valid for
+      // the kernel argument": "The memory object specified as argument value must be a 2D image
+      // object if the argument is declared to be of type image2d_t" (and so on).
       if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
-      return CL_INVALID_MEM_OBJECT;
+      cl_mem handle = value ? *static_cast<const cl_mem*>(value) : nullptr;
+      Memory* m = Memory::image(handle);
+      if (!m || &m->context() != &program_->context()) return CL_INVALID_MEM_OBJECT;
+      if (index < imageTypes_.size() && imageTypes_[index] &&
+          imageTypes_[index] != m->image()->type())
+        return CL_INVALID_MEM_OBJECT;
+      // Named like a buffer, without being held (Arg::handle, serial).
+      a.memory = Ref<Memory>(m);
+      a.handle = handle;
+      a.serial = m->serial();
+      a.value = valueFor(a, *zes_.front().device);
+      break;
+    }
     case ArgKind::Unsupported:
       // Pipes, queues and the like, which the device does not have: no value is valid.
       return CL_INVALID_ARG_VALUE;
@@ -322,8 +228,7 @@ cl_int Kernel::setArg(cl_uint index, size_t size, const void* value) {
   // destructor callbacks) even while it is still a kernel's argument.
   a.memory = Ref<Memory>();
   std::lock_guard lock(mutex_);
-  cl_int err = a.localSize ? applyLocked(index, a.localSize, nullptr)
-                           : applyLocked(index, a.value.size(), a.value.data());
+  cl_int err = applyLocked(index, a);
   if (err != CL_SUCCESS) return err;
   args_[index] = std::move(a);
   return CL_SUCCESS;
@@ -346,7 +251,7 @@ cl_int Kernel::setArgSVMPointer(cl_uint index, const void* ptr) {
   Arg a;
   if (cl_int err = encodeSvmArg(index, ptr, a); err != CL_SUCCESS) return err;
   std::lock_guard lock(mutex_);
-  if (cl_int err = applyLocked(index, a.value.size(), a.value.data()); err != CL_SUCCESS) return err;
+  if (cl_int err = applyLocked(index, a); err != CL_SUCCESS) return err;
   args_[index] = std::move(a);
   return CL_SUCCESS;
 }

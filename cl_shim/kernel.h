@@ -14,6 +14,7 @@
 #include "cl_shim/memory.h"
 #include "cl_shim/object.h"
 #include "cl_shim/program.h"
+#include "cl_shim/sampler.h"
 
 namespace tessera::cl {
 
@@ -25,13 +26,14 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
 
   struct Arg {
     bool set = false;
-    // A buffer argument: named by handle and serial (Memory::serial). A kernel object does not
-    // keep its arguments' buffers alive; `memory` holds one only where a copy of the values must
-    // (a recording's dispatches).
+    // A buffer or image argument: named by handle and serial (Memory::serial). A kernel object
+    // does not keep its arguments' memory objects alive; `memory` holds one only where a copy of
+    // the values must (a recording's dispatches).
     cl_mem handle = nullptr;
     uint64_t serial = 0;
     Ref<Memory> memory;
-    std::vector<uint8_t> value;  // what was given to the ze kernels
+    Ref<Sampler> sampler;        // a sampler argument (held)
+    std::vector<uint8_t> value;  // what was given to the ze kernels (valueFor: per device)
     size_t localSize = 0;        // __local arguments
     const void* svm = nullptr;   // clSetKernelArgSVMPointer
   };
@@ -76,8 +78,11 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
   // (cleared first, so a caller can keep one vector's storage across launches). False when an
   // argument names a buffer the application has released since. Under mutex().
   bool launchHolds(std::vector<RefCounted*>& out);
-  // The live buffer an argument names; null when it was released.
+  // The live buffer or image an argument names; null when it was released.
   static Memory* argBuffer(const Arg& a);
+  // What the ze kernel of device `d` is given for `a`: its value, or for an image or sampler the
+  // Level Zero image or sampler of d's root device.
+  static std::vector<uint8_t> valueFor(const Arg& a, const Device& d);
 
   cl_int info(cl_kernel_info param, size_t size, void* value, size_t* sizeRet);
   cl_int argInfo(cl_uint index, cl_kernel_arg_info param, size_t size, void* value,
@@ -94,7 +99,7 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
  private:
   Kernel() = default;
   cl_int makeZeKernels();
-  cl_int applyLocked(cl_uint index, size_t size, const void* value);
+  cl_int applyLocked(cl_uint index, const Arg& a);
 
   Ref<Program> program_;
   std::string name_;
@@ -103,6 +108,7 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
   bool attached_ = false;  // counted in program_->attachedKernels
   std::vector<PerDevice> zes_;
   std::vector<Arg> args_;
+  std::vector<cl_mem_object_type> imageTypes_;  // per argument; empty without image arguments
   std::vector<void*> svmPointers_;
   cl_bool fineGrainSystem_ = CL_TRUE;
   mutable std::mutex mutex_;

@@ -61,21 +61,26 @@ Memory* Memory::createBuffer(Context& context, cl_mem_flags flags, size_t size, 
     // pointer; otherwise returns CL_FALSE."
     m->usesSvm_ = context.isSvmPointer(hostPtr);
   } else {
-    ze_host_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
-    void* p = nullptr;
-    ze_result_t r = zeMemAllocHost(context.ze(), &desc, size, kBufferAlignment, &p);
-    if (r != ZE_RESULT_SUCCESS) {
+    if ((err = m->allocateStorage(size)) != CL_SUCCESS) {
       m->releaseApi();
-      err = r == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY ? CL_OUT_OF_HOST_MEMORY
-                                                    : CL_MEM_OBJECT_ALLOCATION_FAILURE;
       return nullptr;
     }
-    m->address_ = static_cast<char*>(p);
-    m->ownsStorage_ = true;
-    if (flags & CL_MEM_COPY_HOST_PTR) std::memcpy(p, hostPtr, size);
+    if (flags & CL_MEM_COPY_HOST_PTR) std::memcpy(m->address_, hostPtr, size);
   }
   err = CL_SUCCESS;
   return m;
+}
+
+cl_int Memory::allocateStorage(size_t bytes) {
+  ze_host_mem_alloc_desc_t desc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+  void* p = nullptr;
+  ze_result_t r = zeMemAllocHost(context_->ze(), &desc, bytes, kBufferAlignment, &p);
+  if (r != ZE_RESULT_SUCCESS)
+    return r == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY ? CL_OUT_OF_HOST_MEMORY
+                                                   : CL_MEM_OBJECT_ALLOCATION_FAILURE;
+  address_ = static_cast<char*>(p);
+  ownsStorage_ = true;
+  return CL_SUCCESS;
 }
 
 Memory* Memory::createSubBuffer(Memory& parent, cl_mem_flags flags, size_t origin, size_t size,
@@ -130,11 +135,23 @@ Memory::Memory()
         return next.fetch_add(1, std::memory_order_relaxed);
       }()) {}
 
+Memory* Memory::buffer(cl_mem h) {
+  Memory* m = from(h);
+  return m && !m->image_ ? m : nullptr;
+}
+
+Memory* Memory::image(cl_mem h) {
+  Memory* m = from(h);
+  return m && m->image_ ? m : nullptr;
+}
+
 Memory::~Memory() {
   // "The registered user callback functions are called in the reverse order in which they were
   // registered ... when the memory object is deleted" (after the storage may be reused).
   for (auto it = destructorCallbacks_.rbegin(); it != destructorCallbacks_.rend(); ++it)
     it->first(handle(), it->second);
+  // An image's ze images go before the storage they are over (and its buffer's reference after).
+  image_.reset();
   if (ownsStorage_) zeMemFree(context_->ze(), address_);
 }
 
@@ -162,7 +179,8 @@ void Memory::addDestructorCallback(MemDestructorNotify fn, void* data) {
 cl_int Memory::info(cl_mem_info param, size_t size, void* value, size_t* sizeRet) {
   InfoWriter out(size, value, sizeRet);
   switch (param) {
-    case CL_MEM_TYPE: return out.scalar<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER);
+    case CL_MEM_TYPE:
+      return out.scalar<cl_mem_object_type>(image_ ? image_->type() : CL_MEM_OBJECT_BUFFER);
     case CL_MEM_FLAGS: return out.scalar(flags_);
     case CL_MEM_SIZE: return out.scalar(size_);
     case CL_MEM_HOST_PTR: return out.scalar(hostPtr_);
@@ -172,8 +190,12 @@ cl_int Memory::info(cl_mem_info param, size_t size, void* value, size_t* sizeRet
     }
     case CL_MEM_REFERENCE_COUNT: return out.scalar<cl_uint>(apiRefs());
     case CL_MEM_CONTEXT: return out.scalar<cl_context>(context_->handle());
-    case CL_MEM_ASSOCIATED_MEMOBJECT:
-      return out.scalar<cl_mem>(parent_ ? parent_->handle() : nullptr);
+    case CL_MEM_ASSOCIATED_MEMOBJECT: {
+      // "the memory object specified as buffer argument to clCreateSubBuffer" or
+      // "image_desc->mem_object if memobj is an image object created using clCreateImage".
+      Memory* from = parent_ ? parent_.get() : image_ ? image_->buffer() : nullptr;
+      return out.scalar<cl_mem>(from ? from->handle() : nullptr);
+    }
     case CL_MEM_OFFSET: return out.scalar(offset_);
     case CL_MEM_USES_SVM_POINTER: return out.scalar<cl_bool>(usesSvm_ ? CL_TRUE : CL_FALSE);
     case CL_MEM_PROPERTIES: return out.array(properties_);

@@ -1,14 +1,17 @@
-// A cl_mem buffer: host memory the device reaches directly (a Tessera device is the host). Its
-// storage is a Level Zero host allocation, or the application's memory for CL_MEM_USE_HOST_PTR
-// (zero copy, as OpenCL intends it on a CPU); a sub-buffer is a window on its parent's storage.
-// Maps return pointers into the storage itself.
+// A cl_mem: a buffer or an image, host memory the device reaches directly (a Tessera device is the
+// host). Its storage is a Level Zero host allocation, or the application's memory for
+// CL_MEM_USE_HOST_PTR (zero copy, as OpenCL intends it on a CPU); a sub-buffer is a window on its
+// parent's storage, an image made from a buffer uses the buffer's. Maps return pointers into the
+// storage itself. An image has an Image part (image.h) with its format, sizes and ze images.
 #pragma once
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <vector>
 
 #include "cl_shim/context.h"
+#include "cl_shim/image.h"
 #include "cl_shim/object.h"
 
 namespace tessera::cl {
@@ -23,7 +26,18 @@ class Memory : public Object<_cl_mem, 0x4d454d31 /* "MEM1" */> {
   // clCreateSubBuffer with CL_BUFFER_CREATE_TYPE_REGION.
   static Memory* createSubBuffer(Memory& parent, cl_mem_flags flags, size_t origin, size_t size,
                                  cl_int& err);
+  // clCreateImage(WithProperties) and the 1.1 creators (image_create.cpp): checks the flags,
+  // format, descriptor and host_ptr as the spec says.
+  static Memory* createImage(Context& context, cl_mem_flags flags, const cl_image_format* format,
+                             const cl_image_desc* desc, void* hostPtr,
+                             std::vector<cl_mem_properties> properties, cl_int& err);
   static Memory* from(cl_mem h) { return Object::from<Memory>(h); }
+  // A live buffer or image: the handle's object when it is one, else null.
+  static Memory* buffer(cl_mem h);
+  static Memory* image(cl_mem h);
+
+  // The image part (image.h); null for a buffer.
+  const Image* image() const { return image_.get(); }
 
   Context& context() const { return *context_; }
   cl_mem_flags flags() const { return flags_; }
@@ -60,6 +74,9 @@ class Memory : public Object<_cl_mem, 0x4d454d31 /* "MEM1" */> {
 
  private:
   Memory();
+  // Storage of its own: a Level Zero host allocation (CL_MEM_OBJECT_ALLOCATION_FAILURE or
+  // CL_OUT_OF_HOST_MEMORY when there is none).
+  cl_int allocateStorage(size_t bytes);
 
   const uint64_t serial_;
   Ref<Context> context_;
@@ -75,6 +92,7 @@ class Memory : public Object<_cl_mem, 0x4d454d31 /* "MEM1" */> {
   std::mutex mutex_;
   std::vector<void*> mappings_;
   std::vector<std::pair<MemDestructorNotify, void*>> destructorCallbacks_;
+  std::unique_ptr<Image> image_;
 };
 
 // The access flags a buffer's flags may combine: exactly one of these read/write kinds.

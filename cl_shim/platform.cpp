@@ -6,6 +6,7 @@
 
 #include "cl_shim/api_support.h"
 #include "cl_shim/device.h"
+#include "cl_shim/image_format.h"
 #include "cl_shim/partition_dump.h"
 
 namespace tessera::cl {
@@ -96,6 +97,11 @@ std::vector<cl_name_version> Platform::extensionsWithVersion() {
   add("cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0));
   add("cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0));
   add("cl_qcom_recordable_queues", CL_MAKE_VERSION(1, 0, 0));  // cl_shim/recording.h
+  if (kImagesEnabled) {
+    // Writes to image3d_t in kernels, and 2D images over a buffer's memory (image_create.cpp).
+    add("cl_khr_3d_image_writes", CL_MAKE_VERSION(1, 0, 0));
+    add("cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0));
+  }
   return list;
 }
 

@@ -178,7 +178,10 @@ cl_int Recording::apply(DeviceList& dl, const std::vector<size_t>& changed, bool
   std::vector<ze_mutable_group_size_exp_desc_t> sizes;
   std::vector<ze_mutable_global_offset_exp_desc_t> offsets;
   std::vector<ze_group_count_t> groups;
+  // Image and sampler values are Level Zero objects of the list's device's root (Kernel::valueFor).
+  std::vector<std::vector<uint8_t>> values;
   args.reserve(numArgs);
+  values.reserve(numArgs);
   counts.reserve(n), sizes.reserve(n), offsets.reserve(n), groups.reserve(n);
   const void* next = nullptr;
   auto link = [&](auto& desc) {
@@ -192,9 +195,11 @@ cl_int Recording::apply(DeviceList& dl, const std::vector<size_t>& changed, bool
     for (uint32_t a = 0; a < d.args.size(); ++a) {
       const Kernel::Arg& v = d.args[a];
       if (!v.set) continue;
+      const std::vector<uint8_t>* value = &v.value;
+      if (v.sampler || v.handle) value = &values.emplace_back(Kernel::valueFor(v, *dl.device));
       args.push_back({ZE_STRUCTURE_TYPE_MUTABLE_KERNEL_ARGUMENT_EXP_DESC, nullptr, id, a,
-                      v.localSize ? v.localSize : v.value.size(),
-                      v.localSize ? nullptr : static_cast<const void*>(v.value.data())});
+                      v.localSize ? v.localSize : value->size(),
+                      v.localSize ? nullptr : static_cast<const void*>(value->data())});
       link(args.back());
     }
     groups.push_back(d.shape.groups());

@@ -144,7 +144,8 @@ bool readNativeBinary(std::span<const uint8_t> bytes, NativeImage& out, std::str
       k.args.resize(args);
       for (auto& a : k.args) {
         uint8_t kind = 0;
-        if (!r.get(kind) || kind > static_cast<uint8_t>(backends::cpu::ArgKind::ByValue) ||
+        // The last kind of kernel_abi.h's ArgKind (Image and Sampler came after ByValue).
+        if (!r.get(kind) || kind > static_cast<uint8_t>(backends::cpu::ArgKind::Sampler) ||
             !r.get(a.size) || !r.get(a.offset))
           return fail("truncated argument");
         a.kind = static_cast<backends::cpu::ArgKind>(kind);

@@ -43,7 +43,8 @@ constexpr const char* kCpuExtensions =
     "+cl_khr_local_int32_extended_atomics,+cl_khr_int64_base_atomics,"
     "+cl_khr_int64_extended_atomics,+cl_khr_fp64,+__opencl_c_fp64,"
     "+__opencl_c_program_scope_global_variables,+__opencl_c_atomic_order_acq_rel,"
-    "+__opencl_c_atomic_order_seq_cst";
+    "+__opencl_c_atomic_order_seq_cst,+cl_khr_3d_image_writes,+__opencl_c_images,"
+    "+__opencl_c_read_write_images,+__opencl_c_3d_image_writes";
 
 // clang runs deep recursions on nested input; give it the stack its own driver gives cc1.
 constexpr unsigned kCompilerStack = 8u << 20;
@@ -106,7 +107,7 @@ std::vector<std::string> clangArguments(const CompileOptions& options) {
   // (read-write images, work-group collectives, sub-groups, integer dot products) when __SPIR__ is
   // defined; without it only -cl-ext and the definitions below decide. The two atomic scopes are
   // header-only features in clang 15 (-cl-ext ignores them); the device has both.
-  args.insert(args.end(), {"-D__OPENCL_VERSION__=300", "-U__IMAGE_SUPPORT__", "-U__SPIR__"});
+  args.insert(args.end(), {"-D__OPENCL_VERSION__=300", "-D__IMAGE_SUPPORT__=1", "-U__SPIR__"});
   if (options.version == OpenCLVersion::CL30) {
     args.insert(args.end(),
                 {"-D__opencl_c_atomic_scope_device=1", "-D__opencl_c_atomic_scope_all_devices=1"});

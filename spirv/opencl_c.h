@@ -43,8 +43,9 @@ inline CompileResult invalidOptionsResult(const CompileOptions& parsed) {
 }
 
 // The OpenCL C features and extensions the compiled code may use: those a CPU device has
-// (fp64, int64 and its atomics, program-scope globals, all atomic orders and scopes); no generic
-// address space (to_global and the like are missing), images, pipes, device enqueue, sub-groups,
+// (fp64, int64 and its atomics, program-scope globals, all atomic orders and scopes, images with
+// read-write images and 3D image writes: __IMAGE_SUPPORT__, cl_khr_3d_image_writes); no generic
+// address space (to_global and the like are missing), pipes, device enqueue, sub-groups,
 // work-group collectives or fp16.
 // Every compile defines the macros these imply.
 //

@@ -15,4 +15,10 @@ if "Tessera" not in text:
 bad = [l for l in text.splitlines() if re.search(r"<error|CL_INVALID|Invalid |error \(-?\d+\)", l)]
 if bad:
     sys.exit("clinfo reports errors:\n" + "\n".join(bad))
+# Images (issue 18): clinfo lists image support and the limits it queries with it.
+for want in (r"Image support\s+Yes", r"Max 2D image size\s+\d+x\d+ pixels",
+             r"Max 3D image size\s+\d+x\d+x\d+ pixels", r"Max number of samplers per kernel\s+\d+",
+             r"Max number of read image args\s+\d+"):
+    if not re.search(want, text):
+        sys.exit(f"clinfo does not show {want!r}\n" + text[-2000:])
 print(f"clinfo: {len(text.splitlines())} lines, no error")

@@ -139,6 +139,7 @@ llvm::Value* lowerAsyncCopy(Builder& b, llvm::CallInst* call, const Args& a) {
 }  // namespace
 
 std::string refusal(llvm::StringRef base, llvm::CallInst* call) {
+  if (std::string why = imageRefusal(base, call); !why.empty()) return why;
   if (base == "__spirv_GroupAsyncCopy") {
     if (asyncCopyElement(call) == nullptr) {
       return "async_work_group_copy: element type not found in " +

@@ -1,6 +1,6 @@
 // Pass: the builtin library. OpenCL.std extended instructions (__spirv_ocl_*), relational
-// instructions (__spirv_IsNan, ...), conversions with a rounding mode or saturation and atomics
-// (__spirv_Atomic*) become LLVM IR: intrinsics where LLVM has one (O3 and the vectorizer understand
+// instructions (__spirv_IsNan, ...), conversions with a rounding mode or saturation, atomics
+// (__spirv_Atomic*) and images (__spirv_Image*, builtin_image.cpp) become LLVM IR: intrinsics where LLVM has one (O3 and the vectorizer understand
 // them; the JIT resolves the libm calls they may lower to from the process), libm calls otherwise
 // (scalarized for vectors), plain arithmetic for the integer, common and relational functions.
 // Work-item builtins and __spirv_ControlBarrier are left for the region passes.
@@ -8,6 +8,8 @@
 // This file assembles the table from the families (builtin_lowering.h) and holds the helpers they
 // share.
 #include <llvm/IR/Constants.h>
+
+#include <algorithm>
 
 #include "backends/cpu/jit/builtin_conversions.h"
 #include "backends/cpu/jit/builtin_lowering.h"
@@ -201,6 +203,7 @@ const Table& table() {
     addVectorDataBuiltins(m);
     addAtomicBuiltins(m);
     addHostCallBuiltins(m);
+    addImageBuiltins(m);
     return m;
   }();
   return t;
@@ -226,10 +229,17 @@ bool lowerBuiltins(llvm::Module& m, std::string* error) {
   using namespace builtins;
   const Table& lowerings = table();
   std::vector<llvm::Function*> done;
-  for (llvm::Function& f : m) {
-    if (!f.isDeclaration()) continue;
+  std::vector<llvm::Function*> declarations;
+  for (llvm::Function& f : m)
+    if (f.isDeclaration()) declarations.push_back(&f);
+  std::stable_partition(declarations.begin(), declarations.end(), [](llvm::Function* f) {
+    return !lowersAfterItsUsers(spirvBaseName(f->getName()));
+  });
+  for (llvm::Function* declaration : declarations) {
+    llvm::Function& f = *declaration;
     llvm::StringRef base = spirvBaseName(f.getName());
-    if (!base.startswith("__spirv_") || leftForLaterPasses(base)) continue;
+    if ((!base.startswith("__spirv_") && !isSamplerInitializer(base)) || leftForLaterPasses(base))
+      continue;
     auto it = lowerings.find(base);
     if (it == lowerings.end() && base.contains("_R")) {
       it = lowerings.find(base.rsplit("_R").first);  // "__spirv_ocl_vloadn_Rfloat4": result type

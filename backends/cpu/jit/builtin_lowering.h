@@ -33,6 +33,14 @@ void addRelationalBuiltins(Table& t);  // builtin_relational.cpp: relational, se
 void addVectorDataBuiltins(Table& t);  // builtin_vector_data.cpp: vload/vstore(_half), shuffle
 void addAtomicBuiltins(Table& t);      // builtin_atomics.cpp: atomics, fences, sub-group ops
 void addHostCallBuiltins(Table& t);    // builtin_host_calls.cpp: printf, async copies, prefetch
+void addImageBuiltins(Table& t);       // builtin_image.cpp: image reads, writes, queries, samplers
+// builtin_image.cpp: why an image builtin cannot be lowered (empty: it can, or it is no image
+// builtin); the builtins whose calls must be lowered after their users' (an image read takes the
+// operands of the OpSampledImage it reads); the inline sampler's builtin, which has no __spirv_
+// name.
+std::string imageRefusal(llvm::StringRef base, llvm::CallInst* call);
+bool lowersAfterItsUsers(llvm::StringRef base);
+bool isSamplerInitializer(llvm::StringRef base);
 
 // Why a call cannot be lowered (builtin_host_calls.cpp), or empty.
 std::string refusal(llvm::StringRef base, llvm::CallInst* call);

@@ -16,6 +16,7 @@ class TargetMachine;
 }
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,14 @@ void lowerWorkGroupCollectives(llvm::Module& m);
 // builtin_library.cpp: OpenCL.std ext-insts, relational ops and atomics become IR. Leaves
 // __spirv_ControlBarrier and work-item builtins alone. False (and `error`) on an unknown builtin.
 bool lowerBuiltins(llvm::Module& m, std::string* error);
+
+// builtin_image.cpp: Image or Sampler when argument `index` of `kernel` is one (the translator's
+// kernel_arg_type metadata names its OpenCL type; in the IR both are pointers), else nothing.
+std::optional<ArgKind> imageArgumentKind(const llvm::Function& kernel, unsigned index);
+
+// image_generic.cpp: whether a call of `f` reads or writes images (the image runtime's texel
+// functions, the generic read functions of the image builtins).
+bool accessesImages(const llvm::Function& f);
 
 // simplify_kernels.cpp: LLVM's per-function simplification pipeline (O2's, no vectorizers) on
 // every defined function, after the SPIR-V builtins' declarations are marked (work-item builtins

@@ -256,8 +256,8 @@ constexpr JitPass kPipeline[] = {
      "before static-locals and regions, which must see both, and before builtins, which refuses "
      "what is left at work-group scope"},
     {"builtins", PassScope::Module, builtins,
-     "OpenCL.std, relational, atomic, vector-data, printf and async-copy builtins become IR or "
-     "host helper calls; before regions, so that work-item loops contain no other calls"},
+     "OpenCL.std, relational, atomic, vector-data, image, printf and async-copy builtins become IR "
+     "or host helper calls; before regions, so that work-item loops contain no other calls"},
     {"simplify-kernels", PassScope::Module, simplify,
      "LLVM's function simplification (unless optLevel is 0): OpenCL C arrives unoptimized and the "
      "region passes want registers and canonical loops; after builtins, so their IR is simplified "

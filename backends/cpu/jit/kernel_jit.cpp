@@ -3,6 +3,7 @@
 #include "backends/cpu/jit/kernel_jit.h"
 
 #include "backends/cpu/jit/builtin_runtime.h"
+#include "backends/cpu/jit/image_runtime.h"
 
 #include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/JITEventListener.h>
@@ -134,6 +135,10 @@ llvm::Expected<llvm::orc::JITDylib&> newDylib(llvm::orc::LLJIT& lljit, const std
       llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&jit::printfRuntime), flags);
   runtime[lljit.mangleAndIntern(jit::kAsyncCopySymbol)] =
       llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&jit::asyncCopyRuntime), flags);
+  runtime[lljit.mangleAndIntern(jit::kImageLoadSymbol)] =
+      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&jit::imageLoadRuntime), flags);
+  runtime[lljit.mangleAndIntern(jit::kImageStoreSymbol)] =
+      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&jit::imageStoreRuntime), flags);
   runtime[lljit.mangleAndIntern(jit::kCurrentPuSymbol)] =
       llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&jit::currentPuRuntime), flags);
   if (auto e = dylib->define(llvm::orc::absoluteSymbols(std::move(runtime)))) return std::move(e);

@@ -138,7 +138,8 @@ bool Widener::classify(std::string* why) {
         continue;
       }
       if (perLane_.count(&i)) {
-        if (!i.getType()->isVoidTy() && !scalarType(i.getType())) {
+        // Scalars, or the small vectors of a call such as the image runtime's texel loads.
+        if (!i.getType()->isVoidTy() && !widenable(i.getType())) {
           *why = "per-lane " + std::string(i.getOpcodeName()) + " of type " + typeName(i.getType());
           return false;
         }

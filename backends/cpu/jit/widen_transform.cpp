@@ -14,7 +14,13 @@ llvm::Value* Widener::perLane(llvm::IRBuilder<>& b, llvm::Instruction& i) {
     for (unsigned o = 0; o < c->getNumOperands(); ++o)
       c->setOperand(o, lane(b, i.getOperand(o), l));
     b.Insert(c);
-    if (r) r = b.CreateInsertElement(r, c, l);
+    if (unsigned n = r ? vectorElements(i.getType()) : 0) {
+      // Lane l's elements at l * n + k (the lane-major layout).
+      for (unsigned k = 0; k < n; ++k)
+        r = b.CreateInsertElement(r, b.CreateExtractElement(c, uint64_t{k}), l * n + k);
+    } else if (r) {
+      r = b.CreateInsertElement(r, c, l);
+    }
   }
   ++stats_->perLane;
   return r;

@@ -39,6 +39,18 @@ bool hasVectorArithmetic(const llvm::Function& f) {
   return false;
 }
 
+// Image reads or writes (builtin_image.cpp): their switch on the image's format and the calls of
+// its generic case keep LLVM's loop vectorizer off the work-item loop, so the widening takes the
+// region even without a loop of its own.
+bool callsImageFunctions(const llvm::Function& f) {
+  for (const llvm::BasicBlock& bb : f)
+    for (const llvm::Instruction& i : bb)
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i))
+        if (const llvm::Function* callee = call->getCalledFunction())
+          if (accessesImages(*callee)) return true;
+  return false;
+}
+
 bool isPrivateOrAtomic(llvm::Instruction& i) {
   if (i.isAtomic()) return true;
   llvm::Value* ptr = nullptr;
@@ -116,11 +128,14 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     } else if (t->isPointerTy()) {
       offset = alignTo(offset, 8);
       unsigned as = t->getPointerAddressSpace();
-      arg = {as == 3 ? ArgKind::LocalPointer
-                     : (as == 2 ? ArgKind::ConstantPointer : ArgKind::GlobalPointer),
-             8, static_cast<uint32_t>(offset)};
+      // An image's slot holds its ImageView's address, a sampler's its value (image_abi.h).
+      ArgKind kind = imageArgumentKind(kernel, a.getArgNo())
+                         .value_or(as == 3   ? ArgKind::LocalPointer
+                                   : as == 2 ? ArgKind::ConstantPointer
+                                             : ArgKind::GlobalPointer);
+      arg = {kind, 8, static_cast<uint32_t>(offset)};
       llvm::Value* slot = b.CreateConstInBoundsGEP1_64(i8, args, offset);
-      if (as == 3) {
+      if (kind == ArgKind::LocalPointer) {
         llvm::Value* localOffset = b.CreateLoad(i64, slot, "local.offset");
         v = b.CreateAddrSpaceCast(b.CreateInBoundsGEP(i8, wg->getArg(4), localOffset), t);
       } else {
@@ -190,12 +205,13 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     std::vector<Level> levels;
     // A region without a loop of its own, in a kernel without barriers, is left to LLVM's loop
     // vectorizer, which vectorizes the work-item x loop around it as well and costs less JIT time
-    // than a widened copy (unless it computes on OpenCL vectors, which that vectorizer leaves).
+    // than a widened copy (unless it computes on OpenCL vectors, which that vectorizer leaves, or
+    // accesses images).
     // Between barriers the widening does better (tiled SGEMM's unrolled tile product: 15-20%
     // faster widened in one loaded run).
     const bool loop = hasLoop(*region);
     if (!widths.empty() && (widen.everyRegion || regions.functions.size() > 1 || loop ||
-                            hasVectorArithmetic(*region))) {
+                            hasVectorArithmetic(*region) || callsImageFunctions(*region))) {
       std::vector<std::pair<unsigned, llvm::Value*>> regionLevels;
       if (loop && loopVF) regionLevels.push_back({loopVF, loopLevelEnd});
       for (size_t l = 0; l < widths.size(); ++l) regionLevels.push_back({widths[l], levelEnd[l]});

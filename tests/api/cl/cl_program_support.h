@@ -4,8 +4,10 @@
 #pragma once
 
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cl_test_support.h"
@@ -24,6 +26,26 @@ inline std::string buildLog(cl_program p, cl_device_id d) {
   std::string s(n, '\0');
   REQUIRE(clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, n, s.data(), nullptr) == CL_SUCCESS);
   return std::string(s.c_str());
+}
+
+// A program built from OpenCL C `source` for the fixture's device (its build log shown on failure).
+inline cl_program builtProgram(ClFixture& fx, const char* source, const char* options = nullptr) {
+  cl_int err = CL_SUCCESS;
+  cl_program p = clCreateProgramWithSource(fx.ctx, 1, &source, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_int r = clBuildProgram(p, 1, &fx.dev, options, nullptr, nullptr);
+  INFO(buildLog(p, fx.dev));
+  REQUIRE(r == CL_SUCCESS);
+  return p;
+}
+
+// Sets a kernel's arguments from the first: (size, value) pairs.
+inline void setKernelArgs(cl_kernel k, std::initializer_list<std::pair<size_t, const void*>> args) {
+  cl_uint i = 0;
+  for (const auto& [size, value] : args) {
+    INFO("argument " << i);
+    REQUIRE(clSetKernelArg(k, i++, size, value) == CL_SUCCESS);
+  }
 }
 
 inline std::string programString(cl_program p, cl_program_info what) {

@@ -7,20 +7,11 @@
 #include <thread>
 
 #include "cl_program_support.h"
+#include "image_test_support.h"
 
 using namespace tessera::cltest;
 
 namespace {
-
-cl_program builtProgram(ClFixture& fx, const char* source, const char* options = nullptr) {
-  cl_int err = CL_SUCCESS;
-  cl_program p = clCreateProgramWithSource(fx.ctx, 1, &source, nullptr, &err);
-  REQUIRE(err == CL_SUCCESS);
-  cl_int r = clBuildProgram(p, 1, &fx.dev, options, nullptr, nullptr);
-  INFO(buildLog(p, fx.dev));
-  REQUIRE(r == CL_SUCCESS);
-  return p;
-}
 
 cl_int eventStatus(cl_event e) {
   cl_int s = 0;
@@ -206,20 +197,38 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "Given a sampler argument, then a wrong size is CL_INVALID_ARG_SIZE and any value "
-    "CL_INVALID_SAMPLER",
-    "[cl][kernel][errors]") {
+    "Given a sampler argument, then a wrong size is CL_INVALID_ARG_SIZE and anything but a "
+    "sampler of the kernel's context CL_INVALID_SAMPLER",
+    "[cl][kernel][errors][sampler]") {
   ClFixture fx;
+  TESSERA_REQUIRE_IMAGES(fx.dev);
   cl_program p =
       builtProgram(fx, "__kernel void k(sampler_t s, __global int* out) { out[0] = 1; }\n");
   cl_kernel k = makeKernel(p, "k");
+  cl_int err = CL_SUCCESS;
+  cl_sampler s = clCreateSampler(fx.ctx, CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR, &err);
+  REQUIRE(err == CL_SUCCESS);
+  ClFixture other;
+  cl_sampler foreign =
+      clCreateSampler(other.ctx, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &err);
+  REQUIRE(err == CL_SUCCESS);
   cl_sampler none = nullptr;
-  // "CL_INVALID_ARG_SIZE if ... the argument is a sampler and arg_size != sizeof(cl_sampler)".
-  CHECK(clSetKernelArg(k, 0, sizeof(cl_sampler) + 4, &none) == CL_INVALID_ARG_SIZE);
+  // "CL_INVALID_ARG_SIZE if arg_value points to a sampler object and arg_size is not equal to
+  // sizeof(cl_sampler)".
+  CHECK(clSetKernelArg(k, 0, sizeof(cl_sampler) + 4, &s) == CL_INVALID_ARG_SIZE);
   CHECK(clSetKernelArg(k, 0, 1, &none) == CL_INVALID_ARG_SIZE);
-  // "CL_INVALID_SAMPLER for an argument declared to be of type sampler_t when the specified
-  // arg_value is not a valid sampler object" (the device has none).
+  // "CL_INVALID_SAMPLER if the kernel argument is a sampler, but arg_value does not point to a
+  // valid sampler object".
   CHECK(clSetKernelArg(k, 0, sizeof none, &none) == CL_INVALID_SAMPLER);
+  CHECK(clSetKernelArg(k, 0, sizeof none, nullptr) == CL_INVALID_SAMPLER);
+  cl_sampler notSampler = reinterpret_cast<cl_sampler>(fx.queue);
+  CHECK(clSetKernelArg(k, 0, sizeof notSampler, &notSampler) == CL_INVALID_SAMPLER);
+  CHECK(clSetKernelArg(k, 0, sizeof foreign, &foreign) == CL_INVALID_SAMPLER);
+  CHECK(clSetKernelArg(k, 0, sizeof s, &s) == CL_SUCCESS);
+  // A sampler value on a buffer argument is not a memory object.
+  CHECK(clSetKernelArg(k, 1, sizeof s, &s) == CL_INVALID_MEM_OBJECT);
+  clReleaseSampler(foreign);
+  clReleaseSampler(s);
   clReleaseKernel(k);
   clReleaseProgram(p);
 }

@@ -202,6 +202,71 @@ const std::map<std::string, std::function<void(ClFixture&)>>& apiUses() {
          CHECK(deviceInfo<cl_uint>(sub, CL_DEVICE_MAX_COMPUTE_UNITS) == 1);
          CHECK(clReleaseDevice(sub) == CL_SUCCESS);
        }},
+      {"cl_khr_3d_image_writes",
+       [](ClFixture& fx) {
+         // A kernel writes every pixel of a 3D image, under each -cl-std.
+         const char* source = R"(#pragma OPENCL EXTENSION cl_khr_3d_image_writes : enable
+__kernel void k(write_only image3d_t img) {
+  int4 p = (int4)(get_global_id(0), get_global_id(1), get_global_id(2), 0);
+  write_imageui(img, p, (uint4)(p.x, p.y, p.z, p.x + p.y + p.z));
+})";
+         for (const char* options : {"", "-cl-std=CL1.2", "-cl-std=CL3.0"}) {
+           INFO(options);
+           cl_int err = CL_SUCCESS;
+           cl_program p = clCreateProgramWithSource(fx.ctx, 1, &source, nullptr, &err);
+           REQUIRE(clBuildProgram(p, 1, &fx.dev, options, nullptr, nullptr) == CL_SUCCESS);
+           cl_kernel k = makeKernel(p, "k");
+           const cl_image_format f{CL_RGBA, CL_UNSIGNED_INT8};
+           cl_image_desc d{};
+           d.image_type = CL_MEM_OBJECT_IMAGE3D;
+           d.image_width = 4, d.image_height = 3, d.image_depth = 2;
+           cl_mem img = clCreateImage(fx.ctx, CL_MEM_WRITE_ONLY, &f, &d, nullptr, &err);
+           REQUIRE(err == CL_SUCCESS);
+           REQUIRE(clSetKernelArg(k, 0, sizeof img, &img) == CL_SUCCESS);
+           size_t global[3] = {4, 3, 2}, origin[3] = {0, 0, 0};
+           runKernel(fx.queue, k, 3, global);
+           unsigned char px[2][3][4][4];
+           REQUIRE(clEnqueueReadImage(fx.queue, img, CL_TRUE, origin, global, 0, 0, px, 0, nullptr,
+                                      nullptr) == CL_SUCCESS);
+           for (int z = 0; z < 2; ++z)
+             for (int y = 0; y < 3; ++y)
+               for (int x = 0; x < 4; ++x) {
+                 unsigned char want[4] = {static_cast<unsigned char>(x), static_cast<unsigned char>(y),
+                                          static_cast<unsigned char>(z),
+                                          static_cast<unsigned char>(x + y + z)};
+                 CHECK(std::memcmp(px[z][y][x], want, 4) == 0);
+               }
+           clReleaseMemObject(img);
+           clReleaseKernel(k);
+           clReleaseProgram(p);
+         }
+       }},
+      {"cl_khr_image2d_from_buffer",
+       [](ClFixture& fx) {
+         // A 2D image over a buffer at a row pitch of the device's alignment shows its rows.
+         const size_t align = deviceInfo<cl_uint>(fx.dev, CL_DEVICE_IMAGE_PITCH_ALIGNMENT_KHR);
+         const size_t width = 5, height = 3, pitch = ((width + align) / align) * align;  // > width
+         std::vector<unsigned char> bytes(pitch * height);
+         for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<unsigned char>(i * 3);
+         cl_int err = CL_SUCCESS;
+         cl_mem buf = clCreateBuffer(fx.ctx, CL_MEM_COPY_HOST_PTR, bytes.size(), bytes.data(), &err);
+         REQUIRE(err == CL_SUCCESS);
+         const cl_image_format f{CL_R, CL_UNSIGNED_INT8};
+         cl_image_desc d{};
+         d.image_type = CL_MEM_OBJECT_IMAGE2D;
+         d.image_width = width, d.image_height = height, d.image_row_pitch = pitch;
+         d.mem_object = buf;
+         cl_mem img = clCreateImage(fx.ctx, 0, &f, &d, nullptr, &err);
+         REQUIRE(err == CL_SUCCESS);
+         unsigned char got[3][5];
+         size_t origin[3] = {0, 0, 0}, region[3] = {width, height, 1};
+         REQUIRE(clEnqueueReadImage(fx.queue, img, CL_TRUE, origin, region, 0, 0, got, 0, nullptr,
+                                    nullptr) == CL_SUCCESS);
+         for (size_t y = 0; y < height; ++y)
+           for (size_t x = 0; x < width; ++x) CHECK(got[y][x] == bytes[y * pitch + x]);
+         clReleaseMemObject(img);
+         clReleaseMemObject(buf);
+       }},
       {"cl_qcom_recordable_queues",
        [](ClFixture&) {
          for (const char* f : {"clNewRecordingQCOM", "clEndRecordingQCOM", "clReleaseRecordingQCOM",

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cl_program_support.h"
+#include "image_test_support.h"
 
 using namespace tessera::cltest;
 
@@ -219,8 +220,9 @@ TEST_CASE("Given any -cl-std, then the spec's predefined macros have the device'
                       "#endif\n__kernel void k(__global int* p) { p[0] = __OPENCL_VERSION__; }\n",
                       options, &log) == CL_SUCCESS);
     INFO(log);
-    // No images: "__IMAGE_SUPPORT__ ... is undefined otherwise".
-    CHECK_FALSE(compilerDefines(fx, "__IMAGE_SUPPORT__", options));
+    // "__IMAGE_SUPPORT__ is an integer constant of 1 if images are supported and is undefined
+    // otherwise".
+    CHECK(compilerDefines(fx, "__IMAGE_SUPPORT__", options) == deviceHasImages(fx.dev));
     CHECK(compilerDefines(fx, "__ENDIAN_LITTLE__", options));
     CHECK(compilerDefines(fx, "__OPENCL_C_VERSION__", options));
   }

@@ -1,5 +1,5 @@
 // Kernels: creation, arguments (and their errors), argument info, work-group info, cloning, and the
-// entry points for what the device does not have (samplers, native kernels, sub-groups).
+// entry points for what the device does not have (native kernels, sub-groups).
 #include <cstring>
 
 #include "cl_program_support.h"
@@ -237,20 +237,9 @@ TEST_CASE("Given a kernel with arguments set, when it is cloned, then the clone 
   clReleaseProgram(p);
 }
 
-TEST_CASE("Given no images, native kernels or device queues, then their entry points refuse",
+TEST_CASE("Given no native kernels or device queues, then their entry points refuse",
           "[cl][unsupported]") {
   ClFixture fx;
-  cl_int err = CL_SUCCESS;
-  CHECK(clCreateSampler(fx.ctx, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &err) == nullptr);
-  CHECK(err == CL_INVALID_OPERATION);
-  CHECK(clCreateSampler(nullptr, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &err) == nullptr);
-  CHECK(err == CL_INVALID_CONTEXT);
-  CHECK(clCreateSamplerWithProperties(fx.ctx, nullptr, &err) == nullptr);
-  CHECK(err == CL_INVALID_OPERATION);
-  CHECK(clRetainSampler(nullptr) == CL_INVALID_SAMPLER);
-  CHECK(clReleaseSampler(nullptr) == CL_INVALID_SAMPLER);
-  CHECK(clGetSamplerInfo(nullptr, CL_SAMPLER_REFERENCE_COUNT, 0, nullptr, nullptr) ==
-        CL_INVALID_SAMPLER);
   auto fn = [](void*) {};
   CHECK(clEnqueueNativeKernel(fx.queue, fn, nullptr, 0, 0, nullptr, nullptr, 0, nullptr,
                               nullptr) == CL_INVALID_OPERATION);

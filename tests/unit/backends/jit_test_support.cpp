@@ -66,18 +66,34 @@ std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name,
   return compiled;
 }
 
-std::shared_ptr<const CompiledModule> compileIR(const std::string& ir,
-                                                const CompileOptions& options) {
+namespace {
+
+// IR text parsed and compiled: the module, or null and the JIT's `error`.
+std::shared_ptr<const CompiledModule> compileText(const std::string& ir,
+                                                  const CompileOptions& options,
+                                                  std::string& error) {
   auto context = std::make_unique<llvm::LLVMContext>();
   llvm::SMDiagnostic diagnostic;
   std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(ir, diagnostic, *context);
   INFO(diagnostic.getMessage().str());
   REQUIRE(module != nullptr);
+  return jit().compile(std::move(context), std::move(module), &error, options);
+}
+
+}  // namespace
+
+std::shared_ptr<const CompiledModule> compileIR(const std::string& ir,
+                                                const CompileOptions& options) {
   std::string error;
-  auto compiled = jit().compile(std::move(context), std::move(module), &error, options);
+  auto compiled = compileText(ir, options, error);
   INFO(error);
   REQUIRE(compiled != nullptr);
   return compiled;
+}
+
+std::string compileIRError(const std::string& ir) {
+  std::string error;
+  return compileText(ir, {}, error) == nullptr ? error : "";
 }
 
 const CompiledKernel& kernel(const std::string& file, const std::string& name) {

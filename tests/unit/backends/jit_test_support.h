@@ -31,6 +31,8 @@ const CompiledKernel& kernel(const std::string& file, const std::string& name);
 // builtins): what OpenCL C through clang cannot produce (unmasked shifts, reductions).
 std::shared_ptr<const CompiledModule> compileIR(const std::string& ir,
                                                 const CompileOptions& options = {});
+// The JIT's error for IR it must refuse (empty when it compiled).
+std::string compileIRError(const std::string& ir);
 
 class ArgBuffer {
  public:

@@ -26,6 +26,7 @@ struct ClNegativeFixture {
   cl_program program = nullptr;
   cl_kernel kernel = nullptr;
   cl_event event = nullptr;
+  cl_sampler sampler = nullptr;
 
   // Zeroed memory for any pointer argument, 64 KiB, aligned.
   void* scratch() {
@@ -59,6 +60,8 @@ struct ClNegativeFixture {
     event = clCreateUserEvent(context, &err);
     REQUIRE(err == CL_SUCCESS);
     REQUIRE(clSetUserEventStatus(event, CL_COMPLETE) == CL_SUCCESS);
+    sampler = clCreateSampler(context, CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR, &err);
+    REQUIRE(err == CL_SUCCESS);
 
     // Released objects of each kind (made from objects of their own, so the live ones stay).
     cl_context c = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
@@ -68,6 +71,7 @@ struct ClNegativeFixture {
     cl_kernel k = makeKernel(program, "vector_add");
     cl_event e = clCreateUserEvent(context, &err);
     clSetUserEventStatus(e, CL_COMPLETE);
+    cl_sampler s = clCreateSampler(context, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &err);
     cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
     cl_device_id sub = nullptr;
     cl_uint n = 0;
@@ -79,12 +83,13 @@ struct ClNegativeFixture {
     released_ = {{"cl_context", c}, {"cl_command_queue", q}, {"cl_mem", m},
                  {"cl_program", p}, {"cl_kernel", k}, {"cl_event", e},
                  {"cl_device_id", sub ? static_cast<void*>(sub) : static_cast<void*>(c)},
-                 {"cl_platform_id", c}, {"cl_sampler", c}};
+                 {"cl_platform_id", c}, {"cl_sampler", s}};
     clReleaseKernel(k);
     clReleaseProgram(p);
     clReleaseMemObject(m);
     clReleaseCommandQueue(q);
     clReleaseEvent(e);
+    clReleaseSampler(s);
     if (sub) clReleaseDevice(sub);
     clReleaseContext(c);
   }

@@ -27,7 +27,7 @@ INVALID = {
 FIXTURE = {
     "cl_platform_id": "fx.platform", "cl_device_id": "fx.device", "cl_context": "fx.context",
     "cl_command_queue": "fx.queue", "cl_mem": "fx.buffer", "cl_program": "fx.program",
-    "cl_kernel": "fx.kernel", "cl_event": "fx.event",
+    "cl_kernel": "fx.kernel", "cl_event": "fx.event", "cl_sampler": "fx.sampler",
 }
 # A live handle of another type for each: wrong-type handles must be refused too.
 OTHER = {
@@ -53,8 +53,6 @@ CODE_OVERRIDE = {
 }
 # Entry points Tessera answers without doing the work, and why (cl_shim/api_unsupported*.cpp).
 UNSUPPORTED = [
-    (r"Image|ImageFormats", "images: CL_DEVICE_IMAGE_SUPPORT is CL_FALSE"),
-    (r"Sampler", "samplers exist only for images"),
     (r"Pipe", "pipes are an optional OpenCL 3.0 feature the device does not report"),
     (r"GL|EGL", "no OpenGL/EGL sharing extension is reported"),
     (r"NativeKernel", "CL_EXEC_NATIVE_KERNEL is not reported"),
@@ -127,8 +125,6 @@ def valid(t, p):
         return "nullptr"
     if "*" in base:
         return f"reinterpret_cast<{t}>(fx.scratch())"
-    if base in ("cl_sampler",):
-        return "nullptr"
     return f"({base})0"
 
 
@@ -153,13 +149,8 @@ def main():
             base = t.replace("const", "").strip()
             if (name, p) in NULL_ALLOWED:
                 continue
-            if base == "cl_sampler" or any(
-                    b.replace("const", "").strip() == "cl_sampler" and q != p for b, q in params):
-                # No sampler can exist here: only its own null case is meaningful.
-                variants = [("null", "nullptr")]
-            else:
-                variants = [("null", "nullptr"), ("wrong type", f"reinterpret_cast<{base}>({OTHER[base]})"),
-                            ("released", f"reinterpret_cast<{base}>(fx.released(\"{base}\"))")]
+            variants = [("null", "nullptr"), ("wrong type", f"reinterpret_cast<{base}>({OTHER[base]})"),
+                        ("released", f"reinterpret_cast<{base}>(fx.released(\"{base}\"))")]
             for label, value in variants:
                 args = ", ".join(value if q == p else valid(u, q) for u, q in params)
                 code = CODE_OVERRIDE.get((name, p), INVALID[base])

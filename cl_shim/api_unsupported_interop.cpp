@@ -1,8 +1,8 @@
-// What the device does not have: images (CL_DEVICE_IMAGE_SUPPORT is CL_FALSE), pipes
-// (CL_DEVICE_PIPE_SUPPORT is CL_FALSE), and OpenGL / EGL sharing (no cl_khr_gl_sharing,
-// cl_khr_gl_event, cl_khr_egl_image or cl_khr_egl_event). Every entry point still checks its
-// handles first, then answers with the error the spec names for a context whose devices lack the
-// feature; functions returning a handle return null with *errcode_ret set.
+// What the device does not have: pipes (CL_DEVICE_PIPE_SUPPORT is CL_FALSE) and OpenGL / EGL
+// sharing (no cl_khr_gl_sharing, cl_khr_gl_event, cl_khr_egl_image or cl_khr_egl_event). Every
+// entry point still checks its handles first, then answers with the error the spec names for a
+// context whose devices lack the feature; functions returning a handle return null with
+// *errcode_ret set.
 #include "cl_shim/api.h"
 #include "cl_shim/api_support.h"
 #include "cl_shim/memory.h"
@@ -15,27 +15,6 @@ template <typename T>
 T* refuse(cl_int* errcode_ret, cl_int err) {
   if (errcode_ret) *errcode_ret = err;
   return nullptr;
-}
-
-// Image creation: "CL_INVALID_CONTEXT if context is not a valid context"; "CL_INVALID_OPERATION if
-// there are no devices in context that support images".
-cl_mem refuseImage(cl_context context, cl_int* errcode_ret) {
-  return refuse<_cl_mem>(errcode_ret,
-                         Context::from(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
-}
-
-// Image commands: CL_INVALID_COMMAND_QUEUE, CL_INVALID_MEM_OBJECT for handles that are not memory
-// objects, CL_INVALID_CONTEXT when they are of another context, then "CL_INVALID_OPERATION if the
-// device associated with command_queue does not support images".
-cl_int refuseImageCommand(cl_command_queue queue, std::initializer_list<cl_mem> mems) {
-  Queue* q = Queue::from(queue);
-  if (!q) return CL_INVALID_COMMAND_QUEUE;
-  for (cl_mem h : mems) {
-    Memory* m = Memory::from(h);
-    if (!m) return CL_INVALID_MEM_OBJECT;
-    if (&m->context() != &q->context()) return CL_INVALID_CONTEXT;
-  }
-  return CL_INVALID_OPERATION;
 }
 
 // Interop acquire/release: the queue, then "CL_INVALID_VALUE if num_objects is zero and
@@ -57,109 +36,7 @@ cl_mem refuseGl(cl_context, cl_int* errcode_ret) {
   return refuse<_cl_mem>(errcode_ret, CL_INVALID_CONTEXT);
 }
 
-bool validImageType(cl_mem_object_type t) {
-  switch (t) {
-    case CL_MEM_OBJECT_IMAGE1D:
-    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
-    case CL_MEM_OBJECT_IMAGE2D:
-    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
-    case CL_MEM_OBJECT_IMAGE3D:
-      return true;
-    default:
-      return false;
-  }
-}
-
 }  // namespace
-
-// --- Images ---------------------------------------------------------------------------------------
-
-cl_mem clCreateImage(cl_context context, cl_mem_flags, const cl_image_format*,
-                     const cl_image_desc*, void*, cl_int* errcode_ret) {
-  return refuseImage(context, errcode_ret);
-}
-
-cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties*, cl_mem_flags,
-                                   const cl_image_format*, const cl_image_desc*, void*,
-                                   cl_int* errcode_ret) {
-  return refuseImage(context, errcode_ret);
-}
-
-cl_mem clCreateImage2D(cl_context context, cl_mem_flags, const cl_image_format*, size_t, size_t,
-                       size_t, void*, cl_int* errcode_ret) {
-  return refuseImage(context, errcode_ret);
-}
-
-cl_mem clCreateImage3D(cl_context context, cl_mem_flags, const cl_image_format*, size_t, size_t,
-                       size_t, size_t, size_t, void*, cl_int* errcode_ret) {
-  return refuseImage(context, errcode_ret);
-}
-
-cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
-                                  cl_mem_object_type image_type, cl_uint num_entries,
-                                  cl_image_format* image_formats, cl_uint* num_image_formats) {
-  if (!Context::from(context)) return CL_INVALID_CONTEXT;
-  // "CL_INVALID_VALUE if flags or image_type are not valid, or if num_entries is 0 and
-  // image_formats is not NULL."
-  const cl_mem_flags known = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
-                             CL_MEM_KERNEL_READ_AND_WRITE | CL_MEM_USE_HOST_PTR |
-                             CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR | CL_MEM_HOST_WRITE_ONLY |
-                             CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-  if ((flags & ~known) || !validImageType(image_type) || (num_entries == 0 && image_formats))
-    return CL_INVALID_VALUE;
-  // No device of the context supports images: the list is empty.
-  if (num_image_formats) *num_image_formats = 0;
-  return CL_SUCCESS;
-}
-
-cl_int clGetImageInfo(cl_mem image, cl_image_info, size_t, void*, size_t*) {
-  // "CL_INVALID_MEM_OBJECT if image is a not a valid image object": no memory object is one.
-  (void)image;
-  return CL_INVALID_MEM_OBJECT;
-}
-
-cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool, const size_t*,
-                          const size_t*, size_t, size_t, void*, cl_uint, const cl_event*,
-                          cl_event*) {
-  return refuseImageCommand(command_queue, {image});
-}
-
-cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool, const size_t*,
-                           const size_t*, size_t, size_t, const void*, cl_uint, const cl_event*,
-                           cl_event*) {
-  return refuseImageCommand(command_queue, {image});
-}
-
-cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image,
-                          const size_t*, const size_t*, const size_t*, cl_uint, const cl_event*,
-                          cl_event*) {
-  return refuseImageCommand(command_queue, {src_image, dst_image});
-}
-
-cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const void*, const size_t*,
-                          const size_t*, cl_uint, const cl_event*, cl_event*) {
-  return refuseImageCommand(command_queue, {image});
-}
-
-cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image,
-                                  cl_mem dst_buffer, const size_t*, const size_t*, size_t, cl_uint,
-                                  const cl_event*, cl_event*) {
-  return refuseImageCommand(command_queue, {src_image, dst_buffer});
-}
-
-cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buffer,
-                                  cl_mem dst_image, size_t, const size_t*, const size_t*, cl_uint,
-                                  const cl_event*, cl_event*) {
-  return refuseImageCommand(command_queue, {src_buffer, dst_image});
-}
-
-void* clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool, cl_map_flags,
-                        const size_t*, const size_t*, size_t*, size_t*, cl_uint, const cl_event*,
-                        cl_event*, cl_int* errcode_ret) {
-  if (errcode_ret) *errcode_ret = refuseImageCommand(command_queue, {image});
-  return nullptr;
-}
 
 // --- Pipes ----------------------------------------------------------------------------------------
 
@@ -254,9 +131,11 @@ cl_event clCreateEventFromGLsyncKHR(cl_context context, cl_GLsync, cl_int* errco
 
 cl_mem clCreateFromEGLImageKHR(cl_context context, CLeglDisplayKHR, CLeglImageKHR, cl_mem_flags,
                                const cl_egl_image_properties_khr*, cl_int* errcode_ret) {
-  // An EGL image becomes an image: "CL_INVALID_OPERATION if there are no devices in context that
-  // support images".
-  return refuseImage(context, errcode_ret);
+  // "CL_INVALID_CONTEXT if context is not a valid OpenCL context"; cl_khr_egl_image is not
+  // reported, so no EGL image can become an image: CL_INVALID_OPERATION, as for a feature the
+  // context's devices lack.
+  return refuse<_cl_mem>(errcode_ret,
+                         Context::from(context) ? CL_INVALID_OPERATION : CL_INVALID_CONTEXT);
 }
 
 cl_int clEnqueueAcquireEGLObjectsKHR(cl_command_queue command_queue, cl_uint num_objects,
