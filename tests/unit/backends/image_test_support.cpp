@@ -82,33 +82,33 @@ const CompiledKernel& kernelOf(const std::shared_ptr<const CompiledModule>& m,
 
 LayoutBits layoutBits(uint32_t layout) {
   switch (layout) {
-    case ze::k8:
+    case ze::kLayout8:
       return {{8}, 1};
-    case ze::k16:
+    case ze::kLayout16:
       return {{16}, 2};
-    case ze::k32:
+    case ze::kLayout32:
       return {{32}, 4};
-    case ze::k8_8:
+    case ze::kLayout8_8:
       return {{8, 8}, 2};
-    case ze::k8_8_8_8:
+    case ze::kLayout8_8_8_8:
       return {{8, 8, 8, 8}, 4};
-    case ze::k16_16:
+    case ze::kLayout16_16:
       return {{16, 16}, 4};
-    case ze::k16_16_16_16:
+    case ze::kLayout16_16_16_16:
       return {{16, 16, 16, 16}, 8};
-    case ze::k32_32:
+    case ze::kLayout32_32:
       return {{32, 32}, 8};
-    case ze::k32_32_32_32:
+    case ze::kLayout32_32_32_32:
       return {{32, 32, 32, 32}, 16};
-    case ze::k10_10_10_2:
+    case ze::kLayout10_10_10_2:
       return {{10, 10, 10, 2}, 4};
-    case ze::k11_11_10:
+    case ze::kLayout11_11_10:
       return {{11, 11, 10}, 4};
-    case ze::k5_6_5:
+    case ze::kLayout5_6_5:
       return {{5, 6, 5}, 2};
-    case ze::k5_5_5_1:
+    case ze::kLayout5_5_5_1:
       return {{5, 5, 5, 1}, 2};
-    case ze::k4_4_4_4:
+    case ze::kLayout4_4_4_4:
       return {{4, 4, 4, 4}, 2};
   }
   FAIL("unknown layout " << layout);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backends/cpu/jit/image_abi.h"
+#include "backends/cpu/jit/image_runtime.h"
 #include "jit_test_support.h"
 
 namespace tessera::backends::cpu::test {
@@ -29,31 +30,16 @@ std::string buildFailure(const std::string& source);
 const CompiledKernel& kernelOf(const std::shared_ptr<const CompiledModule>& m,
                                const std::string& name);
 
-// ze's numbers (image_abi.h): image types, layouts, format types, swizzles.
+// ze's numbers (image_abi.h): image types, swizzles, and image_runtime.h's layouts (kLayout8 ...)
+// and format types (kUint ...).
 namespace ze {
+using namespace jit::image_format;
 enum ImageType : uint32_t { k1D = 0, k1DArray = 1, k2D = 2, k2DArray = 3, k3D = 4, kBuffer = 5 };
-enum Layout : uint32_t {
-  k8 = 0,
-  k16 = 1,
-  k32 = 2,
-  k8_8 = 3,
-  k8_8_8_8 = 4,
-  k16_16 = 5,
-  k16_16_16_16 = 6,
-  k32_32 = 7,
-  k32_32_32_32 = 8,
-  k10_10_10_2 = 9,
-  k11_11_10 = 10,
-  k5_6_5 = 11,
-  k5_5_5_1 = 12,
-  k4_4_4_4 = 13
-};
-enum Type : uint32_t { kUint = 0, kSint = 1, kUnorm = 2, kSnorm = 3, kFloat = 4 };
 enum Swizzle : uint8_t { R = 0, G = 1, B = 2, A = 3, Zero = 4, One = 5 };
 }  // namespace ze
 
 struct Format {
-  uint32_t layout = ze::k8_8_8_8;
+  uint32_t layout = ze::kLayout8_8_8_8;
   uint32_t type = ze::kUnorm;
   std::array<uint8_t, 4> swizzle = {ze::R, ze::G, ze::B, ze::A};
   std::string name;  // for messages

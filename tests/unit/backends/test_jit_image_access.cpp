@@ -11,7 +11,7 @@
 namespace tessera::backends::cpu::test {
 namespace {
 
-const Format kRgba32ui{ze::k32_32_32_32, ze::kUint, {ze::R, ze::G, ze::B, ze::A}, "RGBA32UI"};
+const Format kRgba32ui{ze::kLayout32_32_32_32, ze::kUint, {ze::R, ze::G, ze::B, ze::A}, "RGBA32UI"};
 
 struct TypeCase {
   const char* name;
@@ -132,9 +132,10 @@ TEST_CASE(
     })");
   const std::vector<std::array<int32_t, 2>> coords = {
       {-1, 0}, {6, 0}, {0, -1}, {0, 4}, {INT_MIN, 0}, {INT_MAX, INT_MAX}, {3, INT_MIN}, {-7, 9}};
-  const Format formats[] = {{ze::k8_8_8_8, ze::kUnorm, {ze::R, ze::G, ze::B, ze::A}, "RGBA8"},
-                            {ze::k8, ze::kUnorm, {ze::R, ze::Zero, ze::Zero, ze::One}, "R8"},
-                            {ze::k16_16, ze::kUnorm, {ze::R, ze::G, ze::Zero, ze::One}, "RG16"}};
+  const Format formats[] = {
+      {ze::kLayout8_8_8_8, ze::kUnorm, {ze::R, ze::G, ze::B, ze::A}, "RGBA8"},
+      {ze::kLayout8, ze::kUnorm, {ze::R, ze::Zero, ze::Zero, ze::One}, "R8"},
+      {ze::kLayout16_16, ze::kUnorm, {ze::R, ze::G, ze::Zero, ze::One}, "RG16"}};
   const CompiledKernel& k = kernelOf(m, "rw");
   for (const Format& f : formats) {
     INFO(f.name);
@@ -162,7 +163,7 @@ TEST_CASE(
   std::vector<std::array<int32_t, 2>> coords;
   for (int y : {-2, 0, 2, 3, 4, 9})
     for (int x : {-3, -1, 0, 3, 5, 6, 11}) coords.push_back({x, y});
-  Format f{ze::k8_8_8_8, ze::kUnorm, {ze::B, ze::G, ze::R, ze::A}, "BGRA8"};
+  Format f{ze::kLayout8_8_8_8, ze::kUnorm, {ze::B, ze::G, ze::R, ze::A}, "BGRA8"};
   TestImage img(ze::k2D, f, {6, 4, 1});
   img.fillRandom(9);
   for (uint32_t mode : {sampler_bits::kAddressClampToEdge, sampler_bits::kAddressClamp,
@@ -184,10 +185,11 @@ TEST_CASE(
     "Given integer formats and nearest samplers, when read with read_imagei/ui, then the "
     "texels are the spec's",
     "[jit][image][access]") {
-  const Format formats[] = {{ze::k8_8_8_8, ze::kUint, {ze::R, ze::G, ze::B, ze::A}, "RGBA8UI"},
-                            {ze::k8_8_8_8, ze::kSint, {ze::R, ze::G, ze::B, ze::A}, "RGBA8I"},
-                            {ze::k16, ze::kSint, {ze::R, ze::Zero, ze::Zero, ze::One}, "R16I"},
-                            {ze::k32_32, ze::kUint, {ze::R, ze::G, ze::Zero, ze::One}, "RG32UI"}};
+  const Format formats[] = {
+      {ze::kLayout8_8_8_8, ze::kUint, {ze::R, ze::G, ze::B, ze::A}, "RGBA8UI"},
+      {ze::kLayout8_8_8_8, ze::kSint, {ze::R, ze::G, ze::B, ze::A}, "RGBA8I"},
+      {ze::kLayout16, ze::kSint, {ze::R, ze::Zero, ze::Zero, ze::One}, "R16I"},
+      {ze::kLayout32_32, ze::kUint, {ze::R, ze::G, ze::Zero, ze::One}, "RG32UI"}};
   std::vector<std::array<float, 2>> coords;
   for (float y : {-0.3f, 0.1f, 0.5f, 0.99f, 1.2f})
     for (float x : {-1.1f, 0.0f, 0.3f, 0.6f, 1.0f, 2.4f}) coords.push_back({x, y});
@@ -238,8 +240,9 @@ TEST_CASE(
   CHECK(kw.widen.gathers > 0);  // the texels of the inline formats
   CHECK(kw.widen.perLane > 0);  // the runtime's, for the others
   CHECK(ks.widen.width == 0);
-  const Format formats[] = {{ze::k8_8_8_8, ze::kUnorm, {ze::R, ze::G, ze::B, ze::A}, "RGBA8"},
-                            {ze::k16_16, ze::kUnorm, {ze::R, ze::G, ze::Zero, ze::One}, "RG16"}};
+  const Format formats[] = {
+      {ze::kLayout8_8_8_8, ze::kUnorm, {ze::R, ze::G, ze::B, ze::A}, "RGBA8"},
+      {ze::kLayout16_16, ze::kUnorm, {ze::R, ze::G, ze::Zero, ze::One}, "RG16"}};
   for (const Format& f : formats) {
     INFO(f.name);
     TestImage src(ze::k2D, f, {37, 5, 1}), a(ze::k2D, f, {37, 5, 1}), b(ze::k2D, f, {37, 5, 1});

@@ -99,7 +99,8 @@ void checkReads(const CompiledKernel& k, bool samplerArg, TestImage& img, const 
   }
 }
 
-const Format kFloatRgba{ze::k32_32_32_32, ze::kFloat, {ze::R, ze::G, ze::B, ze::A}, "RGBA32F"};
+const Format kFloatRgba{
+    ze::kLayout32_32_32_32, ze::kFloat, {ze::R, ze::G, ze::B, ze::A}, "RGBA32F"};
 
 // Texel values that tell every texel and channel apart (exact in float).
 void fillDistinct(TestImage& img) {
@@ -136,14 +137,14 @@ TEST_CASE(
     "sampler, then the filtered texels are the spec's",
     "[jit][image][sampler]") {
   const Format formats[] = {
-      {ze::k8_8_8_8, ze::kUnorm, {ze::R, ze::G, ze::B, ze::A}, "RGBA8"},
-      {ze::k8_8_8_8, ze::kUnorm, {ze::B, ze::G, ze::R, ze::A}, "BGRA8"},
-      {ze::k8, ze::kUnorm, {ze::R, ze::R, ze::R, ze::One}, "LUMINANCE8"},
-      {ze::k32, ze::kFloat, {ze::R, ze::Zero, ze::Zero, ze::One}, "R32F"},
-      {ze::k16_16_16_16, ze::kFloat, {ze::R, ze::G, ze::B, ze::A}, "RGBA16F"},
-      {ze::k16_16, ze::kUnorm, {ze::R, ze::G, ze::Zero, ze::One}, "RG16"},
-      {ze::k16_16_16_16, ze::kSnorm, {ze::R, ze::G, ze::B, ze::A}, "RGBA16_SNORM"},
-      {ze::k5_6_5, ze::kUnorm, {ze::B, ze::G, ze::R, ze::One}, "RGB565"}};
+      {ze::kLayout8_8_8_8, ze::kUnorm, {ze::R, ze::G, ze::B, ze::A}, "RGBA8"},
+      {ze::kLayout8_8_8_8, ze::kUnorm, {ze::B, ze::G, ze::R, ze::A}, "BGRA8"},
+      {ze::kLayout8, ze::kUnorm, {ze::R, ze::R, ze::R, ze::One}, "LUMINANCE8"},
+      {ze::kLayout32, ze::kFloat, {ze::R, ze::Zero, ze::Zero, ze::One}, "R32F"},
+      {ze::kLayout16_16_16_16, ze::kFloat, {ze::R, ze::G, ze::B, ze::A}, "RGBA16F"},
+      {ze::kLayout16_16, ze::kUnorm, {ze::R, ze::G, ze::Zero, ze::One}, "RG16"},
+      {ze::kLayout16_16_16_16, ze::kSnorm, {ze::R, ze::G, ze::B, ze::A}, "RGBA16_SNORM"},
+      {ze::kLayout5_6_5, ze::kUnorm, {ze::B, ze::G, ze::R, ze::One}, "RGB565"}};
   auto m = buildOpenCL(kSource);
   const ImageKind& kind = kKinds[2];
   const CompiledKernel& k = kernelOf(m, kind.kernel);
@@ -155,7 +156,7 @@ TEST_CASE(
       for (uint64_t y = 0; y < e[1]; ++y)
         for (uint64_t x = 0; x < e[0]; ++x)
           for (uint32_t i = 0; i < img.pixelBytes(); ++i)
-            if (i % (f.layout == ze::k32 ? 4 : 2) == (f.layout == ze::k32 ? 3 : 1))
+            if (i % (f.layout == ze::kLayout32 ? 4 : 2) == (f.layout == ze::kLayout32 ? 3 : 1))
               img.pixel(x, y)[i] &= 0x3f;  // exponents well inside the range
     }
     for (const TestSampler& smp : everySampler()) checkReads(k, true, img, kind, smp);

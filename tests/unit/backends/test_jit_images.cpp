@@ -10,7 +10,7 @@
 namespace tessera::backends::cpu::test {
 namespace {
 
-const Format kRgba8{ze::k8_8_8_8, ze::kUnorm, {ze::R, ze::G, ze::B, ze::A}, "RGBA8"};
+const Format kRgba8{ze::kLayout8_8_8_8, ze::kUnorm, {ze::R, ze::G, ze::B, ze::A}, "RGBA8"};
 
 LaunchDims grid(uint32_t x, uint32_t y = 1, uint32_t local = 8) {
   LaunchDims d;
@@ -65,7 +65,7 @@ TEST_CASE(
       o[21] = get_image_channel_order(f); o[22] = get_image_channel_data_type(a);
     })");
   const CompiledKernel& k = kernelOf(m, "q");
-  Format r8{ze::k8, ze::kUint, {ze::R, ze::Zero, ze::Zero, ze::One}, "R8UI"};
+  Format r8{ze::kLayout8, ze::kUint, {ze::R, ze::Zero, ze::Zero, ze::One}, "R8UI"};
   TestImage a(ze::k1D, r8, {17, 1, 1}), b(ze::k1DArray, r8, {19, 5, 1}),
       c(ze::kBuffer, r8, {1000, 1, 1}), d(ze::k2D, kRgba8, {23, 7, 1}),
       e(ze::k2DArray, r8, {9, 11, 6}), f(ze::k3D, kRgba8, {4, 3, 2});
@@ -102,7 +102,7 @@ TEST_CASE("Given a module with image and buffer kernels, then both build and run
       b[i] = a[i] + 1;
     })",
                          1, "", flags);
-    Format rgba8ui{ze::k8_8_8_8, ze::kUint, {ze::R, ze::G, ze::B, ze::A}, "RGBA8UI"};
+    Format rgba8ui{ze::kLayout8_8_8_8, ze::kUint, {ze::R, ze::G, ze::B, ze::A}, "RGBA8UI"};
     TestImage src(ze::k2D, rgba8ui, {13, 5, 1}), dst(ze::k2D, rgba8ui, {13, 5, 1});
     src.fillRandom(7);
     const CompiledKernel& copy = kernelOf(m, "copy");
@@ -125,16 +125,17 @@ TEST_CASE("Given a module with image and buffer kernels, then both build and run
   }
 }
 
-TEST_CASE("Given an image kernel loaded from a native binary, then it reads and writes through "
-          "the runtime's functions of this process",
-          "[jit][image]") {
+TEST_CASE(
+    "Given an image kernel loaded from a native binary, then it reads and writes through "
+    "the runtime's functions of this process",
+    "[jit][image]") {
   // RG16 is decoded and encoded by image_runtime.h's functions, which the object calls by name.
   auto m = buildThroughNativeBinary(R"(
     __kernel void inc(read_only image2d_t src, write_only image2d_t dst) {
       int2 p = (int2)(get_global_id(0), get_global_id(1));
       write_imagef(dst, p, read_imagef(src, p) + (float4)(1.0f / 65535.0f));
     })");
-  Format rg16{ze::k16_16, ze::kUnorm, {ze::R, ze::G, ze::Zero, ze::One}, "RG16"};
+  Format rg16{ze::kLayout16_16, ze::kUnorm, {ze::R, ze::G, ze::Zero, ze::One}, "RG16"};
   TestImage src(ze::k2D, rg16, {9, 2, 1}), dst(ze::k2D, rg16, {9, 2, 1});
   for (uint64_t y = 0; y < 2; ++y)
     for (uint64_t x = 0; x < 9; ++x) {
