@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "host_reference.h"
+#include "launch_balance.h"
 
 namespace {
 
@@ -90,6 +91,8 @@ struct Config {
 };
 
 std::string kernelSource;
+// Tessera's launch balance per kernel (launch_balance.h), for the report.
+std::vector<std::pair<std::string, std::string>> tesseraBalance;
 
 // The platform's name; PoCL's long one shortened for the table.
 std::string platformName(cl_platform_id p) {
@@ -149,6 +152,8 @@ class PlatformRun {
     queue_ = clCreateCommandQueueWithProperties(ctx_, device_, nullptr, &err);
     CHECK(err);
     program_ = build(ctx_, kernelSource, 1, &device_);
+    if (platformName(platform).find("Tessera") != std::string::npos)
+      balance_ = tessera::bench::LaunchBalance::fromLoadedDriver();
   }
   ~PlatformRun() {
     clReleaseProgram(program_);
@@ -185,6 +190,15 @@ class PlatformRun {
     std::printf("  %-62s %10.3f %-7s [p10 %.3f, p90 %.3f]%s\n", m->label.c_str(), s.median,
                 m->unit.c_str(), s.p10, s.p90, unitNote);
     std::fflush(stdout);
+  }
+
+  // The workers' balance of the launches timed since the last call (Tessera only).
+  void putBalance(const char* key) {
+    if (!balance_.available()) return;
+    std::string line = balance_.summary();
+    std::printf("  %-62s %s\n", "  launch balance (medians)", line.c_str());
+    tesseraBalance.emplace_back(key, line);
+    balance_.clear();
   }
 
   cl_mem hostBuffer(void* p, size_t bytes, cl_mem_flags rw) {
@@ -258,10 +272,12 @@ class PlatformRun {
     std::memset(h, 0, bytes);
     std::vector<double> g, loop, copy;
     for (int r = 0; r < cfg_.vaddReps + 1; ++r) {
+      if (r) balance_.start();
       double t0 = nowSec();
       CHECK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
       CHECK(clFinish(queue_));
       if (!r) continue;  // the first run warms up
+      balance_.stop();
       g.push_back(double(12 * n) / (nowSec() - t0) / 1e9);
       namespace host = tessera::bench::host;
       loop.push_back(double(12 * n) / host::vectorAdd(a, b, h, n) / 1e9);
@@ -281,6 +297,7 @@ class PlatformRun {
         std::exit(1);
       }
     put("vadd", stats(g));
+    putBalance("vadd");
     clReleaseKernel(k);
     for (cl_mem m : {ma, mb, mc}) clReleaseMemObject(m);
     std::free(a), std::free(b), std::free(c);
@@ -310,11 +327,12 @@ class PlatformRun {
       std::vector<double> g;
       for (int r = 0; r < cfg_.gemmReps + 1; ++r) {
         std::memset(C, 0, bytes);
+        if (r) balance_.start();
         double t0 = nowSec();
         CHECK(clEnqueueNDRangeKernel(queue_, k, 2, nullptr, global, tiled ? local : nullptr, 0,
                                      nullptr, nullptr));
         CHECK(clFinish(queue_));
-        if (r) g.push_back(flops / (nowSec() - t0) / 1e9);
+        if (r) g.push_back(flops / (nowSec() - t0) / 1e9), balance_.stop();
       }
       std::vector<float> out(size_t(N) * N);
       CHECK(clEnqueueReadBuffer(queue_, mC, CL_TRUE, 0, bytes, out.data(), 0, nullptr, nullptr));
@@ -329,6 +347,7 @@ class PlatformRun {
           }
         }
       put(tiled ? "tiled" : "naive", stats(g));
+      putBalance(tiled ? "tiled" : "naive");
       clReleaseKernel(k);
     }
     for (cl_mem m : {mA, mB, mC}) clReleaseMemObject(m);
@@ -361,11 +380,13 @@ class PlatformRun {
       arg(k, 2, cl_uint(n));
       std::vector<double> g;
       for (int r = 0; r < cfg_.reduceReps + 1; ++r) {
+        if (r) balance_.start();
         double t0 = nowSec();
         CHECK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
         CHECK(clFinish(queue_));
         if (!r) continue;
         g.push_back(double(bytes) / (nowSec() - t0) / 1e9);
+        balance_.stop();
         float hs;
         hostSum.push_back(double(bytes) / tessera::bench::host::sum(in, n, &hs) / 1e9);
       }
@@ -384,6 +405,7 @@ class PlatformRun {
     char note[64];
     std::snprintf(note, sizeof note, "  (%d per work-item)", bestPer);
     put("reduce", best, note);
+    putBalance("reduce");
     results_["ref_reduce"] = stats(hostSum);
     clReleaseKernel(k);
     clReleaseMemObject(mIn);
@@ -529,6 +551,7 @@ class PlatformRun {
   cl_command_queue queue_ = nullptr;
   cl_program program_ = nullptr;
   std::map<std::string, Stats> results_;
+  tessera::bench::LaunchBalance balance_;
 };
 
 std::string fmt(const Stats& s, bool spread = true) {
@@ -651,6 +674,8 @@ int main(int argc, char** argv) {
        << fmt(Stats{100 * t["reduce"].median / t["ref_reduce"].median}, false)
        << "% of the C++ sum; tiled SGEMM "
        << fmt(Stats{100 * t["tiled"].median / t["ref_peak"].median}, false) << "% of FMA peak.\n";
+    for (const auto& [key, line] : tesseraBalance)
+      md << "Tessera's launch balance, " << key << ": " << line << ".\n";
     if (t.count("iso_idle_p99") && t.count("iso_load_p99"))
       md << "Isolation p99 loaded / idle: "
          << fmt(Stats{t["iso_load_p99"].median / t["iso_idle_p99"].median}, false) << "x.\n";

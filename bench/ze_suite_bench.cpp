@@ -17,6 +17,7 @@
 
 #include "bench_util.h"
 #include "host_reference.h"
+#include "launch_balance.h"
 
 using namespace tessera::bench;
 
@@ -111,20 +112,30 @@ void launches(Setup& s, ze_module_handle_t m) {
 
 void* pageAlloc(size_t bytes) { return std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096); }
 
-// Times `reps` launches (after one untimed) on a synchronous immediate list; seconds each.
-std::vector<double> timeLaunch(Setup& s, ze_kernel_handle_t k, ze_group_count_t groups, int reps) {
+// Times `reps` launches (after one untimed) on a synchronous immediate list; seconds each. The
+// workers' balance of each timed launch goes to `balance` when given.
+std::vector<double> timeLaunch(Setup& s, ze_kernel_handle_t k, ze_group_count_t groups, int reps,
+                               LaunchBalance* balance = nullptr) {
   ze_command_list_handle_t list = immediate(s, ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
   std::vector<double> t;
   for (int r = 0; r <= reps; ++r) {
+    if (balance && r) balance->start();
     double t0 = host::nowSec();
     BENCH_CHECK(zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr));
     if (r) t.push_back(host::nowSec() - t0);
+    if (balance && r) balance->stop();
   }
   zeCommandListDestroy(list);
   return t;
 }
 
+void printBalance(LaunchBalance& b) {
+  std::printf("  %-62s %s\n", "  launch balance (medians)", b.summary().c_str());
+  b.clear();
+}
+
 void kernels(Setup& s, ze_module_handle_t m) {
+  LaunchBalance balance(s.driver);
   // Vector add, beside the plain loop and memcpy, interleaved.
   {
     size_t n = quick ? 1u << 16 : 16u << 20, bytes = n * 4;
@@ -141,7 +152,7 @@ void kernels(Setup& s, ze_module_handle_t m) {
     for (ze_kernel_handle_t kk : {k, k256}) arg(kk, 0, a), arg(kk, 1, b), arg(kk, 2, c);
     std::vector<double> kern, kern256, loop, copy;
     for (int r = 0; r < (quick ? 3 : 11); ++r) {
-      kern.push_back(12.0 * n / timeLaunch(s, k, {uint32_t(n / sx), 1, 1}, 1)[0] / 1e9);
+      kern.push_back(12.0 * n / timeLaunch(s, k, {uint32_t(n / sx), 1, 1}, 1, &balance)[0] / 1e9);
       kern256.push_back(12.0 * n / timeLaunch(s, k256, {uint32_t(n / 256), 1, 1}, 1)[0] / 1e9);
       loop.push_back(12.0 * n / host::vectorAdd(a, b, c, n) / 1e9);
       copy.push_back(2.0 * bytes / host::copy(reinterpret_cast<char*>(c),
@@ -156,6 +167,7 @@ void kernels(Setup& s, ze_module_handle_t m) {
     char label[96];
     std::snprintf(label, sizeof label, "vector add 16M floats (12 B/element), suggested group %u", sx);
     print(label, sk, "GB/s");
+    printBalance(balance);
     print("  same, groups of 256", sk256, "GB/s");
     print("  plain C++ loop, all threads", sl, "GB/s");
     print("  memcpy, all threads (read + write)", stats(copy), "GB/s");
@@ -178,7 +190,8 @@ void kernels(Setup& s, ze_module_handle_t m) {
       arg(k, 0, A), arg(k, 1, B), arg(k, 2, C), arg(k, 3, N);
       BENCH_CHECK(zeKernelSetGroupSize(k, 16, 16, 1));
       std::vector<double> g;
-      for (double sec : timeLaunch(s, k, {uint32_t(N / 16), uint32_t(N / 16), 1}, quick ? 1 : 3))
+      for (double sec :
+           timeLaunch(s, k, {uint32_t(N / 16), uint32_t(N / 16), 1}, quick ? 1 : 3, &balance))
         g.push_back(2.0 * N * N * double(N) / sec / 1e9);
       double ref = 0;
       for (int kk = 0; kk < N; ++kk) ref += double(A[(N - 1) * N + kk]) * B[kk * N + 5];
@@ -186,6 +199,7 @@ void kernels(Setup& s, ze_module_handle_t m) {
         std::fprintf(stderr, "%s: wrong result\n", name), std::exit(1);
       print(name[6] == 'n' ? "naive SGEMM 1024^3 (group 16x16)" : "16x16 tiled SGEMM 1024^3",
             stats(g), "GFLOP/s");
+      printBalance(balance);
       zeKernelDestroy(k);
     }
     std::free(A), std::free(B), std::free(C);
@@ -207,7 +221,7 @@ void kernels(Setup& s, ze_module_handle_t m) {
     std::vector<double> g, h;
     float hs = 0;
     for (int r = 0; r < (quick ? 3 : 11); ++r) {
-      g.push_back(double(bytes) / timeLaunch(s, k, {uint32_t(groups), 1, 1}, 1)[0] / 1e9);
+      g.push_back(double(bytes) / timeLaunch(s, k, {uint32_t(groups), 1, 1}, 1, &balance)[0] / 1e9);
       h.push_back(double(bytes) / host::sum(in, n, &hs) / 1e9);
     }
     double total = 0;
@@ -215,6 +229,7 @@ void kernels(Setup& s, ze_module_handle_t m) {
     if (std::fabs(total - ref) > 1e-4 * ref) std::fprintf(stderr, "reduce: wrong sum\n"), std::exit(1);
     Stats sk = stats(g), sh = stats(h);
     print("work-group reduction 16M floats (64 per work-item)", sk, "GB/s");
+    printBalance(balance);
     print("  plain C++ sum, all threads", sh, "GB/s");
     std::printf("  %-62s %9.0f%%\n", "  kernel / C++ sum (target >= 75%)", 100 * sk.median / sh.median);
     zeKernelDestroy(k);
