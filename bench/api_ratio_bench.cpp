@@ -50,11 +50,8 @@ std::string readText(const char* path) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-// Page-aligned, first touched by every hardware thread (as the device's workers will use it).
 float* hostArray(size_t n) {
-  auto* p = static_cast<float*>(std::aligned_alloc(4096, (n * 4 + 4095) / 4096 * 4096));
-  host::parallelFor(n, [&](size_t lo, size_t hi) { std::memset(p + lo, 0, (hi - lo) * 4); });
-  return p;
+  return static_cast<float*>(host::pageArray(n * 4));
 }
 
 // Tessera's OpenCL platform: its first device, a context, an in-order queue, the suite built.

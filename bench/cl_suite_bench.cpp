@@ -113,7 +113,7 @@ bool matches(const std::string& name, const std::vector<std::string>& filters) {
   return false;
 }
 
-void* pageAlloc(size_t bytes) { return std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096); }
+using tessera::bench::host::pageArray;
 
 cl_program build(cl_context ctx, const std::string& src, cl_uint ndev, const cl_device_id* devs) {
   const char* s = src.c_str();
@@ -253,9 +253,9 @@ class PlatformRun {
 
   void vectorAdd() {
     size_t n = cfg_.vaddN, bytes = n * 4;
-    auto* a = static_cast<float*>(pageAlloc(bytes));
-    auto* b = static_cast<float*>(pageAlloc(bytes));
-    auto* c = static_cast<float*>(pageAlloc(bytes));
+    auto* a = static_cast<float*>(pageArray(bytes));
+    auto* b = static_cast<float*>(pageArray(bytes));
+    auto* c = static_cast<float*>(pageArray(bytes));
     for (size_t i = 0; i < n; ++i) {
       a[i] = float(i % 1000);
       b[i] = 0.5f;
@@ -268,7 +268,7 @@ class PlatformRun {
     arg(k, 1, mb);
     arg(k, 2, mc);
     // The plain loop and memcpy interleaved with the kernel, so all see the same machine state.
-    auto* h = static_cast<float*>(pageAlloc(bytes));
+    auto* h = static_cast<float*>(pageArray(bytes));
     std::memset(h, 0, bytes);
     std::vector<double> g, loop, copy;
     for (int r = 0; r < cfg_.vaddReps + 1; ++r) {
@@ -306,9 +306,9 @@ class PlatformRun {
   void sgemm() {
     int N = cfg_.gemmN;
     size_t bytes = size_t(N) * N * 4;
-    auto* A = static_cast<float*>(pageAlloc(bytes));
-    auto* B = static_cast<float*>(pageAlloc(bytes));
-    auto* C = static_cast<float*>(pageAlloc(bytes));
+    auto* A = static_cast<float*>(pageArray(bytes));
+    auto* B = static_cast<float*>(pageArray(bytes));
+    auto* C = static_cast<float*>(pageArray(bytes));
     for (size_t i = 0; i < size_t(N) * N; ++i) {
       A[i] = float(int(i % 13) - 6) * 0.25f;
       B[i] = float(int(i % 7) - 3) * 0.5f;
@@ -360,7 +360,7 @@ class PlatformRun {
 
   void reduce() {
     size_t n = cfg_.reduceN, bytes = n * 4;
-    auto* in = static_cast<float*>(pageAlloc(bytes));
+    auto* in = static_cast<float*>(pageArray(bytes));
     double ref = 0;
     for (size_t i = 0; i < n; ++i) ref += (in[i] = float(i % 5) * 0.25f);
     cl_mem mIn = hostBuffer(in, bytes, CL_MEM_READ_ONLY);

@@ -19,6 +19,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -128,6 +129,16 @@ inline unsigned threads() {
 inline double parallelFor(size_t n, const std::function<void(size_t, size_t)>& body) {
   const unsigned t = threads();
   return Team::get().run([&](unsigned i) { body(n * i / t, n * (i + 1) / t); });
+}
+
+// `bytes` of page-aligned memory (free with std::free), zeroed by every thread of the team, each its
+// own part: the pages are first touched, so placed, as a kernel's workers will use them, not all on
+// the node of the thread that initializes the data afterwards.
+inline void* pageArray(size_t bytes) {
+  const size_t rounded = (bytes + 4095) / 4096 * 4096;
+  auto* p = static_cast<char*>(std::aligned_alloc(4096, rounded));
+  if (p) parallelFor(rounded, [&](size_t lo, size_t hi) { std::memset(p + lo, 0, hi - lo); });
+  return p;
 }
 
 // c = a + b over [lo, hi) with streaming stores (c's lines are not read first).

@@ -110,7 +110,6 @@ void launches(Setup& s, ze_module_handle_t m) {
   zeKernelDestroy(k);
 }
 
-void* pageAlloc(size_t bytes) { return std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096); }
 
 // Times `reps` launches (after one untimed) on a synchronous immediate list; seconds each. The
 // workers' balance of each timed launch goes to `balance` when given.
@@ -139,8 +138,8 @@ void kernels(Setup& s, ze_module_handle_t m) {
   // Vector add, beside the plain loop and memcpy, interleaved.
   {
     size_t n = quick ? 1u << 16 : 16u << 20, bytes = n * 4;
-    auto *a = static_cast<float*>(pageAlloc(bytes)), *b = static_cast<float*>(pageAlloc(bytes)),
-         *c = static_cast<float*>(pageAlloc(bytes));
+    auto *a = static_cast<float*>(host::pageArray(bytes)), *b = static_cast<float*>(host::pageArray(bytes)),
+         *c = static_cast<float*>(host::pageArray(bytes));
     for (size_t i = 0; i < n; ++i) a[i] = float(i % 1000), b[i] = 0.5f, c[i] = 0;
     // Two kernels: the group size zeKernelSuggestGroupSize gives (what an application asks for),
     // and groups of 256 (the cost of short groups).
@@ -181,8 +180,8 @@ void kernels(Setup& s, ze_module_handle_t m) {
   {
     int N = quick ? 64 : 1024;
     size_t bytes = size_t(N) * N * 4;
-    auto *A = static_cast<float*>(pageAlloc(bytes)), *B = static_cast<float*>(pageAlloc(bytes)),
-         *C = static_cast<float*>(pageAlloc(bytes));
+    auto *A = static_cast<float*>(host::pageArray(bytes)), *B = static_cast<float*>(host::pageArray(bytes)),
+         *C = static_cast<float*>(host::pageArray(bytes));
     for (size_t i = 0; i < size_t(N) * N; ++i)
       A[i] = float(int(i % 13) - 6) * 0.25f, B[i] = float(int(i % 7) - 3) * 0.5f;
     for (const char* name : {"sgemm_naive", "sgemm_tiled"}) {
@@ -209,7 +208,7 @@ void kernels(Setup& s, ze_module_handle_t m) {
   // Reduction, 64 elements per work-item, local size 256.
   {
     size_t n = quick ? 1u << 16 : 16u << 20, bytes = n * 4;
-    auto* in = static_cast<float*>(pageAlloc(bytes));
+    auto* in = static_cast<float*>(host::pageArray(bytes));
     double ref = 0;
     for (size_t i = 0; i < n; ++i) ref += (in[i] = float(i % 5) * 0.25f);
     size_t global = std::max<size_t>(256, n / 64 / 256 * 256), groups = global / 256;
