@@ -170,8 +170,10 @@ class PlatformRun {
     buildFromSource();
     isolation();
     for (auto [key, label, unit] :
-         {std::tuple{"ref_vadd", "(machine) plain C++ vector add, every PU (best of plain/streaming)", "GB/s"},
-          {"ref_memcpy", "(machine) copy, every PU (read + write; best of memcpy/streaming)", "GB/s"},
+         {std::tuple{"ref_vadd",
+                     "(machine) plain C++ vector add, every PU (best of plain/streaming)", "GB/s"},
+          {"ref_memcpy", "(machine) copy, every PU (read + write; best of memcpy/streaming)",
+           "GB/s"},
           {"ref_reduce", "(machine) plain C++ sum, every PU", "GB/s"},
           {"ref_peak", "(machine) FP32 FMA peak, every PU", "GFLOP/s"}}) {
       const Stats& st = results_[key];

@@ -110,7 +110,6 @@ void launches(Setup& s, ze_module_handle_t m) {
   zeKernelDestroy(k);
 }
 
-
 // Times `reps` launches (after one untimed) on a synchronous immediate list; seconds each. The
 // workers' balance of each timed launch goes to `balance` when given.
 std::vector<double> timeLaunch(Setup& s, ze_kernel_handle_t k, ze_group_count_t groups, int reps,
@@ -138,7 +137,8 @@ void kernels(Setup& s, ze_module_handle_t m) {
   // Vector add, beside the plain loop and memcpy, interleaved.
   {
     size_t n = quick ? 1u << 16 : 16u << 20, bytes = n * 4;
-    auto *a = static_cast<float*>(host::pageArray(bytes)), *b = static_cast<float*>(host::pageArray(bytes)),
+    auto *a = static_cast<float*>(host::pageArray(bytes)),
+         *b = static_cast<float*>(host::pageArray(bytes)),
          *c = static_cast<float*>(host::pageArray(bytes));
     for (size_t i = 0; i < n; ++i) a[i] = float(i % 1000), b[i] = 0.5f, c[i] = 0;
     // Two kernels: the group size zeKernelSuggestGroupSize gives (what an application asks for),
@@ -180,7 +180,8 @@ void kernels(Setup& s, ze_module_handle_t m) {
   {
     int N = quick ? 64 : 1024;
     size_t bytes = size_t(N) * N * 4;
-    auto *A = static_cast<float*>(host::pageArray(bytes)), *B = static_cast<float*>(host::pageArray(bytes)),
+    auto *A = static_cast<float*>(host::pageArray(bytes)),
+         *B = static_cast<float*>(host::pageArray(bytes)),
          *C = static_cast<float*>(host::pageArray(bytes));
     for (size_t i = 0; i < size_t(N) * N; ++i)
       A[i] = float(int(i % 13) - 6) * 0.25f, B[i] = float(int(i % 7) - 3) * 0.5f;

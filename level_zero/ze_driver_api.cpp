@@ -110,7 +110,6 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraDriverGetLaunchBalance(
   if (!Driver::fromHandle(hDriver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!pBalance) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   tessera::core::LaunchBalance b = tessera::core::launchBalance(reset != 0);
-  *pBalance = {b.jobs,      b.workers,     b.spanNs,      b.tailNs,
-               b.maxTailNs, b.lateStartNs, b.busySpreadNs};
+  *pBalance = {b.jobs, b.workers, b.spanNs, b.tailNs, b.maxTailNs, b.lateStartNs, b.busySpreadNs};
   return ZE_RESULT_SUCCESS;
 }

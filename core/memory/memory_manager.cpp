@@ -31,7 +31,6 @@ MemoryManager::~MemoryManager() {
   for (Allocation& a : map_.takeAll()) dispose(a);
 }
 
-
 ze_result_t MemoryManager::outOfMemory(const AllocRequest& r) const {
   return r.kind == MemoryKind::Host || !r.device ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY
                                                  : ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
@@ -62,7 +61,9 @@ ze_result_t MemoryManager::allocate(const AllocRequest& r, void** out) {
     ze_result_t res = mapImport(r, a);
     if (res != ZE_RESULT_SUCCESS) return res;
   } else {
-    a.slot = ArenaAllocator::global().allocate(r.size, r.alignment, placementFor(r.kind, r.device, contextNodes_, sharedForceDeviceAlloc_, topology_),
+    a.slot = ArenaAllocator::global().allocate(
+        r.size, r.alignment,
+        placementFor(r.kind, r.device, contextNodes_, sharedForceDeviceAlloc_, topology_),
         r.exportable);
     if (!a.slot.ptr) return outOfMemory(r);
     a.base = a.slot.ptr;

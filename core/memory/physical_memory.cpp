@@ -25,8 +25,7 @@ std::unique_ptr<PhysicalMemory> PhysicalMemory::create(Context& context, Device&
   }
   // Placed as device memory (placement.h). The device is one of the context's (the entry point
   // checks), so of its driver.
-  Placement p =
-      placementFor(MemoryKind::Device, &device, {}, false, device.driver().topology());
+  Placement p = placementFor(MemoryKind::Device, &device, {}, false, device.driver().topology());
   return std::unique_ptr<PhysicalMemory>(new PhysicalMemory(
       context, device, fd, bytes, p, static_cast<ExportEntry*>(table), tableBytes));
 }

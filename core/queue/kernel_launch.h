@@ -16,8 +16,9 @@ namespace tessera::core {
 // nothing.
 void launchKernel(const LaunchOp& l, const ze_group_count_t* counts, const ExecutionTarget& t);
 
-// How evenly the workers of the process's parallel jobs finished (backends/cpu/worker_pool.h), summed
-// since the last reset (`reset`: start again after reading); zeTesseraDriverGetLaunchBalance.
+// How evenly the workers of the process's parallel jobs finished (backends/cpu/worker_pool.h),
+// summed since the last reset (`reset`: start again after reading);
+// zeTesseraDriverGetLaunchBalance.
 using LaunchBalance = backends::cpu::BalanceTotals;
 inline LaunchBalance launchBalance(bool reset) {
   return backends::cpu::balanceTotals(reset);
