@@ -27,6 +27,7 @@
 #include <string>
 
 #include "bench_util.h"
+#include "cl_check.h"
 #include "host_reference.h"
 #include "launch_balance.h"
 
@@ -34,14 +35,6 @@ using namespace tessera::bench;
 
 namespace {
 
-#define CL_CHECK(call)                                                               \
-  do {                                                                               \
-    cl_int e_ = (call);                                                              \
-    if (e_ != CL_SUCCESS) {                                                          \
-      std::fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #call, e_); \
-      std::exit(1);                                                                  \
-    }                                                                                \
-  } while (0)
 
 bool quick = false;
 

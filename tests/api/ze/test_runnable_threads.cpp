@@ -81,29 +81,35 @@ void checkWhileRunning(volatile int* flag, int workers, int waiters) {
   }
 }
 
-// The spinning launch with `groups` work-groups of one work-item.
-ze_kernel_handle_t spinKernel(KernelFixture& fx, void* flag, int* out) {
-  ze_kernel_handle_t k = fx.kernel("faults", "spin_until");
-  REQUIRE(zeKernelSetGroupSize(k, 1, 1, 1) == ZE_RESULT_SUCCESS);
-  REQUIRE(zeKernelSetArgumentValue(k, 0, sizeof flag, &flag) == ZE_RESULT_SUCCESS);
-  REQUIRE(zeKernelSetArgumentValue(k, 1, sizeof out, &out) == ZE_RESULT_SUCCESS);
-  return k;
-}
-
-// On a queue's executor: three host threads wait for it (queue, fence, event).
-void executorLaunch() {
+// The spinning launch: spin_until in work-groups of one work-item, four per worker, each running
+// until `flag` is set; `workers` is how many threads the device's launches run on.
+struct SpinningLaunch {
   KernelFixture fx;
   const uint32_t workers =
       std::min(devicePus(fx.driver, fx.device), std::max(1u, std::thread::hardware_concurrency()));
-  std::vector<int> out(4 * workers, 0);
-  alignas(64) static volatile int flag;
-  flag = 0;
-  ze_kernel_handle_t k = spinKernel(fx, const_cast<int*>(&flag), out.data());
-  auto q = fx.queue();
-  auto l = fx.list();
-  auto e = fx.events(1).at(0);
-  auto f = fx.fence(q);
-  KernelFixture::launch(l, k, {4 * workers, 1, 1}, e);
+  const ze_group_count_t groups{4 * workers, 1, 1};
+  std::vector<int> out = std::vector<int>(4 * workers, 0);
+  alignas(64) volatile int flag = 0;
+  ze_kernel_handle_t kernel = fx.kernel("faults", "spin_until");
+
+  SpinningLaunch() {
+    void* f = const_cast<int*>(&flag);
+    int* o = out.data();
+    REQUIRE(zeKernelSetGroupSize(kernel, 1, 1, 1) == ZE_RESULT_SUCCESS);
+    REQUIRE(zeKernelSetArgumentValue(kernel, 0, sizeof f, &f) == ZE_RESULT_SUCCESS);
+    REQUIRE(zeKernelSetArgumentValue(kernel, 1, sizeof o, &o) == ZE_RESULT_SUCCESS);
+  }
+  bool allRan() const { return std::count(out.begin(), out.end(), 7) == int(out.size()); }
+};
+
+// On a queue's executor: three host threads wait for it (queue, fence, event).
+void executorLaunch() {
+  SpinningLaunch s;
+  auto q = s.fx.queue();
+  auto l = s.fx.list();
+  auto e = s.fx.events(1).at(0);
+  auto f = s.fx.fence(q);
+  KernelFixture::launch(l, s.kernel, s.groups, e);
   REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
   REQUIRE(zeCommandQueueExecuteCommandLists(q, 1, &l, f) == ZE_RESULT_SUCCESS);
   std::vector<ze_result_t> results(3, ZE_RESULT_ERROR_UNKNOWN);
@@ -115,40 +121,33 @@ void executorLaunch() {
                    : i == 1 ? zeFenceHostSynchronize(f, UINT64_MAX)
                             : zeEventHostSynchronize(e, UINT64_MAX);
     });
-  checkWhileRunning(&flag, int(workers), 3);
+  checkWhileRunning(&s.flag, int(s.workers), 3);
   for (auto& t : waiters) t.join();
   for (ze_result_t r : results) CHECK(r == ZE_RESULT_SUCCESS);
-  CHECK(std::count(out.begin(), out.end(), 7) == int(out.size()));
+  CHECK(s.allRan());
 }
 
 // Inline on the application's thread (a synchronous immediate list): that thread is one of the
 // workers; a host thread waits on the launch's event.
 void inlineLaunch() {
-  KernelFixture fx;
-  const uint32_t workers =
-      std::min(devicePus(fx.driver, fx.device), std::max(1u, std::thread::hardware_concurrency()));
-  std::vector<int> out(4 * workers, 0);
-  alignas(64) static volatile int flag;
-  flag = 0;
-  ze_kernel_handle_t k = spinKernel(fx, const_cast<int*>(&flag), out.data());
-  auto imm = fx.immediate(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
-  auto e = fx.events(1).at(0);
+  SpinningLaunch s;
+  auto imm = s.fx.immediate(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+  auto e = s.fx.events(1).at(0);
   ze_result_t launched = ZE_RESULT_ERROR_UNKNOWN, waited = ZE_RESULT_ERROR_UNKNOWN;
   std::thread submitter([&] {
     pthread_setname_np(pthread_self(), "test-submitter");
-    ze_group_count_t groups{4 * workers, 1, 1};
-    launched = zeCommandListAppendLaunchKernel(imm, k, &groups, e, 0, nullptr);
+    launched = zeCommandListAppendLaunchKernel(imm, s.kernel, &s.groups, e, 0, nullptr);
   });
   std::thread waiter([&] {
     pthread_setname_np(pthread_self(), "test-waiter");
     waited = zeEventHostSynchronize(e, UINT64_MAX);
   });
-  checkWhileRunning(&flag, int(workers), 1);
+  checkWhileRunning(&s.flag, int(s.workers), 1);
   submitter.join();
   waiter.join();
   CHECK(launched == ZE_RESULT_SUCCESS);
   CHECK(waited == ZE_RESULT_SUCCESS);
-  CHECK(std::count(out.begin(), out.end(), 7) == int(out.size()));
+  CHECK(s.allRan());
 }
 
 void runChild(const std::string& name, const std::map<std::string, std::string>& extra) {

@@ -27,12 +27,17 @@ namespace {
 
 using tessera::test::currentTid;
 
-std::vector<uint32_t> allowedCpus() {
+// The first two CPUs this process may use; empty (and the test skipped) when there are fewer.
+std::vector<uint32_t> twoCpus() {
   cpu_set_t set;
   std::vector<uint32_t> cpus;
   if (sched_getaffinity(0, sizeof set, &set) == 0)
-    for (uint32_t c = 0; c < CPU_SETSIZE; ++c)
+    for (uint32_t c = 0; c < CPU_SETSIZE && cpus.size() < 2; ++c)
       if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  if (cpus.size() < 2) {
+    WARN("fewer than 2 CPUs allowed: skipped");
+    cpus.clear();
+  }
   return cpus;
 }
 
@@ -102,12 +107,8 @@ TEST_CASE("WorkerPool: a job of fewer items than workers runs on as many workers
 
 TEST_CASE("WorkerPool: the caller works as its own PU's worker; that PU's helper stays out",
           "[worker_pool]") {
-  std::vector<uint32_t> cpus = allowedCpus();
-  if (cpus.size() < 2) {
-    WARN("fewer than 2 CPUs allowed: skipped");
-    return;
-  }
-  cpus.resize(2);
+  const std::vector<uint32_t> cpus = twoCpus();
+  if (cpus.empty()) return;
   WorkerPool pool(cpus, 2, 20'000);
   // From each of the two PUs: one item per PU, the caller's on its own.
   for (uint32_t callerCpu : cpus) {
@@ -128,11 +129,8 @@ TEST_CASE("WorkerPool: the caller works as its own PU's worker; that PU's helper
 }
 
 TEST_CASE("WorkerPool: a caller on none of the pool's PUs does not take part", "[worker_pool]") {
-  std::vector<uint32_t> cpus = allowedCpus();
-  if (cpus.size() < 2) {
-    WARN("fewer than 2 CPUs allowed: skipped");
-    return;
-  }
+  const std::vector<uint32_t> cpus = twoCpus();
+  if (cpus.empty()) return;
   // Two slots, both on the first CPU; the caller on the second.
   WorkerPool pool({cpus[0]}, 2, 20'000);
   MeetingJob job{2};
@@ -147,12 +145,8 @@ TEST_CASE("WorkerPool: a caller on none of the pool's PUs does not take part", "
 }
 
 TEST_CASE("WorkerPool: workers claim their PUs while they work, and only then", "[worker_pool]") {
-  std::vector<uint32_t> cpus = allowedCpus();
-  if (cpus.size() < 2) {
-    WARN("fewer than 2 CPUs allowed: skipped");
-    return;
-  }
-  cpus.resize(2);
+  const std::vector<uint32_t> cpus = twoCpus();
+  if (cpus.empty()) return;
   WorkerPool pool(cpus, 2, 20'000);
   std::atomic<bool> release{false};
   MeetingJob job{2, &release};
