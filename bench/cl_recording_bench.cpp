@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bench_stats.h"
+#include "cl_check.h"
 
 namespace {
 
@@ -27,14 +28,6 @@ __kernel void tiny(__global int* out, int v) { out[get_global_id(0)] = v; }
 constexpr int kDispatches = 100;
 constexpr size_t kItems = 64;
 
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    cl_int e_ = (call);                                                               \
-    if (e_ != CL_SUCCESS) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #call, e_); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
 
 // After clFinish the device's threads spin for up to TESSERA_SPIN_US (100 us) before they sleep; on
 // a machine with few PUs they would take the host thread's CPU during the next timed section. Each
@@ -57,9 +50,9 @@ int main() {
   const int samples = std::max(5, int(400 * scale));
 
   cl_platform_id platform = nullptr;
-  CHECK(clGetPlatformIDs(1, &platform, nullptr));
+  CL_CHECK(clGetPlatformIDs(1, &platform, nullptr));
   cl_device_id device = nullptr;
-  CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr));
+  CL_CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr));
   auto newRecording = reinterpret_cast<clNewRecordingQCOM_fn>(
       clGetExtensionFunctionAddressForPlatform(platform, "clNewRecordingQCOM"));
   auto endRecording = reinterpret_cast<clEndRecordingQCOM_fn>(
@@ -74,27 +67,27 @@ int main() {
   }
   cl_int err = CL_SUCCESS;
   cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-  CHECK(err);
+  CL_CHECK(err);
   cl_command_queue live = clCreateCommandQueue(context, device, 0, &err);
-  CHECK(err);
+  CL_CHECK(err);
   cl_command_queue recordable = clCreateCommandQueue(context, device, CL_QUEUE_RECORDABLE_QCOM, &err);
-  CHECK(err);
+  CL_CHECK(err);
   cl_program program = clCreateProgramWithSource(context, 1, &kSource, nullptr, &err);
-  CHECK(err);
-  CHECK(clBuildProgram(program, 1, &device, "", nullptr, nullptr));
+  CL_CHECK(err);
+  CL_CHECK(clBuildProgram(program, 1, &device, "", nullptr, nullptr));
   cl_kernel kernel = clCreateKernel(program, "tiny", &err);
-  CHECK(err);
+  CL_CHECK(err);
   std::vector<int> out(kItems * kDispatches, 0);
   int v = 1;
-  CHECK(clSetKernelArgSVMPointer(kernel, 0, out.data()));
-  CHECK(clSetKernelArg(kernel, 1, sizeof v, &v));
+  CL_CHECK(clSetKernelArgSVMPointer(kernel, 0, out.data()));
+  CL_CHECK(clSetKernelArg(kernel, 1, sizeof v, &v));
   const size_t items = kItems;
 
   cl_recording_qcom recording = newRecording(recordable, &err);
-  CHECK(err);
+  CL_CHECK(err);
   for (int i = 0; i < kDispatches; ++i)
-    CHECK(clEnqueueNDRangeKernel(recordable, kernel, 1, nullptr, &items, nullptr, 0, nullptr, nullptr));
-  CHECK(endRecording(recording));
+    CL_CHECK(clEnqueueNDRangeKernel(recordable, kernel, 1, nullptr, &items, nullptr, 0, nullptr, nullptr));
+  CL_CHECK(endRecording(recording));
 
   // Each path is measured twice per sample. Gated: a barrier waiting on a user event is enqueued
   // first (untimed), so nothing runs while the enqueue calls are timed: host cost alone, kernel
@@ -105,36 +98,36 @@ int main() {
   auto gate = [&](auto&& timed) {
     cl_int e = CL_SUCCESS;
     cl_event g = clCreateUserEvent(context, &e);
-    CHECK(e);
-    CHECK(clEnqueueBarrierWithWaitList(live, 1, &g, nullptr));
+    CL_CHECK(e);
+    CL_CHECK(clEnqueueBarrierWithWaitList(live, 1, &g, nullptr));
     double t0 = nowUs();
     timed();
     double t1 = nowUs();
-    CHECK(clSetUserEventStatus(g, CL_COMPLETE));
-    CHECK(clFinish(live));
-    CHECK(clReleaseEvent(g));
+    CL_CHECK(clSetUserEventStatus(g, CL_COMPLETE));
+    CL_CHECK(clFinish(live));
+    CL_CHECK(clReleaseEvent(g));
     return (t1 - t0) / kDispatches;
   };
   auto ungated = [&](auto&& timed) {
     settle();
     double t0 = nowUs();
     timed();
-    CHECK(clFinish(live));
+    CL_CHECK(clFinish(live));
     return (nowUs() - t0) / kDispatches;
   };
   auto runDirect = [&] {
     for (int i = 0; i < kDispatches; ++i)
-      CHECK(clEnqueueNDRangeKernel(live, kernel, 1, nullptr, &items, nullptr, 0, nullptr, nullptr));
+      CL_CHECK(clEnqueueNDRangeKernel(live, kernel, 1, nullptr, &items, nullptr, 0, nullptr, nullptr));
   };
   auto runReplay = [&] {
-    CHECK(enqueueRecording(live, recording, 0, nullptr, 0, nullptr, 0, nullptr, 0, nullptr, 0,
+    CL_CHECK(enqueueRecording(live, recording, 0, nullptr, 0, nullptr, 0, nullptr, 0, nullptr, 0,
                            nullptr, nullptr));
   };
   // One argument update, a different value (and dispatch) each time.
   auto runUpdate = [&] {
     ++value;
     cl_array_arg_qcom arg{cl_uint(value % kDispatches), 1, sizeof value, &value};
-    CHECK(enqueueRecording(live, recording, 1, &arg, 0, nullptr, 0, nullptr, 0, nullptr, 0, nullptr,
+    CL_CHECK(enqueueRecording(live, recording, 1, &arg, 0, nullptr, 0, nullptr, 0, nullptr, 0, nullptr,
                            nullptr));
   };
   for (int s = 0; s < samples; ++s) {
@@ -164,7 +157,7 @@ int main() {
   std::printf("replay per dispatch: %.4f us (target <= 0.3); with update: %.4f us\n", r.median,
               u.median);
 
-  CHECK(releaseRecording(recording));
+  CL_CHECK(releaseRecording(recording));
   clReleaseKernel(kernel);
   clReleaseProgram(program);
   clReleaseCommandQueue(recordable);

@@ -28,20 +28,14 @@
 #include <unistd.h>
 #include <vector>
 
+#include "cl_check.h"
 #include "host_reference.h"
+#include "launch_balance.h"
 
 namespace {
 
 using tessera::bench::host::nowSec;
 
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    cl_int e_ = (call);                                                               \
-    if (e_ != CL_SUCCESS) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #call, e_); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
 
 struct Stats {
   double median = NAN, p10 = NAN, p90 = NAN, p99 = NAN;
@@ -90,6 +84,8 @@ struct Config {
 };
 
 std::string kernelSource;
+// Tessera's launch balance per kernel (launch_balance.h), for the report.
+std::vector<std::pair<std::string, std::string>> tesseraBalance;
 
 // The platform's name; PoCL's long one shortened for the table.
 std::string platformName(cl_platform_id p) {
@@ -110,13 +106,13 @@ bool matches(const std::string& name, const std::vector<std::string>& filters) {
   return false;
 }
 
-void* pageAlloc(size_t bytes) { return std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096); }
+using tessera::bench::host::pageArray;
 
 cl_program build(cl_context ctx, const std::string& src, cl_uint ndev, const cl_device_id* devs) {
   const char* s = src.c_str();
   cl_int err;
   cl_program p = clCreateProgramWithSource(ctx, 1, &s, nullptr, &err);
-  CHECK(err);
+  CL_CHECK(err);
   err = clBuildProgram(p, ndev, devs, "", nullptr, nullptr);
   if (err != CL_SUCCESS) {
     char log[8192] = {};
@@ -130,25 +126,27 @@ cl_program build(cl_context ctx, const std::string& src, cl_uint ndev, const cl_
 cl_kernel kernel(cl_program p, const char* name) {
   cl_int err;
   cl_kernel k = clCreateKernel(p, name, &err);
-  CHECK(err);
+  CL_CHECK(err);
   return k;
 }
 
 template <typename T>
 void arg(cl_kernel k, cl_uint i, const T& v) {
-  CHECK(clSetKernelArg(k, i, sizeof v, &v));
+  CL_CHECK(clSetKernelArg(k, i, sizeof v, &v));
 }
 
 class PlatformRun {
  public:
   PlatformRun(cl_platform_id platform, const Config& cfg) : cfg_(cfg) {
-    CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device_, nullptr));
+    CL_CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device_, nullptr));
     cl_int err;
     ctx_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
-    CHECK(err);
+    CL_CHECK(err);
     queue_ = clCreateCommandQueueWithProperties(ctx_, device_, nullptr, &err);
-    CHECK(err);
+    CL_CHECK(err);
     program_ = build(ctx_, kernelSource, 1, &device_);
+    if (platformName(platform).find("Tessera") != std::string::npos)
+      balance_ = tessera::bench::LaunchBalance::fromLoadedDriver();
   }
   ~PlatformRun() {
     clReleaseProgram(program_);
@@ -165,10 +163,12 @@ class PlatformRun {
     buildFromSource();
     isolation();
     for (auto [key, label, unit] :
-         {std::tuple{"ref_vadd", "(machine) plain C++ vector add, all threads", "GB/s"},
-          {"ref_memcpy", "(machine) memcpy, all threads (read + write)", "GB/s"},
-          {"ref_reduce", "(machine) plain C++ sum, all threads", "GB/s"},
-          {"ref_peak", "(machine) FP32 FMA peak, all threads", "GFLOP/s"}}) {
+         {std::tuple{"ref_vadd",
+                     "(machine) plain C++ vector add, every PU (best of plain/streaming)", "GB/s"},
+          {"ref_memcpy", "(machine) copy, every PU (read + write; best of memcpy/streaming)",
+           "GB/s"},
+          {"ref_reduce", "(machine) plain C++ sum, every PU", "GB/s"},
+          {"ref_peak", "(machine) FP32 FMA peak, every PU", "GFLOP/s"}}) {
       const Stats& st = results_[key];
       std::printf("  %-62s %10.3f %-7s [p10 %.3f, p90 %.3f]\n", label, st.median, unit, st.p10,
                   st.p90);
@@ -187,10 +187,19 @@ class PlatformRun {
     std::fflush(stdout);
   }
 
+  // The workers' balance of the launches timed since the last call (Tessera only).
+  void putBalance(const char* key) {
+    if (!balance_.available()) return;
+    std::string line = balance_.summary();
+    std::printf("  %-62s %s\n", "  launch balance (medians)", line.c_str());
+    tesseraBalance.emplace_back(key, line);
+    balance_.clear();
+  }
+
   cl_mem hostBuffer(void* p, size_t bytes, cl_mem_flags rw) {
     cl_int err;
     cl_mem m = clCreateBuffer(ctx_, rw | CL_MEM_USE_HOST_PTR, bytes, p, &err);
-    CHECK(err);
+    CL_CHECK(err);
     return m;
   }
 
@@ -200,13 +209,13 @@ class PlatformRun {
     cl_mem out = hostBuffer(&sink, 4096, CL_MEM_READ_WRITE);
     arg(k, 0, out);
     size_t one = 1;
-    for (int i = 0; i < 20; ++i) CHECK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
-    CHECK(clFinish(queue_));
+    for (int i = 0; i < 20; ++i) CL_CHECK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
+    CL_CHECK(clFinish(queue_));
     std::vector<double> t;
     for (int i = 0; i < cfg_.launchReps; ++i) {
       double t0 = nowSec();
-      CHECK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
-      CHECK(clFinish(queue_));
+      CL_CHECK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
+      CL_CHECK(clFinish(queue_));
       t.push_back((nowSec() - t0) * 1e6);
     }
     put("launch", stats(t));
@@ -224,9 +233,9 @@ class PlatformRun {
     for (int r = 0; r < cfg_.b2bReps; ++r) {
       double t0 = nowSec();
       for (int i = 0; i < cfg_.b2bLaunches; ++i)
-        CHECK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
+        CL_CHECK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr));
       double t1 = nowSec();
-      CHECK(clFinish(queue_));
+      CL_CHECK(clFinish(queue_));
       double t2 = nowSec();
       total.push_back((t2 - t0) * 1e6 / cfg_.b2bLaunches);
       enqueue.push_back((t1 - t0) * 1e6 / cfg_.b2bLaunches);
@@ -239,9 +248,9 @@ class PlatformRun {
 
   void vectorAdd() {
     size_t n = cfg_.vaddN, bytes = n * 4;
-    auto* a = static_cast<float*>(pageAlloc(bytes));
-    auto* b = static_cast<float*>(pageAlloc(bytes));
-    auto* c = static_cast<float*>(pageAlloc(bytes));
+    auto* a = static_cast<float*>(pageArray(bytes));
+    auto* b = static_cast<float*>(pageArray(bytes));
+    auto* c = static_cast<float*>(pageArray(bytes));
     for (size_t i = 0; i < n; ++i) {
       a[i] = float(i % 1000);
       b[i] = 0.5f;
@@ -254,14 +263,16 @@ class PlatformRun {
     arg(k, 1, mb);
     arg(k, 2, mc);
     // The plain loop and memcpy interleaved with the kernel, so all see the same machine state.
-    auto* h = static_cast<float*>(pageAlloc(bytes));
+    auto* h = static_cast<float*>(pageArray(bytes));
     std::memset(h, 0, bytes);
     std::vector<double> g, loop, copy;
     for (int r = 0; r < cfg_.vaddReps + 1; ++r) {
+      if (r) balance_.start();
       double t0 = nowSec();
-      CHECK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
-      CHECK(clFinish(queue_));
+      CL_CHECK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr));
+      CL_CHECK(clFinish(queue_));
       if (!r) continue;  // the first run warms up
+      balance_.stop();
       g.push_back(double(12 * n) / (nowSec() - t0) / 1e9);
       namespace host = tessera::bench::host;
       loop.push_back(double(12 * n) / host::vectorAdd(a, b, h, n) / 1e9);
@@ -274,13 +285,14 @@ class PlatformRun {
     float check[3];
     size_t idx[3] = {0, n / 2 + 3, n - 1};
     for (int j = 0; j < 3; ++j)
-      CHECK(clEnqueueReadBuffer(queue_, mc, CL_TRUE, idx[j] * 4, 4, &check[j], 0, nullptr, nullptr));
+      CL_CHECK(clEnqueueReadBuffer(queue_, mc, CL_TRUE, idx[j] * 4, 4, &check[j], 0, nullptr, nullptr));
     for (int j = 0; j < 3; ++j)
       if (check[j] != float(idx[j] % 1000) + 0.5f) {
         std::fprintf(stderr, "vadd: wrong result at %zu\n", idx[j]);
         std::exit(1);
       }
     put("vadd", stats(g));
+    putBalance("vadd");
     clReleaseKernel(k);
     for (cl_mem m : {ma, mb, mc}) clReleaseMemObject(m);
     std::free(a), std::free(b), std::free(c);
@@ -289,9 +301,9 @@ class PlatformRun {
   void sgemm() {
     int N = cfg_.gemmN;
     size_t bytes = size_t(N) * N * 4;
-    auto* A = static_cast<float*>(pageAlloc(bytes));
-    auto* B = static_cast<float*>(pageAlloc(bytes));
-    auto* C = static_cast<float*>(pageAlloc(bytes));
+    auto* A = static_cast<float*>(pageArray(bytes));
+    auto* B = static_cast<float*>(pageArray(bytes));
+    auto* C = static_cast<float*>(pageArray(bytes));
     for (size_t i = 0; i < size_t(N) * N; ++i) {
       A[i] = float(int(i % 13) - 6) * 0.25f;
       B[i] = float(int(i % 7) - 3) * 0.5f;
@@ -310,14 +322,15 @@ class PlatformRun {
       std::vector<double> g;
       for (int r = 0; r < cfg_.gemmReps + 1; ++r) {
         std::memset(C, 0, bytes);
+        if (r) balance_.start();
         double t0 = nowSec();
-        CHECK(clEnqueueNDRangeKernel(queue_, k, 2, nullptr, global, tiled ? local : nullptr, 0,
+        CL_CHECK(clEnqueueNDRangeKernel(queue_, k, 2, nullptr, global, tiled ? local : nullptr, 0,
                                      nullptr, nullptr));
-        CHECK(clFinish(queue_));
-        if (r) g.push_back(flops / (nowSec() - t0) / 1e9);
+        CL_CHECK(clFinish(queue_));
+        if (r) g.push_back(flops / (nowSec() - t0) / 1e9), balance_.stop();
       }
       std::vector<float> out(size_t(N) * N);
-      CHECK(clEnqueueReadBuffer(queue_, mC, CL_TRUE, 0, bytes, out.data(), 0, nullptr, nullptr));
+      CL_CHECK(clEnqueueReadBuffer(queue_, mC, CL_TRUE, 0, bytes, out.data(), 0, nullptr, nullptr));
       for (int row : {0, N / 3, N - 1})
         for (int col : {0, N / 2 + 1, N - 1}) {
           double ref = 0;
@@ -329,6 +342,7 @@ class PlatformRun {
           }
         }
       put(tiled ? "tiled" : "naive", stats(g));
+      putBalance(tiled ? "tiled" : "naive");
       clReleaseKernel(k);
     }
     for (cl_mem m : {mA, mB, mC}) clReleaseMemObject(m);
@@ -341,7 +355,7 @@ class PlatformRun {
 
   void reduce() {
     size_t n = cfg_.reduceN, bytes = n * 4;
-    auto* in = static_cast<float*>(pageAlloc(bytes));
+    auto* in = static_cast<float*>(pageArray(bytes));
     double ref = 0;
     for (size_t i = 0; i < n; ++i) ref += (in[i] = float(i % 5) * 0.25f);
     cl_mem mIn = hostBuffer(in, bytes, CL_MEM_READ_ONLY);
@@ -355,21 +369,23 @@ class PlatformRun {
       std::vector<float> partial(groups);
       cl_int err;
       cl_mem mOut = clCreateBuffer(ctx_, CL_MEM_WRITE_ONLY, groups * 4, nullptr, &err);
-      CHECK(err);
+      CL_CHECK(err);
       arg(k, 0, mIn);
       arg(k, 1, mOut);
       arg(k, 2, cl_uint(n));
       std::vector<double> g;
       for (int r = 0; r < cfg_.reduceReps + 1; ++r) {
+        if (r) balance_.start();
         double t0 = nowSec();
-        CHECK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
-        CHECK(clFinish(queue_));
+        CL_CHECK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, &local, 0, nullptr, nullptr));
+        CL_CHECK(clFinish(queue_));
         if (!r) continue;
         g.push_back(double(bytes) / (nowSec() - t0) / 1e9);
+        balance_.stop();
         float hs;
         hostSum.push_back(double(bytes) / tessera::bench::host::sum(in, n, &hs) / 1e9);
       }
-      CHECK(clEnqueueReadBuffer(queue_, mOut, CL_TRUE, 0, groups * 4, partial.data(), 0, nullptr,
+      CL_CHECK(clEnqueueReadBuffer(queue_, mOut, CL_TRUE, 0, groups * 4, partial.data(), 0, nullptr,
                                 nullptr));
       double total = 0;
       for (float p : partial) total += p;
@@ -384,6 +400,7 @@ class PlatformRun {
     char note[64];
     std::snprintf(note, sizeof note, "  (%d per work-item)", bestPer);
     put("reduce", best, note);
+    putBalance("reduce");
     results_["ref_reduce"] = stats(hostSum);
     clReleaseKernel(k);
     clReleaseMemObject(mIn);
@@ -414,8 +431,8 @@ class PlatformRun {
       for (int j = 0; j < 3; ++j) m[j] = hostBuffer(buf[j], sizeof buf[j], CL_MEM_READ_WRITE);
       for (int j = 0; j < 3; ++j) arg(k, cl_uint(j), m[j]);
       size_t global = 1024;
-      CHECK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr));
-      CHECK(clFinish(queue_));
+      CL_CHECK(clEnqueueNDRangeKernel(queue_, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr));
+      CL_CHECK(clFinish(queue_));
       first.push_back((nowSec() - t1) * 1e3);
       clReleaseKernel(k);
       for (cl_mem x : m) clReleaseMemObject(x);
@@ -440,21 +457,21 @@ class PlatformRun {
       return;
     }
     std::vector<cl_device_id> subs(count);
-    CHECK(clCreateSubDevices(device_, props, count, subs.data(), nullptr));
+    CL_CHECK(clCreateSubDevices(device_, props, count, subs.data(), nullptr));
     cl_int err;
     cl_context ctx = clCreateContext(nullptr, 2, subs.data(), nullptr, nullptr, &err);
-    CHECK(err);
+    CL_CHECK(err);
     cl_command_queue q0 = clCreateCommandQueueWithProperties(ctx, subs[0], nullptr, &err);
-    CHECK(err);
+    CL_CHECK(err);
     cl_command_queue q1 = clCreateCommandQueueWithProperties(ctx, subs[1], nullptr, &err);
-    CHECK(err);
+    CL_CHECK(err);
     cl_program p = build(ctx, kernelSource, 2, subs.data());
     // Small kernel on sub-device 0.
     const size_t n = 4096;
     alignas(4096) static float a[n], b[n], c[n];
     auto buf = [&](void* ptr, size_t bytes) {
       cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, ptr, &err);
-      CHECK(err);
+      CL_CHECK(err);
       return m;
     };
     cl_mem ma = buf(a, sizeof a), mb = buf(b, sizeof b), mc = buf(c, sizeof c);
@@ -466,15 +483,15 @@ class PlatformRun {
     int N = cfg_.gemmN;
     size_t bytes = size_t(N) * N * 4;
     cl_mem gA = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
-    CHECK(err);
+    CL_CHECK(err);
     cl_mem gB = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
-    CHECK(err);
+    CL_CHECK(err);
     cl_mem gC = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
-    CHECK(err);
+    CL_CHECK(err);
     float zero = 0;
     for (cl_mem m : {gA, gB})
-      CHECK(clEnqueueFillBuffer(q1, m, &zero, 4, 0, bytes, 0, nullptr, nullptr));
-    CHECK(clFinish(q1));
+      CL_CHECK(clEnqueueFillBuffer(q1, m, &zero, 4, 0, bytes, 0, nullptr, nullptr));
+    CL_CHECK(clFinish(q1));
     cl_kernel gemm = kernel(p, "sgemm_tiled");
     arg(gemm, 0, gA);
     arg(gemm, 1, gB);
@@ -483,14 +500,14 @@ class PlatformRun {
     auto sample = [&](const char* p50, const char* p99) {
       size_t local = 64;
       for (int i = 0; i < 10; ++i) {
-        CHECK(clEnqueueNDRangeKernel(q0, small, 1, nullptr, &n, &local, 0, nullptr, nullptr));
-        CHECK(clFinish(q0));
+        CL_CHECK(clEnqueueNDRangeKernel(q0, small, 1, nullptr, &n, &local, 0, nullptr, nullptr));
+        CL_CHECK(clFinish(q0));
       }
       std::vector<double> t;
       for (int i = 0; i < cfg_.isoReps; ++i) {
         double t0 = nowSec();
-        CHECK(clEnqueueNDRangeKernel(q0, small, 1, nullptr, &n, &local, 0, nullptr, nullptr));
-        CHECK(clFinish(q0));
+        CL_CHECK(clEnqueueNDRangeKernel(q0, small, 1, nullptr, &n, &local, 0, nullptr, nullptr));
+        CL_CHECK(clFinish(q0));
         t.push_back((nowSec() - t0) * 1e6);
       }
       Stats s = stats(t);
@@ -503,8 +520,8 @@ class PlatformRun {
     std::thread loader([&] {
       size_t global[2] = {size_t(N), size_t(N)}, local[2] = {16, 16};
       while (!stop.load()) {
-        CHECK(clEnqueueNDRangeKernel(q1, gemm, 2, nullptr, global, local, 0, nullptr, nullptr));
-        CHECK(clFinish(q1));
+        CL_CHECK(clEnqueueNDRangeKernel(q1, gemm, 2, nullptr, global, local, 0, nullptr, nullptr));
+        CL_CHECK(clFinish(q1));
         ++gemms;
       }
     });
@@ -529,6 +546,7 @@ class PlatformRun {
   cl_command_queue queue_ = nullptr;
   cl_program program_ = nullptr;
   std::map<std::string, Stats> results_;
+  tessera::bench::LaunchBalance balance_;
 };
 
 std::string fmt(const Stats& s, bool spread = true) {
@@ -580,7 +598,7 @@ int main(int argc, char** argv) {
   cl_uint np = 0;
   clGetPlatformIDs(0, nullptr, &np);
   std::vector<cl_platform_id> platforms(np);
-  if (np) CHECK(clGetPlatformIDs(np, platforms.data(), nullptr));
+  if (np) CL_CHECK(clGetPlatformIDs(np, platforms.data(), nullptr));
 
   namespace host = tessera::bench::host;
   std::printf("OpenCL suite%s: %u hardware threads\n", cfg.quick ? " (--quick)" : "",
@@ -651,6 +669,8 @@ int main(int argc, char** argv) {
        << fmt(Stats{100 * t["reduce"].median / t["ref_reduce"].median}, false)
        << "% of the C++ sum; tiled SGEMM "
        << fmt(Stats{100 * t["tiled"].median / t["ref_peak"].median}, false) << "% of FMA peak.\n";
+    for (const auto& [key, line] : tesseraBalance)
+      md << "Tessera's launch balance, " << key << ": " << line << ".\n";
     if (t.count("iso_idle_p99") && t.count("iso_load_p99"))
       md << "Isolation p99 loaded / idle: "
          << fmt(Stats{t["iso_load_p99"].median / t["iso_idle_p99"].median}, false) << "x.\n";

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "bench_util.h"
+#include "host_reference.h"
 #include "tessera/ze_tessera.h"
 
 using namespace tessera::bench;
@@ -70,17 +71,6 @@ double gbps(size_t bytes, double us) { return double(bytes) / (us * 1e3); }
 void largeCopy(Setup& s) {
   const size_t size = 256u << 20;
   std::vector<char> src(size, 1), dst(size, 0);
-  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  auto memcpyThreads = [&](unsigned n) {
-    std::vector<std::thread> ts;
-    size_t part = size / n;
-    for (unsigned i = 0; i < n; ++i)
-      ts.emplace_back([&, i] {
-        size_t b = i * part, len = i + 1 == n ? size - b : part;
-        std::memcpy(dst.data() + b, src.data() + b, len);
-      });
-    for (auto& t : ts) t.join();
-  };
   auto d = queueDesc(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
   ze_command_queue_handle_t queue;
   BENCH_CHECK(zeCommandQueueCreate(s.context, s.device, &d, &queue));
@@ -93,9 +83,8 @@ void largeCopy(Setup& s) {
     double t0 = nowUs();
     std::memcpy(dst.data(), src.data(), size);
     one.push_back(gbps(size, nowUs() - t0));
-    t0 = nowUs();
-    memcpyThreads(threads);
-    all.push_back(gbps(size, nowUs() - t0));
+    // Every PU, pinned, the better of memcpy and streaming stores (host_reference.h).
+    all.push_back(gbps(size, 1e6 * host::copy(dst.data(), src.data(), size)));
     t0 = nowUs();
     BENCH_CHECK(zeCommandQueueExecuteCommandLists(queue, 1, &list, nullptr));
     BENCH_CHECK(zeCommandQueueSynchronize(queue, UINT64_MAX));
@@ -103,7 +92,7 @@ void largeCopy(Setup& s) {
   }
   Stats a = stats(one), b = stats(all), c = stats(ze);
   report("memcpy 256 MiB, 1 thread", a, "GB/s");
-  report("memcpy 256 MiB, all threads", b, "GB/s");
+  report("copy 256 MiB, every PU (best of memcpy/streaming)", b, "GB/s");
   report("zeCommandListAppendMemoryCopy 256 MiB", c, "GB/s");
   std::printf("%-58s %.0f%%\n", "  ratio to the best memcpy (target >= 90%)",
               100.0 * c.median / std::max(a.median, b.median));

@@ -17,6 +17,7 @@
 
 #include "bench_util.h"
 #include "host_reference.h"
+#include "launch_balance.h"
 
 using namespace tessera::bench;
 
@@ -109,27 +110,36 @@ void launches(Setup& s, ze_module_handle_t m) {
   zeKernelDestroy(k);
 }
 
-void* pageAlloc(size_t bytes) { return std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096); }
-
-// Times `reps` launches (after one untimed) on a synchronous immediate list; seconds each.
-std::vector<double> timeLaunch(Setup& s, ze_kernel_handle_t k, ze_group_count_t groups, int reps) {
+// Times `reps` launches (after one untimed) on a synchronous immediate list; seconds each. The
+// workers' balance of each timed launch goes to `balance` when given.
+std::vector<double> timeLaunch(Setup& s, ze_kernel_handle_t k, ze_group_count_t groups, int reps,
+                               LaunchBalance* balance = nullptr) {
   ze_command_list_handle_t list = immediate(s, ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
   std::vector<double> t;
   for (int r = 0; r <= reps; ++r) {
+    if (balance && r) balance->start();
     double t0 = host::nowSec();
     BENCH_CHECK(zeCommandListAppendLaunchKernel(list, k, &groups, nullptr, 0, nullptr));
     if (r) t.push_back(host::nowSec() - t0);
+    if (balance && r) balance->stop();
   }
   zeCommandListDestroy(list);
   return t;
 }
 
+void printBalance(LaunchBalance& b) {
+  std::printf("  %-62s %s\n", "  launch balance (medians)", b.summary().c_str());
+  b.clear();
+}
+
 void kernels(Setup& s, ze_module_handle_t m) {
+  LaunchBalance balance(s.driver);
   // Vector add, beside the plain loop and memcpy, interleaved.
   {
     size_t n = quick ? 1u << 16 : 16u << 20, bytes = n * 4;
-    auto *a = static_cast<float*>(pageAlloc(bytes)), *b = static_cast<float*>(pageAlloc(bytes)),
-         *c = static_cast<float*>(pageAlloc(bytes));
+    auto *a = static_cast<float*>(host::pageArray(bytes)),
+         *b = static_cast<float*>(host::pageArray(bytes)),
+         *c = static_cast<float*>(host::pageArray(bytes));
     for (size_t i = 0; i < n; ++i) a[i] = float(i % 1000), b[i] = 0.5f, c[i] = 0;
     // Two kernels: the group size zeKernelSuggestGroupSize gives (what an application asks for),
     // and groups of 256 (the cost of short groups).
@@ -141,7 +151,7 @@ void kernels(Setup& s, ze_module_handle_t m) {
     for (ze_kernel_handle_t kk : {k, k256}) arg(kk, 0, a), arg(kk, 1, b), arg(kk, 2, c);
     std::vector<double> kern, kern256, loop, copy;
     for (int r = 0; r < (quick ? 3 : 11); ++r) {
-      kern.push_back(12.0 * n / timeLaunch(s, k, {uint32_t(n / sx), 1, 1}, 1)[0] / 1e9);
+      kern.push_back(12.0 * n / timeLaunch(s, k, {uint32_t(n / sx), 1, 1}, 1, &balance)[0] / 1e9);
       kern256.push_back(12.0 * n / timeLaunch(s, k256, {uint32_t(n / 256), 1, 1}, 1)[0] / 1e9);
       loop.push_back(12.0 * n / host::vectorAdd(a, b, c, n) / 1e9);
       copy.push_back(2.0 * bytes / host::copy(reinterpret_cast<char*>(c),
@@ -156,9 +166,10 @@ void kernels(Setup& s, ze_module_handle_t m) {
     char label[96];
     std::snprintf(label, sizeof label, "vector add 16M floats (12 B/element), suggested group %u", sx);
     print(label, sk, "GB/s");
+    printBalance(balance);
     print("  same, groups of 256", sk256, "GB/s");
-    print("  plain C++ loop, all threads", sl, "GB/s");
-    print("  memcpy, all threads (read + write)", stats(copy), "GB/s");
+    print("  plain C++ loop, every PU (pinned; best of plain/streaming stores)", sl, "GB/s");
+    print("  copy, every PU (read + write; best of memcpy/streaming)", stats(copy), "GB/s");
     std::printf("  %-62s %9.0f%%\n", "  kernel / C++ loop (target >= 95%)", 100 * sk.median / sl.median);
     std::printf("  %-62s %9.0f%%\n", "  groups of 256 / C++ loop", 100 * sk256.median / sl.median);
     zeKernelDestroy(k);
@@ -169,8 +180,9 @@ void kernels(Setup& s, ze_module_handle_t m) {
   {
     int N = quick ? 64 : 1024;
     size_t bytes = size_t(N) * N * 4;
-    auto *A = static_cast<float*>(pageAlloc(bytes)), *B = static_cast<float*>(pageAlloc(bytes)),
-         *C = static_cast<float*>(pageAlloc(bytes));
+    auto *A = static_cast<float*>(host::pageArray(bytes)),
+         *B = static_cast<float*>(host::pageArray(bytes)),
+         *C = static_cast<float*>(host::pageArray(bytes));
     for (size_t i = 0; i < size_t(N) * N; ++i)
       A[i] = float(int(i % 13) - 6) * 0.25f, B[i] = float(int(i % 7) - 3) * 0.5f;
     for (const char* name : {"sgemm_naive", "sgemm_tiled"}) {
@@ -178,7 +190,8 @@ void kernels(Setup& s, ze_module_handle_t m) {
       arg(k, 0, A), arg(k, 1, B), arg(k, 2, C), arg(k, 3, N);
       BENCH_CHECK(zeKernelSetGroupSize(k, 16, 16, 1));
       std::vector<double> g;
-      for (double sec : timeLaunch(s, k, {uint32_t(N / 16), uint32_t(N / 16), 1}, quick ? 1 : 3))
+      for (double sec :
+           timeLaunch(s, k, {uint32_t(N / 16), uint32_t(N / 16), 1}, quick ? 1 : 3, &balance))
         g.push_back(2.0 * N * N * double(N) / sec / 1e9);
       double ref = 0;
       for (int kk = 0; kk < N; ++kk) ref += double(A[(N - 1) * N + kk]) * B[kk * N + 5];
@@ -186,16 +199,17 @@ void kernels(Setup& s, ze_module_handle_t m) {
         std::fprintf(stderr, "%s: wrong result\n", name), std::exit(1);
       print(name[6] == 'n' ? "naive SGEMM 1024^3 (group 16x16)" : "16x16 tiled SGEMM 1024^3",
             stats(g), "GFLOP/s");
+      printBalance(balance);
       zeKernelDestroy(k);
     }
     std::free(A), std::free(B), std::free(C);
     auto [peak, lanes] = host::fmaPeak(quick ? 1'000'000 : 20'000'000);
-    std::printf("  %-62s %10.1f GFLOP/s (%d-lane FMA)\n", "  FP32 FMA peak, all threads", peak, lanes);
+    std::printf("  %-62s %10.1f GFLOP/s (%d-lane FMA)\n", "  FP32 FMA peak, every PU", peak, lanes);
   }
   // Reduction, 64 elements per work-item, local size 256.
   {
     size_t n = quick ? 1u << 16 : 16u << 20, bytes = n * 4;
-    auto* in = static_cast<float*>(pageAlloc(bytes));
+    auto* in = static_cast<float*>(host::pageArray(bytes));
     double ref = 0;
     for (size_t i = 0; i < n; ++i) ref += (in[i] = float(i % 5) * 0.25f);
     size_t global = std::max<size_t>(256, n / 64 / 256 * 256), groups = global / 256;
@@ -207,7 +221,7 @@ void kernels(Setup& s, ze_module_handle_t m) {
     std::vector<double> g, h;
     float hs = 0;
     for (int r = 0; r < (quick ? 3 : 11); ++r) {
-      g.push_back(double(bytes) / timeLaunch(s, k, {uint32_t(groups), 1, 1}, 1)[0] / 1e9);
+      g.push_back(double(bytes) / timeLaunch(s, k, {uint32_t(groups), 1, 1}, 1, &balance)[0] / 1e9);
       h.push_back(double(bytes) / host::sum(in, n, &hs) / 1e9);
     }
     double total = 0;
@@ -215,7 +229,8 @@ void kernels(Setup& s, ze_module_handle_t m) {
     if (std::fabs(total - ref) > 1e-4 * ref) std::fprintf(stderr, "reduce: wrong sum\n"), std::exit(1);
     Stats sk = stats(g), sh = stats(h);
     print("work-group reduction 16M floats (64 per work-item)", sk, "GB/s");
-    print("  plain C++ sum, all threads", sh, "GB/s");
+    printBalance(balance);
+    print("  plain C++ sum, every PU (pinned)", sh, "GB/s");
     std::printf("  %-62s %9.0f%%\n", "  kernel / C++ sum (target >= 75%)", 100 * sk.median / sh.median);
     zeKernelDestroy(k);
     std::free(in);

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "core/driver/driver.h"
+#include "core/queue/kernel_launch.h"
 #include "trace/trace.h"
 #include "level_zero/api_support.h"
 #include "level_zero/extensions.h"
@@ -100,5 +101,15 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDriverGetExtensionFunctionAddress(ze_drive
 ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraTraceFlush(ze_driver_handle_t hDriver) {
   if (!Driver::fromHandle(hDriver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (tessera::trace::enabled()) tessera::trace::flush();
+  return ZE_RESULT_SUCCESS;
+}
+
+// ZE_tessera_launch_balance (core/queue/kernel_launch.h).
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraDriverGetLaunchBalance(
+    ze_driver_handle_t hDriver, ze_bool_t reset, ze_tessera_launch_balance_t* pBalance) {
+  if (!Driver::fromHandle(hDriver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pBalance) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  tessera::core::LaunchBalance b = tessera::core::launchBalance(reset != 0);
+  *pBalance = {b.jobs, b.workers, b.spanNs, b.tailNs, b.maxTailNs, b.lateStartNs, b.busySpreadNs};
   return ZE_RESULT_SUCCESS;
 }

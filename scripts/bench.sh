@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark suite (issue 8): builds Release and runs the Level Zero part, the OpenCL part on
 # Tessera and on every other installed platform matching --platform (PoCL, when installed, side by
-# side in the same process, with ratios), and the recording-replay benchmark. Prints medians with
+# side in the same process, with ratios), OpenCL against Level Zero on Tessera (api_ratio_bench)
+# and the recording-replay benchmark. Prints medians with
 # [p10, p90] and writes a Markdown report to <build>/bench-results/suite-<date>.md.
 #
 #   scripts/bench.sh [--build DIR] [--quick] [--platform NAME]...
@@ -58,6 +59,10 @@ echo "== OpenCL part"
 OCL_ICD_VENDORS="$work/icd" "$build/bin/cl_suite_bench" "${quick[@]}" "${platforms[@]}" \
   --markdown "$work/cl.md" | tee "$work/cl.txt"
 echo
+echo "== OpenCL against Level Zero on Tessera (same kernels and sizes)"
+env OCL_ICD_VENDORS="$build/icd" LD_LIBRARY_PATH="$build/lib" ZE_ENABLE_ALT_DRIVERS=libze_tessera.so.1 \
+  "$build/bin/api_ratio_bench" "${quick[@]}" | tee "$work/ratio.txt"
+echo
 echo "== Recording replay (cl_qcom_recordable_queues, Tessera only)"
 scale=1; [ ${#quick[@]} -gt 0 ] && scale=0.01
 BENCH_SCALE=$scale OCL_ICD_VENDORS="$build/icd" "$build/bin/cl_recording_bench" | tee "$work/rec.txt"
@@ -71,6 +76,12 @@ BENCH_SCALE=$scale OCL_ICD_VENDORS="$build/icd" "$build/bin/cl_recording_bench" 
   echo
   echo '```'
   cat "$work/ze.txt"
+  echo '```'
+  echo
+  echo "## OpenCL against Level Zero (api_ratio_bench)"
+  echo
+  echo '```'
+  cat "$work/ratio.txt"
   echo '```'
   echo
   echo "## Recording replay (cl_recording_bench)"

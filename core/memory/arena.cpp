@@ -41,7 +41,10 @@ Slot ArenaAllocator::allocate(size_t size, size_t alignment, const Placement& pl
     return s;
   }
   if (bytes < size) return {};  // size so large that rounding overflowed
-  std::shared_ptr<Backing> b = Backing::create(bytes, std::max(alignment, kPageSize), placement);
+  // A dedicated backing is the allocation's alone, so huge pages do not mix allocations ("unique
+  // physical pages for each device and shared memory allocation").
+  std::shared_ptr<Backing> b =
+      Backing::create(bytes, std::max(alignment, kPageSize), placement, bytes >= kHugePageBytes);
   if (!b) return {};
   Slot s{b->data(), b.get(), 0, bytes, std::move(b), nullptr};
   return s;

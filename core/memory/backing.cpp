@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <mutex>
 
@@ -51,7 +52,8 @@ void* mapAligned(size_t bytes, size_t alignment, int prot, int flags, int fd, si
 }
 
 std::unique_ptr<Backing> Backing::create(size_t dataBytes, size_t alignment,
-                                         const Placement& placement) {
+                                         const Placement& placement, bool hugePages) {
+  if (hugePages) alignment = std::max(alignment, kHugePageBytes);
   raiseFileLimitOnce();
   std::unique_ptr<Backing> b(new Backing);
   b->dataBytes_ = dataBytes;
@@ -62,6 +64,9 @@ std::unique_ptr<Backing> Backing::create(size_t dataBytes, size_t alignment,
   void* data = mapAligned(dataBytes, alignment, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd_, 0);
   if (!data) return nullptr;
   b->data_ = static_cast<uint8_t*>(data);
+  // Tuning only: refused where the kernel has no transparent huge pages, ignored for shmem unless
+  // /sys/kernel/mm/transparent_hugepage/shmem_enabled is "advise" (or "always").
+  if (hugePages) madvise(data, dataBytes, MADV_HUGEPAGE);
   void* table = mmap(nullptr, b->tableBytes_, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd_,
                      static_cast<off_t>(dataBytes));
   if (table == MAP_FAILED) return nullptr;

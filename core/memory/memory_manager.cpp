@@ -20,23 +20,15 @@ std::atomic<uint64_t> g_nextId{1};
 
 MemoryManager::MemoryManager(const std::vector<Device*>& devices, const Topology& topology,
                              bool sharedForceDeviceAlloc)
-    : topology_(topology), sharedForceDeviceAlloc_(sharedForceDeviceAlloc) {
+    : topology_(topology),
+      sharedForceDeviceAlloc_(sharedForceDeviceAlloc),
+      contextNodes_(numaNodesOf(devices)) {
   for (Device* d : devices)
     hostLimit_ = std::max(hostLimit_, limits::maxMemAllocSize(d->resources()));
 }
 
 MemoryManager::~MemoryManager() {
   for (Allocation& a : map_.takeAll()) dispose(a);
-}
-
-Placement MemoryManager::placementFor(const AllocRequest& r) const {
-  Placement p;
-  bool devicePlaced = r.device && (r.kind == MemoryKind::Device ||
-                                   (r.kind == MemoryKind::Shared && sharedForceDeviceAlloc_));
-  if (!devicePlaced) return p;
-  p.topology = &topology_;
-  for (const NumaNodeInfo& n : r.device->resources().numaNodes) p.nodes.push_back(n.osIndex);
-  return p;
 }
 
 ze_result_t MemoryManager::outOfMemory(const AllocRequest& r) const {
@@ -69,7 +61,10 @@ ze_result_t MemoryManager::allocate(const AllocRequest& r, void** out) {
     ze_result_t res = mapImport(r, a);
     if (res != ZE_RESULT_SUCCESS) return res;
   } else {
-    a.slot = ArenaAllocator::global().allocate(r.size, r.alignment, placementFor(r), r.exportable);
+    a.slot = ArenaAllocator::global().allocate(
+        r.size, r.alignment,
+        placementFor(r.kind, r.device, contextNodes_, sharedForceDeviceAlloc_, topology_),
+        r.exportable);
     if (!a.slot.ptr) return outOfMemory(r);
     a.base = a.slot.ptr;
     a.exportable = r.exportable;

@@ -1,14 +1,8 @@
 // The USM allocations of one context: allocation with placement, free (with zeMemFreeExt's
 // policies), queries, external-memory export/import and IPC. The Context owns one.
 //
-// Placement policy (docs/architecture.md):
-//  - device allocations are bound to the NUMA node of their device, interleaved across the nodes
-//    when the device spans several (a root device on a multi-socket machine);
-//  - host allocations and shared allocations follow the kernel's default (first touch), which is
-//    how a CPU "migrates" shared memory; ZE_SHARED_FORCE_DEVICE_ALLOC=1 places shared allocations
-//    made with a device like device allocations;
-//  - binding happens only when the topology is this machine's: synthetic and XML NUMA nodes do not
-//    exist.
+// Placement policy: placement.h (binding happens only when the topology is this machine's:
+// synthetic and XML NUMA nodes do not exist).
 //
 // Threading: every method may be called from any thread at once.
 #pragma once
@@ -23,6 +17,7 @@
 
 #include "core/memory/allocation_map.h"
 #include "core/memory/ipc.h"
+#include "core/memory/placement.h"
 
 namespace tessera::core {
 
@@ -73,7 +68,6 @@ class MemoryManager {
   uint64_t hostLimit() const { return hostLimit_; }
 
  private:
-  Placement placementFor(const AllocRequest& r) const;
   ze_result_t outOfMemory(const AllocRequest& r) const;
   ze_result_t mapImport(const AllocRequest& r, Allocation& a);
   // Returns the allocation's memory to the system or the arena (the map no longer holds it).
@@ -81,6 +75,7 @@ class MemoryManager {
 
   const Topology& topology_;
   const bool sharedForceDeviceAlloc_;
+  const std::vector<uint32_t> contextNodes_;  // the NUMA nodes of the context's devices
   uint64_t hostLimit_ = 0;
   AllocationMap map_;
   std::condition_variable_any usesDone_;

@@ -5,6 +5,7 @@
 
 #include "core/device/device.h"
 #include "core/driver/driver.h"
+#include "core/memory/placement.h"
 
 namespace tessera::core {
 
@@ -22,10 +23,9 @@ std::unique_ptr<PhysicalMemory> PhysicalMemory::create(Context& context, Device&
     close(fd);
     return nullptr;
   }
-  Placement p;
-  // The device is one of the context's (the entry point checks), so of its driver.
-  p.topology = &device.driver().topology();
-  for (const NumaNodeInfo& n : device.resources().numaNodes) p.nodes.push_back(n.osIndex);
+  // Placed as device memory (placement.h). The device is one of the context's (the entry point
+  // checks), so of its driver.
+  Placement p = placementFor(MemoryKind::Device, &device, {}, false, device.driver().topology());
   return std::unique_ptr<PhysicalMemory>(new PhysicalMemory(
       context, device, fd, bytes, p, static_cast<ExportEntry*>(table), tableBytes));
 }

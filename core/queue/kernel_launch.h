@@ -6,6 +6,7 @@
 
 #include <level_zero/ze_api.h>
 
+#include "backends/cpu/worker_pool.h"
 #include "core/command/command.h"
 #include "core/queue/run_command.h"
 
@@ -14,5 +15,13 @@ namespace tessera::core {
 // Runs `l` on `t` with the group counts `counts` (null: the launch's own). An empty grid runs
 // nothing.
 void launchKernel(const LaunchOp& l, const ze_group_count_t* counts, const ExecutionTarget& t);
+
+// How evenly the workers of the process's parallel jobs finished (backends/cpu/worker_pool.h),
+// summed since the last reset (`reset`: start again after reading);
+// zeTesseraDriverGetLaunchBalance.
+using LaunchBalance = backends::cpu::BalanceTotals;
+inline LaunchBalance launchBalance(bool reset) {
+  return backends::cpu::balanceTotals(reset);
+}
 
 }  // namespace tessera::core

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "backends/cpu/fault_guard.h"
+#include "backends/cpu/pu_claims.h"
 #include "backends/cpu/worker_pool.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
@@ -165,6 +166,11 @@ void finish(const Command& command, const ExecutionTarget& target, uint64_t star
 }
 
 void execute(const Command& command, const ExecutionTarget& target) {
+  // The PU this thread works on is claimed while the operation runs, so that waiting threads there
+  // sleep rather than compete with it (backends/cpu/pu_claims.h); an unpinned device's (synthetic
+  // topology) work is floating.
+  using backends::cpu::PuClaim;
+  PuClaim claim(target.device.pinCpus().empty() ? PuClaim::kFloating : backends::cpu::currentCpu());
   const uint64_t traceStart = trace::enabled() ? traceCommandBegin(command) : 0;
   run(command.op, target);
   // The trace's flow arrow starts before the event is signalled: a host wait that sees the signal

@@ -56,7 +56,7 @@ def main():
     spans = [e for e in events if e["ph"] == "X"]
     for e in spans:
         assert e["name"] and e["dur"] >= 0 and isinstance(e["args"], dict), e
-        assert e["cat"] in ("command", "worker", "host"), e
+        assert e["cat"] in ("command", "worker", "host", "balance"), e
     launches = [e for e in spans if e["name"] == kernel and e["cat"] == "command"]
     assert launches, f"no span of kernel {kernel}"
     assert all(len(e["args"]["groups"]) == 3 for e in launches), launches
@@ -66,6 +66,13 @@ def main():
     worker_tids = {t for t, n in tracks.items() if n.startswith("worker ")}
     if want_workers:
         assert any(e["tid"] in worker_tids for e in workers), "no spans on a worker track"
+        # Each parallel job's balance (issue 20): on the track of the thread that ran the command.
+        balances = [e for e in spans if e["cat"] == "balance"]
+        assert balances, "no balance spans"
+        for b in balances:
+            a = b["args"]
+            assert a["workers"] >= 1 and a["busy_min_ns"] <= a["busy_max_ns"], b
+            assert a["tail_ns"] <= b["dur"] * 1000 + 1000, b
 
     starts = collections.Counter()
     matched = 0

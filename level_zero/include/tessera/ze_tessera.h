@@ -46,6 +46,27 @@ typedef ze_result_t(ZE_APICALL* ze_pfnEventPoolPutIpcHandle_t)(ze_context_handle
 ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraTraceFlush(ze_driver_handle_t hDriver);
 typedef ze_result_t(ZE_APICALL* ze_pfnTesseraTraceFlush_t)(ze_driver_handle_t);
 
+/* Extension "ZE_tessera_launch_balance", version 1.0: how evenly the workers of parallel jobs (kernel
+ * launches on several threads, copies and fills split over them) finished, summed over every job of
+ * the process since the last reset; the same figures are in the trace (TESSERA_TRACE, spans of
+ * category "balance"). Times in nanoseconds. reset true: the sums start again at zero after they are
+ * read. */
+#define ZE_TESSERA_LAUNCH_BALANCE_EXT_NAME "ZE_tessera_launch_balance"
+#define ZE_TESSERA_LAUNCH_BALANCE_EXT_VERSION ZE_MAKE_VERSION(1, 0)
+typedef struct _ze_tessera_launch_balance_t {
+  uint64_t jobs;         /* [out] parallel jobs */
+  uint64_t workers;      /* [out] sum of the threads that took part in each */
+  uint64_t spanNs;       /* [out] sum of each job's time from its start to its last worker's end */
+  uint64_t tailNs;       /* [out] sum of each job's tail: its first worker's end to its last's */
+  uint64_t maxTailNs;    /* [out] the longest tail */
+  uint64_t lateStartNs;  /* [out] sum of each job's time from its start to its last worker's start */
+  uint64_t busySpreadNs; /* [out] sum of each job's busiest worker's time minus its least busy's */
+} ze_tessera_launch_balance_t;
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraDriverGetLaunchBalance(
+    ze_driver_handle_t hDriver, ze_bool_t reset, ze_tessera_launch_balance_t* pBalance);
+typedef ze_result_t(ZE_APICALL* ze_pfnTesseraDriverGetLaunchBalance_t)(
+    ze_driver_handle_t, ze_bool_t, ze_tessera_launch_balance_t*);
+
 #define ZE_TESSERA_MODULE_IL_EXT_NAME "ZE_tessera_module_il"
 #define ZE_TESSERA_MODULE_IL_EXT_VERSION ZE_MAKE_VERSION(1, 0)
 ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraModuleGetIL(ze_module_handle_t hModule, size_t* pSize,

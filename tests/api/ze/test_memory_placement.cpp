@@ -4,8 +4,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <string>
 
 #include "memory_test_support.h"
 
@@ -41,6 +43,22 @@ void expectBound(const void* p, const std::vector<uint32_t>& nodes) {
   auto [mode, got] = pagePolicy(p);
   CHECK(mode == (nodes.size() == 1 ? MPOL_BIND : MPOL_INTERLEAVE));
   CHECK(got == nodes);
+}
+
+// The flags of the mapping holding p ("VmFlags:" of /proc/self/smaps: "hg" for MADV_HUGEPAGE).
+std::string mappingFlags(const void* p) {
+  std::ifstream in("/proc/self/smaps");
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  bool inside = false;
+  for (std::string line; std::getline(in, line);) {
+    unsigned long lo, hi;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2 && line.find(':') > line.find(' ')) {
+      inside = a >= lo && a < hi;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      return line.substr(8) + " ";
+    }
+  }
+  return {};
 }
 
 void runChild(const std::string& test, std::map<std::string, std::string> env) {
@@ -173,4 +191,26 @@ TEST_CASE(
     "OUT_OF_*_MEMORY and earlier allocations stay intact",
     "[memory][limits]") {
   runChild("child: exhaustion under a lowered RLIMIT_AS", {});
+}
+
+TEST_CASE_METHOD(MemoryFixture,
+                 "Given an allocation of 2 MiB or more, then it is mapped at a 2 MiB boundary and "
+                 "advised for transparent huge pages; smaller ones are not",
+                 "[memory][hugepages]") {
+  for (const char* kind : {"device", "host", "shared"}) {
+    for (size_t size : {size_t{1} << 20, size_t{2} << 20, (size_t{6} << 20) + 4096}) {
+      INFO(kind << ", size " << size);
+      void* p = kind[0] == 'd'   ? allocDevice(size)
+                : kind[0] == 'h' ? allocHost(size)
+                                 : allocShared(size, 0, device);
+      const bool large = size >= (size_t{2} << 20);
+      if (large) CHECK(reinterpret_cast<uintptr_t>(p) % (size_t{2} << 20) == 0);
+      std::string flags = mappingFlags(p);
+      REQUIRE_FALSE(flags.empty());
+      // (A kernel built without transparent huge pages refuses the advice.)
+      if (std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled").good())
+        CHECK((flags.find(" hg ") != std::string::npos) == large);
+      CHECK(zeMemFree(context, p) == ZE_RESULT_SUCCESS);
+    }
+  }
 }
