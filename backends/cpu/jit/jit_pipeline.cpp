@@ -219,12 +219,6 @@ bool optimizeModule(PipelineState& s) {
   return true;
 }
 
-bool scratchScope(PipelineState& s) {
-  for (llvm::Function& f : s.module)
-    if (!f.isDeclaration() && f.getName().startswith("__tessera_wg.")) scopeScratchAccesses(f);
-  return true;
-}
-
 bool keepSumsInOrder(PipelineState& s) {
   keepSumConstantsFirst(s.module);
   return true;
@@ -279,10 +273,6 @@ constexpr JitPass kPipeline[] = {
     {"linkage", PassScope::Module, linkage,
      "kernels erased, every function but the work-group functions and standalone exports made "
      "internal (O3 drops what is unused); a builtin still undefined fails the compile"},
-    {"scratch-scope", PassScope::Module, scratchScope,
-     "scratch accesses of each work-group function in an alias scope of their own, before O3: "
-     "LLVM cannot see that the widening's gathers never read scratch, and kept an accumulator "
-     "spilled across a region's loop in memory (CLBlast's XgemmDirect)"},
     {"dump", PassScope::Module, dump,
      "TESSERA_JIT_DUMP=1: what the widening did to each kernel and the module, before O3"},
     {"verify", PassScope::Module, verify, "LLVM's verifier on the work-group functions"},
