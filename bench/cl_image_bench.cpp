@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "bench_stats.h"
+#include "cl_check.h"
 #include "host_reference.h"
 
 namespace {
@@ -27,15 +28,6 @@ namespace {
 using tessera::bench::host::nowSec;
 using tessera::bench::Stats;
 using tessera::bench::stats;
-
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    cl_int e_ = (call);                                                               \
-    if (e_ != CL_SUCCESS) {                                                           \
-      std::fprintf(stderr, "%s:%d: %s failed: %d\n", __FILE__, __LINE__, #call, e_); \
-      std::exit(1);                                                                   \
-    }                                                                                 \
-  } while (0)
 
 const char* kSource = R"(
 kernel void scale_image(read_only image2d_t src, write_only image2d_t dst, sampler_t s,
@@ -80,12 +72,12 @@ struct Result {
 template <typename Launch>
 Stats timePerPixel(cl_command_queue q, Launch launch, size_t pixels, int reps) {
   launch();
-  CHECK(clFinish(q));
+  CL_CHECK(clFinish(q));
   std::vector<double> ns;
   for (int r = 0; r < reps; ++r) {
     const double t0 = nowSec();
     launch();
-    CHECK(clFinish(q));
+    CL_CHECK(clFinish(q));
     ns.push_back((nowSec() - t0) * 1e9 / double(pixels));
   }
   return stats(ns);
@@ -95,17 +87,17 @@ Result run(cl_platform_id platform, bool quick) {
   Result res;
   res.platform = platformName(platform);
   cl_device_id dev;
-  CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr));
+  CL_CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr));
   cl_bool images = CL_FALSE;
-  CHECK(clGetDeviceInfo(dev, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, nullptr));
+  CL_CHECK(clGetDeviceInfo(dev, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, nullptr));
   cl_int err;
   cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
-  CHECK(err);
+  CL_CHECK(err);
   cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, nullptr, &err);
-  CHECK(err);
+  CL_CHECK(err);
   cl_program prog = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
-  CHECK(err);
-  CHECK(clBuildProgram(prog, 1, &dev, "", nullptr, nullptr));
+  CL_CHECK(err);
+  CL_CHECK(clBuildProgram(prog, 1, &dev, "", nullptr, nullptr));
 
   const cl_uint sw = quick ? 64 : 2048, sh = quick ? 48 : 1536;
   const cl_uint W = sw * 3 / 2, H = sh * 3 / 2;
@@ -117,20 +109,20 @@ Result run(cl_platform_id platform, bool quick) {
   // Buffers.
   cl_mem bsrc = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, pixels.size(),
                                pixels.data(), &err);
-  CHECK(err);
+  CL_CHECK(err);
   cl_mem bdst = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, size_t(W) * H * 4, nullptr, &err);
-  CHECK(err);
+  CL_CHECK(err);
   cl_kernel kb = clCreateKernel(prog, "scale_buffer", &err);
-  CHECK(err);
+  CL_CHECK(err);
   const cl_int isw = cl_int(sw), ish = cl_int(sh);
-  CHECK(clSetKernelArg(kb, 0, sizeof bsrc, &bsrc));
-  CHECK(clSetKernelArg(kb, 1, sizeof bdst, &bdst));
-  CHECK(clSetKernelArg(kb, 2, sizeof isw, &isw));
-  CHECK(clSetKernelArg(kb, 3, sizeof ish, &ish));
-  CHECK(clSetKernelArg(kb, 4, sizeof W, &W));
-  CHECK(clSetKernelArg(kb, 5, sizeof H, &H));
+  CL_CHECK(clSetKernelArg(kb, 0, sizeof bsrc, &bsrc));
+  CL_CHECK(clSetKernelArg(kb, 1, sizeof bdst, &bdst));
+  CL_CHECK(clSetKernelArg(kb, 2, sizeof isw, &isw));
+  CL_CHECK(clSetKernelArg(kb, 3, sizeof ish, &ish));
+  CL_CHECK(clSetKernelArg(kb, 4, sizeof W, &W));
+  CL_CHECK(clSetKernelArg(kb, 5, sizeof H, &H));
   res.buffer = timePerPixel(
-      q, [&] { CHECK(clEnqueueNDRangeKernel(q, kb, 2, nullptr, global, nullptr, 0, nullptr, nullptr)); },
+      q, [&] { CL_CHECK(clEnqueueNDRangeKernel(q, kb, 2, nullptr, global, nullptr, 0, nullptr, nullptr)); },
       size_t(W) * H, reps);
 
   // Images, when the device has them.
@@ -142,23 +134,23 @@ Result run(cl_platform_id platform, bool quick) {
     dd.image_width = W, dd.image_height = H;
     cl_mem isrc = clCreateImage(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &sd,
                                 pixels.data(), &err);
-    CHECK(err);
+    CL_CHECK(err);
     cl_mem idst = clCreateImage(ctx, CL_MEM_WRITE_ONLY, &format, &dd, nullptr, &err);
-    CHECK(err);
+    CL_CHECK(err);
     const cl_sampler_properties sp[] = {CL_SAMPLER_NORMALIZED_COORDS, CL_TRUE,
                                         CL_SAMPLER_ADDRESSING_MODE, CL_ADDRESS_CLAMP_TO_EDGE,
                                         CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR, 0};
     cl_sampler smp = clCreateSamplerWithProperties(ctx, sp, &err);
-    CHECK(err);
+    CL_CHECK(err);
     cl_kernel ki = clCreateKernel(prog, "scale_image", &err);
-    CHECK(err);
-    CHECK(clSetKernelArg(ki, 0, sizeof isrc, &isrc));
-    CHECK(clSetKernelArg(ki, 1, sizeof idst, &idst));
-    CHECK(clSetKernelArg(ki, 2, sizeof smp, &smp));
-    CHECK(clSetKernelArg(ki, 3, sizeof W, &W));
-    CHECK(clSetKernelArg(ki, 4, sizeof H, &H));
+    CL_CHECK(err);
+    CL_CHECK(clSetKernelArg(ki, 0, sizeof isrc, &isrc));
+    CL_CHECK(clSetKernelArg(ki, 1, sizeof idst, &idst));
+    CL_CHECK(clSetKernelArg(ki, 2, sizeof smp, &smp));
+    CL_CHECK(clSetKernelArg(ki, 3, sizeof W, &W));
+    CL_CHECK(clSetKernelArg(ki, 4, sizeof H, &H));
     res.image = timePerPixel(
-        q, [&] { CHECK(clEnqueueNDRangeKernel(q, ki, 2, nullptr, global, nullptr, 0, nullptr, nullptr)); },
+        q, [&] { CL_CHECK(clEnqueueNDRangeKernel(q, ki, 2, nullptr, global, nullptr, 0, nullptr, nullptr)); },
         size_t(W) * H, reps);
     clReleaseKernel(ki);
     clReleaseSampler(smp);
@@ -201,7 +193,7 @@ int main(int argc, char** argv) {
   cl_uint np = 0;
   clGetPlatformIDs(0, nullptr, &np);
   std::vector<cl_platform_id> platforms(np);
-  if (np) CHECK(clGetPlatformIDs(np, platforms.data(), nullptr));
+  if (np) CL_CHECK(clGetPlatformIDs(np, platforms.data(), nullptr));
   std::printf("Bilinear scaling, RGBA8 %s (%u hardware threads)\n",
               quick ? "64x48 -> 96x72 (--quick)" : "2048x1536 -> 3072x2304",
               tessera::bench::host::threads());
