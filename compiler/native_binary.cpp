@@ -11,7 +11,15 @@ namespace {
 constexpr char kMagic[8] = {'T', 'E', 'S', 'S', 'N', 'A', 'T', '1'};
 // 2: kernels carry their measured stack need (CompiledKernel::stackBytes) and their code has stack
 // probes; a version-1 binary's code has neither and is refused.
-constexpr uint32_t kVersion = 2;
+// 3: kernels carry their sub-group size and required sub-group size (a version-2 binary's code ran
+// with sub-groups of one work-item and is refused).
+constexpr uint32_t kVersion = 3;
+
+bool validSubgroupSize(uint32_t size) {
+  for (uint32_t s : backends::cpu::kSubgroupSizes)
+    if (s == size) return true;
+  return false;
+}
 
 class Writer {
  public:
@@ -91,6 +99,8 @@ std::vector<uint8_t> writeNativeBinary(const NativeImage& image) {
       w.put(k.scratchBytesPerWorkItem);
       w.put(k.stackBytes);
       w.put(k.barrierCount);
+      w.put(k.subgroupSize);
+      w.put(k.requiredSubgroupSize);
     }
     w.put(static_cast<uint32_t>(code.globals.size()));
     for (const auto& [name, g] : code.globals) {
@@ -151,8 +161,12 @@ bool readNativeBinary(std::span<const uint8_t> bytes, NativeImage& out, std::str
         a.kind = static_cast<backends::cpu::ArgKind>(kind);
       }
       if (!r.get(k.argBufferSize) || !r.get(k.staticLocalBytes) ||
-          !r.get(k.scratchBytesPerWorkItem) || !r.get(k.stackBytes) || !r.get(k.barrierCount))
+          !r.get(k.scratchBytesPerWorkItem) || !r.get(k.stackBytes) || !r.get(k.barrierCount) ||
+          !r.get(k.subgroupSize) || !r.get(k.requiredSubgroupSize))
         return fail("truncated kernel sizes");
+      if (!validSubgroupSize(k.subgroupSize) ||
+          (k.requiredSubgroupSize != 0 && k.requiredSubgroupSize != k.subgroupSize))
+        return fail("bad sub-group size");
     }
     if (!r.count(n, 12)) return fail("truncated globals");
     for (uint32_t i = 0; i < n; ++i) {

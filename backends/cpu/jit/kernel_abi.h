@@ -67,6 +67,21 @@ struct WidenStats {
   std::string refused;            // why the first refused region was refused
 };
 
+// Sub-groups (issue 19; OpenCL's cl_khr_subgroups and SPIR-V's Subgroup scope). A kernel runs
+// with one sub-group size S, fixed when it is compiled: the size it requires
+// (`intel_reqd_sub_group_size(S)`, SPIR-V's SubgroupSize execution mode), else the JIT's default for
+// the host (kDefaultSubgroupSize: the widening's usual width, so that a sub-group is the lanes of one
+// widened chunk). Sub-group k of a work-group holds the work-items of local linear ids
+// [k * S, min((k + 1) * S, n)) where n is the work-group's size: get_num_sub_groups() is
+// ceil(n / S), get_sub_group_id() = linear id / S, get_sub_group_local_id() = linear id % S, and
+// the last sub-group is partial (get_sub_group_size() = n - k * S) when S does not divide n.
+// These are the sizes a kernel may require (the device's CL_DEVICE_SUB_GROUP_SIZES_INTEL and
+// ze_device_compute_properties_t::subGroupSizes, in this order); a required size outside them
+// fails the build (CL_BUILD_PROGRAM_FAILURE / ZE_RESULT_ERROR_MODULE_BUILD_FAILURE with a log).
+inline constexpr uint32_t kSubgroupSizes[] = {4, 8, 16, 32, 64};
+inline constexpr uint32_t kDefaultSubgroupSize = 16;
+inline constexpr uint32_t kMaxSubgroupSize = 64;
+
 struct CompiledKernel {
   std::string name;
   std::vector<KernelArgInfo> args;
@@ -79,6 +94,11 @@ struct CompiledKernel {
   // reserve for host calls (kernel_stack.h).
   uint32_t stackBytes = 0;
   uint32_t barrierCount = 0;
+  // The sub-group size the kernel runs with (see kSubgroupSizes), and whether the kernel requires
+  // it (0 when it does not: zeKernelGetProperties' requiredSubgroupSize,
+  // CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL). Kept in native binaries.
+  uint32_t subgroupSize = kDefaultSubgroupSize;
+  uint32_t requiredSubgroupSize = 0;
   WidenStats widen;  // not kept in native binaries
   uint32_t prefetches = 0;  // prefetches across barriers (jit/prefetch.cpp); nor this
   WorkGroupFn fn = nullptr;
