@@ -11,6 +11,9 @@
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/IR/CFG.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -19,11 +22,13 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Support/thread.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
 #include <new>
 #include <sstream>
 
 #include "spirv/include_filesystem.h"
+#include "spirv/merge_types.h"
 #include "spirv/opencl_options.h"
 #include "spirv/validate.h"
 
@@ -258,9 +263,38 @@ void keepInlineDefinitions(llvm::Module& module) {
   }
 }
 
+// A pointer to one of clang's opaque OpenCL types (%opencl.sampler_t, %opencl.image2d_ro_t,
+// %opencl.event_t, ...): SPIR-V's opaque handles (OpTypeSampler, OpTypeImage, OpTypeEvent).
+bool isOpaqueHandle(llvm::Type* t) {
+  auto* p = llvm::dyn_cast<llvm::PointerType>(t);
+  if (p == nullptr || p->isOpaque()) return false;
+  auto* s = llvm::dyn_cast<llvm::StructType>(p->getNonOpaquePointerElementType());
+  return s != nullptr && s->isOpaque() && s->hasName() && s->getName().startswith("opencl.");
+}
+
+// Unoptimized, clang keeps every kernel argument and local variable in a stack slot, handles
+// included. SPIR-V has no memory of sampler type in the Function storage class that llvm-spirv
+// 15 writes consistently: a kernel that stores an inline sampler (`const sampler_t s = ...;`, the
+// result of __translate_sampler_initializer) into its slot, followed by one that stores a
+// sampler_t argument, fails its store check ("Inconsistent operand types", an abort). Handles are
+// values: their slots (stored once, read) become SSA values, as mem2reg would make them.
+void promoteHandleSlots(llvm::Module& module) {
+  for (llvm::Function& f : module) {
+    if (f.isDeclaration()) continue;
+    std::vector<llvm::AllocaInst*> slots;
+    for (llvm::Instruction& i : f.getEntryBlock())
+      if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i))
+        if (isOpaqueHandle(a->getAllocatedType()) && llvm::isAllocaPromotable(a)) slots.push_back(a);
+    if (slots.empty()) continue;
+    llvm::DominatorTree tree(f);
+    llvm::PromoteMemToReg(slots, tree);
+  }
+}
+
 std::vector<uint32_t> translateToSpirv(llvm::Module& module, std::string& log) {
   keepInlineDefinitions(module);
   orderBlocksByDominance(module);
+  promoteHandleSlots(module);
   SPIRV::TranslatorOpts opts(SPIRV::VersionNumber::SPIRV_1_0);  // what OpenCL devices take
   // Type names and qualifiers for clGetKernelArgInfo, as OpStrings.
   opts.setPreserveOCLKernelArgTypeMetadataThroughString(true);
@@ -284,6 +318,10 @@ void compileHere(std::string_view source, const CompileOptions& options,
   if (module == nullptr) return;
   std::vector<uint32_t> words = translateToSpirv(*module, result.log);
   if (words.empty()) return;
+  // The translator's duplicate OpTypeSampler (merge_types.h): its mistake, not the program's, so
+  // no warning.
+  std::vector<uint32_t> merged;
+  if (mergeDuplicateTypes(words, merged)) words = std::move(merged);
   ValidationResult validation =
       validate(std::span(reinterpret_cast<const uint8_t*>(words.data()), words.size() * 4));
   if (!validation.ok) {

@@ -6,6 +6,7 @@
 #include <spirv/unified1/spirv.hpp>
 
 #include "spirv/instructions.h"
+#include "spirv/merge_types.h"
 
 namespace tessera::spirv {
 namespace {
@@ -154,19 +155,25 @@ Repaired repairProducerMistakes(std::span<const uint32_t> w) {
     kinds.insert("a module without entry points was given the Linkage capability (no kernels)");
   }
 
-  if (kinds.empty()) return out;
-  out.words.assign(w.begin(), w.begin() + kHeaderWords);
-  size_t end = kHeaderWords;
-  for (size_t n = 0; n < insts.size(); ++n) {
-    const Inst& i = insts[n];
-    if (touched[n])
-      out.words.insert(out.words.end(), replaced[n].begin(), replaced[n].end());
-    else
-      out.words.insert(out.words.end(), w.begin() + static_cast<std::ptrdiff_t>(i.at),
-                       w.begin() + static_cast<std::ptrdiff_t>(i.at + i.count));
-    end = i.at + i.count;
+  if (!kinds.empty()) {
+    out.words.assign(w.begin(), w.begin() + kHeaderWords);
+    size_t end = kHeaderWords;
+    for (size_t n = 0; n < insts.size(); ++n) {
+      const Inst& i = insts[n];
+      if (touched[n])
+        out.words.insert(out.words.end(), replaced[n].begin(), replaced[n].end());
+      else
+        out.words.insert(out.words.end(), w.begin() + static_cast<std::ptrdiff_t>(i.at),
+                         w.begin() + static_cast<std::ptrdiff_t>(i.at + i.count));
+      end = i.at + i.count;
+    }
+    out.words.insert(out.words.end(), w.begin() + static_cast<std::ptrdiff_t>(end), w.end());
   }
-  out.words.insert(out.words.end(), w.begin() + static_cast<std::ptrdiff_t>(end), w.end());
+  std::vector<uint32_t> merged;
+  if (mergeDuplicateTypes(out.words, merged)) {
+    out.words = std::move(merged);
+    kinds.insert("a non-aggregate type declared more than once was merged into its first declaration");
+  }
   for (const std::string& k : kinds) out.warnings += "warning: " + k + "\n";
   return out;
 }

@@ -9,6 +9,8 @@
 //    variables (the 1.3 rule) gets the others added.
 //  - A capability that needs an extension the module does not declare, and that nothing in the
 //    module uses, is dropped (ArbitraryPrecisionIntegersINTEL with no odd-width integer type).
+//  - A non-aggregate type (void, bool, a scalar of one width, sampler, event, ...) declared more
+//    than once: the copies are renamed to the first declaration (merge_types.h).
 //  - A module with no entry point and no Linkage capability (a module of helper functions, or none)
 //    gets the Linkage capability: it then builds, with no kernels.
 #pragma once

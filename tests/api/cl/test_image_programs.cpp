@@ -263,15 +263,18 @@ TEST_CASE("Given an RGBA8 picture, when a 3x3 Gaussian blur and a bilinear scali
           "[cl][image][kernel]") {
   ClFixture fx;
   TESSERA_REQUIRE_IMAGES(fx.dev);
-  // The kernel with a sampler_t argument comes first: Debian's SPIR-V translator 15 aborts
-  // ("Inconsistent operand types" in SPIRVStore) on a module where a kernel using a sampler written
-  // in OpenCL C precedes one taking a sampler_t argument; the build fails with that log.
-  cl_program p = builtProgram(fx, R"(
+  // Both orders of the two kernels: with the kernel using a sampler written in OpenCL C first,
+  // Debian's SPIR-V translator 15 aborted ("Inconsistent operand types" in SPIRVStore, on the
+  // sampler's stack slot) and then wrote OpTypeSampler twice; the compiler now keeps handles out
+  // of stack slots and merges the duplicate type (spirv/merge_types.h).
+  const char* scaleSource = R"(
 __kernel void scale(read_only image2d_t in, sampler_t s, write_only image2d_t out) {
   int2 p = (int2)(get_global_id(0), get_global_id(1));
   float2 c = (float2)((p.x + 0.5f) / get_image_width(out), (p.y + 0.5f) / get_image_height(out));
   write_imagef(out, p, read_imagef(in, s, c));
 }
+)";
+  const char* blurSource = R"(
 __kernel void blur(read_only image2d_t in, write_only image2d_t out) {
   const sampler_t edge = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
   int2 p = (int2)(get_global_id(0), get_global_id(1));
@@ -282,7 +285,12 @@ __kernel void blur(read_only image2d_t in, write_only image2d_t out) {
       sum += w[dx + 1] * w[dy + 1] * read_imagef(in, edge, (float2)(p.x + dx + 0.5f, p.y + dy + 0.5f));
   write_imagef(out, p, sum / 16.0f);
 }
-)");
+)";
+  const bool blurFirst = GENERATE(false, true);
+  INFO((blurFirst ? "blur, then scale" : "scale, then blur"));
+  const std::string source = blurFirst ? std::string(blurSource) + scaleSource
+                                       : std::string(scaleSource) + blurSource;
+  cl_program p = builtProgram(fx, source.c_str());
   const cl_image_format f{CL_RGBA, CL_UNORM_INT8};
   const int w = 16, h = 11, sw = 23, sh = 7;
   std::vector<unsigned char> pic(size_t(w) * h * 4);

@@ -190,7 +190,9 @@ TEST_CASE(
   };
   for (Case c : {Case{"repair_interface", "interface lacked global variables", "repair_interface"},
                  Case{"repair_capability", "ArbitraryPrecisionIntegersINTEL", "repair_capability"},
-                 Case{"repair_no_entry", "given the Linkage capability", nullptr}}) {
+                 Case{"repair_no_entry", "given the Linkage capability", nullptr},
+                 Case{"repair_duplicate_types", "declared more than once was merged",
+                      "repair_duplicate_types"}}) {
     INFO(c.kernel);
     std::vector<uint8_t> binary = loadKernel(c.kernel);
     CHECK_FALSE(validate(binary).ok);  // invalid as written
