@@ -90,6 +90,8 @@ binaries=(
   "test_bruteforce|math_brute_force/test_bruteforce|-w|"
   "test_conversions|conversions/test_conversions|-w -[1024]|"
   "test_spirv_new|spirv_new/test_spirv_new|--spirv-binaries-path $spirv_bin|"
+  "test_subgroups|subgroups/test_subgroups||"
+  "test_half|half/test_half||"
 )
 
 if [ $list = 1 ]; then
