@@ -360,9 +360,12 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
       llvm::Value* at = b.CreateAdd(b.CreateMul(b.getInt64(offset), workItems),
                                     b.CreateMul(wiLinear, b.getInt64(size)));
       llvm::Value* p = b.CreateInBoundsGEP(b.getInt8Ty(), region->getArg(first + kScratch), at);
-      if (uniformSlots.count(original))
-        if (auto* gep = llvm::dyn_cast<llvm::Instruction>(p))
+      if (auto* gep = llvm::dyn_cast<llvm::Instruction>(p)) {
+        if (uniformSlots.count(original))
           gep->setMetadata(kUniformSlotMetadata, llvm::MDNode::get(ctx, {}));
+        gep->setMetadata(kScratchSlotMetadata,
+                         llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(b.getInt64(offset))}));
+      }
       p = b.CreatePointerCast(p, a->getType(), a->getName() + ".slot");
       a->replaceAllUsesWith(p);
       a->eraseFromParent();

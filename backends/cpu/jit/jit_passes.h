@@ -27,6 +27,9 @@ namespace tessera::backends::cpu::jit {
 // Metadata barrier_regions.cpp puts on the address of a scratch slot that holds the same value for
 // every work-item of a group whenever it is read (widen.cpp then loads it once, as a uniform).
 inline constexpr const char* kUniformSlotMetadata = "tessera.uniform_slot";
+// Metadata barrier_regions.cpp puts on the address of every scratch slot: !{i64 its offset}. Slots
+// never overlap (scratch_scope.cpp gives each its own alias scope).
+inline constexpr const char* kScratchSlotMetadata = "tessera.scratch_slot";
 
 // "_Z16__spirv_ocl_sqrtf" -> "__spirv_ocl_sqrt"; an unmangled name is returned as is.
 llvm::StringRef spirvBaseName(llvm::StringRef name);
@@ -74,6 +77,12 @@ bool findRecursion(llvm::Module& m, std::string* error);
 // makes an indirect call, every function of `addressTaken`.
 std::vector<llvm::Function*> possibleCallees(llvm::Function& f,
                                              const std::vector<llvm::Function*>& addressTaken);
+
+// scratch_scope.cpp: every access of the work-group function `wg` through its scratch parameter
+// (the last) in one alias scope, every other memory access outside it, so that values kept in
+// scratch across a loop stay in registers. Leaves `wg` alone when a scratch address escapes.
+// Returns how many instructions it annotated.
+unsigned scopeScratchAccesses(llvm::Function& wg);
 
 // constant_operands.cpp: after O3, the constant splat of an integer vector add whose one user is
 // another add is loaded (from a private constant global) instead of written in place, so that x86's

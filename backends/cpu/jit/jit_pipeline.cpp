@@ -3,11 +3,14 @@
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
 #include <algorithm>
+
+#include "backends/cpu/jit/widener.h"
 
 namespace tessera::backends::cpu::jit {
 namespace {
@@ -115,8 +118,19 @@ bool simplify(PipelineState& s) {
   return true;
 }
 
+// Whether the host's gathers are slow: LLVM's x86 "fast-gather" tuning marks the cores whose
+// gathers beat a load per lane (Intel's since Skylake); AMD's cores lack it, and other targets
+// scalarize gathers anyway. Then loads at a constant lane distance are one load per lane
+// (widener.h, kStridedLoadsAttr).
+bool slowGathers(llvm::TargetMachine* tm) {
+  const llvm::MCSubtargetInfo* sti = tm->getMCSubtargetInfo();
+  return sti == nullptr || !sti->checkFeatures("+fast-gather");
+}
+
 bool planWidening(PipelineState& s) {
   s.widen = s.kernels.empty() ? WidenPlan{} : widenPlan(*s.kernels.front(), s.tm, s.options);
+  if (slowGathers(s.tm))
+    for (llvm::Function* kernel : s.kernels) kernel->addFnAttr(widening::kStridedLoadsAttr);
   // One record per kernel, in order, for the kernel passes to fill.
   for (llvm::Function* kernel : s.kernels) {
     s.result.kernels.emplace_back();
@@ -184,6 +198,7 @@ bool dump(PipelineState& s) {
                  << (w.loopWidth ? " (" + std::to_string(w.loopWidth) + " in loop regions)" : "")
                  << ", " << w.widenedRegions << " of " << k.barrierCount + 1
                  << " regions widened (contiguous " << w.contiguous << ", gathers " << w.gathers
+                 << ", strided loads " << w.stridedLoads
                  << ", scatters " << w.scatters << ", vector gathers " << w.vectorGathers
                  << ", vector scatters " << w.vectorScatters << ", per lane " << w.perLane
                  << ", checked branches " << w.checkedBranches << ", predicated branches "
@@ -216,6 +231,12 @@ bool hostGlobals(PipelineState& s) {
 
 bool optimizeModule(PipelineState& s) {
   optimize(s.module, s.tm, s.options.optLevel);
+  return true;
+}
+
+bool scratchScope(PipelineState& s) {
+  for (llvm::Function& f : s.module)
+    if (!f.isDeclaration() && f.getName().startswith("__tessera_wg.")) scopeScratchAccesses(f);
   return true;
 }
 
@@ -273,6 +294,10 @@ constexpr JitPass kPipeline[] = {
     {"linkage", PassScope::Module, linkage,
      "kernels erased, every function but the work-group functions and standalone exports made "
      "internal (O3 drops what is unused); a builtin still undefined fails the compile"},
+    {"scratch-scope", PassScope::Module, scratchScope,
+     "scratch accesses of each work-group function in an alias scope of their own, before O3: "
+     "LLVM cannot see that the widening's gathers never read scratch, and kept an accumulator "
+     "spilled across a region's loop in memory (CLBlast's XgemmDirect)"},
     {"dump", PassScope::Module, dump,
      "TESSERA_JIT_DUMP=1: what the widening did to each kernel and the module, before O3"},
     {"verify", PassScope::Module, verify, "LLVM's verifier on the work-group functions"},

@@ -67,6 +67,12 @@ inline bool isElementReduction(llvm::Intrinsic::ID id) {
 // one, its double4 one at a fifth of double2; at this bound both run at the FMA peak.
 inline constexpr uint64_t kMaxWideBits = 8192;
 
+// Set on a kernel (jit_pipeline.cpp, planWidening) when the host's gathers are slow (LLVM's
+// "fast-gather" tuning is absent: AMD's cores): loads whose lanes lie at a constant distance from
+// each other are then one scalar load per lane (Widener::loadStrided) rather than a gather. Its
+// regions, clones of the kernel, carry it too.
+inline constexpr const char* kStridedLoadsAttr = "tessera-strided-loads";
+
 class Widener {
  public:
   Widener(llvm::Function& f, unsigned first, unsigned vf, WidenStats* stats)
@@ -185,6 +191,7 @@ class Widener {
   bool packed(llvm::Type* t);
   llvm::Value* lanes(llvm::IRBuilder<>& b);
   llvm::Value* widenLoad(llvm::IRBuilder<>& b, llvm::LoadInst* l);
+  llvm::Value* loadStrided(llvm::IRBuilder<>& b, llvm::LoadInst* l, int64_t stride);
   llvm::Value* loadLaneVectors(llvm::IRBuilder<>& b, llvm::LoadInst* l);
   void storeLaneVectors(llvm::IRBuilder<>& b, llvm::StoreInst* st);
   llvm::Type* laneInteger(llvm::Type* t);
