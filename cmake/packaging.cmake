@@ -46,9 +46,12 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)  # a shlibs file for the libraries' users
 set(CPACK_STRIP_FILES ON)
 # libtessera_opencl links libze_tessera.so.1, which no installed package has yet: dpkg-shlibdeps
-# finds it in the driver's staging folder, and the dependency is named below.
-set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS
-  ${CMAKE_BINARY_DIR}/packages/_CPack_Packages/Linux/DEB/tessera-${PROJECT_VERSION}-Linux/driver${TESSERA_DEB_LIBDIR})
+# finds it in the driver's staging folder (named when cpack runs: `cpack -B dir` moves it), and the
+# dependency is named below.
+file(WRITE ${CMAKE_BINARY_DIR}/packaging/cpack_project.cmake
+  "set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS \"\${CPACK_PACKAGE_DIRECTORY}/_CPack_Packages/"
+  "\${CPACK_SYSTEM_NAME}/DEB/\${CPACK_PACKAGE_FILE_NAME}/driver${TESSERA_DEB_LIBDIR}\")\n")
+set(CPACK_PROJECT_CONFIG_FILE ${CMAKE_BINARY_DIR}/packaging/cpack_project.cmake)
 set(TESSERA_DEB_VERSION "${PROJECT_VERSION}-1")
 
 set(CPACK_DEBIAN_DRIVER_PACKAGE_NAME libze-tessera1)

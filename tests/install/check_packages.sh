@@ -1,6 +1,6 @@
 #!/bin/sh
 # Builds the Debian packages (cpack, cmake/packaging.cmake) and uses only what they install:
-#   check_packages.sh BUILD_DIR SOURCE_DIR WORK_DIR
+#   check_packages.sh BUILD_DIR WORK_DIR
 # 1. cpack writes the five packages; each has the files it should, and every package its Depends
 #    name is installed here (or is one of these packages): they would install on this machine;
 # 2. dpkg -x unpacks them all into WORK/root (no maintainer scripts run: nothing is registered);
@@ -12,7 +12,7 @@
 #    sample runs, and a build from source (pyopencl, when present) starts the unpacked tessera-clc.
 # Exits 77 (skipped) where there is no dpkg-deb (not a Debian system).
 set -eu
-build=$1 src=$2 work=$3
+build=$1 work=$2
 command -v dpkg-deb >/dev/null || { echo "no dpkg-deb: skipped"; exit 77; }
 rm -rf "$work"
 mkdir -p "$work"
@@ -69,7 +69,7 @@ grep -q "correct" "$work/ze_vector_add.txt"
 # OpenCL: the packaged .icd, naming the library inside the scratch root.
 mkdir -p "$work/icd"
 echo "$root$lib" > "$work/icd/tessera.icd"
-export OCL_ICD_VENDORS=$work/icd
+export OCL_ICD_VENDORS="$work/icd"
 if command -v clinfo >/dev/null; then
   clinfo -l | tee "$work/clinfo.txt"
   grep -q "Tessera" "$work/clinfo.txt"
