@@ -27,13 +27,13 @@
 #include "pus.h"
 #include "tessera/ze_tessera.h"
 
-#define CHECK(call)                                                                       \
-  do {                                                                                    \
-    ze_result_t r_ = (call);                                                              \
-    if (r_ != ZE_RESULT_SUCCESS) {                                                        \
-      std::fprintf(stderr, "%s failed: 0x%x\n", #call, static_cast<unsigned>(r_));      \
-      MPI_Abort(MPI_COMM_WORLD, 1);                                                       \
-    }                                                                                     \
+#define CHECK(call)                                                                \
+  do {                                                                             \
+    ze_result_t r_ = (call);                                                       \
+    if (r_ != ZE_RESULT_SUCCESS) {                                                 \
+      std::fprintf(stderr, "%s failed: 0x%x\n", #call, static_cast<unsigned>(r_)); \
+      MPI_Abort(MPI_COMM_WORLD, 1);                                                \
+    }                                                                              \
   } while (0)
 
 using sample::PuSet;
@@ -47,8 +47,12 @@ namespace {
 }
 
 // The host's reference, the same formulas as partial_matvec.cl.
-int64_t aEntry(uint32_t row, uint32_t column) { return int64_t((row * 7u + column * 13u) % 17u) - 8; }
-int64_t xEntry(uint32_t column) { return int64_t(column % 11u) + 1; }
+int64_t aEntry(uint32_t row, uint32_t column) {
+  return int64_t((row * 7u + column * 13u) % 17u) - 8;
+}
+int64_t xEntry(uint32_t column) {
+  return int64_t(column % 11u) + 1;
+}
 
 ze_pfnTesseraDeviceGetPus_t getPus = nullptr;
 
@@ -123,22 +127,24 @@ int main(int argc, char** argv) {
   if (byBinding) {
     size_t size = 0;
     for (ze_device_handle_t r : roots) findBound(r, bound, device, size);
-    if (!device) fail("no device within the CPUs the rank is bound to (" + sample::text(bound) + ")");
+    if (!device)
+      fail("no device within the CPUs the rank is bound to (" + sample::text(bound) + ")");
   } else {
     device = roots[0];  // a mask that leaves one sub-device makes it the only device
   }
   // Which part of the node the device is (ZE_tessera_device_topology): the whole machine is what a
   // mask naming no sub-device of this node leaves (the driver warns and ignores it).
   CHECK(zeDriverGetExtensionFunctionAddress(driver, "zeTesseraDeviceGetTopologyProperties", &fn));
-  ze_tessera_device_topology_properties_t where{ZE_STRUCTURE_TYPE_TESSERA_DEVICE_TOPOLOGY_PROPERTIES};
+  ze_tessera_device_topology_properties_t where{
+      ZE_STRUCTURE_TYPE_TESSERA_DEVICE_TOPOLOGY_PROPERTIES};
   CHECK(reinterpret_cast<ze_pfnTesseraDeviceGetTopologyProperties_t>(fn)(device, &where));
   if (!byBinding && (count != 1 || where.level == ZE_TESSERA_DEVICE_LEVEL_MACHINE))
     fail(how + " left " + std::to_string(count) +
          " device(s) and no single sub-device: does the node have a sub-device per rank?");
   static const char* const kLevels[] = {"machine", "package", "NUMA node", "L3", "L2", "L4", "L1"};
-  const std::string part = std::string(where.level <= ZE_TESSERA_DEVICE_LEVEL_L1
-                                           ? kLevels[where.level] : "part") +
-                           " #" + std::to_string(where.objectIndex);
+  const std::string part =
+      std::string(where.level <= ZE_TESSERA_DEVICE_LEVEL_L1 ? kLevels[where.level] : "part") +
+      " #" + std::to_string(where.objectIndex);
   const PuSet pus = devicePus(device);
 
   // No PU of this node belongs to two ranks.
@@ -155,8 +161,13 @@ int main(int argc, char** argv) {
   CHECK(zeContextCreate(driver, &contextDesc, &context));
   std::ifstream in(TESSERA_SAMPLE_SPV, std::ios::binary);
   std::vector<uint8_t> spirv{std::istreambuf_iterator<char>(in), {}};
-  ze_module_desc_t moduleDesc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV,
-                              spirv.size(), spirv.data(), "", nullptr};
+  ze_module_desc_t moduleDesc{ZE_STRUCTURE_TYPE_MODULE_DESC,
+                              nullptr,
+                              ZE_MODULE_FORMAT_IL_SPIRV,
+                              spirv.size(),
+                              spirv.data(),
+                              "",
+                              nullptr};
   ze_module_handle_t module;
   CHECK(zeModuleCreate(context, device, &moduleDesc, &module, nullptr));
   ze_kernel_desc_t kernelDesc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "partial_matvec"};
@@ -171,7 +182,8 @@ int main(int argc, char** argv) {
   ze_host_mem_alloc_desc_t hostDesc{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, nullptr, 0};
   int64_t* y = nullptr;
   uint32_t* ranOn = nullptr;
-  CHECK(zeMemAllocHost(context, &hostDesc, rows * sizeof(int64_t), 64, reinterpret_cast<void**>(&y)));
+  CHECK(
+      zeMemAllocHost(context, &hostDesc, rows * sizeof(int64_t), 64, reinterpret_cast<void**>(&y)));
   CHECK(zeMemAllocHost(context, &hostDesc, groups * sizeof(uint32_t), 64,
                        reinterpret_cast<void**>(&ranOn)));
   const uint32_t first = uint32_t(uint64_t(columns) * rank / ranks);
@@ -181,8 +193,9 @@ int main(int argc, char** argv) {
   CHECK(zeKernelSetArgumentValue(kernel, 2, sizeof share, &share));
   CHECK(zeKernelSetArgumentValue(kernel, 3, sizeof ranOn, &ranOn));
 
-  ze_command_queue_desc_t queueDesc{ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0,
-                                    ZE_COMMAND_QUEUE_MODE_DEFAULT, ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
+  ze_command_queue_desc_t queueDesc{
+      ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, nullptr, 0, 0, 0, ZE_COMMAND_QUEUE_MODE_DEFAULT,
+      ZE_COMMAND_QUEUE_PRIORITY_NORMAL};
   ze_command_queue_handle_t queue;
   CHECK(zeCommandQueueCreate(context, device, &queueDesc, &queue));
   ze_command_list_desc_t listDesc{ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, nullptr, 0, 0};
@@ -216,27 +229,29 @@ int main(int argc, char** argv) {
   }
 
   char line[512];
-  std::snprintf(line, sizeof line,
-                "rank %d/%d (node index %d/%d), %s: %s, PUs %s%s; columns %u-%u; "
-                "work-groups ran on PUs %s; %zu Tessera threads may run on PUs %s: %s",
-                rank, ranks, localRank, localRanks, how.c_str(), part.c_str(), sample::text(pus).c_str(),
-                disjoint ? "" : " (SHARED WITH ANOTHER RANK)", first, first + share - 1,
-                sample::text(groupPus).c_str(), threads.size(), sample::text(threadPus).c_str(),
-                stayed ? (simulated ? "within the rank's binding (simulated topology)"
-                                    : "on the device's PUs")
-                       : "OUTSIDE");
+  std::snprintf(
+      line, sizeof line,
+      "rank %d/%d (node index %d/%d), %s: %s, PUs %s%s; columns %u-%u; "
+      "work-groups ran on PUs %s; %zu Tessera threads may run on PUs %s: %s",
+      rank, ranks, localRank, localRanks, how.c_str(), part.c_str(), sample::text(pus).c_str(),
+      disjoint ? "" : " (SHARED WITH ANOTHER RANK)", first, first + share - 1,
+      sample::text(groupPus).c_str(), threads.size(), sample::text(threadPus).c_str(),
+      stayed
+          ? (simulated ? "within the rank's binding (simulated topology)" : "on the device's PUs")
+          : "OUTSIDE");
   std::vector<char> lines(rank == 0 ? sizeof line * size_t(ranks) : 0);
   MPI_Gather(line, sizeof line, MPI_CHAR, lines.data(), sizeof line, MPI_CHAR, 0, MPI_COMM_WORLD);
   int ok = disjoint && stayed && wrong == 0, allOk = 0;
   MPI_Allreduce(&ok, &allOk, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (rank == 0) {
     for (int r = 0; r < ranks; ++r) std::printf("%s\n", &lines[sizeof line * size_t(r)]);
-    std::printf("y = A x (%u x %u) summed over %d ranks with MPI_Allreduce on USM host memory: %s\n",
-                rows, columns, ranks,
-                !allOk      ? "WRONG"
-                : simulated ? "correct on every rank, each rank on its own simulated sub-device"
-                              " and within its binding"
-                            : "correct on every rank, each rank on its own PUs");
+    std::printf(
+        "y = A x (%u x %u) summed over %d ranks with MPI_Allreduce on USM host memory: %s\n", rows,
+        columns, ranks,
+        !allOk      ? "WRONG"
+        : simulated ? "correct on every rank, each rank on its own simulated sub-device"
+                      " and within its binding"
+                    : "correct on every rank, each rank on its own PUs");
   }
 
   zeCommandListDestroy(list);
