@@ -17,6 +17,7 @@ packages=(
   catch2                                                 # tests
   python3                                                # test helpers
   graphviz                                               # tessera-info --svg, the DOT tests
+  libopenmpi-dev openmpi-bin                             # samples/mpi_subdevices (Open MPI)
 )
 
 missing=()
