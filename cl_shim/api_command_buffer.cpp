@@ -36,15 +36,21 @@ cl_int recordCommand(cl_command_buffer_khr command_buffer, cl_command_queue comm
 
 }  // namespace
 
-cl_command_buffer_khr CL_API_CALL clCreateCommandBufferKHR(
-    cl_uint num_queues, const cl_command_queue* queues,
-    const cl_command_buffer_properties_khr* properties, cl_int* errcode_ret) {
+cl_command_buffer_khr CL_API_CALL
+clCreateCommandBufferKHR(cl_uint num_queues, const cl_command_queue* queues,
+                         const cl_command_buffer_properties_khr* properties, cl_int* errcode_ret) {
   return guardedCreate(errcode_ret, [&](cl_int& err) -> cl_command_buffer_khr {
     // "CL_INVALID_VALUE if num_queues is not one." / "CL_INVALID_VALUE if queues is NULL."
-    if (num_queues != 1 || !queues) { err = CL_INVALID_VALUE; return nullptr; }
+    if (num_queues != 1 || !queues) {
+      err = CL_INVALID_VALUE;
+      return nullptr;
+    }
     // "CL_INVALID_COMMAND_QUEUE if any command-queue in queues is not a valid command-queue."
     Queue* q = Queue::from(queues[0]);
-    if (!q) { err = CL_INVALID_COMMAND_QUEUE; return nullptr; }
+    if (!q) {
+      err = CL_INVALID_COMMAND_QUEUE;
+      return nullptr;
+    }
     // CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR is 0 and out-of-order queues are
     // supported: neither CL_INCOMPATIBLE_COMMAND_QUEUE_KHR of the specification applies.
     CommandBuffer* b = CommandBuffer::create(*q, properties, err);
@@ -107,7 +113,7 @@ cl_int CL_API_CALL clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer,
   return recordCommand(command_buffer, command_queue, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle, [&](cl_command_queue q) {
                          return api::clEnqueueCopyBuffer(q, src_buffer, dst_buffer, src_offset,
-                                                    dst_offset, size, 0, nullptr, nullptr);
+                                                         dst_offset, size, 0, nullptr, nullptr);
                        });
 }
 
@@ -120,9 +126,9 @@ cl_int CL_API_CALL clCommandCopyBufferRectKHR(
   return recordCommand(command_buffer, command_queue, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle, [&](cl_command_queue q) {
                          return api::clEnqueueCopyBufferRect(q, src_buffer, dst_buffer, src_origin,
-                                                        dst_origin, region, src_row_pitch,
-                                                        src_slice_pitch, dst_row_pitch,
-                                                        dst_slice_pitch, 0, nullptr, nullptr);
+                                                             dst_origin, region, src_row_pitch,
+                                                             src_slice_pitch, dst_row_pitch,
+                                                             dst_slice_pitch, 0, nullptr, nullptr);
                        });
 }
 
@@ -133,23 +139,21 @@ cl_int CL_API_CALL clCommandCopyBufferToImageKHR(
     cl_sync_point_khr* sync_point, cl_mutable_command_khr* mutable_handle) {
   return recordCommand(command_buffer, command_queue, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle, [&](cl_command_queue q) {
-                         return api::clEnqueueCopyBufferToImage(q, src_buffer, dst_image, src_offset,
-                                                           dst_origin, region, 0, nullptr, nullptr);
+                         return api::clEnqueueCopyBufferToImage(q, src_buffer, dst_image,
+                                                                src_offset, dst_origin, region, 0,
+                                                                nullptr, nullptr);
                        });
 }
 
-cl_int CL_API_CALL clCommandCopyImageKHR(cl_command_buffer_khr command_buffer,
-                                         cl_command_queue command_queue, cl_mem src_image,
-                                         cl_mem dst_image, const size_t* src_origin,
-                                         const size_t* dst_origin, const size_t* region,
-                                         cl_uint num_sync_points_in_wait_list,
-                                         const cl_sync_point_khr* sync_point_wait_list,
-                                         cl_sync_point_khr* sync_point,
-                                         cl_mutable_command_khr* mutable_handle) {
+cl_int CL_API_CALL clCommandCopyImageKHR(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue, cl_mem src_image,
+    cl_mem dst_image, const size_t* src_origin, const size_t* dst_origin, const size_t* region,
+    cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr* sync_point_wait_list,
+    cl_sync_point_khr* sync_point, cl_mutable_command_khr* mutable_handle) {
   return recordCommand(command_buffer, command_queue, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle, [&](cl_command_queue q) {
-                         return api::clEnqueueCopyImage(q, src_image, dst_image, src_origin, dst_origin,
-                                                   region, 0, nullptr, nullptr);
+                         return api::clEnqueueCopyImage(q, src_image, dst_image, src_origin,
+                                                        dst_origin, region, 0, nullptr, nullptr);
                        });
 }
 
@@ -160,8 +164,9 @@ cl_int CL_API_CALL clCommandCopyImageToBufferKHR(
     cl_sync_point_khr* sync_point, cl_mutable_command_khr* mutable_handle) {
   return recordCommand(command_buffer, command_queue, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle, [&](cl_command_queue q) {
-                         return api::clEnqueueCopyImageToBuffer(q, src_image, dst_buffer, src_origin,
-                                                           region, dst_offset, 0, nullptr, nullptr);
+                         return api::clEnqueueCopyImageToBuffer(q, src_image, dst_buffer,
+                                                                src_origin, region, dst_offset, 0,
+                                                                nullptr, nullptr);
                        });
 }
 
@@ -176,8 +181,8 @@ cl_int CL_API_CALL clCommandFillBufferKHR(cl_command_buffer_khr command_buffer,
   // associated with pattern can be reused or freed after the function returns").
   return recordCommand(command_buffer, command_queue, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle, [&](cl_command_queue q) {
-                         return api::clEnqueueFillBuffer(q, buffer, pattern, pattern_size, offset, size,
-                                                    0, nullptr, nullptr);
+                         return api::clEnqueueFillBuffer(q, buffer, pattern, pattern_size, offset,
+                                                         size, 0, nullptr, nullptr);
                        });
 }
 
@@ -190,18 +195,17 @@ cl_int CL_API_CALL clCommandFillImageKHR(cl_command_buffer_khr command_buffer,
                                          cl_mutable_command_khr* mutable_handle) {
   return recordCommand(command_buffer, command_queue, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle, [&](cl_command_queue q) {
-                         return api::clEnqueueFillImage(q, image, fill_color, origin, region, 0, nullptr,
-                                                   nullptr);
+                         return api::clEnqueueFillImage(q, image, fill_color, origin, region, 0,
+                                                        nullptr, nullptr);
                        });
 }
 
 cl_int CL_API_CALL clCommandNDRangeKernelKHR(
     cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
     const cl_ndrange_kernel_command_properties_khr* properties, cl_kernel kernel, cl_uint work_dim,
-    const size_t* global_work_offset, const size_t* global_work_size,
-    const size_t* local_work_size, cl_uint num_sync_points_in_wait_list,
-    const cl_sync_point_khr* sync_point_wait_list, cl_sync_point_khr* sync_point,
-    cl_mutable_command_khr* mutable_handle) {
+    const size_t* global_work_offset, const size_t* global_work_size, const size_t* local_work_size,
+    cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr* sync_point_wait_list,
+    cl_sync_point_khr* sync_point, cl_mutable_command_khr* mutable_handle) {
   return withBuffer(command_buffer, [&](CommandBuffer& b) {
     CommandBuffer::Recorded r{command_queue, num_sync_points_in_wait_list, sync_point_wait_list,
                               sync_point, mutable_handle};
@@ -224,7 +228,7 @@ cl_int CL_API_CALL clCommandNDRangeKernelKHR(
     }
     return b.record(r, [&](cl_command_queue q) {
       return api::clEnqueueNDRangeKernel(q, kernel, work_dim, global_work_offset, global_work_size,
-                                    local_work_size, 0, nullptr, nullptr);
+                                         local_work_size, 0, nullptr, nullptr);
     });
   });
 }

@@ -29,8 +29,12 @@
 #include "cl_shim/object.h"
 #include "cl_shim/queue.h"
 
-struct _cl_command_buffer_khr { cl_icd_dispatch* dispatch; };
-struct _cl_mutable_command_khr { cl_icd_dispatch* dispatch; };
+struct _cl_command_buffer_khr {
+  cl_icd_dispatch* dispatch;
+};
+struct _cl_mutable_command_khr {
+  cl_icd_dispatch* dispatch;
+};
 
 namespace tessera::cl {
 
@@ -43,7 +47,8 @@ constexpr cl_version kMutableDispatchVersion = CL_MAKE_VERSION(0, 9, 0);
 // commands and an update copies what an execution in flight still holds) and out-of-order queues
 // (whose commands run in order here). No device-side enqueue.
 constexpr cl_device_command_buffer_capabilities_khr kCommandBufferCapabilities =
-    CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR | CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR |
+    CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR |
+    CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR |
     CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR;
 // CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR: everything a launch has can be updated.
 constexpr cl_mutable_dispatch_fields_khr kMutableDispatchFields =
@@ -108,6 +113,9 @@ class CommandBuffer : public Object<_cl_command_buffer_khr, 0x434d4231 /* "CMB1"
                  const cl_event* waitList, cl_event* event);
   cl_int info(cl_command_buffer_info_khr param, size_t size, void* value, size_t* sizeRet);
   cl_int update(const cl_mutable_base_config_khr* config);
+
+  // The mutable command id of a launch that is not in the list (an empty range).
+  static constexpr uint64_t kNoLaunch = ~uint64_t(0);
 
   // For MutableCommand::info.
   const MutableLaunch& launchAt(size_t i) const { return launches_[i]; }

@@ -16,10 +16,24 @@ ze_command_list_handle_t newMutableList(Context& context, Device& device, cl_int
   return l;
 }
 
+uint64_t groupCount(const LaunchShape& s) {
+  if (s.empty) return 0;
+  ze_group_count_t g = s.groups();
+  return uint64_t(g.groupCountX) * g.groupCountY * g.groupCountZ;
+}
+
+bool uniformGroups(const LaunchShape& s) {
+  if (s.empty) return true;
+  for (cl_uint k = 0; k < 3; ++k)
+    if (s.global[k] % s.local[k]) return false;
+  return true;
+}
+
 namespace {
 
 cl_int nextId(ze_command_list_handle_t list, uint64_t& id) {
-  ze_mutable_command_id_exp_desc_t idDesc{ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_ID_EXP_DESC, nullptr, 0};
+  ze_mutable_command_id_exp_desc_t idDesc{ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_ID_EXP_DESC, nullptr,
+                                          0};
   ze_result_t r = zeCommandListGetNextCommandIdExp(list, &idDesc, &id);
   return r == ZE_RESULT_SUCCESS ? CL_SUCCESS : fromZe(r);
 }
@@ -99,7 +113,8 @@ cl_int writeLaunches(ze_command_list_handle_t list, const Device& device,
       link(args.back());
     }
     groups.push_back(d.shape.groups());
-    counts.push_back({ZE_STRUCTURE_TYPE_MUTABLE_GROUP_COUNT_EXP_DESC, nullptr, s.id, &groups.back()});
+    counts.push_back(
+        {ZE_STRUCTURE_TYPE_MUTABLE_GROUP_COUNT_EXP_DESC, nullptr, s.id, &groups.back()});
     link(counts.back());
     sizes.push_back({ZE_STRUCTURE_TYPE_MUTABLE_GROUP_SIZE_EXP_DESC, nullptr, s.id,
                      uint32_t(d.shape.local[0]), uint32_t(d.shape.local[1]),
@@ -121,8 +136,8 @@ cl_int writeLaunches(ze_command_list_handle_t list, const Device& device,
 
 cl_int updateArg(MutableLaunch& d, cl_uint index, size_t size, const void* value, bool svm) {
   Kernel::Arg v;
-  cl_int e = svm ? d.kernel->encodeSvmArg(index, value, v)
-                 : d.kernel->encodeArg(index, size, value, v);
+  cl_int e =
+      svm ? d.kernel->encodeSvmArg(index, value, v) : d.kernel->encodeArg(index, size, value, v);
   if (e != CL_SUCCESS) return e;
   d.args[index] = std::move(v);
   return CL_SUCCESS;
@@ -161,7 +176,8 @@ cl_int enqueueList(Queue& queue, ze_command_list_handle_t list, cl_command_type 
                    cl_uint numWaits, const cl_event* waitList, cl_event* event, RefCounted* hold) {
   return queue.enqueue(
       type, numWaits, waitList, event,
-      [list](ze_command_list_handle_t l, ze_event_handle_t signal, uint32_t n, ze_event_handle_t* w) {
+      [list](ze_command_list_handle_t l, ze_event_handle_t signal, uint32_t n,
+             ze_event_handle_t* w) {
         ze_command_list_handle_t lists[1] = {list};
         return zeCommandListImmediateAppendCommandListsExp(l, 1, lists, signal, n, w);
       },

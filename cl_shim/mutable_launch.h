@@ -30,6 +30,10 @@ struct MutableLaunch {
   cl_bool fineGrainSystem = CL_TRUE;
 };
 
+// The work-groups of a settled range (0 for an empty one), and whether every work-group is whole.
+uint64_t groupCount(const LaunchShape& s);
+bool uniformGroups(const LaunchShape& s);
+
 // A new mutable regular command list on `device`.
 ze_command_list_handle_t newMutableList(Context& context, Device& device, cl_int& err);
 

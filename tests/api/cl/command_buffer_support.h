@@ -117,7 +117,8 @@ struct CbFixture : ClFixture {
                                  nullptr, nullptr) == CL_SUCCESS);
   }
   // A command buffer on `q` (the fixture's queue) with `flags`.
-  cl_command_buffer_khr newBuffer(cl_command_buffer_flags_khr flags = 0, cl_command_queue q = nullptr) {
+  cl_command_buffer_khr newBuffer(cl_command_buffer_flags_khr flags = 0,
+                                  cl_command_queue q = nullptr) {
     cl_command_queue qs[1] = {q ? q : queue};
     cl_command_buffer_properties_khr props[] = {CL_COMMAND_BUFFER_FLAGS_KHR, flags, 0};
     cl_int err = CL_SUCCESS;

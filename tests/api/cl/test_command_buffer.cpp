@@ -16,7 +16,8 @@ cl_version extensionVersion(const char* name) {
   size_t n = 0;
   REQUIRE(clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, nullptr, &n) == CL_SUCCESS);
   std::vector<cl_name_version> v(n / sizeof(cl_name_version));
-  REQUIRE(clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS_WITH_VERSION, n, v.data(), nullptr) == CL_SUCCESS);
+  REQUIRE(clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS_WITH_VERSION, n, v.data(), nullptr) ==
+          CL_SUCCESS);
   for (const cl_name_version& e : v)
     if (std::strcmp(e.name, name) == 0) return e.version;
   return 0;
@@ -30,23 +31,28 @@ cl_uint queueRefs(cl_command_queue q) {
 
 }  // namespace
 
-TEST_CASE("Given the device, then both command-buffer extensions are listed with the installed "
-          "headers' revisions and the capability queries answer",
-          "[cl][command_buffer]") {
+TEST_CASE(
+    "Given the device, then both command-buffer extensions are listed with the installed "
+    "headers' revisions and the capability queries answer",
+    "[cl][command_buffer]") {
   CHECK(extensionVersion("cl_khr_command_buffer") == CL_MAKE_VERSION(0, 9, 1));
   CHECK(extensionVersion("cl_khr_command_buffer_mutable_dispatch") == CL_MAKE_VERSION(0, 9, 0));
   cl_device_id d = device();
-  auto caps = deviceInfo<cl_device_command_buffer_capabilities_khr>(d, CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR);
+  auto caps = deviceInfo<cl_device_command_buffer_capabilities_khr>(
+      d, CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR);
   CHECK(caps == (CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR |
                  CL_COMMAND_BUFFER_CAPABILITY_SIMULTANEOUS_USE_KHR |
                  CL_COMMAND_BUFFER_CAPABILITY_OUT_OF_ORDER_KHR));
-  CHECK(deviceInfo<cl_command_queue_properties>(d, CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR) == 0);
-  CHECK(deviceInfo<cl_mutable_dispatch_fields_khr>(d, CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR) ==
-        (CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR | CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR |
-         CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR | CL_MUTABLE_DISPATCH_ARGUMENTS_KHR |
-         CL_MUTABLE_DISPATCH_EXEC_INFO_KHR));
+  CHECK(deviceInfo<cl_command_queue_properties>(
+            d, CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR) == 0);
+  CHECK(
+      deviceInfo<cl_mutable_dispatch_fields_khr>(d, CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR) ==
+      (CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR | CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR |
+       CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR | CL_MUTABLE_DISPATCH_ARGUMENTS_KHR |
+       CL_MUTABLE_DISPATCH_EXEC_INFO_KHR));
   CommandBufferApi api;  // every function is found
-  CHECK(clGetExtensionFunctionAddressForPlatform(platform(), "clCreateCommandBufferKHRX") == nullptr);
+  CHECK(clGetExtensionFunctionAddressForPlatform(platform(), "clCreateCommandBufferKHRX") ==
+        nullptr);
 }
 
 TEST_CASE("Given clCreateCommandBufferKHR, then bad queues and properties get the spec's codes",
@@ -85,20 +91,23 @@ TEST_CASE("Given clCreateCommandBufferKHR, then bad queues and properties get th
   CHECK(err == CL_INCOMPATIBLE_COMMAND_QUEUE_KHR);
   clReleaseCommandQueue(rq);
   // Both flags, an out-of-order queue: accepted (no errcode_ret either).
-  cl_command_queue ooo = clCreateCommandQueue(fx.ctx, fx.dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+  cl_command_queue ooo =
+      clCreateCommandQueue(fx.ctx, fx.dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
   REQUIRE(err == CL_SUCCESS);
   cl_command_queue ooos[1] = {ooo};
   cl_command_buffer_properties_khr both[] = {
-      CL_COMMAND_BUFFER_FLAGS_KHR, CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR | CL_COMMAND_BUFFER_MUTABLE_KHR, 0};
+      CL_COMMAND_BUFFER_FLAGS_KHR,
+      CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR | CL_COMMAND_BUFFER_MUTABLE_KHR, 0};
   cl_command_buffer_khr b = fx.cb.create(1, ooos, both, nullptr);
   REQUIRE(b != nullptr);
   CHECK(fx.cb.release(b) == CL_SUCCESS);
   clReleaseCommandQueue(ooo);
 }
 
-TEST_CASE("Given an invalid command-buffer handle, then every function answers "
-          "CL_INVALID_COMMAND_BUFFER_KHR",
-          "[cl][command_buffer]") {
+TEST_CASE(
+    "Given an invalid command-buffer handle, then every function answers "
+    "CL_INVALID_COMMAND_BUFFER_KHR",
+    "[cl][command_buffer]") {
   CbFixture fx;
   cl_mem m = fx.buffer(4);
   auto bad = reinterpret_cast<cl_command_buffer_khr>(fx.queue);
@@ -121,14 +130,16 @@ TEST_CASE("Given an invalid command-buffer handle, then every function answers "
     cl_uint n = 0;
     CHECK(fx.cb.info(b, CL_COMMAND_BUFFER_NUM_QUEUES_KHR, sizeof n, &n, nullptr) ==
           CL_INVALID_COMMAND_BUFFER_KHR);
-    cl_mutable_base_config_khr config{CL_STRUCTURE_TYPE_MUTABLE_BASE_CONFIG_KHR, nullptr, 0, nullptr};
+    cl_mutable_base_config_khr config{CL_STRUCTURE_TYPE_MUTABLE_BASE_CONFIG_KHR, nullptr, 0,
+                                      nullptr};
     CHECK(fx.cb.update(b, &config) == CL_INVALID_COMMAND_BUFFER_KHR);
   }
 }
 
-TEST_CASE("Given a command buffer of a kernel, copies, fills and a barrier, when it is enqueued "
-          "twice, then each replay reads the buffers as they are then",
-          "[cl][command_buffer]") {
+TEST_CASE(
+    "Given a command buffer of a kernel, copies, fills and a barrier, when it is enqueued "
+    "twice, then each replay reads the buffers as they are then",
+    "[cl][command_buffer]") {
   CbFixture fx;
   const size_t n = 64;
   cl_mem in = fx.buffer(n, iota(n)), mid = fx.buffer(n), out = fx.buffer(n), rect = fx.buffer(n);
@@ -147,8 +158,8 @@ TEST_CASE("Given a command buffer of a kernel, copies, fills and a barrier, when
                            8 * sizeof(cl_int), 1, &s[1], &s[2], nullptr) == CL_SUCCESS);
   minus = 7;  // the pattern was copied when recorded
   size_t origin[3] = {0, 1, 0}, dorigin[3] = {0, 0, 0}, region[3] = {4 * sizeof(cl_int), 2, 1};
-  REQUIRE(fx.cb.copyBufferRect(b, nullptr, out, rect, origin, dorigin, region, 8 * sizeof(cl_int), 0,
-                               4 * sizeof(cl_int), 0, 1, &s[2], &s[3], nullptr) == CL_SUCCESS);
+  REQUIRE(fx.cb.copyBufferRect(b, nullptr, out, rect, origin, dorigin, region, 8 * sizeof(cl_int),
+                               0, 4 * sizeof(cl_int), 0, 1, &s[2], &s[3], nullptr) == CL_SUCCESS);
   REQUIRE(fx.cb.barrier(b, nullptr, 2, &s[0], &s[4], nullptr) == CL_SUCCESS);
   // Sync points are distinct.
   for (int i = 0; i < 5; ++i)
@@ -199,16 +210,22 @@ TEST_CASE("Given recording commands, then the common errors of every clCommand*K
   // "CL_INVALID_SYNC_POINT_WAIT_LIST_KHR if sync_point_wait_list is NULL and
   // num_sync_points_in_wait_list is > 0, or ... not NULL and ... 0, or ... not valid".
   cl_sync_point_khr unknown = sp + 100, none = 0;
-  CHECK(fx.cb.barrier(b, nullptr, 1, nullptr, nullptr, nullptr) == CL_INVALID_SYNC_POINT_WAIT_LIST_KHR);
+  CHECK(fx.cb.barrier(b, nullptr, 1, nullptr, nullptr, nullptr) ==
+        CL_INVALID_SYNC_POINT_WAIT_LIST_KHR);
   CHECK(fx.cb.barrier(b, nullptr, 0, &sp, nullptr, nullptr) == CL_INVALID_SYNC_POINT_WAIT_LIST_KHR);
-  CHECK(fx.cb.barrier(b, nullptr, 1, &unknown, nullptr, nullptr) == CL_INVALID_SYNC_POINT_WAIT_LIST_KHR);
-  CHECK(fx.cb.barrier(b, nullptr, 1, &none, nullptr, nullptr) == CL_INVALID_SYNC_POINT_WAIT_LIST_KHR);
+  CHECK(fx.cb.barrier(b, nullptr, 1, &unknown, nullptr, nullptr) ==
+        CL_INVALID_SYNC_POINT_WAIT_LIST_KHR);
+  CHECK(fx.cb.barrier(b, nullptr, 1, &none, nullptr, nullptr) ==
+        CL_INVALID_SYNC_POINT_WAIT_LIST_KHR);
   CHECK(fx.cb.ndrange(b, nullptr, nullptr, k, 1, nullptr, &g, nullptr, 1, &unknown, nullptr,
                       nullptr) == CL_INVALID_SYNC_POINT_WAIT_LIST_KHR);
   // The clEnqueue* checks: out of bounds, overlap, a buffer of another context, a bad kernel.
-  CHECK(fx.cb.copyBuffer(b, nullptr, m, m, 0, 60, 16, 0, nullptr, nullptr, nullptr) == CL_INVALID_VALUE);
-  CHECK(fx.cb.copyBuffer(b, nullptr, m, m, 0, 8, 16, 0, nullptr, nullptr, nullptr) == CL_MEM_COPY_OVERLAP);
-  CHECK(fx.cb.fillBuffer(b, nullptr, m, &zero, 3, 0, 64, 0, nullptr, nullptr, nullptr) == CL_INVALID_VALUE);
+  CHECK(fx.cb.copyBuffer(b, nullptr, m, m, 0, 60, 16, 0, nullptr, nullptr, nullptr) ==
+        CL_INVALID_VALUE);
+  CHECK(fx.cb.copyBuffer(b, nullptr, m, m, 0, 8, 16, 0, nullptr, nullptr, nullptr) ==
+        CL_MEM_COPY_OVERLAP);
+  CHECK(fx.cb.fillBuffer(b, nullptr, m, &zero, 3, 0, 64, 0, nullptr, nullptr, nullptr) ==
+        CL_INVALID_VALUE);
   {
     ClFixture other;
     cl_int err = CL_SUCCESS;
@@ -271,10 +288,12 @@ TEST_CASE("Given clGetCommandBufferInfoKHR, then every query answers through the
   CHECK(size == sizeof q);
   cl_uint refs = 0;
   REQUIRE(fx.cb.retain(b) == CL_SUCCESS);
-  REQUIRE(fx.cb.info(b, CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR, sizeof refs, &refs, nullptr) == CL_SUCCESS);
+  REQUIRE(fx.cb.info(b, CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR, sizeof refs, &refs, nullptr) ==
+          CL_SUCCESS);
   CHECK(refs == 2);
   REQUIRE(fx.cb.release(b) == CL_SUCCESS);
-  REQUIRE(fx.cb.info(b, CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR, sizeof refs, &refs, nullptr) == CL_SUCCESS);
+  REQUIRE(fx.cb.info(b, CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR, sizeof refs, &refs, nullptr) ==
+          CL_SUCCESS);
   CHECK(refs == 1);
   // Created with NULL properties: "may return ... a param_value_size_ret of 0".
   REQUIRE(fx.cb.info(b, CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR, 0, nullptr, &size) == CL_SUCCESS);
@@ -328,9 +347,10 @@ TEST_CASE("Given clGetCommandBufferInfoKHR, then every query answers through the
   fx.cb.release(flagged);
 }
 
-TEST_CASE("Given clEnqueueCommandBufferKHR, then queue lists, substitutes and wait lists get the "
-          "spec's codes, and a compatible queue runs the buffer",
-          "[cl][command_buffer]") {
+TEST_CASE(
+    "Given clEnqueueCommandBufferKHR, then queue lists, substitutes and wait lists get the "
+    "spec's codes, and a compatible queue runs the buffer",
+    "[cl][command_buffer]") {
   CbFixture fx;
   cl_mem m = fx.buffer(4, {1, 1, 1, 1});
   cl_kernel k = fx.kernel("twice");
@@ -352,7 +372,8 @@ TEST_CASE("Given clEnqueueCommandBufferKHR, then queue lists, substitutes and wa
   cl_int err = CL_SUCCESS;
   // "CL_INCOMPATIBLE_COMMAND_QUEUE_KHR if any element of queues is not compatible": other
   // properties.
-  cl_command_queue profiling = clCreateCommandQueue(fx.ctx, fx.dev, CL_QUEUE_PROFILING_ENABLE, &err);
+  cl_command_queue profiling =
+      clCreateCommandQueue(fx.ctx, fx.dev, CL_QUEUE_PROFILING_ENABLE, &err);
   REQUIRE(err == CL_SUCCESS);
   CHECK(fx.cb.enqueue(1, &profiling, b, 0, nullptr, nullptr) == CL_INCOMPATIBLE_COMMAND_QUEUE_KHR);
   // "CL_INVALID_CONTEXT if any element of queues does not have the same context"
@@ -383,9 +404,10 @@ TEST_CASE("Given clEnqueueCommandBufferKHR, then queue lists, substitutes and wa
   fx.cb.release(b);
 }
 
-TEST_CASE("Given two queues, when command buffers and commands wait for each other's events, then "
-          "they run in that order",
-          "[cl][command_buffer]") {
+TEST_CASE(
+    "Given two queues, when command buffers and commands wait for each other's events, then "
+    "they run in that order",
+    "[cl][command_buffer]") {
   CbFixture fx;
   cl_int err = CL_SUCCESS;
   cl_command_queue q2 = clCreateCommandQueue(fx.ctx, fx.dev, 0, &err);
@@ -411,7 +433,8 @@ TEST_CASE("Given two queues, when command buffers and commands wait for each oth
   // b2: a = 2a, c = 2a + 1, a = 4a.
   REQUIRE(fx.cb.enqueue(0, nullptr, b1, 1, &gate, &e1) == CL_SUCCESS);
   REQUIRE(fx.cb.enqueue(0, nullptr, b2, 1, &e1, &e2) == CL_SUCCESS);
-  REQUIRE(clEnqueueNDRangeKernel(fx.queue, twice, 1, nullptr, &n, nullptr, 1, &e2, &e3) == CL_SUCCESS);
+  REQUIRE(clEnqueueNDRangeKernel(fx.queue, twice, 1, nullptr, &n, nullptr, 1, &e2, &e3) ==
+          CL_SUCCESS);
   cl_int status = 0;
   REQUIRE(clGetEventInfo(e2, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr) ==
           CL_SUCCESS);
@@ -429,9 +452,10 @@ TEST_CASE("Given two queues, when command buffers and commands wait for each oth
   clReleaseCommandQueue(q2);
 }
 
-TEST_CASE("Given CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR, when the buffer is enqueued while "
-          "pending, then every enqueue runs",
-          "[cl][command_buffer]") {
+TEST_CASE(
+    "Given CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR, when the buffer is enqueued while "
+    "pending, then every enqueue runs",
+    "[cl][command_buffer]") {
   CbFixture fx;
   cl_mem m = fx.buffer(8, std::vector<cl_int>(8, 1));
   cl_kernel k = fx.kernel("twice");
@@ -446,7 +470,8 @@ TEST_CASE("Given CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR, when the buffer is enqu
   REQUIRE(err == CL_SUCCESS);
   REQUIRE(fx.cb.enqueue(0, nullptr, b, 1, &gate, nullptr) == CL_SUCCESS);
   CHECK(fx.state(b) == CL_COMMAND_BUFFER_STATE_PENDING_KHR);
-  for (int i = 0; i < 3; ++i) REQUIRE(fx.cb.enqueue(0, nullptr, b, 0, nullptr, nullptr) == CL_SUCCESS);
+  for (int i = 0; i < 3; ++i)
+    REQUIRE(fx.cb.enqueue(0, nullptr, b, 0, nullptr, nullptr) == CL_SUCCESS);
   REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
   REQUIRE(clFinish(fx.queue) == CL_SUCCESS);
   CHECK(fx.read(m, 8) == std::vector<cl_int>(8, 16));
@@ -463,9 +488,10 @@ TEST_CASE("Given CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR, when the buffer is enqu
   clReleaseEvent(gate);
 }
 
-TEST_CASE("Given a command buffer whose kernel and buffers the application released, then it "
-          "still runs them, and an out-of-order queue's buffer runs with sync points",
-          "[cl][command_buffer]") {
+TEST_CASE(
+    "Given a command buffer whose kernel and buffers the application released, then it "
+    "still runs them, and an out-of-order queue's buffer runs with sync points",
+    "[cl][command_buffer]") {
   CbFixture fx(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
   cl_int err = CL_SUCCESS;
   std::vector<cl_int> init = iota(16);
@@ -477,8 +503,8 @@ TEST_CASE("Given a command buffer whose kernel and buffers the application relea
   size_t g = 16;
   cl_command_buffer_khr b = fx.newBuffer();
   cl_sync_point_khr s0 = 0;
-  REQUIRE(fx.cb.ndrange(b, nullptr, nullptr, k, 1, nullptr, &g, nullptr, 0, nullptr, &s0, nullptr) ==
-          CL_SUCCESS);
+  REQUIRE(fx.cb.ndrange(b, nullptr, nullptr, k, 1, nullptr, &g, nullptr, 0, nullptr, &s0,
+                        nullptr) == CL_SUCCESS);
   REQUIRE(fx.cb.copyBuffer(b, nullptr, src, dst, 0, 0, 64, 1, &s0, nullptr, nullptr) == CL_SUCCESS);
   REQUIRE(fx.cb.finalize(b) == CL_SUCCESS);
   clReleaseKernel(k);
@@ -490,9 +516,10 @@ TEST_CASE("Given a command buffer whose kernel and buffers the application relea
   fx.cb.release(b);
 }
 
-TEST_CASE("Given image commands in a command buffer, then fills and copies between images and "
-          "buffers run on each enqueue",
-          "[cl][command_buffer]") {
+TEST_CASE(
+    "Given image commands in a command buffer, then fills and copies between images and "
+    "buffers run on each enqueue",
+    "[cl][command_buffer]") {
   CbFixture fx;
   if (!deviceInfo<cl_bool>(fx.dev, CL_DEVICE_IMAGE_SUPPORT)) return;
   const size_t w = 8, h = 4;

@@ -19,7 +19,8 @@ cl_mutable_base_config_khr baseConfig(const cl_mutable_dispatch_config_khr* list
 }
 
 template <typename T>
-std::vector<T> commandArray(CbFixture& fx, cl_mutable_command_khr c, cl_mutable_command_info_khr p) {
+std::vector<T> commandArray(CbFixture& fx, cl_mutable_command_khr c,
+                            cl_mutable_command_info_khr p) {
   size_t size = 0;
   REQUIRE(fx.cb.commandInfo(c, p, 0, nullptr, &size) == CL_SUCCESS);
   std::vector<T> v(size / sizeof(T));
@@ -50,9 +51,10 @@ struct AddBuffer {
 
 }  // namespace
 
-TEST_CASE("Given a mutable ND-range, when its arguments are updated, then later enqueues use the "
-          "new values until the next update and the kernel object is unchanged",
-          "[cl][command_buffer][mutable]") {
+TEST_CASE(
+    "Given a mutable ND-range, when its arguments are updated, then later enqueues use the "
+    "new values until the next update and the kernel object is unchanged",
+    "[cl][command_buffer][mutable]") {
   CbFixture fx;
   const size_t n = 16;
   cl_mem in1 = fx.buffer(n, iota(n)), in2 = fx.buffer(n, iota(n, 500)), out1 = fx.buffer(n),
@@ -87,9 +89,10 @@ TEST_CASE("Given a mutable ND-range, when its arguments are updated, then later 
   CHECK(fx.read(out1, n) == iota(n, 1));
 }
 
-TEST_CASE("Given a mutable ND-range, when offset, global and local sizes are updated, then the "
-          "launch runs with them and the queries return them",
-          "[cl][command_buffer][mutable]") {
+TEST_CASE(
+    "Given a mutable ND-range, when offset, global and local sizes are updated, then the "
+    "launch runs with them and the queries return them",
+    "[cl][command_buffer][mutable]") {
   CbFixture fx;
   cl_mem out = fx.buffer(64);
   cl_kernel k = fx.kernel("ids");
@@ -100,9 +103,12 @@ TEST_CASE("Given a mutable ND-range, when offset, global and local sizes are upd
   REQUIRE(fx.cb.ndrange(b, nullptr, nullptr, k, 1, nullptr, &g, &l, 0, nullptr, nullptr, &c) ==
           CL_SUCCESS);
   REQUIRE(fx.cb.finalize(b) == CL_SUCCESS);
-  CHECK(commandArray<size_t>(fx, c, CL_MUTABLE_DISPATCH_GLOBAL_WORK_SIZE_KHR) == std::vector<size_t>{32});
-  CHECK(commandArray<size_t>(fx, c, CL_MUTABLE_DISPATCH_LOCAL_WORK_SIZE_KHR) == std::vector<size_t>{8});
-  CHECK(commandArray<size_t>(fx, c, CL_MUTABLE_DISPATCH_GLOBAL_WORK_OFFSET_KHR) == std::vector<size_t>{0});
+  CHECK(commandArray<size_t>(fx, c, CL_MUTABLE_DISPATCH_GLOBAL_WORK_SIZE_KHR) ==
+        std::vector<size_t>{32});
+  CHECK(commandArray<size_t>(fx, c, CL_MUTABLE_DISPATCH_LOCAL_WORK_SIZE_KHR) ==
+        std::vector<size_t>{8});
+  CHECK(commandArray<size_t>(fx, c, CL_MUTABLE_DISPATCH_GLOBAL_WORK_OFFSET_KHR) ==
+        std::vector<size_t>{0});
   // Fewer work-groups (16 / 4 = 4 of 4) and an offset.
   size_t g2 = 16, l2 = 4, off = 100;
   cl_mutable_dispatch_config_khr d = dispatchConfig(c);
@@ -114,9 +120,12 @@ TEST_CASE("Given a mutable ND-range, when offset, global and local sizes are upd
   std::vector<cl_int> got = fx.read(out, 64);
   for (size_t i = 0; i < 16; ++i) CHECK(got[i] == cl_int((100 + i) * 1000 + 4));
   for (size_t i = 16; i < 32; ++i) CHECK(got[i] == 0);
-  CHECK(commandArray<size_t>(fx, c, CL_MUTABLE_DISPATCH_GLOBAL_WORK_SIZE_KHR) == std::vector<size_t>{16});
-  CHECK(commandArray<size_t>(fx, c, CL_MUTABLE_DISPATCH_LOCAL_WORK_SIZE_KHR) == std::vector<size_t>{4});
-  CHECK(commandArray<size_t>(fx, c, CL_MUTABLE_DISPATCH_GLOBAL_WORK_OFFSET_KHR) == std::vector<size_t>{100});
+  CHECK(commandArray<size_t>(fx, c, CL_MUTABLE_DISPATCH_GLOBAL_WORK_SIZE_KHR) ==
+        std::vector<size_t>{16});
+  CHECK(commandArray<size_t>(fx, c, CL_MUTABLE_DISPATCH_LOCAL_WORK_SIZE_KHR) ==
+        std::vector<size_t>{4});
+  CHECK(commandArray<size_t>(fx, c, CL_MUTABLE_DISPATCH_GLOBAL_WORK_OFFSET_KHR) ==
+        std::vector<size_t>{100});
 
   // "CL_INVALID_OPERATION if values of local_work_size and/or global_work_size result in an
   // increase to the number of work-groups in the ND-range" (4 groups recorded). A size
@@ -140,14 +149,17 @@ TEST_CASE("Given a mutable ND-range, when offset, global and local sizes are upd
   d.work_dim = 2;
   CHECK(fx.cb.update(b, &base) == CL_INVALID_OPERATION);
   // None of those failed updates was kept.
-  CHECK(commandArray<size_t>(fx, c, CL_MUTABLE_DISPATCH_GLOBAL_WORK_SIZE_KHR) == std::vector<size_t>{16});
-  CHECK(commandArray<size_t>(fx, c, CL_MUTABLE_DISPATCH_LOCAL_WORK_SIZE_KHR) == std::vector<size_t>{4});
+  CHECK(commandArray<size_t>(fx, c, CL_MUTABLE_DISPATCH_GLOBAL_WORK_SIZE_KHR) ==
+        std::vector<size_t>{16});
+  CHECK(commandArray<size_t>(fx, c, CL_MUTABLE_DISPATCH_LOCAL_WORK_SIZE_KHR) ==
+        std::vector<size_t>{4});
   fx.cb.release(b);
 }
 
-TEST_CASE("Given clUpdateMutableCommandsKHR, then every error code of the extension is answered "
-          "and a failed update changes nothing",
-          "[cl][command_buffer][mutable]") {
+TEST_CASE(
+    "Given clUpdateMutableCommandsKHR, then every error code of the extension is answered "
+    "and a failed update changes nothing",
+    "[cl][command_buffer][mutable]") {
   CbFixture fx;
   const size_t n = 8;
   cl_mem in = fx.buffer(n, iota(n)), out = fx.buffer(n);
@@ -254,9 +266,10 @@ TEST_CASE("Given clUpdateMutableCommandsKHR, then every error code of the extens
   fx.cb.release(b);
 }
 
-TEST_CASE("Given CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR, then only the fields named may be "
-          "updated, and unsupported or malformed properties are refused",
-          "[cl][command_buffer][mutable]") {
+TEST_CASE(
+    "Given CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR, then only the fields named may be "
+    "updated, and unsupported or malformed properties are refused",
+    "[cl][command_buffer][mutable]") {
   CbFixture fx;
   const size_t n = 8;
   cl_mem in = fx.buffer(n, iota(n)), out = fx.buffer(n);
@@ -278,7 +291,8 @@ TEST_CASE("Given CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR, then only the fields 
   d = dispatchConfig(ab.cmd), d.global_work_offset = &off;
   CHECK(fx.cb.update(ab.b, &base) == CL_INVALID_OPERATION);
   cl_bool yes = CL_TRUE;
-  cl_mutable_dispatch_exec_info_khr info{CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof yes, &yes};
+  cl_mutable_dispatch_exec_info_khr info{CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof yes,
+                                         &yes};
   d = dispatchConfig(ab.cmd), d.num_exec_infos = 1, d.exec_info_list = &info;
   CHECK(fx.cb.update(ab.b, &base) == CL_INVALID_OPERATION);
   cl_int two = 2;
@@ -301,8 +315,8 @@ TEST_CASE("Given CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR, then only the fields 
   // repeated property name is "not valid" (CL_INVALID_VALUE).
   cl_command_buffer_khr b = fx.newBuffer(CL_COMMAND_BUFFER_MUTABLE_KHR);
   cl_mutable_command_khr c = nullptr;
-  cl_ndrange_kernel_command_properties_khr unsupported[] = {CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR,
-                                                            1 << 9, 0};
+  cl_ndrange_kernel_command_properties_khr unsupported[] = {
+      CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR, 1 << 9, 0};
   CHECK(fx.cb.ndrange(b, nullptr, unsupported, ab.k, 1, nullptr, &n, nullptr, 0, nullptr, nullptr,
                       &c) == CL_INVALID_OPERATION);
   cl_ndrange_kernel_command_properties_khr repeated[] = {
@@ -313,9 +327,10 @@ TEST_CASE("Given CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR, then only the fields 
   fx.cb.release(b);
 }
 
-TEST_CASE("Given clGetMutableCommandInfoKHR, then every query answers and invalid or freed "
-          "handles and names are refused",
-          "[cl][command_buffer][mutable]") {
+TEST_CASE(
+    "Given clGetMutableCommandInfoKHR, then every query answers and invalid or freed "
+    "handles and names are refused",
+    "[cl][command_buffer][mutable]") {
   CbFixture fx;
   const size_t n = 8;
   cl_mem in = fx.buffer(n), out = fx.buffer(n);
@@ -333,11 +348,15 @@ TEST_CASE("Given clGetMutableCommandInfoKHR, then every query answers and invali
     CHECK(commandArray<cl_ndrange_kernel_command_properties_khr>(
               fx, cmd, CL_MUTABLE_DISPATCH_PROPERTIES_ARRAY_KHR)
               .empty());
-    CHECK(commandArray<cl_kernel>(fx, cmd, CL_MUTABLE_DISPATCH_KERNEL_KHR) == std::vector<cl_kernel>{ab.k});
-    CHECK(commandArray<cl_uint>(fx, cmd, CL_MUTABLE_DISPATCH_DIMENSIONS_KHR) == std::vector<cl_uint>{1});
+    CHECK(commandArray<cl_kernel>(fx, cmd, CL_MUTABLE_DISPATCH_KERNEL_KHR) ==
+          std::vector<cl_kernel>{ab.k});
+    CHECK(commandArray<cl_uint>(fx, cmd, CL_MUTABLE_DISPATCH_DIMENSIONS_KHR) ==
+          std::vector<cl_uint>{1});
     // No local size given: "zero is returned for each element in the array".
-    CHECK(commandArray<size_t>(fx, cmd, CL_MUTABLE_DISPATCH_LOCAL_WORK_SIZE_KHR) == std::vector<size_t>{0});
-    CHECK(commandArray<size_t>(fx, cmd, CL_MUTABLE_DISPATCH_GLOBAL_WORK_SIZE_KHR) == std::vector<size_t>{n});
+    CHECK(commandArray<size_t>(fx, cmd, CL_MUTABLE_DISPATCH_LOCAL_WORK_SIZE_KHR) ==
+          std::vector<size_t>{0});
+    CHECK(commandArray<size_t>(fx, cmd, CL_MUTABLE_DISPATCH_GLOBAL_WORK_SIZE_KHR) ==
+          std::vector<size_t>{n});
     // "CL_INVALID_VALUE if param_name is not valid, or if size in bytes specified by
     // param_value_size is < size of return type ... and param_value is not NULL."
     cl_uint dims = 0;
@@ -356,7 +375,8 @@ TEST_CASE("Given clGetMutableCommandInfoKHR, then every query answers and invali
     size_t g3[3] = {4, 0, 2};
     REQUIRE(fx.cb.ndrange(b3, nullptr, nullptr, ab.k, 3, nullptr, g3, nullptr, 0, nullptr, nullptr,
                           &c3) == CL_SUCCESS);
-    CHECK(commandArray<cl_uint>(fx, c3, CL_MUTABLE_DISPATCH_DIMENSIONS_KHR) == std::vector<cl_uint>{3});
+    CHECK(commandArray<cl_uint>(fx, c3, CL_MUTABLE_DISPATCH_DIMENSIONS_KHR) ==
+          std::vector<cl_uint>{3});
     CHECK(commandArray<size_t>(fx, c3, CL_MUTABLE_DISPATCH_GLOBAL_WORK_SIZE_KHR) ==
           std::vector<size_t>{4, 0, 2});
     REQUIRE(fx.cb.finalize(b3) == CL_SUCCESS);
@@ -375,9 +395,10 @@ TEST_CASE("Given clGetMutableCommandInfoKHR, then every query answers and invali
         CL_INVALID_MUTABLE_COMMAND_KHR);
 }
 
-TEST_CASE("Given a mutable launch with __local and SVM arguments, when they are updated, then the "
-          "launch uses the new size and pointer",
-          "[cl][command_buffer][mutable]") {
+TEST_CASE(
+    "Given a mutable launch with __local and SVM arguments, when they are updated, then the "
+    "launch uses the new size and pointer",
+    "[cl][command_buffer][mutable]") {
   CbFixture fx;
   cl_mem out = fx.buffer(16);
   cl_kernel k = fx.kernel("local_sum");
@@ -405,14 +426,17 @@ TEST_CASE("Given a mutable launch with __local and SVM arguments, when they are 
   fx.run(b);
   CHECK(fx.read(out, 2) == std::vector<cl_int>{8, 8});
 
-  cl_device_svm_capabilities svm = deviceInfo<cl_device_svm_capabilities>(fx.dev, CL_DEVICE_SVM_CAPABILITIES);
+  cl_device_svm_capabilities svm =
+      deviceInfo<cl_device_svm_capabilities>(fx.dev, CL_DEVICE_SVM_CAPABILITIES);
   if (!(svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) return;
   cl_kernel twice = fx.kernel("twice");
   auto* p1 = static_cast<cl_int*>(clSVMAlloc(fx.ctx, CL_MEM_READ_WRITE, 4 * sizeof(cl_int), 0));
   auto* p2 = static_cast<cl_int*>(clSVMAlloc(fx.ctx, CL_MEM_READ_WRITE, 4 * sizeof(cl_int), 0));
   REQUIRE((p1 && p2));
-  REQUIRE(clEnqueueSVMMap(fx.queue, CL_TRUE, CL_MAP_WRITE, p1, 16, 0, nullptr, nullptr) == CL_SUCCESS);
-  REQUIRE(clEnqueueSVMMap(fx.queue, CL_TRUE, CL_MAP_WRITE, p2, 16, 0, nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueSVMMap(fx.queue, CL_TRUE, CL_MAP_WRITE, p1, 16, 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  REQUIRE(clEnqueueSVMMap(fx.queue, CL_TRUE, CL_MAP_WRITE, p2, 16, 0, nullptr, nullptr) ==
+          CL_SUCCESS);
   for (int i = 0; i < 4; ++i) p1[i] = i, p2[i] = 10 + i;
   REQUIRE(clEnqueueSVMUnmap(fx.queue, p1, 0, nullptr, nullptr) == CL_SUCCESS);
   REQUIRE(clEnqueueSVMUnmap(fx.queue, p2, 0, nullptr, nullptr) == CL_SUCCESS);
@@ -432,8 +456,10 @@ TEST_CASE("Given a mutable launch with __local and SVM arguments, when they are 
   cl_mutable_base_config_khr sbase = baseConfig(&sd);
   REQUIRE(fx.cb.update(sb, &sbase) == CL_SUCCESS);
   fx.run(sb);
-  REQUIRE(clEnqueueSVMMap(fx.queue, CL_TRUE, CL_MAP_READ, p1, 16, 0, nullptr, nullptr) == CL_SUCCESS);
-  REQUIRE(clEnqueueSVMMap(fx.queue, CL_TRUE, CL_MAP_READ, p2, 16, 0, nullptr, nullptr) == CL_SUCCESS);
+  REQUIRE(clEnqueueSVMMap(fx.queue, CL_TRUE, CL_MAP_READ, p1, 16, 0, nullptr, nullptr) ==
+          CL_SUCCESS);
+  REQUIRE(clEnqueueSVMMap(fx.queue, CL_TRUE, CL_MAP_READ, p2, 16, 0, nullptr, nullptr) ==
+          CL_SUCCESS);
   for (int i = 0; i < 4; ++i) {
     CHECK(p1[i] == i);
     CHECK(p2[i] == 2 * (10 + i));
