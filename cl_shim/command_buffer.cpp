@@ -209,7 +209,8 @@ cl_int CommandBuffer::enqueue(cl_uint numQueues, cl_command_queue* queues, cl_ui
   if (!finalized_) return CL_INVALID_OPERATION;
   // "CL_INVALID_OPERATION if command_buffer was not created with the
   // CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR flag and is in the Pending state."
-  if (!(flags_ & CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR) && pending()) return CL_INVALID_OPERATION;
+  // (pending() also forgets the enqueues that completed.)
+  if (pending() && !(flags_ & CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR)) return CL_INVALID_OPERATION;
   // "CL_INVALID_VALUE if queues is NULL and num_queues is > 0, or queues is not NULL and
   // num_queues is 0." / "if num_queues is > 0 and not the same value as num_queues set on
   // command_buffer creation."
