@@ -163,7 +163,6 @@ cl_int CommandBuffer::takeLaunch(Kernel& kernel, Kernel::PerDevice& z, const Lau
         err != CL_SUCCESS)
       return err;
   }
-  // The handle first: a launch is in the list only with its record.
   MutableCommand* h = nullptr;
   if (current_->mutableHandle) {
     h = new MutableCommand;
