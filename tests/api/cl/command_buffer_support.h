@@ -132,6 +132,16 @@ struct CbFixture : ClFixture {
     REQUIRE(cb.info(b, CL_COMMAND_BUFFER_STATE_KHR, sizeof s, &s, nullptr) == CL_SUCCESS);
     return s;
   }
+  // clUpdateMutableCommandsKHR of one argument of one command.
+  cl_int updateArg(cl_command_buffer_khr b, cl_mutable_command_khr c, cl_uint index, size_t size,
+                   const void* value) {
+    cl_mutable_dispatch_arg_khr arg{index, size, value};
+    cl_mutable_dispatch_config_khr d{};
+    d.type = CL_STRUCTURE_TYPE_MUTABLE_DISPATCH_CONFIG_KHR;
+    d.command = c, d.num_args = 1, d.arg_list = &arg;
+    cl_mutable_base_config_khr base{CL_STRUCTURE_TYPE_MUTABLE_BASE_CONFIG_KHR, nullptr, 1, &d};
+    return cb.update(b, &base);
+  }
   void run(cl_command_buffer_khr b) {
     REQUIRE(cb.enqueue(0, nullptr, b, 0, nullptr, nullptr) == CL_SUCCESS);
     REQUIRE(clFinish(queue) == CL_SUCCESS);

@@ -165,12 +165,7 @@ void useCommandBuffer(bool mutate) {
   fx.run(cb);
   CHECK(fx.read(a, 4) == std::vector<cl_int>{2, 4, 6, 8});
   if (mutate) {
-    cl_mutable_dispatch_arg_khr arg{0, sizeof b, &b};
-    cl_mutable_dispatch_config_khr d{};
-    d.type = CL_STRUCTURE_TYPE_MUTABLE_DISPATCH_CONFIG_KHR;
-    d.command = cmd, d.num_args = 1, d.arg_list = &arg;
-    cl_mutable_base_config_khr base{CL_STRUCTURE_TYPE_MUTABLE_BASE_CONFIG_KHR, nullptr, 1, &d};
-    REQUIRE(fx.cb.update(cb, &base) == CL_SUCCESS);
+    REQUIRE(fx.updateArg(cb, cmd, 0, sizeof b, &b) == CL_SUCCESS);
     fx.run(cb);
     CHECK(fx.read(b, 4) == std::vector<cl_int>{10, 12, 14, 16});
     CHECK(fx.read(a, 4) == std::vector<cl_int>{2, 4, 6, 8});

@@ -234,12 +234,7 @@ TEST_CASE("Leak cycles: command buffers, mutable commands and their enqueues",
     REQUIRE(fx.cb.finalize(b) == CL_SUCCESS);
     CHECK(clReleaseKernel(k) == CL_SUCCESS);  // the buffer holds it
     cl_int w = 2 * i;
-    cl_mutable_dispatch_arg_khr arg{2, sizeof w, &w};
-    cl_mutable_dispatch_config_khr d{};
-    d.type = CL_STRUCTURE_TYPE_MUTABLE_DISPATCH_CONFIG_KHR;
-    d.command = c, d.num_args = 1, d.arg_list = &arg;
-    cl_mutable_base_config_khr base{CL_STRUCTURE_TYPE_MUTABLE_BASE_CONFIG_KHR, nullptr, 1, &d};
-    REQUIRE(fx.cb.update(b, &base) == CL_SUCCESS);
+    REQUIRE(fx.updateArg(b, c, 2, sizeof w, &w) == CL_SUCCESS);
     cl_event e = nullptr;
     REQUIRE(fx.cb.enqueue(0, nullptr, b, 0, nullptr, &e) == CL_SUCCESS);
     // Released with its enqueue possibly in flight.
