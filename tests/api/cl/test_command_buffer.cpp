@@ -568,3 +568,76 @@ TEST_CASE(
   clReleaseMemObject(imgA);
   clReleaseMemObject(imgB);
 }
+
+TEST_CASE(
+    "Given a command buffer on a sub-device's queue, then its launches and copies run there, "
+    "and a queue of the root device is not compatible",
+    "[cl][command_buffer]") {
+  cl_device_id root = device();
+  cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+  cl_uint count = 0;
+  cl_int r0 = clCreateSubDevices(root, props, 0, nullptr, &count);
+  std::vector<cl_device_id> subs(count);
+  if (r0 == CL_SUCCESS) r0 = clCreateSubDevices(root, props, count, subs.data(), nullptr);
+  if (r0 != CL_SUCCESS || count == 0) {
+    WARN("clCreateSubDevices answered " << r0 << ": sub-device command buffers not tested");
+    return;
+  }
+  {
+    CbFixture fx;  // context and queue on the root device
+    cl_int err = CL_SUCCESS;
+    cl_context ctx = clCreateContext(nullptr, 1, &subs.back(), nullptr, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_command_queue q = clCreateCommandQueue(ctx, subs.back(), 0, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_program p = clCreateProgramWithSource(ctx, 1, &kCommandBufferSource, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    REQUIRE(clBuildProgram(p, 0, nullptr, "", nullptr, nullptr) == CL_SUCCESS);
+    cl_kernel k = makeKernel(p, "twice");
+    std::vector<cl_int> init = iota(32);
+    cl_mem a = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, 128, init.data(), &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_mem b = clCreateBuffer(ctx, 0, 128, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(k, 0, sizeof a, &a) == CL_SUCCESS);
+    cl_command_buffer_khr cb = fx.cb.create(1, &q, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    size_t g = 32;
+    cl_sync_point_khr s = 0;
+    REQUIRE(fx.cb.ndrange(cb, nullptr, nullptr, k, 1, nullptr, &g, nullptr, 0, nullptr, &s,
+                          nullptr) == CL_SUCCESS);
+    REQUIRE(fx.cb.copyBuffer(cb, nullptr, a, b, 0, 0, 128, 1, &s, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(fx.cb.finalize(cb) == CL_SUCCESS);
+    REQUIRE(fx.cb.enqueue(0, nullptr, cb, 0, nullptr, nullptr) == CL_SUCCESS);
+    REQUIRE(clFinish(q) == CL_SUCCESS);
+    REQUIRE(fx.cb.enqueue(1, &q, cb, 0, nullptr, nullptr) == CL_SUCCESS);
+    std::vector<cl_int> got(32);
+    REQUIRE(clEnqueueReadBuffer(q, b, CL_TRUE, 0, 128, got.data(), 0, nullptr, nullptr) ==
+            CL_SUCCESS);
+    for (size_t i = 0; i < 32; ++i) CHECK(got[i] == 4 * cl_int(i));
+    // Another context's queue: CL_INVALID_CONTEXT; the root device's queue in a context of both
+    // would be another device: CL_INCOMPATIBLE_COMMAND_QUEUE_KHR.
+    CHECK(fx.cb.enqueue(1, &fx.queue, cb, 0, nullptr, nullptr) == CL_INVALID_CONTEXT);
+    cl_device_id both[2] = {root, subs.back()};
+    cl_context shared = clCreateContext(nullptr, 2, both, nullptr, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_command_queue onRoot = clCreateCommandQueue(shared, root, 0, &err);
+    cl_command_queue onSub = clCreateCommandQueue(shared, subs.back(), 0, &err);
+    cl_command_buffer_khr cb2 = fx.cb.create(1, &onSub, nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    REQUIRE(fx.cb.finalize(cb2) == CL_SUCCESS);
+    CHECK(fx.cb.enqueue(1, &onRoot, cb2, 0, nullptr, nullptr) == CL_INCOMPATIBLE_COMMAND_QUEUE_KHR);
+    fx.cb.release(cb2);
+    clReleaseCommandQueue(onRoot);
+    clReleaseCommandQueue(onSub);
+    clReleaseContext(shared);
+    fx.cb.release(cb);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+  }
+  for (cl_device_id d : subs) clReleaseDevice(d);
+}
