@@ -5,6 +5,7 @@
 // kernel's mutex covers only setting them and appending.
 #include "cl_shim/api.h"
 #include "cl_shim/api_support.h"
+#include "cl_shim/command_buffer.h"
 #include "cl_shim/device.h"
 #include "cl_shim/errors.h"
 #include "cl_shim/kernel.h"
@@ -50,6 +51,10 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
   // explicitly specified local_work_size causes a failure to execute the kernel because of
   // insufficient resources such as registers or local memory."
   if (k->localMemoryBytes(*z) > dev.zeCompute().maxSharedLocalMemory) return CL_OUT_OF_RESOURCES;
+
+  // cl_khr_command_buffer: clCommandNDRangeKernelKHR records the launch, checked as here, into the
+  // command buffer (command_buffer.h).
+  if (CommandBuffer* b = capturingBuffer(*q)) return b->takeLaunch(*k, *z, shape);
 
   // cl_qcom_recordable_queues: "A recordable command queue may also be passed, in which case the
   // kernel will be recorded and not queued for execution."

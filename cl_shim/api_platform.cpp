@@ -3,6 +3,7 @@
 
 #include "cl_shim/api.h"
 #include "cl_shim/api_support.h"
+#include "cl_shim/command_buffer.h"
 #include "cl_shim/device.h"
 #include "cl_shim/event.h"
 #include "cl_shim/extension_functions.h"
@@ -35,6 +36,25 @@ void* extensionFunction(const char* name) {
       {"clRetainRecordingQCOM", reinterpret_cast<void*>(&api::clRetainRecordingQCOM)},
       {"clEnqueueRecordingQCOM", reinterpret_cast<void*>(&api::clEnqueueRecordingQCOM)},
       {"clEnqueueRecordingSVMQCOM", reinterpret_cast<void*>(&api::clEnqueueRecordingSVMQCOM)},
+      // cl_khr_command_buffer (cl_shim/api_command_buffer.cpp).
+      {"clCreateCommandBufferKHR", reinterpret_cast<void*>(&api::clCreateCommandBufferKHR)},
+      {"clFinalizeCommandBufferKHR", reinterpret_cast<void*>(&api::clFinalizeCommandBufferKHR)},
+      {"clRetainCommandBufferKHR", reinterpret_cast<void*>(&api::clRetainCommandBufferKHR)},
+      {"clReleaseCommandBufferKHR", reinterpret_cast<void*>(&api::clReleaseCommandBufferKHR)},
+      {"clEnqueueCommandBufferKHR", reinterpret_cast<void*>(&api::clEnqueueCommandBufferKHR)},
+      {"clCommandBarrierWithWaitListKHR", reinterpret_cast<void*>(&api::clCommandBarrierWithWaitListKHR)},
+      {"clCommandCopyBufferKHR", reinterpret_cast<void*>(&api::clCommandCopyBufferKHR)},
+      {"clCommandCopyBufferRectKHR", reinterpret_cast<void*>(&api::clCommandCopyBufferRectKHR)},
+      {"clCommandCopyBufferToImageKHR", reinterpret_cast<void*>(&api::clCommandCopyBufferToImageKHR)},
+      {"clCommandCopyImageKHR", reinterpret_cast<void*>(&api::clCommandCopyImageKHR)},
+      {"clCommandCopyImageToBufferKHR", reinterpret_cast<void*>(&api::clCommandCopyImageToBufferKHR)},
+      {"clCommandFillBufferKHR", reinterpret_cast<void*>(&api::clCommandFillBufferKHR)},
+      {"clCommandFillImageKHR", reinterpret_cast<void*>(&api::clCommandFillImageKHR)},
+      {"clCommandNDRangeKernelKHR", reinterpret_cast<void*>(&api::clCommandNDRangeKernelKHR)},
+      {"clGetCommandBufferInfoKHR", reinterpret_cast<void*>(&api::clGetCommandBufferInfoKHR)},
+      // cl_khr_command_buffer_mutable_dispatch.
+      {"clUpdateMutableCommandsKHR", reinterpret_cast<void*>(&api::clUpdateMutableCommandsKHR)},
+      {"clGetMutableCommandInfoKHR", reinterpret_cast<void*>(&api::clGetMutableCommandInfoKHR)},
   };
   for (const Entry& e : table)
     if (std::strcmp(e.name, name) == 0) return e.fn;

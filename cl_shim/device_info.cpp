@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cl_shim/api_support.h"
+#include "cl_shim/command_buffer.h"
 #include "cl_shim/device.h"
 #include "cl_shim/image.h"
 #include "cl_shim/platform.h"
@@ -199,6 +200,15 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
     // cl_recording_qcom object."
     case CL_DEVICE_RECORDABLE_QUEUE_MAX_SIZE_QCOM: return out.scalar<cl_uint>(kRecordingMaxSize);
     case CL_DEVICE_EXTENSIONS_WITH_VERSION: return out.array(Platform::extensionsWithVersion());
+    // cl_khr_command_buffer, cl_khr_command_buffer_mutable_dispatch (command_buffer.h). "Bitmask
+    // of the minimum properties with which a command-queue must be created to allow a
+    // command-buffer to be executed on it": none.
+    case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
+      return out.scalar<cl_device_command_buffer_capabilities_khr>(kCommandBufferCapabilities);
+    case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
+      return out.scalar<cl_command_queue_properties>(0);
+    case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR:
+      return out.scalar<cl_mutable_dispatch_fields_khr>(kMutableDispatchFields);
     case CL_DEVICE_IL_VERSION: return out.string("SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2");
     case CL_DEVICE_ILS_WITH_VERSION: return out.array(ilVersions());
     case CL_DEVICE_BUILT_IN_KERNELS: return out.string("");

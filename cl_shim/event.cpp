@@ -2,6 +2,8 @@
 
 #include <time.h>
 
+#include <thread>
+#include <utility>
 
 #include "cl_shim/api_support.h"
 #include "cl_shim/queue.h"
@@ -72,9 +74,23 @@ void Event::dependOn(const std::vector<Ref<Event>>& waited) {
   }
 }
 
+namespace {
+// Set while this thread calls an event's callbacks.
+thread_local bool t_inCallback = false;
+}  // namespace
+
 cl_int Event::wait() {
   zeEventHostSynchronize(ze_, UINT64_MAX);
-  return status();
+  cl_int s = status();
+  // The callbacks of the status reached have run when a wait returns (the OpenCL-CTS checks a
+  // CL_COMPLETE callback's effect right after clWaitForEvents): whichever thread takes them first
+  // calls them, and this one waits until those calls returned. Not inside a callback ("The
+  // behavior of calling ... blocking OpenCL operations ... in a callback is undefined"), where it
+  // could wait for itself.
+  runCallbacks(s);
+  if (!t_inCallback)
+    while (callbacksRunning_.load(std::memory_order_acquire) != 0) std::this_thread::yield();
+  return s;
 }
 
 void Event::hold(RefCounted* object) {
@@ -123,6 +139,7 @@ void Event::runCallbacks(cl_int status) {
       // associated with event changes to an execution status equal to or past the status specified
       // by command_exec_status" (an error status is past them all).
       if (status <= it->type) {
+        if (now.empty()) callbacksRunning_.fetch_add(1, std::memory_order_relaxed);
         now.push_back(*it);
         it = pendingCallbacks_.erase(it);
       } else {
@@ -130,7 +147,11 @@ void Event::runCallbacks(cl_int status) {
       }
     }
   }
+  if (now.empty()) return;
+  bool outer = std::exchange(t_inCallback, true);
   for (const Callback& c : now) c.fn(handle(), status < 0 ? status : c.type, c.data);
+  t_inCallback = outer;
+  callbacksRunning_.fetch_sub(1, std::memory_order_release);
 }
 
 cl_int Event::addCallback(cl_int type, EventNotify fn, void* data) {

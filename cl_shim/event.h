@@ -33,7 +33,8 @@ class Event : public Object<_cl_event, 0x45564e31 /* "EVN1" */> {
   // error status set on a user event.
   cl_int status() const;
   bool isComplete() const { return status() <= CL_COMPLETE; }
-  // Blocks until complete; the event's status (negative if it failed).
+  // Blocks until complete and the callbacks registered for completion have returned; the event's
+  // status (negative if it failed).
   cl_int wait();
 
   // A command's event: the user events among `waited` and those its waited commands depend on,
@@ -89,6 +90,8 @@ class Event : public Object<_cl_event, 0x45564e31 /* "EVN1" */> {
   std::vector<Ref<RefCounted>> holds_;
   struct Callback { cl_int type; EventNotify fn; void* data; };
   std::vector<Callback> pendingCallbacks_;
+  // Callbacks taken from pendingCallbacks_ (under mutex_) and not yet returned.
+  std::atomic<int> callbacksRunning_{0};
 };
 
 uint64_t hostNowNs();

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "cl_shim/api_support.h"
+#include "cl_shim/command_buffer.h"
 #include "cl_shim/device.h"
 #include "cl_shim/image_format.h"
 #include "cl_shim/partition_dump.h"
@@ -97,6 +98,9 @@ std::vector<cl_name_version> Platform::extensionsWithVersion() {
   add("cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0));
   add("cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0));
   add("cl_qcom_recordable_queues", CL_MAKE_VERSION(1, 0, 0));  // cl_shim/recording.h
+  // cl_shim/command_buffer.h: the revisions of the installed CL/cl_ext.h.
+  add("cl_khr_command_buffer", kCommandBufferVersion);
+  add("cl_khr_command_buffer_mutable_dispatch", kMutableDispatchVersion);
   if (kImagesEnabled) {
     // Writes to image3d_t in kernels, and 2D images over a buffer's memory (image_create.cpp).
     add("cl_khr_3d_image_writes", CL_MAKE_VERSION(1, 0, 0));

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "cl_shim/api_support.h"
+#include "cl_shim/command_buffer.h"
 #include "cl_shim/device.h"
 #include "cl_shim/errors.h"
 #include "cl_shim/platform.h"
@@ -153,6 +154,9 @@ cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* wa
 cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList,
                       cl_event* out, const Append& append, RefCounted* const* holds,
                       size_t numHolds, bool blocking) {
+  // cl_khr_command_buffer: a clCommand*KHR running the enqueue entry point whose checks it shares
+  // (command_buffer.h): the command goes into the command buffer's list instead.
+  if (CommandBuffer* b = capturingBuffer(*this)) return b->take(append, holds, numHolds);
   // cl_qcom_recordable_queues: "Only clEnqueueNDRangeKernel may be recorded. All other API
   // enqueues to a recordable queue will return CL_INVALID_OPERATION." (NDRanges record through
   // recordLaunch, never through here.)

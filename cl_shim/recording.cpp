@@ -30,15 +30,6 @@ void deactivate(Queue* q) {
                  g_active.end());
 }
 
-ze_command_list_handle_t newMutableList(Context& context, Device& device, cl_int& err) {
-  ze_mutable_command_list_exp_desc_t m{ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_LIST_EXP_DESC, nullptr, 0};
-  ze_command_list_desc_t d{ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, &m, 0, 0};
-  ze_command_list_handle_t l = nullptr;
-  ze_result_t r = zeCommandListCreate(context.ze(), device.ze(), &d, &l);
-  err = r == ZE_RESULT_SUCCESS ? CL_SUCCESS : fromZe(r);
-  return l;
-}
-
 }  // namespace
 
 Recording* Recording::create(Queue& queue, cl_int& err) {
@@ -83,29 +74,13 @@ cl_int Recording::record(Kernel& kernel, Kernel::PerDevice& z, const LaunchShape
   if (dispatches_.size() >= kRecordingMaxSize) return CL_INVALID_OPERATION;
   // An empty range has no launch to update later (Tessera's choice, docs/architecture.md).
   if (shape.empty) return CL_INVALID_GLOBAL_WORK_SIZE;
-  // The kernel's values now; unlike the kernel, the recording holds the buffers they name.
-  std::vector<Kernel::Arg> args = kernel.args();
-  for (Kernel::Arg& a : args) {
-    if (!a.handle || a.memory) continue;
-    Memory* m = Kernel::argBuffer(a);
-    if (!m) return CL_INVALID_KERNEL_ARGS;  // released since clSetKernelArg
-    a.memory = Ref<Memory>(m);
-  }
   DeviceList& dl = lists_[0];
-  ze_mutable_command_id_exp_desc_t idDesc{ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_ID_EXP_DESC, nullptr, 0};
-  uint64_t id = 0;
-  if (ze_result_t r = zeCommandListGetNextCommandIdExp(dl.list, &idDesc, &id); r != ZE_RESULT_SUCCESS)
-    return fromZe(r);
-  ze_group_count_t groups = shape.groups();
-  if (cl_int err = applyShape(z.ze, shape, *dl.device); err != CL_SUCCESS) return err;
-  if (ze_result_t r = zeCommandListAppendLaunchKernel(dl.list, z.ze, &groups, nullptr, 0, nullptr);
-      r != ZE_RESULT_SUCCESS)
-    return fromZe(r);
-  dl.ids.push_back(id);
   Dispatch d;
-  d.kernel = Ref<Kernel>(&kernel);
-  d.shape = shape;
-  d.args = std::move(args);
+  uint64_t id = 0;
+  if (cl_int err = appendMutableLaunch(dl.list, *dl.device, kernel, z, shape, d, id);
+      err != CL_SUCCESS)
+    return err;
+  dl.ids.push_back(id);
   dispatches_.push_back(std::move(d));
   return CL_SUCCESS;
 }
@@ -129,23 +104,9 @@ cl_int Recording::end() {
 // Records every dispatch on another device's list: the launches as they are, then every value the
 // dispatches now have through one update.
 cl_int Recording::recordOn(DeviceList& dl, bool) {
-  ze_mutable_command_id_exp_desc_t idDesc{ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_ID_EXP_DESC, nullptr, 0};
-  for (Dispatch& d : dispatches_) {
-    Kernel::PerDevice* z = d.kernel->forDevice(*dl.device);
-    // As a launch on that device would answer.
-    if (!z) return CL_INVALID_PROGRAM_EXECUTABLE;
+  for (const Dispatch& d : dispatches_) {
     uint64_t id = 0;
-    if (ze_result_t r = zeCommandListGetNextCommandIdExp(dl.list, &idDesc, &id); r != ZE_RESULT_SUCCESS)
-      return fromZe(r);
-    ze_group_count_t groups = d.shape.groups();
-    std::lock_guard lock(d.kernel->mutex());
-    // The work dimension is not among what an update changes: the launch carries it from here.
-    if (auto setWorkDim = dl.device->platform().ext().kernelWorkDim)
-      if (ze_result_t r = setWorkDim(z->ze, d.shape.workDim); r != ZE_RESULT_SUCCESS)
-        return fromZe(r);
-    if (ze_result_t r = zeCommandListAppendLaunchKernel(dl.list, z->ze, &groups, nullptr, 0, nullptr);
-        r != ZE_RESULT_SUCCESS)
-      return fromZe(r);
+    if (cl_int err = appendCapturedLaunch(dl.list, *dl.device, d, id); err != CL_SUCCESS) return err;
     dl.ids.push_back(id);
   }
   if (ze_result_t r = zeCommandListClose(dl.list); r != ZE_RESULT_SUCCESS) return fromZe(r);
@@ -169,58 +130,14 @@ Recording::DeviceList* Recording::listFor(Device& device, cl_int& err) {
 
 // Writes the current values of dispatches `changed` (all when `all`) into a list, and closes it.
 cl_int Recording::apply(DeviceList& dl, const std::vector<size_t>& changed, bool all) {
+  std::vector<LaunchSlot> slots;
   size_t n = all ? dispatches_.size() : changed.size();
-  if (n == 0) return CL_SUCCESS;
-  size_t numArgs = 0;
-  for (size_t j = 0; j < n; ++j) numArgs += dispatches_[all ? j : changed[j]].args.size();
-  std::vector<ze_mutable_kernel_argument_exp_desc_t> args;
-  std::vector<ze_mutable_group_count_exp_desc_t> counts;
-  std::vector<ze_mutable_group_size_exp_desc_t> sizes;
-  std::vector<ze_mutable_global_offset_exp_desc_t> offsets;
-  std::vector<ze_group_count_t> groups;
-  // Image and sampler values are Level Zero objects of the list's device's root (Kernel::valueFor).
-  std::vector<std::vector<uint8_t>> values;
-  args.reserve(numArgs);
-  values.reserve(numArgs);
-  counts.reserve(n), sizes.reserve(n), offsets.reserve(n), groups.reserve(n);
-  const void* next = nullptr;
-  auto link = [&](auto& desc) {
-    desc.pNext = next;
-    next = &desc;
-  };
+  slots.reserve(n);
   for (size_t j = 0; j < n; ++j) {
     size_t i = all ? j : changed[j];
-    const Dispatch& d = dispatches_[i];
-    uint64_t id = dl.ids[i];
-    for (uint32_t a = 0; a < d.args.size(); ++a) {
-      const Kernel::Arg& v = d.args[a];
-      if (!v.set) continue;
-      const std::vector<uint8_t>* value = &v.value;
-      if (v.sampler || v.handle) value = &values.emplace_back(Kernel::valueFor(v, *dl.device));
-      args.push_back({ZE_STRUCTURE_TYPE_MUTABLE_KERNEL_ARGUMENT_EXP_DESC, nullptr, id, a,
-                      v.localSize ? v.localSize : value->size(),
-                      v.localSize ? nullptr : static_cast<const void*>(value->data())});
-      link(args.back());
-    }
-    groups.push_back(d.shape.groups());
-    counts.push_back({ZE_STRUCTURE_TYPE_MUTABLE_GROUP_COUNT_EXP_DESC, nullptr, id, &groups.back()});
-    link(counts.back());
-    sizes.push_back({ZE_STRUCTURE_TYPE_MUTABLE_GROUP_SIZE_EXP_DESC, nullptr, id,
-                     uint32_t(d.shape.local[0]), uint32_t(d.shape.local[1]),
-                     uint32_t(d.shape.local[2])});
-    link(sizes.back());
-    offsets.push_back({ZE_STRUCTURE_TYPE_MUTABLE_GLOBAL_OFFSET_EXP_DESC, nullptr, id,
-                       uint32_t(d.shape.offset[0]), uint32_t(d.shape.offset[1]),
-                       uint32_t(d.shape.offset[2])});
-    link(offsets.back());
+    slots.push_back({dl.ids[i], &dispatches_[i]});
   }
-  ze_mutable_commands_exp_desc_t desc{ZE_STRUCTURE_TYPE_MUTABLE_COMMANDS_EXP_DESC, next, 0};
-  ze_result_t r = zeCommandListUpdateMutableCommandsExp(dl.list, &desc);
-  if (r == ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION) return CL_INVALID_WORK_GROUP_SIZE;
-  if (r != ZE_RESULT_SUCCESS) return fromZe(r);
-  // "The application must close a mutable command list after completing all updates".
-  r = zeCommandListClose(dl.list);
-  return r == ZE_RESULT_SUCCESS ? CL_SUCCESS : fromZe(r);
+  return writeLaunches(dl.list, *dl.device, slots);
 }
 
 cl_int Recording::replay(Queue& queue, const Updates& u, cl_uint numWaits, const cl_event* waitList,
@@ -262,12 +179,7 @@ cl_int Recording::replay(Queue& queue, const Updates& u, cl_uint numWaits, const
       // "CL_INVALID_ARG_INDEX if <arg_array> or <arg_svm_array> tries to modify a valid dispatch
       // index, but invalid kernel argument index." Values are checked as clSetKernelArg /
       // clSetKernelArgSVMPointer check them.
-      Kernel::Arg v;
-      cl_int e = svm ? d->kernel->encodeSvmArg(a.arg_index, a.arg_value, v)
-                     : d->kernel->encodeArg(a.arg_index, a.arg_size, a.arg_value, v);
-      if (e != CL_SUCCESS) return e;
-      d->args[a.arg_index] = std::move(v);
-      return CL_SUCCESS;
+      return updateArg(*d, a.arg_index, a.arg_size, a.arg_value, svm);
     };
     for (size_t i = 0; i < u.numArgs; ++i)
       if (cl_int e = setArg(u.args[i], false); e != CL_SUCCESS) return e;
@@ -309,37 +221,23 @@ cl_int Recording::replay(Queue& queue, const Updates& u, cl_uint numWaits, const
       if (!d) return err;
       // "Fields param_name, param_value_size, and param_value retain the same meaning as for
       // clSetKernelExecInfo": its checks, CL_INVALID_VALUE.
-      if (!x.param_value) return CL_INVALID_VALUE;
-      if (x.param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS) {
-        if (x.param_value_size == 0 || x.param_value_size % sizeof(void*)) return CL_INVALID_VALUE;
-        auto* p = static_cast<void* const*>(x.param_value);
-        d->svmPointers.assign(p, p + x.param_value_size / sizeof(void*));
-      } else if (x.param_name == CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM) {
-        if (x.param_value_size != sizeof(cl_bool)) return CL_INVALID_VALUE;
-        d->fineGrainSystem = *static_cast<const cl_bool*>(x.param_value);
-      } else {
-        return CL_INVALID_VALUE;
-      }
+      if (cl_int e = updateExecInfo(*d, x.param_name, x.param_value_size, x.param_value);
+          e != CL_SUCCESS)
+        return e;
     }
     // The updated ranges, checked as clEnqueueNDRangeKernel checks a range (ndrange.h), the local
     // size chosen again where the application gives none. The extension names one code for them
     // all: "CL_INVALID_WORK_GROUP_SIZE if the global or local work group size is invalid".
     for (size_t s = 0; s < staged.size(); ++s) {
       if (!shapeChanged[s]) continue;
-      Kernel::PerDevice* z = staged[s].kernel->forDevice(*device_);
-      if (!z) return CL_INVALID_PROGRAM_EXECUTABLE;
-      cl_int e = settleShape(staged[s].shape, *staged[s].kernel, *z, *device_);
+      cl_int e = settleUpdated(staged[s], *device_);
       if (e == CL_INVALID_WORK_ITEM_SIZE) e = CL_INVALID_WORK_GROUP_SIZE;
       if (e != CL_SUCCESS) return e;
     }
     // New __local sizes: checked as clEnqueueNDRangeKernel checks them ("CL_OUT_OF_RESOURCES if
     // ... insufficient resources such as registers or local memory"), without wrapping.
-    for (Dispatch& d : staged) {
-      Kernel::PerDevice* z = d.kernel->forDevice(queue.device());
-      if (z &&
-          Kernel::localMemoryBytes(*z, d.args) > queue.device().zeCompute().maxSharedLocalMemory)
-        return CL_OUT_OF_RESOURCES;
-    }
+    for (const Dispatch& d : staged)
+      if (!localMemoryFits(d, queue.device())) return CL_OUT_OF_RESOURCES;
     for (size_t s = 0; s < staged.size(); ++s) dispatches_[changed[s]] = std::move(staged[s]);
   }
 
@@ -352,14 +250,8 @@ cl_int Recording::replay(Queue& queue, const Updates& u, cl_uint numWaits, const
     for (DeviceList& dl : lists_)
       if (cl_int e = apply(dl, changed, false); e != CL_SUCCESS) return e;
 
-  ze_command_list_handle_t list = target->list;
-  return queue.enqueue(
-      CL_COMMAND_NDRANGE_KERNEL, numWaits, waitList, event,
-      [list](ze_command_list_handle_t l, ze_event_handle_t signal, uint32_t n, ze_event_handle_t* w) {
-        ze_command_list_handle_t lists[1] = {list};
-        return zeCommandListImmediateAppendCommandListsExp(l, 1, lists, signal, n, w);
-      },
-      {this}, false);
+  return enqueueList(queue, target->list, CL_COMMAND_NDRANGE_KERNEL, numWaits, waitList, event,
+                     this);
 }
 
 cl_int recordLaunch(Queue& queue, Kernel& kernel, Kernel::PerDevice& z, const LaunchShape& shape,

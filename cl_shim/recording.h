@@ -23,6 +23,7 @@
 #include "CL/cl_ext_qcom.h"
 #include "cl_shim/context.h"
 #include "cl_shim/kernel.h"
+#include "cl_shim/mutable_launch.h"
 #include "cl_shim/ndrange.h"
 #include "cl_shim/object.h"
 
@@ -72,13 +73,8 @@ class Recording : public Object<_cl_recording_qcom, 0x52454331 /* "REC1" */> {
  private:
   Recording() = default;
 
-  struct Dispatch {
-    Ref<Kernel> kernel;
-    LaunchShape shape;
-    std::vector<Kernel::Arg> args;  // the values the launch runs with (recorded, then updated)
-    std::vector<void*> svmPointers;  // CL_KERNEL_EXEC_INFO_SVM_PTRS
-    cl_bool fineGrainSystem = CL_TRUE;
-  };
+  // The values each launch runs with (recorded, then updated).
+  using Dispatch = MutableLaunch;
   struct DeviceList {
     Device* device;
     ze_command_list_handle_t list = nullptr;

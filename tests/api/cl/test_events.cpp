@@ -1,8 +1,10 @@
 // Events: profiling times, callbacks, user events (also failed ones), wait lists across queues,
 // markers and barriers, out-of-order queues, and the errors of the event functions.
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "cl_program_support.h"
@@ -293,4 +295,37 @@ TEST_CASE("Given sub-devices of every scheme, then a program built for the root 
   clReleaseKernel(k);
   clReleaseProgram(p);
   clReleaseContext(ctx);
+}
+
+namespace {
+// A CL_COMPLETE callback that takes a while before it records its call.
+void CL_CALLBACK slowCallback(cl_event, cl_int, void* flag) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  static_cast<std::atomic<bool>*>(flag)->store(true);
+}
+}  // namespace
+
+TEST_CASE("Given a CL_COMPLETE callback, when clWaitForEvents or clFinish returns, then the "
+          "callback has returned",
+          "[cl][event][callback]") {
+  // The OpenCL-CTS (command_buffer return_event_callback) checks a callback's effect right after
+  // clWaitForEvents; the callback used to be still running on the thread that waited for the event.
+  ClFixture fx;
+  for (bool viaFinish : {false, true}) {
+    cl_int err = 0;
+    cl_event gate = clCreateUserEvent(fx.ctx, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_event marker = nullptr;
+    REQUIRE(clEnqueueMarkerWithWaitList(fx.queue, 1, &gate, &marker) == CL_SUCCESS);
+    std::atomic<bool> called{false};
+    REQUIRE(clSetEventCallback(marker, CL_COMPLETE, slowCallback, &called) == CL_SUCCESS);
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    if (viaFinish)
+      REQUIRE(clFinish(fx.queue) == CL_SUCCESS);
+    else
+      REQUIRE(clWaitForEvents(1, &marker) == CL_SUCCESS);
+    CHECK(called.load());
+    clReleaseEvent(marker);
+    clReleaseEvent(gate);
+  }
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cl_program_support.h"
+#include "command_buffer_support.h"
 
 using namespace tessera::cltest;
 
@@ -211,4 +212,35 @@ TEST_CASE("Leak cycles: recordable queues and recordings", "[cl][leaks][recordin
   }
   CHECK(clReleaseMemObject(out) == CL_SUCCESS);
   CHECK(clReleaseProgram(p) == CL_SUCCESS);
+}
+
+TEST_CASE("Leak cycles: command buffers, mutable commands and their enqueues",
+          "[cl][leaks][command_buffer]") {
+  CbFixture fx;
+  cl_mem in = fx.buffer(64), out = fx.buffer(64);
+  for (int i = 0; i < kCycles; ++i) {
+    cl_kernel k = makeKernel(fx.program, "add");
+    cl_int v = i;
+    setKernelArgs(k, {{sizeof(cl_mem), &out}, {sizeof(cl_mem), &in}, {sizeof v, &v}});
+    cl_command_buffer_khr b = fx.newBuffer(CL_COMMAND_BUFFER_MUTABLE_KHR |
+                                           (i % 2 ? CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR : 0));
+    cl_mutable_command_khr c = nullptr;
+    size_t g = 64;
+    cl_sync_point_khr s = 0;
+    REQUIRE(fx.cb.ndrange(b, nullptr, nullptr, k, 1, nullptr, &g, nullptr, 0, nullptr, &s, &c) ==
+            CL_SUCCESS);
+    REQUIRE(fx.cb.copyBuffer(b, nullptr, out, in, 0, 0, 64 * sizeof(cl_int), 1, &s, nullptr,
+                             nullptr) == CL_SUCCESS);
+    REQUIRE(fx.cb.finalize(b) == CL_SUCCESS);
+    CHECK(clReleaseKernel(k) == CL_SUCCESS);  // the buffer holds it
+    cl_int w = 2 * i;
+    REQUIRE(fx.updateArg(b, c, 2, sizeof w, &w) == CL_SUCCESS);
+    cl_event e = nullptr;
+    REQUIRE(fx.cb.enqueue(0, nullptr, b, 0, nullptr, &e) == CL_SUCCESS);
+    // Released with its enqueue possibly in flight.
+    CHECK(fx.cb.release(b) == CL_SUCCESS);
+    CHECK(clWaitForEvents(1, &e) == CL_SUCCESS);
+    CHECK(clReleaseEvent(e) == CL_SUCCESS);
+  }
+  CHECK(clFinish(fx.queue) == CL_SUCCESS);
 }
