@@ -96,6 +96,7 @@ std::vector<cl_name_version> Platform::extensionsWithVersion() {
   add("cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0));
   add("cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0));
   add("cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0));
+  add("cl_khr_fp16", CL_MAKE_VERSION(1, 0, 0));
   add("cl_qcom_recordable_queues", CL_MAKE_VERSION(1, 0, 0));  // cl_shim/recording.h
   if (kImagesEnabled) {
     // Writes to image3d_t in kernels, and 2D images over a buffer's memory (image_create.cpp).

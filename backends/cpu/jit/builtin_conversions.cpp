@@ -82,7 +82,8 @@ llvm::Value* direct(Builder& b, llvm::Value* r, llvm::Value* above, llvm::Value*
 
 // An integer converted to floating point by `mode`. sitofp / uitofp round to nearest even; the
 // comparison with the exact value is done on integers: r converted back is exact, except when r is
-// 2^bits (unsigned) or 2^(bits-1) (signed), which is above every value of the source type.
+// 2^bits (unsigned) or 2^(bits-1) (signed), which is above every value of the source type, or an
+// infinity (half results: beyond 65504 either way).
 llvm::Value* intToFloat(Builder& b, llvm::Value* v, llvm::Type* result, bool isSigned,
                         Rounding mode) {
   llvm::Value* r = isSigned ? b.CreateSIToFP(v, result) : b.CreateUIToFP(v, result);
@@ -93,12 +94,16 @@ llvm::Value* intToFloat(Builder& b, llvm::Value* v, llvm::Type* result, bool isS
   llvm::Value* limit =
       llvm::ConstantFP::get(result, std::ldexp(1.0, int(bits - (isSigned ? 1 : 0))));
   llvm::Value* outside = b.CreateFCmpOGE(r, limit);
+  // A half overflows below the source's range too (-70000 -> -inf): every source value is above.
+  llvm::Value* under = b.CreateFCmpOEQ(r, llvm::ConstantFP::getInfinity(result, /*Negative=*/true));
   llvm::Type* it = v->getType();
   llvm::Value* back = b.CreateFreeze(isSigned ? b.CreateFPToSI(r, it) : b.CreateFPToUI(r, it));
-  llvm::Value* above =
-      b.CreateOr(outside, isSigned ? b.CreateICmpSGT(back, v) : b.CreateICmpUGT(back, v));
-  llvm::Value* below = b.CreateAnd(b.CreateNot(outside),
-                                   isSigned ? b.CreateICmpSLT(back, v) : b.CreateICmpULT(back, v));
+  llvm::Value* inRange = b.CreateNot(b.CreateOr(outside, under));
+  llvm::Value* above = b.CreateOr(
+      outside,
+      b.CreateAnd(inRange, isSigned ? b.CreateICmpSGT(back, v) : b.CreateICmpUGT(back, v)));
+  llvm::Value* below = b.CreateOr(
+      under, b.CreateAnd(inRange, isSigned ? b.CreateICmpSLT(back, v) : b.CreateICmpULT(back, v)));
   return direct(b, r, above, below, mode);
 }
 
