@@ -250,3 +250,9 @@ __kernel void add(__global const half* a, __global const half* b, __global half*
   size_t i = get_global_id(0);
   out[i] = a[i] + b[i];
 }
+
+// The float version, for comparison.
+__kernel void add_float(__global const float* a, __global const float* b, __global float* out) {
+  size_t i = get_global_id(0);
+  out[i] = a[i] + b[i];
+}

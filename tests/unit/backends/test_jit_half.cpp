@@ -586,5 +586,29 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "Given a half vector add, when compiled, then the work-items are widened into vector lanes as "
+    "the float one's are (F16C converts whole vectors) and every sum is rounded to half",
+    "[jit][half][widen]") {
+  const CompiledKernel& k = kernel("half", "add");
+  const CompiledKernel& f = kernel("half", "add_float");
+  INFO("half: width " << k.widen.width << ", refused: " << k.widen.refused);
+  CHECK(k.widen.width > 1);
+  CHECK(k.widen.width == f.widen.width);
+  CHECK(k.widen.widenedRegions == f.widen.widenedRegions);
+  CHECK(k.widen.contiguous == f.widen.contiguous);
+  CHECK(k.widen.perLane == 0);
+  const size_t n = 4096;
+  std::vector<Half> va = halves(n, 41), vb = halves(n, 42);
+  AlignedVector<Half> a(va.begin(), va.end()), b(vb.begin(), vb.end()), out(n);
+  ArgBuffer args(k);
+  args.set(0, ptr(a.data())).set(1, ptr(b.data())).set(2, ptr(out.data()));
+  launch(k, args.data(), dims1(uint32_t(n / 64), 64), pool());
+  size_t wrong = 0;
+  for (size_t i = 0; i < n; ++i)
+    wrong += sameHalf(out[i], roundHalf(halfValue(a[i]) + halfValue(b[i]), 0)) ? 0 : 1;
+  CHECK(wrong == 0);
+}
+
 }  // namespace
 }  // namespace tessera::backends::cpu::test
