@@ -81,8 +81,8 @@ int main(int argc, char** argv) {
   bool ok = hc[0] == 0x4200 && hc[n - 1] == 0x4200 && fc[0] == 3.0f && fc[n - 1] == 3.0f;
   std::printf("half  add: %8.3f ms  %6.3f ns/element  %6.2f GB/s\n", half * 1e3, half * 1e9 / n,
               3.0 * n * 2 / half / 1e9);
-  std::printf("float add: %8.3f ms  %6.3f ns/element  %6.2f GB/s\n", single * 1e3,
-              single * 1e9 / n, 3.0 * n * 4 / single / 1e9);
+  std::printf("float add: %8.3f ms  %6.3f ns/element  %6.2f GB/s\n", single * 1e3, single * 1e9 / n,
+              3.0 * n * 4 / single / 1e9);
   std::printf("half/float time per element: %.2f (%s)\n", half / single, ok ? "ok" : "WRONG");
   return ok ? 0 : 1;
 }
