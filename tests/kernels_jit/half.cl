@@ -256,3 +256,9 @@ __kernel void add_float(__global const float* a, __global const float* b, __glob
   size_t i = get_global_id(0);
   out[i] = a[i] + b[i];
 }
+
+// printf of a half (promoted to double as a variadic argument) and of half vectors (%v2hf).
+__kernel void print_half(__global const half* a) {
+  size_t i = get_global_id(0);
+  printf("%d: %.4f %v2hf %.3v4hf\n", (int)i, a[i], (half2)(a[i], -a[i]), vload4(i, a));
+}
