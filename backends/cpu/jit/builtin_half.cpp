@@ -24,6 +24,9 @@
 // fract) goes through a float temporary and is rounded the same way. Builtins that only move or
 // reinterpret bits, or that already take any floating-point type, keep their halves (relational
 // instructions, select, bitselect, shuffles, vloads and vstores, nan, conversions).
+//
+// Images: read_imageh is read_imagef's result (the texel decoded and filtered in float) rounded to
+// half; write_imageh widens its halves to float (exact) and writes them as write_imagef does.
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IntrinsicInst.h>
 
@@ -58,7 +61,10 @@ llvm::Type* widened(llvm::Type* t, llvm::Type* to) {
 }  // namespace
 
 bool computesInFloat(llvm::StringRef base, llvm::CallInst* call) {
-  bool math = base.startswith("__spirv_ocl_") || base == "__spirv_Dot";
+  // read_imageh is read_imagef rounded to half; write_imageh writes its halves as floats (exact).
+  bool image = base == "__spirv_ImageRead" || base == "__spirv_ImageFetch" ||
+               base == "__spirv_ImageSampleExplicitLod" || base == "__spirv_ImageWrite";
+  bool math = base.startswith("__spirv_ocl_") || base == "__spirv_Dot" || image;
   if (!math || keepsHalves(base)) return false;
   if (hasHalf(call->getType())) return true;
   for (llvm::Value* a : call->args())
@@ -84,12 +90,14 @@ llvm::Value* lowerInFloat(Builder& b, llvm::CallInst* call, const Args& args, ll
     a.back() = temporary;
   }
   // The lowering reads the call's result type (and module) from a stand-in call of the widened
-  // types, which is erased again: only the arguments' values reach the lowered code.
+  // types, which is erased again: only the arguments' values reach the lowered code. Its name is
+  // the callee's with a suffix (the image lowerings read the image type from the mangled name).
   llvm::SmallVector<llvm::Type*, 6> params;
   for (llvm::Value* v : a) params.push_back(v->getType());
   llvm::FunctionType* type = llvm::FunctionType::get(result, params, false);
   llvm::Module* m = f->getParent();
-  llvm::FunctionCallee standIn = m->getOrInsertFunction("tessera.half.stand_in", type);
+  std::string name = call->getCalledFunction()->getName().str() + ".tessera.in_float";
+  llvm::FunctionCallee standIn = m->getOrInsertFunction(name, type);
   llvm::CallInst* proxy = b.CreateCall(standIn, a);
   llvm::Value* r = lowering(b, proxy, a);
   proxy->eraseFromParent();

@@ -263,8 +263,9 @@ bool lowerBuiltins(llvm::Module& m, std::string* error) {
     for (llvm::CallInst* c : calls) {
       Builder b(c);
       Args args(c->arg_begin(), c->arg_end());
-      llvm::Value* r = computesInFloat(base, c) ? lowerInFloat(b, c, args, base, it->second)
-                                                : it->second(b, c, args);
+      llvm::StringRef key = it->getKey();  // without a result type suffix
+      llvm::Value* r = computesInFloat(key, c) ? lowerInFloat(b, c, args, key, it->second)
+                                               : it->second(b, c, args);
       if (r != nullptr && !c->getType()->isVoidTy()) {
         c->replaceAllUsesWith(asCallType(b, r, c->getType()));
       }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "builtin_reference.h"
+#include "image_test_support.h"
 #include "jit_test_support.h"
 
 namespace tessera::backends::cpu::test {
@@ -72,7 +73,7 @@ L halfValue(Half h) {
                          : std::ldexp(1024 + mantissa, exponent - 25);
   return (h & 0x8000) ? -v : v;
 }
-float toFloat(Half h) {
+float floatOf(Half h) {
   return float(halfValue(h));
 }
 bool isNan(Half h) {
@@ -310,7 +311,7 @@ TEST_CASE(
                               << double(x) << "): got " << got << ", want " << want);
       }
     }
-    float fx = toFloat(a[i]);
+    float fx = floatOf(a[i]);
     double dx = double(x);
     int32_t fbits;
     int64_t dbits;
@@ -358,7 +359,7 @@ TEST_CASE(
       CHECK(sameHalf(out[(4 + mode) * n + i], roundHalf(d[i], mode)));
     }
     CHECK(sameHalf(out[8 * n + i], roundHalf(d[i], 0)));
-    float want = toFloat(h[i]);
+    float want = floatOf(h[i]);
     if (isNan(h[i])) {
       CHECK(std::isnan(back[i]));
     } else {
@@ -409,7 +410,7 @@ TEST_CASE(
   launch(k, args.data(), dims1(uint32_t(n / 16), 16), pool());
   size_t failures = 0;
   for (size_t i = 0; i < n && failures < 20; ++i) {
-    float x = toFloat(a[i]), y = toFloat(b[i]);
+    float x = floatOf(a[i]), y = floatOf(b[i]);
     float cosine = 0, whole = 0, floored = 0;
     int e = 0;
     float sx = std::sin(x);
@@ -478,7 +479,7 @@ TEST_CASE(
       if (ok) continue;
       ++failures;
       FAIL_CHECK(want[r].name << "(" << x << ", " << y << "): got 0x" << std::hex << got << " ("
-                              << toFloat(got) << "), want 0x" << w << " (" << toFloat(w) << ")");
+                              << floatOf(got) << "), want 0x" << w << " (" << floatOf(w) << ")");
     }
     if (!std::isnan(x) && !std::isinf(x)) CHECK(iout[i] == e);
     if (x != 0 && !std::isnan(x) && !std::isinf(x)) CHECK(iout[n + i] == std::ilogb(x));
@@ -515,7 +516,7 @@ TEST_CASE(
     double x[4], y[4], dot = 0, len = 0, dist = 0;
     bool nan = false;
     for (int j = 0; j < 4; ++j) {
-      x[j] = toFloat(a[4 * v + j]), y[j] = toFloat(b[4 * v + j]);
+      x[j] = floatOf(a[4 * v + j]), y[j] = floatOf(b[4 * v + j]);
       nan = nan || std::isnan(x[j]);
       dot += x[j] * y[j], len += x[j] * x[j], dist += (x[j] - y[j]) * (x[j] - y[j]);
     }
@@ -641,14 +642,63 @@ TEST_CASE("Given printf with a half and half vectors (%v2hf), then the values ar
   std::vector<std::string> lines;
   for (int i = 0; i < 2; ++i) {
     char line[256];
-    float x = toFloat(a[i]);
+    float x = floatOf(a[i]);
     std::snprintf(line, sizeof line, "%d: %.4f %f,%f %.3f,%.3f,%.3f,%.3f\n", i, x, x, -x,
-                  toFloat(a[4 * i]), toFloat(a[4 * i + 1]), toFloat(a[4 * i + 2]),
-                  toFloat(a[4 * i + 3]));
+                  floatOf(a[4 * i]), floatOf(a[4 * i + 1]), floatOf(a[4 * i + 2]),
+                  floatOf(a[4 * i + 3]));
     lines.push_back(line);
   }
   INFO(text);
   CHECK((text == lines[0] + lines[1] || text == lines[1] + lines[0]));
+}
+
+TEST_CASE(
+    "Given half and UNORM images, when read with read_imageh (with and without a LINEAR sampler) "
+    "and written with write_imageh, then reads are read_imagef's results rounded to half and "
+    "writes store what write_imagef stores",
+    "[jit][half][image]") {
+  auto m = buildOpenCL(R"(
+    #pragma OPENCL EXTENSION cl_khr_fp16 : enable
+    __kernel void rw(read_only image2d_t src, write_only image2d_t dst, write_only image2d_t dstf,
+                     __global half* out, __global float* outf) {
+      int x = get_global_id(0), y = get_global_id(1), w = get_image_width(src);
+      int i = y * w + x, n = w * get_image_height(src);
+      const sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |
+                          CLK_FILTER_LINEAR;
+      float2 c = (float2)(x + 0.3f, y + 0.7f);
+      half4 v = read_imageh(src, (int2)(x, y));
+      vstore4(v, i, out);
+      vstore4(read_imagef(src, (int2)(x, y)), i, outf);
+      vstore4(read_imageh(src, s, c), n + i, out);
+      vstore4(read_imagef(src, s, c), n + i, outf);
+      write_imageh(dst, (int2)(x, y), v * (half)2);
+      write_imagef(dstf, (int2)(x, y), convert_float4(v * (half)2));
+    })");
+  const CompiledKernel& k = kernelOf(m, "rw");
+  const Format formats[] = {
+      {ze::kLayout16_16_16_16, ze::kFloat, {ze::R, ze::G, ze::B, ze::A}, "RGBA16F"},
+      {ze::kLayout8_8_8_8, ze::kUnorm, {ze::R, ze::G, ze::B, ze::A}, "RGBA8"}};
+  for (const Format& f : formats) {
+    INFO(f.name);
+    const uint64_t w = 8, h = 4, n = w * h;
+    TestImage src(ze::k2D, f, {w, h, 1}), dst(ze::k2D, f, {w, h, 1}), dstf(ze::k2D, f, {w, h, 1});
+    src.fillRandom(7);
+    AlignedVector<Half> out(8 * n);
+    AlignedVector<float> outf(8 * n);
+    ArgBuffer args(k);
+    args.set(0, src.view()).set(1, dst.view()).set(2, dstf.view());
+    args.set(3, ptr(out.data())).set(4, ptr(outf.data()));
+    LaunchDims d;
+    d.groupSize[0] = uint32_t(w);
+    d.groupCount[1] = uint32_t(h);
+    d.workDim = 2;
+    launch(k, args.data(), d, pool());
+    for (uint64_t i = 0; i < 8 * n; ++i) {
+      INFO("component " << i << ": read_imagef " << outf[i]);
+      CHECK(sameHalf(out[i], roundHalf(outf[i], 0)));
+    }
+    CHECK(dst.bytes() == dstf.bytes());
+  }
 }
 
 }  // namespace
