@@ -262,3 +262,14 @@ __kernel void print_half(__global const half* a) {
   size_t i = get_global_id(0);
   printf("%d: %.4f %v2hf %.3v4hf\n", (int)i, a[i], (half2)(a[i], -a[i]), vload4(i, a));
 }
+
+// vstore_half3 with directed modes from double3, widened (48-lane vectors once widened by 16: the
+// code LLVM's instruction selection once took minutes on).
+__kernel void store_half3(__global const double* p, __global half* f) {
+  size_t i = get_global_id(0), s = get_global_size(0);
+  double3 v = vload3(i, p);
+  vstore_half3_rtz(v, i, f);
+  vstore_half3_rtp(v, s + i, f);
+  vstore_half3_rtn(v, 2 * s + i, f);
+  vstore_half3(v, 3 * s + i, f);
+}

@@ -370,6 +370,28 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "Given vstore_half3 of double3 with each mode, when widened, then every half is rounded once "
+    "as the mode directs",
+    "[jit][half][vector-data]") {
+  const CompiledKernel& k = kernel("half", "store_half3");
+  const size_t items = 128, n = 3 * items;
+  std::vector<double> ds = doubleSources(n);
+  AlignedVector<double> d(ds.begin(), ds.end());
+  AlignedVector<Half> out(4 * n);
+  ArgBuffer args(k);
+  args.set(0, ptr(d.data())).set(1, ptr(out.data()));
+  launch(k, args.data(), dims1(uint32_t(items / 32), 32), pool());
+  const int modes[4] = {1, 2, 3, 0};
+  for (size_t i = 0; i < n; ++i) {
+    INFO("double " << d[i]);
+    for (int m = 0; m < 4; ++m) {
+      INFO(kModes[modes[m]]);
+      CHECK(sameHalf(out[m * n + i], roundHalf(d[i], modes[m])));
+    }
+  }
+}
+
+TEST_CASE(
     "Given half2, half3, half4, half8 and half16, when loaded, swizzled and stored, then "
     "every lane lands where it should",
     "[jit][half][vectors]") {
