@@ -11,11 +11,12 @@
 // fma is not among those: fma(a, b, c) rounded to float first can land exactly on a half tie that
 // the exact value is not on (a*b = 2^-11 - 2^-31, c = 1 + 2^-10: float gives the tie 1 + 3*2^-11,
 // which rounds to even 1 + 2^-9; the exact value rounds down to 1 + 2^-10). In double it is
-// exact enough: a*b has at most 22 significant bits and is exact; the sum c + a*b is exact in
-// double unless the operands' exponents are far apart, and then (the result below 65520, else
-// both give infinity) the smaller operand is below 2^-26 of the larger, which is a half value,
-// so it cannot move the sum across a half rounding boundary of it. The double result is then
-// rounded to half once (through float rounded to odd, narrowFloat).
+// exact enough: a*b has at most 22 significant bits (its last at 2^-48 or above) and is exact; c
+// has 11 (its last at 2^-24 or above). The sum is inexact in double only when the smaller operand
+// has bits below 2^-52 of the result: if that is c, the result exceeds 2^28 and both give
+// infinity; if it is a*b, then |a*b| < 2^-30 |c|, and neither c + a*b nor its double rounding can
+// reach a half rounding boundary around c (2^-12 |c| away or more), so both round to c. The
+// double result is then rounded to half once (through float rounded to odd, narrowFloat).
 //
 // Builtins: every OpenCL.std instruction on halves that has a float lowering is that lowering on
 // the arguments widened to float (exact) with the result rounded to half to nearest even; the
