@@ -273,3 +273,17 @@ __kernel void store_half3(__global const double* p, __global half* f) {
   vstore_half3_rtn(v, 2 * s + i, f);
   vstore_half3(v, 3 * s + i, f);
 }
+
+// Halves in the constant and global address spaces at program scope.
+__constant half kTable[4] = {1.5h, -2.0h, 0.25h, 65504.0h};
+__global half gCounter = 0.5h;
+__global half4 gVector = (half4)(1.0h, 2.0h, 3.0h, 4.0h);
+
+__kernel void program_scope(__global half* out) {
+  size_t i = get_global_id(0);
+  out[i] = kTable[i % 4] * gVector[i % 4];
+  if (i == 0) {
+    gCounter = gCounter + 1.0h;
+    out[8] = gCounter;
+  }
+}

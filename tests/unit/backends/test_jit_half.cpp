@@ -611,6 +611,23 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "Given halves in __constant and __global variables at program scope, then kernels read and "
+    "update them",
+    "[jit][half][memory]") {
+  const CompiledKernel& k = kernel("half", "program_scope");
+  AlignedVector<Half> out(9, 0);
+  ArgBuffer args(k);
+  args.set(0, ptr(out.data()));
+  launch(k, args.data(), dims1(1, 8), pool());
+  const L table[4] = {1.5L, -2.0L, 0.25L, 65504.0L};
+  for (int i = 0; i < 8; ++i) {
+    INFO("work-item " << i);
+    CHECK(out[i] == roundHalf(table[i % 4] * (i % 4 + 1), 0));  // 65504 * 4: infinity
+  }
+  CHECK(out[8] == roundHalf(1.5L, 0));
+}
+
+TEST_CASE(
     "Given a half vector add, when compiled, then the work-items are widened into vector lanes as "
     "the float one's are (F16C converts whole vectors) and every sum is rounded to half",
     "[jit][half][widen]") {
