@@ -60,10 +60,10 @@ std::vector<cl_name_version> openclCFeatures(const Device& d) {
     std::snprintf(e.name, sizeof e.name, "%s", f);
     v.push_back(e);
   };
-  for (const char* f :
-       {"__opencl_c_int64", "__opencl_c_fp64", "__opencl_c_program_scope_global_variables",
-        "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
-        "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices"})
+  for (const char* f : {"__opencl_c_int64", "__opencl_c_fp64", "__opencl_c_fp16",
+                        "__opencl_c_program_scope_global_variables",
+                        "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
+                        "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices"})
     add(f);
   // Images: "__opencl_c_images ... supported if CL_DEVICE_IMAGE_SUPPORT is CL_TRUE", with writes to
   // 3D images (cl_khr_3d_image_writes) and, when they work, read_write images.
@@ -118,7 +118,9 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: return u(simd / 2);
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: return u(0);  // no cl_khr_fp16
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
+      // Halves are stored two to a 32-bit lane and computed as floats (one float lane each).
+      return u(param == CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF ? simd * 2 : simd);
     case CL_DEVICE_MAX_CLOCK_FREQUENCY: return u(props_.coreClockRate);
     case CL_DEVICE_ADDRESS_BITS: return u(64);
     case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return ul(props_.maxMemAllocSize);
@@ -143,7 +145,7 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return u(kMemBaseAddrAlignBits / 8);
     case CL_DEVICE_SINGLE_FP_CONFIG: return out.scalar(fpConfig(module_.fp32flags, true));
     case CL_DEVICE_DOUBLE_FP_CONFIG: return out.scalar(fpConfig(module_.fp64flags, false));
-    case CL_DEVICE_HALF_FP_CONFIG: return out.scalar<cl_device_fp_config>(0);
+    case CL_DEVICE_HALF_FP_CONFIG: return out.scalar(fpConfig(module_.fp16flags, false));
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
       return out.scalar<cl_device_mem_cache_type>(CL_READ_WRITE_CACHE);
     case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: return u(cacheLineSize());

@@ -97,6 +97,7 @@ std::vector<cl_name_version> Platform::extensionsWithVersion() {
   add("cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0));
   add("cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0));
   add("cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0));
+  add("cl_khr_fp16", CL_MAKE_VERSION(1, 0, 0));
   add("cl_qcom_recordable_queues", CL_MAKE_VERSION(1, 0, 0));  // cl_shim/recording.h
   // cl_shim/command_buffer.h: the revisions of the installed CL/cl_ext.h.
   add("cl_khr_command_buffer", kCommandBufferVersion);

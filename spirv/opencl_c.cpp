@@ -46,7 +46,7 @@ constexpr const char* kCpuExtensions =
     "-cl-ext=-all,+cl_khr_byte_addressable_store,+cl_khr_global_int32_base_atomics,"
     "+cl_khr_global_int32_extended_atomics,+cl_khr_local_int32_base_atomics,"
     "+cl_khr_local_int32_extended_atomics,+cl_khr_int64_base_atomics,"
-    "+cl_khr_int64_extended_atomics,+cl_khr_fp64,+__opencl_c_fp64,"
+    "+cl_khr_int64_extended_atomics,+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_fp16,"
     "+__opencl_c_program_scope_global_variables,+__opencl_c_atomic_order_acq_rel,"
     "+__opencl_c_atomic_order_seq_cst,+cl_khr_3d_image_writes,+__opencl_c_images,"
     "+__opencl_c_read_write_images,+__opencl_c_3d_image_writes";
@@ -111,11 +111,12 @@ std::vector<std::string> clangArguments(const CompileOptions& options) {
   // clang's opencl-c-base.h claims every header-only feature and extension for the spir target
   // (read-write images, work-group collectives, sub-groups, integer dot products) when __SPIR__ is
   // defined; without it only -cl-ext and the definitions below decide. The two atomic scopes are
-  // header-only features in clang 15 (-cl-ext ignores them); the device has both.
+  // header-only features in clang 15 (-cl-ext ignores them); the device has both. clang 15 does not
+  // know OpenCL C 3.0's __opencl_c_fp16 either (the half type and its builtins, as cl_khr_fp16).
   args.insert(args.end(), {"-D__OPENCL_VERSION__=300", "-D__IMAGE_SUPPORT__=1", "-U__SPIR__"});
   if (options.version == OpenCLVersion::CL30) {
-    args.insert(args.end(),
-                {"-D__opencl_c_atomic_scope_device=1", "-D__opencl_c_atomic_scope_all_devices=1"});
+    args.insert(args.end(), {"-D__opencl_c_atomic_scope_device=1",
+                             "-D__opencl_c_atomic_scope_all_devices=1", "-D__opencl_c_fp16=1"});
   }
   args.insert(args.end(), options.clangArgs.begin(), options.clangArgs.end());
   // After the user's -I: `#include <name>` of an input header resolves too.

@@ -48,6 +48,10 @@ struct ExtensionCapability {
 };
 constexpr ExtensionCapability kExtensionCapabilities[] = {
     {spv::CapabilityInt64Atomics, "Int64Atomics", "cl_khr_int64_base_atomics"},
+    // The OpenCL SPIR-V environment: "If the OpenCL environment supports the extension
+    // cl_khr_fp16, then the environment must accept modules that declare the following SPIR-V
+    // capabilities: Float16".
+    {spv::CapabilityFloat16, "Float16", "cl_khr_fp16"},
 };
 
 const ExtensionCapability* extensionCapability(uint32_t capability) {

@@ -126,13 +126,18 @@ void Device::computeProperties(ze_device_compute_properties_t& p) const {
 void Device::moduleProperties(ze_device_module_properties_t& p) const {
   ze_device_module_properties_t v{};
   v.spirvVersionSupported = ZE_MAKE_VERSION(1, 2);
-  v.flags = ZE_DEVICE_MODULE_FLAG_FP64 | ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
+  v.flags =
+      ZE_DEVICE_MODULE_FLAG_FP16 | ZE_DEVICE_MODULE_FLAG_FP64 | ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
   // IEEE 754 arithmetic of the host FPU: denormals, inf/nan, every rounding mode, fused multiply-add.
   ze_device_fp_flags_t ieee = ZE_DEVICE_FP_FLAG_DENORM | ZE_DEVICE_FP_FLAG_INF_NAN |
                               ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST | ZE_DEVICE_FP_FLAG_ROUND_TO_ZERO |
                               ZE_DEVICE_FP_FLAG_ROUND_TO_INF | ZE_DEVICE_FP_FLAG_FMA;
   v.fp32flags = ieee | ZE_DEVICE_FP_FLAG_ROUNDED_DIVIDE_SQRT;
   v.fp64flags = ieee;
+  // Half arithmetic is computed in float (F16C or software conversions), each operation rounded
+  // to half: denormal halves are normal floats, so nothing flushes them; fma is computed in double
+  // (backends/cpu/jit/builtin_half.cpp), which makes it correctly rounded.
+  v.fp16flags = ieee;
   v.maxArgumentsSize = limits::kMaxArgumentsSize;
   v.printfBufferSize = limits::kPrintfBufferSize;
   stableUuid("tessera-native|" + host_cpu::featureString(), v.nativeKernelSupported.id);

@@ -82,7 +82,8 @@ llvm::Value* direct(Builder& b, llvm::Value* r, llvm::Value* above, llvm::Value*
 
 // An integer converted to floating point by `mode`. sitofp / uitofp round to nearest even; the
 // comparison with the exact value is done on integers: r converted back is exact, except when r is
-// 2^bits (unsigned) or 2^(bits-1) (signed), which is above every value of the source type.
+// 2^bits (unsigned) or 2^(bits-1) (signed), which is above every value of the source type, or an
+// infinity (half results: beyond 65504 either way).
 llvm::Value* intToFloat(Builder& b, llvm::Value* v, llvm::Type* result, bool isSigned,
                         Rounding mode) {
   llvm::Value* r = isSigned ? b.CreateSIToFP(v, result) : b.CreateUIToFP(v, result);
@@ -93,12 +94,16 @@ llvm::Value* intToFloat(Builder& b, llvm::Value* v, llvm::Type* result, bool isS
   llvm::Value* limit =
       llvm::ConstantFP::get(result, std::ldexp(1.0, int(bits - (isSigned ? 1 : 0))));
   llvm::Value* outside = b.CreateFCmpOGE(r, limit);
+  // A half overflows below the source's range too (-70000 -> -inf): every source value is above.
+  llvm::Value* under = b.CreateFCmpOEQ(r, llvm::ConstantFP::getInfinity(result, /*Negative=*/true));
   llvm::Type* it = v->getType();
   llvm::Value* back = b.CreateFreeze(isSigned ? b.CreateFPToSI(r, it) : b.CreateFPToUI(r, it));
-  llvm::Value* above =
-      b.CreateOr(outside, isSigned ? b.CreateICmpSGT(back, v) : b.CreateICmpUGT(back, v));
-  llvm::Value* below = b.CreateAnd(b.CreateNot(outside),
-                                   isSigned ? b.CreateICmpSLT(back, v) : b.CreateICmpULT(back, v));
+  llvm::Value* inRange = b.CreateNot(b.CreateOr(outside, under));
+  llvm::Value* above = b.CreateOr(
+      outside,
+      b.CreateAnd(inRange, isSigned ? b.CreateICmpSGT(back, v) : b.CreateICmpUGT(back, v)));
+  llvm::Value* below = b.CreateOr(
+      under, b.CreateAnd(inRange, isSigned ? b.CreateICmpSLT(back, v) : b.CreateICmpULT(back, v)));
   return direct(b, r, above, below, mode);
 }
 
@@ -110,14 +115,38 @@ llvm::Value* narrowOnce(Builder& b, llvm::Value* v, llvm::Type* result, Rounding
   return direct(b, r, b.CreateFCmpOGT(back, v), b.CreateFCmpOLT(back, v), mode);
 }
 
-// double -> float rounded to odd: toward zero, then the last bit set when inexact. Rounding that
-// once more to a format at least two bits narrower (half) gives the correctly rounded result.
-llvm::Value* narrowToOdd(Builder& b, llvm::Value* v, llvm::Type* result) {
-  llvm::Value* r = narrowOnce(b, v, result, Rounding::kTowardZero);
-  llvm::Value* inexact = b.CreateFCmpONE(b.CreateFPExt(r, v->getType()), v);
-  llvm::Type* it = intShape(result);
-  llvm::Value* bits = b.CreateOr(b.CreateBitCast(r, it), b.CreateZExt(inexact, it));
-  return b.CreateBitCast(bits, result);
+// double -> float rounded to odd (toward zero, the last bit set when inexact), for a further
+// rounding to half: rounding to odd at 24 bits, then once more to half's 11 by any mode, gives the
+// correctly rounded half (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums:
+// proved algorithms using rounding to odd", 2008; it needs 24 >= 11 + 2).
+//
+// Done on the double's bits, so that the code stays shallow (the comparisons of a rounding and a
+// directed fix-up, twice, made LLVM's instruction selection take minutes on the 48-lane vectors
+// of a widened vstore_half3_rtz(double3)): the 29 bits below float's last one are jammed into it
+// (or-ed in as a sticky bit and cleared), which leaves a value float holds exactly within float's
+// normal range. Outside it only the sign and the side of half's range matter: finite magnitudes
+// above 2^20 become 2^20 (every mode then gives what it gives for an overflow), nonzero ones below
+// 2^-40 become 2^-40 (below half's smallest denormal, away from its rounding boundaries).
+llvm::Value* narrowToOddForHalf(Builder& b, llvm::Value* v, llvm::Type* result) {
+  llvm::Type* it = intShape(v->getType());
+  llvm::Value* bits = b.CreateBitCast(v, it);
+  const uint64_t below = (uint64_t{1} << 29) - 1;
+  llvm::Value* sticky = b.CreateICmpNE(b.CreateAnd(bits, llvm::ConstantInt::get(it, below)),
+                                       llvm::Constant::getNullValue(it));
+  llvm::Value* jammed = b.CreateOr(b.CreateAnd(bits, llvm::ConstantInt::get(it, ~below)),
+                                   b.CreateShl(b.CreateZExt(sticky, it), 29));
+  llvm::Value* j = b.CreateBitCast(jammed, v->getType());
+  llvm::Type* t = v->getType();
+  llvm::Value* a = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
+  llvm::Value* big = b.CreateAnd(b.CreateFCmpOGT(a, llvm::ConstantFP::get(t, 0x1p20)),
+                                 b.CreateFCmpOLT(a, llvm::ConstantFP::getInfinity(t)));
+  llvm::Value* tiny = b.CreateAnd(b.CreateFCmpOLT(a, llvm::ConstantFP::get(t, 0x1p-40)),
+                                  b.CreateFCmpOGT(a, llvm::ConstantFP::get(t, 0.0)));
+  auto signed_ = [&](double m) {
+    return b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, llvm::ConstantFP::get(t, m), v);
+  };
+  j = b.CreateSelect(big, signed_(0x1p20), b.CreateSelect(tiny, signed_(0x1p-40), j));
+  return b.CreateFPTrunc(j, result);  // exact
 }
 
 // An integer converted with saturation: extended to 128 bits, clamped to the result's range.
@@ -150,7 +179,7 @@ llvm::Value* narrowFloat(Builder& b, llvm::Value* v, llvm::Type* result, Roundin
     if (auto* vt = llvm::dyn_cast<llvm::VectorType>(result))
       f32 = llvm::VectorType::get(f32, vt->getElementCount());
     // NaN stays NaN through both steps; infinities and overflow are decided by the second.
-    v = narrowToOdd(b, v, f32);
+    v = narrowToOddForHalf(b, v, f32);
   }
   return narrowOnce(b, v, result, mode);
 }

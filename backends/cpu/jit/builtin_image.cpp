@@ -11,6 +11,7 @@
 //   __translate_sampler_initializer (i32)      an inline sampler (OpConstantSampler), its bits
 // An image is a pointer (addrspace 1) to its ImageView, a sampler a pointer (addrspace 2) whose
 // address is its value (image_abi.h). Level 0 is the only level: Lod operands are ignored.
+// read_imageh / write_imageh (cl_khr_fp16) are these lowerings in float (builtin_half.cpp).
 #include <llvm/IR/Constants.h>
 
 #include <cctype>
@@ -155,9 +156,6 @@ std::string imageRefusal(llvm::StringRef base, llvm::CallInst* call) {
         return "a sampled image used other than by an image read: " + name;
     return "";
   }
-  bool half = call->getType()->getScalarType()->isHalfTy();
-  for (llvm::Value* a : call->args()) half |= a->getType()->getScalarType()->isHalfTy();
-  if (half) return "read_imageh / write_imageh (half images) are not supported (no fp16): " + name;
   if (base.startswith("__spirv_ImageSample") &&
       calleeBase(call->getArgOperand(0)) != "__spirv_SampledImage")
     return "an image read whose sampled image is not made by OpSampledImage: " + name;

@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "backends/cpu/jit/builtin_conversions.h"
+#include "backends/cpu/jit/builtin_half.h"
 #include "backends/cpu/jit/builtin_lowering.h"
 #include "backends/cpu/jit/jit_passes.h"
 
@@ -262,7 +263,9 @@ bool lowerBuiltins(llvm::Module& m, std::string* error) {
     for (llvm::CallInst* c : calls) {
       Builder b(c);
       Args args(c->arg_begin(), c->arg_end());
-      llvm::Value* r = it->second(b, c, args);
+      llvm::StringRef key = it->getKey();  // without a result type suffix
+      llvm::Value* r = computesInFloat(key, c) ? lowerInFloat(b, c, args, key, it->second)
+                                               : it->second(b, c, args);
       if (r != nullptr && !c->getType()->isVoidTy()) {
         c->replaceAllUsesWith(asCallType(b, r, c->getType()));
       }
@@ -273,6 +276,7 @@ bool lowerBuiltins(llvm::Module& m, std::string* error) {
   for (llvm::Function* f : done) {
     if (f->use_empty()) f->eraseFromParent();
   }
+  lowerHalfArithmetic(m);
   return true;
 }
 

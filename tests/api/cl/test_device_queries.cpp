@@ -169,3 +169,23 @@ TEST_CASE("Given every 3.0 device query, then a sub-device answers each consiste
   checkAll(sub);
   for (cl_device_id s : subs) clReleaseDevice(s);
 }
+
+TEST_CASE(
+    "Given cl_khr_fp16, when the half queries are read, then they report what the device does: "
+    "round to nearest, infinities and NaN, denormals, fma, and vector widths",
+    "[cl][device][queries][half]") {
+  cl_device_id d = device();
+  CHECK(deviceString(d, CL_DEVICE_EXTENSIONS).find("cl_khr_fp16") != std::string::npos);
+  // OpenCL 3.0, CL_DEVICE_HALF_FP_CONFIG: "If half precision is supported by the device, then the
+  // minimum half precision floating-point capability is: CL_FP_ROUND_TO_ZERO or
+  // CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN"; the JIT also keeps denormals and rounds fma once.
+  auto config = deviceInfo<cl_device_fp_config>(d, CL_DEVICE_HALF_FP_CONFIG);
+  const cl_device_fp_config required =
+      CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM | CL_FP_FMA;
+  CHECK((config & required) == required);
+  CHECK((config & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) == 0);  // a single-precision flag only
+  CHECK(deviceInfo<cl_uint>(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF) ==
+        deviceInfo<cl_uint>(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT));
+  CHECK(deviceInfo<cl_uint>(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF) ==
+        deviceInfo<cl_uint>(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT));
+}

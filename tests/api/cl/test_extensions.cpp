@@ -115,6 +115,15 @@ __kernel void k(__global long* out) {
   out[0] = as_long(sqrt(d));
 })",
         1, 0}},  // expected: the host's sqrt(2.0), set below
+      // fma(1.5, 3, 0.25) = 4.75 (0x44C0); 65535 rounded toward zero is the largest half (0x7BFF).
+      {"cl_khr_fp16",
+       {R"(#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void k(__global long* out) {
+  half2 v = (half2)((half)1.5, (half)get_global_id(0) + (half)3);
+  half s = fma(v.x, v.y, (half)0.25);
+  out[0] = (long)as_ushort(s) | ((long)as_ushort(convert_half_rtz(65535)) << 16);
+})",
+        1, 0x7BFF44C0}},
   };
   return uses;
 }

@@ -75,6 +75,7 @@ const char* const kFeatureMacros[] = {
     "__opencl_c_device_enqueue",
     "__opencl_c_generic_address_space",
     "__opencl_c_fp64",
+    "__opencl_c_fp16",
     "__opencl_c_images",
     "__opencl_c_int64",
     "__opencl_c_pipes",
@@ -190,6 +191,8 @@ TEST_CASE(
              CL_DEVICE_QUEUE_SUPPORTED));
   CHECK(has("__opencl_c_fp64") ==
         (deviceInfo<cl_device_fp_config>(fx.dev, CL_DEVICE_DOUBLE_FP_CONFIG) != 0));
+  CHECK(has("__opencl_c_fp16") ==
+        (deviceInfo<cl_device_fp_config>(fx.dev, CL_DEVICE_HALF_FP_CONFIG) != 0));
   CHECK(has("__opencl_c_int64"));  // FULL_PROFILE
 }
 

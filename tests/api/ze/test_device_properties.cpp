@@ -128,6 +128,11 @@ TEST_CASE(
                                                   zeDeviceGetModuleProperties);
     CHECK(m.spirvVersionSupported >= ZE_MAKE_VERSION(1, 0));
     CHECK(m.fp32flags != 0);
+    // Half precision (cl_khr_fp16): computed in float, rounded per operation, denormals kept.
+    CHECK((m.flags & ZE_DEVICE_MODULE_FLAG_FP16) != 0);
+    const ze_device_fp_flags_t half = ZE_DEVICE_FP_FLAG_DENORM | ZE_DEVICE_FP_FLAG_INF_NAN |
+                                      ZE_DEVICE_FP_FLAG_ROUND_TO_NEAREST | ZE_DEVICE_FP_FLAG_FMA;
+    CHECK((m.fp16flags & half) == half);
     CHECK(m.maxArgumentsSize > 0);
   }
 }

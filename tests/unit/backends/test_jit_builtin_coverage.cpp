@@ -29,7 +29,7 @@ namespace tessera::backends::cpu::test {
 namespace {
 
 // How an instruction is typed, as OpenCL C declares its builtin. kFloat1-3: 1 to 3 gentype
-// operands, float and double; kFloatOnly1-2: half_ and native_, float only; kFloatInt: ldexp,
+// operands, half, float and double; kFloatOnly1-2: half_ and native_, float only; kFloatInt: ldexp,
 // pown, rootn (gentype, intn); kFloatPtr: modf, fract, sincos; kFloatIntPtr: frexp, lgamma_r;
 // kGeo*: 1 to 4 lanes, a scalar or vector result, float and double (kFast*: float only); kInt1-3:
 // every integer type; kInt24x2-3: int only; kUpsample: a result twice as wide.
@@ -106,7 +106,8 @@ const std::map<std::string, Sig>& signatures() {
 
 const std::vector<unsigned> kWidths = {1, 2, 3, 4, 8, 16};
 const std::vector<Scalar> kIntegers = {Scalar::kI8, Scalar::kI16, Scalar::kI32, Scalar::kI64};
-const std::vector<Scalar> kFloats = {Scalar::kFloat, Scalar::kDouble};
+// half: cl_khr_fp16 declares every gentype math, common and geometric function for half and halfn.
+const std::vector<Scalar> kFloats = {Scalar::kHalf, Scalar::kFloat, Scalar::kDouble};
 
 Scalar intOfWidth(Scalar s) {
   switch (s) {
@@ -256,7 +257,7 @@ void addCalls(SpirvKernel& k, uint32_t op, Sig sig) {
       bool rounding = sig == Sig::kVstoreHalfR || sig == Sig::kVstoreHalfnR;
       std::vector<unsigned> widths =
           vector ? std::vector<unsigned>{2, 3, 4, 8, 16} : std::vector<unsigned>{1};
-      each(kFloats, widths, [&](Scalar s, unsigned n) {
+      each({Scalar::kFloat, Scalar::kDouble}, widths, [&](Scalar s, unsigned n) {
         for (uint32_t mode = 0; mode < (rounding ? 4u : 1u); ++mode) {
           std::vector<uint32_t> literals;
           if (rounding) literals.push_back(mode);
@@ -282,6 +283,7 @@ void addCalls(SpirvKernel& k, uint32_t op, Sig sig) {
       k.call(k.type(Scalar::kI32), op, {format});
       k.call(k.type(Scalar::kI32), op, {format, u(Scalar::kI32), u(Scalar::kDouble)});
       k.call(k.type(Scalar::kI32), op, {format, u(Scalar::kFloat, 4)});
+      k.call(k.type(Scalar::kI32), op, {format, u(Scalar::kHalf, 8)});
       break;
     }
     case Sig::kPrefetch:

@@ -276,20 +276,8 @@ TEST_CASE("Given a kernel that only writes an image, then the default plan widen
   CHECK(k.widen.widenedRegions == 1);
 }
 
-TEST_CASE("Given half image reads or images of unknown types, then the JIT refuses them by name",
-          "[jit][image]") {
-  const std::string read =
-      "_Z24__spirv_ImageRead_Rhalf4PU3AS133__spirv_Image__void_1_0_0_0_0_0_0Dv2_i";
-  std::string error = compileIRError(
-      "define spir_kernel void @k(ptr addrspace(1) %img, ptr addrspace(1) %out) {\n"
-      "  %v = call spir_func <4 x half> @" +
-      read +
-      "(ptr addrspace(1) %img, <2 x i32> zeroinitializer)\n"
-      "  store <4 x half> %v, ptr addrspace(1) %out\n  ret void\n}\n"
-      "declare spir_func <4 x half> @" +
-      read + "(ptr addrspace(1), <2 x i32>)\n");
-  CHECK(error.find("half") != std::string::npos);
-  CHECK(error.find(read) != std::string::npos);
+TEST_CASE("Given images of unknown types, then the JIT refuses them by name", "[jit][image]") {
+  std::string error;
   const std::string cube =
       "_Z24__spirv_ImageRead_Rfloat4PU3AS133__spirv_Image__void_3_0_0_0_0_0_0Dv4_i";
   error = compileIRError(

@@ -143,3 +143,42 @@ TEST_CASE(
     CHECK(r.log.find("64-bit atomics require the Int64Atomics capability") != std::string::npos);
   }
 }
+
+TEST_CASE(
+    "Given half arithmetic in SPIR-V declaring the Float16 capability, when validated, then "
+    "cl_khr_fp16 allows it",
+    "[spirv][validate][half]") {
+  for (const char* options : {"", "-cl-std=CL1.2", "-cl-std=CL3.0"}) {
+    INFO(options);
+    CompileResult c = compileOpenCLC(R"(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#if !defined(cl_khr_fp16) || (__OPENCL_C_VERSION__ >= 300 && !defined(__opencl_c_fp16))
+#error half precision is not declared
+#endif
+typedef struct { half h; half4 v; } S;
+__kernel void k(__global half* p, half x, __global S* s) {
+  half4 v = vload4(0, p) * x;
+  s->v = v;
+  s->h = sin(v.x) + convert_half_rtz(p[1]);
+}
+)",
+                                     options, {});
+    INFO(c.log);
+    REQUIRE(c.ok);
+    CHECK(validate(asBytes(c.spirv)).ok);
+    // The translator declares Float16Buffer for this; other producers (and the OpenCL-CTS's
+    // SPIR-V) declare Float16, which SPIRV-Tools' OpenCL environments refuse on their own.
+    std::vector<uint32_t> words = c.spirv;
+    bool swapped = false;
+    for (size_t at = 5; at < words.size(); at += words[at] >> 16) {
+      if ((words[at] & 0xffff) == spv::OpCapability &&
+          words[at + 1] == spv::CapabilityFloat16Buffer)
+        words[at + 1] = spv::CapabilityFloat16, swapped = true;
+    }
+    REQUIRE(swapped);
+    ValidationResult r = validate(asBytes(words));
+    INFO(r.log);
+    CHECK(r.ok);
+    CHECK(r.environment.find("Float16 (cl_khr_fp16)") != std::string::npos);
+  }
+}
