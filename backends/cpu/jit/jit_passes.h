@@ -120,6 +120,32 @@ void copyWrittenByValArgs(llvm::Function& kernel);
 // lowerBuiltins to refuse.
 void lowerWorkGroupCollectives(llvm::Module& m);
 
+// subgroup_collectives.cpp: the kernel's sub-group size (required by !intel_reqd_sub_group_size,
+// which must be one of kSubgroupSizes, else kDefaultSubgroupSize; written in the kernel's
+// attributes kSubgroupSizeAttribute and kRequiredSubgroupSizeAttribute, 0 when not required), and
+// its sub-group operations: those that need other work-items' values exchange them through
+// per-work-item slots and a cut (a barrier tagged kSubgroupCutMetadata, as is every
+// sub_group_barrier), the others (ids, sizes, masks, ballot arithmetic, block reads and writes)
+// become arithmetic (subgroup_builtins.cpp). False (and `error`) for an unsupported required size.
+inline constexpr const char* kSubgroupSizeAttribute = "tessera-subgroup-size";
+inline constexpr const char* kRequiredSubgroupSizeAttribute = "tessera-required-subgroup-size";
+inline constexpr const char* kSubgroupCutMetadata = "tessera.subgroup_cut";
+// ptr __tessera_lane_slot(ptr slot, i64 lane, i64 bytes): the address of local linear id `lane`'s
+// copy of the exchange slot `slot` (a kernel alloca of `bytes` bytes); formRegions resolves it
+// once the slot lives in scratch.
+inline constexpr const char* kLaneSlotFunction = "__tessera_lane_slot";
+bool lowerSubgroups(llvm::Function& kernel, std::string* error);
+// subgroup_builtins.cpp: Operations (elect, ballot arithmetic, block reads and writes;
+// lowerSubgroups lowers them) or Ids (the BuiltIn ids, sizes and masks; after
+// checkSubgroupUniformity, which counts the sub-group id and size as uniform within a sub-group).
+enum class SubgroupBuiltins { Operations, Ids };
+void lowerSubgroupLocalBuiltins(llvm::Function& kernel, uint64_t subgroupSize,
+                                SubgroupBuiltins which);
+// subgroup_uniformity.cpp: false (and `error`) when a cut tagged kSubgroupCutMetadata lies under
+// control flow that may differ between the work-items of a sub-group; then the sub-group ids
+// become arithmetic. On the simplified kernel.
+bool checkSubgroupUniformity(llvm::Function& kernel, std::string* error);
+
 // builtin_library.cpp: OpenCL.std ext-insts, relational ops and atomics become IR. Leaves
 // __spirv_ControlBarrier and work-item builtins alone. False (and `error`) on an unknown builtin.
 bool lowerBuiltins(llvm::Module& m, std::string* error);
@@ -165,6 +191,10 @@ bool isWorkGroupBarrier(const llvm::Instruction& i);
 struct Regions {
   std::vector<llvm::Function*> functions;
   uint32_t scratchBytesPerWorkItem = 0;
+  // Per region: whether it starts at a sub-group cut (kSubgroupCutMetadata), which only the
+  // work-items of one sub-group need to reach together. When any does, the work-group function
+  // follows each work-item's next region (workgroup_dispatch.cpp).
+  std::vector<bool> subgroupCut;
 };
 bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Regions* out,
                  std::string* error);
@@ -174,6 +204,11 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
 // cache lines or more (tiled kernels' next tile). Returns how many it inserted. Runs before
 // formRegions, unless CompileOptions::prefetch is 0 (TESSERA_PREFETCH=0).
 unsigned prefetchAcrossBarriers(llvm::Function& kernel);
+
+// On a region: its widened copies run only where lane 0's local linear id is a multiple of the
+// width (workgroup_function.cpp checks the row), which the stride analysis may count on
+// (lane_strides.cpp: the sub-group of lane 0 then holds the whole chunk when the width divides S).
+inline constexpr const char* kLinearAlignedAttribute = "tessera-linear-aligned";
 
 // widen.cpp: a copy of `region` that runs VF consecutive work-items in x (from its kLocalIdX
 // argument on) with vector instructions, or null (and `why`) when the region cannot be widened.

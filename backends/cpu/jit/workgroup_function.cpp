@@ -15,6 +15,10 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include "backends/cpu/jit/jit_passes.h"
+#include "backends/cpu/jit/workgroup_dispatch.h"
+
+#include <algorithm>
+#include <memory>
 
 namespace tessera::backends::cpu::jit {
 namespace {
@@ -158,6 +162,14 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   info->barrierCount = static_cast<uint32_t>(regions.functions.size() - 1);
 
   const bool single = regions.functions.size() == 1;
+  // Sub-group cuts: follow each work-item's next region (workgroup_dispatch.h).
+  std::unique_ptr<FollowEach> each;
+  if (std::find(regions.subgroupCut.begin(), regions.subgroupCut.end(), true) !=
+      regions.subgroupCut.end()) {
+    each = std::make_unique<FollowEach>(b, ls, wg->getArg(5), regions.scratchBytesPerWorkItem,
+                                        regions.subgroupCut);
+    info->scratchBytesPerWorkItem = static_cast<uint32_t>(each->scratchBytesPerWorkItem());
+  }
   llvm::AllocaInst* next = b.CreateAlloca(b.getInt32Ty(), nullptr, "next.region");
   b.CreateStore(b.getInt32(0), next);
   llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx, "exit", wg);
@@ -188,7 +200,8 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   // local size 18 -> 38 GFLOP/s, the reduction 30 -> 37 GB/s in one run). Not when the width is
   // forced (TESSERA_WIDEN=n), nor for regions without a loop (tiled SGEMM's tile steps lost a
   // sixth when the bigger work-group function carried a level they never use).
-  const unsigned loopVF = !widen.everyRegion && widenVF >= 8 ? 4 * widenVF : 0;
+  // Nor with sub-group cuts: 4 x VF lanes would span several sub-groups (gathers of their slots).
+  const unsigned loopVF = !widen.everyRegion && widenVF >= 8 && !each ? 4 * widenVF : 0;
   llvm::Value* loopLevelEnd =
       loopVF ? b.CreateAnd(ls[0], b.getInt64(~uint64_t{loopVF - 1}), "ls.x.loop") : nullptr;
   if (widenVF > 1) info->widen.width = widenVF;
@@ -221,6 +234,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         WidenStats* stats = regionLevels[l].first == widenVF ? &info->widen : &scratch;
         std::string why;
         uint32_t checked = stats->checkedBranches;
+        if (each) region->addFnAttr(kLinearAlignedAttribute);
         llvm::Function* fn =
             widenRegion(*region, firstRegionParam, regionLevels[l].first, stats, &why);
         if (fn == nullptr) {
@@ -241,6 +255,10 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     llvm::BasicBlock* latch[3];
     llvm::PHINode* id[3];
     llvm::BasicBlock* pre = llvm::BasicBlock::Create(ctx, "region" + llvm::Twine(k), wg);
+    if (each) {
+      llvm::IRBuilder<> pb(pre);
+      each->begin(pb);
+    }
     if (single) {
       b.CreateBr(pre);
     } else {
@@ -266,7 +284,11 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     callArgs.insert(callArgs.end(), std::begin(extra), std::end(extra));
     llvm::CallInst* call = lb.CreateCall(region, callArgs);
     calls.push_back(call);
-    if (!single) lb.CreateStore(call, next);
+    if (each) {
+      each->record(lb, call, linear, 1);
+    } else if (!single) {
+      lb.CreateStore(call, next);
+    }
     // Latches, innermost first.
     llvm::BasicBlock* after =
         llvm::BasicBlock::Create(ctx, "region" + llvm::Twine(k) + ".done", wg);
@@ -288,7 +310,12 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         back->setMetadata(llvm::LLVMContext::MD_loop, loop);
       }
     }
-    llvm::BranchInst::Create(single ? exit : dispatch, after);
+    if (each) {
+      llvm::IRBuilder<> ab(after);
+      each->end(ab, next, dispatch);
+    } else {
+      llvm::BranchInst::Create(single ? exit : dispatch, after);
+    }
     if (!levels.empty()) {
       // y header -> each level's widened x loop -> the scalar x loop over [last end, ls.x).
       llvm::BasicBlock* yHeader = header[1];
@@ -306,14 +333,20 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         llvm::BasicBlock* nextCheck = l + 1 < levels.size() ? nullptr : scheck;
         auto* vdone = llvm::BasicBlock::Create(ctx, "wi.xv.done", wg, header[0]);
         llvm::IRBuilder<> cb(vcheck);
-        cb.CreateCondBr(cb.CreateICmpULT(start, level.end), vbody, vdone);
-        llvm::IRBuilder<> vb(vbody);
-        llvm::PHINode* lxv = vb.CreatePHI(i64, 2, "lxv");
-        lxv->addIncoming(start, vcheck);
         if (row == nullptr) {
           llvm::IRBuilder<> rb(yHeader->getFirstNonPHI());
           row = rb.CreateMul(rb.CreateAdd(rb.CreateMul(id[2], ls[1]), id[1]), ls[0]);
         }
+        llvm::Value* run = cb.CreateICmpULT(start, level.end);
+        // With sub-group cuts, the widened regions count on lane 0's linear id being a multiple
+        // of the width (kLinearAlignedAttribute): rows that do not start at one run scalar.
+        if (each)
+          run = cb.CreateAnd(run, cb.CreateICmpEQ(cb.CreateAnd(row, cb.getInt64(level.width - 1)),
+                                                  cb.getInt64(0)));
+        cb.CreateCondBr(run, vbody, vdone);
+        llvm::IRBuilder<> vb(vbody);
+        llvm::PHINode* lxv = vb.CreatePHI(i64, 2, "lxv");
+        lxv->addIncoming(start, vcheck);
         std::vector<llvm::Value*> vargs = callArgs;
         vargs[firstRegionParam + kLocalIdX] = lxv;
         vargs[firstRegionParam + kLocalLinearId] = vb.CreateAdd(row, lxv);
@@ -326,7 +359,11 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
           auto* vbail = llvm::BasicBlock::Create(ctx, "wi.xv.bail", wg, header[0]);
           vb.CreateCondBr(vb.CreateICmpEQ(vcall, vb.getInt32(kWidenBail)), vbail, vok);
           vb.SetInsertPoint(vok);
-          if (!single) vb.CreateStore(vcall, next);
+          if (each) {
+            each->record(vb, vcall, vb.CreateAdd(row, lxv), level.width);
+          } else if (!single) {
+            vb.CreateStore(vcall, next);
+          }
           vb.CreateBr(vlatch);
           llvm::IRBuilder<> bb(vbail);
           llvm::PHINode* lxs = bb.CreatePHI(i64, 2, "lxs");
@@ -336,13 +373,21 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
           sargs[firstRegionParam + kLocalLinearId] = bb.CreateAdd(row, lxs);
           llvm::CallInst* scall = bb.CreateCall(region, sargs);
           calls.push_back(scall);
-          if (!single) bb.CreateStore(scall, next);
+          if (each) {
+            each->record(bb, scall, bb.CreateAdd(row, lxs), 1);
+          } else if (!single) {
+            bb.CreateStore(scall, next);
+          }
           llvm::Value* snext = bb.CreateAdd(lxs, bb.getInt64(1), "", true, true);
           lxs->addIncoming(snext, vbail);
           bb.CreateCondBr(bb.CreateICmpULT(snext, bb.CreateAdd(lxv, bb.getInt64(level.width))),
                           vbail, vlatch);
         } else {
-          if (!single) vb.CreateStore(vcall, next);
+          if (each) {
+            each->record(vb, vcall, vb.CreateAdd(row, lxv), level.width);
+          } else if (!single) {
+            vb.CreateStore(vcall, next);
+          }
           vb.CreateBr(vlatch);
         }
         vb.SetInsertPoint(vlatch);
@@ -364,6 +409,16 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       id[0]->setIncomingBlock(0, scheck);
       id[0]->setIncomingValue(0, start);
     }
+  }
+  if (each) {
+    std::vector<llvm::Value*> args = kernelArgs;
+    llvm::Value* extra[kRegionParamCount] = {
+        nullptr, nullptr, nullptr, wg->getArg(1), wg->getArg(2), wg->getArg(3), ls[0],
+        ls[1],   ls[2],   gc[0],   gc[1],         gc[2],         off[0],        off[1],
+        off[2],  nullptr, workDim, wg->getArg(4), wg->getArg(5)};
+    args.insert(args.end(), std::begin(extra), std::end(extra));
+    each->buildRounds(wg, regions.functions, args, firstRegionParam + kLocalIdX,
+                      firstRegionParam + kLocalLinearId, next, dispatch, exit, &calls);
   }
   for (llvm::CallInst* call : calls) {
     llvm::InlineFunctionInfo ifi;
