@@ -405,7 +405,8 @@ bool lowerSubgroups(llvm::Function& kernel, std::string* error) {
   std::vector<bool> reentrant;
   for (const Op& op : ops) reentrant.push_back(reachesItself(op.call, cuts));
   Lowering lowering(kernel, S);
-  for (size_t i = 0; i < ops.size(); ++i) lowering.lower(ops[i], reentrant[i]);
+  // Classified again when lowered: an operand may be an earlier operation's result, replaced since.
+  for (size_t i = 0; i < ops.size(); ++i) lowering.lower(classify(ops[i].call), reentrant[i]);
   lowerSubgroupLocalBuiltins(kernel, S, SubgroupBuiltins::Operations);
   return true;
 }

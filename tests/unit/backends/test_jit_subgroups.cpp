@@ -8,11 +8,15 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include <spirv-tools/libspirv.h>
+
+#include "compiler/compiler.h"
 #include "image_test_support.h"
 
 namespace tessera::backends::cpu::test {
@@ -553,6 +557,162 @@ TEST_CASE(
           }
       }
     }
+  }
+}
+
+namespace {
+
+// SPIR-V assembly (another producer's module, not the translator's) built by the compiler facade.
+std::shared_ptr<const CompiledModule> buildAssembly(const std::string& text, spv_target_env env) {
+  spv_context context = spvContextCreate(env);
+  spv_binary binary = nullptr;
+  spv_diagnostic diagnostic = nullptr;
+  spv_result_t r = spvTextToBinary(context, text.data(), text.size(), &binary, &diagnostic);
+  std::string why = diagnostic && diagnostic->error ? diagnostic->error : "";
+  spvDiagnosticDestroy(diagnostic);
+  spvContextDestroy(context);
+  INFO(why);
+  REQUIRE(r == SPV_SUCCESS);
+  std::vector<uint8_t> bytes(binary->wordCount * 4);
+  std::memcpy(bytes.data(), binary->code, bytes.size());
+  spvBinaryDestroy(binary);
+  static compiler::Compiler compiler{compiler::CompilerSettings{}};
+  compiler::Compiler::Result built = compiler.build(bytes, nullptr, {});
+  INFO(built.log);
+  REQUIRE(built.ok());
+  REQUIRE(built.code != nullptr);
+  return built.code;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "Given SPIR-V of another producer with GroupNonUniform capabilities and the "
+    "SubgroupSize execution mode, then it validates, builds and runs with that size",
+    "[jit][subgroups]") {
+  // out[g] = (inclusive scan of out[] over the sub-group), of lane ^ 1, plus the lane.
+  auto m = buildAssembly(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability GroupNonUniform
+               OpCapability GroupNonUniformArithmetic
+               OpCapability GroupNonUniformShuffle
+               OpCapability SubgroupDispatch
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %lid %gid
+               OpExecutionMode %k SubgroupSize 8
+               OpDecorate %lid BuiltIn SubgroupLocalInvocationId
+               OpDecorate %gid BuiltIn GlobalInvocationId
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+    %v3ulong = OpTypeVector %ulong 3
+       %void = OpTypeVoid
+   %ptr_in_u = OpTypePointer Input %uint
+   %ptr_in_v = OpTypePointer Input %v3ulong
+   %ptr_glob = OpTypePointer CrossWorkgroup %uint
+      %fn_ty = OpTypeFunction %void %ptr_glob
+        %lid = OpVariable %ptr_in_u Input
+        %gid = OpVariable %ptr_in_v Input
+ %subgroup = OpConstant %uint 3
+     %uint_1 = OpConstant %uint 1
+          %k = OpFunction %void None %fn_ty
+        %out = OpFunctionParameter %ptr_glob
+      %entry = OpLabel
+         %g3 = OpLoad %v3ulong %gid Aligned 32
+          %g = OpCompositeExtract %ulong %g3 0
+          %p = OpInBoundsPtrAccessChain %ptr_glob %out %g
+          %x = OpLoad %uint %p Aligned 4
+          %s = OpGroupNonUniformIAdd %uint %subgroup InclusiveScan %x
+          %d = OpGroupNonUniformShuffleXor %uint %subgroup %s %uint_1
+          %l = OpLoad %uint %lid Aligned 4
+          %r = OpIAdd %uint %d %l
+               OpStore %p %r Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                         SPV_ENV_UNIVERSAL_1_3);
+  const CompiledKernel& k = kernelOf(m, "k");
+  CHECK(k.subgroupSize == 8);
+  CHECK(k.requiredSubgroupSize == 8);
+  std::vector<uint32_t> p(48), in(48);
+  for (uint32_t i = 0; i < 48; ++i) in[i] = p[i] = i * 5 % 11;
+  ArgBuffer args(k);
+  args.set(0, p.data());
+  launch(k, args.data(), dims1(2, 24), pool());
+  for (uint32_t i = 0; i < 48; ++i) {
+    uint32_t j = i ^ 1, scan = 0;
+    for (uint32_t t = j / 8 * 8; t <= j; ++t) scan += in[t];
+    REQUIRE(p[i] == scan + i % 8);
+  }
+}
+
+TEST_CASE(
+    "Given SPIR-V 1.0 of another producer with the Groups, SubgroupShuffleINTEL and "
+    "SubgroupBufferBlockIOINTEL capabilities, then it validates, builds and runs with the "
+    "default size",
+    "[jit][subgroups]") {
+  // out[g] = the sub-group's maximum of in[], shuffled down by 1 (next: that maximum + 100), plus
+  // 1000 * the block read of blk[] (lane i: blk[i]).
+  auto m = buildAssembly(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability Groups
+               OpCapability SubgroupShuffleINTEL
+               OpCapability SubgroupBufferBlockIOINTEL
+               OpExtension "SPV_INTEL_subgroups"
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %gid
+               OpDecorate %gid BuiltIn GlobalInvocationId
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+    %v3ulong = OpTypeVector %ulong 3
+       %void = OpTypeVoid
+   %ptr_in_v = OpTypePointer Input %v3ulong
+   %ptr_glob = OpTypePointer CrossWorkgroup %uint
+      %fn_ty = OpTypeFunction %void %ptr_glob %ptr_glob %ptr_glob
+        %gid = OpVariable %ptr_in_v Input
+   %subgroup = OpConstant %uint 3
+     %uint_1 = OpConstant %uint 1
+   %uint_100 = OpConstant %uint 100
+  %uint_1000 = OpConstant %uint 1000
+          %k = OpFunction %void None %fn_ty
+         %in = OpFunctionParameter %ptr_glob
+        %blk = OpFunctionParameter %ptr_glob
+        %out = OpFunctionParameter %ptr_glob
+      %entry = OpLabel
+         %g3 = OpLoad %v3ulong %gid Aligned 32
+          %g = OpCompositeExtract %ulong %g3 0
+         %pi = OpInBoundsPtrAccessChain %ptr_glob %in %g
+          %x = OpLoad %uint %pi Aligned 4
+         %mx = OpGroupUMax %uint %subgroup Reduce %x
+       %next = OpIAdd %uint %mx %uint_100
+         %sh = OpSubgroupShuffleDownINTEL %uint %mx %next %uint_1
+          %b = OpSubgroupBlockReadINTEL %uint %blk
+         %bk = OpIMul %uint %b %uint_1000
+          %r = OpIAdd %uint %sh %bk
+         %po = OpInBoundsPtrAccessChain %ptr_glob %out %g
+               OpStore %po %r Aligned 4
+               OpReturn
+               OpFunctionEnd
+)",
+                         SPV_ENV_UNIVERSAL_1_0);
+  const CompiledKernel& k = kernelOf(m, "k");
+  const uint32_t S = kDefaultSubgroupSize;
+  CHECK(k.subgroupSize == S);
+  CHECK(k.requiredSubgroupSize == 0);
+  const uint32_t n = 2 * S;
+  std::vector<uint32_t> in(n), blk(S), out(n);
+  for (uint32_t i = 0; i < n; ++i) in[i] = i * 7 % 23;
+  for (uint32_t i = 0; i < S; ++i) blk[i] = i + 1;
+  ArgBuffer args(k);
+  args.set(0, in.data()).set(1, blk.data()).set(2, out.data());
+  launch(k, args.data(), dims1(2, S), pool());
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t mx = *std::max_element(in.begin() + i / S * S, in.begin() + i / S * S + S);
+    uint32_t lane = i % S;
+    REQUIRE(out[i] == (lane + 1 < S ? mx : mx + 100) + 1000 * blk[lane]);
   }
 }
 
