@@ -134,6 +134,9 @@ inline constexpr const char* kSubgroupCutMetadata = "tessera.subgroup_cut";
 // copy of the exchange slot `slot` (a kernel alloca of `bytes` bytes); formRegions resolves it
 // once the slot lives in scratch.
 inline constexpr const char* kLaneSlotFunction = "__tessera_lane_slot";
+// i1 __tessera_subgroup_elect(): sub_group_elect() until checkSubgroupUniformity has checked
+// where it is (like a cut) and lowers it.
+inline constexpr const char* kSubgroupElectFunction = "__tessera_subgroup_elect";
 bool lowerSubgroups(llvm::Function& kernel, std::string* error);
 // subgroup_builtins.cpp: Operations (elect, ballot arithmetic, block reads and writes;
 // lowerSubgroups lowers them) or Ids (the BuiltIn ids, sizes and masks; after

@@ -138,11 +138,17 @@ class Uniformity {
   std::set<const llvm::BasicBlock*> divergent_;
 };
 
+bool isElect(const llvm::Instruction& i) {
+  auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+  return call && call->getCalledFunction() &&
+         call->getCalledFunction()->getName() == kSubgroupElectFunction;
+}
+
 bool checkCuts(llvm::Function& kernel, std::string* error) {
   std::vector<llvm::Instruction*> cuts;
   for (llvm::BasicBlock& bb : kernel)
     for (llvm::Instruction& i : bb)
-      if (i.getMetadata(kSubgroupCutMetadata)) cuts.push_back(&i);
+      if (i.getMetadata(kSubgroupCutMetadata) || isElect(i)) cuts.push_back(&i);
   if (cuts.empty()) return true;
   Uniformity u(kernel);
   for (llvm::Instruction* cut : cuts) {

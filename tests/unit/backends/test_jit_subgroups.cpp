@@ -421,6 +421,8 @@ TEST_CASE(
   for (const char* body : {
            "if (get_local_id(0) < 5) p[get_global_id(0)] = sub_group_reduce_add(1);",
            "if (get_sub_group_local_id() == 0) p[get_global_id(0)] = sub_group_any(1);",
+           // The elected work-item depends on the active ones (the first).
+           "if (get_sub_group_local_id() % 2) p[get_global_id(0)] = sub_group_elect();",
            "if (p[get_global_id(0)] > 0) sub_group_barrier(CLK_LOCAL_MEM_FENCE);",
            "for (int i = 0; i < p[0]; ++i) p[get_global_id(0)] += sub_group_broadcast(i, 0);",
        }) {
