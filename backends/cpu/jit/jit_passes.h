@@ -58,6 +58,9 @@ enum RegionParam : unsigned {
   kWorkDim,  // i64 like the above
   kLocalMem,
   kScratch,  // ptr
+  // ptr: each work-item's run stamp (u32 by local linear id, workgroup_dispatch.h): the work-items
+  // of a sub-group that run a region together have equal stamps (null without sub-group cuts).
+  kRunStamps,
   kRegionParamCount
 };
 
@@ -130,13 +133,19 @@ void lowerWorkGroupCollectives(llvm::Module& m);
 inline constexpr const char* kSubgroupSizeAttribute = "tessera-subgroup-size";
 inline constexpr const char* kRequiredSubgroupSizeAttribute = "tessera-required-subgroup-size";
 inline constexpr const char* kSubgroupCutMetadata = "tessera.subgroup_cut";
+// The cut of a non-uniform operation (cl_khr_subgroup_non_uniform_*, ballot, elect): allowed under
+// control flow that differs between a sub-group's lanes; its active lanes are those that arrived
+// together (__tessera_subgroup_active).
+inline constexpr const char* kNonUniformCutMetadata = "tessera.subgroup_cut_non_uniform";
+enum SubgroupCutKind : uint8_t { kNotSubgroupCut = 0, kNonUniformCut = 1, kUniformCut = 2 };
+// i1 __tessera_subgroup_active(i64 lane): whether local linear id `lane` runs the current region
+// together with this work-item (equal run stamps, kRunStamps); formRegions resolves it.
+inline constexpr const char* kSubgroupActiveFunction = "__tessera_subgroup_active";
 // ptr __tessera_lane_slot(ptr slot, i64 lane, i64 bytes): the address of local linear id `lane`'s
 // copy of the exchange slot `slot` (a kernel alloca of `bytes` bytes); formRegions resolves it
 // once the slot lives in scratch.
 inline constexpr const char* kLaneSlotFunction = "__tessera_lane_slot";
-// i1 __tessera_subgroup_elect(): sub_group_elect() until checkSubgroupUniformity has checked
-// where it is (like a cut) and lowers it.
-inline constexpr const char* kSubgroupElectFunction = "__tessera_subgroup_elect";
+
 bool lowerSubgroups(llvm::Function& kernel, std::string* error);
 // subgroup_builtins.cpp: Operations (elect, ballot arithmetic, block reads and writes;
 // lowerSubgroups lowers them) or Ids (the BuiltIn ids, sizes and masks; after
@@ -194,10 +203,11 @@ bool isWorkGroupBarrier(const llvm::Instruction& i);
 struct Regions {
   std::vector<llvm::Function*> functions;
   uint32_t scratchBytesPerWorkItem = 0;
-  // Per region: whether it starts at a sub-group cut (kSubgroupCutMetadata), which only the
-  // work-items of one sub-group need to reach together. When any does, the work-group function
-  // follows each work-item's next region (workgroup_dispatch.cpp).
-  std::vector<bool> subgroupCut;
+  // Per region: what starts it: kNotSubgroupCut (the entry, a work-group barrier),
+  // kNonUniformCut (kNonUniformCutMetadata: the work-items of a sub-group that arrive together
+  // take part) or kUniformCut (kSubgroupCutMetadata: whole sub-groups arrive). When any is a cut,
+  // the work-group function follows each work-item's next region (workgroup_dispatch.cpp).
+  std::vector<uint8_t> subgroupCut;
 };
 bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Regions* out,
                  std::string* error);

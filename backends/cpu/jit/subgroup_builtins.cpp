@@ -1,6 +1,6 @@
 // Pass (part of lowerSubgroups): the sub-group builtins that need no other work-item's value become
 // arithmetic on the work-item's position (subgroup_lanes.h): the sizes and ids, the ballot masks
-// (get_sub_group_eq_mask & co.), elect, the functions of a ballot value (inverse_ballot,
+// (get_sub_group_eq_mask & co.), the functions of a ballot value (inverse_ballot,
 // bit_extract, bit_count and its scans, find_lsb/msb), and cl_intel_subgroups' block reads and
 // writes, where "lane i gets p[i] of each chunk" of the sub-group's size.
 #include <llvm/IR/Constants.h>
@@ -57,7 +57,7 @@ void lowerSubgroupLocalBuiltins(llvm::Function& kernel, uint64_t S, SubgroupBuil
       return c && c->getZExtValue() == 3;
     };
     llvm::Value* r = nullptr;
-    if ((name.startswith("__spirv_BuiltIn") || name == kSubgroupElectFunction) != ids) continue;
+    if (name.startswith("__spirv_BuiltIn") != ids) continue;
     if (name.consume_front("__spirv_BuiltIn")) {
       if (name == "SubgroupMaxSize") {
         r = b.getInt64(S);
@@ -92,15 +92,6 @@ void lowerSubgroupLocalBuiltins(llvm::Function& kernel, uint64_t S, SubgroupBuil
         continue;
       }
       r = t->isIntegerTy() ? b.CreateZExtOrTrunc(r, t) : r;
-    } else if (name == "__spirv_GroupNonUniformElect" && isScope3() && !ids) {
-      // Which work-item is elected depends on which are active: a call of kSubgroupElectFunction
-      // (an unknown function: nothing moves it) that subgroup_uniformity.cpp checks like a cut.
-      llvm::FunctionCallee elect =
-          m.getOrInsertFunction(kSubgroupElectFunction, llvm::FunctionType::get(t, {}, false));
-      r = b.CreateCall(elect);
-    } else if (name == kSubgroupElectFunction && ids) {
-      // The sub-groups run converged (subgroup_collectives.cpp): the first work-item is elected.
-      r = b.CreateICmpEQ(subgroupLanes(b, m, S).lane, b.getInt64(0));
     } else if (name == "__spirv_GroupNonUniformInverseBallot" && isScope3()) {
       llvm::Value* mask = fromBallot(b, arg(1));
       r = b.CreateTrunc(b.CreateLShr(mask, b.CreateZExt(subgroupLanes(b, m, S).lane, i128(b))),

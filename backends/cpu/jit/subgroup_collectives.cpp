@@ -48,7 +48,7 @@ uint64_t constantOf(llvm::Value* v, uint64_t otherwise = ~uint64_t{0}) {
 }
 
 // What a call needs from the other lanes.
-enum class Kind { None, Fold, Vote, AllEqual, Ballot, Lane, IntelDown, IntelUp };
+enum class Kind { None, Fold, Vote, AllEqual, Ballot, Lane, IntelDown, IntelUp, Elect };
 
 struct Op {
   llvm::CallInst* call;
@@ -61,6 +61,9 @@ struct Op {
   llvm::Value* index = nullptr;   // Lane: the operand (id, xor mask, delta)
   llvm::StringRef laneOf;         // Lane: "Broadcast", "Xor", "Up", "Down", "First"
   uint64_t cluster = 0;
+  // A GroupNonUniform* operation: it may be reached by some lanes of a sub-group only, and those
+  // that arrive together take part.
+  bool nonUniform = false;
 };
 
 // The operation a call is, or Kind::None.
@@ -76,6 +79,7 @@ Op classify(llvm::CallInst* call) {
       "BitwiseXor", "LogicalAnd", "LogicalOr", "LogicalXor", "IMulKHR",    "FMulKHR"};
   if (name.consume_front("__spirv_GroupNonUniform")) {
     if (!scoped()) return op;
+    op.nonUniform = true;
     if (arithmetic.count(name) && call->arg_size() >= 3) {
       op.kind = Kind::Fold;
       op.combine = name;
@@ -90,6 +94,9 @@ Op classify(llvm::CallInst* call) {
       op.kind = Kind::Ballot, op.value = arg(1);
     } else if (name == "Broadcast" || name == "Shuffle") {
       op.kind = Kind::Lane, op.laneOf = "Broadcast", op.value = arg(1), op.index = arg(2);
+    } else if (name == "Elect") {
+      op.kind = Kind::Elect,
+      op.value = llvm::ConstantInt::get(llvm::Type::getInt8Ty(call->getContext()), 0);
     } else if (name == "BroadcastFirst") {
       op.kind = Kind::Lane, op.laneOf = "First", op.value = arg(1);
     } else if (name == "ShuffleXor" || name == "ShuffleUp" || name == "ShuffleDown") {
@@ -189,7 +196,7 @@ class Lowering {
       b.CreateStore(toSlot(op.value2),
                     b.CreateInBoundsGEP(slotType, slot, {b.getInt32(0), p, b.getInt32(1)}));
     // The operands read after the cut are kept across it by the region pass like any value.
-    barrier(b);
+    barrier(b, op.nonUniform);
     if (phase) b.CreateStore(b.CreateXor(p, b.getInt32(1)), phase);
     SubgroupLanes l = subgroupLanes(b, m_, S_);
     const uint64_t slotBytes = m_.getDataLayout().getTypeAllocSize(slotType);
@@ -201,44 +208,69 @@ class Lowering {
           st, pb.CreateInBoundsGEP(slotType, at, {pb.getInt32(0), p, pb.getInt32(k)}));
       return st == t ? v : pb.CreateTrunc(v, t);
     };
+    // Whether lane j takes part: always for uniform operations (whole sub-groups arrive); for
+    // non-uniform ones, the lanes that run the region after the cut together (equal run stamps,
+    // workgroup_dispatch.h).
+    auto active = [&](llvm::IRBuilder<>& ab, llvm::Value* j) -> llvm::Value* {
+      if (!op.nonUniform) return ab.getTrue();
+      llvm::FunctionCallee f =
+          m_.getOrInsertFunction(kSubgroupActiveFunction,
+                                 llvm::FunctionType::get(ab.getInt1Ty(), {ab.getInt64Ty()}, false));
+      return ab.CreateCall(f, {ab.CreateAdd(l.base, j)});
+    };
+    // The first lane that takes part (this one at the latest).
+    auto firstActive = [&]() {
+      return foldLanes(
+          b, l.size, l.lane, [&](llvm::IRBuilder<>& fb, llvm::Value* j, llvm::Value* acc) {
+            return fb.CreateSelect(active(fb, j),
+                                   fb.CreateBinaryIntrinsic(llvm::Intrinsic::umin, acc, j), acc);
+          });
+    };
     llvm::Value* r = nullptr;
     switch (op.kind) {
+      case Kind::Elect:
+        r = b.CreateICmpEQ(l.lane, op.nonUniform ? firstActive() : b.getInt64(0));
+        break;
       case Kind::Fold:
       case Kind::Vote: {
         llvm::StringRef c = op.combine;
         r = foldLanes(b, l.size, identity(t, c),
                       [&](llvm::IRBuilder<>& fb, llvm::Value* j, llvm::Value* acc) {
                         llvm::Value* next = combine(fb, c, acc, peer(fb, j));
-                        llvm::Value* keep = nullptr;
-                        if (op.group == kInclusiveScan) keep = fb.CreateICmpULE(j, l.lane);
-                        if (op.group == kExclusiveScan) keep = fb.CreateICmpULT(j, l.lane);
+                        llvm::Value* keep = op.nonUniform ? active(fb, j) : nullptr;
+                        auto also = [&](llvm::Value* k) {
+                          keep = keep ? fb.CreateAnd(keep, k) : k;
+                        };
+                        if (op.group == kInclusiveScan) also(fb.CreateICmpULE(j, l.lane));
+                        if (op.group == kExclusiveScan) also(fb.CreateICmpULT(j, l.lane));
                         if (op.group == kClustered && op.cluster > 0)
-                          keep = fb.CreateICmpEQ(fb.CreateUDiv(j, fb.getInt64(op.cluster)),
-                                                 fb.CreateUDiv(l.lane, fb.getInt64(op.cluster)));
+                          also(fb.CreateICmpEQ(fb.CreateUDiv(j, fb.getInt64(op.cluster)),
+                                               fb.CreateUDiv(l.lane, fb.getInt64(op.cluster))));
                         return keep ? fb.CreateSelect(keep, next, acc) : next;
                       });
         break;
       }
       case Kind::AllEqual: {
-        llvm::Value* first = peer(b, b.getInt64(0));
+        llvm::Value* first = peer(b, op.nonUniform ? firstActive() : b.getInt64(0));
         r = foldLanes(
             b, l.size, b.getTrue(), [&](llvm::IRBuilder<>& fb, llvm::Value* j, llvm::Value* acc) {
               llvm::Value* v = peer(fb, j);
               llvm::Value* same =
                   t->isFPOrFPVectorTy() ? fb.CreateFCmpOEQ(v, first) : fb.CreateICmpEQ(v, first);
+              same = fb.CreateOr(same, fb.CreateNot(active(fb, j)));
               return fb.CreateAnd(acc, same);
             });
         break;
       }
       case Kind::Ballot: {
         llvm::Type* i128 = b.getIntNTy(128);
-        llvm::Value* mask =
-            foldLanes(b, l.size, llvm::ConstantInt::get(i128, 0),
-                      [&](llvm::IRBuilder<>& fb, llvm::Value* j, llvm::Value* acc) {
-                        llvm::Value* bit =
-                            fb.CreateShl(fb.CreateZExt(peer(fb, j), i128), fb.CreateZExt(j, i128));
-                        return fb.CreateOr(acc, bit);
-                      });
+        llvm::Value* mask = foldLanes(b, l.size, llvm::ConstantInt::get(i128, 0),
+                                      [&](llvm::IRBuilder<>& fb, llvm::Value* j, llvm::Value* acc) {
+                                        llvm::Value* on = fb.CreateAnd(peer(fb, j), active(fb, j));
+                                        llvm::Value* bit = fb.CreateShl(fb.CreateZExt(on, i128),
+                                                                        fb.CreateZExt(j, i128));
+                                        return fb.CreateOr(acc, bit);
+                                      });
         r = call->getType()->isIntegerTy() ? b.CreateZExtOrTrunc(mask, call->getType())
                                            : b.CreateBitCast(mask, call->getType());
         break;
@@ -247,7 +279,7 @@ class Lowering {
         // An index outside the sub-group gives the work-item's own value (the spec leaves it
         // undefined; no read outside the sub-group's slots).
         llvm::Value* index = op.index ? b.CreateZExtOrTrunc(op.index, b.getInt64Ty()) : nullptr;
-        llvm::Value* j = op.laneOf == "First"       ? b.getInt64(0)
+        llvm::Value* j = op.laneOf == "First" ? (op.nonUniform ? firstActive() : b.getInt64(0))
                          : op.laneOf == "Broadcast" ? index
                          : op.laneOf == "Xor"       ? b.CreateXor(l.lane, index)
                          : op.laneOf == "Up"        ? b.CreateSub(l.lane, index)
@@ -300,13 +332,14 @@ class Lowering {
   }
 
   // A cut: __spirv_ControlBarrier(Workgroup, Workgroup, None), where formRegions splits.
-  void barrier(llvm::IRBuilder<>& b) {
+  void barrier(llvm::IRBuilder<>& b, bool nonUniform) {
     llvm::Type* i32 = b.getInt32Ty();
     llvm::FunctionCallee f = m_.getOrInsertFunction(
         "_Z22__spirv_ControlBarrieriii",
         llvm::FunctionType::get(llvm::Type::getVoidTy(ctx_), {i32, i32, i32}, false));
     llvm::CallInst* cut = b.CreateCall(f, {b.getInt32(2), b.getInt32(2), b.getInt32(0)});
-    cut->setMetadata(kSubgroupCutMetadata, llvm::MDNode::get(ctx_, {}));
+    cut->setMetadata(nonUniform ? kNonUniformCutMetadata : kSubgroupCutMetadata,
+                     llvm::MDNode::get(ctx_, {}));
   }
 
   // acc = init; for (j = 0; j < count; ++j) acc = body(j, acc); at b's insertion point, which

@@ -1,4 +1,5 @@
-// Pass: sub-group operations run where whole sub-groups reach them (subgroup_collectives.cpp cuts
+// Pass: sub-group operations (but the non-uniform ones, kNonUniformCutMetadata) run where whole
+// sub-groups reach them (subgroup_collectives.cpp cuts
 // the kernel there; the work-group function follows each sub-group's path, workgroup_dispatch.h).
 // A cut under control flow that may differ between the work-items of one sub-group (a branch on
 // the local id, on loaded data, a loop whose trip count varies per work-item) would have a
@@ -138,17 +139,11 @@ class Uniformity {
   std::set<const llvm::BasicBlock*> divergent_;
 };
 
-bool isElect(const llvm::Instruction& i) {
-  auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
-  return call && call->getCalledFunction() &&
-         call->getCalledFunction()->getName() == kSubgroupElectFunction;
-}
-
 bool checkCuts(llvm::Function& kernel, std::string* error) {
   std::vector<llvm::Instruction*> cuts;
   for (llvm::BasicBlock& bb : kernel)
     for (llvm::Instruction& i : bb)
-      if (i.getMetadata(kSubgroupCutMetadata) || isElect(i)) cuts.push_back(&i);
+      if (i.getMetadata(kSubgroupCutMetadata)) cuts.push_back(&i);
   if (cuts.empty()) return true;
   Uniformity u(kernel);
   for (llvm::Instruction* cut : cuts) {

@@ -37,7 +37,7 @@ void loop(llvm::IRBuilder<>& b, llvm::Value* count, const char* name, Body body)
 }  // namespace
 
 FollowEach::FollowEach(llvm::IRBuilder<>& b, llvm::Value* const ls[3], llvm::Value* scratch,
-                       uint64_t scratchBytes, const std::vector<bool>& subgroupCut)
+                       uint64_t scratchBytes, const std::vector<uint8_t>& subgroupCut)
     : subgroupCut_(subgroupCut) {
   for (int d = 0; d < 3; ++d) ls_[d] = ls[d];
   slotOffset_ = (scratchBytes + 3) / 4 * 4;
@@ -46,11 +46,20 @@ FollowEach::FollowEach(llvm::IRBuilder<>& b, llvm::Value* const ls[3], llvm::Val
                                "next.slots");
   seen_ = b.CreateAlloca(b.getInt32Ty(), nullptr, "next.seen");
   mixed_ = b.CreateAlloca(b.getInt1Ty(), nullptr, "next.mixed");
-  minCut_ = b.CreateAlloca(b.getInt32Ty(), nullptr, "min.cut");
-  minAny_ = b.CreateAlloca(b.getInt32Ty(), nullptr, "min.any");
+  minKey_ = b.CreateAlloca(b.getInt64Ty(), nullptr, "min.key");
   same_ = b.CreateAlloca(b.getInt1Ty(), nullptr, "same");
+  round_ = b.CreateAlloca(b.getInt32Ty(), nullptr, "round");
+  b.CreateStore(b.getInt32(0), round_);
+  stamps_ =
+      b.CreateInBoundsGEP(b.getInt8Ty(), slots_, b.CreateMul(items_, b.getInt64(4)), "run.stamps");
   divergent_ =
       llvm::BasicBlock::Create(b.getContext(), "divergent", b.GetInsertBlock()->getParent());
+}
+
+void FollowEach::resetStamps(llvm::IRBuilder<>& b) {
+  loop(b, items_, "stamps.reset", [&](llvm::IRBuilder<>& lb, llvm::Value* i) {
+    lb.CreateStore(lb.getInt32(0), lb.CreateInBoundsGEP(lb.getInt32Ty(), stamps_, i));
+  });
 }
 
 llvm::Value* FollowEach::slot(llvm::IRBuilder<>& b, llvm::Value* linear) {
@@ -91,33 +100,30 @@ void FollowEach::buildRounds(llvm::Function* wg, const std::vector<llvm::Functio
   llvm::IRBuilder<> b(divergent_);
   llvm::Type* i32 = b.getInt32Ty();
   const uint32_t count = static_cast<uint32_t>(regions.size());
-  // Which regions start at a sub-group cut.
-  std::vector<uint8_t> cuts(count);
-  for (uint32_t k = 0; k < count; ++k) cuts[k] = k < subgroupCut_.size() && subgroupCut_[k];
+  // The rank of each region's cut: non-uniform operations' first, then uniform ones', then the
+  // rest (work-group barriers; the exit ranks last).
+  std::vector<uint8_t> ranks(count, 2);
+  for (uint32_t k = 0; k < count && k < subgroupCut_.size(); ++k)
+    ranks[k] = subgroupCut_[k] == kNonUniformCut ? 0 : subgroupCut_[k] == kUniformCut ? 1 : 2;
   auto* table = new llvm::GlobalVariable(
       m, llvm::ArrayType::get(b.getInt8Ty(), count), true, llvm::GlobalValue::PrivateLinkage,
-      llvm::ConstantDataArray::get(ctx, cuts), wg->getName() + ".subgroup_cuts");
-  // The region to run: the smallest some work-item waits at, a sub-group cut's first.
-  llvm::AllocaInst* minCut = minCut_;
-  llvm::AllocaInst* minAny = minAny_;
-  b.CreateStore(b.getInt32(kRegionExit), minCut);
-  b.CreateStore(b.getInt32(kRegionExit), minAny);
+      llvm::ConstantDataArray::get(ctx, ranks), wg->getName() + ".cut_ranks");
+  // The region to run: of the lowest rank some work-item waits at, the smallest (rank << 32 | id).
+  llvm::Type* i64 = b.getInt64Ty();
+  llvm::AllocaInst* best = minKey_;
+  b.CreateStore(b.getInt64(~uint64_t{0}), best);
   loop(b, items_, "pick", [&](llvm::IRBuilder<>& lb, llvm::Value* i) {
     llvm::Value* v = lb.CreateLoad(i32, slot(lb, i));
     llvm::Value* inside = lb.CreateICmpULT(v, lb.getInt32(count));
-    llvm::Value* index = lb.CreateZExt(lb.CreateSelect(inside, v, lb.getInt32(0)), lb.getInt64Ty());
-    llvm::Value* cut =
-        lb.CreateLoad(lb.getInt8Ty(), lb.CreateInBoundsGEP(lb.getInt8Ty(), table, index));
-    cut = lb.CreateAnd(inside, lb.CreateICmpNE(cut, lb.getInt8(0)));
-    llvm::Value* c = lb.CreateLoad(i32, minCut);
-    lb.CreateStore(lb.CreateSelect(cut, lb.CreateBinaryIntrinsic(llvm::Intrinsic::umin, c, v), c),
-                   minCut);
-    lb.CreateStore(lb.CreateBinaryIntrinsic(llvm::Intrinsic::umin, lb.CreateLoad(i32, minAny), v),
-                   minAny);
+    llvm::Value* index = lb.CreateZExt(lb.CreateSelect(inside, v, lb.getInt32(0)), i64);
+    llvm::Value* rank = lb.CreateZExt(
+        lb.CreateLoad(lb.getInt8Ty(), lb.CreateInBoundsGEP(lb.getInt8Ty(), table, index)), i64);
+    rank = lb.CreateSelect(inside, rank, lb.getInt64(3));
+    llvm::Value* key = lb.CreateOr(lb.CreateShl(rank, 32), lb.CreateZExt(v, i64));
+    lb.CreateStore(lb.CreateBinaryIntrinsic(llvm::Intrinsic::umin, lb.CreateLoad(i64, best), key),
+                   best);
   });
-  llvm::Value* c = b.CreateLoad(i32, minCut);
-  llvm::Value* k = b.CreateSelect(b.CreateICmpNE(c, b.getInt32(kRegionExit)), c,
-                                  b.CreateLoad(i32, minAny), "round.region");
+  llvm::Value* k = b.CreateTrunc(b.CreateLoad(i64, best), i32, "round.region");
   llvm::SwitchInst* sw = b.CreateSwitch(k, exit, count);
 
   // After a round: all agree (continue as usual) or another round.
@@ -132,7 +138,12 @@ void FollowEach::buildRounds(llvm::Function* wg, const std::vector<llvm::Functio
       lb.CreateStore(lb.CreateAnd(lb.CreateLoad(lb.getInt1Ty(), same), eq), same);
     });
     cb.CreateStore(first, next);
-    cb.CreateCondBr(cb.CreateLoad(cb.getInt1Ty(), same), dispatch, divergent_);
+    llvm::BasicBlock* agreed = llvm::BasicBlock::Create(ctx, "agreed", wg);
+    cb.CreateCondBr(cb.CreateLoad(cb.getInt1Ty(), same), agreed, divergent_);
+    // Every work-item runs the next region again: one run stamp for all.
+    llvm::IRBuilder<> ab(agreed);
+    resetStamps(ab);
+    ab.CreateBr(dispatch);
   }
 
   // Region k for the work-items waiting at it, one at a time in linear order.
@@ -140,6 +151,13 @@ void FollowEach::buildRounds(llvm::Function* wg, const std::vector<llvm::Functio
     llvm::BasicBlock* round = llvm::BasicBlock::Create(ctx, "round" + llvm::Twine(r), wg);
     sw->addCase(b.getInt32(r), round);
     llvm::IRBuilder<> rb(round);
+    llvm::Value* stamp = rb.CreateAdd(rb.CreateLoad(i32, round_), rb.getInt32(1));
+    rb.CreateStore(stamp, round_);
+    loop(rb, items_, "round.stamp", [&](llvm::IRBuilder<>& lb, llvm::Value* i) {
+      llvm::Value* at = lb.CreateInBoundsGEP(i32, stamps_, i);
+      llvm::Value* waits = lb.CreateICmpEQ(lb.CreateLoad(i32, slot(lb, i)), lb.getInt32(r));
+      lb.CreateStore(lb.CreateSelect(waits, stamp, lb.CreateLoad(i32, at)), at);
+    });
     loop(rb, items_, "round.wi", [&](llvm::IRBuilder<>& lb, llvm::Value* i) {
       llvm::Value* at = slot(lb, i);
       llvm::BasicBlock* run = llvm::BasicBlock::Create(ctx, "round.run", wg);

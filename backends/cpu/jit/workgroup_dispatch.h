@@ -8,7 +8,10 @@
 // all agree, the next region runs as before for all of them (the fast path); else, in rounds, the
 // smallest region id that some work-items wait at, preferring sub-group cuts (a work-group
 // barrier's region runs only once every work-item waits there, or when nothing else is left), runs
-// scalar for exactly those work-items, until all agree again or have returned. The lanes of one
+// scalar for exactly those work-items, until all agree again or have returned. Non-uniform
+// operations' cuts run before the others (a sub-group's lanes that took different branches meet
+// again at the next uniform one), and the work-items of a round get a new run stamp, which tells
+// an operation after a non-uniform cut which lanes of its sub-group take part. The lanes of one
 // sub-group follow the same path (subgroup_uniformity.cpp refuses kernels where they might not),
 // so a sub-group always arrives at a cut, and runs the region after it, together.
 #pragma once
@@ -22,11 +25,16 @@ namespace tessera::backends::cpu::jit {
 class FollowEach {
  public:
   // In the work-group function's entry (`b`): the slots after `scratchBytes` bytes of each
-  // work-item's other scratch; `regionCount` regions, `subgroupCut` as Regions has it.
+  // work-item's other scratch; `subgroupCut` as Regions has it.
   FollowEach(llvm::IRBuilder<>& b, llvm::Value* const ls[3], llvm::Value* scratch,
-             uint64_t scratchBytes, const std::vector<bool>& subgroupCut);
-  // The scratch bytes per work-item, with the slot.
-  uint64_t scratchBytesPerWorkItem() const { return slotOffset_ + 4; }
+             uint64_t scratchBytes, const std::vector<uint8_t>& subgroupCut);
+  // The scratch bytes per work-item, with the slots.
+  uint64_t scratchBytesPerWorkItem() const { return slotOffset_ + 8; }
+  // The run stamps (kRunStamps): all 0 while every work-item runs each region; in a divergent
+  // round, those it runs get the round's number.
+  llvm::Value* stamps() const { return stamps_; }
+  // Once, at the end of the work-group function's entry: every work-item in run 0.
+  void resetStamps(llvm::IRBuilder<>& b);
   // Before a region runs for every work-item.
   void begin(llvm::IRBuilder<>& b);
   // Work-items [linear, linear + count) returned `next`.
@@ -49,11 +57,12 @@ class FollowEach {
   llvm::Value* items_;
   llvm::Value* slots_;
   uint64_t slotOffset_;
-  std::vector<bool> subgroupCut_;
+  std::vector<uint8_t> subgroupCut_;
+  llvm::Value* stamps_;
+  llvm::AllocaInst* round_;
   llvm::AllocaInst* seen_;
   llvm::AllocaInst* mixed_;
-  llvm::AllocaInst* minCut_;
-  llvm::AllocaInst* minAny_;
+  llvm::AllocaInst* minKey_;
   llvm::AllocaInst* same_;
   llvm::BasicBlock* divergent_ = nullptr;
 };

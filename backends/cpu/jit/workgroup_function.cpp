@@ -164,12 +164,14 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   const bool single = regions.functions.size() == 1;
   // Sub-group cuts: follow each work-item's next region (workgroup_dispatch.h).
   std::unique_ptr<FollowEach> each;
-  if (std::find(regions.subgroupCut.begin(), regions.subgroupCut.end(), true) !=
-      regions.subgroupCut.end()) {
+  if (std::find_if(regions.subgroupCut.begin(), regions.subgroupCut.end(), [](uint8_t kind) {
+        return kind != kNotSubgroupCut;
+      }) != regions.subgroupCut.end()) {
     each = std::make_unique<FollowEach>(b, ls, wg->getArg(5), regions.scratchBytesPerWorkItem,
                                         regions.subgroupCut);
     info->scratchBytesPerWorkItem = static_cast<uint32_t>(each->scratchBytesPerWorkItem());
   }
+  llvm::Value* stamps = each ? each->stamps() : llvm::ConstantPointerNull::get(ptr);
   llvm::AllocaInst* next = b.CreateAlloca(b.getInt32Ty(), nullptr, "next.region");
   b.CreateStore(b.getInt32(0), next);
   llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx, "exit", wg);
@@ -205,6 +207,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   llvm::Value* loopLevelEnd =
       loopVF ? b.CreateAnd(ls[0], b.getInt64(~uint64_t{loopVF - 1}), "ls.x.loop") : nullptr;
   if (widenVF > 1) info->widen.width = widenVF;
+  if (each) each->resetStamps(b);
   if (!single) b.CreateBr(dispatch);
   std::vector<llvm::CallInst*> calls;
   for (unsigned k = 0; k < regions.functions.size(); ++k) {
@@ -280,7 +283,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     llvm::Value* extra[kRegionParamCount] = {
         id[0],  id[1],  id[2],   wg->getArg(1), wg->getArg(2), wg->getArg(3), ls[0],
         ls[1],  ls[2],  gc[0],   gc[1],         gc[2],         off[0],        off[1],
-        off[2], linear, workDim, wg->getArg(4), wg->getArg(5)};
+        off[2], linear, workDim, wg->getArg(4), wg->getArg(5), stamps};
     callArgs.insert(callArgs.end(), std::begin(extra), std::end(extra));
     llvm::CallInst* call = lb.CreateCall(region, callArgs);
     calls.push_back(call);
@@ -415,7 +418,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     llvm::Value* extra[kRegionParamCount] = {
         nullptr, nullptr, nullptr, wg->getArg(1), wg->getArg(2), wg->getArg(3), ls[0],
         ls[1],   ls[2],   gc[0],   gc[1],         gc[2],         off[0],        off[1],
-        off[2],  nullptr, workDim, wg->getArg(4), wg->getArg(5)};
+        off[2],  nullptr, workDim, wg->getArg(4), wg->getArg(5), stamps};
     args.insert(args.end(), std::begin(extra), std::end(extra));
     each->buildRounds(wg, regions.functions, args, firstRegionParam + kLocalIdX,
                       firstRegionParam + kLocalLinearId, next, dispatch, exit, &calls);

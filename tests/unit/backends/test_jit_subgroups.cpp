@@ -421,8 +421,7 @@ TEST_CASE(
   for (const char* body : {
            "if (get_local_id(0) < 5) p[get_global_id(0)] = sub_group_reduce_add(1);",
            "if (get_sub_group_local_id() == 0) p[get_global_id(0)] = sub_group_any(1);",
-           // The elected work-item depends on the active ones (the first).
-           "if (get_sub_group_local_id() % 2) p[get_global_id(0)] = sub_group_elect();",
+           "if (get_sub_group_local_id() % 2) p[get_global_id(0)] = intel_sub_group_shuffle(1, 0);",
            "if (p[get_global_id(0)] > 0) sub_group_barrier(CLK_LOCAL_MEM_FENCE);",
            "for (int i = 0; i < p[0]; ++i) p[get_global_id(0)] += sub_group_broadcast(i, 0);",
        }) {
@@ -715,6 +714,107 @@ TEST_CASE(
     uint32_t mx = *std::max_element(in.begin() + i / S * S, in.begin() + i / S * S + S);
     uint32_t lane = i % S;
     REQUIRE(out[i] == (lane + 1 < S ? mx : mx + 100) + 1000 * blk[lane]);
+  }
+}
+
+TEST_CASE(
+    "Given non-uniform sub-group operations reached by some lanes of a sub-group, then the "
+    "lanes that arrive together take part, and the sub-group meets again after the branch",
+    "[jit][subgroups]") {
+  const char* body = R"(
+kernel void nu(global const int* in, global int* out, uint mask) {
+  size_t gid = get_global_id(0);
+  int x = in[gid];
+  uint lane = get_sub_group_local_id();
+  int r[11] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  if ((mask >> (lane % 32)) & 1) {
+    r[0] = sub_group_non_uniform_reduce_add(x);
+    r[1] = sub_group_non_uniform_scan_inclusive_add(x);
+    r[2] = sub_group_non_uniform_scan_exclusive_max(x);
+    r[3] = sub_group_non_uniform_all(x > -3);
+    r[4] = sub_group_non_uniform_any(x == 4);
+    r[5] = sub_group_non_uniform_all_equal(x / 100);
+    r[6] = sub_group_elect();
+    r[7] = sub_group_broadcast_first(x);
+    uint4 b = sub_group_ballot(x > 0);
+    r[8] = b.x;
+    r[9] = b.y;
+  } else {
+    r[0] = sub_group_non_uniform_reduce_max(x);
+  }
+  r[10] = sub_group_reduce_add(x);
+  for (int k = 0; k < 11; ++k) out[gid * 11 + k] = r[k];
+}
+)";
+  for (uint32_t required : {0u, 4u, 32u, 64u}) {
+    std::string source = required ? "__attribute__((intel_reqd_sub_group_size(" +
+                                        std::to_string(required) + ")))" + body
+                                  : body;
+    for (int widen : {16, 0}) {
+      auto m = buildOpenCL(source, widen);
+      const CompiledKernel& k = kernelOf(m, "nu");
+      const uint32_t S = k.subgroupSize;
+      for (uint32_t mask : {0x55555555u, 0xFFFFFFFEu, 0x1u, 0xF0F0F0F0u, 0xFFFFFFFFu, 0u}) {
+        for (uint32_t local : {64u, 37u}) {
+          INFO("size " << S << ", TESSERA_WIDEN " << widen << ", mask " << mask << ", local size "
+                       << local);
+          const uint32_t groups = 2, n = groups * local;
+          std::vector<int32_t> in(n), out(11 * n, -7);
+          for (uint32_t i = 0; i < n; ++i) in[i] = int32_t(i * 5 % 13) - 4;
+          ArgBuffer args(k);
+          args.set(0, static_cast<const int32_t*>(in.data())).set(1, out.data()).set(2, mask);
+          launch(k, args.data(), dims1(groups, local), pool());
+          for (uint32_t g = 0; g < groups; ++g)
+            for (uint32_t first = 0; first < local; first += S) {
+              const uint32_t size = std::min(S, local - first);
+              auto on = [&](uint32_t lane) { return (mask >> (lane % 32)) & 1; };
+              const int32_t* x = in.data() + g * local + first;
+              for (uint32_t lane = 0; lane < size; ++lane) {
+                const int32_t* got = out.data() + 11 * (g * local + first + lane);
+                int32_t all = 0;
+                for (uint32_t j = 0; j < size; ++j) all += x[j];
+                REQUIRE(got[10] == all);
+                if (!on(lane)) {
+                  int32_t mx = INT32_MIN;
+                  for (uint32_t j = 0; j < size; ++j)
+                    if (!on(j)) mx = std::max(mx, x[j]);
+                  REQUIRE(got[0] == mx);
+                  continue;
+                }
+                int32_t sum = 0, upTo = 0, maxBefore = INT32_MIN, firstX = 0;
+                bool allOf = true, anyOf = false, same = true, seen = false;
+                uint32_t firstLane = 0;
+                uint64_t ballot = 0;
+                for (uint32_t j = 0; j < size; ++j) {
+                  if (!on(j)) continue;
+                  if (!seen) firstLane = j, firstX = x[j], seen = true;
+                  sum += x[j];
+                  if (j <= lane) upTo += x[j];
+                  if (j < lane) maxBefore = std::max(maxBefore, x[j]);
+                  allOf = allOf && x[j] > -3;
+                  anyOf = anyOf || x[j] == 4;
+                  same = same && x[j] / 100 == firstX / 100;
+                  if (x[j] > 0) ballot |= uint64_t{1} << j;
+                }
+                const int32_t want[10] = {sum,
+                                          upTo,
+                                          maxBefore,
+                                          int32_t(allOf),
+                                          int32_t(anyOf),
+                                          int32_t(same),
+                                          int32_t(lane == firstLane),
+                                          firstX,
+                                          int32_t(uint32_t(ballot)),
+                                          int32_t(uint32_t(ballot >> 32))};
+                for (int c = 0; c < 10; ++c) {
+                  INFO("result " << c << " of lane " << lane << " in the sub-group at " << first);
+                  REQUIRE(got[c] == want[c]);
+                }
+              }
+            }
+        }
+      }
+    }
   }
 }
 
