@@ -280,8 +280,9 @@ constexpr JitPass kPipeline[] = {
      "how many work-items a widened iteration runs (CompileOptions::widen, the host's vector "
      "width), one plan for the module's kernels"},
     {"subgroup-uniformity", PassScope::Kernel, subgroupUniformity,
-     "a kernel whose sub-group operations lie under control flow that may differ between "
-     "work-items fails to build; after simplification (values out of allocas), before regions"},
+     "a kernel whose uniform sub-group operations lie under control flow that may differ between "
+     "the lanes of a sub-group fails to build, then the sub-group ids become arithmetic; after "
+     "simplification (values out of allocas), before regions"},
     {"static-locals", PassScope::Kernel, staticLocals,
      "offsets of the static __local variables this kernel reaches, used by all its regions"},
     {"prefetch", PassScope::Kernel, prefetch,

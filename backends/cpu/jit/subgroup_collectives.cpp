@@ -4,25 +4,25 @@
 // !intel_reqd_sub_group_size), which must be one of kSubgroupSizes, else kDefaultSubgroupSize.
 //
 // Operations that need other work-items' values (reductions, scans, broadcasts, votes, ballots,
-// shuffles) exchange them through scratch: each call site gets an exchange slot per work-item (a
-// kernel alloca, which the region pass keeps per work-item in scratch, structure of arrays), and a
-// cut after the stores (a barrier: barrier_regions.cpp cuts there). Every work-item of the group
-// has stored its value when the region after the cut runs, so each work-item reads the slots of its
-// sub-group (__tessera_lane_slot, which the region pass turns into the address of another
-// work-item's copy of the slot) and computes its result: a fold over the sub-group's lanes in lane
-// order (reduce; a scan keeps lanes up to its own, a clustered reduction those of its cluster), or
-// one lane's value (broadcast, shuffles). Each slot is double-buffered by a per-work-item phase
-// that flips at each arrival: a work-item that comes back to the same call site (a loop) within the
-// region after the cut writes the other buffer, not the one its sub-group is still reading.
+// shuffles, elect) exchange them through scratch: each call site gets an exchange slot per
+// work-item (a kernel alloca, which the region pass keeps per work-item in scratch, structure of
+// arrays), and a cut after the stores (a barrier: barrier_regions.cpp cuts there). The work-items
+// of a sub-group that reach the cut together have all stored their values when the region after it
+// runs, so each reads the slots of its sub-group (__tessera_lane_slot, which the region pass turns
+// into the address of another work-item's copy of the slot) and computes its result: a fold over
+// the lanes in lane order (reduce; a scan keeps lanes up to its own, a clustered reduction those
+// of its cluster), or one lane's value (broadcast, shuffles). A call site that can be reached
+// again from its own cut without another cut in between (a loop around it alone) has its slot
+// double-buffered by a per-work-item phase that flips at each arrival: a work-item that comes back
+// within the region after the cut writes the other buffer, not the one its sub-group is reading.
 //
-// Whole sub-groups reach a cut together: the work-group function follows each work-item's path
-// (workgroup_dispatch.h), so `if (get_sub_group_id() == 0) sub_group_reduce_add(...)` runs the
-// region after the cut for sub-group 0 alone. A sub-group operation (or sub_group_barrier) under
-// control flow that may differ between the lanes of a sub-group fails the build
-// (subgroup_uniformity.cpp) rather than compute a wrong answer. Lanes are therefore always
-// converged: a non-uniform operation's active lanes are the whole sub-group, and elect() picks its
-// first work-item.
-#include <llvm/Analysis/PostDominators.h>
+// The work-group function follows each work-item's path (workgroup_dispatch.h), so
+// `if (get_sub_group_id() == 0) sub_group_reduce_add(...)` runs the region after the cut for
+// sub-group 0 alone. Uniform operations (OpGroup*, the Intel shuffles, sub_group_barrier) under
+// control flow that may differ between the lanes of a sub-group fail the build
+// (subgroup_uniformity.cpp) rather than compute a wrong answer. Non-uniform ones (OpGroupNonUniform*)
+// may be reached by some lanes only: those that run the region after the cut together take part
+// (equal run stamps, __tessera_subgroup_active); elect() picks the first of them.
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>

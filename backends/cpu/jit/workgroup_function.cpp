@@ -1,7 +1,7 @@
 // Pass: the exported work-group function. Its entry loads the launch context and the arguments
 // once (through noalias pointers, so nothing reloads them); then for each region a z/y/x loop nest
 // over the work-items calls the region, and a dispatcher picks the next region from what the last
-// work-item returned. The innermost loop is marked parallel (llvm.loop.parallel_accesses over the
+// work-item returned (with sub-group cuts, from what each returned: workgroup_dispatch.h). The innermost loop is marked parallel (llvm.loop.parallel_accesses over the
 // region's memory accesses): work-items between two barriers are independent by the OpenCL
 // execution model, which the vectorizer could not prove on its own. Accesses to private (alloca)
 // memory and atomics are left out of the access group, since work-items share those allocas'
