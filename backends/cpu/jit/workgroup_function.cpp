@@ -85,7 +85,15 @@ uint64_t alignTo(uint64_t v, uint64_t a) {
 
 llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& regions,
                                        CompiledKernel* info, WidenPlan widen) {
-  const unsigned widenVF = widen.width;
+  // With sub-group cuts and sub-groups narrower than the width, a widened chunk would span several
+  // sub-groups and read their exchange slots by gathers: the width is then the sub-group size
+  // (at least 4), so that a chunk lies in one sub-group.
+  const bool hasCuts = std::find_if(regions.subgroupCut.begin(), regions.subgroupCut.end(),
+                                    [](uint8_t kind) { return kind != kNotSubgroupCut; }) !=
+                       regions.subgroupCut.end();
+  const unsigned widenVF = hasCuts && widen.width > info->subgroupSize && info->subgroupSize >= 4
+                               ? info->subgroupSize
+                               : widen.width;
   llvm::LLVMContext& ctx = kernel.getContext();
   llvm::Module& m = *kernel.getParent();
   const llvm::DataLayout& dl = m.getDataLayout();
@@ -164,9 +172,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   const bool single = regions.functions.size() == 1;
   // Sub-group cuts: follow each work-item's next region (workgroup_dispatch.h).
   std::unique_ptr<FollowEach> each;
-  if (std::find_if(regions.subgroupCut.begin(), regions.subgroupCut.end(), [](uint8_t kind) {
-        return kind != kNotSubgroupCut;
-      }) != regions.subgroupCut.end()) {
+  if (hasCuts) {
     each = std::make_unique<FollowEach>(b, ls, wg->getArg(5), regions.scratchBytesPerWorkItem,
                                         regions.subgroupCut);
     info->scratchBytesPerWorkItem = static_cast<uint32_t>(each->scratchBytesPerWorkItem());
