@@ -49,7 +49,73 @@ constexpr const char* kCpuExtensions =
     "+cl_khr_int64_extended_atomics,+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_fp16,"
     "+__opencl_c_program_scope_global_variables,+__opencl_c_atomic_order_acq_rel,"
     "+__opencl_c_atomic_order_seq_cst,+cl_khr_3d_image_writes,+__opencl_c_images,"
-    "+__opencl_c_read_write_images,+__opencl_c_3d_image_writes";
+    "+__opencl_c_read_write_images,+__opencl_c_3d_image_writes,+__opencl_c_subgroups,"
+    "+cl_intel_subgroups,+cl_intel_subgroups_short";
+
+// Not cl_khr_subgroups: the device does not advertise it (its spec assumes independent forward
+// progress of sub-groups, which the device does not have), and clang 15 would define its macro only
+// from OpenCL C 2.0. cl_intel_subgroups (any version) and __opencl_c_subgroups (3.0) bring the
+// sub-group functions instead.
+// Sub-group extensions clang 15's -cl-ext does not know (its builtin tables declare the
+// cl_khr_subgroup_* functions once the extension's macro is defined; the cl_intel_subgroups
+// functions come from kIntelSubgroupDeclarations). The JIT implements them all
+// (backends/cpu/jit/subgroup_*.cpp).
+constexpr const char* kSubgroupMacros[] = {
+    "-Dcl_khr_subgroup_extended_types=1",   "-Dcl_khr_subgroup_non_uniform_vote=1",
+    "-Dcl_khr_subgroup_ballot=1",           "-Dcl_khr_subgroup_non_uniform_arithmetic=1",
+    "-Dcl_khr_subgroup_shuffle=1",          "-Dcl_khr_subgroup_shuffle_relative=1",
+    "-Dcl_khr_subgroup_clustered_reduce=1", "-Dcl_intel_subgroups_char=1",
+    "-Dcl_intel_subgroups_long=1",          "-Dcl_intel_required_subgroup_size=1"};
+
+// cl_intel_subgroups (with _short, _char, _long): the shuffles and the buffer block reads and
+// writes, which clang 15 declares only in opencl-c.h (not in the builtin tables used here). The
+// translator turns them into OpSubgroupShuffle*INTEL and OpSubgroupBlock{Read,Write}INTEL
+// (SPV_INTEL_subgroups). Read through -include from an in-memory file outside kMemoryDir.
+constexpr const char* kIntelSubgroupsHeader = "/tessera-opencl-builtins/intel_subgroups.h";
+constexpr const char* kIntelSubgroupDeclarations = R"(
+#if defined(cl_intel_subgroups)
+#define __TESSERA_SHUFFLES(T)                                                           \
+  T __attribute__((overloadable, convergent)) intel_sub_group_shuffle(T, uint);        \
+  T __attribute__((overloadable, convergent)) intel_sub_group_shuffle_xor(T, uint);    \
+  T __attribute__((overloadable, convergent)) intel_sub_group_shuffle_down(T, T, uint); \
+  T __attribute__((overloadable, convergent)) intel_sub_group_shuffle_up(T, T, uint);
+#define __TESSERA_SHUFFLES_N(T)                                                          \
+  __TESSERA_SHUFFLES(T) __TESSERA_SHUFFLES(T##2) __TESSERA_SHUFFLES(T##3)               \
+  __TESSERA_SHUFFLES(T##4) __TESSERA_SHUFFLES(T##8) __TESSERA_SHUFFLES(T##16)
+__TESSERA_SHUFFLES_N(char)
+__TESSERA_SHUFFLES_N(uchar)
+__TESSERA_SHUFFLES_N(short)
+__TESSERA_SHUFFLES_N(ushort)
+__TESSERA_SHUFFLES_N(int)
+__TESSERA_SHUFFLES_N(uint)
+__TESSERA_SHUFFLES_N(long)
+__TESSERA_SHUFFLES_N(ulong)
+__TESSERA_SHUFFLES_N(float)
+#if defined(cl_khr_fp64)
+__TESSERA_SHUFFLES_N(double)
+#endif
+#if defined(cl_khr_fp16)
+__TESSERA_SHUFFLES_N(half)
+#endif
+#undef __TESSERA_SHUFFLES_N
+#undef __TESSERA_SHUFFLES
+#define __TESSERA_BLOCK(S, T, N)                                                         \
+  T##N __attribute__((overloadable, convergent, pure))                                  \
+      intel_sub_group_block_read##S##N(const __global T*);                              \
+  void __attribute__((overloadable, convergent))                                         \
+      intel_sub_group_block_write##S##N(__global T*, T##N);
+#define __TESSERA_BLOCKS(S, T) \
+  __TESSERA_BLOCK(S, T, ) __TESSERA_BLOCK(S, T, 2) __TESSERA_BLOCK(S, T, 4) __TESSERA_BLOCK(S, T, 8)
+__TESSERA_BLOCKS(, uint)
+__TESSERA_BLOCKS(_ui, uint)
+__TESSERA_BLOCKS(_us, ushort)
+__TESSERA_BLOCKS(_uc, uchar)
+__TESSERA_BLOCK(_uc, uchar, 16)
+__TESSERA_BLOCKS(_ul, ulong)
+#undef __TESSERA_BLOCKS
+#undef __TESSERA_BLOCK
+#endif
+)";
 
 // clang runs deep recursions on nested input; give it the stack its own driver gives cc1.
 constexpr unsigned kCompilerStack = 8u << 20;
@@ -114,6 +180,8 @@ std::vector<std::string> clangArguments(const CompileOptions& options) {
   // header-only features in clang 15 (-cl-ext ignores them); the device has both. clang 15 does not
   // know OpenCL C 3.0's __opencl_c_fp16 either (the half type and its builtins, as cl_khr_fp16).
   args.insert(args.end(), {"-D__OPENCL_VERSION__=300", "-D__IMAGE_SUPPORT__=1", "-U__SPIR__"});
+  args.insert(args.end(), std::begin(kSubgroupMacros), std::end(kSubgroupMacros));
+  args.insert(args.end(), {"-include", kIntelSubgroupsHeader});
   if (options.version == OpenCLVersion::CL30) {
     args.insert(args.end(), {"-D__opencl_c_atomic_scope_device=1",
                              "-D__opencl_c_atomic_scope_all_devices=1", "-D__opencl_c_fp16=1"});
@@ -164,6 +232,9 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> inputFileSystem(
                                  llvm::MemoryBuffer::getMemBufferCopy(header.source, header.name));
     if (!added) log += "warning: input header '" + header.name + "' ignored (invalid name)\n";
   }
+  memory->addFile(
+      kIntelSubgroupsHeader, 0,
+      llvm::MemoryBuffer::getMemBuffer(kIntelSubgroupDeclarations, "intel_subgroups.h"));
   std::string sourcePath = std::string(kMemoryDir) + "/" + kSourceName;
   memory->addFile(sourcePath, 0,
                   llvm::MemoryBuffer::getMemBufferCopy(
@@ -296,7 +367,13 @@ std::vector<uint32_t> translateToSpirv(llvm::Module& module, std::string& log) {
   keepInlineDefinitions(module);
   orderBlocksByDominance(module);
   promoteHandleSlots(module);
-  SPIRV::TranslatorOpts opts(SPIRV::VersionNumber::SPIRV_1_0);  // what OpenCL devices take
+  // SPIR-V 1.0, what OpenCL devices take, unless the module needs more: the translator writes the
+  // lowest version its instructions allow, and asserts (aborts) on an instruction the maximum does
+  // not allow. The sub-group builtins of cl_khr_subgroup_{ballot, non_uniform_vote, shuffle, ...}
+  // are OpGroupNonUniform* instructions, SPIR-V 1.3; cl_intel_subgroups' shuffles and block
+  // reads need SPV_INTEL_subgroups.
+  SPIRV::TranslatorOpts opts(SPIRV::VersionNumber::SPIRV_1_3,
+                             {{SPIRV::ExtensionID::SPV_INTEL_subgroups, true}});
   // Type names and qualifiers for clGetKernelArgInfo, as OpStrings.
   opts.setPreserveOCLKernelArgTypeMetadataThroughString(true);
   std::ostringstream out;

@@ -187,6 +187,37 @@ void rematerializeCrossingValues(llvm::Function& kernel) {
   }
 }
 
+// __tessera_lane_slot(slot, lane, bytes) (subgroup_collectives.cpp): `slot` is this work-item's
+// copy of a scratch slot, laid out structure of arrays (slot offset * work-items + id * bytes),
+// so work-item `lane`'s copy lies (lane - id) * bytes away.
+// __tessera_subgroup_active(lane): work-item `lane`'s run stamp equals this one's.
+void resolveLaneSlots(llvm::Function& region, llvm::Value* wiLinear, llvm::Value* stamps) {
+  std::vector<llvm::CallInst*> calls;
+  for (llvm::BasicBlock& bb : region)
+    for (llvm::Instruction& i : bb)
+      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i))
+        if (call->getCalledFunction() &&
+            (call->getCalledFunction()->getName() == kLaneSlotFunction ||
+             call->getCalledFunction()->getName() == kSubgroupActiveFunction))
+          calls.push_back(call);
+  for (llvm::CallInst* call : calls) {
+    llvm::IRBuilder<> b(call);
+    if (call->getCalledFunction()->getName() == kSubgroupActiveFunction) {
+      llvm::Type* i32 = b.getInt32Ty();
+      llvm::Value* theirs =
+          b.CreateLoad(i32, b.CreateInBoundsGEP(i32, stamps, call->getArgOperand(0)));
+      llvm::Value* mine = b.CreateLoad(i32, b.CreateInBoundsGEP(i32, stamps, wiLinear));
+      call->replaceAllUsesWith(b.CreateICmpEQ(theirs, mine));
+      call->eraseFromParent();
+      continue;
+    }
+    llvm::Value* delta =
+        b.CreateMul(b.CreateSub(call->getArgOperand(1), wiLinear), call->getArgOperand(2));
+    call->replaceAllUsesWith(b.CreateGEP(b.getInt8Ty(), call->getArgOperand(0), delta));
+    call->eraseFromParent();
+  }
+}
+
 }  // namespace
 
 bool isWorkGroupBarrier(const llvm::Instruction& i) {
@@ -209,7 +240,11 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
   }
   std::vector<llvm::BasicBlock*> barrierBlocks;  // barrierBlocks[j-1] for region j
   std::vector<llvm::BasicBlock*> starts{&kernel.getEntryBlock()};
+  out->subgroupCut.assign(1, kNotSubgroupCut);
   for (llvm::Instruction* barrier : barriers) {
+    out->subgroupCut.push_back(barrier->getMetadata(kNonUniformCutMetadata) ? kNonUniformCut
+                               : barrier->getMetadata(kSubgroupCutMetadata) ? kUniformCut
+                                                                            : kNotSubgroupCut);
     llvm::BasicBlock* bar = barrier->getParent()->splitBasicBlock(barrier, "barrier");
     llvm::BasicBlock* next = bar->splitBasicBlock(barrier->getNextNode(), "after.barrier");
     barrier->eraseFromParent();
@@ -379,6 +414,7 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
       if (a->use_empty()) a->eraseFromParent();
     }
     replaceStaticLocals(*region, locals, region->getArg(first + kLocalMem), br);
+    resolveLaneSlots(*region, wiLinear, region->getArg(first + kRunStamps));
     replaceWorkItemBuiltins(*region, first);
     out->functions.push_back(region);
   }

@@ -1,5 +1,6 @@
-// Atomics, fences and group operations at sub-group scope. Atomics become atomicrmw / cmpxchg /
-// atomic load and store, seq_cst whatever the requested semantics (stronger than asked is allowed).
+// Atomics and fences (sub-group operations: subgroup_collectives.cpp). Atomics become atomicrmw /
+// cmpxchg / atomic load and store, seq_cst whatever the requested semantics (stronger than asked is
+// allowed).
 #include <llvm/IR/Constants.h>
 
 #include "backends/cpu/jit/builtin_lowering.h"
@@ -12,38 +13,9 @@ llvm::Value* rmw(Builder& b, llvm::AtomicRMWInst::BinOp op, llvm::Value* ptr, ll
                            llvm::AtomicOrdering::SequentiallyConsistent);
 }
 
-// The identity of a group operation's exclusive scan.
-llvm::Value* identity(llvm::Type* t, llvm::StringRef op) {
-  bool fp = t->isFPOrFPVectorTy();
-  if (op.endswith("Add")) return llvm::Constant::getNullValue(t);
-  if (op.endswith("Mul")) return fp ? fconst(t, 1.0) : llvm::ConstantInt::get(t, 1);
-  unsigned bits = t->getScalarSizeInBits();
-  if (op == "FMin") return llvm::ConstantFP::getInfinity(t, false);
-  if (op == "FMax") return llvm::ConstantFP::getInfinity(t, true);
-  if (op == "UMin") return llvm::ConstantInt::get(t, llvm::APInt::getMaxValue(bits));
-  if (op == "SMin") return llvm::ConstantInt::get(t, llvm::APInt::getSignedMaxValue(bits));
-  if (op == "UMax") return llvm::ConstantInt::get(t, 0);
-  return llvm::ConstantInt::get(t, llvm::APInt::getSignedMinValue(bits));  // SMax
-}
-
 }  // namespace
 
 void addAtomicBuiltins(Table& m) {
-  // Group operations at sub-group scope (3): sub-groups have one work-item, so a reduction or
-  // an inclusive scan is the value itself, an exclusive scan the identity, a broadcast the value.
-  // Work-group scope is lowered by the collectives pass (refusal() refuses what it left).
-  for (const char* op :
-       {"FAdd", "IAdd", "FMin", "UMin", "SMin", "FMax", "UMax", "SMax", "FMul", "IMulKHR"}) {
-    std::string opName = op;
-    m[std::string("__spirv_Group") + op] = [opName](Builder&, llvm::CallInst* c,
-                                                    const Args& a) -> llvm::Value* {
-      if (constantArg(a[1]) == 2) return identity(c->getType(), opName);  // ExclusiveScan
-      return a[2];
-    };
-  }
-  for (const char* n : {"__spirv_GroupBroadcast", "__spirv_GroupAll", "__spirv_GroupAny"}) {
-    m[n] = [](Builder&, llvm::CallInst*, const Args& a) { return a[1]; };
-  }
   // Atomics: (pointer, scope, semantics[, value]).
   auto atomic = [&](const char* name, llvm::AtomicRMWInst::BinOp op) {
     m[name] = [op](Builder& b, llvm::CallInst*, const Args& a) { return rmw(b, op, a[0], a[3]); };

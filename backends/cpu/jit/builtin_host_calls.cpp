@@ -149,8 +149,7 @@ std::string refusal(llvm::StringRef base, llvm::CallInst* call) {
   }
   if (base.startswith("__spirv_Group") && base != "__spirv_GroupWaitEvents") {
     if (constantArg(call->getArgOperand(0)) != 3) {
-      return "work-group collective (" + base.str() +
-             ") is not supported: only sub-group scope (size 1)";
+      return "work-group collective (" + base.str() + ") is not supported at this scope";
     }
   }
   return "";

@@ -61,6 +61,9 @@ enum RegionParam : unsigned {
   kWorkDim,  // i64 like the above
   kLocalMem,
   kScratch,  // ptr
+  // ptr: each work-item's run stamp (u32 by local linear id, workgroup_dispatch.h): the work-items
+  // of a sub-group that run a region together have equal stamps (null without sub-group cuts).
+  kRunStamps,
   kRegionParamCount
 };
 
@@ -129,6 +132,41 @@ void copyWrittenByValArgs(llvm::Function& kernel);
 // lowerBuiltins to refuse.
 void lowerWorkGroupCollectives(llvm::Module& m);
 
+// subgroup_collectives.cpp: the kernel's sub-group size (required by !intel_reqd_sub_group_size,
+// which must be one of kSubgroupSizes, else kDefaultSubgroupSize; written in the kernel's
+// attributes kSubgroupSizeAttribute and kRequiredSubgroupSizeAttribute, 0 when not required), and
+// its sub-group operations: those that need other work-items' values exchange them through
+// per-work-item slots and a cut (a barrier tagged kSubgroupCutMetadata, as is every
+// sub_group_barrier), the others (ids, sizes, masks, ballot arithmetic, block reads and writes)
+// become arithmetic (subgroup_builtins.cpp). False (and `error`) for an unsupported required size.
+inline constexpr const char* kSubgroupSizeAttribute = "tessera-subgroup-size";
+inline constexpr const char* kRequiredSubgroupSizeAttribute = "tessera-required-subgroup-size";
+inline constexpr const char* kSubgroupCutMetadata = "tessera.subgroup_cut";
+// The cut of a non-uniform operation (cl_khr_subgroup_non_uniform_*, ballot, elect): allowed under
+// control flow that differs between a sub-group's lanes; its active lanes are those that arrived
+// together (__tessera_subgroup_active).
+inline constexpr const char* kNonUniformCutMetadata = "tessera.subgroup_cut_non_uniform";
+enum SubgroupCutKind : uint8_t { kNotSubgroupCut = 0, kNonUniformCut = 1, kUniformCut = 2 };
+// i1 __tessera_subgroup_active(i64 lane): whether local linear id `lane` runs the current region
+// together with this work-item (equal run stamps, kRunStamps); formRegions resolves it.
+inline constexpr const char* kSubgroupActiveFunction = "__tessera_subgroup_active";
+// ptr __tessera_lane_slot(ptr slot, i64 lane, i64 bytes): the address of local linear id `lane`'s
+// copy of the exchange slot `slot` (a kernel alloca of `bytes` bytes); formRegions resolves it
+// once the slot lives in scratch.
+inline constexpr const char* kLaneSlotFunction = "__tessera_lane_slot";
+
+bool lowerSubgroups(llvm::Function& kernel, std::string* error);
+// subgroup_builtins.cpp: Operations (elect, ballot arithmetic, block reads and writes;
+// lowerSubgroups lowers them) or Ids (the BuiltIn ids, sizes and masks; after
+// checkSubgroupUniformity, which counts the sub-group id and size as uniform within a sub-group).
+enum class SubgroupBuiltins { Operations, Ids };
+void lowerSubgroupLocalBuiltins(llvm::Function& kernel, uint64_t subgroupSize,
+                                SubgroupBuiltins which);
+// subgroup_uniformity.cpp: false (and `error`) when a cut tagged kSubgroupCutMetadata lies under
+// control flow that may differ between the work-items of a sub-group; then the sub-group ids
+// become arithmetic. On the simplified kernel.
+bool checkSubgroupUniformity(llvm::Function& kernel, std::string* error);
+
 // builtin_library.cpp: OpenCL.std ext-insts, relational ops and atomics become IR. Leaves
 // __spirv_ControlBarrier and work-item builtins alone. False (and `error`) on an unknown builtin.
 bool lowerBuiltins(llvm::Module& m, std::string* error);
@@ -174,6 +212,11 @@ bool isWorkGroupBarrier(const llvm::Instruction& i);
 struct Regions {
   std::vector<llvm::Function*> functions;
   uint32_t scratchBytesPerWorkItem = 0;
+  // Per region: what starts it: kNotSubgroupCut (the entry, a work-group barrier),
+  // kNonUniformCut (kNonUniformCutMetadata: the work-items of a sub-group that arrive together
+  // take part) or kUniformCut (kSubgroupCutMetadata: whole sub-groups arrive). When any is a cut,
+  // the work-group function follows each work-item's next region (workgroup_dispatch.cpp).
+  std::vector<uint8_t> subgroupCut;
 };
 bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Regions* out,
                  std::string* error);
@@ -183,6 +226,11 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
 // cache lines or more (tiled kernels' next tile). Returns how many it inserted. Runs before
 // formRegions, unless CompileOptions::prefetch is 0 (TESSERA_PREFETCH=0).
 unsigned prefetchAcrossBarriers(llvm::Function& kernel);
+
+// On a region: its widened copies run only where lane 0's local linear id is a multiple of the
+// width (workgroup_function.cpp checks the row), which the stride analysis may count on
+// (lane_strides.cpp: the sub-group of lane 0 then holds the whole chunk when the width divides S).
+inline constexpr const char* kLinearAlignedAttribute = "tessera-linear-aligned";
 
 // widen.cpp: a copy of `region` that runs VF consecutive work-items in x (from its kLocalIdX
 // argument on) with vector instructions, or null (and `why`) when the region cannot be widened.

@@ -134,9 +134,25 @@ bool planWidening(PipelineState& s) {
   // One record per kernel, in order, for the kernel passes to fill.
   for (llvm::Function* kernel : s.kernels) {
     s.result.kernels.emplace_back();
-    s.result.kernels.back().name = kernel->getName().str();
+    CompiledKernel& info = s.result.kernels.back();
+    info.name = kernel->getName().str();
+    uint64_t size = 0, required = 0;
+    if (!kernel->getFnAttribute(kSubgroupSizeAttribute).getValueAsString().getAsInteger(10, size))
+      info.subgroupSize = static_cast<uint32_t>(size);
+    if (!kernel->getFnAttribute(kRequiredSubgroupSizeAttribute)
+             .getValueAsString()
+             .getAsInteger(10, required))
+      info.requiredSubgroupSize = static_cast<uint32_t>(required);
   }
   return true;
+}
+
+bool subgroups(PipelineState& s) {
+  return lowerSubgroups(*s.kernel, s.error);
+}
+
+bool subgroupUniformity(PipelineState& s) {
+  return checkSubgroupUniformity(*s.kernel, s.error);
 }
 
 bool staticLocals(PipelineState& s) {
@@ -266,6 +282,10 @@ constexpr JitPass kPipeline[] = {
     {"byval-copies", PassScope::Kernel, onKernel<copyWrittenByValArgs>,
      "by-value arguments the kernel writes copied to allocas; after inlining (writes by helpers "
      "are seen), before regions (the copy is then kept per work-item)"},
+    {"subgroups", PassScope::Kernel, subgroups,
+     "the kernel's sub-group size; sub-group operations become exchanges through per-work-item "
+     "slots around a cut (a barrier) and arithmetic on the work-item's position; after inlining "
+     "(one function per kernel), before builtins, which would refuse them"},
     {"workgroup-collectives", PassScope::Module, onModule<lowerWorkGroupCollectives>,
      "work-group reduce/scan/broadcast/all/any become a static __local accumulator and barriers; "
      "before static-locals and regions, which must see both, and before builtins, which refuses "
@@ -280,6 +300,10 @@ constexpr JitPass kPipeline[] = {
     {"plan-widening", PassScope::Module, planWidening,
      "how many work-items a widened iteration runs (CompileOptions::widen, the host's vector "
      "width), one plan for the module's kernels"},
+    {"subgroup-uniformity", PassScope::Kernel, subgroupUniformity,
+     "a kernel whose uniform sub-group operations lie under control flow that may differ between "
+     "the lanes of a sub-group fails to build, then the sub-group ids become arithmetic; after "
+     "simplification (values out of allocas), before regions"},
     {"static-locals", PassScope::Kernel, staticLocals,
      "offsets of the static __local variables this kernel reaches, used by all its regions"},
     {"prefetch", PassScope::Kernel, prefetch,

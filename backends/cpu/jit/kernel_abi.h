@@ -88,7 +88,9 @@ struct CompiledKernel {
   std::vector<KernelArgInfo> args;
   uint32_t argBufferSize = 0;
   uint32_t staticLocalBytes = 0;         // the static __local variables this kernel reaches
-  uint32_t scratchBytesPerWorkItem = 0;  // 0 when the kernel has no barrier
+  // 0 when the kernel has no barrier and no sub-group operation that exchanges values (those are
+  // cut like barriers, and counted in barrierCount).
+  uint32_t scratchBytesPerWorkItem = 0;
   // Stack the work-group function needs (its frame and those of module functions it may call),
   // measured when it was compiled (jit/stack_sizes.cpp). Its private variables live there, except
   // those kept across barriers (in scratch). The launcher runs it on a stack of this size plus a

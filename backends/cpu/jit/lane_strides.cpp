@@ -67,6 +67,11 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
           else if (cb && cb->getValue().isMask())
             r = withinMultiples(a, uint64_t{1} << cb->getValue().countTrailingOnes(), true, false,
                                 depth + 1);
+          // x & -2^k, x rounded down to a multiple of 2^k (InstCombine's x - x % 2^k): a
+          // quotient's stride.
+          else if (cb && (-cb->getValue()).isPowerOf2() && cb->getValue().countTrailingZeros() < 31)
+            r = withinMultiples(a, uint64_t{1} << cb->getValue().countTrailingZeros(), false, false,
+                                depth + 1);
           break;
         case llvm::Instruction::URem:
         case llvm::Instruction::SRem:
@@ -164,6 +169,8 @@ uint64_t LaneStrides::laneZeroAlign(llvm::Value* v, int depth) {
     return pow2(llvm::computeKnownBits(v, dl_).countMinTrailingZeros());
   }
   if (v == f_.getArg(first_ + kLocalIdX)) return vf_;
+  if (v == f_.getArg(first_ + kLocalLinearId) && f_.hasFnAttribute(kLinearAlignedAttribute))
+    return vf_;
   auto* i = llvm::dyn_cast<llvm::Instruction>(v);
   if (i == nullptr || depth > 32 || !spend()) return 1;
   auto op = [&](unsigned k) { return laneZeroAlign(i->getOperand(k), depth + 1); };

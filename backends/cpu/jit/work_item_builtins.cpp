@@ -86,14 +86,6 @@ void replaceWorkItemBuiltins(llvm::Function& region, unsigned first) {
           globalIdNoOffset(0));
     } else if (name == "WorkDim") {
       r = arg(kWorkDim);
-    } else if (name == "SubgroupSize" || name == "SubgroupMaxSize") {
-      r = b.getInt64(1);
-    } else if (name == "NumSubgroups" || name == "NumEnqueuedSubgroups") {
-      r = b.CreateMul(b.CreateMul(ls.v[0], ls.v[1]), ls.v[2]);
-    } else if (name == "SubgroupId") {
-      r = arg(kLocalLinearId);
-    } else if (name == "SubgroupLocalInvocationId") {
-      r = b.getInt64(0);
     } else {
       continue;  // left for the unknown-builtin check
     }

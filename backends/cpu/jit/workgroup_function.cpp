@@ -1,7 +1,7 @@
 // Pass: the exported work-group function. Its entry loads the launch context and the arguments
 // once (through noalias pointers, so nothing reloads them); then for each region a z/y/x loop nest
 // over the work-items calls the region, and a dispatcher picks the next region from what the last
-// work-item returned. The innermost loop is marked parallel (llvm.loop.parallel_accesses over the
+// work-item returned (with sub-group cuts, from what each returned: workgroup_dispatch.h). The innermost loop is marked parallel (llvm.loop.parallel_accesses over the
 // region's memory accesses): work-items between two barriers are independent by the OpenCL
 // execution model, which the vectorizer could not prove on its own. Accesses to private (alloca)
 // memory and atomics are left out of the access group, since work-items share those allocas'
@@ -15,6 +15,10 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include "backends/cpu/jit/jit_passes.h"
+#include "backends/cpu/jit/workgroup_dispatch.h"
+
+#include <algorithm>
+#include <memory>
 
 namespace tessera::backends::cpu::jit {
 namespace {
@@ -81,7 +85,15 @@ uint64_t alignTo(uint64_t v, uint64_t a) {
 
 llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& regions,
                                        CompiledKernel* info, WidenPlan widen) {
-  const unsigned widenVF = widen.width;
+  // With sub-group cuts and sub-groups narrower than the width, a widened chunk would span several
+  // sub-groups and read their exchange slots by gathers: the width is then the sub-group size
+  // (at least 4), so that a chunk lies in one sub-group.
+  const bool hasCuts = std::find_if(regions.subgroupCut.begin(), regions.subgroupCut.end(),
+                                    [](uint8_t kind) { return kind != kNotSubgroupCut; }) !=
+                       regions.subgroupCut.end();
+  const unsigned widenVF = hasCuts && widen.width > info->subgroupSize && info->subgroupSize >= 4
+                               ? info->subgroupSize
+                               : widen.width;
   llvm::LLVMContext& ctx = kernel.getContext();
   llvm::Module& m = *kernel.getParent();
   const llvm::DataLayout& dl = m.getDataLayout();
@@ -158,6 +170,14 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   info->barrierCount = static_cast<uint32_t>(regions.functions.size() - 1);
 
   const bool single = regions.functions.size() == 1;
+  // Sub-group cuts: follow each work-item's next region (workgroup_dispatch.h).
+  std::unique_ptr<FollowEach> each;
+  if (hasCuts) {
+    each = std::make_unique<FollowEach>(b, ls, wg->getArg(5), regions.scratchBytesPerWorkItem,
+                                        regions.subgroupCut);
+    info->scratchBytesPerWorkItem = static_cast<uint32_t>(each->scratchBytesPerWorkItem());
+  }
+  llvm::Value* stamps = each ? each->stamps() : llvm::ConstantPointerNull::get(ptr);
   llvm::AllocaInst* next = b.CreateAlloca(b.getInt32Ty(), nullptr, "next.region");
   b.CreateStore(b.getInt32(0), next);
   llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx, "exit", wg);
@@ -188,10 +208,12 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   // local size 18 -> 38 GFLOP/s, the reduction 30 -> 37 GB/s in one run). Not when the width is
   // forced (TESSERA_WIDEN=n), nor for regions without a loop (tiled SGEMM's tile steps lost a
   // sixth when the bigger work-group function carried a level they never use).
-  const unsigned loopVF = !widen.everyRegion && widenVF >= 8 ? 4 * widenVF : 0;
+  // Nor with sub-group cuts: 4 x VF lanes would span several sub-groups (gathers of their slots).
+  const unsigned loopVF = !widen.everyRegion && widenVF >= 8 && !each ? 4 * widenVF : 0;
   llvm::Value* loopLevelEnd =
       loopVF ? b.CreateAnd(ls[0], b.getInt64(~uint64_t{loopVF - 1}), "ls.x.loop") : nullptr;
   if (widenVF > 1) info->widen.width = widenVF;
+  if (each) each->resetStamps(b);
   if (!single) b.CreateBr(dispatch);
   std::vector<llvm::CallInst*> calls;
   for (unsigned k = 0; k < regions.functions.size(); ++k) {
@@ -221,6 +243,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         WidenStats* stats = regionLevels[l].first == widenVF ? &info->widen : &scratch;
         std::string why;
         uint32_t checked = stats->checkedBranches;
+        if (each) region->addFnAttr(kLinearAlignedAttribute);
         llvm::Function* fn =
             widenRegion(*region, firstRegionParam, regionLevels[l].first, stats, &why);
         if (fn == nullptr) {
@@ -241,6 +264,10 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     llvm::BasicBlock* latch[3];
     llvm::PHINode* id[3];
     llvm::BasicBlock* pre = llvm::BasicBlock::Create(ctx, "region" + llvm::Twine(k), wg);
+    if (each) {
+      llvm::IRBuilder<> pb(pre);
+      each->begin(pb);
+    }
     if (single) {
       b.CreateBr(pre);
     } else {
@@ -262,11 +289,15 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     llvm::Value* extra[kRegionParamCount] = {
         id[0],  id[1],  id[2],   wg->getArg(1), wg->getArg(2), wg->getArg(3), ls[0],
         ls[1],  ls[2],  gc[0],   gc[1],         gc[2],         off[0],        off[1],
-        off[2], linear, workDim, wg->getArg(4), wg->getArg(5)};
+        off[2], linear, workDim, wg->getArg(4), wg->getArg(5), stamps};
     callArgs.insert(callArgs.end(), std::begin(extra), std::end(extra));
     llvm::CallInst* call = lb.CreateCall(region, callArgs);
     calls.push_back(call);
-    if (!single) lb.CreateStore(call, next);
+    if (each) {
+      each->record(lb, call, linear, 1);
+    } else if (!single) {
+      lb.CreateStore(call, next);
+    }
     // Latches, innermost first.
     llvm::BasicBlock* after =
         llvm::BasicBlock::Create(ctx, "region" + llvm::Twine(k) + ".done", wg);
@@ -288,7 +319,12 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         back->setMetadata(llvm::LLVMContext::MD_loop, loop);
       }
     }
-    llvm::BranchInst::Create(single ? exit : dispatch, after);
+    if (each) {
+      llvm::IRBuilder<> ab(after);
+      each->end(ab, next, dispatch);
+    } else {
+      llvm::BranchInst::Create(single ? exit : dispatch, after);
+    }
     if (!levels.empty()) {
       // y header -> each level's widened x loop -> the scalar x loop over [last end, ls.x).
       llvm::BasicBlock* yHeader = header[1];
@@ -306,14 +342,20 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         llvm::BasicBlock* nextCheck = l + 1 < levels.size() ? nullptr : scheck;
         auto* vdone = llvm::BasicBlock::Create(ctx, "wi.xv.done", wg, header[0]);
         llvm::IRBuilder<> cb(vcheck);
-        cb.CreateCondBr(cb.CreateICmpULT(start, level.end), vbody, vdone);
-        llvm::IRBuilder<> vb(vbody);
-        llvm::PHINode* lxv = vb.CreatePHI(i64, 2, "lxv");
-        lxv->addIncoming(start, vcheck);
         if (row == nullptr) {
           llvm::IRBuilder<> rb(yHeader->getFirstNonPHI());
           row = rb.CreateMul(rb.CreateAdd(rb.CreateMul(id[2], ls[1]), id[1]), ls[0]);
         }
+        llvm::Value* run = cb.CreateICmpULT(start, level.end);
+        // With sub-group cuts, the widened regions count on lane 0's linear id being a multiple
+        // of the width (kLinearAlignedAttribute): rows that do not start at one run scalar.
+        if (each)
+          run = cb.CreateAnd(run, cb.CreateICmpEQ(cb.CreateAnd(row, cb.getInt64(level.width - 1)),
+                                                  cb.getInt64(0)));
+        cb.CreateCondBr(run, vbody, vdone);
+        llvm::IRBuilder<> vb(vbody);
+        llvm::PHINode* lxv = vb.CreatePHI(i64, 2, "lxv");
+        lxv->addIncoming(start, vcheck);
         std::vector<llvm::Value*> vargs = callArgs;
         vargs[firstRegionParam + kLocalIdX] = lxv;
         vargs[firstRegionParam + kLocalLinearId] = vb.CreateAdd(row, lxv);
@@ -326,7 +368,11 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
           auto* vbail = llvm::BasicBlock::Create(ctx, "wi.xv.bail", wg, header[0]);
           vb.CreateCondBr(vb.CreateICmpEQ(vcall, vb.getInt32(kWidenBail)), vbail, vok);
           vb.SetInsertPoint(vok);
-          if (!single) vb.CreateStore(vcall, next);
+          if (each) {
+            each->record(vb, vcall, vb.CreateAdd(row, lxv), level.width);
+          } else if (!single) {
+            vb.CreateStore(vcall, next);
+          }
           vb.CreateBr(vlatch);
           llvm::IRBuilder<> bb(vbail);
           llvm::PHINode* lxs = bb.CreatePHI(i64, 2, "lxs");
@@ -336,13 +382,21 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
           sargs[firstRegionParam + kLocalLinearId] = bb.CreateAdd(row, lxs);
           llvm::CallInst* scall = bb.CreateCall(region, sargs);
           calls.push_back(scall);
-          if (!single) bb.CreateStore(scall, next);
+          if (each) {
+            each->record(bb, scall, bb.CreateAdd(row, lxs), 1);
+          } else if (!single) {
+            bb.CreateStore(scall, next);
+          }
           llvm::Value* snext = bb.CreateAdd(lxs, bb.getInt64(1), "", true, true);
           lxs->addIncoming(snext, vbail);
           bb.CreateCondBr(bb.CreateICmpULT(snext, bb.CreateAdd(lxv, bb.getInt64(level.width))),
                           vbail, vlatch);
         } else {
-          if (!single) vb.CreateStore(vcall, next);
+          if (each) {
+            each->record(vb, vcall, vb.CreateAdd(row, lxv), level.width);
+          } else if (!single) {
+            vb.CreateStore(vcall, next);
+          }
           vb.CreateBr(vlatch);
         }
         vb.SetInsertPoint(vlatch);
@@ -364,6 +418,16 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       id[0]->setIncomingBlock(0, scheck);
       id[0]->setIncomingValue(0, start);
     }
+  }
+  if (each) {
+    std::vector<llvm::Value*> args = kernelArgs;
+    llvm::Value* extra[kRegionParamCount] = {
+        nullptr, nullptr, nullptr, wg->getArg(1), wg->getArg(2), wg->getArg(3), ls[0],
+        ls[1],   ls[2],   gc[0],   gc[1],         gc[2],         off[0],        off[1],
+        off[2],  nullptr, workDim, wg->getArg(4), wg->getArg(5), stamps};
+    args.insert(args.end(), std::begin(extra), std::end(extra));
+    each->buildRounds(wg, regions.functions, args, firstRegionParam + kLocalIdX,
+                      firstRegionParam + kLocalLinearId, next, dispatch, exit, &calls);
   }
   for (llvm::CallInst* call : calls) {
     llvm::InlineFunctionInfo ifi;

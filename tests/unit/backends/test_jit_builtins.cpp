@@ -347,9 +347,12 @@ TEST_CASE("Given async_strided_gather, when float2 elements are gathered with st
   }
 }
 
-TEST_CASE("Given subgroup_ops, when sub-groups have one work-item, then each op is about it alone",
-          "[jit][builtins][subgroup]") {
+TEST_CASE(
+    "Given subgroup_ops, when a work-group of 6 is one partial sub-group (default size 16), "
+    "then each op covers its work-group",
+    "[jit][builtins][subgroup]") {
   const CompiledKernel& k = kernel("subgroups", "subgroup_ops");
+  REQUIRE(k.subgroupSize == kDefaultSubgroupSize);
   const uint32_t size = 6, groups = 2;
   std::vector<int> x(size * groups), out(12 * x.size());
   std::vector<float> f(x.size()), fout(2 * x.size());
@@ -358,14 +361,37 @@ TEST_CASE("Given subgroup_ops, when sub-groups have one work-item, then each op 
   args.set(0, ptr(x)).set(1, ptr(f)).set(2, ptr(out)).set(3, ptr(fout));
   launch(k, args.data(), dims1(groups, size), pool());
   for (size_t i = 0; i < x.size(); ++i) {
-    int v = x[i];
-    int ref[12] = {1, 1, int(size), int(i % size), 0, v, 0, v, v, v > 0 ? 3 : 0, INT32_MAX, 0};
+    const size_t first = i / size * size, lane = i % size;
+    int sum = 0, before = 0, maxUpTo = INT32_MIN, minBefore = INT32_MAX;
+    unsigned umaxBefore = 0;
+    bool all = true, any = false;
+    float fmax = -INFINITY, fbefore = 0, fminBefore = INFINITY;
+    for (size_t j = first; j < first + size; ++j) {
+      sum += x[j];
+      all = all && x[j] > 0;
+      any = any || x[j] > 0;
+      fmax = std::max(fmax, f[j]);
+      if (j <= i) maxUpTo = std::max(maxUpTo, x[j]);
+      if (j < i) {
+        before += x[j];
+        minBefore = std::min(minBefore, x[j]);
+        umaxBefore = std::max(umaxBefore, unsigned(x[j]));
+        fbefore += f[j];
+        fminBefore = std::min(fminBefore, f[j]);
+      }
+    }
+    int ref[12] = {int(size), int(kDefaultSubgroupSize),
+                   1,         0,
+                   int(lane), sum,
+                   before,    maxUpTo,
+                   x[first],  int(all) + 2 * int(any),
+                   minBefore, int(umaxBefore)};
     for (int j = 0; j < 12; ++j) {
       INFO("work-item " << i << " op #" << j);
       REQUIRE(out[12 * i + j] == ref[j]);
     }
-    REQUIRE(fout[2 * i] == f[i]);
-    REQUIRE(fout[2 * i + 1] == INFINITY);
+    REQUIRE(fout[2 * i] == fmax + fbefore);
+    REQUIRE(fout[2 * i + 1] == fminBefore);
   }
 }
 
