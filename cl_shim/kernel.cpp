@@ -451,8 +451,8 @@ cl_int Kernel::workGroupInfo(Device* device, cl_kernel_work_group_info param, si
     // sub-groups, Level Zero's preferred multiple, the sub-group size (full sub-groups, full
     // widened chunks of lanes).
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-      return out.scalar<size_t>(device->subgroupSupport() ? std::max(preferred.preferredMultiple, 1u)
-                                                          : 1);
+      return out.scalar<size_t>(
+          device->subgroupSupport() ? std::max(preferred.preferredMultiple, 1u) : 1u);
     // cl_intel_required_subgroup_size: "the amount of spill memory used by a kernel ... a return
     // value of 0 will always indicate that compiler was able to compile the kernel to fit into
     // the device's register file without spilling registers to memory" (Level Zero's
