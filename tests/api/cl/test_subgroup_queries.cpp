@@ -324,3 +324,60 @@ TEST_CASE(
   }
   for (cl_device_id d : subs) clReleaseDevice(d);
 }
+
+TEST_CASE(
+    "Given local sizes in one to three dimensions, when a kernel reports its sub-groups, then "
+    "they are what clGetKernelSubGroupInfo says and the contract's mapping of linear ids",
+    "[cl][subgroups][kernel]") {
+  ClFixture fx;
+  if (!subgroupsReported(fx.dev)) return;
+  // Under OpenCL C 3.0 the functions come with the feature, without an extension.
+  cl_program p = builtProgram(fx, R"(
+#ifndef __opencl_c_subgroups
+#error no __opencl_c_subgroups
+#endif
+__kernel void k(__global int* out) {
+  size_t l = get_local_linear_id();
+  __global int* o = out + 5 * get_global_linear_id();
+  o[0] = get_max_sub_group_size();
+  o[1] = get_num_sub_groups();
+  o[2] = get_sub_group_id();
+  o[3] = get_sub_group_local_id();
+  o[4] = get_sub_group_size();
+})",
+                              "-cl-std=CL3.0");
+  cl_kernel k = makeKernel(p, "k");
+  const std::vector<std::vector<size_t>> locals = {{37}, {64}, {1}, {8, 3}, {5, 2, 3}, {4, 4, 4}};
+  for (const auto& local : locals) {
+    const size_t n = std::accumulate(local.begin(), local.end(), size_t{1}, std::multiplies<>());
+    INFO(n << " work-items in " << local.size() << " dimensions");
+    const size_t s = query(k, fx.dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, local);
+    const size_t count = query(k, fx.dev, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, local);
+    // Two work-groups, so that the second's ids start past the first's.
+    std::vector<size_t> global = local;
+    global[0] *= 2;
+    std::vector<cl_int> out(5 * 2 * n, -1);
+    REQUIRE(clSetKernelArgSVMPointer(k, 0, out.data()) == CL_SUCCESS);
+    runKernel(fx.queue, k, cl_uint(local.size()), global.data(), local.data());
+    for (size_t i = 0; i < 2 * n; ++i) {
+      // The work-item's local linear id, from its global linear id (dimension 0 doubled).
+      size_t rest = i, coords[3] = {0, 0, 0};
+      for (size_t d = 0; d < local.size(); ++d) {
+        coords[d] = rest % global[d];
+        rest /= global[d];
+      }
+      const size_t x = coords[0] % local[0];
+      const size_t l = x + (local.size() > 1 ? coords[1] * local[0] : 0) +
+                       (local.size() > 2 ? coords[2] * local[0] * local[1] : 0);
+      INFO("work-item " << i << ", local linear id " << l);
+      const cl_int* o = &out[5 * i];
+      CHECK(size_t(o[0]) == s);
+      CHECK(size_t(o[1]) == count);
+      CHECK(size_t(o[2]) == l / s);
+      CHECK(size_t(o[3]) == l % s);
+      CHECK(size_t(o[4]) == std::min(s, n - l / s * s));
+    }
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
