@@ -17,7 +17,7 @@ class Device;
 // Whether the device reports sub-groups. "CL_DEVICE_MAX_NUM_SUB_GROUPS ... must be 0 for devices
 // that do not support sub-groups", and then clGetKernelSubGroupInfo returns CL_INVALID_OPERATION
 // and no sub-group extension or __opencl_c_subgroups is reported.
-inline constexpr bool kSubgroupsEnabled = false;
+inline constexpr bool kSubgroupsEnabled = true;
 
 // The sizes a kernel may run with on `d` (CL_DEVICE_SUB_GROUP_SIZES_INTEL); empty when the device
 // reports no sub-groups.
