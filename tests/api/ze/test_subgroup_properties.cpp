@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <string>
 #include <vector>
 
 #include "backends/cpu/jit/kernel_abi.h"
@@ -108,4 +109,31 @@ TEST_CASE(
   CHECK(p.maxSubgroupSize >= 1);
   CHECK(unknown.stype == static_cast<ze_structure_type_t>(0x7ffffff0));
   CHECK(unknown.pNext == nullptr);
+}
+
+TEST_CASE(
+    "Given a kernel requiring sub-group size 8, when its properties are read, then it runs with "
+    "8 and says it requires it",
+    "[subgroups][kernel]") {
+  KernelFixture fx;
+  ze_module_handle_t m = fx.module("reqd_subgroup");
+  ze_kernel_handle_t k = fx.kernel(m, "reqd_sub8");
+  ze_kernel_preferred_group_size_properties_t preferred{
+      ZE_STRUCTURE_TYPE_KERNEL_PREFERRED_GROUP_SIZE_PROPERTIES};
+  ze_kernel_properties_t p = kernelProperties(k, &preferred);
+  CHECK(p.requiredSubgroupSize == 8);
+  CHECK(p.maxSubgroupSize == 8);
+  CHECK(p.maxNumSubgroups == ceilDiv(computeProperties(fx.device).maxTotalGroupSize, 8));
+  CHECK(preferred.preferredMultiple == 8);
+  // Its source attributes say so as OpenCL C would.
+  uint32_t size = 0;
+  char* text = nullptr;
+  REQUIRE(zeKernelGetSourceAttributes(k, &size, &text) == ZE_RESULT_SUCCESS);
+  REQUIRE(text != nullptr);
+  CHECK(std::string(text).find("intel_reqd_sub_group_size(8)") != std::string::npos);
+  // The module's other kernel requires nothing.
+  ze_kernel_properties_t other = kernelProperties(fx.kernel(m, "any_sub"));
+  CHECK(other.requiredSubgroupSize == 0);
+  std::vector<uint32_t> sizes = offeredSizes(fx.device);
+  CHECK(std::find(sizes.begin(), sizes.end(), other.maxSubgroupSize) != sizes.end());
 }
