@@ -222,6 +222,7 @@ ze_result_t Module::dynamicLink(const std::vector<Module*>& modules, std::string
         if (!p->program_->exportsVariable(name)) continue;
         const Plan* q = planOf(p);
         auto code = q ? q->code : p->code();
+        if (!code) continue;  // (a definer of variables always has code by now)
         if (auto it = code->globals.find(name); it != code->globals.end())
           imported[name] = it->second;
       }
