@@ -102,13 +102,6 @@ std::vector<cl_name_version> Platform::extensionsWithVersion() {
     // Sub-groups on the JIT's vector lanes (backends/cpu/jit/kernel_abi.h, "Sub-groups"), with
     // the OpenCL C functions of each extension (the compiler defines exactly these,
     // spirv/opencl_c.cpp) and clGetKernelSubGroupInfoKHR (cl_intel_subgroups copies it).
-    // cl_khr_subgroups brings the sub-group functions to OpenCL C before 3.0 (as
-    // cl_intel_subgroups does). Its spec assumes "Sub-groups within a work-group are independent,
-    // may make forward progress with respect to each other", and the 3.0 API spec makes
-    // CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS "return CL_TRUE for devices that support
-    // the cl_khr_subgroups extension"; the device reports CL_FALSE, which is true of it
-    // (device_info.cpp): the OpenCL-CTS's subgroups ifp_ext fails on that.
-    add("cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0));
     add("cl_khr_subgroup_extended_types", CL_MAKE_VERSION(1, 0, 0));
     add("cl_khr_subgroup_non_uniform_vote", CL_MAKE_VERSION(1, 0, 0));
     add("cl_khr_subgroup_ballot", CL_MAKE_VERSION(1, 0, 0));
