@@ -132,13 +132,21 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
 
 namespace {
 
-cl_int subGroupInfo(cl_kernel kernel, cl_device_id device) {
-  Kernel* k = Kernel::from(kernel);
-  if (!k) return CL_INVALID_KERNEL;
-  if (device && !Device::from(device)) return CL_INVALID_DEVICE;
-  // "CL_INVALID_OPERATION if device does not support subgroups." (CL_DEVICE_MAX_NUM_SUB_GROUPS
-  // is 0.)
-  return CL_INVALID_OPERATION;
+cl_int subGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+                    size_t input_value_size, const void* input_value, size_t param_value_size,
+                    void* param_value, size_t* param_value_size_ret, bool khr) {
+  return guarded([&] {
+    Kernel* k = Kernel::from(kernel);
+    // "CL_INVALID_KERNEL if kernel is a not a valid kernel object."
+    if (!k) return CL_INVALID_KERNEL;
+    Device* d = nullptr;
+    if (device) {
+      d = Device::from(device);
+      if (!d) return CL_INVALID_DEVICE;
+    }
+    return k->subGroupInfo(d, param_name, input_value_size, input_value, param_value_size,
+                           param_value, param_value_size_ret, khr);
+  });
 }
 
 }  // namespace
@@ -147,14 +155,16 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
                                cl_kernel_sub_group_info param_name, size_t input_value_size,
                                const void* input_value, size_t param_value_size, void* param_value,
                                size_t* param_value_size_ret) {
-  return subGroupInfo(kernel, device);
+  return subGroupInfo(kernel, device, param_name, input_value_size, input_value, param_value_size,
+                      param_value, param_value_size_ret, false);
 }
 
 cl_int clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_device_id device,
                                   cl_kernel_sub_group_info param_name, size_t input_value_size,
                                   const void* input_value, size_t param_value_size,
                                   void* param_value, size_t* param_value_size_ret) {
-  return subGroupInfo(kernel, device);
+  return subGroupInfo(kernel, device, param_name, input_value_size, input_value, param_value_size,
+                      param_value, param_value_size_ret, true);
 }
 
 }  // namespace tessera::cl::api

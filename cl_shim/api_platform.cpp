@@ -29,6 +29,9 @@ void* extensionFunction(const char* name) {
       {"clCreateSubDevicesEXT", reinterpret_cast<void*>(&api::clCreateSubDevicesEXT)},
       {"clRetainDeviceEXT", reinterpret_cast<void*>(&api::clRetainDeviceEXT)},
       {"clReleaseDeviceEXT", reinterpret_cast<void*>(&api::clReleaseDeviceEXT)},
+      // cl_intel_subgroups (and cl_khr_subgroups): clGetKernelSubGroupInfoKHR, "copied unchanged
+      // from the Khronos sub-groups extension" (kernel_subgroups.cpp).
+      {"clGetKernelSubGroupInfoKHR", reinterpret_cast<void*>(&api::clGetKernelSubGroupInfoKHR)},
       // cl_qcom_recordable_queues (cl_shim/api_recording.cpp).
       {"clNewRecordingQCOM", reinterpret_cast<void*>(&api::clNewRecordingQCOM)},
       {"clEndRecordingQCOM", reinterpret_cast<void*>(&api::clEndRecordingQCOM)},

@@ -5,6 +5,7 @@
 #include "cl_shim/image_format.h"
 #include "cl_shim/partition_dump.h"
 #include "cl_shim/platform.h"
+#include "cl_shim/subgroups.h"
 
 namespace tessera::cl {
 
@@ -34,6 +35,10 @@ Device::Device(Platform& platform, ze_device_handle_t ze, Device* parent, Partit
 
 bool Device::imageSupport() const {
   return kImagesEnabled && image_.maxImageDims2D > 0 && image_.maxReadImageArgs > 0;
+}
+
+bool Device::subgroupSupport() const {
+  return kSubgroupsEnabled && compute_.numSubGroupSizes > 0;
 }
 
 bool Device::descendsFrom(const Device* d) const {

@@ -54,6 +54,9 @@ class Device : public Object<_cl_device_id, 0x44455631 /* "DEV1" */> {
   // CL_DEVICE_IMAGE_SUPPORT: Level Zero has images on this device and OpenCL's are switched on
   // (kImagesEnabled, image_format.h).
   bool imageSupport() const;
+  // Sub-groups (subgroups.h): Level Zero offers sub-group sizes and OpenCL's are switched on
+  // (kSubgroupsEnabled).
+  bool subgroupSupport() const;
 
   // cl_intel_device_partition_by_names: queues alive on this device.
   std::atomic<int> liveQueues{0};

@@ -10,6 +10,7 @@
 #include "cl_shim/image.h"
 #include "cl_shim/platform.h"
 #include "cl_shim/recording.h"
+#include "cl_shim/subgroups.h"
 
 namespace tessera::cl {
 namespace {
@@ -72,6 +73,9 @@ std::vector<cl_name_version> openclCFeatures(const Device& d) {
     add("__opencl_c_3d_image_writes");
     if (kReadWriteImages) add("__opencl_c_read_write_images");
   }
+  // Sub-groups (the 3.0 API spec's appendix on optional features): "OpenCL C compilers supporting
+  // sub-groups will define the feature macro __opencl_c_subgroups".
+  if (d.subgroupSupport()) add("__opencl_c_subgroups");
   return v;
 }
 
@@ -179,8 +183,17 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
     case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
-    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
-    case CL_DEVICE_MAX_NUM_SUB_GROUPS: return u(0);
+    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: return u(0);
+    // "Maximum number of sub-groups in a work-group that a device is capable of executing on a
+    // single compute unit, for any given kernel-instance running on the device. The minimum value
+    // is 1 if the device supports sub-groups, and must be 0 for devices that do not support
+    // sub-groups."
+    case CL_DEVICE_MAX_NUM_SUB_GROUPS: return u(maxNumSubGroups(*this));
+    // cl_intel_required_subgroup_size: "Returns the set of sub-group sizes supported by the
+    // device."
+    case CL_DEVICE_SUB_GROUP_SIZES_INTEL:
+      if (!subgroupSupport()) return CL_INVALID_VALUE;
+      return out.array(subGroupSizes(*this));
     case CL_DEVICE_PLATFORM: return out.scalar<cl_platform_id>(platform_.handle());
     case CL_DEVICE_NAME: return out.string(props_.name);
     case CL_DEVICE_VENDOR: {
@@ -266,6 +279,9 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
       return out.scalar<cl_device_svm_capabilities>(
           CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
           CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS);
+    // "Is CL_TRUE if this device supports independent forward progress of sub-groups, CL_FALSE
+    // otherwise." The sub-groups of a work-group run one after the other on one thread, each
+    // up to the next barrier: a sub-group spinning on another's store would never see it.
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: return b(false);
     case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
     case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES: {

@@ -1,5 +1,6 @@
 #include "cl_shim/kernel.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
@@ -406,21 +407,28 @@ cl_int Kernel::argInfo(cl_uint index, cl_kernel_arg_info param, size_t size, voi
   }
 }
 
-cl_int Kernel::workGroupInfo(Device* device, cl_kernel_work_group_info param, size_t size,
-                             void* value, size_t* sizeRet) {
+cl_int Kernel::queriedDevice(Device*& device, PerDevice*& z) {
   // "CL_INVALID_DEVICE if device is not in the list of devices associated with kernel or if device
   // is NULL but there is more than one device associated with kernel."
-  PerDevice* z = nullptr;
   if (!device) {
     if (zes_.size() != 1) return CL_INVALID_DEVICE;
     z = &zes_.front();
     device = z->device;
-  } else {
-    z = forDevice(*device);
-    if (!z) return CL_INVALID_DEVICE;
+    return CL_SUCCESS;
   }
+  z = forDevice(*device);
+  return z ? CL_SUCCESS : CL_INVALID_DEVICE;
+}
+
+cl_int Kernel::workGroupInfo(Device* device, cl_kernel_work_group_info param, size_t size,
+                             void* value, size_t* sizeRet) {
+  PerDevice* z = nullptr;
+  if (cl_int err = queriedDevice(device, z); err != CL_SUCCESS) return err;
   InfoWriter out(size, value, sizeRet);
   ze_kernel_properties_t props{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+  ze_kernel_preferred_group_size_properties_t preferred{
+      ZE_STRUCTURE_TYPE_KERNEL_PREFERRED_GROUP_SIZE_PROPERTIES};
+  props.pNext = &preferred;
   if (ze_result_t r = zeKernelGetProperties(z->ze, &props); r != ZE_RESULT_SUCCESS) return fromZe(r);
   switch (param) {
     case CL_KERNEL_WORK_GROUP_SIZE: return out.scalar<size_t>(maxWorkGroupSize(*device));
@@ -439,7 +447,19 @@ cl_int Kernel::workGroupInfo(Device* device, cl_kernel_work_group_info param, si
       std::lock_guard lock(mutex_);
       return out.scalar<cl_ulong>(localMemoryBytes(*z));
     }
-    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return out.scalar<size_t>(1);
+    // "the preferred multiple of work-group size for launch. This is a performance hint": with
+    // sub-groups, Level Zero's preferred multiple, the sub-group size (full sub-groups, full
+    // widened chunks of lanes).
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+      return out.scalar<size_t>(
+          device->subgroupSupport() ? std::max(preferred.preferredMultiple, 1u) : 1u);
+    // cl_intel_required_subgroup_size: "the amount of spill memory used by a kernel ... a return
+    // value of 0 will always indicate that compiler was able to compile the kernel to fit into
+    // the device's register file without spilling registers to memory" (Level Zero's
+    // spillMemSize: spilled values live on the work-item's stack, counted in its private memory).
+    case CL_KERNEL_SPILL_MEM_SIZE_INTEL:
+      if (!device->subgroupSupport()) return CL_INVALID_VALUE;
+      return out.scalar<cl_ulong>(props.spillMemSize);
     case CL_KERNEL_PRIVATE_MEM_SIZE: return out.scalar<cl_ulong>(props.privateMemSize);
     case CL_KERNEL_GLOBAL_WORK_SIZE:
       // "CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and device is not a custom

@@ -89,6 +89,9 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
                  size_t* sizeRet);
   cl_int workGroupInfo(Device* device, cl_kernel_work_group_info param, size_t size, void* value,
                        size_t* sizeRet);
+  // clGetKernelSubGroupInfo, and with `khr` clGetKernelSubGroupInfoKHR (kernel_subgroups.cpp).
+  cl_int subGroupInfo(Device* device, cl_kernel_sub_group_info param, size_t inputSize,
+                      const void* input, size_t size, void* value, size_t* sizeRet, bool khr);
   // CL_KERNEL_WORK_GROUP_SIZE on `d`.
   size_t maxWorkGroupSize(const Device& d) const;
 
@@ -99,6 +102,9 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
  private:
   Kernel() = default;
   cl_int makeZeKernels();
+  // The device a query names and its ze kernel: `device` itself, or when it is null the kernel's
+  // only device; CL_INVALID_DEVICE otherwise.
+  cl_int queriedDevice(Device*& device, PerDevice*& z);
   cl_int applyLocked(cl_uint index, const Arg& a);
 
   Ref<Program> program_;

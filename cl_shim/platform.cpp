@@ -9,6 +9,7 @@
 #include "cl_shim/device.h"
 #include "cl_shim/image_format.h"
 #include "cl_shim/partition_dump.h"
+#include "cl_shim/subgroups.h"
 
 namespace tessera::cl {
 
@@ -102,6 +103,20 @@ std::vector<cl_name_version> Platform::extensionsWithVersion() {
   // cl_shim/command_buffer.h: the revisions of the installed CL/cl_ext.h.
   add("cl_khr_command_buffer", kCommandBufferVersion);
   add("cl_khr_command_buffer_mutable_dispatch", kMutableDispatchVersion);
+  if (kSubgroupsEnabled) {
+    // Sub-groups on the JIT's vector lanes (backends/cpu/jit/kernel_abi.h, "Sub-groups"), with
+    // the OpenCL C functions of each extension (the compiler defines exactly these,
+    // spirv/opencl_c.cpp) and clGetKernelSubGroupInfoKHR (cl_intel_subgroups copies it).
+    add("cl_khr_subgroup_extended_types", CL_MAKE_VERSION(1, 0, 0));
+    add("cl_khr_subgroup_non_uniform_vote", CL_MAKE_VERSION(1, 0, 0));
+    add("cl_khr_subgroup_ballot", CL_MAKE_VERSION(1, 0, 0));
+    add("cl_khr_subgroup_non_uniform_arithmetic", CL_MAKE_VERSION(1, 0, 0));
+    add("cl_khr_subgroup_shuffle", CL_MAKE_VERSION(1, 0, 0));
+    add("cl_khr_subgroup_shuffle_relative", CL_MAKE_VERSION(1, 0, 0));
+    add("cl_khr_subgroup_clustered_reduce", CL_MAKE_VERSION(1, 0, 0));
+    add("cl_intel_subgroups", CL_MAKE_VERSION(1, 0, 0));
+    add("cl_intel_required_subgroup_size", CL_MAKE_VERSION(1, 0, 0));
+  }
   if (kImagesEnabled) {
     // Writes to image3d_t in kernels, and 2D images over a buffer's memory (image_create.cpp).
     add("cl_khr_3d_image_writes", CL_MAKE_VERSION(1, 0, 0));

@@ -1,5 +1,6 @@
 #include "compiler/compiler.h"
 
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <new>
 
 #include "backends/cpu/jit/builtin_runtime.h"
@@ -41,7 +43,13 @@ std::shared_ptr<Program> makeProgram(std::vector<uint8_t> spirv, spirv::ModuleIn
   p->options = options;
   p->specs = std::move(specs);
   for (const spirv::LinkageEntry& l : p->info.linkage) {
-    if (!l.isFunction) continue;  // builtin variables come as imports too, the translator's way
+    if (!l.isFunction) {
+      // Builtin variables come as imports too, the translator's way: the JIT provides them.
+      if (l.builtIn) continue;
+      if (l.kind == spirv::LinkageKind::Export) p->variableExports.push_back(l.name);
+      if (l.kind == spirv::LinkageKind::Import) p->variableImports.push_back(l.name);
+      continue;
+    }
     if (l.kind == spirv::LinkageKind::Export) p->exports.push_back(l.name);
     // Tessera's own builtins (tessera_current_pu) are the JIT's to provide.
     if (l.kind == spirv::LinkageKind::Import && !backends::cpu::jit::isRuntimeFunction(l.name))
@@ -50,13 +58,41 @@ std::shared_ptr<Program> makeProgram(std::vector<uint8_t> spirv, spirv::ModuleIn
   return p;
 }
 
+// Every use of `g` becomes `address` as a constant of g's type, and g goes: the module then uses
+// storage that already exists (another module's program-scope variable) instead of its own.
+void bindToAddress(llvm::GlobalVariable& g, void* address) {
+  llvm::Constant* at =
+      llvm::ConstantExpr::getIntToPtr(llvm::ConstantInt::get(llvm::Type::getInt64Ty(g.getContext()),
+                                                             reinterpret_cast<uintptr_t>(address)),
+                                      g.getType());
+  g.replaceAllUsesWith(at);
+  g.eraseFromParent();
+}
+
+// The variables of `module` that `code` (the same program's compiled code) holds, bound to their
+// addresses there; each is also recorded in `storage` by name.
+void bindToCode(llvm::Module& module, const ModuleCode& code,
+                std::map<std::string, void*>& storage) {
+  std::vector<llvm::GlobalVariable*> bound;
+  for (llvm::GlobalVariable& g : module.globals()) {
+    if (g.isDeclaration()) continue;
+    auto it = code.globals.find(g.getName().str());
+    if (it == code.globals.end()) continue;
+    storage[it->first] = it->second.address;
+    bound.push_back(&g);
+  }
+  for (llvm::GlobalVariable* g : bound) bindToAddress(*g, storage.at(g->getName().str()));
+}
+
 // Translation of `importer` and `providers` (spirv/translate.h), the providers' IR linked into the
-// importer's (only the definitions it needs), compiled. Null with `error` on failure; `warnings`
-// gets what translation rewrote in the importer.
+// importer's (only the definitions it needs), compiled. A provider with code lends its variables
+// in place: the functions linked from it and the importer's imported variables use the
+// provider's storage. Null with `error` on failure; `warnings` gets what translation rewrote in
+// the importer.
 std::shared_ptr<const ModuleCode> translateAndCompile(backends::cpu::KernelJit& jit,
                                                       const CompilerSettings& settings,
                                                       const Program& importer,
-                                                      std::span<const Program* const> providers,
+                                                      std::span<const Compiler::Provider> providers,
                                                       std::string& error, std::string& warnings) {
   auto context = std::make_unique<llvm::LLVMContext>();
   auto translate = [&](const Program& p) {
@@ -71,15 +107,34 @@ std::shared_ptr<const ModuleCode> translateAndCompile(backends::cpu::KernelJit& 
     return nullptr;
   }
   warnings = main.warnings;
-  for (const Program* provider : providers) {
-    spirv::TranslateResult p = translate(*provider);
+  std::map<std::string, void*> storage;  // the providers' variables, by name
+  for (const Compiler::Provider& provider : providers) {
+    spirv::TranslateResult p = translate(*provider.program);
     if (!p.ok()) {
       error = p.log;
       return nullptr;
     }
+    if (provider.code) bindToCode(*p.module, *provider.code, storage);
     if (llvm::Linker::linkModules(*main.module, std::move(p.module),
                                   llvm::Linker::Flags::LinkOnlyNeeded)) {
       error = "cannot link the LLVM IR of the module providing imports\n";
+      return nullptr;
+    }
+  }
+  // The imported variables (declarations, in the importer or in what came from its providers),
+  // bound to the storage of the provider that defines them.
+  std::vector<llvm::GlobalVariable*> imported;
+  for (llvm::GlobalVariable& g : main.module->globals())
+    if (g.isDeclaration() && storage.count(g.getName().str())) imported.push_back(&g);
+  for (llvm::GlobalVariable* g : imported) bindToAddress(*g, storage.at(g->getName().str()));
+  std::vector<std::string> needed = importer.variableImports;
+  for (const Compiler::Provider& provider : providers)
+    needed.insert(needed.end(), provider.program->variableImports.begin(),
+                  provider.program->variableImports.end());
+  for (const std::string& name : needed) {
+    const llvm::GlobalVariable* g = main.module->getGlobalVariable(name, true);
+    if (g && g->isDeclaration() && !g->use_empty()) {
+      error += "imported variable " + name + " has no storage in the linked modules\n";
       return nullptr;
     }
   }
@@ -91,6 +146,10 @@ std::shared_ptr<const ModuleCode> translateAndCompile(backends::cpu::KernelJit& 
 
 bool Program::exportsFunction(const std::string& name) const {
   return std::find(exports.begin(), exports.end(), name) != exports.end();
+}
+
+bool Program::exportsVariable(const std::string& name) const {
+  return std::find(variableExports.begin(), variableExports.end(), name) != variableExports.end();
 }
 
 Compiler::Compiler(CompilerSettings settings)
@@ -167,7 +226,7 @@ Compiler::Result Compiler::load(std::span<const uint8_t> bytes) {
 }
 
 std::shared_ptr<const ModuleCode> Compiler::link(const Program& importer,
-                                                 std::span<const Program* const> providers,
+                                                 std::span<const Provider> providers,
                                                  std::string& log) {
   return retiringJitOnBadAlloc([&] { return linkProgram(importer, providers, log); });
 }
@@ -306,7 +365,7 @@ Compiler::Result Compiler::loadNative(std::span<const uint8_t> bytes) {
 }
 
 std::shared_ptr<const ModuleCode> Compiler::linkProgram(const Program& importer,
-                                                        std::span<const Program* const> providers,
+                                                        std::span<const Provider> providers,
                                                         std::string& log) {
   std::string error;
   backends::cpu::KernelJit* jit = this->jit(error);
@@ -314,11 +373,13 @@ std::shared_ptr<const ModuleCode> Compiler::linkProgram(const Program& importer,
     log = "no JIT for this CPU: " + error;
     return nullptr;
   }
+  // Code that uses a provider's variables in place is that provider's only: never shared (a
+  // provider with variables is not shareable itself).
   std::vector<CacheKey> keys;
   bool shareable = importer.shareable();
-  for (const Program* p : providers) {
-    keys.push_back(p->key);
-    shareable = shareable && p->shareable();
+  for (const Provider& p : providers) {
+    keys.push_back(p.program->key);
+    shareable = shareable && p.program->shareable();
   }
   const CacheKey key = linkedKey(importer.key, keys);
   // Linked code lives in memory only: the on-disk tier holds modules built from one SPIR-V.

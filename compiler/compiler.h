@@ -59,11 +59,19 @@ class Compiler {
   // zeModuleCreate from a native binary (native_binary.h): loads its code without compiling, if
   // it has any and was compiled for this CPU (name and features).
   Result load(std::span<const uint8_t> nativeBinary);
+  // A module zeModuleDynamicLink links an importer with: its program and, once compiled, its
+  // code. The importer uses the variables of a provider with code in place (their addresses
+  // become constants of its code), never copies of them: the variables it imports, and those the
+  // provider's functions it calls reach.
+  struct Provider {
+    const Program* program = nullptr;
+    const ModuleCode* code = nullptr;
+  };
   // zeModuleDynamicLink: `importer`'s code with the definitions it needs from `providers` (in
-  // order), compiled. Null with `log` on failure.
+  // order), compiled. Null with `log` on failure: also when a variable it imports is not one a
+  // provider with code has.
   std::shared_ptr<const ModuleCode> link(const Program& importer,
-                                         std::span<const Program* const> providers,
-                                         std::string& log);
+                                         std::span<const Provider> providers, std::string& log);
   // zeModuleGetNativeBinary: the program and, when it has object code, its code.
   std::vector<uint8_t> nativeBinary(const Program& program, const ModuleCode* code);
 
@@ -84,7 +92,7 @@ class Compiler {
                       std::span<const SpecConstant> constants);
   Result loadNative(std::span<const uint8_t> nativeBinary);
   std::shared_ptr<const ModuleCode> linkProgram(const Program& importer,
-                                                std::span<const Program* const> providers,
+                                                std::span<const Provider> providers,
                                                 std::string& log);
   CacheKey keyOf(const Program& program);
 

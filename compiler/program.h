@@ -35,9 +35,15 @@ struct Program {
   std::vector<std::string> imports;
   // Functions the module exports (Export linkage).
   std::vector<std::string> exports;
+  // Program-scope variables another module must provide (Import linkage on an OpVariable that is
+  // not a builtin: OpenCL C's `extern global int x;`), and those it defines for others (Export).
+  // An importer uses the provider's storage itself (Compiler::link).
+  std::vector<std::string> variableImports;
+  std::vector<std::string> variableExports;
 
-  bool needsLinking() const { return !imports.empty(); }
+  bool needsLinking() const { return !imports.empty() || !variableImports.empty(); }
   bool exportsFunction(const std::string& name) const;
+  bool exportsVariable(const std::string& name) const;
   // Whether code compiled from it may be shared by several modules: not when it defines
   // program-scope __global variables, which each module must have its own copy of.
   bool shareable() const { return info.globalVariables.empty(); }

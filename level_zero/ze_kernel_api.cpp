@@ -116,6 +116,16 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelGetProperties(ze_kernel_handle_t hKe
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (p->stype != ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   kernel->properties(*p);
+  // "ze_kernel_preferred_group_size_properties_t ... may be passed to zeKernelGetProperties, via
+  // the pNext member of ze_kernel_properties_t, to query additional kernel preferred group size
+  // properties": a multiple of the sub-group size fills every sub-group (and every widened
+  // chunk of lanes). Structures Tessera does not know are left as they are.
+  for (auto* e = static_cast<ze_base_properties_t*>(p->pNext); e;
+       e = static_cast<ze_base_properties_t*>(e->pNext)) {
+    if (e->stype == ZE_STRUCTURE_TYPE_KERNEL_PREFERRED_GROUP_SIZE_PROPERTIES)
+      reinterpret_cast<ze_kernel_preferred_group_size_properties_t*>(e)->preferredMultiple =
+          kernel->subgroupSize();
+  }
   return ZE_RESULT_SUCCESS;
 }
 

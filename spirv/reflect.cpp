@@ -540,6 +540,7 @@ class Reflector {
         entry.name = d.text;
         entry.targetId = d.target;
         entry.isFunction = functions_.count(d.target) != 0;
+        entry.builtIn = hasDecoration(d.target, spv::DecorationBuiltIn);
         switch (d.literals[0]) {
           case spv::LinkageTypeExport:
             entry.kind = LinkageKind::Export;

@@ -73,6 +73,9 @@ struct LinkageEntry {
   LinkageKind kind = LinkageKind::Unknown;
   uint32_t targetId = 0;
   bool isFunction = false;  // else a variable
+  // A variable decorated BuiltIn: the translator imports work-item builtins
+  // (__spirv_BuiltInGlobalInvocationId), which are the consumer's to provide, not another module's.
+  bool builtIn = false;
 };
 
 // A module-scope Workgroup variable (a static __local array), or in globalVariables a

@@ -3,9 +3,11 @@
 #include <time.h>
 
 #include <algorithm>
+#include <iterator>
 #include <thread>
 
 #include "backends/cpu/affinity.h"
+#include "backends/cpu/jit/kernel_abi.h"
 #include "backends/cpu/worker_pool.h"
 #include "core/common/hash.h"
 #include "core/device/host_cpu.h"
@@ -118,8 +120,12 @@ void Device::computeProperties(ze_device_compute_properties_t& p) const {
   v.maxGroupSizeX = v.maxGroupSizeY = v.maxGroupSizeZ = limits::kMaxGroupSize;
   v.maxGroupCountX = v.maxGroupCountY = v.maxGroupCountZ = UINT32_MAX;
   v.maxSharedLocalMemory = limits::maxSharedLocalMemory(resources_);
-  v.numSubGroupSizes = 1;
-  v.subGroupSizes[0] = 1;
+  // The sub-group sizes a kernel may run with (backends/cpu/jit/kernel_abi.h: the lanes of one
+  // widened chunk); a kernel requiring another fails to build.
+  static_assert(std::size(backends::cpu::kSubgroupSizes) <= ZE_SUBGROUPSIZE_COUNT);
+  v.numSubGroupSizes = static_cast<uint32_t>(std::size(backends::cpu::kSubgroupSizes));
+  std::copy(std::begin(backends::cpu::kSubgroupSizes), std::end(backends::cpu::kSubgroupSizes),
+            v.subGroupSizes);
   assignKeepingHeader(p, v);
 }
 

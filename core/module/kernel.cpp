@@ -32,11 +32,15 @@ std::string vecTypeHint(uint32_t hint) {
   return "vec_type_hint(" + name + ")";
 }
 
-std::string attributeText(const spirv::KernelInfo& info) {
+// The kernel's attributes as OpenCL C spells them; a required sub-group size (SPIR-V's SubgroupSize
+// execution mode) is cl_intel_required_subgroup_size's intel_reqd_sub_group_size(S).
+std::string attributeText(const spirv::KernelInfo& info, uint32_t requiredSubgroupSize) {
   std::vector<std::string> parts;
   if (info.requiredSize) parts.push_back(sizeAttribute("reqd_work_group_size", *info.requiredSize));
   if (info.sizeHint) parts.push_back(sizeAttribute("work_group_size_hint", *info.sizeHint));
   if (info.vecTypeHint) parts.push_back(vecTypeHint(*info.vecTypeHint));
+  if (requiredSubgroupSize)
+    parts.push_back("intel_reqd_sub_group_size(" + std::to_string(requiredSubgroupSize) + ")");
   std::string text;
   for (const std::string& p : parts) text += (text.empty() ? "" : " ") + p;
   return text;
@@ -61,7 +65,7 @@ Kernel::Kernel(Module& module, const compiler::KernelCode& compiled,
       info_(&info),
       args_(compiled.argBufferSize, 0),
       set_(compiled.args.size(), false),
-      sourceAttributes_(attributeText(info)),
+      sourceAttributes_(attributeText(info, compiled.requiredSubgroupSize)),
       maxSharedLocal_(limits::maxSharedLocalMemory(module.device().resources())) {
   module.addKernel();
   if (info.requiredSize)
@@ -185,6 +189,16 @@ ze_result_t Kernel::checkLocalMemory(const std::vector<uint8_t>& args, const Dev
   return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
 }
 
+uint32_t Kernel::subgroupSize() const {
+  return std::max<uint32_t>(compiled_->subgroupSize, 1);
+}
+
+uint64_t Kernel::maxGroupSize() const {
+  if (!info_->requiredSize) return limits::kMaxGroupSize;
+  const auto& r = info_->requiredSize->size;
+  return uint64_t{r[0]} * r[1] * r[2];
+}
+
 uint32_t Kernel::maxCooperativeGroupCount() const {
   return module_->device().workers().size();
 }
@@ -213,8 +227,16 @@ void Kernel::properties(ze_kernel_properties_t& p) const {
     p.requiredGroupSizeY = info_->requiredSize->size[1];
     p.requiredGroupSizeZ = info_->requiredSize->size[2];
   }
-  p.maxSubgroupSize = 1;
-  p.maxNumSubgroups = limits::kMaxGroupSize;
+  // Sub-groups (backends/cpu/jit/kernel_abi.h, "Sub-groups"): the kernel runs with one size S,
+  // the one it requires (else 0 here) or the JIT's default; a work-group of n work-items has
+  // ceil(n / S) of them, so the most a work-group can have is that of the largest group the
+  // kernel may run with (its required size, else the device's maxTotalGroupSize). No source
+  // form requires a number of sub-groups (SPIR-V's SubgroupsPerWorkgroup needs the
+  // SubgroupDispatch capability of device-side enqueue, which the device does not have).
+  p.requiredSubgroupSize = compiled_->requiredSubgroupSize;
+  p.requiredNumSubGroups = 0;
+  p.maxSubgroupSize = subgroupSize();
+  p.maxNumSubgroups = static_cast<uint32_t>((maxGroupSize() + subgroupSize() - 1) / subgroupSize());
   p.localMemSize = compiled_->staticLocalBytes;
   p.privateMemSize = static_cast<uint32_t>(std::min<uint64_t>(privateMemSize(), UINT32_MAX));
   p.spillMemSize = 0;

@@ -70,6 +70,11 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   uint64_t countLongVerdict() const {
     return longVerdicts_.fetch_add(1, std::memory_order_relaxed) + 1;
   }
+  // The sub-group size the kernel runs with (kernel_abi.h's CompiledKernel::subgroupSize).
+  uint32_t subgroupSize() const;
+  // The most work-items a work-group of it may have: its required size, else the device's
+  // maxTotalGroupSize.
+  uint64_t maxGroupSize() const;
   // Cooperative launches need every group running at once: one per worker of the device.
   uint32_t maxCooperativeGroupCount() const;
   // Private memory of one work-item (ze_kernel_properties_t::privateMemSize, "private memory size

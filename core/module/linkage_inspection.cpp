@@ -24,8 +24,11 @@ std::string inspectLinkage(const std::vector<const Module*>& modules,
                            ze_linkage_inspection_ext_flags_t flags) {
   std::vector<std::string> imports, exports, unresolvable;
   for (const Module* m : modules) {
+    // Functions and program-scope variables alike (not the builtins the translator imports).
     for (const std::string& name : m->program().imports) addOnce(imports, name);
+    for (const std::string& name : m->program().variableImports) addOnce(imports, name);
     for (const std::string& name : m->program().exports) addOnce(exports, name);
+    for (const std::string& name : m->program().variableExports) addOnce(exports, name);
   }
   for (const std::string& name : imports)
     if (std::find(exports.begin(), exports.end(), name) == exports.end())

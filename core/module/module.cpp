@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 
 #include "compiler/compiler.h"
 #include "core/device/device.h"
@@ -83,7 +84,10 @@ compiler::Compiler& Module::compiler() const {
 
 std::vector<uint8_t> Module::nativeBinary() const {
   auto code = this->code();
-  return compiler().nativeBinary(*program_, code.get());
+  // Code that uses another module's variables in place holds their addresses in this process:
+  // its binary carries none, and the module loaded from it links again (like an unlinked one's).
+  std::lock_guard<std::mutex> lock(mutex_);
+  return compiler().nativeBinary(*program_, boundStorage_ ? nullptr : code.get());
 }
 
 Module::~Module() = default;
@@ -108,12 +112,20 @@ bool Module::unlinked() const {
   return program_->needsLinking() && !code();
 }
 
+bool Module::hasStorage() const {
+  return !program_->info.globalVariables.empty() || !program_->variableExports.empty();
+}
+
 ze_result_t Module::dynamicLink(const std::vector<Module*>& modules, std::string& log) {
   // 1. Every import of every module still to link, resolved by exactly one other module of the
-  //    set; the providers of an importer are collected transitively (a provider may import too).
+  //    set (a function import by a module exporting that function, a variable import by one
+  //    exporting that variable); the providers of an importer are collected transitively (a
+  //    provider may import too).
   struct Plan {
     Module* importer;
     std::vector<Module*> providers;  // in the order their code is linked in
+    std::shared_ptr<const compiler::ModuleCode> code;
+    bool boundStorage = false;  // its code uses a provider's variables in place
   };
   std::vector<Plan> plans;
   std::string problems;
@@ -122,27 +134,32 @@ ze_result_t Module::dynamicLink(const std::vector<Module*>& modules, std::string
     if (std::find_if(plans.begin(), plans.end(), [&](const Plan& p) { return p.importer == m; }) !=
         plans.end())
       continue;
-    Plan plan{m, {}};
+    Plan plan{m, {}, nullptr};
     std::vector<Module*> pending{m};
     for (size_t next = 0; next < pending.size(); ++next) {
       Module* user = pending[next];
-      for (const std::string& name : user->program_->imports) {
+      auto resolve = [&](const std::string& name, bool variable) {
         std::vector<Module*> found;
-        for (Module* other : modules)
-          if (other != user && other->program_->exportsFunction(name) &&
+        for (Module* other : modules) {
+          const compiler::Program& p = *other->program_;
+          if (other != user && (variable ? p.exportsVariable(name) : p.exportsFunction(name)) &&
               std::find(found.begin(), found.end(), other) == found.end())
             found.push_back(other);
+        }
+        const char* kind = variable ? "variable " : "";
         if (found.empty()) {
-          problems += "unresolved import: " + name + "\n";
+          problems += std::string("unresolved import: ") + kind + name + "\n";
         } else if (found.size() > 1) {
-          problems += "ambiguous import: " + name + " is exported by " +
+          problems += std::string("ambiguous import: ") + kind + name + " is exported by " +
                       std::to_string(found.size()) + " modules\n";
         } else if (found[0] != m &&
                    std::find(pending.begin(), pending.end(), found[0]) == pending.end()) {
           pending.push_back(found[0]);
           plan.providers.push_back(found[0]);
         }
-      }
+      };
+      for (const std::string& name : user->program_->imports) resolve(name, false);
+      for (const std::string& name : user->program_->variableImports) resolve(name, true);
     }
     plans.push_back(std::move(plan));
   }
@@ -150,19 +167,72 @@ ze_result_t Module::dynamicLink(const std::vector<Module*>& modules, std::string
     log = problems;
     return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
   }
-  // 2. Each importer's code with its providers' (only what it needs), from the compiler.
-  for (const Plan& plan : plans) {
-    Module& m = *plan.importer;
-    std::vector<const compiler::Program*> providers;
-    for (const Module* p : plan.providers) providers.push_back(p->program_.get());
+  // 2. Each importer's code with its providers' (only what it needs), from the compiler. A
+  //    provider with program-scope variables lends them in place, so it must have code first:
+  //    importers are linked after such providers of the set (a cycle of them cannot link).
+  auto planOf = [&](const Module* p) -> Plan* {
+    for (Plan& q : plans)
+      if (q.importer == p) return &q;
+    return nullptr;
+  };
+  for (size_t done = 0; done < plans.size();) {
+    Plan* ready = nullptr;
+    for (Plan& plan : plans) {
+      if (plan.code) continue;
+      bool waits = false;
+      for (const Module* p : plan.providers) {
+        const Plan* q = planOf(p);
+        waits = waits || (p->hasStorage() && q && !q->code);
+      }
+      if (!waits) {
+        ready = &plan;
+        break;
+      }
+    }
+    if (!ready) {
+      log +=
+          "cannot link: modules import program-scope variables from each other in a cycle "
+          "(the module defining a variable is compiled before the modules importing it)\n";
+      return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
+    }
+    Module& m = *ready->importer;
+    std::vector<compiler::Compiler::Provider> providers;
+    for (const Module* p : ready->providers) {
+      const Plan* q = planOf(p);
+      const compiler::ModuleCode* code = q ? q->code.get() : p->code().get();
+      if (!p->hasStorage()) code = nullptr;  // nothing to use in place: its code is not needed
+      if (code && !code->globals.empty()) ready->boundStorage = true;
+      providers.push_back({p->program_.get(), code});
+    }
     auto code = m.compiler().link(*m.program_, providers, log);
     if (!code) return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
     if (std::string why = staticLocalTooLarge(*code, m.device_); !why.empty()) {
       log += why;
       return ZE_RESULT_ERROR_MODULE_LINK_FAILURE;
     }
+    ready->code = std::move(code);
+    ++done;
+  }
+  // 3. All linked: each importer gets its code, and the addresses of the variables it imports.
+  for (Plan& plan : plans) {
+    Module& m = *plan.importer;
+    std::map<std::string, backends::cpu::CompiledSymbol> imported;
+    for (const std::string& name : m.program_->variableImports) {
+      for (const Module* p : plan.providers) {
+        if (!p->program_->exportsVariable(name)) continue;
+        const Plan* q = planOf(p);
+        auto code = q ? q->code : p->code();
+        if (!code) continue;  // (a definer of variables always has code by now)
+        if (auto it = code->globals.find(name); it != code->globals.end())
+          imported[name] = it->second;
+      }
+    }
     std::lock_guard<std::mutex> lock(m.mutex_);
-    if (!m.code_) m.code_ = std::move(code);
+    if (!m.code_) {
+      m.code_ = std::move(plan.code);
+      m.importedGlobals_ = std::move(imported);
+      m.boundStorage_ = plan.boundStorage;
+    }
   }
   return ZE_RESULT_SUCCESS;
 }
@@ -172,8 +242,12 @@ ze_result_t Module::globalPointer(const std::string& name, size_t* size, void** 
   if (!code)
     return program_->needsLinking() ? ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED
                                     : ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
+  // Its own variables, then those it imports: the defining module's storage, which it uses.
   auto it = code->globals.find(name);
-  if (it == code->globals.end()) return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
+  if (it == code->globals.end()) {
+    it = importedGlobals_.find(name);
+    if (it == importedGlobals_.end()) return ZE_RESULT_ERROR_INVALID_GLOBAL_NAME;
+  }
   if (size) *size = it->second.size;
   if (ptr) *ptr = it->second.address;
   return ZE_RESULT_SUCCESS;

@@ -6,6 +6,7 @@
 #include <level_zero/ze_api.h>
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -48,17 +49,19 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
   const spirv::KernelInfo* reflected(const std::string& name) const {
     return program_->info.findKernel(name);
   }
-  // Function imports not yet resolved by zeModuleDynamicLink: kernels cannot be created while
-  // any stays unresolved, and the module has no code yet.
+  // Imports (functions or variables) not yet resolved by zeModuleDynamicLink: kernels cannot be
+  // created while any stays unresolved, and the module has no code yet.
   bool unlinked() const;
-  // zeModuleDynamicLink: resolves the function imports of every unlinked module of `modules`
-  // against the exports of the others (each import by exactly one module, transitively), then
-  // has the compiler link the providers' code into each importer's. All or nothing:
-  // MODULE_LINK_FAILURE with `log` naming each unresolved or ambiguous symbol, and no module
-  // changes.
+  // zeModuleDynamicLink: resolves the imports of every unlinked module of `modules` against the
+  // exports of the others (each function or variable by exactly one module, transitively), then
+  // has the compiler link the providers' code into each importer's; an imported variable is the
+  // defining module's own storage (linked after it), as are the variables of functions it calls.
+  // All or nothing: MODULE_LINK_FAILURE with `log` naming each unresolved or ambiguous symbol,
+  // and no module changes.
   static ze_result_t dynamicLink(const std::vector<Module*>& modules, std::string& log);
   // zeModuleGetGlobalPointer / zeModuleGetFunctionPointer: INVALID_MODULE_UNLINKED before the
-  // module is linked, INVALID_GLOBAL_NAME / INVALID_FUNCTION_NAME for names it does not define.
+  // module is linked, INVALID_GLOBAL_NAME / INVALID_FUNCTION_NAME for names it does not define
+  // (or, for variables, import: the defining module's address).
   ze_result_t globalPointer(const std::string& name, size_t* size, void** ptr) const;
   ze_result_t functionPointer(const std::string& name, void** ptr) const;
   // zeModuleGetNativeBinary: the SPIR-V, its specialization and options, and (once compiled) the
@@ -79,12 +82,17 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
                            Module*& out, std::string& log);
   std::shared_ptr<const compiler::ModuleCode> code() const;
   compiler::Compiler& compiler() const;
+  // Whether it has program-scope variables another module's code may use in place.
+  bool hasStorage() const;
 
   Context& context_;
   Device& device_;
   std::shared_ptr<const compiler::Program> program_;
-  mutable std::mutex mutex_;  // code_: set once, at creation or by dynamicLink
+  mutable std::mutex mutex_;  // code_ and the two below: set once, at creation or by dynamicLink
   std::shared_ptr<const compiler::ModuleCode> code_;
+  // The variables it imports, where their defining modules keep them.
+  std::map<std::string, backends::cpu::CompiledSymbol> importedGlobals_;
+  bool boundStorage_ = false;  // code_ uses other modules' variables in place
   std::atomic<uint32_t> liveKernels_{0};
 };
 

@@ -11,6 +11,7 @@
 
 #include "cl_program_support.h"
 #include "command_buffer_support.h"
+#include "subgroup_extension_uses.h"
 
 using namespace tessera::cltest;
 
@@ -331,7 +332,10 @@ TEST_CASE(
     INFO("extension " << name);
     auto language = languageUses().find(name);
     auto api = apiUses().find(name);
-    if (language != languageUses().end()) {
+    auto subgroups = subgroupExtensionUses().find(name);  // subgroup_extension_uses.cpp
+    if (subgroups != subgroupExtensionUses().end()) {
+      subgroups->second(fx);
+    } else if (language != languageUses().end()) {
       LanguageUse use = language->second;
       cl_long expected = use.expected;
       if (name == "cl_khr_fp64") {

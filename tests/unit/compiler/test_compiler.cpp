@@ -211,7 +211,7 @@ TEST_CASE("Given an importer and its provider, then link compiles them once and 
   CHECK(user.program->imports == std::vector<std::string>{"tessera_scale"});
   CHECK(lib.program->exportsFunction("tessera_scale"));
   CHECK(user.code == nullptr);
-  const Program* providers[] = {lib.program.get()};
+  const Compiler::Provider providers[] = {{lib.program.get(), nullptr}};
   std::string log;
   auto linked = c.link(*user.program, providers, log);
   INFO(log);

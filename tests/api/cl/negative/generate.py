@@ -57,7 +57,6 @@ UNSUPPORTED = [
     (r"GL|EGL", "no OpenGL/EGL sharing extension is reported"),
     (r"NativeKernel", "CL_EXEC_NATIVE_KERNEL is not reported"),
     (r"DefaultDeviceCommandQueue", "no device-side queues"),
-    (r"SubGroupInfo", "CL_DEVICE_MAX_NUM_SUB_GROUPS is 0"),
     (r"ProgramReleaseCallback", "no program-scope global destructors (OpenCL 3.0 allows refusing)"),
 ]
 SKIP = {
