@@ -95,7 +95,11 @@ __TESSERA_SHUFFLES_N(float)
 __TESSERA_SHUFFLES_N(double)
 #endif
 #if defined(cl_khr_fp16)
+// OpenCL C 1.2 allows `half` values only where the program enabled cl_khr_fp16; the header runs
+// before the program's own pragmas, and leaves the extension as it found it (disabled).
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 __TESSERA_SHUFFLES_N(half)
+#pragma OPENCL EXTENSION cl_khr_fp16 : disable
 #endif
 #undef __TESSERA_SHUFFLES_N
 #undef __TESSERA_SHUFFLES
