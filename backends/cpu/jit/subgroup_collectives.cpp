@@ -33,6 +33,7 @@
 #include <functional>
 #include <set>
 
+#include "backends/cpu/jit/collective_ops.h"
 #include "backends/cpu/jit/jit_passes.h"
 #include "backends/cpu/jit/subgroup_lanes.h"
 
@@ -125,41 +126,6 @@ Op classify(llvm::CallInst* call) {
     op.kind = Kind::IntelUp, op.value = arg(0), op.value2 = arg(1), op.index = arg(2);
   }
   return op;
-}
-
-llvm::Value* identity(llvm::Type* t, llvm::StringRef op) {
-  unsigned bits = t->getScalarSizeInBits();
-  bool fp = t->isFPOrFPVectorTy();
-  if (op == "IAdd" || op == "FAdd" || op == "BitwiseOr" || op == "BitwiseXor" ||
-      op == "LogicalOr" || op == "LogicalXor" || op == "UMax" || op == "Any")
-    return llvm::Constant::getNullValue(t);
-  if (op.startswith("IMul")) return llvm::ConstantInt::get(t, 1);
-  if (op.startswith("FMul")) return llvm::ConstantFP::get(t, 1.0);
-  if (op == "BitwiseAnd" || op == "LogicalAnd" || op == "All" || op == "UMin")
-    return llvm::Constant::getAllOnesValue(t);
-  if (op == "FMin") return llvm::ConstantFP::getInfinity(t, false);
-  if (op == "FMax") return llvm::ConstantFP::getInfinity(t, true);
-  if (op == "SMin") return llvm::ConstantInt::get(t, llvm::APInt::getSignedMaxValue(bits));
-  if (op == "SMax") return llvm::ConstantInt::get(t, llvm::APInt::getSignedMinValue(bits));
-  (void)fp;
-  return llvm::Constant::getNullValue(t);
-}
-
-llvm::Value* combine(llvm::IRBuilder<>& b, llvm::StringRef op, llvm::Value* x, llvm::Value* y) {
-  if (op == "IAdd") return b.CreateAdd(x, y);
-  if (op == "FAdd") return b.CreateFAdd(x, y);
-  if (op.startswith("IMul")) return b.CreateMul(x, y);
-  if (op.startswith("FMul")) return b.CreateFMul(x, y);
-  if (op == "BitwiseAnd" || op == "LogicalAnd" || op == "All") return b.CreateAnd(x, y);
-  if (op == "BitwiseOr" || op == "LogicalOr" || op == "Any") return b.CreateOr(x, y);
-  if (op == "BitwiseXor" || op == "LogicalXor") return b.CreateXor(x, y);
-  llvm::Intrinsic::ID id = op == "FMin"   ? llvm::Intrinsic::minnum
-                           : op == "FMax" ? llvm::Intrinsic::maxnum
-                           : op == "UMin" ? llvm::Intrinsic::umin
-                           : op == "UMax" ? llvm::Intrinsic::umax
-                           : op == "SMin" ? llvm::Intrinsic::smin
-                                          : llvm::Intrinsic::smax;
-  return b.CreateBinaryIntrinsic(id, x, y);
 }
 
 class Lowering {

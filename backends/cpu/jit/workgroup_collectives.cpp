@@ -14,6 +14,7 @@
 
 #include <algorithm>
 
+#include "backends/cpu/jit/collective_ops.h"
 #include "backends/cpu/jit/jit_passes.h"
 
 namespace tessera::backends::cpu::jit {
@@ -26,35 +27,6 @@ struct Collective {
   llvm::CallInst* call;
   llvm::StringRef op;  // "FAdd", ..., "Broadcast", "All", "Any"
 };
-
-llvm::Value* identity(llvm::Type* t, llvm::StringRef op) {
-  unsigned bits = t->getScalarSizeInBits();
-  if (op == "FAdd" || op == "IAdd" || op == "UMax" || op == "Any") {
-    return llvm::Constant::getNullValue(t);
-  }
-  if (op == "All") return llvm::ConstantInt::get(t, 1);
-  if (op == "FMin") return llvm::ConstantFP::getInfinity(t, false);
-  if (op == "FMax") return llvm::ConstantFP::getInfinity(t, true);
-  if (op == "UMin") return llvm::ConstantInt::get(t, llvm::APInt::getMaxValue(bits));
-  if (op == "SMin") return llvm::ConstantInt::get(t, llvm::APInt::getSignedMaxValue(bits));
-  if (op == "SMax") return llvm::ConstantInt::get(t, llvm::APInt::getSignedMinValue(bits));
-  return nullptr;
-}
-
-llvm::Value* combine(llvm::IRBuilder<>& b, llvm::StringRef op, llvm::Value* x, llvm::Value* y) {
-  llvm::Type* t = x->getType();
-  if (op == "FAdd") return b.CreateFAdd(x, y);
-  if (op == "IAdd") return b.CreateAdd(x, y);
-  if (op == "All") return b.CreateAnd(x, y);
-  if (op == "Any") return b.CreateOr(x, y);
-  llvm::Intrinsic::ID id = op == "FMin"   ? llvm::Intrinsic::minnum
-                           : op == "FMax" ? llvm::Intrinsic::maxnum
-                           : op == "UMin" ? llvm::Intrinsic::umin
-                           : op == "UMax" ? llvm::Intrinsic::umax
-                           : op == "SMin" ? llvm::Intrinsic::smin
-                                          : llvm::Intrinsic::smax;
-  return b.CreateIntrinsic(id, {t}, {x, y});
-}
 
 unsigned constantArg(llvm::Value* v) {
   auto* c = llvm::dyn_cast<llvm::ConstantInt>(v);
