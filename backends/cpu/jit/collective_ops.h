@@ -26,6 +26,7 @@ inline llvm::Value* identity(llvm::Type* t, llvm::StringRef op) {
   return llvm::Constant::getNullValue(t);
 }
 
+// How two values of the operation combine (half min/max: see half_min_max.cpp).
 inline llvm::Value* combine(llvm::IRBuilder<>& b, llvm::StringRef op, llvm::Value* x,
                             llvm::Value* y) {
   if (op == "IAdd") return b.CreateAdd(x, y);

@@ -87,6 +87,10 @@ std::vector<llvm::Function*> possibleCallees(llvm::Function& f,
 // Returns how many instructions it annotated.
 unsigned scopeScratchAccesses(llvm::Function& wg);
 
+// half_min_max.cpp: after O3, minnum/maxnum/minimum/maximum of halves computed in float (LLVM 15
+// cannot select them on half vectors without AVX-512 FP16).
+void computeHalfMinMaxInFloat(llvm::Module& m);
+
 // constant_operands.cpp: after O3, the constant splat of an integer vector add whose one user is
 // another add is loaded (from a private constant global) instead of written in place, so that x86's
 // instruction selection keeps Reassociate's `(x + C) + y` rather than moving C after y (onto the

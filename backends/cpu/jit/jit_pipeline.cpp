@@ -256,6 +256,11 @@ bool scratchScope(PipelineState& s) {
   return true;
 }
 
+bool halfMinMax(PipelineState& s) {
+  computeHalfMinMaxInFloat(s.module);
+  return true;
+}
+
 bool keepSumsInOrder(PipelineState& s) {
   keepSumConstantsFirst(s.module);
   return true;
@@ -333,6 +338,9 @@ constexpr JitPass kPipeline[] = {
     {"optimize", PassScope::Module, optimizeModule,
      "the O3 pipeline (or the build options' level) with the host TargetMachine: vectorizes the "
      "work-item loops"},
+    {"half-min-max", PassScope::Module, halfMinMax,
+     "after O3 (whose InstCombine narrows it back), min/max of halves in float: LLVM 15 cannot "
+     "select them on half vectors without AVX-512 FP16, and its failure ends the process"},
     {"sum-constants-first", PassScope::Module, keepSumsInOrder,
      "after O3 (which would fold it back), a constant splat added before another add is loaded "
      "rather than written in place, so x86's instruction selection keeps it off the sum's "
