@@ -3,6 +3,8 @@
 // X86ISD::FMAX", which ended the process): the OpenCL-CTS's sub_group_reduce_max(half), and any
 // widened fmax/fmin/clamp on halves, until the JIT computed them in float after O3
 // (backends/cpu/jit/half_min_max.cpp).
+#include <CL/cl_half.h>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -27,22 +29,10 @@ kernel void half_collectives(global const half* in, global half* out) {
 }
 )";
 
-// Small integers are exact in half; `in` and the expected values are written as float.
-uint16_t toHalf(float f) {
-  // Exact for the integers used here (|f| < 2048).
-  if (f == 0) return 0;
-  uint16_t sign = f < 0 ? 0x8000 : 0;
-  f = std::fabs(f);
-  int e = static_cast<int>(std::floor(std::log2(f)));
-  uint16_t mant = static_cast<uint16_t>(std::lround((f / std::ldexp(1.0f, e) - 1.0f) * 1024.0f));
-  return static_cast<uint16_t>(sign | ((e + 15) << 10) | mant);
-}
-
-float fromHalf(uint16_t h) {
-  int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-  float v = e == 0 ? std::ldexp(float(m), -24) : std::ldexp(1.0f + m / 1024.0f, e - 15);
-  return (h & 0x8000) ? -v : v;
-}
+// Halves by the bits, through the OpenCL headers' own conversions (exact for the small integers
+// used here).
+uint16_t toHalf(float f) { return cl_half_from_float(f, CL_HALF_RTE); }
+float fromHalf(uint16_t h) { return cl_half_to_float(h); }
 
 }  // namespace
 
