@@ -5,7 +5,9 @@
 //   device planted at the name cannot block the open, then checked with fstat before any read;
 // - a file is written through a fresh temporary file beside it (mkostemps: O_CREAT|O_EXCL, which
 //   never follows a symbolic link and never opens a FIFO another process put there), renamed over
-//   the final name (rename replaces a link or FIFO at that name instead of following it).
+//   the final name; only a regular file (or nothing) is ever replaced: a name that holds a device,
+//   FIFO, socket, directory or symbolic link is refused with a reason, so TESSERA_TRACE=/dev/null
+//   as root cannot put a regular file in place of the machine's /dev/null.
 // Header-only: every layer (core, trace, cl_shim, tools) uses it.
 #pragma once
 
@@ -98,6 +100,7 @@ class ReplacingFile {
 
   // The stream to write to, or null with the reason in `why`. The file has mode 0600 (mkostemps).
   std::FILE* open(std::string& why) {
+    if (!replaceable(why)) return nullptr;
     std::string name = path_ + ".XXXXXX.tmp";
     int fd = mkostemps(name.data(), 4, O_CLOEXEC);
     if (fd < 0) {
@@ -123,6 +126,8 @@ class ReplacingFile {
       why = "cannot write " + tmp_;
       return false;
     }
+    // Checked again: something else may have appeared at the name while the file was written.
+    if (!replaceable(why)) return false;
     if (std::rename(tmp_.c_str(), path_.c_str()) != 0) {
       why = std::strerror(errno);
       return false;
@@ -132,6 +137,19 @@ class ReplacingFile {
   }
 
  private:
+  // Whether `path_` names nothing or a regular file (lstat: a link is not followed).
+  bool replaceable(std::string& why) const {
+    struct stat st{};
+    if (::lstat(path_.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return true;
+    why = S_ISLNK(st.st_mode)   ? "is a symbolic link"
+          : S_ISFIFO(st.st_mode) ? "is a FIFO"
+          : S_ISDIR(st.st_mode)  ? "is a directory"
+          : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "is a device"
+                                                        : "is not a regular file";
+    why += ", not a regular file: not replaced";
+    return false;
+  }
+
   std::string path_;
   std::string tmp_;
   std::FILE* file_ = nullptr;
