@@ -33,6 +33,19 @@ ze_result_t guarded(F&& f) noexcept {
   }
 }
 
+// A pNext chain is a list the application links; a cycle (or garbage that loops) would make any
+// walk over it endless (zeImageCreate hung on one). Every entry point that walks a chain checks it
+// first: more than kMaxChainLength structures is ZE_RESULT_ERROR_INVALID_ARGUMENT, before anything
+// is read or written. No chain of the extensions Tessera knows has more than a handful.
+inline constexpr size_t kMaxChainLength = 64;
+inline bool chainTooLong(const void* pNext) {
+  size_t n = 0;
+  for (auto* h = static_cast<const ze_base_desc_t*>(pNext); h;
+       h = static_cast<const ze_base_desc_t*>(h->pNext))
+    if (++n > kMaxChainLength) return true;
+  return false;
+}
+
 // The count protocol of zeDeviceGet and friends: "if count is zero, then the driver shall update the
 // value with the total number [available]. if count is greater than the number available, then the
 // driver shall update the value with the correct number available." A smaller count fills that
