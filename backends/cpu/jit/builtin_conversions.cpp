@@ -194,9 +194,18 @@ llvm::Value* lowerConversion(Builder& b, llvm::CallInst* call, llvm::StringRef b
     bool toSigned = base == "__spirv_ConvertFToS";
     v = roundFloat(b, v, name);
     // fptosi.sat / fptoui.sat clamp to the range and give 0 for NaN, as OpenCL's _sat requires.
-    if (sat)
+    if (sat) {
+      // From float when the source is half (exact): on x86 with AVX-512 (no FP16), LLVM 15
+      // lowers fptosi.sat of half vectors to 16-bit integers so that a NaN gives -32768, not 0.
+      if (v->getType()->getScalarType()->isHalfTy()) {
+        llvm::Type* f32 = b.getFloatTy();
+        if (auto* vt = llvm::dyn_cast<llvm::VectorType>(v->getType()))
+          f32 = llvm::VectorType::get(f32, vt->getElementCount());
+        v = b.CreateFPExt(v, f32);
+      }
       return b.CreateIntrinsic(toSigned ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat,
                                {result, v->getType()}, {v});
+    }
     return toSigned ? b.CreateFPToSI(v, result) : b.CreateFPToUI(v, result);
   }
   // OpenCL C 1.2, 6.2.3.2: "Conversions to floating-point type shall conform to IEEE-754 rounding

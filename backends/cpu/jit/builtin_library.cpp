@@ -1,8 +1,10 @@
 // Pass: the builtin library. OpenCL.std extended instructions (__spirv_ocl_*), relational
 // instructions (__spirv_IsNan, ...), conversions with a rounding mode or saturation, atomics
-// (__spirv_Atomic*) and images (__spirv_Image*, builtin_image.cpp) become LLVM IR: intrinsics where LLVM has one (O3 and the vectorizer understand
-// them; the JIT resolves the libm calls they may lower to from the process), libm calls otherwise
-// (scalarized for vectors), plain arithmetic for the integer, common and relational functions.
+// (__spirv_Atomic*) and images (__spirv_Image*, builtin_image.cpp) become LLVM IR: intrinsics where
+// LLVM has one (O3 and the vectorizer understand them; the JIT resolves the libm calls they may
+// lower to from the libraries host_symbols.cpp opens), libm calls otherwise (scalarized for
+// vectors, then made libmvec calls by vector_math.cpp), plain arithmetic for the integer, common
+// and relational functions.
 // Work-item builtins and __spirv_ControlBarrier are left for the region passes.
 //
 // This file assembles the table from the families (builtin_lowering.h) and holds the helpers they
@@ -81,6 +83,14 @@ llvm::Value* libmCall(Builder& b, llvm::StringRef name, llvm::Type* result, cons
   llvm::Module* m = b.GetInsertBlock()->getModule();
   llvm::FunctionCallee fn =
       m->getOrInsertFunction(name, llvm::FunctionType::get(scalar, params, false));
+  // Values in, a value out: what libm writes besides is errno, which no kernel can read. Known
+  // so, LLVM's vectorizers and the widening may run the calls side by side, and vector_math.cpp
+  // makes them one libmvec call.
+  if (auto* f = llvm::dyn_cast<llvm::Function>(fn.getCallee())) {
+    f->setDoesNotAccessMemory();
+    f->setDoesNotThrow();
+    f->setWillReturn();
+  }
   if (!result->isVectorTy()) return b.CreateCall(fn, a);
   llvm::Value* r = llvm::PoisonValue::get(result);
   for (unsigned lane = 0; lane < lanes(result); ++lane) {

@@ -91,6 +91,13 @@ unsigned scopeScratchAccesses(llvm::Function& wg);
 // cannot select them on half vectors without AVX-512 FP16).
 void computeHalfMinMaxInFloat(llvm::Module& m);
 
+// vector_math.cpp: before O3, calls of libm functions that libmvec has in vector form name their
+// vector variants for the target, so that the loop vectorizer may call them.
+void nameVectorVariants(llvm::Module& m, const llvm::TargetMachine* tm);
+// vector_math.cpp: after O3, math of several lanes (vector exp/log/sin/cos/pow intrinsics, vectors
+// put together lane by lane from calls of one libm function) as calls of libmvec's vector variants.
+void callVectorMath(llvm::Module& m, const llvm::TargetMachine* tm);
+
 // constant_operands.cpp: after O3, the constant splat of an integer vector add whose one user is
 // another add is loaded (from a private constant global) instead of written in place, so that x86's
 // instruction selection keeps Reassociate's `(x + C) + y` rather than moving C after y (onto the

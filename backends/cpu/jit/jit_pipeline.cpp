@@ -261,6 +261,16 @@ bool halfMinMax(PipelineState& s) {
   return true;
 }
 
+bool vectorVariants(PipelineState& s) {
+  nameVectorVariants(s.module, s.tm);
+  return true;
+}
+
+bool vectorMath(PipelineState& s) {
+  callVectorMath(s.module, s.tm);
+  return true;
+}
+
 bool keepSumsInOrder(PipelineState& s) {
   keepSumConstantsFirst(s.module);
   return true;
@@ -335,12 +345,18 @@ constexpr JitPass kPipeline[] = {
      "emit"},
     {"stack-probes", PassScope::Module, onModule<addStackProbes>,
      "frames touched page by page, so a kernel's stack overflow reaches the guard region"},
+    {"vector-variants", PassScope::Module, vectorVariants,
+     "calls of libm functions that libmvec has in vector form name those variants, so that the "
+     "loop vectorizer vectorizes work-item loops that call them"},
     {"optimize", PassScope::Module, optimizeModule,
      "the O3 pipeline (or the build options' level) with the host TargetMachine: vectorizes the "
      "work-item loops"},
     {"half-min-max", PassScope::Module, halfMinMax,
      "after O3 (whose InstCombine narrows it back), min/max of halves in float: LLVM 15 cannot "
      "select them on half vectors without AVX-512 FP16, and its failure ends the process"},
+    {"vector-math", PassScope::Module, vectorMath,
+     "after O3 (whose vectorizers make the vectors), math on several lanes is one call of "
+     "libmvec's vector variant per register's worth of lanes instead of a libm call per lane"},
     {"sum-constants-first", PassScope::Module, keepSumsInOrder,
      "after O3 (which would fold it back), a constant splat added before another add is loaded "
      "rather than written in place, so x86's instruction selection keeps it off the sum's "

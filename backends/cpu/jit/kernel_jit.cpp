@@ -3,6 +3,7 @@
 #include "backends/cpu/jit/kernel_jit.h"
 
 #include "backends/cpu/jit/builtin_runtime.h"
+#include "backends/cpu/jit/host_symbols.h"
 #include "backends/cpu/jit/image_runtime.h"
 
 #include <llvm/Config/llvm-config.h>
@@ -118,16 +119,13 @@ KernelJit::~KernelJit() = default;
 
 namespace {
 
-// A JITDylib for one module: process symbols (libm) and the kernel runtime (builtin_runtime.h).
+// A JITDylib for one module: the kernel runtime (builtin_runtime.h) and what host_symbols.h lets
+// kernels call (libm, libmvec, the compiler runtime), never the application's symbols.
 llvm::Expected<llvm::orc::JITDylib&> newDylib(llvm::orc::LLJIT& lljit, const std::string& name) {
   auto dylib = lljit.createJITDylib(name);
   if (!dylib) return dylib.takeError();
-  // Symbols of the process (libm) ...
-  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-      lljit.getDataLayout().getGlobalPrefix());
-  if (!process) return process.takeError();
-  dylib->addGenerator(std::move(*process));
-  // ... and the runtime functions kernels call by name (builtin_runtime.h), bound to this
+  dylib->addGenerator(jit::hostSymbolGenerator());
+  // The runtime functions kernels call by name (builtin_runtime.h), bound to this
   // process's addresses, also for object code loaded from a native binary.
   auto flags = llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable;
   llvm::orc::SymbolMap runtime;

@@ -258,8 +258,8 @@ TEST_CASE("Given grid_stride, when lanes run equal or unequal trip counts, then 
   }
 }
 
-TEST_CASE("Given lanes, when widened, then libm calls and atomics run per lane and match the "
-          "scalar loop",
+TEST_CASE("Given lanes, when widened, then atomics run per lane and the results match the "
+          "scalar loop within the math bounds",
           "[jit][widen]") {
   const uint32_t n = 2 * 44;
   std::vector<float> in(n);
@@ -286,7 +286,9 @@ TEST_CASE("Given lanes, when widened, then libm calls and atomics run per lane a
         REQUIRE(out[i] == Approx(s + std::fabs(x)).epsilon(1e-5));
       }
     } else {
-      for (uint32_t i = 0; i < n; ++i) REQUIRE(out[i] == scalar[i]);
+      // Widened, sin runs as libmvec's vector sin (vector_math.cpp), scalar as libm's sinf: each
+      // within OpenCL's 4 ulp, not always the same bits.
+      for (uint32_t i = 0; i < n; ++i) REQUIRE(out[i] == Approx(scalar[i]).epsilon(4e-6));
     }
   }
 }
