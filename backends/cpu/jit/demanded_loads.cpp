@@ -11,7 +11,8 @@
 // elements only, one per run of consecutive used elements (a run of n > 1 elements is one
 // <n x T> load, so the three of a pixel are one <3 x T>, which the widening loads for all lanes as
 // one contiguous vector); the unused elements are never read, by any path. Volatile and atomic
-// loads are left whole.
+// loads are left whole, and so are loads aligned to their size (a vector pointer's element: its
+// unused elements share an aligned block with the used ones, which a read cannot cross).
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -108,6 +109,11 @@ void narrowVectorLoads(llvm::Function& f) {
       const llvm::DataLayout& dl = f.getParent()->getDataLayout();
       if (dl.getTypeSizeInBits(et).getFixedSize() != 8 * dl.getTypeStoreSize(et).getFixedSize())
         continue;
+      // A load aligned to its size (a float4 or uchar3 pointer's element) lies in one aligned
+      // block with the elements used: it cannot reach another page or past an allocation's
+      // end where they do not, and kept whole its lanes stay one contiguous vector when widened.
+      // vloadn's alignment is its element's, which a vector may cross.
+      if (l->getAlign().value() >= dl.getTypeStoreSize(vt).getFixedSize()) continue;
       std::vector<bool> used;
       const unsigned n = static_cast<unsigned>(vt->getNumElements());
       if (!demandedElements(l, n, &used)) continue;

@@ -102,6 +102,8 @@ TEST_CASE("Given OpenCV's vload4 of 3-byte pixels, when widened, then nothing pa
     for (int width : kWidths) {
       INFO("cols " << cols << " width " << width);
       const CompiledKernel& k = exactKernel("rgb_vload4", width);
+      // The uchar4 narrowed to the used x, y, z (demanded_loads.cpp): a contiguous <3 VF x i8>.
+      if (width) CHECK(k.widen.vectorGathers == 0);
       Guarded src(bytes), dst(bytes);
       src.fill(7);
       std::memset(dst.data(), 0, bytes);
@@ -160,6 +162,12 @@ TEST_CASE("Given vload3 and vstore3 of 3-byte pixels, when widened, then the lan
     for (int width : kWidths) {
       INFO("n " << n << " width " << width);
       const CompiledKernel& k = exactKernel("rgb_vload3", width);
+      if (width) {
+        CHECK(k.widen.widenedRegions == 1);
+        CHECK(k.widen.contiguous == 2);  // the lanes' pixels back to back: one <3 VF x i8> each way
+        CHECK(k.widen.vectorGathers == 0);
+        CHECK(k.widen.vectorScatters == 0);
+      }
       Guarded src(3 * n), dst(3 * n);
       src.fill(n);
       std::memset(dst.data(), 0xee, 3 * n);
@@ -186,6 +194,11 @@ TEST_CASE("Given vload3 and vstore3 under a guard that ends inside a chunk, when
     for (int width : kWidths) {
       INFO("n " << n << " width " << width);
       const CompiledKernel& k = exactKernel("rgb_vload3_guarded", width);
+      if (width) {
+        CHECK(k.widen.predicatedBranches == 1);
+        CHECK(k.widen.contiguous == 2);
+        CHECK(k.widen.activeBases == 0);  // i = gid is exact in every lane: lane 0's address
+      }
       Guarded src(3 * n), dst(3 * n);
       src.fill(n + 1);
       std::memset(dst.data(), 0, 3 * n);
@@ -263,6 +276,10 @@ TEST_CASE("Given a block that the low lanes skip, when their addresses lie far p
     for (int width : kWidths) {
       INFO("skip " << skip << " width " << width);
       const CompiledKernel& k = exactKernel("guarded_low_lanes", width);
+      if (width) {
+        CHECK(k.widen.predicatedBranches == 1);
+        CHECK(k.widen.activeBases >= 1);  // in[j], j zero-extended under the guard
+      }
       const uint32_t groups = 2, size = 32, n = groups * size;
       Guarded in(16 * n, far), out(4 * n);
       for (uint32_t i = 0; i < 4 * n; ++i) in.as<float>()[i] = float(i) * 0.25f;
