@@ -195,6 +195,12 @@ bool accessesImages(const llvm::Function& f);
 // readnone; barriers and other __spirv_ calls convergent, barriers noduplicate).
 void simplifyKernels(llvm::Module& m, llvm::TargetMachine* tm);
 
+// demanded_loads.cpp: a vector load whose every use is a constant-index extract or a shuffle
+// becomes loads of the elements used (one per run of consecutive ones), so that neither the scalar
+// nor the widened kernel reads an element the kernel never uses (OpenCV's vload4 of a 3-byte
+// pixel at the end of an image).
+void narrowVectorLoads(llvm::Function& f);
+
 // static_locals.cpp: offsets of the addrspace(3) variables `kernel` reaches (its own instructions
 // and the functions it calls) in a work-group's local memory; each kernel of a module has its own
 // layout, so one kernel's variables take no memory from another's work-groups. `overflow`: the

@@ -118,6 +118,12 @@ bool simplify(PipelineState& s) {
   return true;
 }
 
+bool demandedLoads(PipelineState& s) {
+  for (llvm::Function& f : s.module)
+    if (!f.isDeclaration()) narrowVectorLoads(f);
+  return true;
+}
+
 // Whether the host's gathers are slow: LLVM's x86 "fast-gather" tuning marks the cores whose
 // gathers beat a load per lane (Intel's since Skylake); AMD's cores lack it, and other targets
 // scalarize gathers anyway. Then loads at a constant lane distance are one load per lane
@@ -218,7 +224,8 @@ bool dump(PipelineState& s) {
                  << ", scatters " << w.scatters << ", vector gathers " << w.vectorGathers
                  << ", vector scatters " << w.vectorScatters << ", per lane " << w.perLane
                  << ", checked branches " << w.checkedBranches << ", predicated branches "
-                 << w.predicatedBranches << ", cut paths " << w.cutPaths << "), prefetches "
+                 << w.predicatedBranches << ", cut paths " << w.cutPaths << ", active bases "
+                 << w.activeBases << "), prefetches "
                  << k.prefetches << (w.refused.empty() ? "" : "; refused " + w.refused) << "\n";
   }
   s.module.print(llvm::errs(), nullptr);
@@ -312,6 +319,11 @@ constexpr JitPass kPipeline[] = {
      "LLVM's function simplification (unless optLevel is 0): OpenCL C arrives unoptimized and the "
      "region passes want registers and canonical loops; after builtins, so their IR is simplified "
      "too"},
+    {"demanded-loads", PassScope::Module, demandedLoads,
+     "vector loads narrowed to the elements their users extract or shuffle (demanded_loads.cpp); "
+     "after simplification (SROA leaves the vload builtins' loads with their extracts), before "
+     "regions and the widening, which would otherwise read an unused element past a buffer's end "
+     "for every lane"},
     {"plan-widening", PassScope::Module, planWidening,
      "how many work-items a widened iteration runs (CompileOptions::widen, the host's vector "
      "width), one plan for the module's kernels"},

@@ -65,6 +65,7 @@ struct WidenStats {
   uint32_t checkedBranches = 0;   // varying branches checked at run time (scalar when lanes differ)
   uint32_t predicatedBranches = 0;  // varying branches around a block run with masked accesses
   uint32_t cutPaths = 0;  // refused parts cut off: work-items going there run the region scalar
+  uint32_t activeBases = 0;  // masked accesses started from the first active lane's address
   std::string refused;            // why the first refused region was refused
 };
 

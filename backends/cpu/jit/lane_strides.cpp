@@ -62,8 +62,9 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
         case llvm::Instruction::And:
           // zext(trunc x) as a mask of the low 32 bits or more (the assumption above); a narrower
           // mask is a remainder by a power of two.
-          if (cb && cb->getValue().countTrailingOnes() >= 32 && cb->getValue().isMask())
-            r = of(a, depth + 1);
+          if (cb && cb->getValue().countTrailingOnes() >= 32 && cb->getValue().isMask()) {
+            if (!exact_ || nonNegative(a, depth + 1)) r = of(a, depth + 1);
+          }
           else if (cb && cb->getValue().isMask())
             r = withinMultiples(a, uint64_t{1} << cb->getValue().countTrailingOnes(), true, false,
                                 depth + 1);
@@ -93,8 +94,12 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
           auto* k = shl ? llvm::dyn_cast<llvm::ConstantInt>(shl->getOperand(1)) : nullptr;
           if (cb && k && shl->getOpcode() == llvm::Instruction::Shl &&
               k->getZExtValue() == cb->getZExtValue() &&
-              cb->getZExtValue() + 32 <= bo->getType()->getIntegerBitWidth())
-            r = of(shl->getOperand(0), depth + 1);
+              cb->getZExtValue() + 32 <= bo->getType()->getIntegerBitWidth()) {
+            // A logical pair is a zero-extension (see the class's comment on exact answers).
+            if (!exact_ || bo->getOpcode() == llvm::Instruction::AShr ||
+                nonNegative(shl->getOperand(0), depth + 1))
+              r = of(shl->getOperand(0), depth + 1);
+          }
           else if (cb && cb->getZExtValue() < 31)
             // A quotient by 2^k, rounded down (both shifts: the lanes do not wrap).
             r = withinMultiples(a, uint64_t{1} << cb->getZExtValue(), false, false, depth + 1);
@@ -110,8 +115,11 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
     }
   } else if (auto* c = llvm::dyn_cast<llvm::CastInst>(i)) {
     switch (c->getOpcode()) {
-      case llvm::Instruction::SExt:
       case llvm::Instruction::ZExt:
+        // An exact answer needs the operand on one side of the wrap-around in every lane.
+        if (exact_ && !nonNegative(c->getOperand(0), depth + 1)) break;
+        [[fallthrough]];
+      case llvm::Instruction::SExt:
       case llvm::Instruction::Trunc:
         if (!narrow(c->getSrcTy()) && !narrow(c->getDestTy())) r = of(c->getOperand(0), depth + 1);
         break;

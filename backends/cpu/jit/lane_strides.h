@@ -28,16 +28,29 @@
 
 namespace tessera::backends::cpu::jit {
 
+//
+// Two kinds of answer. An address's (the default) holds between the lanes that use it: a
+// zero-extension (or a mask or shift pair that is one) keeps its operand's stride, because two
+// work-items of a valid kernel that dereference such addresses cannot be 2^32 elements apart. It
+// may not hold for lanes that skip the access: where a guard proves `lid - 2 >= 0` the optimizer
+// zero-extends `lid - 2`, and lanes 0 and 1 compute addresses 16 GiB away. A value's (`exact`)
+// holds for every lane, what a comparison of all lanes (Widener::endLanes) and the base address of
+// an access masked by a guard need: there an extension of 32 bits keeps the stride only when its
+// operand is not negative in any lane (ids, sizes and what adds and multiplies them), so that no
+// two lanes lie on both sides of the wrap-around.
 class LaneStrides {
  public:
   // `varying`: the region's varying values (widen.cpp's classification), complete before the
   // first question; `first`: the index of the region's first RegionParam.
   LaneStrides(llvm::Function& f, unsigned first, unsigned vf,
-              const llvm::DenseSet<llvm::Value*>& varying, const llvm::DataLayout& dl)
-      : f_(f), first_(first), vf_(vf), varying_(varying), dl_(dl) {}
+              const llvm::DenseSet<llvm::Value*>& varying, const llvm::DataLayout& dl,
+              bool exact = false)
+      : f_(f), first_(first), vf_(vf), exact_(exact), varying_(varying), dl_(dl) {}
 
   // Difference between consecutive lanes (in the value's units; bytes for pointers), if known.
   std::optional<int64_t> of(llvm::Value* v) { return of(v, 0); }
+  // Whether v is not negative in any lane (under the no-wrap assumption above).
+  bool nonNegative(llvm::Value* v) { return nonNegative(v, 0); }
 
  private:
   std::optional<int64_t> of(llvm::Value* v, int depth);
@@ -53,6 +66,7 @@ class LaneStrides {
   llvm::Function& f_;
   unsigned first_;
   unsigned vf_;
+  bool exact_;
   const llvm::DenseSet<llvm::Value*>& varying_;
   const llvm::DataLayout& dl_;
   llvm::DenseMap<llvm::Value*, std::optional<int64_t>> strides_;

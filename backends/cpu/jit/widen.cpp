@@ -189,6 +189,7 @@ llvm::Function* widenRegion(llvm::Function& region, unsigned first, unsigned vf,
     stats->checkedBranches += local.checkedBranches;
     stats->predicatedBranches += local.predicatedBranches;
     stats->cutPaths += local.cutPaths;
+    stats->activeBases += local.activeBases;
   }
   return w;
 }

@@ -4,12 +4,17 @@
 
 namespace tessera::backends::cpu::jit::widening {
 
-// A vector of `t` lies in memory as consecutive scalars of `t` (not so for i1: <8 x i1> is one
-// byte, eight i1 are eight).
-bool Widener::packed(llvm::Type* t) {
-  uint64_t size = dl_.getTypeAllocSize(t).getFixedSize();
-  return dl_.getTypeSizeInBits(t).getFixedSize() == 8 * size &&
-         dl_.getTypeAllocSize(vecOf(t)).getFixedSize() == vf_ * size;
+// The bytes one lane's value of type t covers in memory, when VF of them at that distance from
+// each other lie back to back as one vector of vecOf(t) does: elements of whole bytes (not i1:
+// <8 x i1> is one byte, eight i1 are eight), counted by the store size, not the allocation size,
+// so that a 3-element vector is its 3 elements (a vload3 of pixels 3 bytes apart is one
+// contiguous <3 VF x i8>, whose store size is exactly the lanes' bytes). 0 otherwise.
+uint64_t Widener::backToBack(llvm::Type* t) {
+  llvm::Type* e = t->getScalarType();
+  uint64_t elementBytes = dl_.getTypeStoreSize(e).getFixedSize();
+  if (dl_.getTypeSizeInBits(e).getFixedSize() != 8 * elementBytes) return 0;
+  uint64_t bytes = dl_.getTypeStoreSize(t).getFixedSize();
+  return dl_.getTypeStoreSize(vecOf(t)).getFixedSize() == vf_ * bytes ? bytes : 0;
 }
 
 // The lanes a memory access runs for: the predicated block's, else all.
@@ -17,23 +22,49 @@ llvm::Value* Widener::lanes(llvm::IRBuilder<>& b) {
   return mask_ ? mask_ : llvm::Constant::getAllOnesValue(vecOf(b.getInt1Ty()));
 }
 
+// The first lane of the predicated block being widened (one runs it, or the block does not run).
+llvm::Value* Widener::firstActive(llvm::IRBuilder<>& b) {
+  llvm::Type* bits = b.getIntNTy(vf_);
+  llvm::Value* first =
+      b.CreateIntrinsic(llvm::Intrinsic::cttz, {bits}, {b.CreateBitCast(mask_, bits), b.getFalse()});
+  return b.CreateIntrinsic(llvm::Intrinsic::umin, {bits}, {first, llvm::ConstantInt::get(bits, vf_ - 1)});
+}
+
+// Where an access whose lanes lie `s` bytes apart starts: lane 0's address, unless the access is
+// masked and the stride is one that holds only between the lanes that use the address
+// (lane_strides.h: the optimizer may have zero-extended an index that the guard proves not
+// negative, and lane 0, outside the guard, then has an address 16 GiB away); then the first active
+// lane's address, less its distance from lane 0. The lanes the mask leaves out touch nothing, so
+// the start itself need not be inside the buffer.
+llvm::Value* Widener::activeAddress(llvm::IRBuilder<>& b, llvm::Value* p, int64_t s) {
+  if (!mask_ || !varying_.count(p) || exactStride(p) == s) return p;
+  ++stats_->activeBases;
+  llvm::Value* first = firstActive(b);
+  llvm::Value* at = b.CreateExtractElement(wide_.lookup(p), first);
+  if (s == 0) return at;
+  llvm::Value* back = b.CreateMul(b.CreateZExt(first, b.getInt64Ty()), b.getInt64(-s));
+  return b.CreateGEP(b.getInt8Ty(), at, back, p->getName() + ".from.active");
+}
+
 llvm::Value* Widener::widenLoad(llvm::IRBuilder<>& b, llvm::LoadInst* l) {
   llvm::Type* t = l->getType();
   llvm::Value* p = l->getPointerOperand();
   auto s = stride(p);
-  uint64_t size = dl_.getTypeAllocSize(t).getFixedSize();
-  if (s && *s == static_cast<int64_t>(size) && packed(t)) {
+  uint64_t size = backToBack(t);
+  if (s && size && *s == static_cast<int64_t>(size)) {
     ++stats_->contiguous;
     if (mask_)
-      return b.CreateMaskedLoad(vecOf(t), p, l->getAlign(),
+      return b.CreateMaskedLoad(vecOf(t), activeAddress(b, p, *s), l->getAlign(),
                                 spreadLanes(b, mask_, vectorElements(t)), nullptr,
                                 l->getName() + ".wide");
     return b.CreateAlignedLoad(vecOf(t), p, l->getAlign(), l->getName() + ".wide");
   }
   if (s && *s == 0) {
-    // Every lane's address is lane 0's (`in[tid / 8]`, lane_strides.h): one load for all.
+    // Every lane's address is lane 0's (`in[tid / 8]`, lane_strides.h): one load for all, from
+    // a lane that makes it.
     ++stats_->contiguous;
-    return splat(b, b.CreateAlignedLoad(t, p, l->getAlign(), l->getName() + ".one"));
+    return splat(b, b.CreateAlignedLoad(t, activeAddress(b, p, 0), l->getAlign(),
+                                        l->getName() + ".one"));
   }
   if (vectorElements(t)) return loadLaneVectors(b, l);
   if (s && !mask_ && f_.hasFnAttribute(kStridedLoadsAttr)) return loadStrided(b, l, *s);
@@ -121,16 +152,17 @@ void Widener::storeLaneVectors(llvm::IRBuilder<>& b, llvm::StoreInst* st) {
 // The integer type a lane's vector of type t is, bit for bit, when the target gathers such
 // integers (4 or 8 bytes), else null.
 llvm::Type* Widener::laneInteger(llvm::Type* t) {
-  uint64_t bits = dl_.getTypeSizeInBits(t).getFixedSize();
-  if (!packed(t) || (bits != 32 && bits != 64)) return nullptr;
+  uint64_t bits = 8 * backToBack(t);
+  if (bits != 32 && bits != 64) return nullptr;
   return llvm::IntegerType::get(t->getContext(), static_cast<unsigned>(bits));
 }
 
 // Lane k's address: lane 0's (the scalar instruction's value) plus k strides when the stride is
-// known, else element k of the widened address.
+// known (and, in a predicated block, holds for every lane: see activeAddress), else element k of
+// the widened address.
 llvm::Value* Widener::laneAddress(llvm::IRBuilder<>& b, llvm::Value* p, unsigned k) {
   if (!varying_.count(p)) return p;
-  if (auto s = stride(p)) {
+  if (auto s = stride(p); s && (!mask_ || exactStride(p) == s)) {
     if (k == 0) return p;
     return b.CreateGEP(b.getInt8Ty(), p, b.getInt64(static_cast<uint64_t>(*s * k)));
   }
@@ -179,11 +211,12 @@ void Widener::widenStore(llvm::IRBuilder<>& b, llvm::StoreInst* st) {
     return;
   }
   auto s = stride(p);
-  uint64_t size = dl_.getTypeAllocSize(t).getFixedSize();
-  if (varying_.count(p) && s && *s == static_cast<int64_t>(size) && packed(t)) {
+  uint64_t size = backToBack(t);
+  if (varying_.count(p) && s && size && *s == static_cast<int64_t>(size)) {
     ++stats_->contiguous;
     if (mask_)
-      b.CreateMaskedStore(wide(b, v), p, st->getAlign(), spreadLanes(b, mask_, vectorElements(t)));
+      b.CreateMaskedStore(wide(b, v), activeAddress(b, p, *s), st->getAlign(),
+                          spreadLanes(b, mask_, vectorElements(t)));
     else
       b.CreateAlignedStore(wide(b, v), p, st->getAlign());
     return;

@@ -180,7 +180,10 @@ llvm::Value* Widener::maskOf(llvm::BasicBlock* branching) {
 // A comparison of a value whose lanes step by a known stride with a uniform value is monotonic
 // across the lanes (they do not wrap: the stride analysis's assumption), so the lanes agree when
 // the first and the last do: lane 0's result is the scalar compare, the last lane's compares
-// x + (VF - 1) * stride. A grid-stride loop's `i < n` then needs no vector of i64 indices.
+// x + (VF - 1) * stride. A grid-stride loop's `i < n` then needs no vector of i64 indices. The
+// stride must hold for every lane (an exact one, lane_strides.h), and an unsigned comparison
+// needs x not negative in any lane: `(uint)(lid - 2) < len` wraps around between lanes 1 and 2,
+// where lanes 0 and 15 may agree and the lanes between them not.
 std::optional<std::pair<llvm::Value*, llvm::Value*>> Widener::endLanes(llvm::IRBuilder<>& b,
                                                                        llvm::Value* cond) {
   auto* cmp = llvm::dyn_cast<llvm::ICmpInst>(cond);
@@ -188,8 +191,9 @@ std::optional<std::pair<llvm::Value*, llvm::Value*>> Widener::endLanes(llvm::IRB
   unsigned v = varying_.count(cmp->getOperand(0)) ? 0 : 1;
   llvm::Value* x = cmp->getOperand(v);
   if (varying_.count(cmp->getOperand(1 - v)) || !x->getType()->isIntegerTy()) return std::nullopt;
-  auto s = stride(x);
+  auto s = exactStride(x);
   if (!s || *s == 0) return std::nullopt;
+  if (cmp->isUnsigned() && !exact_.nonNegative(x)) return std::nullopt;
   llvm::Instruction* last = cmp->clone();
   last->setOperand(v, b.CreateAdd(x, llvm::ConstantInt::get(x->getType(), (vf_ - 1) * *s)));
   b.Insert(last, "last.lane");

@@ -128,6 +128,8 @@ class Widener {
   // The lanes of a value: its stride (lane_strides.h), broadcasts, extracts, the lane-major
   // layout of OpenCL vectors.
   std::optional<int64_t> stride(llvm::Value* v) { return strides_.of(v); }
+  // The stride that holds for every lane, active or not (lane_strides.h, exact answers).
+  std::optional<int64_t> exactStride(llvm::Value* v) { return exact_.of(v); }
 
   llvm::Value* splat(llvm::IRBuilder<>& b, llvm::Value* v) {
     if (unsigned n = vectorElements(v->getType())) {
@@ -188,8 +190,10 @@ class Widener {
   llvm::Value* widenCall(llvm::IRBuilder<>& b, llvm::CallInst* call);
 
   // widen_memory.cpp
-  bool packed(llvm::Type* t);
+  uint64_t backToBack(llvm::Type* t);
   llvm::Value* lanes(llvm::IRBuilder<>& b);
+  llvm::Value* firstActive(llvm::IRBuilder<>& b);
+  llvm::Value* activeAddress(llvm::IRBuilder<>& b, llvm::Value* p, int64_t s);
   llvm::Value* widenLoad(llvm::IRBuilder<>& b, llvm::LoadInst* l);
   llvm::Value* loadStrided(llvm::IRBuilder<>& b, llvm::LoadInst* l, int64_t stride);
   llvm::Value* loadLaneVectors(llvm::IRBuilder<>& b, llvm::LoadInst* l);
@@ -211,6 +215,7 @@ class Widener {
   llvm::DenseSet<llvm::Instruction*> perLane_;
   llvm::DenseMap<llvm::Value*, llvm::Value*> wide_;
   LaneStrides strides_{f_, first_, vf_, varying_, dl_};  // asked once varying_ is complete
+  LaneStrides exact_{f_, first_, vf_, varying_, dl_, /*exact=*/true};
   std::vector<llvm::BranchInst*> divergent_;
   llvm::DenseMap<llvm::BasicBlock*, Predicated> predicated_;         // by the branching block
   llvm::DenseMap<llvm::BasicBlock*, llvm::BasicBlock*> thenBlocks_;  // predicated -> branching

@@ -11,6 +11,8 @@
 #include <mutex>
 #include <sstream>
 
+#include "compiler/settings.h"
+
 namespace tessera::backends::cpu::test {
 
 KernelJit& jit() {
@@ -36,8 +38,21 @@ std::shared_ptr<const CompiledModule> compileKernelFile(const std::string& name)
   return modules[name] = readAndCompile(name);
 }
 
+CompileOptions defaultOptions() {
+  // TESSERA_WIDEN as the driver reads it (config/settings.def, through the compiler's settings):
+  // ctest runs the builtin tests again at forced widths (unit.backends.widen16, .widen4), so
+  // that every kernel they build is compared widened with the host's reference.
+  static const int widen = [] {
+    std::vector<std::string> warnings;
+    return compiler::settingsFromEnvironment(warnings).code.widen;
+  }();
+  CompileOptions options;
+  options.widen = widen;
+  return options;
+}
+
 std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name) {
-  return readAndCompile(name, CompileOptions{});
+  return readAndCompile(name, defaultOptions());
 }
 
 std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name,
@@ -93,7 +108,7 @@ std::shared_ptr<const CompiledModule> compileIR(const std::string& ir,
 
 std::string compileIRError(const std::string& ir) {
   std::string error;
-  return compileText(ir, {}, error) == nullptr ? error : "";
+  return compileText(ir, defaultOptions(), error) == nullptr ? error : "";
 }
 
 const CompiledKernel& kernel(const std::string& file, const std::string& name) {

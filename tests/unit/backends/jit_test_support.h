@@ -20,6 +20,9 @@ namespace tessera::backends::cpu::test {
 KernelJit& jit();
 WorkerPool& pool();
 
+// The options of the helpers below that take none: the defaults, with the widening that
+// TESSERA_WIDEN asks for.
+CompileOptions defaultOptions();
 // Compiles tests/kernels_jit/<name>.cl's SPIR-V (cached by name).
 std::shared_ptr<const CompiledModule> compileKernelFile(const std::string& name);
 // Reads and compiles again (the JIT keeps no cache: every call compiles).
@@ -30,7 +33,7 @@ const CompiledKernel& kernel(const std::string& file, const std::string& name);
 // Compiles LLVM IR text written as the translator writes it (spir_kernel functions, SPIRVFriendlyIR
 // builtins): what OpenCL C through clang cannot produce (unmasked shifts, reductions).
 std::shared_ptr<const CompiledModule> compileIR(const std::string& ir,
-                                                const CompileOptions& options = {});
+                                                const CompileOptions& options = defaultOptions());
 // The JIT's error for IR it must refuse (empty when it compiled).
 std::string compileIRError(const std::string& ir);
 

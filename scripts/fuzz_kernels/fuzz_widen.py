@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""Differential testing of the JIT's widening (issue 27, item 2): random OpenCL C kernels with
+integer arithmetic on vectors of 2, 3, 4, 8 and 16 elements, vloadN/vstoreN at odd offsets,
+guards that end inside a chunk, guards the low lanes skip, divergent branches, loops with per-lane
+trip counts, unsigned range checks and __local tiles across a barrier, run through pyopencl
+against Tessera scalar (TESSERA_WIDEN=0) and widened (forced widths), and PoCL where installed.
+Integer results must agree bit for bit. Every buffer ends flush against an inaccessible page
+(CL_MEM_USE_HOST_PTR on memory of our own), so a read or write past a buffer faults.
+
+  fuzz_widen.py [--count N] [--seed S] [--keep DIR]   generate, run, compare
+  fuzz_widen.py --replay FILE.cl ...                  run kept kernels (regressions) the same way
+
+Each configuration runs in a process of its own (the environment is read when the driver loads).
+Exit status 0 when everything agreed, 1 on a difference or a fault, 77 when pyopencl or
+Tessera's ICD is missing. The kernels are generated so that the scalar semantics is defined:
+arithmetic on unsigned types (wrap-around), every index inside its buffer.
+"""
+import argparse
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TYPES = [("uchar", 1), ("ushort", 2), ("uint", 4)]
+WIDTHS = [2, 3, 4, 8, 16]
+LOCAL = 32  # local size; the global size is GROUPS * LOCAL
+GROUPS = 3
+LETTERS = "0123456789abcdef"
+
+
+# --- generation ---------------------------------------------------------------------------------
+
+class Gen:
+    def __init__(self, rng):
+        self.r = rng
+
+    def vtype(self, t, n):
+        return t if n == 1 else f"{t}{n}"
+
+    def leaf(self, t, n, names):
+        r = self.r.random()
+        vt = self.vtype(t, n)
+        if r < 0.45:
+            return self.r.choice(names)
+        if r < 0.65:
+            return f"(({vt})({self.r.randint(0, 300)}u))"
+        if r < 0.8:
+            return f"(({vt})(({t})lid))"
+        if r < 0.9:
+            return f"(({vt})(({t})gid))"
+        if n > 1:
+            # a swizzle of a named vector: elements in another order
+            perm = [self.r.randrange(n) for _ in range(n)]
+            return f"({self.r.choice(names)}).s{''.join(LETTERS[k] for k in perm)}"
+        return self.r.choice(names)
+
+    def expr(self, t, n, names, depth=0):
+        if depth >= 3 or self.r.random() < 0.25:
+            return self.leaf(t, n, names)
+        a = self.expr(t, n, names, depth + 1)
+        b = self.expr(t, n, names, depth + 1)
+        op = self.r.choice(["+", "-", "*", "^", "&", "|", "<<", ">>", "min", "max", "rotate",
+                            "hadd", "add_sat", "abs_diff", "clz", "popcount", "mad24", "sel"])
+        vt = self.vtype(t, n)
+        if op in "+-*^&|" or op in ("<<", ">>"):
+            return f"(({vt})({a} {op} {b}))"
+        if op in ("clz", "popcount"):
+            return f"{op}({a})"
+        if op == "mad24":
+            if t != "uint":
+                return f"(({vt})({a} * {b}))"
+            return f"mad24({a} & 0xfff, {b} & 0xfff, {self.leaf(t, n, names)})"
+        if op == "sel":
+            c = self.expr(t, n, names, depth + 1)
+            return f"select({a}, {b}, ({self.itype(t, n)})({c} > {a}))" if n > 1 else \
+                f"(({c}) > ({a}) ? ({b}) : ({a}))"
+        return f"{op}({a}, {b})"
+
+    def itype(self, t, n):
+        signed = {"uchar": "char", "ushort": "short", "uint": "int"}[t]
+        return self.vtype(signed, n)
+
+    def kernel(self, name):
+        r = self.r
+        t, size = r.choice(TYPES)
+        n = r.choice(WIDTHS)
+        vt = self.vtype(t, n)
+        off = r.randint(0, n + 2)  # elements before the first vector: odd offsets
+        shape = r.choice(["plain", "guard", "skip", "loop", "range", "branch", "local"])
+        g = GROUPS * LOCAL
+        body = []
+        params = [f"__global const {t}* in", f"__global {t}* out", "uint n", "uint s"]
+        # How many vectors of `in` the kernel may read (the buffer holds exactly those).
+        reads = g
+        nval = r.randint(1, g - 1)
+        sval = r.randint(1, 6)
+        e1 = self.expr(t, n, ["v", "w"])
+        e2 = self.expr(t, n, ["v", "w"])
+        head = [f"  {vt} w = ({vt})(({t})(gid * 7u + 3u));"]
+        if shape == "plain":
+            body = [f"  {vt} v = vload{n}(gid, in + {off});", f"  {vt} r = {e1};",
+                    f"  vstore{n}(r, gid, out + {off});"]
+        elif shape == "guard":
+            reads = nval
+            body = ["  if (gid < n) {", f"    {vt} v = vload{n}(gid, in + {off});",
+                    f"    {vt} r = {e1};", f"    vstore{n}(r, gid, out + {off});", "  }"]
+        elif shape == "skip":
+            # Lanes below s skip; inside, j is not negative (the optimizer may zero-extend it).
+            reads = g - sval
+            body = ["  int j = (int)lid - (int)s;", "  if (j >= 0) {",
+                    f"    size_t e = get_group_id(0) * {LOCAL} + (size_t)j;",
+                    f"    {vt} v = vload{n}(e, in + {off});", f"    {vt} r = {e1};",
+                    f"    vstore{n}(r, e, out + {off});", "  }"]
+        elif shape == "loop":
+            m = r.randint(2, 7)
+            body = [f"  {vt} v = vload{n}(gid, in + {off});", f"  {vt} acc = v;",
+                    f"  for (uint k = 0; k < (lid % {m}u) + (n & 3u); ++k) {{",
+                    f"    {vt} r = {e1};", f"    acc = ({vt})(acc * ({t})3 ^ r ^ ({t})k);", "  }",
+                    f"  vstore{n}(acc, gid, out + {off});"]
+        elif shape == "range":
+            body = [f"  {vt} v = vload{n}(gid, in + {off});", f"  {vt} acc = ({vt})(0);",
+                    "  if (lid - s < (n & 15u)) {",
+                    "    for (uint k = 0; k <= lid % 9u; ++k) {", f"      {vt} r = {e1};",
+                    f"      acc = ({vt})(acc + (r ^ ({t})k));", "    }", "  }",
+                    f"  vstore{n}(acc, gid, out + {off});"]
+        elif shape == "branch":
+            body = [f"  {vt} v = vload{n}(gid, in + {off});", f"  {vt} r;",
+                    f"  if ((lid & 3u) == (s & 3u)) r = {e1}; else r = {e2};",
+                    f"  vstore{n}(r, gid, out + {off});"]
+        else:  # local
+            body = [f"  __local {vt} tile[{LOCAL}];", f"  {vt} v = vload{n}(gid, in + {off});",
+                    "  tile[lid] = v;", "  barrier(CLK_LOCAL_MEM_FENCE);",
+                    f"  w = tile[(lid + s) % {LOCAL}u];", f"  {vt} r = {e1};",
+                    f"  vstore{n}(r, gid, out + {off});"]
+        src = "\n".join([
+            f"// fuzz_widen: type {t}{n} shape {shape} offset {off}",
+            f"__kernel void {name}({', '.join(params)}) {{",
+            "  uint lid = get_local_id(0);", "  uint gid = get_global_id(0);", *head, *body, "}",
+            ""])
+        meta = {"name": name, "type": t, "size": size, "n": n, "off": off, "shape": shape,
+                "in_elems": off + reads * n, "out_elems": off + g * n, "nval": nval, "sval": sval}
+        return src, meta
+
+
+META_TAG = "// fuzz_widen meta: "
+
+
+def with_meta(src, meta):
+    return META_TAG + json.dumps(meta) + "\n" + src
+
+
+def read_meta(text):
+    first = text.splitlines()[0]
+    assert first.startswith(META_TAG), "not a fuzz_widen kernel"
+    return json.loads(first[len(META_TAG):])
+
+
+# --- running (in a child process per configuration) ---------------------------------------------
+
+def run_all(files, platform_name):
+    import numpy as np
+    import pyopencl as cl
+    sys.path.insert(0, HERE)
+    from guarded import guarded_array, buffer
+    plats = [p for p in cl.get_platforms() if platform_name.lower() in p.name.lower()]
+    if not plats:
+        return {"error": f"no platform {platform_name}"}
+    dev = plats[0].get_devices()[0]
+    results = {}
+    ctx = cl.Context([dev])
+    for path in files:
+        text = open(path).read()
+        meta = read_meta(text)
+        key = os.path.basename(path)
+        try:
+            prg = cl.Program(ctx, text).build()
+            k = getattr(prg, meta["name"])
+            dt = {"uchar": np.uint8, "ushort": np.uint16, "uint": np.uint32}[meta["type"]]
+            es = meta["size"]
+            a = guarded_array(meta["in_elems"] * es, np.uint8)
+            seed = int(hashlib.sha256(key.encode()).hexdigest()[:8], 16)
+            a[:] = np.random.default_rng(seed).integers(0, 256, a.size, dtype=np.uint8)
+            o = guarded_array(meta["out_elems"] * es, np.uint8)
+            o[:] = 0xA5
+            q = cl.CommandQueue(ctx)
+            A = buffer(ctx, a.view(dt), cl.mem_flags.READ_ONLY)
+            O = buffer(ctx, o.view(dt))
+            k.set_args(A, O, np.uint32(meta["nval"]), np.uint32(meta["sval"]))
+            cl.enqueue_nd_range_kernel(q, k, (GROUPS * LOCAL,), (LOCAL,))
+            back = np.empty(o.size, np.uint8)
+            cl.enqueue_copy(q, back.view(dt), O)
+            q.finish()
+            results[key] = hashlib.sha256(back.tobytes()).hexdigest()[:16]
+        except Exception as e:  # a fault loses the context: start another
+            results[key] = "ERROR " + str(e).splitlines()[0][:120]
+            ctx = cl.Context([dev])
+    return results
+
+
+def child(files, env, platform_name):
+    e = dict(os.environ)
+    e.update(env)
+    e["PYOPENCL_NO_CACHE"] = "1"
+    e["TESSERA_CACHE"] = "0"
+    p = subprocess.run([sys.executable, __file__, "--child", platform_name, *files],
+                       env=e, capture_output=True, text=True, timeout=1800)
+    try:
+        return json.loads(p.stdout.strip().splitlines()[-1])
+    except Exception:
+        return {"error": (p.stderr or p.stdout)[-400:]}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--count", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--keep", default=os.path.join(HERE, "regressions"),
+                    help="where kernels that disagree or fault are kept")
+    ap.add_argument("--widths", default="4,8,16")
+    ap.add_argument("--no-pocl", action="store_true")
+    ap.add_argument("--replay", nargs="*")
+    ap.add_argument("--child", nargs="+")
+    args = ap.parse_args()
+    if args.child:
+        print(json.dumps(run_all(args.child[1:], args.child[0])))
+        return 0
+    try:
+        import pyopencl  # noqa: F401
+    except ImportError:
+        print("fuzz_widen: pyopencl missing (python3-pyopencl): skipped")
+        return 77
+    tessera_icd = os.environ.get("TESSERA_ICD_DIR")
+    if not tessera_icd:
+        print("fuzz_widen: TESSERA_ICD_DIR (the build's icd folder) not set: skipped")
+        return 77
+    tmp = tempfile.mkdtemp(prefix="fuzz_widen.")
+    files = []
+    if args.replay is not None:
+        files = args.replay
+    else:
+        rng = random.Random(args.seed)
+        for i in range(args.count):
+            src, meta = Gen(rng).kernel(f"k{args.seed}_{i}")
+            path = os.path.join(tmp, f"k{args.seed}_{i}.cl")
+            with open(path, "w") as f:
+                f.write(with_meta(src, meta))
+            files.append(path)
+    configs = {"scalar": ({"OCL_ICD_VENDORS": tessera_icd, "TESSERA_WIDEN": "0"}, "tessera")}
+    for w in args.widths.split(","):
+        configs[f"widen{w}"] = ({"OCL_ICD_VENDORS": tessera_icd, "TESSERA_WIDEN": w}, "tessera")
+    pocl = "/etc/OpenCL/vendors/pocl.icd"
+    if not args.no_pocl and os.path.exists(pocl):
+        configs["pocl"] = ({"OCL_ICD_VENDORS": pocl}, "portable")
+    runs = {name: child(files, env, plat) for name, (env, plat) in configs.items()}
+    for name, r in runs.items():
+        if "error" in r:
+            print(f"fuzz_widen: {name}: {r['error']}")
+            return 1
+    bad = 0
+    for path in files:
+        key = os.path.basename(path)
+        got = {name: r.get(key) for name, r in runs.items()}
+        if len(set(got.values())) == 1 and not got["scalar"].startswith("ERROR"):
+            continue
+        bad += 1
+        print(f"fuzz_widen: {key} disagrees: {json.dumps(got)}")
+        if args.replay is None:
+            os.makedirs(args.keep, exist_ok=True)
+            dest = os.path.join(args.keep, key)
+            with open(path) as src, open(dest, "w") as out:
+                out.write(src.read())
+            print(f"  kept as {dest}")
+    print(f"fuzz_widen: {len(files)} kernels, {len(configs)} configurations "
+          f"({', '.join(configs)}), {bad} disagreeing")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

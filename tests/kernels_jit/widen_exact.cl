@@ -1,0 +1,110 @@
+// Kernels of the exact-footprint tests (test_jit_widen_exact.cpp): each runs on buffers whose last
+// byte lies flush against an inaccessible page, widened at several widths and scalar; a widened
+// access that touches a byte none of its active work-items touches faults there.
+
+// OpenCV's RGB2HSV shape (color_hsv.cl): a 3-byte pixel read with vload4 of which only x, y, z are
+// used, three byte stores, a varying guard `x < cols` and rows of `step` bytes.
+__kernel void rgb_vload4(__global const uchar* src, int src_step, __global uchar* dst, int dst_step,
+                         int rows, int cols) {
+  int x = get_global_id(0);
+  int y = get_global_id(1);
+  if (x < cols && y < rows) {
+    uchar4 p = vload4(0, src + mad24(y, src_step, x * 3));
+    int b = p.x, g = p.y, r = p.z;
+    int v = max(max(b, g), r);
+    int m = min(min(b, g), r);
+    int d = mad24(y, dst_step, x * 3);
+    dst[d] = (uchar)(v - m);
+    dst[d + 1] = (uchar)(b + 2 * g);
+    dst[d + 2] = (uchar)(r ^ v);
+  }
+}
+
+// The same with floats (color_hsv.cl, depth 5): vload4 of 12-byte pixels, x, y, z used.
+__kernel void rgbf_vload4(__global const uchar* srcptr, int src_step, __global uchar* dstptr,
+                          int dst_step, int rows, int cols) {
+  int x = get_global_id(0);
+  int y = get_global_id(1);
+  if (x < cols && y < rows) {
+    __global const float* src = (__global const float*)(srcptr + mad24(y, src_step, x * 12));
+    __global float* dst = (__global float*)(dstptr + mad24(y, dst_step, x * 12));
+    float4 p = vload4(0, src);
+    dst[0] = fmax(p.x, p.y) - p.z;
+    dst[1] = p.x * 2.0f + p.y;
+    dst[2] = p.z;
+  }
+}
+
+// vload3 / vstore3 of 3-byte pixels, every work-item inside (no guard): the last pixel's three
+// bytes end the buffer.
+__kernel void rgb_vload3(__global const uchar* src, __global uchar* dst) {
+  size_t i = get_global_id(0);
+  uchar3 p = vload3(i, src);
+  vstore3((uchar3)(p.z, p.x + p.y, p.y ^ (uchar)i), i, dst);
+}
+
+// The same guarded by a count that is not a multiple of any width (the last chunk is partial).
+__kernel void rgb_vload3_guarded(__global const uchar* src, __global uchar* dst, uint n) {
+  uint i = get_global_id(0);
+  if (i < n) {
+    uchar3 p = vload3(i, src);
+    vstore3(p.zyx + (uchar3)(1, 2, 3), i, dst);
+  }
+}
+
+// float3 through vload3 / vstore3 at 12-byte steps, odd rows: row r of `cols` pixels starts at
+// r * step floats.
+__kernel void float3_rows(__global const float* src, __global float* dst, int step, int cols) {
+  int x = get_global_id(0);
+  int y = get_global_id(1);
+  if (x < cols) {
+    float3 p = vload3(0, src + y * step + 3 * x);
+    vstore3(p.zxy * 0.5f + (float3)(1.0f, 2.0f, 3.0f), 0, dst + y * step + 3 * x);
+  }
+}
+
+// uchar3 pointers: 4-byte elements (OpenCL C's uchar3 has the size of a uchar4), read and written
+// whole.
+__kernel void uchar3_ptr(__global const uchar3* src, __global uchar3* dst) {
+  size_t i = get_global_id(0);
+  uchar3 p = src[i];
+  dst[i] = p.yzx + (uchar3)((uchar)i);
+}
+
+// boxFilter's shape (OpenCV's boxFilter.cl): lanes below `skip` skip the block; inside, the index
+// `lid - skip` is known not negative, so the optimizer may zero-extend it, and lane 0's address
+// (which it never uses) lies 16 GiB past the buffer. The block's loads must not start from it.
+__kernel void guarded_low_lanes(__global const float* in, __global float* out, uint skip) {
+  uint lid = get_local_id(0);
+  int j = (int)lid - (int)skip;
+  size_t base = get_group_id(0) * get_local_size(0);
+  if (j >= 0) {
+    float4 v = vload4(0, in + 4 * (base + (size_t)j));
+    out[base + lid] = in[base + (size_t)j] + v.w;
+  }
+}
+
+// The same with 3-element vectors and a store, from an unsigned difference (zero-extended where
+// the lanes below `skip` wrap around).
+__kernel void guarded_low_lanes3(__global const uchar* in, __global uchar* out, uint skip) {
+  uint lid = get_local_id(0);
+  uint j = lid - skip;
+  size_t base = get_group_id(0) * get_local_size(0);
+  if (lid >= skip) {
+    uchar3 p = vload3(base + j, in);
+    vstore3(p + (uchar3)(1), base + j, out);
+  }
+}
+
+// An unsigned range check, `(uint)(lid - lo) < len`, around a loop whose trip count varies (so
+// the branch is checked at run time, not masked): the lanes below lo wrap around, so the first and
+// the last lane may agree while the lanes between do not.
+__kernel void unsigned_range(__global int* out, uint lo, uint len) {
+  uint lid = get_local_id(0);
+  size_t gid = get_global_id(0);
+  int acc = 0;
+  if (lid - lo < len) {
+    for (uint k = 0; k <= lid; ++k) acc = (acc << 1) ^ (acc >> 3) ^ (int)k;
+  }
+  out[gid] = acc;
+}
