@@ -172,7 +172,7 @@ done:
   out[0] = n; out[1] = i;
 })",
      [](int f) { return std::vector<int>{(f & 1) ? 32 : 23, 5}; }},
-    {"selects of pointers, bool arrays, assume and expect",
+    {"selects, comparisons and differences of pointers, bool arrays, assume and expect",
      R"(kernel void k(global int* out, int flag) {
   global int* p = flag ? out + 1 : out + 2;
   *p = 5;
@@ -187,10 +187,15 @@ done:
   *q = 7 + flag;
   barrier(CLK_LOCAL_MEM_FENCE);
   out[3] = shared[flag ? 0 : 1];
+  global int* r = out + 1 + (flag > 1);
+  out[4] = (p == r) + 2 * (p != out) + 4 * (p < r);  // pointer comparisons
+  out[5] = (int)(r - p);                              // and differences
 })",
      [](int f) {
        int hits = (f != 0 ? 1 : 0) | (f > 1 ? 2 : 0) | 4;
-       return std::vector<int>{hits, f ? 5 : 0x5a5a5a5a, f ? 0x5a5a5a5a : 5, 7 + f};
+       int p = f ? 1 : 2, r = 1 + (f > 1);
+       return std::vector<int>{hits, f ? 5 : 0x5a5a5a5a, f ? 0x5a5a5a5a : 5, 7 + f,
+                               (p == r) + 2 + 4 * (p < r), r - p};
      }},
     {"3-element vectors through memory, shuffles and relational masks",
      R"(#pragma OPENCL EXTENSION cl_khr_fp64 : enable
