@@ -49,18 +49,23 @@ $py -c "import numpy, pyopencl" 2>/dev/null || { echo "skipped: python3-numpy/py
 [ -d "$kdir" ] || { echo "skipped: $kdir missing"; exit 0; }
 mkdir -p "$out"
 
-# Runs "$@" with the OpenCL implementation $1 (tessera, pocl or cpu) in the kernel folder.
+# Runs "$@" with the OpenCL implementation $1 (tessera, pocl or cpu) in the kernel folder, with the
+# implementation's own kernel cache in $out (emptied at the start, so that every program is
+# compiled by the build under test).
 with_impl() {
   local impl=$1; shift
   case "$impl" in
     tessera)
       (cd "$kdir" && LD_LIBRARY_PATH="$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-        ZE_ENABLE_ALT_DRIVERS=libze_tessera.so.1 OCL_ICD_VENDORS="$build/icd" "$@") ;;
-    pocl) (cd "$kdir" && OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd "$@") ;;
+        ZE_ENABLE_ALT_DRIVERS=libze_tessera.so.1 OCL_ICD_VENDORS="$build/icd" \
+        TESSERA_CACHE_DIR="$out/impl-cache-tessera" "$@") ;;
+    pocl) (cd "$kdir" && OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd \
+        POCL_CACHE_DIR="$out/impl-cache-pocl" "$@") ;;
     cpu) (cd "$kdir" && "$@") ;;
   esac
 }
 
+rm -rf "$out"/impl-cache-* "$out"/dt-cache-*
 impls=(tessera)
 [ -f /etc/OpenCL/vendors/pocl.icd ] && impls+=(pocl)
 
@@ -71,7 +76,8 @@ configure() {
   grep -q '^opencl_use_cpu_devices=TRUE' "$cfg/darktablerc" 2>/dev/null ||
     echo "opencl_use_cpu_devices=TRUE" >> "$cfg/darktablerc"
   if ! grep -q '^cldevice_v4_' "$cfg/darktablerc"; then
-    with_impl "$impl" timeout 600 darktable-cltest --configdir "$cfg" > "$out/cltest-$impl-setup.log" 2>&1
+    with_impl "$impl" timeout 600 darktable-cltest --configdir "$cfg" --cachedir "$out/dt-cache-setup" \
+      > "$out/cltest-$impl-setup.log" 2>&1
   fi
   # The 8th field of the device entry is "disabled".
   sed -i -E 's/^(cldevice_v4_[a-z0-9]+=([^ ]+ ){7})1 /\10 /' "$cfg/darktablerc"
@@ -85,7 +91,8 @@ if [ $cltest = 1 ]; then
   for impl in "${impls[@]}"; do
     log="$out/cltest-$impl.log"
     start=$(date +%s)
-    with_impl "$impl" timeout 3600 darktable-cltest --configdir "$out/config-$impl" -d opencl -d verbose > "$log" 2>&1
+    with_impl "$impl" timeout 3600 darktable-cltest --configdir "$out/config-$impl" \
+      --cachedir "$out/dt-cache-$impl" -d opencl -d verbose > "$log" 2>&1
     built=$(grep -c 'successfully built program' "$log")
     failed=$(grep -o "failed to compile program \`[^']*'" "$log" | sed 's/.*`//' | tr '\n' ' ')
     verdict=$(grep -o 'opencl is [A-Z ]*AVAILABLE' "$log" | tail -1)
@@ -124,9 +131,11 @@ run() {
   with_impl cpu timeout 900 darktable-cli "$input" "$xmp" "$out/$name-cpu.pfm" --core \
     --configdir "$out/config-cpu" --conf opencl=FALSE > "$out/$name-cpu.log" 2>&1
   for impl in "${impls[@]}"; do
-    local log="$out/$name-$impl.log"
+    local log="$out/$name-$impl.log" start
+    start=$(date +%s)
     with_impl "$impl" timeout 3600 darktable-cli "$input" "$xmp" "$out/$name-$impl.pfm" \
-      --core --configdir "$out/config-$impl" --conf opencl=TRUE -d opencl -d perf > "$log" 2>&1
+      --core --configdir "$out/config-$impl" --cachedir "$out/dt-cache-$impl" --conf opencl=TRUE \
+      -d opencl -d perf > "$log" 2>&1
     # Where darktable processed each module (-d perf: "processed `filmic rgb' on GPU").
     local cl
     if grep -q 'opencl is AVAILABLE' "$log"; then
@@ -137,11 +146,14 @@ run() {
       cl="OpenCL NOT available: all on the CPU"
     fi
     if [ -f "$out/$name-$impl.pfm" ]; then
-      echo "$name $impl vs cpu: $($py "$tools" compare "$out/$name-cpu.pfm" "$out/$name-$impl.pfm"); $cl"
+      echo "$name $impl vs cpu: $($py "$tools" compare "$out/$name-cpu.pfm" "$out/$name-$impl.pfm"); $cl; $(( $(date +%s) - start )) s"
     else
       echo "$name $impl: no output ($(tail -1 "$log"))"
     fi
   done
+  if [ -f "$out/$name-tessera.pfm" ] && [ -f "$out/$name-pocl.pfm" ]; then
+    echo "$name tessera vs pocl: $($py "$tools" compare "$out/$name-pocl.pfm" "$out/$name-tessera.pfm")"
+  fi
 }
 
 modules="exposure filmicrgb colorbalancergb bilat sharpen denoiseprofile hazeremoval atrous"
