@@ -315,3 +315,34 @@ kernel void k(global int* out, int flag) {
   CHECK(log.find("Array size must be at least 1") != std::string::npos);
   clReleaseProgram(p);
 }
+
+TEST_CASE("Given a unit raised to SPIR-V 1.4 and a 1.0 unit with a program-scope variable, then "
+          "they link and run",
+          "[cl][program][source][translation]") {
+  ClFixture fx;
+  const char* needs14 = R"(
+float4 pick(int flag) { return flag ? (float4)(1, 2, 3, 4) : (float4)(5, 6, 7, 8); })";
+  const char* plain = R"(
+constant int offsets[2] = {10, 20};
+float4 pick(int flag);
+kernel void k(global int* out, int flag) {
+  vstore4(convert_int4(pick(flag) + (float)offsets[flag & 1]), 0, out);
+})";
+  cl_program units[2] = {};
+  const char* sources[2] = {needs14, plain};
+  for (int i = 0; i < 2; ++i) {
+    cl_int err = CL_SUCCESS;
+    units[i] = clCreateProgramWithSource(fx.ctx, 1, &sources[i], nullptr, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_int r = clCompileProgram(units[i], 1, &fx.dev, nullptr, 0, nullptr, nullptr, nullptr, nullptr);
+    INFO(buildLog(units[i], fx.dev));
+    REQUIRE(r == CL_SUCCESS);
+  }
+  cl_int err = CL_SUCCESS;
+  cl_program linked = clLinkProgram(fx.ctx, 1, &fx.dev, nullptr, 2, units, nullptr, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  checkPrefix(runFlag(fx, linked, "k", 0), {15, 16, 17, 18});
+  checkPrefix(runFlag(fx, linked, "k", 1), {21, 22, 23, 24});
+  clReleaseProgram(linked);
+  for (cl_program u : units) clReleaseProgram(u);
+}
