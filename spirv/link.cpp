@@ -151,7 +151,9 @@ CompileResult linkSpirv(const std::vector<std::vector<uint32_t>>& modules, bool 
     return result;
   }
   linked = mergeBuiltinVariables(linked);
-  ValidationResult validation = validate(asBytes(linked));
+  // The linker declares the newest version of its inputs; a module the compiler raised to 1.4
+  // (validate.h) linked with 1.0 ones needs their entry points' interfaces completed as well.
+  ValidationResult validation = validateAtNeededVersion(linked);
   if (!validation.ok) {
     result.log += "error: the linked module does not validate: " + validation.log + "\n";
     return result;

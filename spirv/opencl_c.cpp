@@ -375,7 +375,11 @@ std::vector<uint32_t> translateToSpirv(llvm::Module& module, std::string& log) {
   // lowest version its instructions allow, and asserts (aborts) on an instruction the maximum does
   // not allow. The sub-group builtins of cl_khr_subgroup_{ballot, non_uniform_vote, shuffle, ...}
   // are OpGroupNonUniform* instructions, SPIR-V 1.3; cl_intel_subgroups' shuffles and block
-  // reads need SPV_INTEL_subgroups.
+  // reads need SPV_INTEL_subgroups. Not 1.4 as the maximum: allowed 1.4, the translator declares it
+  // for every program with a program-scope variable (it lists them in the entry points'
+  // interfaces), and a module that needs 1.4 without the translator knowing it (a scalar condition
+  // selecting vectors) is raised after writing (validateAtNeededVersion, validate.h), so 1.3 keeps
+  // every other program's SPIR-V (CL_PROGRAM_BINARIES) what OpenCL 1.x devices take.
   SPIRV::TranslatorOpts opts(SPIRV::VersionNumber::SPIRV_1_3,
                              {{SPIRV::ExtensionID::SPV_INTEL_subgroups, true}});
   // Type names and qualifiers for clGetKernelArgInfo, as OpStrings.
@@ -404,8 +408,9 @@ void compileHere(std::string_view source, const CompileOptions& options,
   // no warning.
   std::vector<uint32_t> merged;
   if (mergeDuplicateTypes(words, merged)) words = std::move(merged);
-  ValidationResult validation =
-      validate(std::span(reinterpret_cast<const uint8_t*>(words.data()), words.size() * 4));
+  // At the version the module's instructions need, which may be later than the one the translator
+  // declared (validate.h).
+  ValidationResult validation = validateAtNeededVersion(words);
   if (!validation.ok) {
     result.log += "error: the compiled SPIR-V does not validate: " + validation.log + "\n";
     return;

@@ -3,6 +3,7 @@
 #include <spirv-tools/libspirv.h>
 #include <spirv/unified1/spirv.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <vector>
@@ -207,6 +208,60 @@ ValidationResult validate(std::span<const uint8_t> binary) {
     if (!error.empty()) result.log += ": " + error;
   }
   return result;
+}
+
+std::vector<uint32_t> raiseToVersion14(const std::vector<uint32_t>& words) {
+  if (words.size() < kHeaderWords || words[0] != spv::MagicNumber || words[1] < 0x00010000 ||
+      words[1] > kNewestReadableVersion || Instructions(words).malformed())
+    return words;
+  // Module-scope variables: the OpVariables before the first function.
+  std::vector<uint32_t> globals;
+  for (const Instruction& i : Instructions(words)) {
+    if (i.opcode() == spv::OpFunction) break;
+    if (i.opcode() == spv::OpVariable && i.wordCount() >= 4 &&
+        i[3] != spv::StorageClassFunction)
+      globals.push_back(i[2]);
+  }
+  std::vector<uint32_t> out(words.begin(), words.begin() + kHeaderWords);
+  out[1] = kNewestReadableVersion;
+  for (const Instruction& i : Instructions(words)) {
+    if (i.opcode() != spv::OpEntryPoint || i.wordCount() < 4) {
+      out.insert(out.end(), i.words.begin(), i.words.end());
+      continue;
+    }
+    // OpEntryPoint <model> <function> <name: a literal string, nul-terminated> <interface ids>.
+    size_t first = 3;
+    while (first < i.wordCount() && (i[first] >> 24) != 0) ++first;
+    ++first;  // the word that holds the terminating nul
+    if (first > i.wordCount()) {  // no terminator: malformed, left to validation
+      out.insert(out.end(), i.words.begin(), i.words.end());
+      continue;
+    }
+    std::vector<uint32_t> entry(i.words.begin(), i.words.end());
+    for (uint32_t g : globals)
+      if (std::find(entry.begin() + first, entry.end(), g) == entry.end()) entry.push_back(g);
+    entry[0] = (uint32_t(entry.size()) << 16) | spv::OpEntryPoint;
+    out.insert(out.end(), entry.begin(), entry.end());
+  }
+  return out;
+}
+
+ValidationResult validateAtNeededVersion(std::vector<uint32_t>& words) {
+  auto bytes = [](const std::vector<uint32_t>& w) {
+    return std::span(reinterpret_cast<const uint8_t*>(w.data()), w.size() * sizeof(uint32_t));
+  };
+  ValidationResult declared = validate(bytes(words));
+  if (declared.ok || words.size() < kHeaderWords || words[1] > kNewestReadableVersion)
+    return declared;
+  std::vector<uint32_t> raised = raiseToVersion14(words);
+  if (raised == words) return declared;
+  ValidationResult newer = validate(bytes(raised));
+  if (!newer.ok) {
+    declared.log += "; raised to SPIR-V 1.4: " + newer.log;
+    return declared;
+  }
+  words = std::move(raised);
+  return newer;
 }
 
 }  // namespace tessera::spirv

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace tessera::spirv {
 
@@ -22,5 +23,28 @@ struct ValidationResult {
 // cl_khr_int64_base_atomics) has its capabilities, addressing and memory model checked under the
 // OpenCL environment and the whole module under the universal rules of its version.
 ValidationResult validate(std::span<const uint8_t> binary);
+
+// The newest SPIR-V version Tessera's reader takes (the installed translator's MaximumVersion).
+inline constexpr uint32_t kNewestReadableVersion = 0x00010400;
+
+// Validation of a module a producer wrote (the translator in the compiler process, the linker),
+// at the version its instructions need. SPIRV-LLVM-Translator 15 declares the lowest version it
+// knows its instructions need, and does not know every rule: `select i1 %c, <4 x float> ...` (a
+// scalar condition choosing vectors, what clang emits for `c ? (float4)(...) : (float4)(...)`)
+// becomes an OpSelect that only SPIR-V 1.4 allows ("Before version 1.4, results are only
+// computed per component ... the Condition must be a vector of the same number of components"),
+// in a module it declares 1.0. So a module that fails validation at the version it declares is
+// raised to SPIR-V 1.4 (raiseToVersion14) and validated again; when that passes, `words` become the
+// raised module and the result is the 1.4 validation. Otherwise `words` are left as they were and
+// the result is the failure at the declared version, with the 1.4 diagnostic appended.
+ValidationResult validateAtNeededVersion(std::vector<uint32_t>& words);
+
+// `words` declared as SPIR-V 1.4, with what 1.4 asks of a module that earlier versions did not:
+// "Starting with version 1.4, the interface's storage classes are all storage classes used in
+// declaring all global variables referenced by the entry point's call tree" (OpEntryPoint), so
+// every module-scope OpVariable joins every entry point's interface (once). Nothing else that a
+// 1.0 to 1.3 module may contain changes meaning in 1.4. Words that are not a module of version 1.0
+// to 1.4 come back unchanged.
+std::vector<uint32_t> raiseToVersion14(const std::vector<uint32_t>& words);
 
 }  // namespace tessera::spirv

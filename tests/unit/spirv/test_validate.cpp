@@ -182,3 +182,55 @@ __kernel void k(__global half* p, half x, __global S* s) {
     CHECK(r.environment.find("Float16 (cl_khr_fp16)") != std::string::npos);
   }
 }
+
+TEST_CASE(
+    "Given OpenCL C whose SPIR-V needs 1.4 that the translator declares 1.0, when compiled, then "
+    "the module is raised to 1.4 and validates",
+    "[spirv][validate][opencl_c]") {
+  // clang: select i1 %flag, <4 x float>, <4 x float>; the translator: an OpSelect with a scalar
+  // condition (SPIR-V 1.4) in a module it declares 1.0. The program-scope table must join the
+  // entry point's interface (1.4's rule).
+  CompileResult c = compileOpenCLC(R"(
+constant float table[2] = {1.0f, 2.0f};
+kernel void k(global float4* out, int flag) {
+  const float4 v = flag ? (float4)(1.0f, 2.0f, 3.0f, 4.0f) : (float4)(5.0f, 6.0f, 7.0f, 8.0f);
+  out[0] = v + table[flag & 1];
+})",
+                                   "");
+  INFO(c.log);
+  REQUIRE(c.ok);
+  CHECK(c.spirv[1] == kNewestReadableVersion);
+  ValidationResult r = validate(asBytes(c.spirv));
+  INFO(r.log);
+  CHECK(r.ok);
+
+  // Written back as 1.0, the same module does not validate; validateAtNeededVersion raises it.
+  std::vector<uint32_t> old = c.spirv;
+  old[1] = 0x00010000;
+  CHECK_FALSE(validate(asBytes(old)).ok);
+  ValidationResult raised = validateAtNeededVersion(old);
+  INFO(raised.log);
+  CHECK(raised.ok);
+  CHECK(old[1] == kNewestReadableVersion);
+}
+
+TEST_CASE(
+    "Given a module invalid at every version, when validated at the needed version, then it fails "
+    "unchanged with the declared version's diagnostic",
+    "[spirv][validate]") {
+  std::vector<uint32_t> words = asWords(loadKernel("vector_add"));
+  for (size_t pos = 5; pos < words.size(); pos += words[pos] >> 16) {
+    if ((words[pos] & 0xffff) == spv::OpEntryPoint) {
+      words[pos + 2] = words[3] - 1 == words[pos + 2] ? 1 : words[3] - 1;
+      break;
+    }
+  }
+  std::vector<uint32_t> before = words;
+  ValidationResult r = validateAtNeededVersion(words);
+  CHECK_FALSE(r.ok);
+  CHECK(words == before);
+  CHECK(r.log.find("raised to SPIR-V 1.4") != std::string::npos);
+  // Not SPIR-V at all: left alone.
+  std::vector<uint32_t> garbage = {1, 2, 3, 4, 5, 6};
+  CHECK(raiseToVersion14(garbage) == garbage);
+}
