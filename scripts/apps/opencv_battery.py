@@ -566,6 +566,42 @@ def ms(r, key):
     return "%.2f" % v if isinstance(v, (int, float)) else ""
 
 
+def print_table(results, names, sel, details):
+    head = "| operation | type | " + " | ".join(
+        "%s | %s ms" % (n, n) for n in names) + " | CPU ms |"
+    print(head)
+    print("|" + "---|" * (3 + 2 * len(names)))
+    summary = {n: {} for n in names}
+    for (n, t) in sel:
+        row = "| %s | %s | " % (n, t)
+        cpu = ""
+        for tn in names:
+            r = results[(tn, n, t)]
+            row += "%s | %s | " % (cell(r), ms(r, "ms_ocl"))
+            cpu = cpu or ms(r, "ms_cpu")
+            key = r.get("status", "?")
+            summary[tn][key] = summary[tn].get(key, 0) + 1
+        print(row + cpu + " |")
+    print()
+    for tn in names:
+        print("%s: %s" % (tn, ", ".join("%s %d" % kv for kv in sorted(summary[tn].items()))))
+    if details:
+        print()
+        for (n, t) in sel:
+            for tn in names:
+                r = results[(tn, n, t)]
+                if r.get("status") == "ok" and not r.get("faulted"):
+                    continue
+                bad = [e for e in r.get("sizes", []) if e.get("status") not in ("ok",)]
+                print("- %s %s on %s: %s; kernels %s; %s%s" % (
+                    n, t, tn, cell(r), ",".join(r.get("kernels", [])) or "-",
+                    r.get("detail", ""),
+                    "; ".join("%s: %s" % (e["size"], e.get("detail", e.get("status")))
+                              for e in bad)[:600]))
+                if r.get("fault"):
+                    print("  " + " / ".join(r["fault"]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--target", action="append", default=[],
@@ -582,6 +618,8 @@ def main():
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
     ap.add_argument("--quick", action="store_true",
                     help="only the operations of QUICK, at most three types each")
+    ap.add_argument("--report", nargs="+", metavar="JSON",
+                    help="print the table of earlier runs' --json files (targets side by side)")
     ap.add_argument("--child", nargs="+", metavar="NAME TYPE", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
@@ -591,6 +629,21 @@ def main():
             print("RESULT " + json.dumps(res), flush=True)
             if res["status"] == "lost":
                 break  # the context is gone: the parent runs the other types in a new child
+        return 0
+
+    if args.report:
+        results, names, sel = {}, [], []
+        for path in args.report:
+            for r in json.load(open(path)):
+                results[(r["target"], r["name"], r["type"])] = r
+                if r["target"] not in names:
+                    names.append(r["target"])
+                if (r["name"], r["type"]) not in sel:
+                    sel.append((r["name"], r["type"]))
+        for tn in names:
+            for (n, t) in sel:
+                results.setdefault((tn, n, t), {"status": "not run"})
+        print_table(results, names, sel, args.details)
         return 0
 
     import numpy as np
@@ -669,40 +722,7 @@ def main():
                                                         " ".join(line)))
             sys.stderr.flush()
 
-    names = [t[0] for t in targets]
-    head = "| operation | type | " + " | ".join(
-        "%s | %s ms" % (n, n) for n in names) + " | CPU ms |"
-    print(head)
-    print("|" + "---|" * (3 + 2 * len(names)))
-    summary = {n: {} for n in names}
-    for (n, t) in sel:
-        row = "| %s | %s | " % (n, t)
-        cpu = ""
-        for tn in names:
-            r = results[(tn, n, t)]
-            row += "%s | %s | " % (cell(r), ms(r, "ms_ocl"))
-            cpu = cpu or ms(r, "ms_cpu")
-            key = r.get("status", "?")
-            summary[tn][key] = summary[tn].get(key, 0) + 1
-        print(row + cpu + " |")
-    print()
-    for tn in names:
-        print("%s: %s" % (tn, ", ".join("%s %d" % kv for kv in sorted(summary[tn].items()))))
-    if args.details:
-        print()
-        for (n, t) in sel:
-            for tn in names:
-                r = results[(tn, n, t)]
-                if r.get("status") == "ok" and not r.get("faulted"):
-                    continue
-                bad = [e for e in r.get("sizes", []) if e.get("status") not in ("ok",)]
-                print("- %s %s on %s: %s; kernels %s; %s%s" % (
-                    n, t, tn, cell(r), ",".join(r.get("kernels", [])) or "-",
-                    r.get("detail", ""),
-                    "; ".join("%s: %s" % (e["size"], e.get("detail", e.get("status")))
-                              for e in bad)[:600]))
-                if r.get("fault"):
-                    print("  " + " / ".join(r["fault"]))
+    print_table(results, [t[0] for t in targets], sel, args.details)
     if args.json:
         with open(args.json, "w") as f:
             json.dump([{"target": k[0], "name": k[1], "type": k[2], **v}
