@@ -566,6 +566,31 @@ def ms(r, key):
     return "%.2f" % v if isinstance(v, (int, float)) else ""
 
 
+def print_compact(results, names, sel):
+    """One row per operation: its types' statuses per target, the first type's times."""
+    ops = []
+    for (n, t) in sel:
+        if not ops or ops[-1][0] != n:
+            ops.append((n, []))
+        ops[-1][1].append(t)
+    print("| operation | types | " + " | ".join("%s | %s ms" % (n, n) for n in names) +
+          " | CPU ms |")
+    print("|" + "---|" * (3 + 2 * len(names)))
+    for n, types in ops:
+        row = "| %s | %s | " % (n, ", ".join(types))
+        cpu = ""
+        for tn in names:
+            rs = [results[(tn, n, t)] for t in types]
+            cells = [cell(r) for r in rs]
+            if len(set(cells)) == 1:
+                text = cells[0]
+            else:
+                text = ", ".join("%s %s" % (t, c) for t, c in zip(types, cells))
+            row += "%s | %s | " % (text, ms(rs[0], "ms_ocl"))
+            cpu = cpu or ms(rs[0], "ms_cpu")
+        print(row + cpu + " |")
+
+
 def print_table(results, names, sel, details):
     head = "| operation | type | " + " | ".join(
         "%s | %s ms" % (n, n) for n in names) + " | CPU ms |"
@@ -620,6 +645,8 @@ def main():
                     help="only the operations of QUICK, at most three types each")
     ap.add_argument("--report", nargs="+", metavar="JSON",
                     help="print the table of earlier runs' --json files (targets side by side)")
+    ap.add_argument("--compact", action="store_true",
+                    help="one row per operation (the types' statuses in one cell)")
     ap.add_argument("--child", nargs="+", metavar="NAME TYPE", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
@@ -643,7 +670,10 @@ def main():
         for tn in names:
             for (n, t) in sel:
                 results.setdefault((tn, n, t), {"status": "not run"})
-        print_table(results, names, sel, args.details)
+        if args.compact:
+            print_compact(results, names, sel)
+        else:
+            print_table(results, names, sel, args.details)
         return 0
 
     import numpy as np
