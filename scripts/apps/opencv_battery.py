@@ -609,7 +609,11 @@ def print_table(results, names, sel, details):
         print(row + cpu + " |")
     print()
     for tn in names:
-        print("%s: %s" % (tn, ", ".join("%s %d" % kv for kv in sorted(summary[tn].items()))))
+        where = sorted({"%s / %s" % (r.get("platform", "?"), r.get("device", "?"))
+                        for (t2, _, _), r in results.items() if t2 == tn and r.get("platform")})
+        print("%s: %s (OpenCL on %s)" % (
+            tn, ", ".join("%s %d" % kv for kv in sorted(summary[tn].items())),
+            "; ".join(where) or "?"))
     if details:
         print()
         for (n, t) in sel:
@@ -738,6 +742,15 @@ def main():
                     if r.get("status") == "not run":
                         break
                     r["seconds"] = secs
+                    # OpenCL really used, on the platform asked for (one ICD is visible, but an
+                    # OpenCV built with another runtime or a system-wide ICD could answer).
+                    want = {"pocl": "Portable Computing Language"}.get(
+                        spec, "Tessera" if spec.startswith("tessera") else None)
+                    if want and r.get("platform") and want not in r["platform"]:
+                        r["status"] = "wrong platform"
+                        r["detail"] = "kernels ran on %s" % r["platform"]
+                    if r.get("useOpenCL") is False:
+                        r["status"] = "no OpenCL"
                     results[(tname, n, t)] = r
                     line.append("%s:%s" % (t, cell(r)))
                     done += 1
