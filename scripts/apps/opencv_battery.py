@@ -647,6 +647,7 @@ def main():
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
     ap.add_argument("--quick", action="store_true",
                     help="only the operations of QUICK, at most three types each")
+    ap.add_argument("--rest", action="store_true", help="only the operations not in QUICK")
     ap.add_argument("--report", nargs="+", metavar="JSON",
                     help="print the table of earlier runs' --json files (targets side by side)")
     ap.add_argument("--compact", action="store_true",
@@ -686,6 +687,8 @@ def main():
     sel = [(n, t) for (n, t) in all_cases
            if (not args.only or any(o in n for o in args.only))
            and (not args.type or t in args.type)]
+    if args.rest:
+        sel = [(n, t) for (n, t) in sel if n not in QUICK]
     if args.quick:
         kept = {}
         quick = []
