@@ -412,8 +412,9 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, vo
     // "CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by clEnqueueMapBuffer or
     // clEnqueueMapImage for memobj."
     if (!mapped_ptr || !m->removeMapping(mapped_ptr)) return CL_INVALID_VALUE;
-    cl_int err = q->enqueue(CL_COMMAND_UNMAP_MEM_OBJECT, num_events_in_wait_list,
-                            event_wait_list, event, appendNop, {m});
+    // A release: in a lost context the mapping is still given back (Queue::enqueueRelease).
+    cl_int err = q->enqueueRelease(CL_COMMAND_UNMAP_MEM_OBJECT, num_events_in_wait_list,
+                                   event_wait_list, event, appendNop, {m});
     if (err != CL_SUCCESS) m->addMapping(mapped_ptr);
     return err;
   });

@@ -119,7 +119,17 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
     if (err != CL_SUCCESS) {
       context->giveEvent(before);
       context->giveEvent(freed);
-      return err;
+      if (err != CL_OUT_OF_RESOURCES || !q->lost()) return err;
+      // A lost context (a kernel faulted in it) runs no command, but a free still frees
+      // (Queue::enqueueRelease): now, on this thread, with an event that is complete.
+      if (pfn_free_func) {
+        pfn_free_func(q->handle(), cl_uint(pointers->size()), pointers->data(), user_data);
+      } else {
+        for (void* p : *pointers)
+          if (p && context->removeSvm(p)) zeMemFree(context->ze(), p);
+      }
+      return q->enqueueRelease(CL_COMMAND_SVM_FREE, num_events_in_wait_list, event_wait_list,
+                               event, appendNop);
     }
     Ref<Event> cmd(Event::from(ev));
     Ref<Queue> queue(q);
@@ -215,8 +225,9 @@ cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void* svm_ptr,
     if (!q) return CL_INVALID_COMMAND_QUEUE;
     // "CL_INVALID_VALUE if svm_ptr is NULL."
     if (!svm_ptr) return CL_INVALID_VALUE;
-    return q->enqueue(CL_COMMAND_SVM_UNMAP, num_events_in_wait_list, event_wait_list, event,
-                      appendNop, {}, false);
+    // A release: succeeds in a lost context too (Queue::enqueueRelease).
+    return q->enqueueRelease(CL_COMMAND_SVM_UNMAP, num_events_in_wait_list, event_wait_list, event,
+                             appendNop);
   });
 }
 

@@ -198,17 +198,44 @@ cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* wa
   }
   cl_int result = CL_SUCCESS;
   if (blocking) {
-    event->wait();
+    const cl_int own = event->wait();
     // "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the read and write operations are blocking
     // and the execution status of any of the events in event_wait_list is a negative integer".
     for (auto& w : waited)
       if (w->status() < 0) result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    // The command itself did not complete: its own work faulted, or it was appended before a
+    // kernel of this context faulted and then never ran (docs/reliability.md, "Faults"). A
+    // blocking read must not return CL_SUCCESS over a buffer nothing was read into. Lost
+    // contexts report as CL_OUT_OF_RESOURCES: "if there is a failure to allocate resources
+    // required by the OpenCL implementation on the device".
+    if (result == CL_SUCCESS && own < 0) result = CL_OUT_OF_RESOURCES;
   }
   if (out)
     *out = event->handle();
   else if (!event->isInternal())
     event->releaseApi();
   return result;
+}
+
+cl_int Queue::enqueueRelease(cl_command_type type, cl_uint numWaits, const cl_event* waitList,
+                             cl_event* out, const Append& append,
+                             std::initializer_list<RefCounted*> holds) {
+  cl_int err = enqueue(type, numWaits, waitList, out, append, holds);
+  if (err != CL_OUT_OF_RESOURCES || !lost()) return err;
+  // The context is lost: the command cannot be appended, but what it gives back is given back
+  // (the caller releases it on the host). Its event, when asked for, is complete and reports the
+  // lost context like every event of that context (CL_OUT_OF_RESOURCES).
+  if (out) {
+    auto* event = new Event(*context_, this, type);
+    event->markSubmitted(profiling());
+    zeEventHostSignal(event->ze());
+    *out = event->handle();
+  }
+  return CL_SUCCESS;
+}
+
+bool Queue::lost() const {
+  return zeContextGetStatus(context_->ze()) == ZE_RESULT_ERROR_DEVICE_LOST;
 }
 
 cl_int Queue::finish() {
@@ -222,8 +249,7 @@ cl_int Queue::finish() {
   reapLocked();
   // A kernel faulted in this context (docs/reliability.md, "Faults"): the device is lost
   // to it, whether or not the faulting command was still in flight.
-  return zeContextGetStatus(context_->ze()) == ZE_RESULT_ERROR_DEVICE_LOST ? CL_OUT_OF_RESOURCES
-                                                                            : CL_SUCCESS;
+  return lost() ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
 }
 
 cl_int Queue::info(cl_command_queue_info param, size_t size, void* value, size_t* sizeRet) {

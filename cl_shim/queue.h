@@ -41,7 +41,8 @@ class Queue : public Object<_cl_command_queue, 0x51554531 /* "QUE1" */> {
   // and must signal `signal` when done. Checks the wait list (CL_INVALID_EVENT_WAIT_LIST,
   // CL_INVALID_CONTEXT), keeps `holds` alive until completion, returns the event in *out when
   // out is not null, and waits for completion when `blocking` (then
-  // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if a waited-for event failed).
+  // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if a waited-for event failed, and
+  // CL_OUT_OF_RESOURCES if the command itself did not complete because its context was lost).
   using Append = std::function<ze_result_t(ze_command_list_handle_t, ze_event_handle_t, uint32_t,
                                            ze_event_handle_t*)>;
   cl_int enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList, cl_event* out,
@@ -52,6 +53,18 @@ class Queue : public Object<_cl_command_queue, 0x51554531 /* "QUE1" */> {
                  const Append& append, const std::vector<RefCounted*>& holds, bool blocking);
   cl_int enqueue(cl_command_type type, cl_uint numWaits, const cl_event* waitList, cl_event* out,
                  const Append& append, RefCounted* const* holds, size_t numHolds, bool blocking);
+
+  // A command that gives something back (clEnqueueUnmapMemObject, clEnqueueSVMUnmap,
+  // clEnqueueSVMFree): enqueued like any other, but in a lost context (a kernel faulted in it) it
+  // still succeeds, the caller releasing on the host what the command would have released, and
+  // its event (when asked for) is complete with the lost context's CL_OUT_OF_RESOURCES.
+  // Applications release in destructors and cleanup paths that cannot handle an error (OpenCV's
+  // UMat unmap throws from ~Mat, which ends the process in std::terminate).
+  cl_int enqueueRelease(cl_command_type type, cl_uint numWaits, const cl_event* waitList,
+                        cl_event* out, const Append& append,
+                        std::initializer_list<RefCounted*> holds = {});
+  // True once a kernel, copy or fill of this queue's context faulted (docs/reliability.md).
+  bool lost() const;
 
   cl_int finish();
   cl_int info(cl_command_queue_info param, size_t size, void* value, size_t* sizeRet);
