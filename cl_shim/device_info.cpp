@@ -197,9 +197,13 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
     case CL_DEVICE_PLATFORM: return out.scalar<cl_platform_id>(platform_.handle());
     case CL_DEVICE_NAME: return out.string(props_.name);
     case CL_DEVICE_VENDOR: {
+      // The processor's own vendor identification (CPUID), as PoCL reports it: applications
+      // take vendor-specific kernels for the GPU companies' names (OpenCV 4.6 chose its
+      // Intel-GPU-only gaussianBlur5x5_8UC1_cols4 and warpAffine_*_8u for "Intel(R) Corporation",
+      // and they compute wrong results on a CPU, PoCL's too). CL_DEVICE_VENDOR_ID stays the PCI id.
       switch (props_.vendorId) {
-        case 0x8086: return out.string("Intel(R) Corporation");
-        case 0x1022: return out.string("Advanced Micro Devices, Inc.");
+        case 0x8086: return out.string("GenuineIntel");
+        case 0x1022: return out.string("AuthenticAMD");
         default: return out.string("Unknown vendor");
       }
     }
