@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "core/memory/guard.h"
+
 namespace tessera::core {
 
 ArenaAllocator& ArenaAllocator::global() {
@@ -47,6 +49,18 @@ Slot ArenaAllocator::allocate(size_t size, size_t alignment, const Placement& pl
       Backing::create(bytes, std::max(alignment, kPageSize), placement, bytes >= kHugePageBytes);
   if (!b) return {};
   Slot s{b->data(), b.get(), 0, bytes, std::move(b), nullptr};
+  return s;
+}
+
+Slot ArenaAllocator::allocateGuarded(size_t size, size_t alignment, const Placement& placement) {
+  size_t bytes = roundUp(size, kPageSize);
+  if (size == 0 || bytes < size) return {};
+  // The end is aligned to a page at least and the alignment divides the size (guardAlignment), so
+  // the start end - size is aligned too.
+  std::shared_ptr<Backing> b =
+      Backing::createGuarded(bytes, guardAlignment(size, alignment), placement);
+  if (!b) return {};
+  Slot s{b->data() + bytes - size, b.get(), 0, bytes, std::move(b), nullptr};
   return s;
 }
 

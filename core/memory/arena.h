@@ -27,6 +27,9 @@ struct Slot {
   Backing* backing = nullptr;      // the arena's, or the dedicated one (then `owned` holds it)
   size_t offset = 0;               // of ptr in the backing's data
   size_t bytes = 0;                // pages given to the allocation
+  // ptr - (backing->data() + offset): where the allocation starts in its first page; non-zero only
+  // for a guarded slot.
+  size_t lead() const { return backing ? size_t(ptr - backing->data()) - offset : 0; }
   std::shared_ptr<Backing> owned;  // set for a dedicated backing
   void* pool = nullptr;            // the arena pool the slot returns to; null when dedicated
 };
@@ -44,6 +47,11 @@ class ArenaAllocator {
   // (ptr null) when memory or address space runs out. `dedicated` asks for a backing of its own
   // (exportable allocations: the exported fd must hold exactly the allocation).
   Slot allocate(size_t size, size_t alignment, const Placement& placement, bool dedicated);
+  // Guard-page mode (guard.h): a backing of its own between two PROT_NONE pages, the slot's ptr
+  // placed so that its `size` bytes end exactly at the upper guard page and start at a multiple of
+  // guardAlignment(size, alignment). Then ptr is inside the backing's first page, not at it
+  // (offset stays 0: the page the allocation starts in). Released like a dedicated slot.
+  Slot allocateGuarded(size_t size, size_t alignment, const Placement& placement);
   void release(Slot& slot);
 
  private:
