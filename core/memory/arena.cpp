@@ -53,14 +53,15 @@ Slot ArenaAllocator::allocate(size_t size, size_t alignment, const Placement& pl
 }
 
 Slot ArenaAllocator::allocateGuarded(size_t size, size_t alignment, const Placement& placement) {
-  size_t bytes = roundUp(size, kPageSize);
-  if (size == 0 || bytes < size) return {};
-  // The end is aligned to a page at least and the alignment divides the size (guardAlignment), so
-  // the start end - size is aligned too.
-  std::shared_ptr<Backing> b =
-      Backing::createGuarded(bytes, guardAlignment(size, alignment), placement);
+  size_t align = guardAlignment(size, alignment);
+  // The allocation and the slack the alignment needs before the guard page (none when it divides
+  // the size); its start end - span is aligned because the end is aligned to align or a page.
+  size_t span = roundUp(size, align);
+  size_t bytes = roundUp(span, kPageSize);
+  if (size == 0 || span < size || bytes < span) return {};
+  std::shared_ptr<Backing> b = Backing::createGuarded(bytes, align, placement);
   if (!b) return {};
-  Slot s{b->data() + bytes - size, b.get(), 0, bytes, std::move(b), nullptr};
+  Slot s{b->data() + bytes - span, b.get(), 0, bytes, std::move(b), nullptr};
   return s;
 }
 

@@ -48,9 +48,10 @@ class ArenaAllocator {
   // (exportable allocations: the exported fd must hold exactly the allocation).
   Slot allocate(size_t size, size_t alignment, const Placement& placement, bool dedicated);
   // Guard-page mode (guard.h): a backing of its own between two PROT_NONE pages, the slot's ptr
-  // placed so that its `size` bytes end exactly at the upper guard page and start at a multiple of
-  // guardAlignment(size, alignment). Then ptr is inside the backing's first page, not at it
-  // (offset stays 0: the page the allocation starts in). Released like a dedicated slot.
+  // the highest multiple of guardAlignment(size, alignment) whose `size` bytes end at or below the
+  // upper guard page (exactly at it when that alignment divides the size). Then ptr may be inside
+  // the backing's first page (offset stays 0: the page the allocation starts in; lead() is where).
+  // Released like a dedicated slot.
   Slot allocateGuarded(size_t size, size_t alignment, const Placement& placement);
   void release(Slot& slot);
 

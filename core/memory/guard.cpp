@@ -10,9 +10,9 @@
 namespace tessera::core {
 
 size_t guardAlignment(size_t size, size_t alignment) {
-  size_t asked = alignment ? alignment : kPageSize;
-  size_t natural = size ? size & -size : asked;  // the largest power of two dividing size
-  return std::min(asked, natural);
+  if (alignment) return alignment;
+  size_t natural = size ? size & -size : kPageSize;  // the largest power of two dividing size
+  return std::min(kPageSize, natural);
 }
 
 GuardedMapping mapGuarded(size_t bytes, size_t endAlignment, int fd, size_t fileOffset) {

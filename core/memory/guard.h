@@ -4,15 +4,16 @@
 // end of an allocation then faults at once (a kernel's fault is contained: its context is lost),
 // instead of reading a neighbour's bytes or the slack of a page-rounded slot.
 //
-// The alignment rule: an allocation of `size` bytes asked for with `alignment` (0: Tessera's
-// default, a page) starts at a multiple of
-//     min(alignment or 4096, the largest power of two dividing size),
-// which always lets its end be exactly flush with the guard page. That is the requested alignment
-// whenever the size is a multiple of it (OpenCL's 128-byte buffers of 128-multiple sizes, any
-// page-multiple allocation) and otherwise the natural alignment of every element type the size is
-// a multiple of: a buffer of float4s stays 16-aligned, of doubles 8-aligned. Only a caller that
-// relies on more alignment than its size's largest power of two sees less than it asked for; that
-// is what the mode trades for finding over-reads byte-exactly.
+// The alignment rule: an allocation of `size` bytes asked for with `alignment` starts at a multiple
+// of A, where A is the alignment asked for, or, when none was (0), the largest power of two dividing
+// the size, up to a page (the natural alignment of every element type the size is a multiple of: a
+// buffer of float4s is 16-aligned). It ends flush with the guard page when A divides the size (any
+// allocation made without an alignment; OpenCL's 128-byte-aligned buffers of 128-multiple sizes;
+// anything of a page multiple); otherwise it starts at the highest multiple of A that fits, and
+// fewer than A bytes between its end and the guard page stay accessible. The asked alignment is
+// never reduced: applications rely on it (CLBlast's "Fast" kernels dereference double8 pointers
+// into buffers it sized freely, counting on OpenCL's 128-byte base alignment; an end forced flush
+// at the cost of alignment made those loads fault as misaligned, SIGSEGV at address 0).
 #pragma once
 
 #include <cstddef>
@@ -20,8 +21,8 @@
 
 namespace tessera::core {
 
-// Where a guarded allocation of `size` bytes (> 0) asked for with `alignment` starts: the rule
-// above. A power of two.
+// A of the rule above for an allocation of `size` bytes (> 0) asked for with `alignment` (0 or a
+// power of two). A power of two.
 size_t guardAlignment(size_t size, size_t alignment);
 
 // A mapping of `bytes` (a page multiple) between two inaccessible pages.
