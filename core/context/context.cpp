@@ -31,7 +31,8 @@ std::unique_ptr<Context> Context::create(Driver& driver, std::vector<Device*> de
 Context::Context(Driver& driver, std::vector<Device*> devices)
     : driver_(driver), devices_(std::move(devices)) {
   memory_ = std::make_unique<MemoryManager>(devices_, driver.topology(),
-                                            driver.config().sharedForceDeviceAlloc);
+                                            driver.config().sharedForceDeviceAlloc,
+                                            driver.config().guardPages);
   std::lock_guard lock(liveMutex);
   live().push_back(this);
 }

@@ -26,7 +26,7 @@ namespace tessera::core {
 
 // Everything the environment decides, read once: the driver's rows of config/settings.def
 // (rootMode, hierarchy, affinityMask, sharedForceDeviceAlloc, spinUs, inlineLaunch,
-// queueDestroyTimeoutMs, noFaultGuard, topologyText), which the objects the driver makes read
+// queueDestroyTimeoutMs, noFaultGuard, guardPages, topologyText), which the objects the driver makes read
 // through it, and the topology source TESSERA_TOPOLOGY names.
 struct DriverConfig : config::DriverSettings {
   TopologySource topology;            // from topologyText

@@ -29,7 +29,8 @@ struct Allocation {
   uint64_t id = 0;           // unique in the process, never reused
   Origin origin = Origin::Allocated;
   Slot slot;                  // for Allocated
-  size_t mappedBytes = 0;     // for Imported and IpcOpened: what to munmap
+  uint8_t* mapping = nullptr;  // for Imported and IpcOpened: what to munmap (base, or below it
+  size_t mappedBytes = 0;      // when the guard-page mode added a guard page or a lead)
   uint64_t exportCookie = 0;  // non-zero while an IPC handle of it is out (see ipc.h)
   bool exportable = false;    // made with ze_external_memory_export_desc_t (a backing of its own)
   // Uses by work in flight (command lists of later issues); zeMemFreeExt's policies wait for them.

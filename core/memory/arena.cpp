@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "core/memory/guard.h"
+
 namespace tessera::core {
 
 ArenaAllocator& ArenaAllocator::global() {
@@ -47,6 +49,19 @@ Slot ArenaAllocator::allocate(size_t size, size_t alignment, const Placement& pl
       Backing::create(bytes, std::max(alignment, kPageSize), placement, bytes >= kHugePageBytes);
   if (!b) return {};
   Slot s{b->data(), b.get(), 0, bytes, std::move(b), nullptr};
+  return s;
+}
+
+Slot ArenaAllocator::allocateGuarded(size_t size, size_t alignment, const Placement& placement) {
+  size_t align = guardAlignment(size, alignment);
+  // The allocation and the slack the alignment needs before the guard page (none when it divides
+  // the size); its start end - span is aligned because the end is aligned to align or a page.
+  size_t span = roundUp(size, align);
+  size_t bytes = roundUp(span, kPageSize);
+  if (size == 0 || span < size || bytes < span) return {};
+  std::shared_ptr<Backing> b = Backing::createGuarded(bytes, align, placement);
+  if (!b) return {};
+  Slot s{b->data() + bytes - span, b.get(), 0, bytes, std::move(b), nullptr};
   return s;
 }
 

@@ -27,6 +27,9 @@ struct Slot {
   Backing* backing = nullptr;      // the arena's, or the dedicated one (then `owned` holds it)
   size_t offset = 0;               // of ptr in the backing's data
   size_t bytes = 0;                // pages given to the allocation
+  // ptr - (backing->data() + offset): where the allocation starts in its first page; non-zero only
+  // for a guarded slot.
+  size_t lead() const { return backing ? size_t(ptr - backing->data()) - offset : 0; }
   std::shared_ptr<Backing> owned;  // set for a dedicated backing
   void* pool = nullptr;            // the arena pool the slot returns to; null when dedicated
 };
@@ -44,6 +47,12 @@ class ArenaAllocator {
   // (ptr null) when memory or address space runs out. `dedicated` asks for a backing of its own
   // (exportable allocations: the exported fd must hold exactly the allocation).
   Slot allocate(size_t size, size_t alignment, const Placement& placement, bool dedicated);
+  // Guard-page mode (guard.h): a backing of its own between two PROT_NONE pages, the slot's ptr
+  // the highest multiple of guardAlignment(size, alignment) whose `size` bytes end at or below the
+  // upper guard page (exactly at it when that alignment divides the size). Then ptr may be inside
+  // the backing's first page (offset stays 0: the page the allocation starts in; lead() is where).
+  // Released like a dedicated slot.
+  Slot allocateGuarded(size_t size, size_t alignment, const Placement& placement);
   void release(Slot& slot);
 
  private:

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <mutex>
 
+#include "core/memory/guard.h"
 #include "core/topology/topology.h"
 
 namespace tessera::core {
@@ -51,9 +52,7 @@ void* mapAligned(size_t bytes, size_t alignment, int prot, int flags, int fd, si
   return p;
 }
 
-std::unique_ptr<Backing> Backing::create(size_t dataBytes, size_t alignment,
-                                         const Placement& placement, bool hugePages) {
-  if (hugePages) alignment = std::max(alignment, kHugePageBytes);
+std::unique_ptr<Backing> Backing::open(size_t dataBytes) {
   raiseFileLimitOnce();
   std::unique_ptr<Backing> b(new Backing);
   b->dataBytes_ = dataBytes;
@@ -61,24 +60,53 @@ std::unique_ptr<Backing> Backing::create(size_t dataBytes, size_t alignment,
   b->fd_ = memfd_create("tessera-usm", MFD_CLOEXEC);
   if (b->fd_ < 0) return nullptr;
   if (ftruncate(b->fd_, static_cast<off_t>(dataBytes + b->tableBytes_)) != 0) return nullptr;
+  return b;
+}
+
+bool Backing::finish(const Placement& placement) {
+  void* table = mmap(nullptr, tableBytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_,
+                     static_cast<off_t>(dataBytes_));
+  if (table == MAP_FAILED) return false;
+  table_ = static_cast<ExportEntry*>(table);
+  // memfd pages are shmem: the policy set on the mapping becomes the file's shared policy for
+  // those pages, so it holds for every process that maps them.
+  if (placement.binds()) bound_ = placement.topology->bindArea(data_, dataBytes_, placement.nodes);
+  return true;
+}
+
+std::unique_ptr<Backing> Backing::create(size_t dataBytes, size_t alignment,
+                                         const Placement& placement, bool hugePages) {
+  if (hugePages) alignment = std::max(alignment, kHugePageBytes);
+  std::unique_ptr<Backing> b = open(dataBytes);
+  if (!b) return nullptr;
   void* data = mapAligned(dataBytes, alignment, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd_, 0);
   if (!data) return nullptr;
   b->data_ = static_cast<uint8_t*>(data);
   // Tuning only: refused where the kernel has no transparent huge pages, ignored for shmem unless
   // /sys/kernel/mm/transparent_hugepage/shmem_enabled is "advise" (or "always").
   if (hugePages) madvise(data, dataBytes, MADV_HUGEPAGE);
-  void* table = mmap(nullptr, b->tableBytes_, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd_,
-                     static_cast<off_t>(dataBytes));
-  if (table == MAP_FAILED) return nullptr;
-  b->table_ = static_cast<ExportEntry*>(table);
-  // memfd pages are shmem: the policy set on the mapping becomes the file's shared policy for
-  // those pages, so it holds for every process that maps them.
-  if (placement.binds()) b->bound_ = placement.topology->bindArea(data, dataBytes, placement.nodes);
+  if (!b->finish(placement)) return nullptr;
+  return b;
+}
+
+std::unique_ptr<Backing> Backing::createGuarded(size_t dataBytes, size_t endAlignment,
+                                                const Placement& placement) {
+  std::unique_ptr<Backing> b = open(dataBytes);
+  if (!b) return nullptr;
+  GuardedMapping m = mapGuarded(dataBytes, endAlignment, b->fd_, 0);
+  if (!m.data) return nullptr;
+  b->data_ = m.data;
+  b->reservation_ = m.reservation;
+  b->reservedBytes_ = m.reservedBytes;
+  if (!b->finish(placement)) return nullptr;
   return b;
 }
 
 Backing::~Backing() {
-  if (data_) munmap(data_, dataBytes_);
+  if (reservation_)
+    munmap(reservation_, reservedBytes_);
+  else if (data_)
+    munmap(data_, dataBytes_);
   if (table_) munmap(table_, tableBytes_);
   if (fd_ >= 0) close(fd_);
 }

@@ -56,6 +56,10 @@ class Backing {
   // least and advised for transparent huge pages (kHugePageBytes).
   static std::unique_ptr<Backing> create(size_t dataBytes, size_t alignment,
                                          const Placement& placement, bool hugePages = false);
+  // Guard-page mode (guard.h): the data mapped between two PROT_NONE pages, its end aligned to
+  // `endAlignment`. Never huge pages (their 2 MiB alignment would leave slack before the guard).
+  static std::unique_ptr<Backing> createGuarded(size_t dataBytes, size_t endAlignment,
+                                                const Placement& placement);
   ~Backing();
   Backing(const Backing&) = delete;
   Backing& operator=(const Backing&) = delete;
@@ -66,15 +70,22 @@ class Backing {
   size_t exportTableOffset() const { return dataBytes_; }
   ExportEntry& exportEntry(size_t dataOffset) { return table_[dataOffset / kPageSize]; }
   bool bound() const { return bound_; }
+  bool guarded() const { return reservation_ != nullptr; }
 
  private:
   Backing() = default;
+  // The memfd with room for the data and the export table, and the table mapped; null on failure.
+  static std::unique_ptr<Backing> open(size_t dataBytes);
+  // Maps the table and applies the placement, once data_ is mapped; false on failure.
+  bool finish(const Placement& placement);
   int fd_ = -1;
   uint8_t* data_ = nullptr;
   size_t dataBytes_ = 0;
   ExportEntry* table_ = nullptr;
   size_t tableBytes_ = 0;
   bool bound_ = false;
+  uint8_t* reservation_ = nullptr;  // guarded: the data and its guard pages, unmapped as one
+  size_t reservedBytes_ = 0;
 };
 
 // Maps `bytes` at an address aligned to `alignment`: reserves enough address space, then places

@@ -11,6 +11,7 @@
 
 #include "core/common/remote_fd.h"
 #include "core/memory/backing.h"
+#include "core/memory/guard.h"
 
 namespace tessera::core {
 namespace {
@@ -33,15 +34,16 @@ bool decode(const ze_ipc_mem_handle_t& h, IpcHandleData& d) {
   std::memcpy(&d, h.data, sizeof d);
   return d.magic == IpcHandleData::kMagic && d.version == IpcHandleData::kVersion &&
          d.cookie != 0 && d.size != 0 && d.dataOffset % kPageSize == 0 &&
-         d.tableOffset % kPageSize == 0;
+         d.tableOffset % kPageSize == 0 && d.lead < kPageSize;
 }
 
-IpcMapping openIpc(const IpcHandleData& d) {
+IpcMapping openIpc(const IpcHandleData& d, bool guarded) {
   IpcMapping m;
   // The descriptor must be a file long enough for the export entry, and the entry must hold the
   // handle's cookie and size.
   size_t entryOffset = d.tableOffset + d.dataOffset / kPageSize * sizeof(ExportEntry);
-  if (d.dataOffset + d.size > d.tableOffset) return {ZE_RESULT_ERROR_INVALID_ARGUMENT};
+  if (d.size > d.tableOffset || d.dataOffset + d.lead > d.tableOffset - d.size)
+    return {ZE_RESULT_ERROR_INVALID_ARGUMENT};
   size_t pageStart = entryOffset / kPageSize * kPageSize;
   auto exported = [&](int candidate) {
     void* table =
@@ -56,13 +58,24 @@ IpcMapping openIpc(const IpcHandleData& d) {
   if (remote.result != ZE_RESULT_SUCCESS) return {remote.result};
   Fd fd{remote.fd};
 
-  m.mappedBytes = roundUp(d.size, kPageSize);
-  void* p = mmap(nullptr, m.mappedBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.fd,
-                 static_cast<off_t>(d.dataOffset));
-  if (p == MAP_FAILED)
+  size_t bytes = roundUp(d.lead + d.size, kPageSize);
+  void* p;
+  if (guarded) {
+    GuardedMapping g = mapGuarded(bytes, kPageSize, fd.fd, d.dataOffset);
+    p = g.data;
+    m.mapping = g.reservation;
+    m.mappedBytes = g.reservedBytes;
+  } else {
+    p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.fd,
+             static_cast<off_t>(d.dataOffset));
+    if (p == MAP_FAILED) p = nullptr;
+    m.mapping = p;
+    m.mappedBytes = bytes;
+  }
+  if (!p)
     return {errno == ENOMEM ? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY
                             : ZE_RESULT_ERROR_INVALID_ARGUMENT};
-  m.ptr = p;
+  m.ptr = static_cast<uint8_t*>(p) + d.lead;
   m.result = ZE_RESULT_SUCCESS;
   return m;
 }

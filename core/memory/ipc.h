@@ -27,7 +27,7 @@ namespace tessera::core {
 // first four bytes to the other process as a descriptor (core/common/remote_fd.h, takeHandleFd).
 struct IpcHandleData {
   static constexpr uint32_t kMagic = 0x50497354;  // "TsIP"
-  static constexpr uint32_t kVersion = 2;
+  static constexpr uint32_t kVersion = 3;
   int32_t fd = -1;
   uint32_t magic = kMagic;
   uint32_t version = kVersion;
@@ -37,6 +37,9 @@ struct IpcHandleData {
   uint64_t tableOffset = 0;
   uint64_t cookie = 0;
   uint32_t kind = 0;  // ze_memory_type_t of the exported allocation
+  // Where the allocation starts in its first page (under 4096): 0 except for the allocations of
+  // the guard-page mode (guard.h), which end flush with a page instead of starting at one.
+  uint32_t lead = 0;
 };
 static_assert(sizeof(IpcHandleData) <= ZE_MAX_IPC_HANDLE_SIZE);
 
@@ -46,10 +49,12 @@ bool decode(const ze_ipc_mem_handle_t& h, IpcHandleData& d);
 
 struct IpcMapping {
   ze_result_t result = ZE_RESULT_ERROR_UNKNOWN;
-  void* ptr = nullptr;
+  void* ptr = nullptr;        // the allocation (mapping + lead)
+  void* mapping = nullptr;    // what to munmap
   size_t mappedBytes = 0;
 };
-// Takes the exporter's descriptor, checks the cookie and maps the pages read-write.
-IpcMapping openIpc(const IpcHandleData& d);
+// Takes the exporter's descriptor, checks the cookie and maps the pages read-write; `guarded`
+// (the opener's guard-page mode): between two PROT_NONE pages (guard.h).
+IpcMapping openIpc(const IpcHandleData& d, bool guarded = false);
 
 }  // namespace tessera::core

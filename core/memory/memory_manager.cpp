@@ -19,9 +19,10 @@ std::atomic<uint64_t> g_nextId{1};
 }  // namespace
 
 MemoryManager::MemoryManager(const std::vector<Device*>& devices, const Topology& topology,
-                             bool sharedForceDeviceAlloc)
+                             bool sharedForceDeviceAlloc, bool guardPages)
     : topology_(topology),
       sharedForceDeviceAlloc_(sharedForceDeviceAlloc),
+      guardPages_(guardPages),
       contextNodes_(numaNodesOf(devices)) {
   for (Device* d : devices)
     hostLimit_ = std::max(hostLimit_, limits::maxMemAllocSize(d->resources()));
@@ -45,6 +46,7 @@ ze_result_t MemoryManager::mapImport(const AllocRequest& r, Allocation& a) {
                        MAP_SHARED, r.importFd, 0);
   if (!p) return errno == ENOMEM ? outOfMemory(r) : ZE_RESULT_ERROR_INVALID_ARGUMENT;
   a.base = static_cast<uint8_t*>(p);
+  a.mapping = a.base;
   a.origin = Origin::Imported;
   return ZE_RESULT_SUCCESS;
 }
@@ -61,10 +63,12 @@ ze_result_t MemoryManager::allocate(const AllocRequest& r, void** out) {
     ze_result_t res = mapImport(r, a);
     if (res != ZE_RESULT_SUCCESS) return res;
   } else {
-    a.slot = ArenaAllocator::global().allocate(
-        r.size, r.alignment,
-        placementFor(r.kind, r.device, contextNodes_, sharedForceDeviceAlloc_, topology_),
-        r.exportable);
+    Placement placement =
+        placementFor(r.kind, r.device, contextNodes_, sharedForceDeviceAlloc_, topology_);
+    ArenaAllocator& arena = ArenaAllocator::global();
+    a.slot = guardPages_ && !r.exportable
+                 ? arena.allocateGuarded(r.size, r.alignment, placement)
+                 : arena.allocate(r.size, r.alignment, placement, r.exportable);
     if (!a.slot.ptr) return outOfMemory(r);
     a.base = a.slot.ptr;
     a.exportable = r.exportable;
@@ -92,8 +96,8 @@ void MemoryManager::dispose(Allocation& a) {
   }
   if (a.origin == Origin::Allocated)
     ArenaAllocator::global().release(a.slot);
-  else if (a.base)
-    munmap(a.base, a.mappedBytes);
+  else if (a.mapping)
+    munmap(a.mapping, a.mappedBytes);
   a.base = nullptr;
 }
 
@@ -166,6 +170,7 @@ ze_result_t MemoryManager::getIpcHandle(const void* p, ze_ipc_mem_handle_t* hand
     d.pid = getpid();
     d.fd = a.slot.backing->fd();
     d.dataOffset = a.slot.offset;
+    d.lead = static_cast<uint32_t>(a.slot.lead());
     d.size = a.size;
     d.tableOffset = a.slot.backing->exportTableOffset();
     d.cookie = a.exportCookie;
@@ -205,11 +210,12 @@ ze_result_t MemoryManager::openIpcHandle(Device* device, const ze_ipc_mem_handle
                                          void** out) {
   IpcHandleData d;
   if (!decode(handle, d)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  IpcMapping m = openIpc(d);
+  IpcMapping m = openIpc(d, guardPages_);
   if (m.result != ZE_RESULT_SUCCESS) return m.result;
   Allocation a;
   a.base = static_cast<uint8_t*>(m.ptr);
   a.size = d.size;
+  a.mapping = static_cast<uint8_t*>(m.mapping);
   a.mappedBytes = m.mappedBytes;
   a.origin = Origin::IpcOpened;
   a.kind = d.kind == ZE_MEMORY_TYPE_HOST     ? MemoryKind::Host
@@ -220,7 +226,7 @@ ze_result_t MemoryManager::openIpcHandle(Device* device, const ze_ipc_mem_handle
   try {
     map_.insert(a);
   } catch (...) {
-    munmap(m.ptr, m.mappedBytes);
+    munmap(m.mapping, m.mappedBytes);
     throw;
   }
   *out = m.ptr;

@@ -39,9 +39,13 @@ enum class FreePolicy { Immediate, Blocking, Defer };
 class MemoryManager {
  public:
   // The manager of a context of `devices` over `topology`; `sharedForceDeviceAlloc`:
-  // ZE_SHARED_FORCE_DEVICE_ALLOC (the driver's settings).
+  // ZE_SHARED_FORCE_DEVICE_ALLOC, `guardPages`: TESSERA_GUARD_PAGES (the driver's settings).
+  // In guard-page mode (guard.h) every allocation made here is guarded except the exportable ones
+  // (their fd must start with the allocation, so they keep a page-aligned backing of their own)
+  // and imported ones (mapped from the fd's first byte); an IPC handle of a guarded allocation
+  // carries its lead, and the opener maps between guard pages when it is in that mode itself.
   MemoryManager(const std::vector<Device*>& devices, const Topology& topology,
-                bool sharedForceDeviceAlloc);
+                bool sharedForceDeviceAlloc, bool guardPages = false);
   ~MemoryManager();  // frees whatever the application left
 
   ze_result_t allocate(const AllocRequest& request, void** out);
@@ -75,6 +79,7 @@ class MemoryManager {
 
   const Topology& topology_;
   const bool sharedForceDeviceAlloc_;
+  const bool guardPages_;
   const std::vector<uint32_t> contextNodes_;  // the NUMA nodes of the context's devices
   uint64_t hostLimit_ = 0;
   AllocationMap map_;

@@ -30,3 +30,9 @@ kernel void read_then_spin(global volatile int* flag, global int* out, uint roun
   }
   out[get_global_id(0)] = seen > 0 ? 7 : 5;
 }
+
+// Copies in[index] to out[0]: with TESSERA_GUARD_PAGES=1, an index one past the end of `in` (or
+// before the page it starts in) faults (tests/api/ze/test_guard_pages.cpp).
+kernel void read_byte(global const uchar* in, global uchar* out, long index) {
+  out[get_global_id(0)] = in[index];
+}

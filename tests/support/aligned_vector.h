@@ -1,12 +1,15 @@
 // A std::vector whose storage is aligned to 128 bytes, the largest alignment of an OpenCL C type
 // (long16, double16). Kernels may load a `__global int16*` with aligned vector moves, which fault
 // on host memory that malloc aligned to 16 only: test data that a kernel reads or writes as wide
-// vectors lives in one of these.
+// vectors lives in one of these. In the guard-page mode the storage ends flush with an inaccessible
+// page instead (guarded_test_data.h).
 #pragma once
 
 #include <cstddef>
 #include <new>
 #include <vector>
+
+#include "guarded_test_data.h"
 
 namespace tessera::test {
 
@@ -17,9 +20,9 @@ struct Aligned128Allocator {
   template <typename U>
   Aligned128Allocator(const Aligned128Allocator<U>&) {}
   T* allocate(size_t n) {
-    return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{128}));
+    return static_cast<T*>(allocateTestData(n * sizeof(T)));
   }
-  void deallocate(T* p, size_t) { ::operator delete (p, std::align_val_t{128}); }
+  void deallocate(T* p, size_t n) { freeTestData(p, n * sizeof(T)); }
   template <typename U>
   bool operator==(const Aligned128Allocator<U>&) const {
     return true;

@@ -14,8 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "aligned_vector.h"
 #include "kernel_test_support.h"
 
+using tessera::test::AlignedVector;
 using tessera::test::KernelFixture;
 using tessera::test::setArg;
 using tessera::test::setArgs;
@@ -98,7 +100,7 @@ TEST_CASE(
 
   // Arguments and two launches, the second on other buffers.
   const size_t n = size_t(imageWidth) * imageHeight;
-  std::vector<float> src(n), dst(n, -1.0f), src2(n), dst2(n, -1.0f);
+  AlignedVector<float> src(n), dst(n, -1.0f), src2(n), dst2(n, -1.0f);
   for (size_t i = 0; i < n; ++i) src[i] = float(i), src2[i] = float(3 * i + 1);
   float *pSrc = src.data(), *pDst = dst.data(), *pSrc2 = src2.data(), *pDst2 = dst2.data();
   uint32_t width = imageWidth, height = imageHeight;
@@ -148,7 +150,7 @@ TEST_CASE(
     const uint32_t n = 1000, offset = 37, groupSize = 64;
     // 15 groups of 64 from 37 cover [37, 997) ; one more group overshoots n and must be guarded.
     for (uint32_t groups : {15u, 16u}) {
-      std::vector<int> out(n + 64, -7);
+      AlignedVector<int> out(n + 64, -7);
       int* p = out.data();
       setArgs(k, p, n);
       setGroupSize(k, groupSize);
@@ -167,7 +169,7 @@ TEST_CASE(
   SECTION("2D") {
     auto k = fx.kernel(m, "range2d");
     const uint32_t w = 50, h = 30, ox = 3, oy = 5;
-    std::vector<int> out(w * h, -7);
+    AlignedVector<int> out(w * h, -7);
     int* p = out.data();
     setArgs(k, p, w, h);
     setGroupSize(k, 8, 4);
@@ -185,7 +187,7 @@ TEST_CASE(
   SECTION("3D") {
     auto k = fx.kernel(m, "range3d");
     const uint32_t w = 13, h = 11, d = 9, ox = 1, oy = 2, oz = 3;
-    std::vector<int> out(w * h * d, -7);
+    AlignedVector<int> out(w * h * d, -7);
     int* p = out.data();
     setArgs(k, p, w, h, d);
     setGroupSize(k, 4, 3, 2);
@@ -203,7 +205,7 @@ TEST_CASE(
   }
   SECTION("the work-item functions see the launch's sizes and offsets") {
     auto k = fx.kernel(m, "range_info");
-    std::vector<uint32_t> info(13, 0xdead);
+    AlignedVector<uint32_t> info(13, 0xdead);
     uint32_t* p = info.data();
     setArg(k, 0, p);
     setGroupSize(k, 4, 2, 3);
@@ -231,11 +233,11 @@ TEST_CASE(
   SECTION("guarded sum and max over a partial last group") {
     auto k = fx.kernel(m, "reduce_guarded");
     const uint32_t groupSize = 128, n = 1000, groups = (n + groupSize - 1) / groupSize;
-    std::vector<int> in(n);
+    AlignedVector<int> in(n);
     std::mt19937 rng(5);
     for (auto& v : in) v = int(rng() % 2001) - 1000;
     for (int withMax : {0, 1}) {
-      std::vector<int> sums(groups, -1), maxes(groups, -12345);
+      AlignedVector<int> sums(groups, -1), maxes(groups, -12345);
       int *pin = in.data(), *ps = sums.data(), *pm = maxes.data();
       setArgs(k, pin, ps, pm, n, withMax);
       setLocalArg(k, 5, groupSize * sizeof(int));
@@ -259,10 +261,10 @@ TEST_CASE(
     const uint32_t groupSize = std::min<uint32_t>(cp.maxTotalGroupSize, 4096);
     REQUIRE(cp.maxSharedLocalMemory >= groupSize * sizeof(int));
     const uint32_t n = groupSize * 2 + 17, groups = 3;
-    std::vector<int> in(n);
+    AlignedVector<int> in(n);
     std::mt19937 rng(6);
     for (auto& v : in) v = int(rng() % 201) - 100;
-    std::vector<int> sums(groups, -1), maxes(groups, -1);
+    AlignedVector<int> sums(groups, -1), maxes(groups, -1);
     int *pin = in.data(), *ps = sums.data(), *pm = maxes.data();
     setArgs(k, pin, ps, pm, n, 1);
     // Only the first groupSize ints are used; the rest of the local memory must still be there.
@@ -282,7 +284,7 @@ TEST_CASE(
     auto k = fx.kernel(m, "scan_local");
     for (uint32_t groupSize : {256u, 64u, 1u}) {
       const uint32_t groups = 6;
-      std::vector<int> in(groupSize * groups), out(in.size(), 0);
+      AlignedVector<int> in(groupSize * groups), out(in.size(), 0);
       std::iota(in.begin(), in.end(), -50);
       int *pin = in.data(), *pout = out.data();
       setArgs(k, pin, pout);
@@ -303,13 +305,13 @@ TEST_CASE(
   SECTION("barriers in a loop with an argument trip count and a nested loop") {
     auto k = fx.kernel(m, "rounds");
     const uint32_t groupSize = 32, groups = 3, rounds = 4, inner = 3;
-    std::vector<int> data(groupSize * groups);
+    AlignedVector<int> data(groupSize * groups);
     std::iota(data.begin(), data.end(), 1);
-    std::vector<int> expect = data;
+    AlignedVector<int> expect = data;
     for (uint32_t g = 0; g < groups; ++g) {
       int* v = expect.data() + g * groupSize;
       for (uint32_t r = 0; r < rounds; ++r) {
-        std::vector<int> tmp(v, v + groupSize);
+        AlignedVector<int> tmp(v, v + groupSize);
         for (uint32_t i = 0; i < groupSize; ++i) v[i] += tmp[(i + 1) % groupSize];
         for (uint32_t i = 0; i < inner; ++i)
           for (uint32_t j = 0; j < groupSize; ++j) v[j] += int(i);
@@ -332,7 +334,7 @@ TEST_CASE(
   auto k = fx.kernel("corpus_matmul", "matmul_tiled");
   const uint32_t N = 128;
   // Small integers: every product and partial sum is exact in float, whatever the order.
-  std::vector<float> A(N * N), B(N * N), C(N * N, -1.0f), ref(N * N, 0.0f);
+  AlignedVector<float> A(N * N), B(N * N), C(N * N, -1.0f), ref(N * N, 0.0f);
   for (uint32_t i = 0; i < N * N; ++i) A[i] = float(int(i % 7) - 3), B[i] = float(int(i % 5) - 2);
   for (uint32_t r = 0; r < N; ++r)
     for (uint32_t c = 0; c < N; ++c) {
@@ -411,7 +413,7 @@ TEST_CASE("Given integer atomics from many work-groups, then the counts are exac
     UNSCOPED_INFO("fp32 atomic flags " << fp.fp32Flags);
     auto k = fx.kernel(m, "atomic_float_cas");
     const uint32_t items = 4096;
-    std::vector<float> x(items);
+    AlignedVector<float> x(items);
     for (uint32_t i = 0; i < items; ++i) x[i] = float(i % 8) * 0.25f;
     float sum = 1.0f;
     float* ps = &sum;
@@ -460,7 +462,7 @@ TEST_CASE(
   ze_kernel_handle_t k = nullptr;
   REQUIRE(zeKernelCreate(m, &kd, &k) == ZE_RESULT_SUCCESS);
   const uint32_t items = 8192;
-  std::vector<float> x(items);
+  AlignedVector<float> x(items);
   for (uint32_t i = 0; i < items; ++i) x[i] = float(i % 4) * 0.5f;
   float sum = -3.0f;
   float* ps = &sum;
@@ -506,7 +508,7 @@ TEST_CASE("Given private arrays and structs passed by value, then the results ma
     REQUIRE(zeKernelGetProperties(k, &props) == ZE_RESULT_SUCCESS);
     CHECK(props.numKernelArgs == 3);
     const uint32_t items = 96;
-    std::vector<int> in(items * 8), out(items, 0);
+    AlignedVector<int> in(items * 8), out(items, 0);
     std::iota(in.begin(), in.end(), -100);
     Mix mix{7, 3.75f, {2, -1, 5}, 300, -4};
     int *pin = in.data(), *pout = out.data();
@@ -524,9 +526,9 @@ TEST_CASE("Given private arrays and structs passed by value, then the results ma
   SECTION("a private array of structs and a nested struct by value") {
     auto k = fx.kernel(m, "private_structs");
     const uint32_t items = 40;
-    std::vector<int> order(items);
+    AlignedVector<int> order(items);
     for (uint32_t i = 0; i < items; ++i) order[i] = int(i * 7 + 1);
-    std::vector<float> out(items, -1.0f);
+    AlignedVector<float> out(items, -1.0f);
     Nested nested{{1.5f, -2.0f}, 10, int64_t(3) << 32};
     int* po = order.data();
     float* pout = out.data();
@@ -553,7 +555,7 @@ TEST_CASE(
   SECTION("float4") {
     auto k = fx.kernel(m, "vec_float4");
     // Small integers and powers of two: every result is exact.
-    std::vector<float> a(items * 4), b(items * 4), out(items * 4, 0.0f);
+    AlignedVector<float> a(items * 4), b(items * 4), out(items * 4, 0.0f);
     for (uint32_t i = 0; i < items * 4; ++i) a[i] = float(int(i % 9) - 4), b[i] = float(i % 6);
     float k4[4] = {2.0f, -1.0f, 0.5f, 3.0f};
     struct alignas(16) F4 {
@@ -581,7 +583,7 @@ TEST_CASE(
   }
   SECTION("int4") {
     auto k = fx.kernel(m, "vec_int4");
-    std::vector<int> a(items * 4), b(items * 4), out(items * 4, 0), cmp(items * 4, 5);
+    AlignedVector<int> a(items * 4), b(items * 4), out(items * 4, 0), cmp(items * 4, 5);
     std::mt19937 rng(9);
     for (auto& v : a) v = int(rng() % 2001) - 1000;
     for (auto& v : b) v = int(rng() % 2001) - 1000;
@@ -611,7 +613,7 @@ TEST_CASE(
   KernelFixture fx;
   auto k = fx.kernel("corpus_math", "math_sample");
   const uint32_t n = 1000;
-  std::vector<float> as(n), bs(n), out(n * 9, 0.0f);
+  AlignedVector<float> as(n), bs(n), out(n * 9, 0.0f);
   std::mt19937 rng(20261122);
   std::uniform_real_distribution<float> da(1e-3f, 100.0f), db(-10.0f, 10.0f);
   for (uint32_t i = 0; i < n; ++i) as[i] = da(rng), bs[i] = db(rng);
@@ -667,7 +669,7 @@ TEST_CASE(
   auto runWith = [&](const ze_module_constants_t* constants) {
     auto m = fx.module("spec_constants", constants);
     auto k = fx.kernel(m, "spec_constants");
-    std::vector<int64_t> out(4, -1);
+    AlignedVector<int64_t> out(4, -1);
     int64_t* p = out.data();
     setArg(k, 0, p);
     setGroupSize(k, 1);
@@ -732,7 +734,7 @@ TEST_CASE(
     REQUIRE(zeCommandListCreate(fx.context, subs[s], &ld, &l) == ZE_RESULT_SUCCESS);
 
     auto scan = fx.kernel(reduce, "scan_local");
-    std::vector<int> in(64 * 4), out(in.size(), 0);
+    AlignedVector<int> in(64 * 4), out(in.size(), 0);
     std::iota(in.begin(), in.end(), int(s));
     int *pin = in.data(), *pout = out.data();
     setArgs(scan, pin, pout);
@@ -741,7 +743,7 @@ TEST_CASE(
 
     auto mm = fx.kernel(matmul, "matmul_tiled");
     const uint32_t N = 32;
-    std::vector<float> A(N * N), B(N * N), C(N * N, -1.0f);
+    AlignedVector<float> A(N * N), B(N * N), C(N * N, -1.0f);
     for (uint32_t i = 0; i < N * N; ++i) A[i] = float(i % 3), B[i] = float(int(i % 4) - 1);
     float *pa = A.data(), *pb = B.data(), *pc = C.data();
     setArgs(mm, pa, pb, pc, N);
@@ -788,7 +790,7 @@ TEST_CASE(
   struct alignas(16) Int4 {
     int32_t v[4];
   } j{{1, 2, 3, 4}};
-  std::vector<int64_t> out(10, 0x5a5a);
+  AlignedVector<int64_t> out(10, 0x5a5a);
   int64_t* po = out.data();
   setArgs(k, a, b, c, d, e, f, g, i, j, po);
   setGroupSize(k, 1);
@@ -815,7 +817,7 @@ TEST_CASE(
     int32_t v[4];
   } k3{{-40, 50, -60, 0}};
   int8_t c = 9;
-  std::vector<int64_t> out(7, 0x5a5a);
+  AlignedVector<int64_t> out(7, 0x5a5a);
   int64_t* po = out.data();
   CHECK(zeKernelSetArgumentValue(k, 0, sizeof h, &h) == ZE_RESULT_SUCCESS);
   CHECK(zeKernelSetArgumentValue(k, 2, sizeof k3, &k3) == ZE_RESULT_SUCCESS);
@@ -840,16 +842,16 @@ TEST_CASE(
   KernelFixture fx;
   auto k = fx.kernel("corpus_convert", "convert_vectors");
   const uint32_t items = 16;
-  std::vector<float> fv(items * 4);
-  std::vector<int> nv(items * 4);
+  AlignedVector<float> fv(items * 4);
+  AlignedVector<int> nv(items * 4);
   const float specials[8] = {2.5f, -2.5f, 3.5f, 0.5f, -0.5f, 3.7f, -3.7f, 1e9f};
   std::mt19937 rng(77);
   for (uint32_t x = 0; x < items * 4; ++x) {
     fv[x] = x < 8 ? specials[x] : float(int(rng() % 20001) - 10000) / 8.0f;
     nv[x] = x == 0 ? 16777217 : int(rng() % 2001) - 1000;
   }
-  std::vector<int> toInt(items * 4), misc(items * 4);
-  std::vector<float> toFloat(items * 4);
+  AlignedVector<int> toInt(items * 4), misc(items * 4);
+  AlignedVector<float> toFloat(items * 4);
   float* pf = fv.data();
   int *pn = nv.data(), *p1 = toInt.data(), *p3 = misc.data();
   float* p2 = toFloat.data();
@@ -920,7 +922,7 @@ TEST_CASE("Given a device that reports fp64, then double arithmetic matches the 
   }
   auto k = fx.kernel("corpus_fp64", "fp64_ops");
   const uint32_t items = 64;
-  std::vector<double> a(items), b(items), out(items * 3, 0.0);
+  AlignedVector<double> a(items), b(items), out(items * 3, 0.0);
   for (uint32_t i = 0; i < items; ++i) a[i] = 1.0 + i * 0.375, b[i] = (i % 5) - 2.5;
   double *pa = a.data(), *pb = b.data(), *po = out.data();
   setArgs(k, pa, pb, po);
@@ -944,7 +946,7 @@ TEST_CASE(
   SECTION("barriers in a static function called from a loop") {
     auto k = fx.kernel(m, "sums_by_round");
     const uint32_t groupSize = 64, groups = 5, rounds = 3;
-    std::vector<int> in(groupSize * groups), out(groups * rounds, -1);
+    AlignedVector<int> in(groupSize * groups), out(groups * rounds, -1);
     std::iota(in.begin(), in.end(), -70);
     int *pin = in.data(), *pout = out.data();
     setArgs(k, pin, pout, rounds);
@@ -961,9 +963,9 @@ TEST_CASE(
   }
   SECTION("a kernel called as a function") {
     auto k = fx.kernel(m, "square_then_add");
-    std::vector<int> data(32);
+    AlignedVector<int> data(32);
     std::iota(data.begin(), data.end(), -16);
-    std::vector<int> expect = data;
+    AlignedVector<int> expect = data;
     for (int& v : expect) v = v * v + 5;
     int* p = data.data();
     setArgs(k, p, 5);
@@ -983,10 +985,10 @@ TEST_CASE(
   KernelFixture fx;
   auto k = fx.kernel("corpus_barrier_helpers", "sums_helpers");
   const uint32_t groupSize = 32, groups = 3, rounds = 2;
-  std::vector<int> in(groupSize * groups);
+  AlignedVector<int> in(groupSize * groups);
   std::iota(in.begin(), in.end(), 1);
   for (int noinline : {0, 1}) {
-    std::vector<int> out(groups * rounds, -1);
+    AlignedVector<int> out(groups * rounds, -1);
     int *pin = in.data(), *pout = out.data();
     setArgs(k, pin, pout, rounds, noinline);
     setLocalArg(k, 4, groupSize * sizeof(int));
@@ -1008,7 +1010,7 @@ TEST_CASE("Given a static __local array and two __local arguments, then each has
   auto k = fx.kernel("corpus_locals", "three_locals");
   for (uint32_t groupSize : {16u, 100u, 512u}) {
     const uint32_t groups = 4;
-    std::vector<int> out(groupSize * groups, -1);
+    AlignedVector<int> out(groupSize * groups, -1);
     int* p = out.data();
     setArg(k, 0, p);
     setLocalArg(k, 1, groupSize * sizeof(int));
@@ -1033,7 +1035,7 @@ TEST_CASE(
   auto k = fx.kernel("corpus_locals", "linear_ids");
   const uint32_t lx = 4, ly = 3, lz = 2, gx = 3, gy = 2, gz = 2;
   const uint32_t total = lx * ly * lz * gx * gy * gz;
-  std::vector<uint32_t> out(3 * total, 0xffffffff);
+  AlignedVector<uint32_t> out(3 * total, 0xffffffff);
   uint32_t* p = out.data();
   setArg(k, 0, p);
   setGroupSize(k, lx, ly, lz);

@@ -12,9 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "guarded_test_data.h"
+
 namespace tessera::backends::cpu::test {
 
-// Buffers a kernel reads as vectors (int8, double16: up to 128 bytes): aligned to 128 bytes.
+// Buffers a kernel reads as vectors (int8, double16: up to 128 bytes): aligned to 128 bytes, or
+// in the guard-page mode flush with an inaccessible page (tests/support/guarded_test_data.h).
 template <typename T>
 struct VectorAligned {
   using value_type = T;
@@ -22,9 +25,9 @@ struct VectorAligned {
   template <typename U>
   VectorAligned(const VectorAligned<U>&) {}
   T* allocate(size_t n) {
-    return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{128}));
+    return static_cast<T*>(tessera::test::allocateTestData(n * sizeof(T)));
   }
-  void deallocate(T* p, size_t) { ::operator delete (p, std::align_val_t{128}); }
+  void deallocate(T* p, size_t n) { tessera::test::freeTestData(p, n * sizeof(T)); }
   template <typename U>
   bool operator==(const VectorAligned<U>&) const {
     return true;

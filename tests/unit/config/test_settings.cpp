@@ -245,6 +245,7 @@ TEST_CASE("Given nothing set, then each struct holds the table's defaults", "[co
   CHECK(d.inlineLaunch == true);
   CHECK(d.queueDestroyTimeoutMs == 2000);
   CHECK(d.noFaultGuard == false);
+  CHECK(d.guardPages == false);
   CHECK(TraceSettings{}.events == 131072);
   CHECK(OpenClSettings{}.eventReuse == true);
   CompilerSettings c;
@@ -261,7 +262,7 @@ TEST_CASE(
     "Zero's, documented, and in the usage table",
     "[config][docs]") {
   std::vector<Description> all = describeAll();
-  CHECK(all.size() == 24);
+  CHECK(all.size() == 25);
   std::set<std::string> names;
   std::string table = usageTable();
   for (const Description& d : all) {
