@@ -247,6 +247,280 @@ TEST_CASE(
   zeModuleDestroy(m);
 }
 
+TEST_CASE(
+    "Given group counts whose product wraps 64 bits, then the launch appends answer "
+    "INVALID_ARGUMENT and append nothing",
+    "[errors][launch][groupcount]") {
+  KernelFixture fx;
+  auto k = fx.kernel("corpus_ranges", "range1d");
+  int buffer[4] = {};
+  int* p = buffer;
+  setArgs(k, p, 4u);
+  auto l = fx.list();
+  // 2^22 * 2^21 * 2^21 = 2^64, which wrapped to 0 groups and passed the 2^32 - 1 limit.
+  for (ze_group_count_t g : {ze_group_count_t{1u << 22, 1u << 21, 1u << 21},
+                             ze_group_count_t{UINT32_MAX, UINT32_MAX, UINT32_MAX},
+                             ze_group_count_t{1u << 16, 1u << 16, 1}}) {
+    INFO(g.groupCountX << " x " << g.groupCountY << " x " << g.groupCountZ);
+    CHECK(zeCommandListAppendLaunchKernel(l, k, &g, nullptr, 0, nullptr) ==
+          ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    CHECK(zeCommandListAppendLaunchCooperativeKernel(l, k, &g, nullptr, 0, nullptr) ==
+          ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  }
+  auto q = fx.queue();
+  fx.run(q, l);
+  CHECK(buffer[0] == 0);
+}
+
+TEST_CASE("watched child: spec constant arrays missing", "[.kernel_errors_child_constants]") {
+  if (!tessera::test::inWatchedChild()) return;
+  tessera::test::armWatchdog(kWatchdogSeconds);
+  KernelFixture fx;
+  auto spv = tessera::test::readCorpusKernel("spec_constants");
+  uint32_t ids[2] = {1, 5};
+  uint32_t one = 3;
+  uint8_t five = 4;
+  const void* values[2] = {&one, &five};
+  const void* nullValue[2] = {&one, nullptr};
+  ze_module_constants_t constants{2, ids, values};
+  ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC,
+                        nullptr,
+                        ZE_MODULE_FORMAT_IL_SPIRV,
+                        spv.size(),
+                        spv.data(),
+                        "",
+                        &constants};
+  ze_module_handle_t m = nullptr;
+  constants = {2, nullptr, values};
+  CHECK(zeModuleCreate(fx.context, fx.device, &desc, &m, nullptr) == kNullPointer);
+  constants = {2, ids, nullptr};
+  CHECK(zeModuleCreate(fx.context, fx.device, &desc, &m, nullptr) == kNullPointer);
+  constants = {2, ids, nullValue};
+  CHECK(zeModuleCreate(fx.context, fx.device, &desc, &m, nullptr) == kNullPointer);
+  CHECK(m == nullptr);
+  // No count: the arrays are not read.
+  constants = {0, nullptr, nullptr};
+  REQUIRE(zeModuleCreate(fx.context, fx.device, &desc, &m, nullptr) == ZE_RESULT_SUCCESS);
+  CHECK(zeModuleDestroy(m) == ZE_RESULT_SUCCESS);
+  constants = {2, ids, values};
+  REQUIRE(zeModuleCreate(fx.context, fx.device, &desc, &m, nullptr) == ZE_RESULT_SUCCESS);
+  CHECK(zeModuleDestroy(m) == ZE_RESULT_SUCCESS);
+}
+
+TEST_CASE(
+    "Given numConstants > 0 with null pConstantIds, pConstantValues or a null value, then "
+    "zeModuleCreate answers INVALID_NULL_POINTER",
+    "[errors][module][null]") {
+  // A null pConstantIds crashed the process before it was checked: run in a watched child.
+  tessera::test::runWatchedChild("watched child: spec constant arrays missing");
+}
+
+TEST_CASE(
+    "Given null handles and pointers, then every module, kernel and launch entry point "
+    "answers INVALID_NULL_HANDLE or INVALID_NULL_POINTER",
+    "[errors][null]") {
+  KernelFixture fx;
+  auto spv = tessera::test::readCorpusKernel("corpus_ranges");
+  ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC,
+                        nullptr,
+                        ZE_MODULE_FORMAT_IL_SPIRV,
+                        spv.size(),
+                        spv.data(),
+                        "",
+                        nullptr};
+  ze_module_handle_t m = nullptr;
+  ze_module_build_log_handle_t log = nullptr;
+
+  SECTION("modules and build logs") {
+    CHECK(zeModuleCreate(nullptr, fx.device, &desc, &m, nullptr) == kNullHandle);
+    CHECK(zeModuleCreate(fx.context, nullptr, &desc, &m, nullptr) == kNullHandle);
+    CHECK(zeModuleCreate(fx.context, fx.device, nullptr, &m, nullptr) == kNullPointer);
+    CHECK(zeModuleCreate(fx.context, fx.device, &desc, nullptr, nullptr) == kNullPointer);
+    ze_module_desc_t noInput = desc;
+    noInput.pInputModule = nullptr;
+    CHECK(zeModuleCreate(fx.context, fx.device, &noInput, &m, nullptr) == kNullPointer);
+    CHECK(zeModuleDestroy(nullptr) == kNullHandle);
+    CHECK(zeModuleBuildLogDestroy(nullptr) == kNullHandle);
+    size_t size = 0;
+    CHECK(zeModuleBuildLogGetString(nullptr, &size, nullptr) == kNullHandle);
+    REQUIRE(zeModuleCreate(fx.context, fx.device, &desc, &m, &log) == ZE_RESULT_SUCCESS);
+    CHECK(zeModuleBuildLogGetString(log, nullptr, nullptr) == kNullPointer);
+    uint32_t count = 0;
+    CHECK(zeModuleGetKernelNames(nullptr, &count, nullptr) == kNullHandle);
+    CHECK(zeModuleGetKernelNames(m, nullptr, nullptr) == kNullPointer);
+    ze_module_properties_t mp{ZE_STRUCTURE_TYPE_MODULE_PROPERTIES};
+    CHECK(zeModuleGetProperties(nullptr, &mp) == kNullHandle);
+    CHECK(zeModuleGetProperties(m, nullptr) == kNullPointer);
+    ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "range1d"};
+    ze_kernel_handle_t k = nullptr;
+    CHECK(zeKernelCreate(nullptr, &kd, &k) == kNullHandle);
+    CHECK(zeKernelCreate(m, nullptr, &k) == kNullPointer);
+    CHECK(zeKernelCreate(m, &kd, nullptr) == kNullPointer);
+    kd.pKernelName = nullptr;
+    CHECK(zeKernelCreate(m, &kd, &k) == kNullPointer);
+    CHECK(zeModuleBuildLogDestroy(log) == ZE_RESULT_SUCCESS);
+    CHECK(zeModuleDestroy(m) == ZE_RESULT_SUCCESS);
+  }
+  SECTION("kernels") {
+    auto k = fx.kernel("corpus_ranges", "range1d");
+    uint32_t x = 0, y = 0, z = 0, total = 0;
+    CHECK(zeKernelDestroy(nullptr) == kNullHandle);
+    CHECK(zeKernelSetGroupSize(nullptr, 1, 1, 1) == kNullHandle);
+    CHECK(zeKernelSuggestGroupSize(nullptr, 64, 1, 1, &x, &y, &z) == kNullHandle);
+    CHECK(zeKernelSuggestGroupSize(k, 64, 1, 1, nullptr, &y, &z) == kNullPointer);
+    CHECK(zeKernelSuggestGroupSize(k, 64, 1, 1, &x, nullptr, &z) == kNullPointer);
+    // The guide's group-size example passes nullptr for Z; the header makes it required.
+    CHECK(zeKernelSuggestGroupSize(k, 64, 1, 1, &x, &y, nullptr) == kNullPointer);
+    CHECK(zeKernelSuggestMaxCooperativeGroupCount(nullptr, &total) == kNullHandle);
+    CHECK(zeKernelSuggestMaxCooperativeGroupCount(k, nullptr) == kNullPointer);
+    int v = 0;
+    CHECK(zeKernelSetArgumentValue(nullptr, 0, sizeof v, &v) == kNullHandle);
+    CHECK(zeKernelSetIndirectAccess(nullptr, 0) == kNullHandle);
+    ze_kernel_indirect_access_flags_t flags = 0;
+    CHECK(zeKernelGetIndirectAccess(nullptr, &flags) == kNullHandle);
+    CHECK(zeKernelGetIndirectAccess(k, nullptr) == kNullPointer);
+    CHECK(zeKernelSetCacheConfig(nullptr, 0) == kNullHandle);
+    ze_kernel_properties_t kp{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+    CHECK(zeKernelGetProperties(nullptr, &kp) == kNullHandle);
+    CHECK(zeKernelGetProperties(k, nullptr) == kNullPointer);
+    size_t size = 0;
+    CHECK(zeKernelGetName(nullptr, &size, nullptr) == kNullHandle);
+    CHECK(zeKernelGetName(k, nullptr, nullptr) == kNullPointer);
+    CHECK(zeKernelSetGlobalOffsetExp(nullptr, 0, 0, 0) == kNullHandle);
+  }
+  SECTION("launches") {
+    auto k = fx.kernel("corpus_ranges", "range1d");
+    int buffer[4] = {};
+    int* p = buffer;
+    setArgs(k, p, 4u);
+    auto l = fx.list();
+    ze_group_count_t g{1, 1, 1};
+    CHECK(zeCommandListAppendLaunchKernel(nullptr, k, &g, nullptr, 0, nullptr) == kNullHandle);
+    CHECK(zeCommandListAppendLaunchKernel(l, nullptr, &g, nullptr, 0, nullptr) == kNullHandle);
+    CHECK(zeCommandListAppendLaunchKernel(l, k, nullptr, nullptr, 0, nullptr) == kNullPointer);
+    CHECK(zeCommandListAppendLaunchKernel(l, k, &g, nullptr, 1, nullptr) ==
+          ZE_RESULT_ERROR_INVALID_SIZE);
+    CHECK(zeCommandListAppendLaunchCooperativeKernel(nullptr, k, &g, nullptr, 0, nullptr) ==
+          kNullHandle);
+    CHECK(zeCommandListAppendLaunchCooperativeKernel(l, nullptr, &g, nullptr, 0, nullptr) ==
+          kNullHandle);
+    CHECK(zeCommandListAppendLaunchCooperativeKernel(l, k, nullptr, nullptr, 0, nullptr) ==
+          kNullPointer);
+    CHECK(zeCommandListAppendLaunchKernelIndirect(nullptr, k, &g, nullptr, 0, nullptr) ==
+          kNullHandle);
+    CHECK(zeCommandListAppendLaunchKernelIndirect(l, nullptr, &g, nullptr, 0, nullptr) ==
+          kNullHandle);
+    CHECK(zeCommandListAppendLaunchKernelIndirect(l, k, nullptr, nullptr, 0, nullptr) ==
+          kNullPointer);
+    ze_kernel_handle_t ks[1] = {k};
+    uint32_t count = 1;
+    CHECK(zeCommandListAppendLaunchMultipleKernelsIndirect(nullptr, 1, ks, &count, &g, nullptr, 0,
+                                                           nullptr) == kNullHandle);
+    CHECK(zeCommandListAppendLaunchMultipleKernelsIndirect(l, 1, nullptr, &count, &g, nullptr, 0,
+                                                           nullptr) == kNullPointer);
+    CHECK(zeCommandListAppendLaunchMultipleKernelsIndirect(l, 1, ks, nullptr, &g, nullptr, 0,
+                                                           nullptr) == kNullPointer);
+    CHECK(zeCommandListAppendLaunchMultipleKernelsIndirect(l, 1, ks, &count, nullptr, nullptr, 0,
+                                                           nullptr) == kNullPointer);
+    // None of them was appended: the list runs empty.
+    auto q = fx.queue();
+    fx.run(q, l);
+    CHECK(buffer[0] == 0);
+  }
+}
+
+TEST_CASE(
+    "Given structures of the wrong type, then module and kernel calls answer "
+    "INVALID_ARGUMENT",
+    "[errors][stype][novalidation]") {
+  // [novalidation]: the structure type is the driver's check; the layer may answer first.
+  KernelFixture fx;
+  auto spv = tessera::test::readCorpusKernel("corpus_ranges");
+  ze_module_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC,
+                        nullptr,
+                        ZE_MODULE_FORMAT_IL_SPIRV,
+                        spv.size(),
+                        spv.data(),
+                        "",
+                        nullptr};
+  ze_module_handle_t m = nullptr;
+  CHECK(zeModuleCreate(fx.context, fx.device, &desc, &m, nullptr) ==
+        ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(m == nullptr);
+  m = fx.module("corpus_ranges");
+  ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, 0, "range1d"};
+  ze_kernel_handle_t k = nullptr;
+  CHECK(zeKernelCreate(m, &kd, &k) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(k == nullptr);
+  ze_module_properties_t mp{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+  CHECK(zeModuleGetProperties(m, &mp) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  k = fx.kernel(m, "range1d");
+  ze_kernel_properties_t kp{ZE_STRUCTURE_TYPE_MODULE_PROPERTIES};
+  CHECK(zeKernelGetProperties(k, &kp) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_CASE(
+    "Given a copy-only command list, then kernel launches on it answer "
+    "INVALID_COMMAND_LIST_TYPE",
+    "[errors][launch][copy]") {
+  KernelFixture fx;
+  auto k = fx.kernel("corpus_ranges", "add_value");
+  int buffer[8] = {};
+  int* p = buffer;
+  setArgs(k, p, 1);
+  tessera::test::setGroupSize(k, 8);
+  ze_group_count_t g{1, 1, 1};
+  uint32_t count = 1;
+  ze_kernel_handle_t ks[1] = {k};
+  const auto kWrongType = ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
+  for (bool immediate : {false, true}) {
+    INFO((immediate ? "immediate" : "regular"));
+    auto l = immediate ? fx.immediate(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS, 1) : fx.list(1);
+    CHECK(zeCommandListAppendLaunchKernel(l, k, &g, nullptr, 0, nullptr) == kWrongType);
+    CHECK(zeCommandListAppendLaunchCooperativeKernel(l, k, &g, nullptr, 0, nullptr) == kWrongType);
+    CHECK(zeCommandListAppendLaunchKernelIndirect(l, k, &g, nullptr, 0, nullptr) == kWrongType);
+    CHECK(zeCommandListAppendLaunchMultipleKernelsIndirect(l, 1, ks, &count, &g, nullptr, 0,
+                                                           nullptr) == kWrongType);
+  }
+  CHECK(buffer[0] == 0);
+}
+
+TEST_CASE(
+    "Given a module with live kernels, then zeModuleDestroy answers HANDLE_OBJECT_IN_USE "
+    "until the last kernel is gone",
+    "[errors][module][lifetime]") {
+  KernelFixture fx;
+  auto spv = tessera::test::readCorpusKernel("corpus_ranges");
+  ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC,
+                        nullptr,
+                        ZE_MODULE_FORMAT_IL_SPIRV,
+                        spv.size(),
+                        spv.data(),
+                        "",
+                        nullptr};
+  ze_module_handle_t m = nullptr;
+  REQUIRE(zeModuleCreate(fx.context, fx.device, &desc, &m, nullptr) == ZE_RESULT_SUCCESS);
+  ze_result_t r;
+  auto k1 = tryKernel(m, "range1d", r);
+  REQUIRE(r == ZE_RESULT_SUCCESS);
+  auto k2 = tryKernel(m, "range1d", r);  // a second kernel object for the same function
+  REQUIRE(r == ZE_RESULT_SUCCESS);
+  CHECK(k1 != k2);
+  CHECK(zeModuleDestroy(m) == ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE);
+  REQUIRE(zeKernelDestroy(k1) == ZE_RESULT_SUCCESS);
+  CHECK(zeModuleDestroy(m) == ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE);
+
+  // The module still works while refused: the remaining kernel launches.
+  int out[4] = {};
+  int* p = out;
+  setArgs(k2, p, 4u);
+  tessera::test::setGroupSize(k2, 4);
+  fx.runOnce([&](auto l) { KernelFixture::launch(l, k2, {1, 1, 1}); });
+  CHECK(out[3] == 7);
+  REQUIRE(zeKernelDestroy(k2) == ZE_RESULT_SUCCESS);
+  CHECK(zeModuleDestroy(m) == ZE_RESULT_SUCCESS);
+}
+
 namespace {
 
 // Builds `bytes`; on failure the code must be MODULE_BUILD_FAILURE with a non-empty log. Returns
