@@ -29,6 +29,8 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
     // in program."
     if (kernels && num_kernels < list.size()) return CL_INVALID_VALUE;
     if (kernels) {
+      // Every kernel is needed now: compiled several at once first.
+      p->compileAllKernels();
       std::vector<Kernel*> made;
       for (auto& [unit, info] : list) {
         cl_int err = CL_SUCCESS;

@@ -51,6 +51,13 @@ cl_int Kernel::makeZeKernels() {
     if (r != ZE_RESULT_SUCCESS) {
       if (r == ZE_RESULT_ERROR_INVALID_KERNEL_NAME) return CL_INVALID_KERNEL_NAME;
       if (r == ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED) return CL_INVALID_PROGRAM_EXECUTABLE;
+      if (r == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE) {
+        // Tessera compiles a kernel when it is first needed: one whose code generation fails
+        // has no executable ("CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+        // executable for program"), and the reason joins the program's build log.
+        program_->noteKernelFailure(*d, mods[unit_]->handle, name_);
+        return CL_INVALID_PROGRAM_EXECUTABLE;
+      }
       return fromZe(r);
     }
     ze_kernel_properties_t props{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};

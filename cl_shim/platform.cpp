@@ -53,6 +53,7 @@ bool Platform::init() {
                    get("zeTesseraKernelSuggestGroupSize", e.suggestGroupSize);
     get("zeTesseraDeviceCreatePartition", e.createPartition);  // without it: no fission
     get("zeTesseraKernelSetWorkDim", e.kernelWorkDim);
+    get("zeTesseraModuleBuildKernels", e.buildKernels);
     if (!tessera) continue;
     driver_ = d;
     ext_ = e;

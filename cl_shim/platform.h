@@ -24,6 +24,9 @@ struct ZeExtensions {
   ze_pfnTesseraDeviceGetCaches_t caches = nullptr;
   ze_pfnTesseraDeviceCreatePartition_t createPartition = nullptr;
   ze_pfnTesseraModuleGetIL_t moduleIL = nullptr;
+  // Kernels compiled when first needed (ZE_tessera_module_kernels): several at once, and the
+  // reason one cannot be.
+  ze_pfnTesseraModuleBuildKernels_t buildKernels = nullptr;
   ze_pfnTesseraKernelSetWorkDim_t kernelWorkDim = nullptr;  // without it: Level Zero's rule
   // The group size of a NULL local size (ZE_tessera_kernel_group_size).
   ze_pfnTesseraKernelSuggestGroupSize_t suggestGroupSize = nullptr;

@@ -652,3 +652,30 @@ cl_int Program::buildInfo(Device& device, cl_program_build_info param, size_t si
 }
 
 }  // namespace tessera::cl
+
+namespace tessera::cl {
+
+void Program::compileAllKernels() {
+  for (Device* d : executableDevices()) {
+    auto build = d->platform().ext().buildKernels;
+    if (!build) return;
+    for (const ZeModulePtr& m : modulesFor(*d)) build(m->handle, 0, nullptr, nullptr);
+  }
+}
+
+void Program::noteKernelFailure(const Device& d, ze_module_handle_t module,
+                                const std::string& name) {
+  auto build = d.platform().ext().buildKernels;
+  if (!build) return;
+  const char* names[] = {name.c_str()};
+  ze_module_build_log_handle_t zlog = nullptr;
+  build(module, 1, names, &zlog);
+  std::string text = logText(zlog);
+  Device* builtFor = nullptr;
+  modulesFor(d, &builtFor);
+  std::lock_guard lock(mutex_);
+  if (DeviceBuild* b = builtFor ? recordFor(*builtFor) : nullptr)
+    if (b->log.find(text) == std::string::npos) appendLog(b->log, text);
+}
+
+}  // namespace tessera::cl

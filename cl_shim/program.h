@@ -89,6 +89,14 @@ class Program : public Object<_cl_program, 0x50524731 /* "PRG1" */> {
   std::vector<ZeModulePtr> modulesFor(const Device& d, Device** builtFor = nullptr);
   // Devices with an executable, in build order.
   std::vector<Device*> executableDevices();
+  // The kernels of every executable's modules compiled now, several at once (Tessera compiles a
+  // kernel when it is first needed, ZE_tessera_module_kernels): clCreateKernelsInProgram asks
+  // first. What fails is reported by the kernels' creation.
+  void compileAllKernels();
+  // zeKernelCreate of `name` in `module` (built for `d` or its ancestor) failed with
+  // MODULE_BUILD_FAILURE (its code generation, at its first need): the reason joins the build log
+  // of the device the module was built for.
+  void noteKernelFailure(const Device& d, ze_module_handle_t module, const std::string& name);
   // The kernel `name`: the unit that defines it and its reflection; null if no unit has it.
   const spirv::KernelInfo* findKernel(const std::string& name, size_t* unit) const;
   // Every kernel of every unit, in order.

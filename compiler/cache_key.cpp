@@ -62,6 +62,10 @@ CacheKey cacheKey(std::span<const uint8_t> spirv, const BuildOptions& options,
   return hash128(text);
 }
 
+CacheKey kernelKey(const CacheKey& program, const std::string& kernel) {
+  return hash128("kernel\x01" + program.hex() + "\x01" + kernel);
+}
+
 CacheKey linkedKey(const CacheKey& importer, std::span<const CacheKey> providers) {
   std::string text = "linked\x01" + importer.hex();
   for (const CacheKey& p : providers) text += "+" + p.hex();

@@ -35,6 +35,9 @@ CacheKey cacheKey(std::span<const uint8_t> spirv, const BuildOptions& options,
                   std::span<const spirv::SpecAssignment> specs, const CodeSettings& code,
                   const CodeTarget& target);
 
+// The key of one kernel of `program`'s, compiled alone (lazy_code.h).
+CacheKey kernelKey(const CacheKey& program, const std::string& kernel);
+
 // The key of an importer's code linked with its providers' (zeModuleDynamicLink), in link order.
 CacheKey linkedKey(const CacheKey& importer, std::span<const CacheKey> providers);
 

@@ -1,8 +1,10 @@
 #include "compiler/code_cache.h"
 
-#include "compiler/disk_cache.h"
+#include "support/disk_cache.h"
 
 namespace tessera::compiler {
+
+namespace disk_cache = support::disk_cache;
 namespace {
 
 std::string entryName(const CacheKey& key) {

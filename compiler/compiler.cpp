@@ -14,6 +14,7 @@
 
 #include "backends/cpu/jit/builtin_runtime.h"
 #include "backends/cpu/jit/kernel_jit.h"
+#include "compiler/kernel_module.h"
 #include "compiler/native_binary.h"
 #include "spirv/translate.h"
 
@@ -140,6 +141,19 @@ std::shared_ptr<const ModuleCode> translateAndCompile(backends::cpu::KernelJit& 
   }
   return jit.compile(std::move(context), std::move(main.module), &error,
                      compileOptions(importer, settings));
+}
+
+// Whether a native binary (or a disk entry) holds code of `program`'s build for `jit`'s CPU: the
+// same CPU and features, optimization level and specialization, with code.
+bool sameBuild(const NativeImage& image, const Program& program, backends::cpu::KernelJit& jit) {
+  if (image.cpu != jit.hostCpu() || image.features != jit.hostFeatures() || !image.hasCode ||
+      image.optLevel != program.options.optLevel || image.specs.size() != program.specs.size())
+    return false;
+  for (size_t i = 0; i < image.specs.size(); ++i)
+    if (image.specs[i].specId != program.specs[i].specId ||
+        image.specs[i].value != program.specs[i].value)
+      return false;
+  return true;
 }
 
 }  // namespace
@@ -278,22 +292,15 @@ Compiler::Result Compiler::buildProgram(std::span<const uint8_t> binary, const c
     r.log = "no JIT for this CPU: " + error;
     return r;
   }
+  if (program->compilesByKernel()) return buildByKernel(std::move(program));
   // An on-disk entry is used only when it is a valid native binary of exactly this program for
   // this CPU; otherwise the program is compiled and the entry rewritten.
   auto fromDisk = [&](std::span<const uint8_t> bytes) -> std::shared_ptr<const ModuleCode> {
     NativeImage image;
     std::string why;
     if (!readNativeBinary(bytes, image, why)) return nullptr;
-    if (image.cpu != jit->hostCpu() || image.features != jit->hostFeatures() || !image.hasCode ||
-        image.optLevel != program->options.optLevel ||
-        image.specs.size() != program->specs.size() ||
-        image.code.kernels.size() != program->info.kernels.size() || image.spirv != program->spirv)
-      return nullptr;
-    for (size_t i = 0; i < image.specs.size(); ++i)
-      if (image.specs[i].specId != program->specs[i].specId ||
-          image.specs[i].value != program->specs[i].value)
-        return nullptr;
-    return jit->load(image.code, &why);
+    if (!sameBuild(image, *program, *jit) || image.spirv != program->spirv) return nullptr;
+    return loadUnits(*jit, *program, image.units, why);
   };
   if (auto code = cache_.find(program->key, program->shareable(), fromDisk)) {
     r.program = std::move(program);
@@ -347,15 +354,15 @@ Compiler::Result Compiler::loadNative(std::span<const uint8_t> bytes) {
       std::move(image.spirv), std::move(reflected.module), options, std::move(image.specs));
   program->key = keyOf(*program);
   if (image.hasCode) {
-    if (image.code.kernels.size() != program->info.kernels.size()) {
-      r.log = "the native binary's code does not match its SPIR-V";
-      return r;
-    }
-    r.code = jit->load(image.code, &error);
+    r.code = loadUnits(*jit, *program, image.units, error);
     if (!r.code) {
       r.log = "the native binary's object code does not load: " + error;
       return r;
     }
+  } else if (program->compilesByKernel()) {
+    // A binary written while one of its kernels had no code (its code generation failed): built
+    // from its SPIR-V again, each kernel when first needed.
+    return buildByKernel(std::move(program));
   } else if (!program->needsLinking()) {
     r.log = "the native binary has no code";
     return r;
@@ -405,16 +412,153 @@ std::vector<uint8_t> Compiler::nativeBinary(const Program& program, const Module
   image.spirv = program.spirv;
   image.optLevel = program.options.optLevel;
   image.specs = program.specs;
-  if (code && !code->object.empty()) {
+  if (code && !code->parts.empty()) {
     image.hasCode = true;
-    image.code = *code;
+    for (const auto& part : code->parts) image.units.push_back(*part);
+  } else if (code && !code->object.empty()) {
+    image.hasCode = true;
+    image.units.push_back(*code);
   }
   return writeNativeBinary(image);
+}
+
+std::shared_ptr<const ModuleCode> Compiler::loadUnits(backends::cpu::KernelJit& jit,
+                                                      const Program& program,
+                                                      const std::vector<ModuleCode>& units,
+                                                      std::string& error) {
+  std::vector<std::shared_ptr<const ModuleCode>> loaded;
+  for (const ModuleCode& unit : units) {
+    auto code = jit.load(unit, &error);
+    if (!code) return nullptr;
+    loaded.push_back(std::move(code));
+  }
+  if (loaded.size() == 1 && loaded[0]->kernels.size() == program.info.kernels.size()) {
+    for (size_t i = 0; i < program.info.kernels.size(); ++i)
+      if (!loaded[0]->find(program.info.kernels[i].name)) {
+        error = "the code does not match the SPIR-V (kernel " + program.info.kernels[i].name + ")";
+        return nullptr;
+      }
+    return loaded[0];
+  }
+  auto code = combineUnits(program, std::move(loaded));
+  if (!code) error = "the code does not match the SPIR-V (a kernel has no code)";
+  return code;
+}
+
+Compiler::Result Compiler::buildByKernel(std::shared_ptr<Program> program) {
+  Result r;
+  {
+    std::lock_guard lock(lazyMutex_);
+    if (auto lazy = lazy_[program->key].lock()) {
+      r.program = std::move(program);
+      r.lazy = std::move(lazy);
+      return r;
+    }
+  }
+  // Translated now, for the whole program: what it finds wrong is the build's failure.
+  std::string bitcode;
+  {
+    llvm::LLVMContext context;
+    spirv::TranslateOptions options;
+    options.specConstants = program->specs;
+    options.process = &settings_.process;
+    spirv::TranslateResult t = spirv::translate(context, program->spirv, options);
+    if (!t.ok()) {
+      r.log = t.log;
+      return r;
+    }
+    r.log = std::move(t.warnings);
+    bitcode = programBitcode(*t.module);
+  }
+  auto lazy = std::make_shared<LazyCode>(*this, program, std::move(bitcode));
+  {
+    std::lock_guard lock(lazyMutex_);
+    for (auto it = lazy_.begin(); it != lazy_.end();)
+      it = it->second.expired() ? lazy_.erase(it) : std::next(it);
+    auto& slot = lazy_[program->key];
+    if (auto other = slot.lock()) {
+      lazy = std::move(other);  // another thread built the same program meanwhile
+    } else {
+      slot = lazy;
+    }
+  }
+  r.program = std::move(program);
+  r.lazy = std::move(lazy);
+  return r;
+}
+
+std::shared_ptr<const ModuleCode> Compiler::compileKernel(const Program& program,
+                                                          const std::string& bitcode, size_t index,
+                                                          std::string& log) {
+  return retiringJitOnBadAlloc([&] { return compileKernelNow(program, bitcode, index, log); });
+}
+
+std::shared_ptr<const ModuleCode> Compiler::compileKernelNow(const Program& program,
+                                                             const std::string& bitcode,
+                                                             size_t index, std::string& log) {
+  // Unit `index`: a kernel, or after them the exported functions.
+  const bool exports = index == program.info.kernels.size();
+  const std::string name = exports ? "\x02exports" : program.info.kernels.at(index).name;
+  std::string error;
+  backends::cpu::KernelJit* jit = this->jit(error);
+  if (!jit) {
+    log += "no JIT for this CPU: " + error + "\n";
+    return nullptr;
+  }
+  const CacheKey key = kernelKey(program.key, name);
+  // A disk entry is this kernel's unit alone, without the SPIR-V (the key covers it).
+  auto fromDisk = [&](std::span<const uint8_t> bytes) -> std::shared_ptr<const ModuleCode> {
+    NativeImage image;
+    std::string why;
+    if (!readNativeBinary(bytes, image, why) || !sameBuild(image, program, *jit) ||
+        image.units.size() != 1 || (!exports && !image.units[0].find(name)))
+      return nullptr;
+    return jit->load(image.units[0], &why);
+  };
+  if (auto code = cache_.find(key, true, fromDisk)) return code;
+  auto context = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> module =
+      kernelModule(*context, bitcode,
+                   exports ? program.functionExports() : std::vector<std::string>{name}, error);
+  // A kernel's unit exports nothing (what it calls is internal to it); the exported functions'
+  // unit exports them.
+  backends::cpu::CompileOptions options = compileOptions(program, settings_);
+  if (!exports) options.exports.clear();
+  std::shared_ptr<const ModuleCode> code;
+  if (module) code = jit->compile(std::move(context), std::move(module), &error, options);
+  if (!code) {
+    log += (exports ? std::string("exported functions") : "kernel " + name) + ": " + error +
+           (error.empty() || error.back() != '\n' ? "\n" : "");
+    return nullptr;
+  }
+  std::vector<uint8_t> entry;
+  if (!code->object.empty() && cache_.writesToDisk()) {
+    NativeImage image;
+    image.cpu = jit->hostCpu();
+    image.features = jit->hostFeatures();
+    image.optLevel = program.options.optLevel;
+    image.specs = program.specs;
+    image.hasCode = true;
+    image.units.push_back(*code);
+    entry = writeNativeBinary(image);
+  }
+  cache_.store(key, code, true, entry);
+  return code;
 }
 
 uint64_t Compiler::compileCount() {
   std::lock_guard lock(jitMutex_);
   return jit_ ? jit_->compileCount() : 0;
+}
+
+void compileAll(Compiler::Result& r) {
+  if (!r.ok() || !r.lazy || r.code) return;
+  std::string log;
+  if (r.lazy->compile({}, log)) r.code = r.lazy->whole();
+  if (!r.code) {
+    r.log += log;
+    r.program = nullptr;
+  }
 }
 
 }  // namespace tessera::compiler

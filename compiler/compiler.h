@@ -1,6 +1,8 @@
 // The compiler facade: the one owner of the pipeline that turns a module's SPIR-V into native code
 //
-//   SPIR-V -> options parsed, reflected, specialization checked -> cache (memory, then disk)
+//   SPIR-V -> options parsed, reflected, specialization checked -> [a program that compiles by
+//             kernel: translated once, then each kernel when first needed, lazy_code.h]
+//          -> cache (memory, then disk)
 //          -> validated (+ repaired), legalized, guarded, translated (spirv/translate.h, in the
 //             compiler process) -> [linked with its providers' IR] -> JIT-compiled (backends/cpu/
 //             jit, the passes of jit_pipeline.h) -> native code, stored in the cache
@@ -10,10 +12,12 @@
 // CompilerInterface: the driver creates one, with its cache and settings, and every module build
 // goes through it.
 //
-// Threading: every member may be called from any thread. One JIT compiles one module at a time.
+// Threading: every member may be called from any thread; the JIT compiles modules (and kernels,
+// lazy_code.h) on the calling threads, several at once.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -21,6 +25,7 @@
 #include <vector>
 
 #include "compiler/code_cache.h"
+#include "compiler/lazy_code.h"
 #include "compiler/program.h"
 #include "compiler/settings.h"
 
@@ -47,7 +52,11 @@ class Compiler {
 
   struct Result {
     std::shared_ptr<const Program> program;  // null when the build failed (`log` says why)
-    std::shared_ptr<const ModuleCode> code;  // null on failure, and when the program needs linking
+    // null on failure, when the program needs linking, and when it compiles by kernel (`lazy`)
+    std::shared_ptr<const ModuleCode> code;
+    // A program that compiles by kernel (Program::compilesByKernel, lazy_code.h), built from
+    // SPIR-V: its kernels' code, each made when first needed. Shared by the modules of one key.
+    std::shared_ptr<LazyCode> lazy;
     std::string log;                         // the reason of a failure, or warnings
     bool ok() const { return program != nullptr; }
   };
@@ -74,6 +83,11 @@ class Compiler {
                                          std::span<const Provider> providers, std::string& log);
   // zeModuleGetNativeBinary: the program and, when it has object code, its code.
   std::vector<uint8_t> nativeBinary(const Program& program, const ModuleCode* code);
+  // LazyCode's compile of one kernel (index in program.info.kernels) from the program's bitcode:
+  // from the cache (memory, then disk), else compiled and stored. Null with `log` on failure.
+  std::shared_ptr<const ModuleCode> compileKernel(const Program& program,
+                                                  const std::string& bitcode, size_t index,
+                                                  std::string& log);
 
   // Modules the JIT has compiled so far (what the cache saved shows here).
   uint64_t compileCount();
@@ -91,10 +105,20 @@ class Compiler {
   Result buildProgram(std::span<const uint8_t> spirv, const char* buildFlags,
                       std::span<const SpecConstant> constants);
   Result loadNative(std::span<const uint8_t> nativeBinary);
+  // build() of a program that compiles by kernel: translated now, compiled later (LazyCode).
+  Result buildByKernel(std::shared_ptr<Program> program);
   std::shared_ptr<const ModuleCode> linkProgram(const Program& importer,
                                                 std::span<const Provider> providers,
                                                 std::string& log);
   CacheKey keyOf(const Program& program);
+  std::shared_ptr<const ModuleCode> compileKernelNow(const Program& program,
+                                                     const std::string& bitcode, size_t index,
+                                                     std::string& log);
+  // Loads the units of a native binary (or a disk entry) into the JIT: the code, one part per
+  // unit when there are several. Null with `error` on failure.
+  std::shared_ptr<const ModuleCode> loadUnits(backends::cpu::KernelJit& jit, const Program& program,
+                                              const std::vector<ModuleCode>& units,
+                                              std::string& error);
 
   CompilerSettings settings_;
   CodeCache cache_;
@@ -103,6 +127,15 @@ class Compiler {
   bool jitTried_ = false;
   std::string jitFailure_;
   std::vector<std::unique_ptr<backends::cpu::KernelJit>> retiredJits_;
+  // The live LazyCode of each key: modules of the same program share it (and its compiled kernels).
+  std::mutex lazyMutex_;
+  std::map<CacheKey, std::weak_ptr<LazyCode>> lazy_;
 };
+
+// `r` with the code of every kernel (what a caller that wants the whole module's code, a test or a
+// tool, asks after build()): a program that compiles by kernel compiles them all now, in
+// parallel, and `r.code` becomes their combination; when one fails, `r.program` becomes null and
+// `r.log` says why.
+void compileAll(Compiler::Result& r);
 
 }  // namespace tessera::compiler

@@ -13,7 +13,8 @@ constexpr char kMagic[8] = {'T', 'E', 'S', 'S', 'N', 'A', 'T', '1'};
 // probes; a version-1 binary's code has neither and is refused.
 // 3: kernels carry their sub-group size and required sub-group size (a version-2 binary's code ran
 // with sub-groups of one work-item and is refused).
-constexpr uint32_t kVersion = 3;
+// 4: the code is a list of units (a program compiled kernel by kernel has one per kernel).
+constexpr uint32_t kVersion = 4;
 
 bool validSubgroupSize(uint32_t size) {
   for (uint32_t s : backends::cpu::kSubgroupSizes)
@@ -81,8 +82,9 @@ std::vector<uint8_t> writeNativeBinary(const NativeImage& image) {
     w.put(s.value);
   }
   w.put(static_cast<uint8_t>(image.hasCode));
-  if (image.hasCode) {
-    const auto& code = image.code;
+  if (image.hasCode) w.put(static_cast<uint32_t>(image.units.size()));
+  static const std::vector<backends::cpu::CompiledModule> kNone;
+  for (const auto& code : image.hasCode ? image.units : kNone) {
     w.put(static_cast<uint32_t>(code.kernels.size()));
     for (size_t i = 0; i < code.kernels.size(); ++i) {
       const auto& k = code.kernels[i];
@@ -141,8 +143,10 @@ bool readNativeBinary(std::span<const uint8_t> bytes, NativeImage& out, std::str
     if (!r.get(s.specId) || !r.get(s.value)) return fail("truncated constants");
   if (!r.get(hasCode) || hasCode > 1) return fail("bad code flag");
   out.hasCode = hasCode;
-  if (hasCode) {
-    auto& code = out.code;
+  uint32_t units = 0;
+  if (hasCode && (!r.count(units, 16) || units == 0)) return fail("truncated units");
+  out.units.resize(units);
+  for (auto& code : out.units) {
     if (!r.count(n, 8)) return fail("truncated kernels");
     code.kernels.resize(n);
     code.kernelSymbols.resize(n);

@@ -1,8 +1,11 @@
 // zeModuleGetNativeBinary's format: what loads a module again without compiling it.
 //
 //   "TESSNAT1" | u32 version | cpu | features | spirv | u32 optLevel | specs | u8 hasCode
-//   [ kernels (name, symbol, args, sizes) | globals (name, size) | functions (name) | object ]
-//   | u64 FNV-1a of everything before it
+//   [ u32 units | units ] | u64 FNV-1a of everything before it
+//   unit: kernels (name, symbol, args, sizes) | globals (name, size) | functions (name) | object
+// A unit is what the JIT compiled at once: the whole program, or (a program compiled kernel by
+// kernel when first needed, compiler/lazy_code.h) one kernel. The disk cache's entries for one
+// kernel are native binaries too, with that kernel's unit and no SPIR-V (the key names it).
 // Strings and byte arrays are u32 length + bytes; integers little-endian (the host's: the binary
 // is only for a CPU like this one anyway). The SPIR-V is kept for reflection (and for linking a
 // module that still has imports: such a module has no code yet). `cpu` and `features` are the
@@ -26,7 +29,8 @@ struct NativeImage {
   uint32_t optLevel = 2;
   std::vector<spirv::SpecAssignment> specs;
   bool hasCode = false;
-  backends::cpu::CompiledModule code;  // addresses unset; object set when hasCode
+  // When hasCode: at least one unit, each with its object code (addresses unset).
+  std::vector<backends::cpu::CompiledModule> units;
 };
 
 std::vector<uint8_t> writeNativeBinary(const NativeImage& image);

@@ -42,11 +42,25 @@ struct Program {
   std::vector<std::string> variableExports;
 
   bool needsLinking() const { return !imports.empty() || !variableImports.empty(); }
+  // The exported functions that are not kernels (what zeModuleGetFunctionPointer may return; a
+  // kernel's Export linkage makes no host-callable function).
+  std::vector<std::string> functionExports() const {
+    std::vector<std::string> out;
+    for (const std::string& name : exports)
+      if (!info.findKernel(name)) out.push_back(name);
+    return out;
+  }
   bool exportsFunction(const std::string& name) const;
   bool exportsVariable(const std::string& name) const;
   // Whether code compiled from it may be shared by several modules: not when it defines
   // program-scope __global variables, which each module must have its own copy of.
   bool shareable() const { return info.globalVariables.empty(); }
+  // Whether its kernels may be compiled apart, each when first needed (lazy_code.h): they share
+  // no storage (no program-scope __global variable), and it imports nothing and exports no
+  // variable.
+  bool compilesByKernel() const {
+    return shareable() && !needsLinking() && variableExports.empty();
+  }
 };
 
 }  // namespace tessera::compiler

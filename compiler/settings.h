@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "spirv/clc/client.h"
+#include "support/disk_cache.h"
 
 namespace tessera::compiler {
 
@@ -21,18 +22,8 @@ struct CodeSettings {
   bool prefetch = true;
 };
 
-// The on-disk tier of the cache (disk_cache.h).
-struct DiskCacheSettings {
-  // TESSERA_CACHE=0 turns it off; it is off too when no folder can be named.
-  bool enabled = false;
-  // TESSERA_CACHE_DIR, else $XDG_CACHE_HOME/tessera, else $HOME/.cache/tessera.
-  std::string folder;
-  // TESSERA_CACHE_MAX_MB: bound on the folder's size (default 256 MiB, fractions allowed; 0 or
-  // less: unbounded).
-  uint64_t maxBytes = uint64_t{256} << 20;
-  // TESSERA_CACHE_DEBUG (set and not 0): a line on stderr per lookup and store.
-  bool debug = false;
-};
+// The on-disk tier of the cache (support/disk_cache.h).
+using DiskCacheSettings = support::DiskCacheSettings;
 
 struct CompilerSettings {
   CodeSettings code;

@@ -1,6 +1,7 @@
 // The module and build-log entry points.
 #include <cstring>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/context/context.h"
@@ -174,6 +175,32 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetNativeBinary(ze_module_handle_t h
 }
 
 // Extension ZE_tessera_module_il.
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeTesseraModuleBuildKernels(ze_module_handle_t hModule, uint32_t count, const char** pKernelNames,
+                            ze_module_build_log_handle_t* phBuildLog) {
+  Module* module = Module::fromHandle(hModule);
+  if (!module) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (count > 0 && !pKernelNames) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  for (uint32_t i = 0; i < count; ++i)
+    if (!pKernelNames[i]) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return guarded([&] {
+    std::vector<std::string> names(pKernelNames, pKernelNames + count);
+    std::string log;
+    ze_result_t r = module->compileKernels(names, log);
+    if (phBuildLog) *phBuildLog = (new BuildLog(std::move(log)))->toHandle();
+    return r;
+  });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeTesseraModuleGetCompiledKernelCount(ze_module_handle_t hModule, uint32_t* pCount) {
+  Module* module = Module::fromHandle(hModule);
+  if (!module) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pCount) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *pCount = module->compiledKernelCount();
+  return ZE_RESULT_SUCCESS;
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraModuleGetIL(ze_module_handle_t hModule, size_t* pSize,
                                                          uint8_t* pIL) {
   Module* module = Module::fromHandle(hModule);

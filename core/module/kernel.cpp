@@ -52,8 +52,8 @@ ze_result_t Kernel::create(Module& module, const char* name, Kernel*& out) {
   const spirv::KernelInfo* info = module.reflected(name);
   if (!info) return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
   if (module.unlinked()) return ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED;
-  const compiler::KernelCode* compiled = module.compiled(name);
-  if (!compiled) return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
+  const compiler::KernelCode* compiled = nullptr;
+  if (ze_result_t r = module.compiled(name, compiled); r != ZE_RESULT_SUCCESS) return r;
   out = new Kernel(module, *compiled, *info);
   return ZE_RESULT_SUCCESS;
 }

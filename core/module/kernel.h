@@ -22,6 +22,8 @@ namespace tessera::core {
 class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tessKrn1" */>,
                public RefCounted<Kernel> {
  public:
+  // The kernel is compiled now when its module compiles by kernel and nothing compiled it yet
+  // (compiler/lazy_code.h); MODULE_BUILD_FAILURE when that fails (Module::compiled).
   // INVALID_KERNEL_NAME when the module has no such kernel, INVALID_MODULE_UNLINKED while the
   // module has unresolved imports.
   static ze_result_t create(Module& module, const char* name, Kernel*& out);

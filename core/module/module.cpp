@@ -5,6 +5,7 @@
 #include <map>
 
 #include "compiler/compiler.h"
+#include "compiler/lazy_code.h"
 #include "core/device/device.h"
 #include "core/device/limits.h"
 #include "core/driver/driver.h"
@@ -74,6 +75,7 @@ ze_result_t Module::build(Context& context, Device& device, const ze_module_desc
   auto* m = new Module(context, device);
   m->program_ = std::move(built.program);
   m->code_ = std::move(built.code);
+  m->lazy_ = std::move(built.lazy);
   out = m;
   return ZE_RESULT_SUCCESS;
 }
@@ -83,6 +85,13 @@ compiler::Compiler& Module::compiler() const {
 }
 
 std::vector<uint8_t> Module::nativeBinary() const {
+  if (lazy_) {
+    // "every kernel": those not compiled yet are compiled now; a binary without code when one
+    // cannot be (its module compiles from the SPIR-V again, compiler.h's load).
+    std::string log;
+    auto whole = lazy_->compile({}, log) ? lazy_->whole() : nullptr;
+    return compiler().nativeBinary(*program_, whole.get());
+  }
   auto code = this->code();
   // Code that uses another module's variables in place holds their addresses in this process:
   // its binary carries none, and the module loaded from it links again (like an unlinked one's).
@@ -103,9 +112,62 @@ std::shared_ptr<const compiler::ModuleCode> Module::code() const {
   return code_;
 }
 
-const compiler::KernelCode* Module::compiled(const std::string& name) const {
-  auto code = this->code();  // code_ is never replaced once set: the pointer stays valid
-  return code ? code->find(name) : nullptr;
+ze_result_t Module::compiled(const std::string& name, const compiler::KernelCode*& out) {
+  out = nullptr;
+  if (!lazy_) {
+    auto code = this->code();  // code_ is never replaced once set: the pointer stays valid
+    out = code ? code->find(name) : nullptr;
+    return out ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
+  }
+  const auto& kernels = program_->info.kernels;
+  size_t index = 0;
+  while (index < kernels.size() && kernels[index].name != name) ++index;
+  if (index == kernels.size()) return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
+  std::string why;
+  // The LazyCode keeps the kernel's code as long as this module holds it: the pointer stays valid.
+  auto code = lazy_->kernel(index, why);
+  if (code) {
+    const compiler::KernelCode* k = code->find(name);
+    why = k ? staticLocalTooLarge(*code, device_) : "kernel " + name + ": no code\n";
+    if (why.empty()) {
+      out = k;
+      return ZE_RESULT_SUCCESS;
+    }
+  }
+  // The kernel's failure, at its creation (zeModuleCreate compiled no kernel); the reason is what
+  // zeTesseraModuleBuildKernels logs for it.
+  return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+}
+
+ze_result_t Module::compileKernels(const std::vector<std::string>& names, std::string& log) {
+  const auto& kernels = program_->info.kernels;
+  std::vector<size_t> indices;
+  for (const std::string& name : names) {
+    size_t index = 0;
+    while (index < kernels.size() && kernels[index].name != name) ++index;
+    if (index == kernels.size()) return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
+    indices.push_back(index);
+  }
+  if (!lazy_) return ZE_RESULT_SUCCESS;  // compiled at creation (or, unlinked, at linking)
+  if (names.empty())
+    for (size_t i = 0; i < kernels.size(); ++i) indices.push_back(i);
+  bool ok = lazy_->compile(indices, log);
+  // What zeKernelCreate would refuse of a compiled kernel, too.
+  for (size_t i : indices) {
+    std::string ignored;
+    if (auto code = lazy_->kernel(i, ignored)) {
+      std::string why = staticLocalTooLarge(*code, device_);
+      ok = ok && why.empty();
+      log += why;
+    }
+  }
+  return ok ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+}
+
+uint32_t Module::compiledKernelCount() const {
+  if (lazy_) return static_cast<uint32_t>(lazy_->compiledCount());
+  auto code = this->code();
+  return code ? static_cast<uint32_t>(code->kernels.size()) : 0;
 }
 
 bool Module::unlinked() const {
@@ -254,7 +316,9 @@ ze_result_t Module::globalPointer(const std::string& name, size_t* size, void** 
 }
 
 ze_result_t Module::functionPointer(const std::string& name, void** ptr) const {
-  auto code = this->code();
+  std::string ignored;
+  // A module compiled by kernel compiles its exported functions when one is first asked for.
+  auto code = lazy_ ? lazy_->exported(ignored) : this->code();
   if (!code)
     return program_->needsLinking() ? ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED
                                     : ZE_RESULT_ERROR_INVALID_FUNCTION_NAME;

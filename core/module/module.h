@@ -19,6 +19,7 @@
 
 namespace tessera::compiler {
 class Compiler;
+class LazyCode;
 }
 
 namespace tessera::core {
@@ -44,8 +45,17 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
   // The SPIR-V the module was built from (also for a module loaded from a native binary).
   const std::vector<uint8_t>& il() const { return program_->spirv; }
   std::vector<std::string> kernelNames() const;
-  // The compiled kernel and its reflection, or nulls when the module has no kernel of that name.
-  const compiler::KernelCode* compiled(const std::string& name) const;
+  // The compiled kernel `name` (compiled now when the module compiles by kernel and nothing
+  // compiled it yet, compiler/lazy_code.h). INVALID_KERNEL_NAME when the module has no such kernel;
+  // MODULE_BUILD_FAILURE when its code generation failed or its static __local variables alone are
+  // more than the device's local memory (compileKernels' log says why).
+  ze_result_t compiled(const std::string& name, const compiler::KernelCode*& out);
+  // The named kernels (every kernel when `names` is empty) compiled now, in parallel
+  // (zeTesseraModuleBuildKernels); MODULE_BUILD_FAILURE with `log` when one fails as compiled()
+  // would, INVALID_KERNEL_NAME when the module has no kernel of one of the names.
+  ze_result_t compileKernels(const std::vector<std::string>& names, std::string& log);
+  // How many of its kernels have code (all of a module compiled at creation).
+  uint32_t compiledKernelCount() const;
   const spirv::KernelInfo* reflected(const std::string& name) const {
     return program_->info.findKernel(name);
   }
@@ -66,6 +76,9 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
   ze_result_t functionPointer(const std::string& name, void** ptr) const;
   // zeModuleGetNativeBinary: the SPIR-V, its specialization and options, and (once compiled) the
   // JIT's object code with what the kernels need (compiler/native_binary.h).
+  // A module that compiles by kernel compiles those it has not yet first (in parallel); when one
+  // cannot be compiled, the binary carries no code and a module created from it compiles its
+  // kernels from its SPIR-V, again when first needed.
   std::vector<uint8_t> nativeBinary() const;
 
   // zeModuleDestroy: refused while kernels made from the module live.
@@ -90,6 +103,8 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
   std::shared_ptr<const compiler::Program> program_;
   mutable std::mutex mutex_;  // code_ and the two below: set once, at creation or by dynamicLink
   std::shared_ptr<const compiler::ModuleCode> code_;
+  // The code of a module that compiles by kernel (code_ then stays null): set at creation.
+  std::shared_ptr<compiler::LazyCode> lazy_;
   // The variables it imports, where their defining modules keep them.
   std::map<std::string, backends::cpu::CompiledSymbol> importedGlobals_;
   bool boundStorage_ = false;  // code_ uses other modules' variables in place

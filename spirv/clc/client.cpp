@@ -18,10 +18,12 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "spirv/clc/client.h"
+#include "spirv/clc/frontend_cache.h"
 
 #include "config/settings.h"
 #include "spirv/opencl_c.h"
@@ -222,6 +224,14 @@ Reply failure(const std::string& why) {
 
 }  // namespace
 
+support::DiskCacheSettings diskCacheFromEnvironment() {
+  std::vector<std::string> ignored;
+  return support::diskCacheSettings(config::var::cache.fromEnvironment(ignored),
+                                    config::var::cacheDir.fromEnvironment(ignored),
+                                    config::var::cacheMaxMb.fromEnvironment(ignored),
+                                    config::var::cacheDebug.fromEnvironment(ignored));
+}
+
 Settings settingsFromEnvironment() {
   // The driver has printed what these rules refused when it was created; an OpenCL C build only
   // takes the values.
@@ -259,20 +269,27 @@ CompileResult compileOpenCLC(std::string_view source, std::string_view options,
                              const std::vector<OpenCLHeader>& headers) {
   CompileOptions parsed = parseCompileOptions(options);
   if (!parsed.ok) return invalidOptionsResult(parsed);
+  // Read at each request: the OpenCL layer compiles without a driver to hold settings.
+  const clc::Settings settings = clc::settingsFromEnvironment();
+  // A build another process (or this one) made of the same inputs is on disk (frontend_cache.h).
+  const clc::FrontendCache cache(clc::diskCacheFromEnvironment(), source, options, headers,
+                                 clc::includeFoldersOf(parsed.clangArgs),
+                                 clc::compilerPath(settings));
+  if (std::optional<CompileResult> cached = cache.find()) return std::move(*cached);
   CompileResult result;
   clc::Request request;
   request.kind = clc::Kind::CompileOpenCLC;
   request.source = std::string(source);
   request.options = std::string(options);
   request.headers = headers;
-  // Read at each request: the OpenCL layer compiles without a driver to hold settings.
-  clc::Reply reply = clc::run(request, clc::settingsFromEnvironment());
+  clc::Reply reply = clc::run(request, settings);
   result.ok = reply.ok && !reply.payload.empty() && reply.payload.size() % sizeof(uint32_t) == 0;
   result.invalidOptions = reply.invalidOptions;
   result.log = std::move(reply.log);
   if (result.ok) {
     result.spirv.resize(reply.payload.size() / sizeof(uint32_t));
     std::memcpy(result.spirv.data(), reply.payload.data(), reply.payload.size());
+    cache.store(result);
   }
   return result;
 }

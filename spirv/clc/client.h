@@ -9,6 +9,7 @@
 #include <string>
 
 #include "spirv/clc/wire.h"
+#include "support/disk_cache.h"
 
 namespace tessera::spirv::clc {
 
@@ -26,6 +27,9 @@ struct Settings {
 // The two variables above, read now. The compiler facade (compiler/settings.h) reads them once, at
 // driver creation; compileOpenCLC, which the OpenCL layer calls without a driver, at each request.
 Settings settingsFromEnvironment();
+// TESSERA_CACHE, TESSERA_CACHE_DIR, TESSERA_CACHE_MAX_MB and TESSERA_CACHE_DEBUG, read now: the
+// disk cache compileOpenCLC keeps its builds in (frontend_cache.h).
+support::DiskCacheSettings diskCacheFromEnvironment();
 
 // The reply of a compiler process to `request`; when none could be started, or the one working
 // on it ended without replying, ok == false and `log` says why. Thread-safe.

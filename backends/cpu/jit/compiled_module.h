@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ struct CompiledModule {
   std::map<std::string, CompiledSymbol> functions;  // `CompileOptions::exports` that were kept
   std::vector<std::string> kernelSymbols;           // the work-group function of kernels[i]
   std::vector<char> object;  // the relocatable object code the JIT linked (for native binaries)
+  // When the module's kernels were compiled apart (compiler/lazy_code.h): the modules compiled,
+  // whose objects native binaries carry; `object` is then empty. Empty for a module compiled at
+  // once.
+  std::vector<std::shared_ptr<const CompiledModule>> parts;
   double compileMs = 0;
   const CompiledKernel* find(const std::string& name) const {
     for (const CompiledKernel& k : kernels) {

@@ -8,7 +8,6 @@
 
 #include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/JITEventListener.h>
-#include <llvm/ExecutionEngine/ObjectCache.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -16,6 +15,7 @@
 #include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/SectionMemoryManager.h>
 #include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
@@ -27,26 +27,6 @@
 #include "backends/cpu/jit/jit_pipeline.h"
 
 namespace tessera::backends::cpu {
-
-// Keeps a copy of the object code ORC compiles for each module (by module identifier), so that a
-// module can be written out as a native binary and loaded again without compiling.
-class ObjectCapture : public llvm::ObjectCache {
- public:
-  void notifyObjectCompiled(const llvm::Module* m, llvm::MemoryBufferRef object) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    objects_[m->getModuleIdentifier()].assign(object.getBufferStart(), object.getBufferEnd());
-  }
-  std::unique_ptr<llvm::MemoryBuffer> getObject(const llvm::Module*) override { return nullptr; }
-  std::vector<char> take(const std::string& id) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto node = objects_.extract(id);
-    return node ? std::move(node.mapped()) : std::vector<char>{};
-  }
-
- private:
-  std::mutex mutex_;
-  std::map<std::string, std::vector<char>> objects_;
-};
 
 std::unique_ptr<KernelJit> KernelJit::create(std::string* error, const JitOptions& options) {
   static const bool initialized = [] {
@@ -69,20 +49,11 @@ std::unique_ptr<KernelJit> KernelJit::create(std::string* error, const JitOption
   jtmb->getOptions().EmitStackSizeSection = true;
   std::string cpu = jtmb->getCPU();
   std::string features = jtmb->getFeatures().getString();
-  auto tm = jtmb->createTargetMachine();
-  if (!tm) {
+  if (auto tm = jtmb->createTargetMachine(); !tm) {
     *error = llvm::toString(tm.takeError());
     return nullptr;
   }
-  auto objects = std::make_unique<ObjectCapture>();
-  ObjectCapture* capture = objects.get();
-  // ORC's usual compiler for a single-threaded LLJIT, with the object capture as its cache.
-  auto compiler = [capture](llvm::orc::JITTargetMachineBuilder jtmb)
-      -> llvm::Expected<std::unique_ptr<llvm::orc::IRCompileLayer::IRCompiler>> {
-    auto tm = jtmb.createTargetMachine();
-    if (!tm) return tm.takeError();
-    return std::make_unique<llvm::orc::TMOwningSimpleCompiler>(std::move(*tm), capture);
-  };
+  auto machines = std::make_unique<llvm::orc::JITTargetMachineBuilder>(*jtmb);
   // ORC's usual object layer on ELF; with JitOptions::perfJit it also writes the jitdump file
   // `perf inject --jit` reads, so that profiles name the work-group functions.
   auto objectLayer =
@@ -99,7 +70,6 @@ std::unique_ptr<KernelJit> KernelJit::create(std::string* error, const JitOption
   };
   auto jit = llvm::orc::LLJITBuilder()
                  .setJITTargetMachineBuilder(std::move(*jtmb))
-                 .setCompileFunctionCreator(compiler)
                  .setObjectLinkingLayerCreator(objectLayer)
                  .create();
   if (!jit) {
@@ -110,8 +80,7 @@ std::unique_ptr<KernelJit> KernelJit::create(std::string* error, const JitOption
   k->jit_ = std::move(*jit);
   k->cpu_ = cpu;
   k->features_ = features;
-  k->tm_ = std::move(*tm);
-  k->objects_ = std::move(objects);
+  k->machines_ = std::move(machines);
   return k;
 }
 
@@ -167,29 +136,47 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(std::unique_ptr<llvm::L
     std::unique_ptr<llvm::Module>& module;
     ~ModuleFirst() { module.reset(); }
   } moduleFirst{module};
-  std::lock_guard<std::mutex> lock(mutex_);
   auto start = std::chrono::steady_clock::now();
+  // This compile's own TargetMachine: the passes and code generation run on this thread, beside
+  // other compiles.
+  auto tm = machines_->createTargetMachine();
+  if (!tm) {
+    *error = llvm::toString(tm.takeError());
+    return nullptr;
+  }
   auto result = std::make_shared<CompiledModule>();
   const std::string triple = jit_->getTargetTriple().str();
   jit::PipelineState state{.module = *module,
-                           .tm = tm_.get(),
+                           .tm = tm->get(),
                            .triple = triple,
                            .dataLayout = jit_->getDataLayout(),
                            .options = options,
                            .error = error,
                            .result = *result};
-  // The pipeline's last pass: the module into a JITDylib of its own (kernel names of different
-  // modules do not collide), then the addresses of what the host reaches.
+  // The pipeline's last pass: object code for the module (here, on this thread), then, under the
+  // lock, the object in a JITDylib of its own (kernel names of different modules do not collide)
+  // and the addresses of what the host reaches.
   state.emit = [&](jit::PipelineState& s) {
+    llvm::SmallVector<char, 0> object;
+    {
+      llvm::raw_svector_ostream os(object);
+      llvm::legacy::PassManager codegen;
+      if ((*tm)->addPassesToEmitFile(codegen, os, nullptr, llvm::CGFT_ObjectFile)) {
+        *error = "the target cannot emit object code";
+        return false;
+      }
+      codegen.run(s.module);
+    }
+    result->object.assign(object.begin(), object.end());
+    std::lock_guard<std::mutex> lock(mutex_);
     std::string id = "module" + std::to_string(dylibs_++);
-    s.module.setModuleIdentifier(id);
     auto dylib = newDylib(*jit_, id);
     if (!dylib) {
       *error = llvm::toString(dylib.takeError());
       return false;
     }
-    if (auto e = jit_->addIRModule(
-            *dylib, llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
+    llvm::StringRef bytes(result->object.data(), result->object.size());
+    if (auto e = jit_->addObjectFile(*dylib, llvm::MemoryBuffer::getMemBufferCopy(bytes, id))) {
       *error = llvm::toString(std::move(e));
       return false;
     }
@@ -211,7 +198,6 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(std::unique_ptr<llvm::L
       if (!lookup(name, &symbol.address)) return false;
       result->functions[name] = symbol;
     }
-    result->object = objects_->take(id);
     const std::map<std::string, uint64_t> frames =
         jit::readStackSizes(llvm::StringRef(result->object.data(), result->object.size()));
     for (size_t i = 0; i < result->kernelSymbols.size(); ++i)

@@ -1,12 +1,15 @@
 // The kernel JIT: LLVM modules of SPIR-V kernels in, work-group functions (kernel_abi.h) out,
-// compiled with ORC LLJIT for the host CPU (its name and features) at O3. The passes and their order
-// are one list, jit_pipeline.h.
+// compiled with ORC LLJIT for the host CPU (its name and features) at O3. The passes and their
+// order are one list, jit_pipeline.h.
 //
-// Threading contract: a KernelJit may be used from any thread; compile() serializes on an internal
-// mutex (one module compiles at a time). CompiledModule is immutable and may be shared by any
+// Threading contract: a KernelJit may be used from any thread, and several threads may compile at
+// once (each module in its own LLVMContext): the IR passes and code generation run on the calling
+// thread with a TargetMachine of its own; only adding the object code to ORC and looking its
+// symbols up serialize on an internal mutex. CompiledModule is immutable and may be shared by any
 // number of threads; its functions stay valid as long as the KernelJit that made it lives.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -21,6 +24,7 @@ class Module;
 class TargetMachine;
 namespace orc {
 class LLJIT;
+class JITTargetMachineBuilder;
 }
 }  // namespace llvm
 
@@ -50,8 +54,6 @@ struct JitOptions {
   bool perfJit = false;
 };
 
-class ObjectCapture;
-
 class KernelJit {
  public:
   // Null (and `error`) when LLVM cannot target the host.
@@ -74,7 +76,7 @@ class KernelJit {
   // every address is looked up in the loaded object. Nothing is compiled. Null (and `error`)
   // when the object does not load or lacks a symbol.
   std::shared_ptr<const CompiledModule> load(const CompiledModule& module, std::string* error);
-  uint64_t compileCount() const { return compiles_; }
+  uint64_t compileCount() const { return compiles_.load(); }
   std::string hostCpu() const { return cpu_; }
   std::string hostFeatures() const { return features_; }
   // The LLVM this JIT was built with ("15.0.6"): code from another may differ.
@@ -84,9 +86,10 @@ class KernelJit {
   KernelJit() = default;
   std::mutex mutex_;
   std::unique_ptr<llvm::orc::LLJIT> jit_;
-  std::unique_ptr<llvm::TargetMachine> tm_;  // for the O3 pipeline (ORC owns its own for codegen)
-  std::unique_ptr<ObjectCapture> objects_;   // the object code of each compiled module
-  uint64_t compiles_ = 0;
+  // Makes each compile's TargetMachine (for the IR passes and code generation): a TargetMachine
+  // is not safe to share between threads (its subtarget map is filled lazily).
+  std::unique_ptr<llvm::orc::JITTargetMachineBuilder> machines_;
+  std::atomic<uint64_t> compiles_{0};
   std::string cpu_;
   std::string features_;
   uint64_t dylibs_ = 0;

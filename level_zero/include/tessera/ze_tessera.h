@@ -105,6 +105,35 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraKernelSuggestGroupSize(
 typedef ze_result_t(ZE_APICALL* ze_pfnTesseraKernelSuggestGroupSize_t)(
     ze_kernel_handle_t, uint64_t, uint64_t, uint64_t, uint32_t*, uint32_t*, uint32_t*);
 
+/* Extension "ZE_tessera_module_kernels", version 1.0: a module built from SPIR-V whose kernels
+ * share no storage (no program-scope __global variable, no import, no exported variable) compiles
+ * each kernel when it is first needed, at zeKernelCreate, not at zeModuleCreate (which validates,
+ * reflects and translates the whole module). A kernel whose code generation fails makes
+ * zeKernelCreate answer ZE_RESULT_ERROR_MODULE_BUILD_FAILURE (every time); zeModuleGetNativeBinary
+ * compiles those not compiled yet (when one cannot be, the binary carries no code and a module
+ * made from it compiles from its SPIR-V again); zeModuleGetFunctionPointer compiles the exported
+ * functions.
+ *   zeTesseraModuleBuildKernels: compiles the `count` kernels named in `pKernelNames` (every kernel
+ *     of the module when count is 0) now, several at once (at most one thread per CPU the process
+ *     may run on): what an application that will create several kernels asks first.
+ *     ZE_RESULT_ERROR_MODULE_BUILD_FAILURE when one cannot be created, with a build log (when
+ *     phBuildLog is not null, also on success; destroy it with zeModuleBuildLogDestroy) naming each
+ *     such kernel and why; ZE_RESULT_ERROR_INVALID_KERNEL_NAME when the module has no kernel of one
+ *     of the names. For a module compiled whole at creation it compiles nothing.
+ *   zeTesseraModuleGetCompiledKernelCount: how many of the module's kernels have code now. */
+#define ZE_TESSERA_MODULE_KERNELS_EXT_NAME "ZE_tessera_module_kernels"
+#define ZE_TESSERA_MODULE_KERNELS_EXT_VERSION ZE_MAKE_VERSION(1, 0)
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeTesseraModuleBuildKernels(ze_module_handle_t hModule, uint32_t count, const char** pKernelNames,
+                            ze_module_build_log_handle_t* phBuildLog);
+typedef ze_result_t(ZE_APICALL* ze_pfnTesseraModuleBuildKernels_t)(ze_module_handle_t, uint32_t,
+                                                                   const char**,
+                                                                   ze_module_build_log_handle_t*);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeTesseraModuleGetCompiledKernelCount(ze_module_handle_t hModule, uint32_t* pCount);
+typedef ze_result_t(ZE_APICALL* ze_pfnTesseraModuleGetCompiledKernelCount_t)(ze_module_handle_t,
+                                                                             uint32_t*);
+
 /* Tessera's OpenCL C builtins, provided by the kernel JIT to any module that declares them (no
  * zeModuleDynamicLink needed):
  *   uint tessera_current_pu(void);   the OS index of the PU the calling work-item runs on

@@ -166,6 +166,11 @@ TEST_CASE("exhaustion child: run under RLIMIT_AS", "[.exhaustion_child]") {
     }
     ze_module_handle_t m = nullptr;
     ze_result_t r = zeModuleCreate(f.context, f.device, &md, &m, nullptr);
+    // The JIT compiles the kernel when it is first needed: at zeKernelCreate.
+    ze_kernel_handle_t k = nullptr;
+    ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, "math_sample"};
+    if (r == ZE_RESULT_SUCCESS) r = zeKernelCreate(m, &kd, &k);
+    if (k) zeKernelDestroy(k);
     INFO("module result " << std::hex << unsigned(r));
     std::cout << "module result " << std::hex << unsigned(r) << std::dec << std::endl;
     CHECK((r == ZE_RESULT_SUCCESS || r == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY ||
@@ -177,6 +182,9 @@ TEST_CASE("exhaustion child: run under RLIMIT_AS", "[.exhaustion_child]") {
     // With the memory back, the same build succeeds (a failed JIT start is tried again).
     m = nullptr;
     CHECK(zeModuleCreate(f.context, f.device, &md, &m, nullptr) == ZE_RESULT_SUCCESS);
+    k = nullptr;
+    if (m) CHECK(zeKernelCreate(m, &kd, &k) == ZE_RESULT_SUCCESS);
+    if (k) zeKernelDestroy(k);
     if (m) zeModuleDestroy(m);
   }
   unlimitAddressSpace();

@@ -33,6 +33,7 @@ compiler::Compiler::Result build(const std::string& source, int widen, const std
   std::vector<uint8_t> bytes(spirv.spirv.size() * 4);
   std::memcpy(bytes.data(), spirv.spirv.data(), bytes.size());
   compiler::Compiler::Result r = compilerFor(widen).build(bytes, zeFlags, {});
+  compiler::compileAll(r);
   log += r.log;
   return r;
 }

@@ -579,6 +579,7 @@ std::shared_ptr<const CompiledModule> buildAssembly(const std::string& text, spv
   spvBinaryDestroy(binary);
   static compiler::Compiler compiler{compiler::CompilerSettings{}};
   compiler::Compiler::Result built = compiler.build(bytes, nullptr, {});
+  compiler::compileAll(built);
   INFO(built.log);
   REQUIRE(built.ok());
   REQUIRE(built.code != nullptr);

@@ -1,20 +1,24 @@
-// The on-disk tier of the compiler's cache (code_cache.h): native binaries (native_binary.h) of
-// modules built from SPIR-V, so that a later process creates the same module without compiling it.
-//
-// Entry name: the hex of the module's cache key (cache_key.h: a 128-bit content hash of the SPIR-V,
-// the build options, the specialization constants, the code switches, the host CPU name and
-// features, the LLVM version and the driver build) and ".tnb". Value: the module's native binary,
-// which carries its own checksum; an entry that is truncated, corrupt or does not load is ignored
+// Tessera's on-disk cache folder, shared by two caches:
+//   - the compiler's code cache (compiler/code_cache.h): native binaries (compiler/native_binary.h)
+//     of modules and kernels built from SPIR-V, so that a later process creates the same module
+//     without compiling it. Entry name: the hex of the cache key (compiler/cache_key.h: a 128-bit
+//     content hash of the SPIR-V, the build options, the specialization constants, the code
+//     switches, the host CPU name and features, the LLVM version and the driver build; for a
+//     kernel, also its name) and ".tnb";
+//   - the OpenCL C front end's (spirv/clc/frontend_cache.h): the SPIR-V and log clang made of a
+//     source, keyed by everything clang read (".tfe").
+// Each entry carries its own checksum; one that is truncated, corrupt or does not load is ignored
 // and rewritten.
 //
-// Settings (DiskCacheSettings, read once by settingsFromEnvironment):
+// Settings (DiskCacheSettings, from the environment by fromEnvironmentValues' callers):
 //   TESSERA_CACHE=0            no cache (neither read nor written)
 //   TESSERA_CACHE_DIR=<dir>    where entries live; default $XDG_CACHE_HOME/tessera, else
 //                              $HOME/.cache/tessera
 //   TESSERA_CACHE_MAX_MB=<n>   bound on the directory's size in MiB (default 256, fractions
 //                              allowed, 0 unbounded): after a write, the least recently used
-//                              entries (by modification time; a hit touches its entry) other than
-//                              the one just written are removed until the rest fits
+//                              entries of both kinds (by modification time; a hit touches its
+//                              entry) other than the one just written are removed until the rest
+//                              fits
 //   TESSERA_CACHE_DEBUG=1      one line on stderr per lookup ("tessera cache: hit|miss|corrupt|
 //                              stored <file>")
 // Entries are written to a temporary file in the same directory and renamed over the final name,
@@ -35,9 +39,29 @@
 #include <string>
 #include <vector>
 
-#include "compiler/settings.h"
+namespace tessera::support {
 
-namespace tessera::compiler::disk_cache {
+// The folder's settings, as plain values.
+struct DiskCacheSettings {
+  // TESSERA_CACHE=0 turns it off; it is off too when no folder can be named.
+  bool enabled = false;
+  // TESSERA_CACHE_DIR, else $XDG_CACHE_HOME/tessera, else $HOME/.cache/tessera.
+  std::string folder;
+  // TESSERA_CACHE_MAX_MB: bound on the folder's size (default 256 MiB, fractions allowed; 0 or
+  // less: unbounded).
+  uint64_t maxBytes = uint64_t{256} << 20;
+  // TESSERA_CACHE_DEBUG (set and not 0): a line on stderr per lookup and store.
+  bool debug = false;
+};
+
+// The settings from the values of TESSERA_CACHE, TESSERA_CACHE_DIR (empty: unset),
+// TESSERA_CACHE_MAX_MB and TESSERA_CACHE_DEBUG as config/settings.def reads them, with the
+// default folder from XDG_CACHE_HOME or HOME.
+DiskCacheSettings diskCacheSettings(bool on, const std::string& dir, double maxMb, bool debug);
+
+}  // namespace tessera::support
+
+namespace tessera::support::disk_cache {
 
 // The directory in use, or nullopt when the tier is disabled or the folder is not trusted (see
 // above). Checked at each call: the folder may be made, or changed, while the process runs.
@@ -54,4 +78,4 @@ void touch(const std::string& dir, const std::string& name);
 // TESSERA_CACHE_DEBUG: a line on stderr.
 void debug(const DiskCacheSettings& settings, const char* what, const std::string& name);
 
-}  // namespace tessera::compiler::disk_cache
+}  // namespace tessera::support::disk_cache

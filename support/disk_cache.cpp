@@ -1,4 +1,4 @@
-#include "compiler/disk_cache.h"
+#include "support/disk_cache.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
@@ -17,10 +18,39 @@
 
 #include "support/safe_file.h"
 
-namespace tessera::compiler::disk_cache {
+namespace tessera::support {
+
+DiskCacheSettings diskCacheSettings(bool on, const std::string& dir, double maxMb, bool debug) {
+  // XDG_CACHE_HOME and HOME: the system's, not Tessera's, so not rows of config/settings.def.
+  auto value = [](const char* name) -> const char* {
+    const char* v = std::getenv(name);
+    return v && *v ? v : nullptr;
+  };
+  DiskCacheSettings d;
+  if (!on) return d;
+  if (!dir.empty())
+    d.folder = dir;
+  else if (const char* x = value("XDG_CACHE_HOME"))
+    d.folder = std::string(x) + "/tessera";
+  else if (const char* h = value("HOME"))
+    d.folder = std::string(h) + "/.cache/tessera";
+  d.enabled = !d.folder.empty();
+  d.maxBytes = maxMb <= 0 ? 0 : std::max<uint64_t>(1, static_cast<uint64_t>(maxMb * 1048576.0));
+  d.debug = debug;
+  return d;
+}
+
+}  // namespace tessera::support
+
+namespace tessera::support::disk_cache {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The extensions of the folder's entries (the size bound counts and removes only these).
+bool isEntry(const fs::path& p) {
+  return p.extension() == ".tnb" || p.extension() == ".tfe";
+}
 
 // Removes the least recently used entries until the directory holds at most `limit` bytes (0: no
 // bound); never `keep` (the entry just written).
@@ -35,7 +65,7 @@ void bound(const std::string& dir, const std::string& keep, uint64_t limit) {
   uint64_t total = 0;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->path().extension() != ".tnb" || it->path().filename() == keep) continue;
+    if (!isEntry(it->path()) || it->path().filename() == keep) continue;
     std::error_code e1, e2;
     uint64_t size = it->file_size(e1);
     auto time = it->last_write_time(e2);
@@ -170,4 +200,4 @@ void debug(const DiskCacheSettings& settings, const char* what, const std::strin
   if (settings.debug) std::fprintf(stderr, "tessera cache: %s %s\n", what, name.c_str());
 }
 
-}  // namespace tessera::compiler::disk_cache
+}  // namespace tessera::support::disk_cache

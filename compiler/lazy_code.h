@@ -1,0 +1,82 @@
+// A program's code made kernel by kernel, each kernel when it is first needed (zeKernelCreate /
+// clCreateKernel), not all when the module is created.
+//
+// Which programs: those whose kernels share nothing that must exist once (Program::
+// compilesByKernel): no program-scope __global variable (each kernel's code would have its own
+// copy), no exported variable, no import. Other programs compile whole at zeModuleCreate, as
+// before. Exported functions (zeModuleGetFunctionPointer's) are one more unit, compiled when first
+// asked for (exported()); in the kernels' units they are internal like any other function.
+//
+// What is decided when: zeModuleCreate does everything about the program as a whole (options,
+// validation, reflection, specialization, translation to LLVM IR, kept here as bitcode); a kernel's
+// code generation (the JIT's pipeline on that kernel alone, kernel_module.h) runs at its first
+// kernel(), and what it finds wrong (an unsupported builtin, recursion, a frame too large, ...)
+// is that call's failure, kept: every later call for that kernel answers the same.
+//
+// The compiled kernels are cached by the compiler like whole modules (memory, and disk entries per
+// kernel, keyed by the program's key and the kernel's name): a second module of the same program,
+// in this process or another, finds them there.
+//
+// Threading: any thread. Two threads needing the same kernel at once compile it once (the second
+// waits for the first); different kernels compile in parallel.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+
+#include "compiler/program.h"
+
+namespace tessera::compiler {
+
+class Compiler;
+
+class LazyCode {
+ public:
+  LazyCode(Compiler& compiler, std::shared_ptr<const Program> program, std::string bitcode);
+  ~LazyCode();
+  LazyCode(const LazyCode&) = delete;
+  LazyCode& operator=(const LazyCode&) = delete;
+
+  const Program& program() const { return *program_; }
+  // The code of the program's kernel `index` (in Program::info.kernels), compiled now unless an
+  // earlier call did; null, with the reason in `log`, when its code generation failed.
+  std::shared_ptr<const ModuleCode> kernel(size_t index, std::string& log);
+  // The kernels of `indices` (every kernel, and the exported functions, when empty) not compiled
+  // yet, compiled now in parallel on at most as many threads as this process may run on (its CPU
+  // affinity), this one included.
+  // False, with each failure's reason in `log`, when any fails.
+  bool compile(std::span<const size_t> indices, std::string& log);
+  // The program's exported functions that are not kernels (Program::functionExports, in
+  // ModuleCode::functions), compiled now unless an earlier call did; a ModuleCode without kernels.
+  // Null, with `log`, when their code generation failed; an empty ModuleCode when there are none.
+  std::shared_ptr<const ModuleCode> exported(std::string& log);
+  // How many of the program's kernels have code now.
+  size_t compiledCount() const { return compiled_.load(); }
+  // After compile() of every kernel succeeded: the code of every kernel as one ModuleCode, whose
+  // parts are the kernels' own (what native binaries carry). Null while some kernel has no code.
+  std::shared_ptr<const ModuleCode> whole();
+
+ private:
+  struct Slot;
+
+  Compiler& compiler_;
+  std::shared_ptr<const Program> program_;
+  std::string bitcode_;  // the program's LLVM IR (kernel_module.h)
+  size_t units_ = 0;     // the program's kernels, and one more when it exports other functions
+  std::unique_ptr<Slot[]> slots_;  // one per unit
+  std::atomic<size_t> compiled_{0};
+  std::mutex wholeMutex_;
+  std::shared_ptr<const ModuleCode> whole_;
+};
+
+// The kernels of `units` (each one or more of the program's kernels, compiled apart) as one
+// ModuleCode with `units` as its parts, in the program's order; null when one of the program's
+// kernels is in none of them.
+std::shared_ptr<const ModuleCode> combineUnits(
+    const Program& program, std::vector<std::shared_ptr<const ModuleCode>> units);
+
+}  // namespace tessera::compiler

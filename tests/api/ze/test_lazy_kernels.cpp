@@ -1,0 +1,215 @@
+// Kernels compiled when first needed (ZE_tessera_module_kernels, compiler/lazy_code.h): a module of
+// many kernels is created without compiling any, zeKernelCreate compiles the one it names, two
+// threads creating one kernel compile it once, a native binary still holds every kernel, and a
+// kernel whose code generation fails is refused at zeKernelCreate with its reason logged.
+#include <level_zero/ze_api.h>
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kernel_test_support.h"
+#include "spirv/opencl_c.h"
+#include "tessera/ze_tessera.h"
+#include "ze_test_support.h"
+
+using tessera::test::KernelFixture;
+
+namespace {
+
+// Eight kernels, each writing its number.
+const char* kManyKernels = R"(
+kernel void k0(global int* o) { o[get_global_id(0)] = 0; }
+kernel void k1(global int* o) { o[get_global_id(0)] = 1; }
+kernel void k2(global int* o) { o[get_global_id(0)] = 2; }
+kernel void k3(global int* o) { o[get_global_id(0)] = 3; }
+kernel void k4(global int* o) { o[get_global_id(0)] = 4; }
+kernel void k5(global int* o) { o[get_global_id(0)] = 5; }
+kernel void k6(global int* o) { o[get_global_id(0)] = 6; }
+kernel void k7(global int* o) { o[get_global_id(0)] = 7; }
+)";
+
+// `good` compiles; `bad` recurses, which the JIT refuses when it compiles that kernel.
+const char* kOneBad = R"(
+int down(int n) { return n <= 0 ? 0 : 1 + down(n - 1); }
+kernel void good(global int* o) { o[get_global_id(0)] = 7; }
+kernel void bad(global int* o) { o[get_global_id(0)] = down(o[0]); }
+)";
+
+std::vector<uint8_t> spirvOf(const char* source) {
+  tessera::spirv::CompileResult c = tessera::spirv::compileOpenCLC(source, "");
+  INFO(c.log);
+  REQUIRE(c.ok);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(c.spirv.data());
+  return {bytes, bytes + c.spirv.size() * sizeof(uint32_t)};
+}
+
+struct Lazy {
+  ze_pfnTesseraModuleBuildKernels_t build = nullptr;
+  ze_pfnTesseraModuleGetCompiledKernelCount_t count = nullptr;
+  explicit Lazy(ze_driver_handle_t driver) {
+    build = tessera::test::extensionFunction<ze_pfnTesseraModuleBuildKernels_t>(
+        driver, "zeTesseraModuleBuildKernels");
+    count = tessera::test::extensionFunction<ze_pfnTesseraModuleGetCompiledKernelCount_t>(
+        driver, "zeTesseraModuleGetCompiledKernelCount");
+    REQUIRE(build != nullptr);
+    REQUIRE(count != nullptr);
+  }
+  uint32_t compiled(ze_module_handle_t m) const {
+    uint32_t n = 99;
+    REQUIRE(count(m, &n) == ZE_RESULT_SUCCESS);
+    return n;
+  }
+};
+
+ze_module_handle_t moduleOf(KernelFixture& fx, const std::vector<uint8_t>& bytes,
+                            ze_module_format_t format = ZE_MODULE_FORMAT_IL_SPIRV) {
+  ze_module_desc_t desc{
+      ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, format, bytes.size(), bytes.data(), "", nullptr};
+  ze_module_handle_t m = nullptr;
+  REQUIRE(zeModuleCreate(fx.context, fx.device, &desc, &m, nullptr) == ZE_RESULT_SUCCESS);
+  return m;
+}
+
+ze_result_t createKernel(ze_module_handle_t m, const char* name, ze_kernel_handle_t* k) {
+  ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
+  return zeKernelCreate(m, &kd, k);
+}
+
+std::string logText(ze_module_build_log_handle_t log) {
+  size_t size = 0;
+  REQUIRE(zeModuleBuildLogGetString(log, &size, nullptr) == ZE_RESULT_SUCCESS);
+  std::string text(size, '\0');
+  REQUIRE(zeModuleBuildLogGetString(log, &size, text.data()) == ZE_RESULT_SUCCESS);
+  zeModuleBuildLogDestroy(log);
+  return text.c_str();
+}
+
+// Runs kernel `k` over one work-item and returns what it wrote.
+int runOne(KernelFixture& fx, ze_kernel_handle_t k) {
+  ze_device_mem_alloc_desc_t dd{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+  ze_host_mem_alloc_desc_t hd{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC};
+  void* out = nullptr;
+  REQUIRE(zeMemAllocShared(fx.context, &dd, &hd, sizeof(int), 4, fx.device, &out) ==
+          ZE_RESULT_SUCCESS);
+  *static_cast<int*>(out) = -1;
+  REQUIRE(zeKernelSetArgumentValue(k, 0, sizeof out, &out) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeKernelSetGroupSize(k, 1, 1, 1) == ZE_RESULT_SUCCESS);
+  fx.runOnce([&](ze_command_list_handle_t l) { KernelFixture::launch(l, k, {1, 1, 1}); });
+  int v = *static_cast<int*>(out);
+  zeMemFree(fx.context, out);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "Given a module of eight kernels, when it is created, then no kernel is compiled until "
+    "zeKernelCreate names it, and zeTesseraModuleBuildKernels compiles the rest",
+    "[module][lazy]") {
+  KernelFixture fx;
+  Lazy lazy(fx.driver);
+  CHECK(tessera::test::extensionVersion(fx.driver, ZE_TESSERA_MODULE_KERNELS_EXT_NAME) ==
+        ZE_TESSERA_MODULE_KERNELS_EXT_VERSION);
+  ze_module_handle_t m = moduleOf(fx, spirvOf(kManyKernels));
+  CHECK(lazy.compiled(m) == 0);
+  ze_kernel_handle_t k5 = nullptr;
+  REQUIRE(createKernel(m, "k5", &k5) == ZE_RESULT_SUCCESS);
+  CHECK(lazy.compiled(m) == 1);
+  CHECK(runOne(fx, k5) == 5);
+  const char* two[] = {"k1", "k2"};
+  REQUIRE(lazy.build(m, 2, two, nullptr) == ZE_RESULT_SUCCESS);
+  CHECK(lazy.compiled(m) == 3);
+  const char* unknown[] = {"nope"};
+  CHECK(lazy.build(m, 1, unknown, nullptr) == ZE_RESULT_ERROR_INVALID_KERNEL_NAME);
+  CHECK(lazy.build(m, 1, nullptr, nullptr) == ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+  REQUIRE(lazy.build(m, 0, nullptr, nullptr) == ZE_RESULT_SUCCESS);
+  CHECK(lazy.compiled(m) == 8);
+  zeKernelDestroy(k5);
+  zeModuleDestroy(m);
+}
+
+TEST_CASE(
+    "Given a module of eight kernels, when eight threads create the same kernel at once, "
+    "then every creation succeeds and one kernel is compiled",
+    "[module][lazy][threads]") {
+  KernelFixture fx;
+  Lazy lazy(fx.driver);
+  ze_module_handle_t m = moduleOf(fx, spirvOf(kManyKernels));
+  std::vector<ze_kernel_handle_t> kernels(8, nullptr);
+  std::vector<ze_result_t> results(8, ZE_RESULT_ERROR_UNKNOWN);
+  std::vector<std::thread> threads;
+  for (size_t i = 0; i < kernels.size(); ++i)
+    threads.emplace_back([&, i] { results[i] = createKernel(m, "k3", &kernels[i]); });
+  for (std::thread& t : threads) t.join();
+  for (ze_result_t r : results) CHECK(r == ZE_RESULT_SUCCESS);
+  CHECK(lazy.compiled(m) == 1);
+  CHECK(runOne(fx, kernels[7]) == 3);
+  for (ze_kernel_handle_t k : kernels) zeKernelDestroy(k);
+  zeModuleDestroy(m);
+}
+
+TEST_CASE(
+    "Given a module whose kernels were not compiled, when its native binary is made, then it "
+    "holds every kernel: a module from it has them all without compiling",
+    "[module][lazy][native]") {
+  KernelFixture fx;
+  Lazy lazy(fx.driver);
+  ze_module_handle_t m = moduleOf(fx, spirvOf(kManyKernels));
+  CHECK(lazy.compiled(m) == 0);
+  size_t size = 0;
+  REQUIRE(zeModuleGetNativeBinary(m, &size, nullptr) == ZE_RESULT_SUCCESS);
+  std::vector<uint8_t> binary(size);
+  REQUIRE(zeModuleGetNativeBinary(m, &size, binary.data()) == ZE_RESULT_SUCCESS);
+  CHECK(lazy.compiled(m) == 8);
+  ze_module_handle_t loaded = moduleOf(fx, binary, ZE_MODULE_FORMAT_NATIVE);
+  CHECK(lazy.compiled(loaded) == 8);
+  for (int i = 0; i < 8; ++i) {
+    std::string name = "k" + std::to_string(i);
+    ze_kernel_handle_t k = nullptr;
+    REQUIRE(createKernel(loaded, name.c_str(), &k) == ZE_RESULT_SUCCESS);
+    CHECK(runOne(fx, k) == i);
+    zeKernelDestroy(k);
+  }
+  zeModuleDestroy(loaded);
+  zeModuleDestroy(m);
+}
+
+TEST_CASE(
+    "Given a module with a kernel the JIT cannot compile, when it is created, then it "
+    "succeeds, the other kernel runs, and zeKernelCreate of that one answers "
+    "MODULE_BUILD_FAILURE every time, with the reason in zeTesseraModuleBuildKernels' log",
+    "[module][lazy][errors]") {
+  KernelFixture fx;
+  Lazy lazy(fx.driver);
+  ze_module_handle_t m = moduleOf(fx, spirvOf(kOneBad));
+  ze_kernel_handle_t good = nullptr, bad = nullptr;
+  REQUIRE(createKernel(m, "good", &good) == ZE_RESULT_SUCCESS);
+  CHECK(runOne(fx, good) == 7);
+  CHECK(createKernel(m, "bad", &bad) == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+  CHECK(bad == nullptr);
+  CHECK(createKernel(m, "bad", &bad) == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+  ze_module_build_log_handle_t log = nullptr;
+  const char* names[] = {"bad"};
+  CHECK(lazy.build(m, 1, names, &log) == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+  std::string text = logText(log);
+  CHECK(text.find("kernel bad") != std::string::npos);
+  CHECK(text.find("recursion is not supported") != std::string::npos);
+  CHECK(lazy.build(m, 0, nullptr, nullptr) == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+  // A native binary cannot hold the bad kernel: it carries no code, and a module made from it
+  // compiles from its SPIR-V, with the same answers.
+  size_t size = 0;
+  REQUIRE(zeModuleGetNativeBinary(m, &size, nullptr) == ZE_RESULT_SUCCESS);
+  std::vector<uint8_t> binary(size);
+  REQUIRE(zeModuleGetNativeBinary(m, &size, binary.data()) == ZE_RESULT_SUCCESS);
+  ze_module_handle_t loaded = moduleOf(fx, binary, ZE_MODULE_FORMAT_NATIVE);
+  ze_kernel_handle_t again = nullptr;
+  CHECK(createKernel(loaded, "bad", &again) == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+  REQUIRE(createKernel(loaded, "good", &again) == ZE_RESULT_SUCCESS);
+  CHECK(runOne(fx, again) == 7);
+  zeKernelDestroy(again);
+  zeKernelDestroy(good);
+  zeModuleDestroy(loaded);
+  zeModuleDestroy(m);
+}
