@@ -33,16 +33,20 @@ ze_result_t guarded(F&& f) noexcept {
   }
 }
 
-// A pNext chain is a list the application links; a cycle (or garbage that loops) would make any
-// walk over it endless (zeImageCreate hung on one). Every entry point that walks a chain checks it
-// first: more than kMaxChainLength structures is ZE_RESULT_ERROR_INVALID_ARGUMENT, before anything
-// is read or written. No chain of the extensions Tessera knows has more than a handful.
-inline constexpr size_t kMaxChainLength = 64;
-inline bool chainTooLong(const void* pNext) {
-  size_t n = 0;
-  for (auto* h = static_cast<const ze_base_desc_t*>(pNext); h;
-       h = static_cast<const ze_base_desc_t*>(h->pNext))
-    if (++n > kMaxChainLength) return true;
+// A pNext chain is a list the application links; a cycle would make any walk over it endless
+// (zeImageCreate hung on one). Every entry point that walks a chain checks it first (Floyd's two
+// pointers: linear in its length, nothing allocated, no limit on a chain that ends, since mutable
+// command updates chain one structure per change): a cycle is ZE_RESULT_ERROR_INVALID_ARGUMENT,
+// before anything is read or written.
+inline bool chainHasCycle(const void* pNext) {
+  auto next = [](const void* p) { return static_cast<const ze_base_desc_t*>(p)->pNext; };
+  const void* slow = pNext;
+  const void* fast = pNext;
+  while (fast && next(fast)) {
+    slow = next(slow);
+    fast = next(next(fast));
+    if (slow == fast) return true;
+  }
   return false;
 }
 

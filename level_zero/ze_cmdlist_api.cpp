@@ -6,7 +6,7 @@
 #include "tessera/ze_tessera.h"
 
 using namespace tessera::core;
-using tessera::ze::chainTooLong;
+using tessera::ze::chainHasCycle;
 using tessera::ze::guarded;
 
 namespace tessera::ze {
@@ -23,7 +23,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListCreate(ze_context_handle_t hCon
   if (!desc || !phCommandList) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (desc->stype != ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (desc->flags > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-  if (chainTooLong(desc->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (chainHasCycle(desc->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   // "A mutable command list is created by supplying a ze_mutable_command_list_exp_desc_t object
   // via the pNext member of ze_command_list_desc_t."
   bool isMutable = false;

@@ -57,7 +57,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetProperties(ze_device_handle_t hDe
   ze_structure_type_t stype = p && p->stype == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2
                                   ? ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2
                                   : ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
-  if (p && chainTooLong(p->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (p && chainHasCycle(p->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return queryStruct(hDevice, p, stype, [](Device& d, auto& out) {
     d.properties(out);
     // ZE_experimental_mutable_command_list: every kind of change is supported.
@@ -82,7 +82,7 @@ zeDeviceGetComputeProperties(ze_device_handle_t hDevice, ze_device_compute_prope
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeDeviceGetModuleProperties(ze_device_handle_t hDevice, ze_device_module_properties_t* p) {
-  if (p && chainTooLong(p->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (p && chainHasCycle(p->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return queryStruct(
       hDevice, p, ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES, [](Device& d, auto& out) {
         d.moduleProperties(out);
@@ -130,7 +130,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetCacheProperties(ze_device_handle_
     uint32_t asked = pCount ? *pCount : 0;  // 0 only asks for the count: nothing is written
     if (p)
       for (uint32_t i = 0; i < std::min<size_t>(asked, device->cacheProperties().size()); ++i)
-        if (chainTooLong(p[i].pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+        if (chainHasCycle(p[i].pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     ze_result_t r = countQueryStructs(pCount, p, device->cacheProperties(),
                                       ZE_STRUCTURE_TYPE_DEVICE_CACHE_PROPERTIES);
     // ZE_extension_cache_reservation: "Size of zero means no reservation available"

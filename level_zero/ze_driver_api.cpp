@@ -54,7 +54,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDriverGetProperties(ze_driver_handle_t hDr
   if (!driver) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (p->stype != ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  if (chainTooLong(p->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (chainHasCycle(p->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   p->uuid = driver->uuid();
   p->driverVersion = Driver::version();
   // ZE_extension_memory_free_policies: the policies zeMemFreeExt honours.

@@ -23,7 +23,7 @@ namespace {
 // structures are skipped, as for any driver without their extension.
 ze_result_t readImageChain(const void* pNext, ImageMemoryDesc& memory, bool& hasMemory) {
   hasMemory = false;
-  if (chainTooLong(pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (chainHasCycle(pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   for (auto* h = static_cast<const ze_base_desc_t*>(pNext); h;
        h = static_cast<const ze_base_desc_t*>(h->pNext)) {
     switch (static_cast<uint32_t>(h->stype)) {

@@ -8,7 +8,7 @@
 #include "tessera/ze_tessera.h"
 
 using namespace tessera::core;
-using tessera::ze::chainTooLong;
+using tessera::ze::chainHasCycle;
 using tessera::ze::guarded;
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelCreate(ze_module_handle_t hModule,
@@ -116,7 +116,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelGetProperties(ze_kernel_handle_t hKe
   if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (p->stype != ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  if (chainTooLong(p->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (chainHasCycle(p->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   kernel->properties(*p);
   // "ze_kernel_preferred_group_size_properties_t ... may be passed to zeKernelGetProperties, via
   // the pNext member of ze_kernel_properties_t, to query additional kernel preferred group size

@@ -24,7 +24,7 @@ struct ChainHeader {
 // external memory export request and the opaque-fd import. Structures of extensions Tessera does
 // not offer are skipped, as for any driver that lacks them.
 ze_result_t readAllocChain(const void* pNext, AllocRequest& r) {
-  if (chainTooLong(pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (chainHasCycle(pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   for (auto* h = static_cast<const ChainHeader*>(pNext); h;
        h = static_cast<const ChainHeader*>(h->pNext)) {
     if (h->stype == ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_DESC) {
@@ -157,7 +157,7 @@ zeMemGetAllocProperties(ze_context_handle_t hContext, const void* ptr,
   Context* c = Context::fromHandle(hContext);
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!ptr || !props) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (props->stype != ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES || chainTooLong(props->pNext))
+  if (props->stype != ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES || chainHasCycle(props->pNext))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return guarded([&] {
     tessera::core::MemoryManager& memory = c->memoryHolding(ptr);

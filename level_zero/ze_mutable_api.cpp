@@ -8,7 +8,7 @@
 #include "tessera/ze_tessera.h"
 
 using namespace tessera::core;
-using tessera::ze::chainTooLong;
+using tessera::ze::chainHasCycle;
 using tessera::ze::guarded;
 
 namespace {
@@ -82,7 +82,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListUpdateMutableCommandsExp(
   if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (desc->stype != ZE_STRUCTURE_TYPE_MUTABLE_COMMANDS_EXP_DESC || desc->flags != 0 ||
-      chainTooLong(desc->pNext))
+      chainHasCycle(desc->pNext))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return guarded([&] {
     std::vector<MutableChange> changes;

@@ -79,9 +79,22 @@ std::unique_ptr<Backing> Backing::create(size_t dataBytes, size_t alignment,
   if (hugePages) alignment = std::max(alignment, kHugePageBytes);
   std::unique_ptr<Backing> b = open(dataBytes);
   if (!b) return nullptr;
-  void* data = mapAligned(dataBytes, alignment, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd_, 0);
+  // The data, then a read-only zero page of our own after it. Kernels written for GPUs read a
+  // little past their buffers and get away with it there and on PoCL, whose allocations are
+  // followed by more heap: OpenCV 4.6 loads 3-byte pixels with vload4 (RGB2HSV, BGR2Lab: one byte
+  // past the image) and its 5x5 Gaussian rows with vload8 (two bytes). Here a buffer whose end is
+  // a mapping's end (a dedicated allocation of whole pages, the last slot of an arena) lost its
+  // context. Reads past the end now see zeros; writes still fault. The page is mapped as part of
+  // the data's span (the memfd's next page), then replaced by an anonymous one, so it is always
+  // there. TESSERA_GUARD_PAGES=1 (createGuarded) is the mode that finds such reads.
+  void* data = mapAligned(dataBytes + kPageSize, alignment, PROT_READ | PROT_WRITE, MAP_SHARED,
+                          b->fd_, 0);
   if (!data) return nullptr;
   b->data_ = static_cast<uint8_t*>(data);
+  b->readableTail_ = true;
+  if (mmap(b->data_ + dataBytes, kPageSize, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1,
+           0) == MAP_FAILED)
+    return nullptr;
   // Tuning only: refused where the kernel has no transparent huge pages, ignored for shmem unless
   // /sys/kernel/mm/transparent_hugepage/shmem_enabled is "advise" (or "always").
   if (hugePages) madvise(data, dataBytes, MADV_HUGEPAGE);
@@ -106,7 +119,7 @@ Backing::~Backing() {
   if (reservation_)
     munmap(reservation_, reservedBytes_);
   else if (data_)
-    munmap(data_, dataBytes_);
+    munmap(data_, dataBytes_ + (readableTail_ ? kPageSize : 0));
   if (table_) munmap(table_, tableBytes_);
   if (fd_ >= 0) close(fd_);
 }

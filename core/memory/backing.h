@@ -85,6 +85,7 @@ class Backing {
   size_t tableBytes_ = 0;
   bool bound_ = false;
   uint8_t* reservation_ = nullptr;  // guarded: the data and its guard pages, unmapped as one
+  bool readableTail_ = false;       // not guarded: a read-only zero page after the data (create)
   size_t reservedBytes_ = 0;
 };
 
