@@ -428,8 +428,13 @@ Program* Program::link(Context& context, const std::vector<Device*>& devices,
     }
   }
   spirv::CompileResult linked;
-  if (oneVersion) linked = spirv::linkSpirv(modules, parsed.createLibrary);
-  linked.ok = linked.ok || !oneVersion;
+  if (oneVersion) {
+    linked = spirv::linkSpirv(modules, parsed.createLibrary);
+  } else {
+    // Apart, only a name two inputs define is a failure now; imports are zeModuleDynamicLink's.
+    linked.log = spirv::duplicateDefinitions(modules);
+    linked.ok = linked.log.empty();
+  }
   std::string linkLog = linked.log;
   if (oneVersion && linked.ok) {
     std::vector<uint8_t> bytes(linked.spirv.size() * 4);

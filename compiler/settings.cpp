@@ -15,6 +15,8 @@ CompilerSettings settingsFromEnvironment(std::vector<std::string>& warnings) {
   s.cache = support::diskCacheSettings(c.cache, c.cacheDir, c.cacheMaxMb, c.cacheDebug);
   s.process.program = c.clc;
   s.process.deadlineSeconds = c.compileTimeoutS;
+  s.process.includes =
+      c.strictIncludes ? spirv::IncludeRule::Strict : spirv::IncludeRule::Preprocessor;
   return s;
 }
 

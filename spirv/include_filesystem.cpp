@@ -52,9 +52,11 @@ class LoadedFile : public llvm::vfs::File {
 
 }  // namespace
 
-IncludeFileSystem::IncludeFileSystem(const std::vector<std::string>& folders, std::string ignored)
+IncludeFileSystem::IncludeFileSystem(const std::vector<std::string>& folders, std::string ignored,
+                                     bool strict)
     : llvm::vfs::ProxyFileSystem(llvm::vfs::getRealFileSystem()),
-      ignored_(asFolder(withoutDots(ignored))) {
+      ignored_(asFolder(withoutDots(ignored))),
+      strict_(strict) {
   for (const std::string& folder : folders) {
     if (folder.empty() || folder[0] != '/') continue;
     // A folder that does not exist stays a root: clang's probes there are absences, not refusals.
@@ -74,6 +76,7 @@ bool IncludeFileSystem::allowed(const std::string& given) {
   std::string path = withoutDots(given);
   if (path.empty() || path[0] != '/') return false;  // clang asks for absolute paths only
   if (inside(path, {ignored_})) return false;        // the in-memory inputs' folder
+  if (!strict_) return true;
   if (!inside(path, roots_) && !inside(path, realRoots_)) {
     refuse(given, "is outside the folders a program may include from");
     return false;
@@ -108,6 +111,11 @@ llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> IncludeFileSystem::openFileForRe
     refuse(path, why);
     return std::make_error_code(std::errc::permission_denied);
   }
+  // Under the preprocessor's rule, a file whose real path is outside the folders (a link out of
+  // one included) is not covered by the frontend cache's key.
+  llvm::SmallString<256> real;
+  if (!strict_ && (llvm::sys::fs::real_path(path, real) || !inside(std::string(real), realRoots_)))
+    readOutside_ = true;
   llvm::vfs::Status status = llvm::vfs::Status::copyWithNewSize(*st, text.size());
   return std::unique_ptr<llvm::vfs::File>(new LoadedFile(status, std::move(text)));
 }

@@ -5,6 +5,7 @@
 #include <spirv/unified1/spirv.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <span>
 #include <string>
@@ -117,7 +118,48 @@ std::vector<uint32_t> mergeBuiltinVariables(const std::vector<uint32_t>& module)
   return out;
 }
 
+// The names a module defines for other modules: LinkageAttributes decorations of type Export.
+std::vector<std::string> exportedNames(const std::vector<uint32_t>& module) {
+  std::vector<ParsedInstruction> insts;
+  spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+  spv_result_t parsed = spvBinaryParse(context, &insts, module.data(), module.size(), nullptr,
+                                       collectInstruction, nullptr);
+  spvContextDestroy(context);
+  std::vector<std::string> names;
+  if (parsed != SPV_SUCCESS) return names;
+  for (const ParsedInstruction& i : insts) {
+    // OpDecorate <target> LinkageAttributes "<name>" <type>: the name fills words 3 .. size-2.
+    if (i.opcode != spv::OpDecorate || i.words.size() < 5 ||
+        i.words[2] != spv::DecorationLinkageAttributes ||
+        i.words.back() != spv::LinkageTypeExport)
+      continue;
+    const char* text = reinterpret_cast<const char*>(&i.words[3]);
+    names.emplace_back(text, strnlen(text, (i.words.size() - 4) * sizeof(uint32_t)));
+  }
+  return names;
+}
+
 }  // namespace
+
+// OpenCL 3.0, clLinkProgram: CL_LINK_PROGRAM_FAILURE "if there is a failure to link the compiled
+// binaries and/or libraries". A function or variable defined by two inputs is such a failure, as
+// a C linker's "multiple definition" (SPIRV-Tools' linker checks only that an import finds one
+// definition, so a name two inputs define and neither imports would link, each caller keeping its
+// own unit's definition). Empty when every exported name has one definition.
+std::string duplicateDefinitions(const std::vector<std::vector<uint32_t>>& modules) {
+  std::map<std::string, size_t> definedBy;
+  std::string log;
+  for (size_t m = 0; m < modules.size(); ++m) {
+    for (const std::string& name : exportedNames(modules[m])) {
+      auto [at, added] = definedBy.emplace(name, m);
+      if (!added && at->second != m)
+        log += "error: '" + name + "' is defined by two inputs (units " +
+               std::to_string(at->second) + " and " + std::to_string(m) +
+               "): multiple definition\n";
+    }
+  }
+  return log;
+}
 
 CompileResult linkSpirv(const std::vector<std::vector<uint32_t>>& modules, bool createLibrary) {
   CompileResult result;
@@ -134,6 +176,9 @@ CompileResult linkSpirv(const std::vector<std::vector<uint32_t>>& modules, bool 
       return result;
     }
   }
+
+  result.log = duplicateDefinitions(modules);
+  if (!result.log.empty()) return result;
 
   spvtools::Context context(SPV_ENV_UNIVERSAL_1_4);  // the newest version the translator reads
   context.SetMessageConsumer([&result](spv_message_level_t level, const char*,

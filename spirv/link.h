@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -18,6 +19,11 @@ namespace tessera::spirv {
 // which the translator also marks Import, need no definition). Failures, such as an unresolved or
 // twice-defined symbol, give ok == false and the linker's messages in `log`.
 CompileResult linkSpirv(const std::vector<std::vector<uint32_t>>& modules, bool createLibrary);
+
+// One "error: ..." line per name (function or variable) that more than one of `modules` defines
+// (Export linkage), empty when there is none: the multiple-definition check linkSpirv makes, for
+// modules of different versions that stay apart.
+std::string duplicateDefinitions(const std::vector<std::vector<uint32_t>>& modules);
 
 // The same with clLinkProgram's options (opencl_options.h: parseLinkOptions): invalid options give
 // invalidOptions == true. The math options are accepted; they change nothing in the SPIR-V.

@@ -268,7 +268,9 @@ void appendBufferedDiagnostics(const clang::TextDiagnosticBuffer& buffer, std::s
 // OpenCL C source -> LLVM module (typed pointers); null with the reason in `log` on failure.
 std::unique_ptr<llvm::Module> emitLLVM(llvm::LLVMContext& context, std::string_view source,
                                        const CompileOptions& options,
-                                       const std::vector<OpenCLHeader>& headers, std::string& log) {
+                                       const std::vector<OpenCLHeader>& headers,
+                                       IncludeRule includes, CompileResult& result) {
+  std::string& log = result.log;
   std::vector<std::string> args = clangArguments(options);
   std::vector<const char*> argv;
   for (const std::string& a : args) argv.push_back(a.c_str());
@@ -293,13 +295,15 @@ std::unique_ptr<llvm::Module> emitLLVM(llvm::LLVMContext& context, std::string_v
   compiler.createDiagnostics(
       new clang::TextDiagnosticPrinter(logStream, &compiler.getDiagnosticOpts()),
       /*ShouldOwnClient=*/true);
-  auto disk = llvm::makeIntrusiveRefCnt<IncludeFileSystem>(includeFolders(options), kMemoryDir);
+  auto disk = llvm::makeIntrusiveRefCnt<IncludeFileSystem>(includeFolders(options), kMemoryDir,
+                                                           includes == IncludeRule::Strict);
   compiler.createFileManager(inputFileSystem(source, headers, disk, log));
 
   clang::EmitLLVMOnlyAction action(&context);
   bool ok = compiler.ExecuteAction(action);
   logStream.flush();
   log += disk->refusals();
+  result.readOutsideFolders = disk->readOutsideFolders();
   removeMemoryDir(log);
   if (!ok) return nullptr;
   return action.takeModule();
@@ -397,10 +401,12 @@ std::vector<uint32_t> translateToSpirv(llvm::Module& module, std::string& log) {
 }
 
 void compileHere(std::string_view source, const CompileOptions& options,
-                 const std::vector<OpenCLHeader>& headers, CompileResult& result) {
+                 const std::vector<OpenCLHeader>& headers, IncludeRule includes,
+                 CompileResult& result) {
   clang::noteBottomOfStack();
   llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module = emitLLVM(context, source, options, headers, result.log);
+  std::unique_ptr<llvm::Module> module =
+      emitLLVM(context, source, options, headers, includes, result);
   if (module == nullptr) return;
   std::vector<uint32_t> words = translateToSpirv(*module, result.log);
   if (words.empty()) return;
@@ -422,7 +428,8 @@ void compileHere(std::string_view source, const CompileOptions& options,
 }  // namespace
 
 CompileResult compileOpenCLCInProcess(std::string_view source, std::string_view options,
-                                      const std::vector<OpenCLHeader>& headers) {
+                                      const std::vector<OpenCLHeader>& headers,
+                                      IncludeRule includes) {
   CompileOptions parsed = parseCompileOptions(options);
   if (!parsed.ok) return invalidOptionsResult(parsed);
   CompileResult result;
@@ -430,7 +437,7 @@ CompileResult compileOpenCLCInProcess(std::string_view source, std::string_view 
   bool outOfMemory = false;
   llvm::thread worker(llvm::Optional<unsigned>(kCompilerStack), [&] {
     try {
-      compileHere(source, parsed, headers, result);
+      compileHere(source, parsed, headers, includes, result);
     } catch (const std::bad_alloc&) {
       outOfMemory = true;
     }

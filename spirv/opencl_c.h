@@ -24,6 +24,22 @@ struct OpenCLHeader {
   std::string source;
 };
 
+// Which files on disk an `#include` may read (docs/reliability.md, "The compiler's file access").
+// Either way: only regular files (a FIFO or device fails its #include at once), no system include
+// path (/usr/include is not searched), and the program's own input headers and clang's OpenCL
+// headers are found.
+enum class IncludeRule : uint32_t {
+  // The C preprocessor's semantics, the default: any regular file the user can read, by absolute
+  // path, relative to the including file or to an -I folder (`..` and symbolic links included).
+  // OpenCL-CTS test_compiler writes `#include "<absolute path>"`.
+  Preprocessor = 0,
+  // For services that compile source they do not trust (TESSERA_STRICT_INCLUDES=1): only files
+  // inside the -I folders of the build options, absolute folders the options give as a macro's
+  // value and clang's OpenCL headers; anything else (an absolute path elsewhere, `..` out of a
+  // folder, a symbolic link leading out) fails with a log line naming it and none of its text.
+  Strict = 1,
+};
+
 struct CompileResult {
   bool ok = false;
   // The options were not valid (CL_INVALID_BUILD_OPTIONS / CL_INVALID_COMPILER_OPTIONS /
@@ -31,6 +47,9 @@ struct CompileResult {
   bool invalidOptions = false;
   std::vector<uint32_t> spirv;  // host-order words; empty unless ok
   std::string log;              // clang's warnings and errors (also when ok), or why it failed
+  // The compile read a file outside the folders the frontend cache's key covers (possible under
+  // IncludeRule::Preprocessor): the result must not be cached.
+  bool readOutsideFolders = false;
 };
 
 // The result for options parseCompileOptions refused (`parsed.ok` false): what the client reports
@@ -47,7 +66,8 @@ inline CompileResult invalidOptionsResult(const CompileOptions& parsed) {
 // read-write images and 3D image writes: __IMAGE_SUPPORT__, cl_khr_3d_image_writes); no generic
 // address space (to_global and the like are missing), pipes, device enqueue, sub-groups,
 // work-group collectives or fp16.
-// Every compile defines the macros these imply.
+// Every compile defines the macros these imply. `#include` follows TESSERA_STRICT_INCLUDES
+// (IncludeRule), read at each call.
 //
 // `options` are OpenCL build options (opencl_options.h lists them). Kernel argument info is always
 // emitted, as if -cl-kernel-arg-info were given: argument names become OpName of the parameters and

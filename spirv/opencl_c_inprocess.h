@@ -9,6 +9,7 @@
 namespace tessera::spirv {
 
 CompileResult compileOpenCLCInProcess(std::string_view source, std::string_view options,
-                                      const std::vector<OpenCLHeader>& headers);
+                                      const std::vector<OpenCLHeader>& headers,
+                                      IncludeRule includes);
 
 }  // namespace tessera::spirv

@@ -239,6 +239,8 @@ Settings settingsFromEnvironment() {
   Settings settings;
   settings.program = config::var::clc.fromEnvironment(ignored);
   settings.deadlineSeconds = config::var::compileTimeoutS.fromEnvironment(ignored);
+  settings.includes = config::var::strictIncludes.fromEnvironment(ignored) ? IncludeRule::Strict
+                                                                          : IncludeRule::Preprocessor;
   return settings;
 }
 
@@ -282,6 +284,7 @@ CompileResult compileOpenCLC(std::string_view source, std::string_view options,
   request.source = std::string(source);
   request.options = std::string(options);
   request.headers = headers;
+  request.includes = settings.includes;
   clc::Reply reply = clc::run(request, settings);
   result.ok = reply.ok && !reply.payload.empty() && reply.payload.size() % sizeof(uint32_t) == 0;
   result.invalidOptions = reply.invalidOptions;
@@ -289,7 +292,8 @@ CompileResult compileOpenCLC(std::string_view source, std::string_view options,
   if (result.ok) {
     result.spirv.resize(reply.payload.size() / sizeof(uint32_t));
     std::memcpy(result.spirv.data(), reply.payload.data(), reply.payload.size());
-    cache.store(result);
+    // A file read outside the folders the key covers could change unseen.
+    if (!reply.readOutsideFolders) cache.store(result);
   }
   return result;
 }

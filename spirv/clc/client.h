@@ -22,9 +22,11 @@ struct Settings {
   // the request fails (default 600, fractions allowed; 0: no deadline; anything else unreadable:
   // the default).
   double deadlineSeconds = 600;
+  // TESSERA_STRICT_INCLUDES: what an OpenCL C `#include` may read (IncludeRule).
+  IncludeRule includes = IncludeRule::Preprocessor;
 };
 
-// The two variables above, read now. The compiler facade (compiler/settings.h) reads them once, at
+// The variables above, read now. The compiler facade (compiler/settings.h) reads them once, at
 // driver creation; compileOpenCLC, which the OpenCL layer calls without a driver, at each request.
 Settings settingsFromEnvironment();
 // TESSERA_CACHE, TESSERA_CACHE_DIR, TESSERA_CACHE_MAX_MB and TESSERA_CACHE_DEBUG, read now: the

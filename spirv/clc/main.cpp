@@ -44,9 +44,11 @@ void onExit() {
 tessera::spirv::clc::Reply compile(const tessera::spirv::clc::Request& request) {
   tessera::spirv::clc::Reply reply;
   tessera::spirv::CompileResult r =
-      tessera::spirv::compileOpenCLCInProcess(request.source, request.options, request.headers);
+      tessera::spirv::compileOpenCLCInProcess(request.source, request.options, request.headers,
+                                              request.includes);
   reply.ok = r.ok;
   reply.invalidOptions = r.invalidOptions;
+  reply.readOutsideFolders = r.readOutsideFolders;
   reply.log = std::move(r.log);
   reply.payload.assign(reinterpret_cast<const char*>(r.spirv.data()),
                        r.spirv.size() * sizeof(uint32_t));

@@ -95,6 +95,7 @@ bool sendRequest(int fd, const Request& request) {
     w.string(h.name);
     w.string(h.source);
   }
+  w.u32(static_cast<uint32_t>(request.includes));
   w.string(std::string(reinterpret_cast<const char*>(request.spirv.data()),
                        request.spirv.size() * sizeof(uint32_t)));
   w.u32(uint32_t(request.specConstants.size()));
@@ -107,7 +108,7 @@ bool sendRequest(int fd, const Request& request) {
 
 bool receiveRequest(int fd, Request& request) {
   Reader r;
-  uint32_t magic = 0, kind = 0, headers = 0, specs = 0;
+  uint32_t magic = 0, kind = 0, headers = 0, includes = 0, specs = 0;
   std::string words;
   if (!r.receive(fd) || !r.u32(magic) || magic != kRequestMagic || !r.u32(kind) ||
       (kind != uint32_t(Kind::CompileOpenCLC) && kind != uint32_t(Kind::TranslateSpirv)) ||
@@ -121,6 +122,8 @@ bool receiveRequest(int fd, Request& request) {
     if (!r.string(h.name) || !r.string(h.source)) return false;
     request.headers.push_back(std::move(h));
   }
+  if (!r.u32(includes) || includes > uint32_t(IncludeRule::Strict)) return false;
+  request.includes = static_cast<IncludeRule>(includes);
   if (!r.string(words) || words.size() % sizeof(uint32_t) != 0 || !r.u32(specs)) return false;
   request.spirv.resize(words.size() / sizeof(uint32_t));
   if (!words.empty()) std::memcpy(request.spirv.data(), words.data(), words.size());
@@ -136,7 +139,8 @@ bool receiveRequest(int fd, Request& request) {
 bool sendReply(int fd, const Reply& reply) {
   Writer w;
   w.u32(kReplyMagic);
-  w.u32((reply.ok ? 1u : 0u) | (reply.invalidOptions ? 2u : 0u) | (reply.ending ? 4u : 0u));
+  w.u32((reply.ok ? 1u : 0u) | (reply.invalidOptions ? 2u : 0u) | (reply.ending ? 4u : 0u) |
+        (reply.readOutsideFolders ? 8u : 0u));
   w.string(reply.log);
   w.string(reply.payload);
   return w.send(fd);
@@ -152,6 +156,7 @@ bool receiveReply(int fd, Reply& reply) {
   reply.ok = flags & 1u;
   reply.invalidOptions = flags & 2u;
   reply.ending = flags & 4u;
+  reply.readOutsideFolders = flags & 8u;
   return true;
 }
 

@@ -23,13 +23,15 @@ struct Request {
   std::string source;
   std::string options;
   std::vector<OpenCLHeader> headers;
+  IncludeRule includes = IncludeRule::Preprocessor;  // CompileOpenCLC
   std::vector<uint32_t> spirv;
   std::vector<SpecAssignment> specConstants;
 };
 
 struct Reply {
   bool ok = false;
-  bool invalidOptions = false;  // CompileOpenCLC: see CompileResult
+  bool invalidOptions = false;      // CompileOpenCLC: see CompileResult
+  bool readOutsideFolders = false;  // CompileOpenCLC: see CompileResult
   // The process ends after this reply (the translator called exit() or LLVM hit a fatal error):
   // the client must not send it another request.
   bool ending = false;

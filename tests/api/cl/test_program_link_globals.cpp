@@ -2,7 +2,8 @@
 // in one compiled program, the definition in another. Units of one SPIR-V version are linked
 // into one module (spirv/link.cpp); units of different versions stay one module each and
 // zeModuleDynamicLink gives the importer the definer's storage. Either way the kernels of both
-// see one variable, and an extern nobody defines fails the link with a log naming it.
+// see one variable, and an extern nobody defines fails the link with a log naming it, as does a
+// function or variable two inputs define (piglit's api@cllinkprogram).
 #include <string>
 #include <vector>
 
@@ -141,4 +142,51 @@ TEST_CASE(
   }
   clReleaseProgram(other);
   clReleaseProgram(uses);
+}
+
+TEST_CASE(
+    "Given a function or a variable two inputs define, when linked, then CL_LINK_PROGRAM_FAILURE "
+    "comes back with a log naming it",
+    "[cl][program][link][globals]") {
+  ClFixture fx;
+  // piglit's api@cllinkprogram: the kernel's unit defines get_number itself, so it imports
+  // nothing, and the other unit defines it too.
+  cl_program function = compiled(fx, "int get_number() { return 42; }\n");
+  cl_program kernel = compiled(fx,
+                               "int get_number();\n"
+                               "kernel void test_kernel(global int* out) { out[0] = get_number(); }\n"
+                               "int get_number() { return 0; }\n");
+  cl_program variable = compiled(fx, "global int shared_counter = 1;\n");
+  cl_program variableAgain = compiled(
+      fx, "global int shared_counter = 2;\nkernel void k(global int* o) { o[0] = shared_counter; }\n");
+  // export_lib is SPIR-V 1.4 (the corpus build's): units of different versions stay apart.
+  auto spv = corpusSpirv("export_lib");
+  cl_int err = CL_SUCCESS;
+  cl_program il = clCreateProgramWithIL(fx.ctx, spv.data(), spv.size(), &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clCompileProgram(il, 1, &fx.dev, nullptr, 0, nullptr, nullptr, nullptr, nullptr) ==
+          CL_SUCCESS);
+  cl_program scale = compiled(fx, "int tessera_scale(int x) { return x; }\n");
+  const std::vector<std::pair<std::vector<cl_program>, const char*>> cases = {
+      {{function, kernel}, "get_number"},
+      {{variable, variableAgain}, "shared_counter"},
+      {{il, scale}, "tessera_scale"},
+  };
+  for (const auto& [inputs, name] : cases) {
+    INFO(name);
+    std::string log;
+    cl_program linked = linkPrograms(fx, inputs, &err, &log);
+    INFO("link log: " << log);
+    CHECK(err == CL_LINK_PROGRAM_FAILURE);
+    CHECK(log.find(name) != std::string::npos);
+    CHECK(log.find("multiple definition") != std::string::npos);
+    if (linked) clReleaseProgram(linked);
+  }
+  // Each alone still links (the failure is the pair's).
+  std::string log;
+  cl_program alone = linkPrograms(fx, {kernel}, &err, &log);
+  INFO("link log: " << log);
+  CHECK(err == CL_SUCCESS);
+  if (alone) clReleaseProgram(alone);
+  for (cl_program p : {function, kernel, variable, variableAgain, il, scale}) clReleaseProgram(p);
 }

@@ -271,7 +271,8 @@ class Environment {
     for (const char* name :
          {"TESSERA_WIDEN", "TESSERA_PREFETCH", "TESSERA_JIT_DUMP", "TESSERA_PERF_JIT",
           "TESSERA_CACHE", "TESSERA_CACHE_DIR", "XDG_CACHE_HOME", "TESSERA_CACHE_MAX_MB",
-          "TESSERA_CACHE_DEBUG", "TESSERA_CLC", "TESSERA_COMPILE_TIMEOUT_S"}) {
+          "TESSERA_CACHE_DEBUG", "TESSERA_CLC", "TESSERA_COMPILE_TIMEOUT_S",
+          "TESSERA_STRICT_INCLUDES"}) {
       auto it = values.find(name);
       vars_.push_back(std::make_unique<EnvVar>(name, it == values.end() ? nullptr : it->second));
     }
@@ -288,7 +289,8 @@ std::string describe(const CompilerSettings& s) {
          std::to_string(s.dumpPasses) + " perf " + std::to_string(s.perfJit) + " cache " +
          std::to_string(s.cache.enabled) + " '" + s.cache.folder + "' " +
          std::to_string(s.cache.maxBytes) + " debug " + std::to_string(s.cache.debug) + " clc '" +
-         s.process.program + "' " + std::to_string(s.process.deadlineSeconds);
+         s.process.program + "' " + std::to_string(s.process.deadlineSeconds) + " strict " +
+         std::to_string(s.process.includes == tessera::spirv::IncludeRule::Strict);
 }
 
 TEST_CASE("Given the environment, then settingsFromEnvironment reads every compiler variable "
@@ -311,12 +313,13 @@ TEST_CASE("Given the environment, then settingsFromEnvironment reads every compi
                      {"TESSERA_CACHE_MAX_MB", "0.5"},
                      {"TESSERA_CACHE_DEBUG", "1"},
                      {"TESSERA_CLC", "/bin/false"},
-                     {"TESSERA_COMPILE_TIMEOUT_S", "2.5"}});
+                     {"TESSERA_COMPILE_TIMEOUT_S", "2.5"},
+                     {"TESSERA_STRICT_INCLUDES", "1"}});
     expected.code = {16, false};
     expected.dumpPasses = true;
     expected.perfJit = true;
     expected.cache = {true, "/tmp/xdg/tessera", uint64_t{1} << 19, true};
-    expected.process = {"/bin/false", 2.5};
+    expected.process = {"/bin/false", 2.5, tessera::spirv::IncludeRule::Strict};
     CHECK(describe(settingsFromEnvironment(warnings)) == describe(expected));
   }
   SECTION("values the rules refuse keep the default, with a warning naming the variable") {

@@ -1,7 +1,10 @@
 // What the OpenCL C compiler may read (spirv/include_filesystem.h) and how long it may take
-// (spirv/clc/client.cpp's deadline): includes outside the -I folders, the input headers and the
-// OpenCL headers are refused with a build-log line and none of their text; a FIFO at an include
-// target fails that build at once; a compiler process that does not reply in time is stopped.
+// (spirv/clc/client.cpp's deadline): by default the preprocessor's semantics (any regular file the
+// user can read, OpenCL-CTS's absolute includes), and such a build is not cached; with
+// TESSERA_STRICT_INCLUDES=1 includes outside the -I folders, the input headers and the OpenCL
+// headers are refused with a build-log line and none of their text; either way a FIFO at an
+// include target fails that build at once and no system include path is searched; a compiler
+// process that does not reply in time is stopped.
 // Every compile here runs with TESSERA_COMPILE_TIMEOUT_S set, so even a regression cannot hang the
 // test program (ctest's TIMEOUT on unit.spirv.files bounds the rest).
 #include <sys/stat.h>
@@ -57,10 +60,21 @@ struct Folders {
 };
 
 // A bound for every compile of this file: a hang becomes a failed build, not a stuck test.
-class Deadline {
+// One environment variable set for a scope.
+class ScopedVariable {
  public:
-  explicit Deadline(const char* seconds) { setenv("TESSERA_COMPILE_TIMEOUT_S", seconds, 1); }
-  ~Deadline() { unsetenv("TESSERA_COMPILE_TIMEOUT_S"); }
+  ScopedVariable(const char* name, const std::string& value) : name_(name) {
+    setenv(name, value.c_str(), 1);
+  }
+  ~ScopedVariable() { unsetenv(name_); }
+
+ private:
+  const char* name_;
+};
+
+class Deadline : public ScopedVariable {
+ public:
+  explicit Deadline(const char* seconds) : ScopedVariable("TESSERA_COMPILE_TIMEOUT_S", seconds) {}
 };
 
 bool has(const std::string& text, const std::string& what) {
@@ -69,10 +83,11 @@ bool has(const std::string& text, const std::string& what) {
 
 }  // namespace
 
-TEST_CASE("Given includes outside the include folders, then each build fails with a message "
-          "naming the path and none of the file's text",
+TEST_CASE("Given TESSERA_STRICT_INCLUDES=1 and includes outside the include folders, then each "
+          "build fails with a message naming the path and none of the file's text",
           "[spirv][opencl_c][files]") {
   Deadline bound("120");
+  ScopedVariable strict("TESSERA_STRICT_INCLUDES", "1");
   Folders f;
   const std::string secret = f.secret.string();
   const std::vector<std::pair<std::string, std::string>> includes = {
@@ -94,6 +109,37 @@ TEST_CASE("Given includes outside the include folders, then each build fails wit
     CHECK(has(r.log, "by absolute path as a macro's value (-D NAME=/folder)"));
     CHECK_FALSE(has(r.log, kSecret));
     CHECK_FALSE(has(r.log, "root:"));  // /etc/shadow's first line
+  }
+}
+
+TEST_CASE("Given includes outside the include folders under the default rule, then they are "
+          "read as the C preprocessor reads them, and such builds are not cached",
+          "[spirv][opencl_c][files]") {
+  Deadline bound("120");
+  Folders f;
+  const fs::path header = f.outside / "value.h";
+  ScopedVariable cache("TESSERA_CACHE", "1");
+  ScopedVariable cacheDir("TESSERA_CACHE_DIR", (f.root / "cache").string());
+  const std::vector<std::string> includes = {
+      "#include \"" + header.string() + "\"\n",  // absolute, quoted (OpenCL-CTS's preprocessor_include)
+      "#include <" + header.string() + ">\n",      // absolute, angled
+      "#include \"../outside/value.h\"\n",          // out of an -I folder
+      "#include \"value_link.h\"\n",                // a link out of it
+  };
+  fs::create_symlink(header, f.inc / "value_link.h");
+  for (const std::string& line : includes) {
+    INFO(line);
+    std::vector<uint32_t> first;
+    for (int value : {1, 2}) {
+      std::ofstream(header, std::ios::trunc) << "#define VALUE " << value << "\n";
+      CompileResult r = compileOpenCLC(line + kernelUsing("VALUE"), f.option());
+      INFO(r.log);
+      REQUIRE(r.ok);
+      CHECK_FALSE(has(r.log, "outside the folders"));
+      // The header changed between the two builds: a cached first result would be stale.
+      if (value == 1) first = r.spirv;
+      else CHECK(r.spirv != first);
+    }
   }
 }
 
