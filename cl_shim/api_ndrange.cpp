@@ -1,8 +1,8 @@
 // clEnqueueNDRangeKernel and clEnqueueTask: an OpenCL ND-range becomes one
-// zeCommandListAppendLaunchKernel of global / local groups, with the global offset set through
-// zeKernelSetGlobalOffsetExp and the work dimension through zeTesseraKernelSetWorkDim. Level Zero
-// snapshots arguments, group size, offset and work dimension when the launch is appended, so the
-// kernel's mutex covers only setting them and appending.
+// zeTesseraCommandListAppendLaunchKernelShaped (ZE_tessera_launch_shape) of global / local groups
+// carrying the group size, global offset and work dimension, the ze kernel's own untouched. Level
+// Zero copies the arguments when the launch is appended, so the kernel's mutex covers the append,
+// the one ze call of a launch under it.
 #include "cl_shim/api.h"
 #include "cl_shim/api_support.h"
 #include "cl_shim/command_buffer.h"
@@ -10,6 +10,7 @@
 #include "cl_shim/errors.h"
 #include "cl_shim/kernel.h"
 #include "cl_shim/ndrange.h"
+#include "cl_shim/platform.h"
 #include "cl_shim/queue.h"
 #include "cl_shim/recording.h"
 
@@ -69,8 +70,11 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
                       {k, &k->program()}, false);
   }
 
-  ze_group_count_t groups = shape.groups();
-  if (cl_int err = applyShape(z->ze, shape, dev); err != CL_SUCCESS) return err;
+  struct {
+    ze_group_count_t groups;
+    ze_tessera_launch_shape_t shape;
+    ze_pfnTesseraCommandListAppendLaunchKernelShaped_t append;
+  } launch{shape.groups(), zeShape(shape), dev.platform().ext().appendLaunchShaped};
   ze_kernel_handle_t zk = z->ze;
   // The held objects, in storage this thread keeps across launches (enqueue copies them into the
   // event before it returns).
@@ -78,12 +82,12 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
   // An argument's buffer released since clSetKernelArg: the argument has no value any more.
   if (!k->launchHolds(holds)) return CL_INVALID_KERNEL_ARGS;
   // Two words of captures fit in std::function's own storage: no allocation per launch (the
-  // append runs before enqueue returns, while `groups` lives).
+  // append runs before enqueue returns, while `launch` lives).
   cl_int err = q->enqueue(
       type, num_events, event_wait_list, event,
-      [zk, g = &groups](ze_command_list_handle_t l, ze_event_handle_t signal, uint32_t n,
-                        ze_event_handle_t* w) {
-        return zeCommandListAppendLaunchKernel(l, zk, g, signal, n, w);
+      [zk, at = &launch](ze_command_list_handle_t l, ze_event_handle_t signal, uint32_t n,
+                         ze_event_handle_t* w) {
+        return at->append(l, zk, &at->groups, &at->shape, signal, n, w);
       },
       holds, false);
   // The append refuses a kernel whose private memory exceeds the device's limit with

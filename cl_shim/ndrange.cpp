@@ -127,6 +127,18 @@ cl_int settleShape(LaunchShape& s, const Kernel& kernel, const Kernel::PerDevice
   return CL_SUCCESS;
 }
 
+ze_tessera_launch_shape_t zeShape(const LaunchShape& s) {
+  ze_tessera_launch_shape_t z{};
+  for (int d = 0; d < 3; ++d) {
+    z.groupSize[d] = uint32_t(s.local[d]);
+    z.globalOffset[d] = uint32_t(s.offset[d]);
+  }
+  // get_work_dim(): "the number of dimensions in use", the work_dim given here, also when the
+  // higher dimensions have size 1 (Level Zero itself would count only those above 1).
+  z.workDim = s.workDim;
+  return z;
+}
+
 cl_int applyShape(ze_kernel_handle_t zk, const LaunchShape& s, const Device& device) {
   if (zeKernelSetGroupSize(zk, uint32_t(s.local[0]), uint32_t(s.local[1]), uint32_t(s.local[2])) !=
       ZE_RESULT_SUCCESS)

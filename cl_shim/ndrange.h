@@ -9,6 +9,7 @@
 #include <level_zero/ze_api.h>
 
 #include "cl_shim/kernel.h"
+#include "tessera/ze_tessera.h"
 
 namespace tessera::cl {
 
@@ -41,5 +42,8 @@ cl_int settleShape(LaunchShape& s, const Kernel& kernel, const Kernel::PerDevice
 // Sets a settled shape's group size, global offset and work dimension on `zk` for the launch
 // appended next (Level Zero copies them at append time). Under the kernel's mutex.
 cl_int applyShape(ze_kernel_handle_t zk, const LaunchShape& s, const Device& device);
+
+// A settled shape as ZE_tessera_launch_shape carries it into one append, the kernel untouched.
+ze_tessera_launch_shape_t zeShape(const LaunchShape& s);
 
 }  // namespace tessera::cl

@@ -50,7 +50,8 @@ bool Platform::init() {
                    get("zeTesseraDeviceGetNumaNodes", e.numaNodes) &&
                    get("zeTesseraDeviceGetCaches", e.caches) &&
                    get("zeTesseraModuleGetIL", e.moduleIL) &&
-                   get("zeTesseraKernelSuggestGroupSize", e.suggestGroupSize);
+                   get("zeTesseraKernelSuggestGroupSize", e.suggestGroupSize) &&
+                   get("zeTesseraCommandListAppendLaunchKernelShaped", e.appendLaunchShaped);
     get("zeTesseraDeviceCreatePartition", e.createPartition);  // without it: no fission
     get("zeTesseraKernelSetWorkDim", e.kernelWorkDim);
     get("zeTesseraModuleBuildKernels", e.buildKernels);

@@ -30,6 +30,8 @@ struct ZeExtensions {
   ze_pfnTesseraKernelSetWorkDim_t kernelWorkDim = nullptr;  // without it: Level Zero's rule
   // The group size of a NULL local size (ZE_tessera_kernel_group_size).
   ze_pfnTesseraKernelSuggestGroupSize_t suggestGroupSize = nullptr;
+  // A launch with its group size, offset and work dimension in one call (ZE_tessera_launch_shape).
+  ze_pfnTesseraCommandListAppendLaunchKernelShaped_t appendLaunchShaped = nullptr;
 };
 
 class Platform : public Object<_cl_platform_id, 0x504c5431 /* "PLT1" */> {

@@ -3,6 +3,7 @@
 // offset ("Arguments are copied at append time").
 #include "core/cmdlist/command_list.h"
 #include "level_zero/api_support.h"
+#include "tessera/ze_tessera.h"
 
 using namespace tessera::core;
 using tessera::ze::guarded;
@@ -12,11 +13,12 @@ namespace {
 ze_result_t appendLaunch(ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
                          const ze_group_count_t* counts, LaunchKind kind,
                          ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-                         ze_event_handle_t* phWaitEvents) {
+                         ze_event_handle_t* phWaitEvents, const LaunchDims* shape = nullptr) {
   CommandList* list = CommandList::fromHandle(hCommandList);
   if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   return guarded([&] {
-    return list->appendLaunch(hKernel, counts, kind, {hSignalEvent, numWaitEvents, phWaitEvents});
+    return list->appendLaunch(hKernel, counts, kind, {hSignalEvent, numWaitEvents, phWaitEvents},
+                              shape);
   });
 }
 
@@ -56,4 +58,20 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendLaunchMultipleKernelsIndi
     return list->appendLaunches(numKernels, phKernels, pCountBuffer, pLaunchArgumentsBuffer,
                                 {hSignalEvent, numWaitEvents, phWaitEvents});
   });
+}
+
+// ZE_tessera_launch_shape (tessera/ze_tessera.h).
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraCommandListAppendLaunchKernelShaped(
+    ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const ze_group_count_t* pLaunchFuncArgs, const ze_tessera_launch_shape_t* pShape,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  if (!pShape) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  LaunchDims shape;
+  for (int d = 0; d < 3; ++d) {
+    shape.groupSize[d] = pShape->groupSize[d];
+    shape.globalOffset[d] = pShape->globalOffset[d];
+  }
+  shape.workDim = pShape->workDim;
+  return appendLaunch(hCommandList, hKernel, pLaunchFuncArgs, LaunchKind::Plain, hSignalEvent,
+                      numWaitEvents, phWaitEvents, &shape);
 }

@@ -102,8 +102,12 @@ class CommandList
   // a wait count without a list; INVALID_ARGUMENT for more than 2^32 - 1 groups (a cooperative
   // launch: more than the device has workers, every group resident at once) or an argument never
   // set; OUT_OF_DEVICE_MEMORY for private or local memory past the device's; then as append().
+  // `shape` (ZE_tessera_launch_shape): the group size, offset and work dimension to use instead
+  // of the kernel's (its group counts are ignored): INVALID_GROUP_SIZE_DIMENSION for a group size
+  // zeKernelSetGroupSize refuses, INVALID_ARGUMENT for a work dimension above 3.
   ze_result_t appendLaunch(ze_kernel_handle_t hKernel, const ze_group_count_t* counts,
-                           LaunchKind kind, const SyncArgs& sync);
+                           LaunchKind kind, const SyncArgs& sync,
+                           const LaunchDims* shape = nullptr);
   // zeCommandListAppendLaunchMultipleKernelsIndirect: the launches of `numKernels` kernels, as
   // many as *count says when the command runs, with group counts read from `counts` then.
   ze_result_t appendLaunches(uint32_t numKernels, const ze_kernel_handle_t* phKernels,
@@ -154,7 +158,8 @@ class CommandList
   static ze_result_t attachSync(const SyncArgs& sync, Command& command);
   // The launch of `kernel` as it stands, for this list's device (appendLaunch's INVALID_ARGUMENT
   // and OUT_OF_DEVICE_MEMORY); group counts from `counts` unless null.
-  ze_result_t makeLaunch(Kernel& kernel, const ze_group_count_t* counts, LaunchOp& out) const;
+  ze_result_t makeLaunch(Kernel& kernel, const ze_group_count_t* counts, LaunchOp& out,
+                         const LaunchDims* shape = nullptr) const;
   // The command `id` names, for a change of kind `flag`, on a closed mutable list: nullptr and
   // `error` set otherwise. Checks without changing anything.
   const Command* findMutable(uint64_t id, uint32_t flag, ze_result_t& error) const;

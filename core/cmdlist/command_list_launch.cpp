@@ -8,7 +8,12 @@
 namespace tessera::core {
 
 ze_result_t CommandList::makeLaunch(Kernel& kernel, const ze_group_count_t* counts,
-                                    LaunchOp& out) const {
+                                    LaunchOp& out, const LaunchDims* shape) const {
+  if (shape) {
+    const auto& g = shape->groupSize;
+    if (ze_result_t r = kernel.checkGroupSize(g[0], g[1], g[2]); r != ZE_RESULT_SUCCESS) return r;
+    if (shape->workDim > 3) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
   if (!kernel.allArgumentsSet()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (ze_result_t r = kernel.checkPrivateMemory(); r != ZE_RESULT_SUCCESS) return r;
   if (ze_result_t r = kernel.checkLocalMemory(kernel.argumentBuffer(), device_);
@@ -16,15 +21,17 @@ ze_result_t CommandList::makeLaunch(Kernel& kernel, const ze_group_count_t* coun
     return r;
   out.kernel = Ref<Kernel>(&kernel);
   out.args = kernel.argumentBuffer();
-  out.dims.groupSize = kernel.groupSize();
-  out.dims.globalOffset = kernel.globalOffset();
-  out.dims.workDim = kernel.workDim();  // 0: decided when the launch runs (kernel_launch.cpp)
+  out.dims.groupSize = shape ? shape->groupSize : kernel.groupSize();
+  out.dims.globalOffset = shape ? shape->globalOffset : kernel.globalOffset();
+  // 0: decided when the launch runs (kernel_launch.cpp)
+  out.dims.workDim = shape ? shape->workDim : kernel.workDim();
   if (counts) out.dims.setGroupCount(*counts);
   return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t CommandList::appendLaunch(ze_kernel_handle_t hKernel, const ze_group_count_t* counts,
-                                      LaunchKind kind, const SyncArgs& sync) {
+                                      LaunchKind kind, const SyncArgs& sync,
+                                      const LaunchDims* shape) {
   // Kernels run on compute queues only.
   if (isCopyOnly()) return ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE;
   Kernel* kernel = Kernel::fromHandle(hKernel);
@@ -41,7 +48,8 @@ ze_result_t CommandList::appendLaunch(ze_kernel_handle_t hKernel, const ze_group
   // Built in place: a launch's command is moved once, into the list or to where it runs.
   Command command{LaunchOp{}, {}, {}};
   LaunchOp& op = std::get<LaunchOp>(command.op);
-  if (ze_result_t r = makeLaunch(*kernel, indirect ? nullptr : counts, op); r != ZE_RESULT_SUCCESS)
+  if (ze_result_t r = makeLaunch(*kernel, indirect ? nullptr : counts, op, shape);
+      r != ZE_RESULT_SUCCESS)
     return r;
   if (indirect) op.indirect = counts;
   if (ze_result_t r = attachSync(sync, command); r != ZE_RESULT_SUCCESS) return r;

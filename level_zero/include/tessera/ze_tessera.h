@@ -105,6 +105,30 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraKernelSuggestGroupSize(
 typedef ze_result_t(ZE_APICALL* ze_pfnTesseraKernelSuggestGroupSize_t)(
     ze_kernel_handle_t, uint64_t, uint64_t, uint64_t, uint32_t*, uint32_t*, uint32_t*);
 
+/* Extension "ZE_tessera_launch_shape", version 1.0: zeCommandListAppendLaunchKernel with the
+ * launch's group size, global offset and work dimension given with it instead of taken from the
+ * kernel (zeKernelSetGroupSize, zeKernelSetGlobalOffsetExp, zeTesseraKernelSetWorkDim), whose
+ * state this call neither reads nor changes: one call per OpenCL launch, where there were four.
+ * The arguments are still the kernel's, copied at append. Errors as the three setters and the
+ * append give them: ZE_RESULT_ERROR_INVALID_NULL_POINTER for a null pShape or pLaunchFuncArgs,
+ * ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION for a group size zeKernelSetGroupSize refuses,
+ * ZE_RESULT_ERROR_INVALID_ARGUMENT for a workDim above 3 (0: the highest dimension with more than
+ * one work-item, as a plain launch). */
+#define ZE_TESSERA_LAUNCH_SHAPE_EXT_NAME "ZE_tessera_launch_shape"
+#define ZE_TESSERA_LAUNCH_SHAPE_EXT_VERSION ZE_MAKE_VERSION(1, 0)
+typedef struct ze_tessera_launch_shape_t {
+  uint32_t groupSize[3];    /* [in] as zeKernelSetGroupSize */
+  uint32_t globalOffset[3]; /* [in] as zeKernelSetGlobalOffsetExp */
+  uint32_t workDim;         /* [in] as zeTesseraKernelSetWorkDim */
+} ze_tessera_launch_shape_t;
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraCommandListAppendLaunchKernelShaped(
+    ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const ze_group_count_t* pLaunchFuncArgs, const ze_tessera_launch_shape_t* pShape,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents);
+typedef ze_result_t(ZE_APICALL* ze_pfnTesseraCommandListAppendLaunchKernelShaped_t)(
+    ze_command_list_handle_t, ze_kernel_handle_t, const ze_group_count_t*,
+    const ze_tessera_launch_shape_t*, ze_event_handle_t, uint32_t, ze_event_handle_t*);
+
 /* Extension "ZE_tessera_module_kernels", version 1.0: a module built from SPIR-V whose kernels
  * share no storage (no program-scope __global variable, no import, no exported variable) compiles
  * each kernel when it is first needed, at zeKernelCreate, not at zeModuleCreate (which validates,

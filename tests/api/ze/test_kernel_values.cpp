@@ -117,3 +117,68 @@ __kernel void work_dim(__global uint* out) {
   zeKernelDestroy(k);
   zeModuleDestroy(m);
 }
+
+TEST_CASE(
+    "Given zeTesseraCommandListAppendLaunchKernelShaped, then the launch runs with the shape given "
+    "and the kernel's own group size, offset and work dimension are neither used nor changed",
+    "[kernel][launch_shape]") {
+  KernelFixture fx;
+  CHECK(tessera::test::extensionVersion(fx.driver, ZE_TESSERA_LAUNCH_SHAPE_EXT_NAME) ==
+        ZE_TESSERA_LAUNCH_SHAPE_EXT_VERSION);
+  auto shaped = extensionFunction<ze_pfnTesseraCommandListAppendLaunchKernelShaped_t>(
+      fx.driver, "zeTesseraCommandListAppendLaunchKernelShaped");
+  REQUIRE(shaped);
+  ze_module_handle_t m = sourceModule(fx, R"(
+__kernel void shape(__global uint* out) {
+  size_t i = (get_global_id(0) - get_global_offset(0)) + get_global_size(0) * (get_global_id(1) - get_global_offset(1));
+  out[4 * i] = get_work_dim();
+  out[4 * i + 1] = get_local_size(0) * 100 + get_local_size(1);
+  out[4 * i + 2] = get_global_offset(0) * 100 + get_global_offset(1);
+  out[4 * i + 3] = get_group_id(0) * 100 + get_group_id(1);
+})");
+  ze_kernel_handle_t k = fx.kernel(m, "shape");
+  std::vector<uint32_t> out(4 * 64, 99u);
+  setArgs(k, out.data());
+  setGroupSize(k, 1, 1, 1);  // the kernel's own: not the shaped launch's
+  // 4 x 2 work-items in groups of 2 x 2, offset (5, 7), work dimension 3.
+  const ze_tessera_launch_shape_t shape{{2, 2, 1}, {5, 7, 0}, 3};
+  const ze_group_count_t groups{2, 1, 1};
+  fx.runOnce([&](auto l) {
+    REQUIRE(shaped(l, k, &groups, &shape, nullptr, 0, nullptr) == ZE_RESULT_SUCCESS);
+  });
+  for (uint32_t y = 0; y < 2; ++y)
+    for (uint32_t x = 0; x < 4; ++x) {
+      INFO("work-item " << x << ", " << y);
+      const uint32_t* item = &out[4 * (x + 4 * y)];
+      CHECK(item[0] == 3);
+      CHECK(item[1] == 202);
+      CHECK(item[2] == 507);
+      CHECK(item[3] == (x / 2) * 100);
+    }
+  // The kernel's state is as it was: a plain launch uses its group size of 1 and no offset.
+  std::fill(out.begin(), out.end(), 99u);
+  fx.runOnce([&](auto l) { KernelFixture::launch(l, k, {2, 1, 1}); });
+  CHECK(out[1] == 101);
+  CHECK(out[2] == 0);
+  CHECK(out[0] == 1);
+  // Errors as the setters give them.
+  fx.runOnce([&](auto l) {
+    const ze_tessera_launch_shape_t zero{{0, 1, 1}, {0, 0, 0}, 1};
+    CHECK(shaped(l, k, &groups, &zero, nullptr, 0, nullptr) ==
+          ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION);
+    const ze_tessera_launch_shape_t huge{{1u << 20, 1u << 20, 1}, {0, 0, 0}, 1};
+    CHECK(shaped(l, k, &groups, &huge, nullptr, 0, nullptr) ==
+          ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION);
+    const ze_tessera_launch_shape_t dim4{{1, 1, 1}, {0, 0, 0}, 4};
+    CHECK(shaped(l, k, &groups, &dim4, nullptr, 0, nullptr) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    CHECK(shaped(l, k, &groups, nullptr, nullptr, 0, nullptr) ==
+          ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    CHECK(shaped(l, k, nullptr, &shape, nullptr, 0, nullptr) ==
+          ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+    CHECK(shaped(l, nullptr, &groups, &shape, nullptr, 0, nullptr) ==
+          ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+  });
+  fx.dropKernel(k);
+  zeKernelDestroy(k);
+  zeModuleDestroy(m);
+}
