@@ -21,7 +21,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListCreate(ze_context_handle_t hCon
   Device* device = Device::fromHandle(hDevice);
   if (!context || !device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !phCommandList) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->stype != ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (desc->flags > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   if (chainHasCycle(desc->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   // "A mutable command list is created by supplying a ze_mutable_command_list_exp_desc_t object

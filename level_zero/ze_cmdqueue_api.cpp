@@ -14,7 +14,8 @@ namespace tessera::ze {
 
 // What zeCommandQueueCreate and zeCommandListCreateImmediate check of a queue descriptor.
 ze_result_t checkQueueDesc(const ze_command_queue_desc_t& desc) {
-  if (desc.stype != ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::isStructType(desc.stype, ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (desc.flags > ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY ||
       desc.mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS ||
       desc.priority > ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH)

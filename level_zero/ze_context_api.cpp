@@ -20,7 +20,8 @@ ze_result_t createContext(ze_driver_handle_t hDriver, const ze_context_desc_t* d
   Driver* driver = Driver::fromHandle(hDriver);
   if (!driver) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !phContext) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->stype != ZE_STRUCTURE_TYPE_CONTEXT_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_CONTEXT_DESC))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (desc->flags > ZE_CONTEXT_FLAG_TBD) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   if (numDevices > 0 && !phDevices) return ZE_RESULT_ERROR_INVALID_SIZE;
   return guarded([&] {

@@ -15,7 +15,7 @@ ze_result_t queryStruct(ze_device_handle_t hDevice, T* p, ze_structure_type_t st
   Device* device = Device::fromHandle(hDevice);
   if (!device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (p->stype != stype) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::isStructType(p->stype, stype)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   q(*device, *p);
   return ZE_RESULT_SUCCESS;
 }

@@ -19,7 +19,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hConte
   Context* context = Context::fromHandle(hContext);
   if (!context) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !phEventPool) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->stype != ZE_STRUCTURE_TYPE_EVENT_POOL_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_EVENT_POOL_DESC))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (desc->flags > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   if (desc->count == 0 || (numDevices > 0 && !phDevices)) return ZE_RESULT_ERROR_INVALID_SIZE;
   return guarded([&] {
@@ -48,7 +49,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCreate(ze_event_pool_handle_t hEventP
   EventPool* pool = EventPool::fromHandle(hEventPool);
   if (!pool) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !phEvent) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->stype != ZE_STRUCTURE_TYPE_EVENT_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_EVENT_DESC))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (desc->signal > 0x7 || desc->wait > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   return guarded([&] {
     // The index must be in the pool, with no other live event on it.

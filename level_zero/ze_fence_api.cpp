@@ -13,7 +13,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeFenceCreate(ze_command_queue_handle_t hCom
   CommandQueue* queue = CommandQueue::fromHandle(hCommandQueue);
   if (!queue) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !phFence) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->stype != ZE_STRUCTURE_TYPE_FENCE_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_FENCE_DESC))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (desc->flags > ZE_FENCE_FLAG_SIGNALED) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   return tessera::ze::guarded([&] {
     *phFence = Fence::create(*queue, desc->flags & ZE_FENCE_FLAG_SIGNALED)->toHandle();

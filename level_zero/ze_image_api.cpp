@@ -77,8 +77,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeImageGetProperties(ze_device_handle_t hDev
                                                          ze_image_properties_t* pImageProperties) {
   if (!Device::fromHandle(hDevice)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !pImageProperties) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->stype != ZE_STRUCTURE_TYPE_IMAGE_DESC ||
-      pImageProperties->stype != ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES)
+  if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_IMAGE_DESC) ||
+      !tessera::ze::isStructType(pImageProperties->stype, ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   tessera::core::ImageFormatInfo format;
   if (ze_result_t r = tessera::core::checkImageDesc(*desc, format); r != ZE_RESULT_SUCCESS)
@@ -98,7 +98,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeImageCreate(ze_context_handle_t hContext,
   if (ze_result_t r = contextAndDevice(hContext, hDevice, context, device); r != ZE_RESULT_SUCCESS)
     return r;
   if (!desc || !phImage) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->stype != ZE_STRUCTURE_TYPE_IMAGE_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_IMAGE_DESC))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   ImageMemoryDesc memory;
   bool hasMemory;
   if (ze_result_t r = readImageChain(desc->pNext, memory, hasMemory); r != ZE_RESULT_SUCCESS)
@@ -130,7 +131,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeImageViewCreateExp(ze_context_handle_t hCo
   Image* parent = Image::fromHandle(hImage);
   if (!parent) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !phImageView) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->stype != ZE_STRUCTURE_TYPE_IMAGE_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_IMAGE_DESC))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   ImageMemoryDesc ignored;  // a view's memory is its image's
   bool hasMemory;
   if (ze_result_t r = readImageChain(desc->pNext, ignored, hasMemory); r != ZE_RESULT_SUCCESS)
@@ -148,7 +150,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeImageGetMemoryPropertiesExp(
   Image* image = Image::fromHandle(hImage);
   if (!image) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!pMemoryProperties) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (pMemoryProperties->stype != ZE_STRUCTURE_TYPE_IMAGE_MEMORY_EXP_PROPERTIES)
+  if (!tessera::ze::isStructType(pMemoryProperties->stype,
+                                 ZE_STRUCTURE_TYPE_IMAGE_MEMORY_EXP_PROPERTIES))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   pMemoryProperties->size = image->size();
   pMemoryProperties->rowPitch = image->rowPitch();
@@ -163,7 +166,8 @@ zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_handle_t hIm
   Image* image = Image::fromHandle(hImage);
   if (!image) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!pImageAllocProperties) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (pImageAllocProperties->stype != ZE_STRUCTURE_TYPE_IMAGE_ALLOCATION_EXT_PROPERTIES)
+  if (!tessera::ze::isStructType(pImageAllocProperties->stype,
+                                 ZE_STRUCTURE_TYPE_IMAGE_ALLOCATION_EXT_PROPERTIES))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   pImageAllocProperties->id = image->allocationId();
   return ZE_RESULT_SUCCESS;

@@ -17,7 +17,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelCreate(ze_module_handle_t hModule,
   Module* module = Module::fromHandle(hModule);
   if (!module) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !phKernel || !desc->pKernelName) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->stype != ZE_STRUCTURE_TYPE_KERNEL_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_KERNEL_DESC))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (desc->flags > 0x3) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   return guarded([&] {
     Kernel* kernel = nullptr;
@@ -115,7 +116,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelGetProperties(ze_kernel_handle_t hKe
   Kernel* kernel = Kernel::fromHandle(hKernel);
   if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (p->stype != ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::isStructType(p->stype, ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (chainHasCycle(p->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   kernel->properties(*p);
   // "ze_kernel_preferred_group_size_properties_t ... may be passed to zeKernelGetProperties, via
@@ -165,7 +167,7 @@ zeKernelSchedulingHintExp(ze_kernel_handle_t hKernel, ze_scheduling_hint_exp_des
   Kernel* kernel = Kernel::fromHandle(hKernel);
   if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!pHint) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (pHint->stype != ZE_STRUCTURE_TYPE_SCHEDULING_HINT_EXP_DESC)
+  if (!tessera::ze::isStructType(pHint->stype, ZE_STRUCTURE_TYPE_SCHEDULING_HINT_EXP_DESC))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   // "ZE_RESULT_ERROR_INVALID_ENUMERATION: 0x7 < pHint->flags"
   if (pHint->flags > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;

@@ -49,14 +49,16 @@ ze_result_t readAllocChain(const void* pNext, AllocRequest& r) {
 
 ze_result_t checkDeviceDesc(const ze_device_mem_alloc_desc_t* d, AllocRequest& r) {
   if (!d) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (d->stype != ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::isStructType(d->stype, ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (d->flags > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   return readAllocChain(d->pNext, r);
 }
 
 ze_result_t checkHostDesc(const ze_host_mem_alloc_desc_t* d, AllocRequest& r) {
   if (!d) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (d->stype != ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::isStructType(d->stype, ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (d->flags > 0xf) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   return readAllocChain(d->pNext, r);
 }
@@ -139,7 +141,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemFreeExt(ze_context_handle_t hContext,
   Context* c = Context::fromHandle(hContext);
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!pMemFreeDesc || !ptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (pMemFreeDesc->stype != ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC)
+  if (!tessera::ze::isStructType(pMemFreeDesc->stype, ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (pMemFreeDesc->freePolicy > 0x3) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   FreePolicy policy = FreePolicy::Immediate;
@@ -157,7 +159,8 @@ zeMemGetAllocProperties(ze_context_handle_t hContext, const void* ptr,
   Context* c = Context::fromHandle(hContext);
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!ptr || !props) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (props->stype != ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES || chainHasCycle(props->pNext))
+  if (!tessera::ze::isStructType(props->stype, ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES) ||
+      chainHasCycle(props->pNext))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return guarded([&] {
     tessera::core::MemoryManager& memory = c->memoryHolding(ptr);

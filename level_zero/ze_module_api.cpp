@@ -22,7 +22,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
   Device* device = Device::fromHandle(hDevice);
   if (!context || !device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !phModule) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->stype != ZE_STRUCTURE_TYPE_MODULE_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_MODULE_DESC))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (desc->format > ZE_MODULE_FORMAT_NATIVE) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   if (!desc->pInputModule) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (desc->inputSize == 0) return ZE_RESULT_ERROR_INVALID_SIZE;
@@ -91,7 +92,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetProperties(ze_module_handle_t hMo
   Module* module = Module::fromHandle(hModule);
   if (!module) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (p->stype != ZE_STRUCTURE_TYPE_MODULE_PROPERTIES) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::isStructType(p->stype, ZE_STRUCTURE_TYPE_MODULE_PROPERTIES))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   p->flags = module->unlinked() ? ZE_MODULE_PROPERTY_FLAG_IMPORTS : 0;
   return ZE_RESULT_SUCCESS;
 }
@@ -121,7 +123,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL
 zeModuleInspectLinkageExt(ze_linkage_inspection_ext_desc_t* pInspectDesc, uint32_t numModules,
                           ze_module_handle_t* phModules, ze_module_build_log_handle_t* phLog) {
   if (!pInspectDesc || !phModules || !phLog) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (pInspectDesc->stype != ZE_STRUCTURE_TYPE_LINKAGE_INSPECTION_EXT_DESC)
+  if (!tessera::ze::isStructType(pInspectDesc->stype,
+                                 ZE_STRUCTURE_TYPE_LINKAGE_INSPECTION_EXT_DESC))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (pInspectDesc->flags > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   std::vector<const Module*> modules;

@@ -68,7 +68,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetNextCommandIdExp(
   CommandList* list = CommandList::fromHandle(hCommandList);
   if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !pCommandId) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->stype != ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_ID_EXP_DESC)
+  if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_ID_EXP_DESC))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (desc->flags > kAllFlags) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   // "0 (default, equivalent to setting all flags)".
@@ -81,8 +81,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListUpdateMutableCommandsExp(
   CommandList* list = CommandList::fromHandle(hCommandList);
   if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->stype != ZE_STRUCTURE_TYPE_MUTABLE_COMMANDS_EXP_DESC || desc->flags != 0 ||
-      chainHasCycle(desc->pNext))
+  if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_MUTABLE_COMMANDS_EXP_DESC) ||
+      desc->flags != 0 || chainHasCycle(desc->pNext))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return guarded([&] {
     std::vector<MutableChange> changes;

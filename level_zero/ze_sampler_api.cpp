@@ -19,7 +19,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeSamplerCreate(ze_context_handle_t hContext
   if (!context || !device || !context->hasDevice(device))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !phSampler) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->stype != ZE_STRUCTURE_TYPE_SAMPLER_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_SAMPLER_DESC))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return tessera::ze::guarded([&] {
     std::unique_ptr<Sampler> sampler;
     ze_result_t r = Sampler::create(*context, *device, *desc, sampler);

@@ -75,7 +75,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraDeviceCreatePartition(
   Device* device = Device::fromHandle(hDevice);
   if (!device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !pCount) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->stype != ZE_STRUCTURE_TYPE_TESSERA_PARTITION_DESC)
+  if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_TESSERA_PARTITION_DESC))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return guarded([&] {
     PartitionRequest request;

@@ -59,7 +59,8 @@ zePhysicalMemCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
   Device* d = Device::fromHandle(hDevice);
   if (!d || !c->hasDevice(d)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !phPhysicalMemory) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (desc->stype != ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (desc->flags > 0x1) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   if (desc->size == 0) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
   // The size is a multiple of the page size zeVirtualMemQueryPageSize gives.
