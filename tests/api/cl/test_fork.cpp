@@ -13,7 +13,9 @@ using namespace tessera::cltest;
 namespace {
 
 constexpr unsigned kChildSeconds = 60;
-constexpr size_t kItems = 4096, kLocal = 64;
+// A large range: one of at most 4,096 work-items runs on the enqueuing thread alone (kTinyItems),
+// which needs no worker thread; 16,384 groups of 64 need them.
+constexpr size_t kItems = size_t(1) << 20, kLocal = 64;
 
 enum ChildExit : int { kOk = 0, kEnqueueNotRefused = 10, kFinishNotRefused, kReleaseFailed };
 
@@ -32,7 +34,7 @@ TEST_CASE("Given a child forked after OpenCL ran a large range, when the child e
   cl_mem bufC = clCreateBuffer(fx.ctx, CL_MEM_USE_HOST_PTR, kItems * sizeof(float), c.data(), &err);
   REQUIRE(err == CL_SUCCESS);
   setKernelArgs(fx.kernel, {{sizeof bufA, &bufA}, {sizeof bufB, &bufB}, {sizeof bufC, &bufC}});
-  // The parent has run a range of 64 work-groups: its worker threads exist.
+  // The parent has run the range: its worker threads exist.
   runKernel(fx.queue, fx.kernel, 1, &kItems, &kLocal);
   std::vector<float> out(kItems, 0.0f);
   REQUIRE(clEnqueueReadBuffer(fx.queue, bufC, CL_TRUE, 0, kItems * sizeof(float), out.data(), 0,
