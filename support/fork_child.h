@@ -8,8 +8,8 @@
 //  - in a marked child every context is lost (core/context/context.h): commands, launches and
 //    waits return ZE_RESULT_ERROR_DEVICE_LOST (OpenCL: CL_OUT_OF_RESOURCES), with one line on
 //    stderr the first time;
-//  - an owner of threads joins only threads of its own process (OwnerProcess below): what the parent
-//    made is left alone in the child, so destroying it or exiting does not wait for nothing.
+//  - an owner of threads joins only threads of its own process (OwnerProcess below): what the
+//    parent made is left alone in the child, so destroying it or exiting does not wait for nothing.
 // Header only: each shared library (the driver, the OpenCL library) has its own copy, and only the
 // driver's marks children; the OpenCL library learns of the refusal through the ze* results.
 #pragma once

@@ -20,8 +20,8 @@ struct Settings {
   // this code (the installed layout and the build tree's lib/), else the build tree's.
   std::string program;
   // TESSERA_COMPILE_TIMEOUT_S: seconds a process may work on one request (from sending it to the
-  // reply's last byte) before it is killed and the request fails (default 600, fractions allowed; 0: no deadline; anything else unreadable:
-  // the default).
+  // reply's last byte) before it is killed and the request fails (default 600, fractions allowed;
+  // 0: no deadline; anything else unreadable: the default).
   double deadlineSeconds = 600;
 };
 

@@ -27,6 +27,8 @@ enum ChildExit : int {
   kImmediateCreateFailed,
   kImmediateNotLost,
   kStatusNotLost,
+  kAppendListsNotLost,
+  kResetNotLost,
   kDestroyFailed,
 };
 
@@ -43,6 +45,11 @@ TEST_CASE("Given a child forked after the driver ran multi-group launches, when 
   ze_command_queue_handle_t queue = fx.queue();
   ze_command_list_handle_t list = fx.list();
   ze_event_handle_t event = fx.events(1).at(0);
+  // A synchronous immediate list of the parent's, for the child to replay a regular list on.
+  ze_command_list_handle_t parentImmediate = fx.immediate(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+  auto appendLists = extensionFunction<ze_pfnCommandListImmediateAppendCommandListsExp_t>(
+      fx.driver, "zeCommandListImmediateAppendCommandListsExp");
+  REQUIRE(appendLists);
   // The parent's worker threads and queue executor exist and have run a multi-group launch.
   fx.runOnce([&](ze_command_list_handle_t l) { fx.launch(l, k, {kGroups, 1, 1}); });
   REQUIRE(size_t(std::count(c.begin(), c.end(), 3.0f)) == kItems);
@@ -69,6 +76,11 @@ TEST_CASE("Given a child forked after the driver ran multi-group launches, when 
     if (zeEventHostSynchronize(event, UINT64_MAX) != ZE_RESULT_ERROR_DEVICE_LOST)
       return kEventSyncNotLost;
     if (zeContextGetStatus(fx.context) != ZE_RESULT_ERROR_DEVICE_LOST) return kStatusNotLost;
+    // The parent's immediate list: replaying the closed list on it, and resetting it (which waits
+    // for its queue), are refused too.
+    if (appendLists(parentImmediate, 1, &list, nullptr, 0, nullptr) != ZE_RESULT_ERROR_DEVICE_LOST)
+      return kAppendListsNotLost;
+    if (zeCommandListReset(parentImmediate) != ZE_RESULT_ERROR_DEVICE_LOST) return kResetNotLost;
     // Destroying what the parent made does not wait for its threads.
     if (zeCommandListDestroy(imm) != ZE_RESULT_SUCCESS ||
         zeCommandQueueDestroy(queue) != ZE_RESULT_SUCCESS)

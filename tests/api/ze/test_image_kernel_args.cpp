@@ -153,8 +153,9 @@ TEST_CASE(
   CHECK(zeKernelSetArgumentValue(fx.k, 0, sizeof fx.other, &fx.other) == ZE_RESULT_SUCCESS);
   // A view takes the flags of its own description.
   {
-    auto d = imageDesc(ZE_IMAGE_TYPE_2D,
-                       imageFormat(ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UNORM), 4, 4);
+    auto d =
+        imageDesc(ZE_IMAGE_TYPE_2D,
+                  imageFormat(ZE_IMAGE_FORMAT_LAYOUT_8_8_8_8, ZE_IMAGE_FORMAT_TYPE_UNORM), 4, 4);
     ze_image_handle_t readView = nullptr;
     REQUIRE(zeImageViewCreateExp(fx.context, fx.device, &d, fx.other, &readView) ==
             ZE_RESULT_SUCCESS);
