@@ -213,6 +213,19 @@ cl_int Kernel::encodeArg(cl_uint index, size_t size, const void* value, Arg& a) 
       if (index < imageTypes_.size() && imageTypes_[index] &&
           imageTypes_[index] != m->image()->type())
         return CL_INVALID_MEM_OBJECT;
+      // "CL_INVALID_ARG_VALUE if the argument is an image declared with the read_only qualifier
+      // and arg_value refers to an image object created with cl_mem_flags of CL_MEM_WRITE_ONLY or
+      // if the image argument is declared with the write_only qualifier and arg_value refers to an
+      // image object created with cl_mem_flags of CL_MEM_READ_ONLY" (OpenCL 3.0, clSetKernelArg).
+      // A read_write argument both reads and writes: "Writing to a buffer or image object created
+      // with CL_MEM_READ_ONLY inside a kernel is undefined" (and reading one created with
+      // CL_MEM_WRITE_ONLY), so either is refused there too. Otherwise the kernel would write an
+      // image that was created (and given to Level Zero, without ZE_IMAGE_FLAG_KERNEL_WRITE) as
+      // read-only.
+      const spirv::KernelArg& declared = info_.args[index];
+      if ((declared.readsImage() && (m->flags() & CL_MEM_WRITE_ONLY)) ||
+          (declared.writesImage() && (m->flags() & CL_MEM_READ_ONLY)))
+        return CL_INVALID_ARG_VALUE;
       // Named like a buffer, without being held (Arg::handle, serial).
       a.memory = Ref<Memory>(m);
       a.handle = handle;

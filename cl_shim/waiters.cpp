@@ -1,5 +1,7 @@
 #include "cl_shim/waiters.h"
 
+#include "support/fork_child.h"
+
 #include <atomic>
 #include <cstdio>
 #include <exception>
@@ -25,13 +27,20 @@ class Waiters {
       std::lock_guard lock(mutex_);
       all.swap(entries_);
     }
-    for (Entry& e : all) e.thread.join();
+    for (Entry& e : all) {
+      // A fork() child does not join its parent's threads: they do not exist here
+      // (support/fork_child.h), and their events never complete in the child.
+      if (e.owner.isForkCopy())
+        support::abandonThread(e.thread);
+      else
+        e.thread.join();
+    }
   }
 
   void start(std::function<void()> work) {
     std::lock_guard lock(mutex_);
     for (auto it = entries_.begin(); it != entries_.end();) {
-      if (it->done->load(std::memory_order_acquire)) {
+      if (it->done->load(std::memory_order_acquire) && !it->owner.isForkCopy()) {
         it->thread.join();
         it = entries_.erase(it);
       } else {
@@ -61,6 +70,7 @@ class Waiters {
   struct Entry {
     std::thread thread;
     std::shared_ptr<std::atomic<bool>> done;
+    support::OwnerProcess owner{};  // the process that started the thread
   };
   std::mutex mutex_;
   std::list<Entry> entries_;

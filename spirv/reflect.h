@@ -38,6 +38,9 @@ struct KernelArg {
   uint32_t typeId = 0;  // the OpFunctionParameter's type (the pointee for ByVal)
   // Images: the access qualifier (0 read, 1 write, 2 read-write) or -1 when not given.
   int imageAccess = -1;
+  // Whether the kernel may read / write the image argument (its access qualifier says so).
+  bool readsImage() const { return imageAccess == 0 || imageAccess == 2; }
+  bool writesImage() const { return imageAccess == 1 || imageAccess == 2; }
 };
 
 struct WorkGroupSize {

@@ -47,7 +47,7 @@ struct State {
   std::atomic<uint32_t> queues{0};
   std::mutex mutex;  // thread names, writing
   std::vector<ThreadName> threads;
-  uint32_t pid = 0;
+  uint32_t pid = 0;  // the process that writes the file (not a fork child's copy)
 };
 
 State& state() {
@@ -137,6 +137,7 @@ struct Init {
     State& s = state();
     s.path = settings.path;
     s.capacity = settings.events;
+    s.pid = static_cast<uint32_t>(getpid());
     gEnabled.store(true, std::memory_order_relaxed);
   }
   ~Init() {
@@ -191,10 +192,13 @@ uint64_t dropped() { return state().droppedCount.load(std::memory_order_relaxed)
 
 void flush() {
   State& s = state();
-  if (s.path.empty()) return;
+  // A fork() child's copy of the records is its parent's, and the lock may be held by a thread
+  // that does not exist in the child: only the process that read TESSERA_TRACE writes the file
+  // (docs/reliability.md, "fork()").
+  uint32_t pid = static_cast<uint32_t>(getpid());
+  if (s.path.empty() || pid != s.pid) return;
   std::lock_guard lock(s.mutex);
   std::string path = s.path;
-  uint32_t pid = static_cast<uint32_t>(getpid());
   for (size_t at; (at = path.find("%p")) != std::string::npos;)
     path.replace(at, 2, std::to_string(pid));
   // Through a fresh temporary file renamed into place (support/safe_file.h): nothing planted at a

@@ -90,6 +90,11 @@ WorkerPool::WorkerPool(std::vector<uint32_t> cpus, uint32_t threads, uint64_t id
 }
 
 WorkerPool::~WorkerPool() {
+  if (owner_.isForkCopy()) {
+    // The parent's pool in a fork child: its helpers do not exist here.
+    for (auto& t : helpers_) support::abandonThread(t);
+    return;
+  }
   stop_ = true;
   for (uint32_t g = 0; g < (threads_ + 31) / 32; ++g) {
     wakeWords_[g].fetch_add(1);

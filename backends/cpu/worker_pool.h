@@ -23,6 +23,8 @@
 #include <thread>
 #include <vector>
 
+#include "support/fork_child.h"
+
 namespace tessera::backends::cpu {
 
 // How evenly a parallel job's workers finished (issue 20: the tail must not grow with the worker
@@ -109,6 +111,7 @@ class WorkerPool {
   std::mutex errorMutex_;
   std::exception_ptr error_;  // the job's first exception, thrown by parallelFor
   std::atomic<bool> stop_{false};
+  support::OwnerProcess owner_;  // a fork child's copy has no helpers (support/fork_child.h)
   mutable std::mutex balanceMutex_;
   JobBalance last_;
   char traceLabel_[84] = "";  // the job's name on the trace (the command the caller runs)

@@ -10,6 +10,7 @@
 #include "core/driver/driver.h"
 #include "core/fence/fence.h"
 #include "core/queue/run_command.h"
+#include "support/fork_child.h"
 
 namespace tessera::core {
 
@@ -140,6 +141,9 @@ ze_result_t CommandList::close() {
 
 ze_result_t CommandList::reset() {
   if (queue_) {
+    // A fork() child's copy of the parent's list: its queue's executor does not exist there, so
+    // waiting for it would never end (support/fork_child.h).
+    if (support::inForkChild()) return ZE_RESULT_ERROR_DEVICE_LOST;
     queue_->synchronize(sync::kForever);
     return ZE_RESULT_SUCCESS;
   }

@@ -1,6 +1,8 @@
 // ZE_experimental_immediate_command_list_append: closed regular lists replayed on an immediate list.
 #include "core/cmdlist/command_list.h"
 
+#include "core/context/context.h"
+
 namespace tessera::core {
 
 ze_result_t CommandList::appendLists(uint32_t numLists, const ze_command_list_handle_t* phLists,
@@ -24,6 +26,9 @@ ze_result_t CommandList::appendLists(uint32_t numLists, const ze_command_list_ha
         list->ordinal() != ordinal_)
       return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
+  // As append(): a lost context takes no more work (in a fork() child every context is lost, and
+  // a synchronous list would wait for an executor that does not exist there).
+  if (context_.lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
   if (!sync.waits.empty()) {
     auto head = newBuffer();
     head->add(Command{NopOp{}, std::move(sync.waits), {}});

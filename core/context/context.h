@@ -12,6 +12,7 @@
 #include "core/device/device.h"
 #include "core/memory/memory_manager.h"
 #include "core/memory/virtual_memory.h"
+#include "support/fork_child.h"
 
 namespace tessera::core {
 
@@ -36,10 +37,12 @@ class Context : public Object<_ze_context_handle_t, 0x7465737343747831ull /* "te
   // "Faults"): its queues then run no more kernels (other commands still run and still signal, so
   // no wait hangs), and synchronizations and queries of its queues, fences and events say
   // DEVICE_LOST. The guide's recovery is to destroy the context and make a new one.
-  ze_result_t status() const {
-    return lost_.load(std::memory_order_acquire) ? ZE_RESULT_ERROR_DEVICE_LOST : ZE_RESULT_SUCCESS;
+  // In a fork() child of a process that had created the driver every context is lost: the threads
+  // that would run its commands do not exist there (support/fork_child.h).
+  ze_result_t status() const { return lost() ? ZE_RESULT_ERROR_DEVICE_LOST : ZE_RESULT_SUCCESS; }
+  bool lost() const {
+    return lost_.load(std::memory_order_acquire) || support::inForkChild();
   }
-  bool lost() const { return lost_.load(std::memory_order_acquire); }
   void markLost() { lost_.store(true, std::memory_order_release); }
 
   MemoryManager& memory() { return *memory_; }

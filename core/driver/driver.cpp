@@ -8,6 +8,7 @@
 #include "compiler/compiler.h"
 #include "core/common/hash.h"
 #include "core/sync/wait.h"
+#include "support/fork_child.h"
 
 namespace tessera::core {
 
@@ -120,6 +121,9 @@ Driver& Driver::global() {
     }
     for (const std::string& w : d->config().warnings)
       std::fprintf(stderr, "tessera: warning: %s\n", w.c_str());
+    // Before any of the driver's threads exist: a fork() child of this process from now on is
+    // refused rather than left waiting for them (support/fork_child.h).
+    support::watchForks();
     return d.release();  // lives as long as the process: handles may be used until exit
   }();
   return *driver;

@@ -140,6 +140,7 @@ ze_result_t Image::create(Context& context, Device& device, const ze_image_desc_
   v.channelOrder = format.channelOrder;
   v.channelDataType = format.channelDataType;
   out->size_ = size;
+  out->flags_ = desc.flags;
   return ZE_RESULT_SUCCESS;
 }
 

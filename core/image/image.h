@@ -72,6 +72,9 @@ class Image : public Object<_ze_image_handle_t, 0x74657373496d6731ull /* "tessIm
   uint64_t slicePitch() const { return view_.slicePitch; }
   // Bytes from pixel (0, 0, 0) to the end of the last pixel.
   uint64_t size() const { return size_; }
+  // ZE_IMAGE_FLAG_KERNEL_WRITE: "kernels will write contents". Without it, an argument the kernel
+  // writes refuses the image (Kernel::encodeArgument).
+  bool kernelWrites() const { return (flags_ & ZE_IMAGE_FLAG_KERNEL_WRITE) != 0; }
   // zeImageGetAllocPropertiesExt's id: one per memory, the same for an image and its views.
   uint64_t allocationId() const;
 
@@ -84,6 +87,7 @@ class Image : public Object<_ze_image_handle_t, 0x74657373496d6731ull /* "tessIm
   std::shared_ptr<Storage> storage_;
   backends::cpu::ImageView view_;
   uint64_t size_ = 0;
+  ze_image_flags_t flags_ = 0;
 };
 
 }  // namespace tessera::core

@@ -130,6 +130,14 @@ ze_result_t Kernel::encodeArgument(uint32_t index, size_t size, const void* valu
       if (value) std::memcpy(&h, value, sizeof h);
       const Image* image = Image::fromHandle(h);
       if (!image) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+      // An image created without ZE_IMAGE_FLAG_KERNEL_WRITE ("kernels will write contents") for
+      // an argument the kernel writes (write_only or read_write): the application said no kernel
+      // writes it. The header lists no error for this case under zeKernelSetArgumentValue; it gets
+      // the one Tessera gives every value that cannot be the argument, ZE_RESULT_ERROR_INVALID_
+      // ARGUMENT ("generic error code for invalid arguments"), as OpenCL's clSetKernelArg gives
+      // CL_INVALID_ARG_VALUE for a CL_MEM_READ_ONLY image there.
+      if (index < info_->args.size() && info_->args[index].writesImage() && !image->kernelWrites())
+        return ZE_RESULT_ERROR_INVALID_ARGUMENT;
       const backends::cpu::ImageView* view = &image->view();
       if (slot) std::memcpy(slot, &view, sizeof view);
       break;

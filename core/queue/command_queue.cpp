@@ -44,6 +44,12 @@ CommandQueue::CommandQueue(Context& context, Device& device, const ze_command_qu
 }
 
 CommandQueue::~CommandQueue() {
+  if (owner_.isForkCopy()) {
+    // The parent's queue in a fork child: its executor does not exist here, and what it left
+    // pending never runs (the child's contexts are lost). Nothing to join or to give back.
+    support::abandonThread(executor_);
+    return;
+  }
   stop_.request();  // wakes the executor wherever it sleeps (sync::Cancel)
   // Interrupts a kernel that does not end (docs/reliability.md, "Faults").
   joinInterrupting(executor_, exited_, &stop_, device_.driver().config().queueDestroyTimeoutMs);

@@ -18,6 +18,7 @@
 #include "core/common/object.h"
 #include "core/fence/fence.h"
 #include "core/sync/wait.h"
+#include "support/fork_child.h"
 
 namespace tessera::core {
 
@@ -76,6 +77,7 @@ class CommandQueue
   std::atomic<uint64_t> ran_{0};  // submissions whose commands have all run (idle())
   sync::Cancel stop_;                // requested by the destructor
   std::atomic<bool> exited_{false};  // set as executorMain returns (teardown.h)
+  support::OwnerProcess owner_;      // a fork child's copy has no executor (support/fork_child.h)
   std::thread executor_;
 };
 

@@ -1,15 +1,12 @@
 // clc::run (client.h) and compileOpenCLC (opencl_c.h) over a pool of tessera-clc processes.
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -110,21 +107,27 @@ class CompilerProcess {
   // NotTaken: the process was gone before the request (an idle one that was killed, say); Ended:
   // it ended before replying, or it had not replied by the deadline (`seconds` after the request,
   // 0: none) and was killed. Either way it is of no further use, and `error` says what happened.
+  // The deadline is one instant for the whole exchange: sending the request, waiting for the reply
+  // and every read of it get only the time left (wire.h), so a process that trickles its reply a
+  // byte at a time is stopped at the deadline like a silent one (issue 28: a per-read timeout let
+  // it hold clBuildProgram without end).
   Outcome exchange(const Request& request, Reply& reply, double seconds, std::string& error) {
-    if (!sendRequest(socket_, request)) {
-      error = "the compiler process (tessera-clc) did not take the request";
-      return Outcome::NotTaken;
-    }
     using Clock = std::chrono::steady_clock;
-    const Clock::time_point deadline =
-        Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                           std::chrono::duration<double>(seconds > 0 ? seconds : 0));
-    bool timedOut = seconds > 0 && !readableBefore(deadline);
-    if (!timedOut) {
-      // The reply has begun; a stall in the middle of it counts against the same deadline.
-      setReceiveTimeout(seconds > 0 ? deadline - Clock::now() : Clock::duration::zero());
-      if (receiveReply(socket_, reply)) return Outcome::Replied;
-      timedOut = seconds > 0 && Clock::now() >= deadline;
+    const Deadline deadline =
+        seconds > 0 ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(seconds))
+                    : kNoDeadline;
+    auto passed = [&] { return deadline != kNoDeadline && Clock::now() >= deadline; };
+    bool timedOut = false;
+    if (!sendRequest(socket_, request, deadline)) {
+      timedOut = passed();
+      if (!timedOut) {
+        error = "the compiler process (tessera-clc) did not take the request";
+        return Outcome::NotTaken;
+      }
+    } else {
+      if (receiveReply(socket_, reply, deadline)) return Outcome::Replied;
+      timedOut = passed();
     }
     close(socket_);
     socket_ = -1;
@@ -146,28 +149,6 @@ class CompilerProcess {
 
  private:
   CompilerProcess() = default;
-
-  // Whether the socket has something to read (or was closed) before `deadline`.
-  bool readableBefore(std::chrono::steady_clock::time_point deadline) const {
-    for (;;) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          deadline - std::chrono::steady_clock::now());
-      if (left.count() < 0) return false;
-      pollfd p{socket_, POLLIN, 0};
-      // Rounded up: poll's milliseconds must not end the wait before the deadline.
-      int rc = poll(&p, 1, int(std::min<int64_t>(left.count() + 1, INT32_MAX)));
-      if (rc > 0) return true;
-      if (rc < 0 && errno != EINTR) return true;  // let the receive report it
-      if (rc == 0 && std::chrono::steady_clock::now() >= deadline) return false;
-    }
-  }
-
-  void setReceiveTimeout(std::chrono::steady_clock::duration left) const {
-    auto us = std::chrono::duration_cast<std::chrono::microseconds>(left).count();
-    if (left > std::chrono::steady_clock::duration::zero() && us == 0) us = 1;  // 0 means none
-    timeval tv{time_t(us / 1000000), suseconds_t(us % 1000000)};
-    setsockopt(socket_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  }
 
   pid_t pid_ = 0;
   int socket_ = -1;

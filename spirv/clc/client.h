@@ -3,7 +3,8 @@
 // application pays for starting one. A process that ends while working (exit() in the translator,
 // an assertion, a fatal error, a signal) fails only that request; the next starts a new process.
 // So does one that has not replied within TESSERA_COMPILE_TIMEOUT_S seconds (default 600, 0 for
-// no deadline): it is killed, and the log says so.
+// no deadline), one deadline for the whole request however the reply trickles in: it is killed,
+// and the log says so.
 #pragma once
 
 #include <string>
@@ -18,9 +19,9 @@ struct Settings {
   // TESSERA_CLC: the program to start; empty: tessera/tessera-clc beside the shared library holding
   // this code (the installed layout and the build tree's lib/), else the build tree's.
   std::string program;
-  // TESSERA_COMPILE_TIMEOUT_S: seconds a process may work on one request before it is killed and
-  // the request fails (default 600, fractions allowed; 0: no deadline; anything else unreadable:
-  // the default).
+  // TESSERA_COMPILE_TIMEOUT_S: seconds a process may work on one request (from sending it to the
+  // reply's last byte) before it is killed and the request fails (default 600, fractions allowed;
+  // 0: no deadline; anything else unreadable: the default).
   double deadlineSeconds = 600;
   // TESSERA_STRICT_INCLUDES: what an OpenCL C `#include` may read (IncludeRule).
   IncludeRule includes = IncludeRule::Preprocessor;

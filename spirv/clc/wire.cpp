@@ -1,8 +1,10 @@
 #include "spirv/clc/wire.h"
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -16,6 +18,26 @@ constexpr uint32_t kReplyMagic = 0x52434c54;    // "TLCR"
 // A frame larger than this is a broken peer, not a program (sources and SPIR-V are far smaller).
 constexpr uint64_t kMaxFrame = uint64_t(1) << 31;
 
+// Waits until `fd` is ready for `events` or `deadline` has passed (false). Without a deadline the
+// blocking call that follows does the waiting. Only the time left is ever waited for: one deadline
+// bounds every wait of an exchange together.
+bool readyBefore(int fd, short events, Deadline deadline) {
+  if (deadline == kNoDeadline) return true;
+  for (;;) {
+    auto left = deadline - std::chrono::steady_clock::now();
+    if (left <= Deadline::duration::zero()) return false;
+    // Rounded up: poll's milliseconds must not end the wait before the deadline.
+    auto ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
+    pollfd p{fd, events, 0};
+    int rc = poll(&p, 1, int(std::min<int64_t>(ms, INT32_MAX)));
+    if (rc > 0) return true;
+    if (rc < 0 && errno != EINTR) return true;  // let the call that follows report it
+  }
+}
+
+// With a deadline, sends and receives never block (they wait in readyBefore); without one they do.
+int flagsFor(Deadline deadline) { return deadline == kNoDeadline ? 0 : MSG_DONTWAIT; }
+
 class Writer {
  public:
   void u32(uint32_t v) { bytes(&v, sizeof v); }
@@ -26,13 +48,15 @@ class Writer {
   }
   void bytes(const void* p, size_t n) { out_.append(static_cast<const char*>(p), n); }
   // The frame: its length, then the payload; one send loop, never SIGPIPE on a dead peer.
-  bool send(int fd) const {
+  bool send(int fd, Deadline deadline = kNoDeadline) const {
     uint64_t n = out_.size();
     std::string frame(reinterpret_cast<const char*>(&n), sizeof n);
     frame += out_;
     for (size_t done = 0; done < frame.size();) {
-      ssize_t sent = ::send(fd, frame.data() + done, frame.size() - done, MSG_NOSIGNAL);
-      if (sent < 0 && errno == EINTR) continue;
+      if (!readyBefore(fd, POLLOUT, deadline)) return false;
+      ssize_t sent = ::send(fd, frame.data() + done, frame.size() - done,
+                            MSG_NOSIGNAL | flagsFor(deadline));
+      if (sent < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
       if (sent <= 0) return false;
       done += size_t(sent);
     }
@@ -43,10 +67,11 @@ class Writer {
   std::string out_;
 };
 
-bool receiveAll(int fd, void* p, size_t n) {
+bool receiveAll(int fd, void* p, size_t n, Deadline deadline) {
   for (size_t done = 0; done < n;) {
-    ssize_t got = ::recv(fd, static_cast<char*>(p) + done, n - done, 0);
-    if (got < 0 && errno == EINTR) continue;
+    if (!readyBefore(fd, POLLIN, deadline)) return false;
+    ssize_t got = ::recv(fd, static_cast<char*>(p) + done, n - done, flagsFor(deadline));
+    if (got < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) continue;
     if (got <= 0) return false;
     done += size_t(got);
   }
@@ -55,11 +80,11 @@ bool receiveAll(int fd, void* p, size_t n) {
 
 class Reader {
  public:
-  bool receive(int fd) {
+  bool receive(int fd, Deadline deadline = kNoDeadline) {
     uint64_t n = 0;
-    if (!receiveAll(fd, &n, sizeof n) || n > kMaxFrame) return false;
+    if (!receiveAll(fd, &n, sizeof n, deadline) || n > kMaxFrame) return false;
     in_.resize(n);
-    return receiveAll(fd, in_.data(), n);
+    return receiveAll(fd, in_.data(), n, deadline);
   }
   bool u32(uint32_t& v) { return bytes(&v, sizeof v); }
   bool string(std::string& s) {
@@ -84,7 +109,7 @@ class Reader {
 
 }  // namespace
 
-bool sendRequest(int fd, const Request& request) {
+bool sendRequest(int fd, const Request& request, Deadline deadline) {
   Writer w;
   w.u32(kRequestMagic);
   w.u32(static_cast<uint32_t>(request.kind));
@@ -103,7 +128,7 @@ bool sendRequest(int fd, const Request& request) {
     w.u32(a.specId);
     w.bytes(&a.value, sizeof a.value);
   }
-  return w.send(fd);
+  return w.send(fd, deadline);
 }
 
 bool receiveRequest(int fd, Request& request) {
@@ -146,10 +171,10 @@ bool sendReply(int fd, const Reply& reply) {
   return w.send(fd);
 }
 
-bool receiveReply(int fd, Reply& reply) {
+bool receiveReply(int fd, Reply& reply, Deadline deadline) {
   Reader r;
   uint32_t magic = 0, flags = 0;
-  if (!r.receive(fd) || !r.u32(magic) || magic != kReplyMagic || !r.u32(flags) ||
+  if (!r.receive(fd, deadline) || !r.u32(magic) || magic != kReplyMagic || !r.u32(flags) ||
       !r.string(reply.log) || !r.string(reply.payload) || !r.done()) {
     return false;
   }

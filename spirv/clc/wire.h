@@ -4,6 +4,7 @@
 // or a malformed frame.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -39,9 +40,16 @@ struct Reply {
   std::string payload;  // SPIR-V words (CompileOpenCLC) or LLVM bitcode (TranslateSpirv)
 };
 
-bool sendRequest(int fd, const Request& request);
+// The client's side is bounded by one absolute `deadline` for the whole exchange: every wait (for
+// room to send, for the next bytes of the reply) gets only the time left until it, so a peer that
+// trickles bytes cannot stretch it (issue 28); past it the call returns false. The default waits
+// without end.
+using Deadline = std::chrono::steady_clock::time_point;
+constexpr Deadline kNoDeadline = Deadline::max();
+bool sendRequest(int fd, const Request& request, Deadline deadline = kNoDeadline);
+bool receiveReply(int fd, Reply& reply, Deadline deadline = kNoDeadline);
+// The compiler process's side: blocking, without a deadline.
 bool receiveRequest(int fd, Request& request);
 bool sendReply(int fd, const Reply& reply);
-bool receiveReply(int fd, Reply& reply);
 
 }  // namespace tessera::spirv::clc

@@ -5,6 +5,7 @@
 // Shared by the Level Zero and the OpenCL API tests.
 #pragma once
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -38,6 +39,23 @@ inline void runWatchedChild(const std::string& testName,
                 << "\nstderr: " << r.err);
   CHECK(r.exitCode == 0);
   CHECK(r.out.find("All tests passed") != std::string::npos);
+}
+
+// Runs `body` in a fork() child of this process (not a copy of the binary: the child has this
+// process's state, the point of testing fork). The child ends itself with SIGALRM after `seconds`,
+// so a hang is a failure, never a stuck test; it leaves with _exit(body()), running no exit
+// handlers. The child's exit code, or 128 + the signal that ended it.
+template <typename F>
+int runForkedChild(unsigned seconds, F&& body) {
+  pid_t pid = fork();
+  if (pid == 0) {
+    alarm(seconds);
+    _exit(body());
+  }
+  REQUIRE(pid > 0);
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 }  // namespace tessera::test

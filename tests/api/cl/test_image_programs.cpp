@@ -351,3 +351,54 @@ __kernel void blur(read_only image2d_t in, write_only image2d_t out) {
   clReleaseMemObject(in);
   clReleaseProgram(p);
 }
+
+TEST_CASE("Given images created read-only or write-only, when given to image arguments of another "
+          "access, then clSetKernelArg answers CL_INVALID_ARG_VALUE",
+          "[cl][image][kernel]") {
+  // "CL_INVALID_ARG_VALUE if the argument is an image declared with the read_only qualifier and
+  // arg_value refers to an image object created with cl_mem_flags of CL_MEM_WRITE_ONLY or if the
+  // image argument is declared with the write_only qualifier and arg_value refers to an image
+  // object created with cl_mem_flags of CL_MEM_READ_ONLY" (clSetKernelArg); a read_write argument
+  // takes neither. Before, a read-only image was accepted and the kernel wrote it.
+  ClFixture fx;
+  TESSERA_REQUIRE_IMAGES(fx.dev);
+  const bool readWrite = deviceInfo<cl_uint>(fx.dev, CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS) != 0;
+  std::string source = R"(
+__kernel void ro(read_only image2d_t img, __global int* out) { out[0] = get_image_width(img); }
+__kernel void wo(write_only image2d_t img) { write_imagei(img, (int2)(0, 0), (int4)(7)); }
+)";
+  if (readWrite)
+    source += "__kernel void rw(read_write image2d_t img) {\n"
+              "  write_imagei(img, (int2)(0, 0), read_imagei(img, (int2)(0, 0)) + 1);\n}\n";
+  cl_program p = builtProgram(fx, source.c_str(), "-cl-std=CL3.0");
+  const cl_image_format f{CL_RGBA, CL_SIGNED_INT32};
+  const Shape s{CL_MEM_OBJECT_IMAGE2D, 4, 4, 0, 0};
+  cl_mem readOnly = makeImage(fx.ctx, CL_MEM_READ_ONLY, f, s);
+  cl_mem writeOnly = makeImage(fx.ctx, CL_MEM_WRITE_ONLY, f, s);
+  cl_mem both = makeImage(fx.ctx, CL_MEM_READ_WRITE, f, s);
+  cl_kernel ro = makeKernel(p, "ro"), wo = makeKernel(p, "wo");
+  CHECK(clSetKernelArg(ro, 0, sizeof writeOnly, &writeOnly) == CL_INVALID_ARG_VALUE);
+  CHECK(clSetKernelArg(ro, 0, sizeof readOnly, &readOnly) == CL_SUCCESS);
+  CHECK(clSetKernelArg(ro, 0, sizeof both, &both) == CL_SUCCESS);
+  CHECK(clSetKernelArg(wo, 0, sizeof writeOnly, &writeOnly) == CL_SUCCESS);
+  CHECK(clSetKernelArg(wo, 0, sizeof both, &both) == CL_SUCCESS);
+  CHECK(clSetKernelArg(wo, 0, sizeof readOnly, &readOnly) == CL_INVALID_ARG_VALUE);
+  if (readWrite) {
+    cl_kernel rw = makeKernel(p, "rw");
+    CHECK(clSetKernelArg(rw, 0, sizeof readOnly, &readOnly) == CL_INVALID_ARG_VALUE);
+    CHECK(clSetKernelArg(rw, 0, sizeof writeOnly, &writeOnly) == CL_INVALID_ARG_VALUE);
+    CHECK(clSetKernelArg(rw, 0, sizeof both, &both) == CL_SUCCESS);
+    clReleaseKernel(rw);
+  }
+  // The refused value did not replace the accepted one: the write lands in `both`.
+  size_t one = 1;
+  runKernel(fx.queue, wo, 1, &one);
+  std::vector<unsigned char> got = readWholeImage(fx.queue, both, s, 16);
+  int32_t first = 0;
+  std::memcpy(&first, got.data(), sizeof first);
+  CHECK(first == 7);
+  clReleaseKernel(ro);
+  clReleaseKernel(wo);
+  for (cl_mem m : {readOnly, writeOnly, both}) clReleaseMemObject(m);
+  clReleaseProgram(p);
+}
