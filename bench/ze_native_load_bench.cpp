@@ -59,8 +59,8 @@ struct Session {
   // Milliseconds zeModuleCreate took.
   double create(ze_module_format_t format, const std::vector<uint8_t>& bytes,
                 ze_module_handle_t* out = nullptr) {
-    ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, format, bytes.size(),
-                          bytes.data(), "", nullptr};
+    ze_module_desc_t desc{
+        ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, format, bytes.size(), bytes.data(), "", nullptr};
     ze_module_handle_t m = nullptr;
     auto start = std::chrono::steady_clock::now();
     CHECK_ZE(zeModuleCreate(context, device, &desc, &m, nullptr));
@@ -106,8 +106,9 @@ int main(int argc, char** argv) {
   std::vector<double> warm;
   for (int i = 0; i < 20; ++i) warm.push_back(s.create(ZE_MODULE_FORMAT_NATIVE, binary));
   std::sort(warm.begin(), warm.end());
-  std::printf("SPIR-V build: %.2f ms; native binary of %zu bytes: first load in a new process "
-              "%.2f ms, then median of 20 loads %.2f ms\n",
-              build, binary.size(), cold, warm[warm.size() / 2]);
+  std::printf(
+      "SPIR-V build: %.2f ms; native binary of %zu bytes: first load in a new process "
+      "%.2f ms, then median of 20 loads %.2f ms\n",
+      build, binary.size(), cold, warm[warm.size() / 2]);
   return 0;
 }

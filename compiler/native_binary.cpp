@@ -202,7 +202,8 @@ bool readNativeBinary(std::span<const uint8_t> bytes, NativeImage& out, std::str
       std::string name;
       uint64_t size = 0;
       if (!r.bytes(name) || !r.get(size)) return fail("truncated global");
-      if (name.empty() || code.globals.count(name)) return fail("a global without a name, or twice");
+      if (name.empty() || code.globals.count(name))
+        return fail("a global without a name, or twice");
       code.globals[name] = {nullptr, size};
     }
     if (!r.count(n, 4)) return fail("truncated functions");

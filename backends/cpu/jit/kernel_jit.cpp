@@ -247,8 +247,10 @@ bool KernelJit::loadOnTrial(const CompiledModule& module, std::string* error) {
   bool ok = loadLocked(module, error, dylib) != nullptr;
   if (dylib) {
     if (auto e = jit_->getExecutionSession().removeJITDylib(*dylib)) {
-      if (ok) *error = llvm::toString(std::move(e));
-      else llvm::consumeError(std::move(e));
+      if (ok)
+        *error = llvm::toString(std::move(e));
+      else
+        llvm::consumeError(std::move(e));
       ok = false;
     }
   }

@@ -64,7 +64,9 @@ uint16_t hostMachine() {
 constexpr uint64_t kMaxSectionBytes = uint64_t{1} << 40;
 constexpr uint64_t kMaxSectionAlignment = 4096;
 
-bool isPowerOfTwoOrZero(uint64_t v) { return (v & (v - 1)) == 0; }
+bool isPowerOfTwoOrZero(uint64_t v) {
+  return (v & (v - 1)) == 0;
+}
 
 }  // namespace
 
@@ -74,11 +76,10 @@ std::string abiRecordSymbol(const std::string& kernelSymbol) {
 
 std::vector<uint32_t> abiRecord(const CompiledKernel& k) {
   const uint64_t name = support::fnv1a64(k.name);
-  std::vector<uint32_t> r = {uint32_t(name),           uint32_t(name >> 32),
-                             k.argBufferSize,          k.staticLocalBytes,
-                             k.scratchBytesPerWorkItem, k.barrierCount,
-                             k.subgroupSize,           k.requiredSubgroupSize,
-                             uint32_t(k.args.size())};
+  std::vector<uint32_t> r = {
+      uint32_t(name),     uint32_t(name >> 32),      k.argBufferSize,
+      k.staticLocalBytes, k.scratchBytesPerWorkItem, k.barrierCount,
+      k.subgroupSize,     k.requiredSubgroupSize,    uint32_t(k.args.size())};
   for (const KernelArgInfo& a : k.args) {
     r.push_back(uint32_t(a.kind));
     r.push_back(a.size);
@@ -89,7 +90,8 @@ std::vector<uint32_t> abiRecord(const CompiledKernel& k) {
 
 bool checkObjectStructure(const CompiledModule& unit, std::string& error) {
   llvm::StringRef bytes(unit.object.data(), unit.object.size());
-  if (bytes.size() < sizeof(Elf::Elf_Ehdr) || !bytes.startswith("\x7f" "ELF")) {
+  if (bytes.size() < sizeof(Elf::Elf_Ehdr) || !bytes.startswith("\x7f"
+                                                                "ELF")) {
     error = "the object code is not ELF";
     return false;
   }
@@ -187,8 +189,8 @@ bool checkObjectStructure(const CompiledModule& unit, std::string& error) {
   // that exists, writing inside the section it relocates.
   for (const Shdr& s : sections) {
     if (s.sh_type != llvm::ELF::SHT_RELA) continue;
-    if (s.sh_link >= sections.size() || &sections[s.sh_link] != symtab || s.sh_info == 0 || s.sh_info >= sections.size() ||
-        s.sh_entsize != sizeof(Elf::Elf_Rela)) {
+    if (s.sh_link >= sections.size() || &sections[s.sh_link] != symtab || s.sh_info == 0 ||
+        s.sh_info >= sections.size() || s.sh_entsize != sizeof(Elf::Elf_Rela)) {
       error = "a relocation section names the wrong symbol table or section";
       return false;
     }
@@ -228,9 +230,8 @@ bool checkObjectStructure(const CompiledModule& unit, std::string& error) {
       return false;
     }
     // The table says what the code was compiled for: the JIT's record beside it, byte for byte.
-    const std::vector<uint32_t> record = i < unit.kernels.size()
-                                             ? abiRecord(unit.kernels[i])
-                                             : std::vector<uint32_t>{};
+    const std::vector<uint32_t> record =
+        i < unit.kernels.size() ? abiRecord(unit.kernels[i]) : std::vector<uint32_t>{};
     const Sym* abi = defined(abiRecordSymbol(name), false);
     bool same = abi && !record.empty() && abi->st_size == record.size() * sizeof(uint32_t) &&
                 sections[abi->st_shndx].sh_type == llvm::ELF::SHT_PROGBITS;

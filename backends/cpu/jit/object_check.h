@@ -47,9 +47,10 @@ std::vector<uint32_t> abiRecord(const CompiledKernel& kernel);
 bool checkObjectStructure(const CompiledModule& unit, std::string& error);
 
 // Check 2's work, run by the compiler process: a JIT of its own (one for the process's life)
-// loads `unit`'s object, looks up every symbol the tables name and removes it again. False with `error` when it fails without ending the process.
-// (Objects with unwind tables are refused by check 1: the unwinder would parse a registered
-// .eh_frame only at some later C++ exception, unchecked.)
+// loads `unit`'s object, looks up every symbol the tables name and removes it again. False with
+// `error` when it fails without ending the process. (Objects with unwind tables are refused by
+// check 1: the unwinder would parse a registered .eh_frame only at some later C++ exception,
+// unchecked.)
 bool loadObjectForCheck(const CompiledModule& unit, std::string& error);
 
 }  // namespace tessera::backends::cpu

@@ -144,9 +144,9 @@ Layout layoutOf(const std::vector<uint8_t>& b) {
         w.num(4, "argument size");
         w.num(4, "argument offset");
       }
-      for (const char* what : {"argBufferSize", "staticLocalBytes", "scratchBytesPerWorkItem",
-                               "stackBytes", "barrierCount", "subgroupSize",
-                               "requiredSubgroupSize"})
+      for (const char* what :
+           {"argBufferSize", "staticLocalBytes", "scratchBytesPerWorkItem", "stackBytes",
+            "barrierCount", "subgroupSize", "requiredSubgroupSize"})
         w.num(4, what);
     }
     for (uint64_t g = 0, globals = w.num(4, "globals"); g < globals; ++g) {
@@ -196,9 +196,10 @@ std::vector<Mutation> mutations(const std::vector<uint8_t>& original) {
     const uint64_t values[] = {0, ones, v | (uint64_t{1} << (8 * f.width - 1)), (v + 1) & ones};
     for (uint64_t value : values) {
       if (value == v) continue;
-      Mutation m{original, std::string(f.what) + " at " + std::to_string(f.at) + " = " +
-                               std::to_string(value),
-                 !inObject(f.at)};
+      Mutation m{
+          original,
+          std::string(f.what) + " at " + std::to_string(f.at) + " = " + std::to_string(value),
+          !inObject(f.at)};
       std::memcpy(m.bytes.data() + f.at, &value, f.width);
       sealChecksum(m.bytes);
       out.push_back(std::move(m));
@@ -210,9 +211,10 @@ std::vector<Mutation> mutations(const std::vector<uint8_t>& original) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
     const size_t at = 8 + (state >> 33) % (original.size() - 16);
     if (inCode(at)) continue;
-    Mutation m{original, "bit " + std::to_string((state >> 20) & 7) + " of byte " +
-                             std::to_string(at) + " flipped",
-               !inObject(at)};
+    Mutation m{
+        original,
+        "bit " + std::to_string((state >> 20) & 7) + " of byte " + std::to_string(at) + " flipped",
+        !inObject(at)};
     m.bytes[at] ^= uint8_t(1u << ((state >> 20) & 7));
     sealChecksum(m.bytes);
     out.push_back(std::move(m));
@@ -220,9 +222,8 @@ std::vector<Mutation> mutations(const std::vector<uint8_t>& original) {
   }
   // Truncations: the first n bytes of the body, then a checksum of them.
   for (size_t n = 12; n + 8 < original.size(); n += (original.size() / 24) | 1) {
-    Mutation m{std::vector<uint8_t>(original.begin(), original.begin() + n), "truncated to " +
-                                                                             std::to_string(n),
-               false};
+    Mutation m{std::vector<uint8_t>(original.begin(), original.begin() + n),
+               "truncated to " + std::to_string(n), false};
     m.bytes.resize(n + 8);
     sealChecksum(m.bytes);
     out.push_back(std::move(m));
@@ -295,8 +296,13 @@ TEST_CASE("native binary fuzz child", "[.native_fuzz_child]") {
     std::printf("mutation %zu: %s\n", i, mu.what.c_str());
     std::fflush(stdout);
     INFO("mutation " << i << ": " << mu.what);
-    ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_NATIVE,
-                          mu.bytes.size(), mu.bytes.data(), "", nullptr};
+    ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC,
+                          nullptr,
+                          ZE_MODULE_FORMAT_NATIVE,
+                          mu.bytes.size(),
+                          mu.bytes.data(),
+                          "",
+                          nullptr};
     ze_module_handle_t m = nullptr;
     const ze_result_t r = zeModuleCreate(fx.context, fx.device, &desc, &m, nullptr);
     CHECK((r == ZE_RESULT_SUCCESS || r == ZE_RESULT_ERROR_INVALID_NATIVE_BINARY ||
@@ -314,10 +320,11 @@ TEST_CASE("native binary fuzz child", "[.native_fuzz_child]") {
               launched, refused);
 }
 
-TEST_CASE("Given corrupt native binaries with valid checksums, when zeModuleCreate loads them, "
-          "then each loads and runs or is refused with INVALID_NATIVE_BINARY, never ending the "
-          "process",
-          "[module][native][fuzz]") {
+TEST_CASE(
+    "Given corrupt native binaries with valid checksums, when zeModuleCreate loads them, "
+    "then each loads and runs or is refused with INVALID_NATIVE_BINARY, never ending the "
+    "process",
+    "[module][native][fuzz]") {
   tessera::test::KernelFixture fx;
   ze_module_handle_t m = fx.module("native_fuzz");
   size_t size = 0;
@@ -326,8 +333,13 @@ TEST_CASE("Given corrupt native binaries with valid checksums, when zeModuleCrea
   REQUIRE(zeModuleGetNativeBinary(m, &size, binary.data()) == ZE_RESULT_SUCCESS);
   // The unmutated binary loads and runs here, and the mutations are many.
   {
-    ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_NATIVE,
-                          binary.size(), binary.data(), "", nullptr};
+    ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC,
+                          nullptr,
+                          ZE_MODULE_FORMAT_NATIVE,
+                          binary.size(),
+                          binary.data(),
+                          "",
+                          nullptr};
     ze_module_handle_t again = nullptr;
     REQUIRE(zeModuleCreate(fx.context, fx.device, &desc, &again, nullptr) == ZE_RESULT_SUCCESS);
     exercise(fx, again, true);

@@ -257,9 +257,10 @@ TEST_CASE("Given a native binary from the compiler, then load gives the program 
 // not implement (report_fatal_error, "Relocation type not implemented yet!", had ended
 // applications, issue 28): the structure check refuses it here, and the trial load in the compiler
 // process ends that process, not this one, and the request fails with the reason.
-TEST_CASE("Given an object with a relocation type the JIT's linker aborts on, then the structure "
-          "check refuses it and its trial load fails in the compiler process, not this one",
-          "[compiler][native]") {
+TEST_CASE(
+    "Given an object with a relocation type the JIT's linker aborts on, then the structure "
+    "check refuses it and its trial load fails in the compiler process, not this one",
+    "[compiler][native]") {
   Compiler c(settingsFor());
   Compiler::Result r = build(c, "native_fuzz");
   const ModuleCode& built = r.code->parts.empty() ? *r.code : *r.code->parts.at(0);
