@@ -538,6 +538,10 @@ std::shared_ptr<const ModuleCode> Compiler::compileKernelNow(const Program& prog
     if (!readNativeBinary(bytes, image, why) || !sameBuild(image, program, *jit) ||
         image.units.size() != 1 || (!exports && !image.units[0].find(name)))
       return nullptr;
+    // The checks every loaded unit gets (loadUnits; backends/cpu/jit/object_check.h).
+    if (!matchesReflection(image.units[0], program.info.kernels, why) ||
+        !backends::cpu::checkObjectStructure(image.units[0], why))
+      return nullptr;
     return jit->load(image.units[0], &why);
   };
   if (auto code = cache_.find(key, true, fromDisk)) return code;
