@@ -15,6 +15,8 @@
 namespace tessera::cl {
 namespace {
 
+// What core/module/module.cpp enforces (limits::kMaxArgumentsSize, maxArgumentsSize): a program
+// with a kernel whose arguments take more fails clBuildProgram (tests/api/cl/test_parameter_size).
 constexpr size_t kMaxParameterSize = 4096;
 constexpr cl_uint kMemBaseAddrAlignBits = 1024;  // 128 bytes: the largest type, long16
 constexpr size_t kPrintfBufferSize = 1024 * 1024;

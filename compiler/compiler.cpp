@@ -14,8 +14,10 @@
 
 #include "backends/cpu/jit/builtin_runtime.h"
 #include "backends/cpu/jit/kernel_jit.h"
+#include "backends/cpu/jit/object_check.h"
 #include "compiler/kernel_module.h"
 #include "compiler/native_binary.h"
+#include "spirv/clc/client.h"
 #include "spirv/translate.h"
 
 namespace tessera::compiler {
@@ -354,7 +356,9 @@ Compiler::Result Compiler::loadNative(std::span<const uint8_t> bytes) {
       std::move(image.spirv), std::move(reflected.module), options, std::move(image.specs));
   program->key = keyOf(*program);
   if (image.hasCode) {
-    r.code = loadUnits(*jit, *program, image.units, error);
+    // The application's bytes: each object is loaded on trial in the compiler process before this
+    // process's JIT sees it (backends/cpu/jit/object_check.h); the checks of loadUnits run first.
+    r.code = loadUnits(*jit, *program, image.units, error, &settings_.process);
     if (!r.code) {
       r.log = "the native binary's object code does not load: " + error;
       return r;
@@ -425,7 +429,28 @@ std::vector<uint8_t> Compiler::nativeBinary(const Program& program, const Module
 std::shared_ptr<const ModuleCode> Compiler::loadUnits(backends::cpu::KernelJit& jit,
                                                       const Program& program,
                                                       const std::vector<ModuleCode>& units,
-                                                      std::string& error) {
+                                                      std::string& error,
+                                                      const spirv::clc::Settings* trial) {
+  // Nothing is loaded before every unit has passed every check.
+  for (const ModuleCode& unit : units) {
+    if (!matchesReflection(unit, program.info.kernels, error) ||
+        !backends::cpu::checkObjectStructure(unit, error))
+      return nullptr;
+  }
+  for (const ModuleCode& unit : trial ? units : std::vector<ModuleCode>{}) {
+    spirv::clc::Request request;
+    request.kind = spirv::clc::Kind::LoadObject;
+    request.object.assign(unit.object.begin(), unit.object.end());
+    request.symbols = unit.kernelSymbols;
+    for (const auto& [name, symbol] : unit.globals) request.symbols.push_back(name);
+    for (const auto& [name, symbol] : unit.functions) request.symbols.push_back(name);
+    spirv::clc::Reply reply = spirv::clc::run(request, *trial);
+    if (!reply.ok) {
+      error = "it does not load in the compiler process: " +
+              (reply.log.empty() ? std::string("no reason given") : reply.log);
+      return nullptr;
+    }
+  }
   std::vector<std::shared_ptr<const ModuleCode>> loaded;
   for (const ModuleCode& unit : units) {
     auto code = jit.load(unit, &error);
@@ -512,6 +537,10 @@ std::shared_ptr<const ModuleCode> Compiler::compileKernelNow(const Program& prog
     std::string why;
     if (!readNativeBinary(bytes, image, why) || !sameBuild(image, program, *jit) ||
         image.units.size() != 1 || (!exports && !image.units[0].find(name)))
+      return nullptr;
+    // The checks every loaded unit gets (loadUnits; backends/cpu/jit/object_check.h).
+    if (!matchesReflection(image.units[0], program.info.kernels, why) ||
+        !backends::cpu::checkObjectStructure(image.units[0], why))
       return nullptr;
     return jit->load(image.units[0], &why);
   };

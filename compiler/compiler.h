@@ -115,10 +115,13 @@ class Compiler {
                                                      const std::string& bitcode, size_t index,
                                                      std::string& log);
   // Loads the units of a native binary (or a disk entry) into the JIT: the code, one part per
-  // unit when there are several. Null with `error` on failure.
+  // unit when there are several. Null with `error` on failure. Each unit's tables must match the
+  // program's SPIR-V and its object pass checkObjectStructure (backends/cpu/jit/object_check.h);
+  // with `trial`, each object is first loaded in a compiler process started with those settings.
   std::shared_ptr<const ModuleCode> loadUnits(backends::cpu::KernelJit& jit, const Program& program,
                                               const std::vector<ModuleCode>& units,
-                                              std::string& error);
+                                              std::string& error,
+                                              const spirv::clc::Settings* trial = nullptr);
 
   CompilerSettings settings_;
   CodeCache cache_;

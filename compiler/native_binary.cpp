@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
+#include <set>
 
 #include "support/hash.h"
 
@@ -14,7 +16,9 @@ constexpr char kMagic[8] = {'T', 'E', 'S', 'S', 'N', 'A', 'T', '1'};
 // 3: kernels carry their sub-group size and required sub-group size (a version-2 binary's code ran
 // with sub-groups of one work-item and is refused).
 // 4: the code is a list of units (a program compiled kernel by kernel has one per kernel).
-constexpr uint32_t kVersion = 4;
+// 5: each kernel's object carries the record of its table (backends/cpu/jit/object_check.h's
+// abiRecord), which a version-4 object lacks.
+constexpr uint32_t kVersion = 5;
 
 bool validSubgroupSize(uint32_t size) {
   for (uint32_t s : backends::cpu::kSubgroupSizes)
@@ -65,6 +69,26 @@ class Reader {
   std::span<const uint8_t> in_;
   size_t pos_ = 0;
 };
+
+// A kernel's table as the JIT writes it (jit/workgroup_function.cpp): named, its argument slots in
+// order without overlap, a pointer's slot 8 bytes aligned to 8, a value's slot not empty, and the
+// argument buffer exactly the slots rounded up to 8. zeKernelSetArgumentValue writes a slot at its
+// offset into a buffer of argBufferSize bytes and the launcher copies that buffer: a table that
+// breaks these rules would have them write or read outside it. (A value may be empty: an empty
+// struct.)
+const char* kernelTableProblem(const backends::cpu::CompiledKernel& k, const std::string& symbol) {
+  using backends::cpu::ArgKind;
+  if (k.name.empty() || symbol.empty()) return "a kernel without a name";
+  uint64_t end = 0;
+  for (const backends::cpu::KernelArgInfo& a : k.args) {
+    const bool pointer = a.kind != ArgKind::ByValue;
+    if (pointer && (a.size != 8 || a.offset % 8 != 0)) return "a pointer slot of the wrong size";
+    if (a.offset < end) return "argument slots out of order or overlapping";
+    end = uint64_t{a.offset} + a.size;
+  }
+  if (k.argBufferSize != (end + 7) / 8 * 8) return "an argument buffer of the wrong size";
+  return nullptr;
+}
 
 }  // namespace
 
@@ -171,23 +195,84 @@ bool readNativeBinary(std::span<const uint8_t> bytes, NativeImage& out, std::str
       if (!validSubgroupSize(k.subgroupSize) ||
           (k.requiredSubgroupSize != 0 && k.requiredSubgroupSize != k.subgroupSize))
         return fail("bad sub-group size");
+      if (const char* problem = kernelTableProblem(k, code.kernelSymbols[i])) return fail(problem);
     }
     if (!r.count(n, 12)) return fail("truncated globals");
     for (uint32_t i = 0; i < n; ++i) {
       std::string name;
       uint64_t size = 0;
       if (!r.bytes(name) || !r.get(size)) return fail("truncated global");
+      if (name.empty() || code.globals.count(name))
+        return fail("a global without a name, or twice");
       code.globals[name] = {nullptr, size};
     }
     if (!r.count(n, 4)) return fail("truncated functions");
     for (uint32_t i = 0; i < n; ++i) {
       std::string name;
       if (!r.bytes(name)) return fail("truncated function");
+      if (name.empty() || code.functions.count(name))
+        return fail("a function without a name, or twice");
       code.functions[name] = {nullptr, 0};
     }
     if (!r.bytes(code.object) || code.object.empty()) return fail("no object code");
   }
   if (!r.done()) return fail("trailing bytes");
+  std::set<std::string> names;
+  for (const auto& code : out.units)
+    for (const auto& k : code.kernels)
+      if (!names.insert(k.name).second) return fail("a kernel twice");
+  return true;
+}
+
+}  // namespace tessera::compiler
+
+namespace tessera::compiler {
+
+bool matchesReflection(const backends::cpu::CompiledModule& unit,
+                       const std::vector<spirv::KernelInfo>& kernels, std::string& error) {
+  using Compiled = backends::cpu::ArgKind;
+  using Reflected = spirv::ArgKind;
+  // The slot jit/workgroup_function.cpp gives each kind of SPIR-V argument (a generic pointer is
+  // passed as a global one).
+  auto expected = [](Reflected kind) -> std::optional<Compiled> {
+    switch (kind) {
+      case Reflected::GlobalPointer:
+      case Reflected::GenericPointer:
+        return Compiled::GlobalPointer;
+      case Reflected::ConstantPointer:
+        return Compiled::ConstantPointer;
+      case Reflected::LocalPointer:
+        return Compiled::LocalPointer;
+      case Reflected::ByValue:
+        return Compiled::ByValue;
+      case Reflected::Sampler:
+        return Compiled::Sampler;
+      case Reflected::Image:
+        return Compiled::Image;
+      case Reflected::Unsupported:
+        break;
+    }
+    return std::nullopt;
+  };
+  for (const backends::cpu::CompiledKernel& k : unit.kernels) {
+    auto info = std::find_if(kernels.begin(), kernels.end(),
+                             [&](const spirv::KernelInfo& i) { return i.name == k.name; });
+    if (info == kernels.end()) {
+      error = "kernel " + k.name + " is not in the binary's SPIR-V";
+      return false;
+    }
+    bool same = info->args.size() == k.args.size();
+    for (size_t i = 0; same && i < k.args.size(); ++i) {
+      const spirv::KernelArg& a = info->args[i];
+      std::optional<Compiled> kind = expected(a.kind);
+      same = (!kind || *kind == k.args[i].kind) &&
+             (a.kind != Reflected::ByValue || a.size == 0 || a.size == k.args[i].size);
+    }
+    if (!same) {
+      error = "kernel " + k.name + "'s arguments are not those of its SPIR-V";
+      return false;
+    }
+  }
   return true;
 }
 

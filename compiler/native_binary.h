@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "backends/cpu/jit/compiled_module.h"
+#include "spirv/reflect.h"
 #include "spirv/specialize.h"
 
 namespace tessera::compiler {
@@ -34,7 +35,15 @@ struct NativeImage {
 };
 
 std::vector<uint8_t> writeNativeBinary(const NativeImage& image);
-// False with `error` for a binary that is truncated, corrupt or of another format version.
+// False with `error` for a binary that is truncated, corrupt or of another format version, or
+// whose tables are not what the JIT writes (every argument slot inside the argument buffer, ...).
 bool readNativeBinary(std::span<const uint8_t> bytes, NativeImage& out, std::string& error);
+
+// False with `error` when a kernel of `unit` is not a kernel of `kernels` (the binary's SPIR-V,
+// reflected) with the same arguments: as many, of the kind the SPIR-V gives each, a value of the
+// size it gives. The layers above read a kernel's arguments from the SPIR-V and its slots from the
+// table, by the same index.
+bool matchesReflection(const backends::cpu::CompiledModule& unit,
+                       const std::vector<spirv::KernelInfo>& kernels, std::string& error);
 
 }  // namespace tessera::compiler

@@ -25,12 +25,37 @@ std::string staticLocalTooLarge(const compiler::ModuleCode& code, const Device& 
   return {};
 }
 
+// The first kernel of `program` whose arguments take more than the device reports
+// (ze_device_module_properties_t::maxArgumentsSize, OpenCL's CL_DEVICE_MAX_PARAMETER_SIZE: "Max
+// size in bytes of all arguments that can be passed to a kernel"): a build-log line naming it, or
+// empty. Counted as OpenCL C's sizeof of each argument (a value's size, a pointer's, an image's or
+// a sampler's 8 bytes), from the SPIR-V, so a kernel compiled only when first needed is refused at
+// the module's creation too.
+std::string argumentsTooLarge(const compiler::Program& program) {
+  for (const spirv::KernelInfo& k : program.info.kernels) {
+    uint64_t bytes = 0;
+    for (const spirv::KernelArg& a : k.args)
+      bytes += a.kind == spirv::ArgKind::ByValue ? a.size : sizeof(void*);
+    if (bytes > limits::kMaxArgumentsSize)
+      return "kernel " + k.name + " takes " + std::to_string(bytes) +
+             " bytes of arguments; the device takes at most " +
+             std::to_string(limits::kMaxArgumentsSize) + " (maxArgumentsSize)\n";
+  }
+  return {};
+}
+
 }  // namespace
 
 ze_result_t Module::create(Context& context, Device& device, const ze_module_desc_t& desc,
                            Module*& out, std::string& log) {
   ze_result_t r = build(context, device, desc, out, log);
   if (r != ZE_RESULT_SUCCESS || !out) return r;
+  if (std::string why = argumentsTooLarge(*out->program_); !why.empty()) {
+    out->release();
+    out = nullptr;
+    log += why;
+    return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+  }
   // A kernel no work-group of the device can run is a build error with a clear line, as the
   // reference driver answers MODULE_BUILD_FAILURE when a kernel's shared local memory is larger
   // than the device's (each kernel counts only the variables it reaches; launches check the

@@ -1,6 +1,7 @@
 // tessera-clc: the compiler process. Tessera starts it (client.cpp) with a stream socket as file
 // descriptor 3 and sends it requests until it closes the socket: OpenCL C to compile to SPIR-V
-// (clang, then SPIRV-LLVM-Translator), SPIR-V to translate to LLVM IR (returned as bitcode). They
+// (clang, then SPIRV-LLVM-Translator), SPIR-V to translate to LLVM IR (returned as bitcode), a
+// native binary's object code to load on trial (backends/cpu/jit/object_check.h). They
 // run here rather than in the application because the installed translator ends its process with
 // exit() on LLVM IR it cannot express (e.g. a zero-length array), asserts on SPIR-V it does not
 // expect, and LLVM has fatal errors of its own: here they end only this process, after a reply
@@ -16,6 +17,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "backends/cpu/jit/object_check.h"
 #include "spirv/clc/wire.h"
 #include "spirv/opencl_c_inprocess.h"
 #include "spirv/translate_inprocess.h"
@@ -68,6 +70,18 @@ tessera::spirv::clc::Reply translate(const tessera::spirv::clc::Request& request
   return reply;
 }
 
+// A JIT of this process loads the object and looks up every symbol: what LLVM's object linker
+// does on these bytes in the application (a fatal error, a crash while parsing) happens here.
+tessera::spirv::clc::Reply loadObject(const tessera::spirv::clc::Request& request) {
+  tessera::spirv::clc::Reply reply;
+  tessera::backends::cpu::CompiledModule unit;
+  unit.object.assign(request.object.begin(), request.object.end());
+  unit.kernelSymbols = request.symbols;
+  unit.kernels.resize(request.symbols.size());
+  reply.ok = tessera::backends::cpu::loadObjectForCheck(unit, reply.log);
+  return reply;
+}
+
 void onFatalError(void*, const char* reason, bool) {
   replyEnding(std::string("error: LLVM fatal error: ") + reason + "\n");
   _exit(70);
@@ -85,9 +99,10 @@ int main() {
   while (tessera::spirv::clc::receiveRequest(kSocket, request)) {
     translatorMessages.str("");
     compiling = true;
-    tessera::spirv::clc::Reply reply =
-        request.kind == tessera::spirv::clc::Kind::TranslateSpirv ? translate(request)
-                                                                   : compile(request);
+    using tessera::spirv::clc::Kind;
+    tessera::spirv::clc::Reply reply = request.kind == Kind::TranslateSpirv ? translate(request)
+                                       : request.kind == Kind::LoadObject   ? loadObject(request)
+                                                                            : compile(request);
     compiling = false;
     if (!tessera::spirv::clc::sendReply(kSocket, reply)) break;
   }

@@ -128,6 +128,9 @@ bool sendRequest(int fd, const Request& request, Deadline deadline) {
     w.u32(a.specId);
     w.bytes(&a.value, sizeof a.value);
   }
+  w.string(request.object);
+  w.u32(uint32_t(request.symbols.size()));
+  for (const std::string& name : request.symbols) w.string(name);
   return w.send(fd, deadline);
 }
 
@@ -136,7 +139,8 @@ bool receiveRequest(int fd, Request& request) {
   uint32_t magic = 0, kind = 0, headers = 0, includes = 0, specs = 0;
   std::string words;
   if (!r.receive(fd) || !r.u32(magic) || magic != kRequestMagic || !r.u32(kind) ||
-      (kind != uint32_t(Kind::CompileOpenCLC) && kind != uint32_t(Kind::TranslateSpirv)) ||
+      (kind != uint32_t(Kind::CompileOpenCLC) && kind != uint32_t(Kind::TranslateSpirv) &&
+       kind != uint32_t(Kind::LoadObject)) ||
       !r.string(request.source) || !r.string(request.options) || !r.u32(headers)) {
     return false;
   }
@@ -157,6 +161,14 @@ bool receiveRequest(int fd, Request& request) {
     SpecAssignment a;
     if (!r.u32(a.specId) || !r.bytes(&a.value, sizeof a.value)) return false;
     request.specConstants.push_back(a);
+  }
+  uint32_t symbols = 0;
+  if (!r.string(request.object) || !r.u32(symbols)) return false;
+  request.symbols.clear();
+  for (uint32_t i = 0; i < symbols; ++i) {
+    std::string name;
+    if (!r.string(name)) return false;
+    request.symbols.push_back(std::move(name));
   }
   return r.done();
 }

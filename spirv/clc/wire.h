@@ -1,5 +1,6 @@
 // The messages between Tessera and its compiler process (tessera-clc, clc/main.cpp): a request
-// (OpenCL C to compile, or SPIR-V to translate into LLVM IR) answered by one reply, each a
+// (OpenCL C to compile, SPIR-V to translate into LLVM IR, or a native binary's object code to load
+// on trial) answered by one reply, each a
 // length-prefixed frame on a stream socket. Blocking calls; false on end of stream, a broken peer
 // or a malformed frame.
 #pragma once
@@ -17,6 +18,9 @@ namespace tessera::spirv::clc {
 enum class Kind : uint32_t {
   CompileOpenCLC = 1,  // source, options, headers -> SPIR-V words
   TranslateSpirv = 2,  // SPIR-V words, specialization constants -> LLVM bitcode
+  // object code, symbols -> ok when a JIT loads it and finds every symbol (compiler/, the check
+  // of backends/cpu/jit/object_check.h that a native binary's object cannot end the application)
+  LoadObject = 3,
 };
 
 struct Request {
@@ -27,6 +31,8 @@ struct Request {
   IncludeRule includes = IncludeRule::Preprocessor;  // CompileOpenCLC
   std::vector<uint32_t> spirv;
   std::vector<SpecAssignment> specConstants;
+  std::string object;                // LoadObject: the relocatable object
+  std::vector<std::string> symbols;  // LoadObject: the names it must define
 };
 
 struct Reply {

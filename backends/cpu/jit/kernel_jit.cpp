@@ -5,6 +5,7 @@
 #include "backends/cpu/jit/builtin_runtime.h"
 #include "backends/cpu/jit/host_symbols.h"
 #include "backends/cpu/jit/image_runtime.h"
+#include "backends/cpu/jit/object_check.h"
 
 #include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/JITEventListener.h>
@@ -14,6 +15,8 @@
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/SectionMemoryManager.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -157,6 +160,14 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(std::unique_ptr<llvm::L
   // lock, the object in a JITDylib of its own (kernel names of different modules do not collide)
   // and the addresses of what the host reaches.
   state.emit = [&](jit::PipelineState& s) {
+    // Each kernel's table beside its code (object_check.h): a native binary's table is compared
+    // with it when loaded.
+    for (size_t i = 0; i < result->kernelSymbols.size(); ++i) {
+      const std::vector<uint32_t> record = abiRecord(result->kernels[i]);
+      auto* init = llvm::ConstantDataArray::get(s.module.getContext(), record);
+      new llvm::GlobalVariable(s.module, init->getType(), true, llvm::GlobalValue::ExternalLinkage,
+                               init, abiRecordSymbol(result->kernelSymbols[i]));
+    }
     llvm::SmallVector<char, 0> object;
     {
       llvm::raw_svector_ostream os(object);
@@ -226,12 +237,36 @@ std::string KernelJit::describePipeline() {
 std::shared_ptr<const CompiledModule> KernelJit::load(const CompiledModule& module,
                                                       std::string* error) {
   std::lock_guard<std::mutex> lock(mutex_);
+  llvm::orc::JITDylib* dylib = nullptr;
+  return loadLocked(module, error, dylib);
+}
+
+bool KernelJit::loadOnTrial(const CompiledModule& module, std::string* error) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  llvm::orc::JITDylib* dylib = nullptr;
+  bool ok = loadLocked(module, error, dylib) != nullptr;
+  if (dylib) {
+    if (auto e = jit_->getExecutionSession().removeJITDylib(*dylib)) {
+      if (ok)
+        *error = llvm::toString(std::move(e));
+      else
+        llvm::consumeError(std::move(e));
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+std::shared_ptr<const CompiledModule> KernelJit::loadLocked(const CompiledModule& module,
+                                                            std::string* error,
+                                                            llvm::orc::JITDylib*& made) {
   auto result = std::make_shared<CompiledModule>(module);
   auto dylib = newDylib(*jit_, "module" + std::to_string(dylibs_++));
   if (!dylib) {
     *error = llvm::toString(dylib.takeError());
     return nullptr;
   }
+  made = &*dylib;
   llvm::StringRef bytes(module.object.data(), module.object.size());
   if (auto e = jit_->addObjectFile(*dylib, llvm::MemoryBuffer::getMemBufferCopy(bytes))) {
     *error = llvm::toString(std::move(e));

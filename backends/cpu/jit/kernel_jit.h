@@ -25,6 +25,7 @@ class TargetMachine;
 namespace orc {
 class LLJIT;
 class JITTargetMachineBuilder;
+class JITDylib;
 }
 }  // namespace llvm
 
@@ -76,6 +77,9 @@ class KernelJit {
   // every address is looked up in the loaded object. Nothing is compiled. Null (and `error`)
   // when the object does not load or lacks a symbol.
   std::shared_ptr<const CompiledModule> load(const CompiledModule& module, std::string* error);
+  // The same load, then the module is removed again: whether `module` loads, for the compiler
+  // process that tries native binaries' objects (object_check.h) and must not keep them.
+  bool loadOnTrial(const CompiledModule& module, std::string* error);
   uint64_t compileCount() const { return compiles_.load(); }
   std::string hostCpu() const { return cpu_; }
   std::string hostFeatures() const { return features_; }
@@ -84,6 +88,9 @@ class KernelJit {
 
  private:
   KernelJit() = default;
+  // load()'s work under the lock; `made` is the JITDylib it created (null if none).
+  std::shared_ptr<const CompiledModule> loadLocked(const CompiledModule& module, std::string* error,
+                                                   llvm::orc::JITDylib*& made);
   std::mutex mutex_;
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   // Makes each compile's TargetMachine (for the IR passes and code generation): a TargetMachine

@@ -18,9 +18,15 @@
 #include <string>
 #include <vector>
 
+#include <elf.h>
+
+#include <cstring>
+
+#include "backends/cpu/jit/object_check.h"
 #include "compiler/cache_key.h"
 #include "compiler/compiler.h"
 #include "compiler/settings.h"
+#include "spirv/clc/client.h"
 
 using namespace tessera::compiler;
 namespace fs = std::filesystem;
@@ -245,6 +251,59 @@ TEST_CASE("Given a native binary from the compiler, then load gives the program 
   Compiler::Result corrupt = c.load(binary);
   CHECK_FALSE(corrupt.ok());
   CHECK(corrupt.log.find("not a Tessera native binary") != std::string::npos);
+}
+
+// The two guards of object_check.h on an object whose relocation type LLVM's object linker does
+// not implement (report_fatal_error, "Relocation type not implemented yet!", had ended
+// applications, issue 28): the structure check refuses it here, and the trial load in the compiler
+// process ends that process, not this one, and the request fails with the reason.
+TEST_CASE(
+    "Given an object with a relocation type the JIT's linker aborts on, then the structure "
+    "check refuses it and its trial load fails in the compiler process, not this one",
+    "[compiler][native]") {
+  Compiler c(settingsFor());
+  Compiler::Result r = build(c, "native_fuzz");
+  const ModuleCode& built = r.code->parts.empty() ? *r.code : *r.code->parts.at(0);
+  ModuleCode unit = built;
+  auto trial = [&](const ModuleCode& u) {
+    tessera::spirv::clc::Request request;
+    request.kind = tessera::spirv::clc::Kind::LoadObject;
+    request.object.assign(u.object.begin(), u.object.end());
+    request.symbols = u.kernelSymbols;
+    for (const auto& [name, g] : u.globals) request.symbols.push_back(name);
+    return tessera::spirv::clc::run(request, c.settings().process);
+  };
+  std::string error;
+  CHECK(tessera::backends::cpu::checkObjectStructure(unit, error));
+  INFO(error);
+  tessera::spirv::clc::Reply intact = trial(unit);
+  INFO(intact.log);
+  CHECK(intact.ok);
+  // The first relocation of code (a section loaded into memory): type 127, which x86-64 lacks.
+  Elf64_Ehdr eh;
+  REQUIRE(unit.object.size() >= sizeof eh);
+  std::memcpy(&eh, unit.object.data(), sizeof eh);
+  bool changed = false;
+  for (size_t i = 0; i < eh.e_shnum && !changed; ++i) {
+    Elf64_Shdr rela, target;
+    std::memcpy(&rela, unit.object.data() + eh.e_shoff + i * sizeof rela, sizeof rela);
+    if (rela.sh_type != SHT_RELA || rela.sh_size == 0) continue;
+    std::memcpy(&target, unit.object.data() + eh.e_shoff + rela.sh_info * sizeof target,
+                sizeof target);
+    if (!(target.sh_flags & SHF_ALLOC)) continue;
+    const uint32_t type = 127;
+    std::memcpy(unit.object.data() + rela.sh_offset + offsetof(Elf64_Rela, r_info), &type, 4);
+    changed = true;
+  }
+  REQUIRE(changed);
+  CHECK_FALSE(tessera::backends::cpu::checkObjectStructure(unit, error));
+  CHECK(error.find("relocation type 127") != std::string::npos);
+  tessera::spirv::clc::Reply refused = trial(unit);
+  INFO(refused.log);
+  CHECK_FALSE(refused.ok);
+  CHECK(refused.log.find("Relocation type not implemented") != std::string::npos);
+  // And the compiler process after it (a new one) still loads the intact object.
+  CHECK(trial(built).ok);
 }
 
 TEST_CASE("Given refused input, then build fails with the reason in the log", "[compiler]") {
