@@ -96,6 +96,31 @@ __kernel void guarded_low_lanes3(__global const uchar* in, __global uchar* out, 
   }
 }
 
+// OpenCV's filter2D (filter2D.cl, also cv::Laplacian): after a barrier each work-item but the
+// first reads its left neighbour's slot of local memory. With a constant offset InstCombine writes
+// the index (int)lid - k, which the guard proves not negative, as (lid + 2^32 - k) & 0xffffffff:
+// not negative as 64 bits, but 2^32 - k for the lanes below k, 16 GiB past the array.
+__kernel void guarded_left_neighbour(__global float* out) {
+  __local float l[128];
+  int lid = get_local_id(0);
+  float total = 0;
+  l[lid] = lid;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid >= 1) total += l[lid - 1];
+  out[get_global_id(1) * get_local_size(0) + lid] = total;
+}
+
+// The same three lanes back, in a block of its own after the barrier.
+__kernel void guarded_left_neighbour3(__global float* out) {
+  __local float l[128];
+  int lid = get_local_id(0);
+  float total = 0;
+  l[lid] = lid;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid >= 3) total += l[lid - 3];
+  out[get_global_id(1) * get_local_size(0) + lid] = total;
+}
+
 // An unsigned range check, `(uint)(lid - lo) < len`, around a loop whose trip count varies (so
 // the branch is checked at run time, not masked): the lanes below lo wrap around, so the first and
 // the last lane may agree while the lanes between do not.

@@ -63,7 +63,8 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
           // zext(trunc x) as a mask of the low 32 bits or more (the assumption above); a narrower
           // mask is a remainder by a power of two.
           if (cb && cb->getValue().countTrailingOnes() >= 32 && cb->getValue().isMask()) {
-            if (!exact_ || nonNegative(a, depth + 1)) r = of(a, depth + 1);
+            if (!exact_ || nonNegative(a, cb->getValue().countTrailingOnes(), depth + 1))
+              r = of(a, depth + 1);
           }
           else if (cb && cb->getValue().isMask())
             r = withinMultiples(a, uint64_t{1} << cb->getValue().countTrailingOnes(), true, false,
@@ -97,7 +98,8 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
               cb->getZExtValue() + 32 <= bo->getType()->getIntegerBitWidth()) {
             // A logical pair is a zero-extension (see the class's comment on exact answers).
             if (!exact_ || bo->getOpcode() == llvm::Instruction::AShr ||
-                nonNegative(shl->getOperand(0), depth + 1))
+                nonNegative(shl->getOperand(0),
+                            bo->getType()->getIntegerBitWidth() - cb->getZExtValue(), depth + 1))
               r = of(shl->getOperand(0), depth + 1);
           }
           else if (cb && cb->getZExtValue() < 31)
@@ -117,7 +119,7 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
     switch (c->getOpcode()) {
       case llvm::Instruction::ZExt:
         // An exact answer needs the operand on one side of the wrap-around in every lane.
-        if (exact_ && !nonNegative(c->getOperand(0), depth + 1)) break;
+        if (exact_ && !nonNegative(c->getOperand(0), 0, depth + 1)) break;
         [[fallthrough]];
       case llvm::Instruction::SExt:
       case llvm::Instruction::Trunc:
@@ -165,7 +167,7 @@ std::optional<int64_t> LaneStrides::withinMultiples(llvm::Value* x, uint64_t m, 
   // stay between the same two multiples of m.
   uint64_t align = std::min(laneZeroAlign(x, depth), m & (~m + 1));
   if (static_cast<uint64_t>(*s) * (vf_ - 1) >= align) return std::nullopt;
-  if (isSigned && !nonNegative(x, depth)) return std::nullopt;
+  if (isSigned && !nonNegative(x, 0, depth)) return std::nullopt;
   return remainder ? *s : 0;
 }
 
@@ -212,42 +214,55 @@ uint64_t LaneStrides::laneZeroAlign(llvm::Value* v, int depth) {
   }
 }
 
-bool LaneStrides::nonNegative(llvm::Value* v, int depth) {
+// Whether v's low `bits` bits, read as a signed number, are not negative in any lane (bits 0: all of
+// v's): what a zero-extension or a mask of those bits needs to keep the lanes on one side of the
+// wrap-around. `add i64 %lid, 4294967295` (lid - 1 as the optimizer writes it before masking the
+// low 32 bits) is not negative as 64 bits, but its low 32 bits are -1 in lane 0.
+bool LaneStrides::nonNegative(llvm::Value* v, unsigned bits, int depth) {
+  const unsigned width = v->getType()->isIntegerTy() ? v->getType()->getIntegerBitWidth() : 0;
+  if (bits == 0 || bits > width) bits = width;
+  const bool whole = bits == width;
   if (auto* arg = llvm::dyn_cast<llvm::Argument>(v))
     // The ids, sizes, counts, offsets and the work dimension (RegionParam up to kWorkDim).
     return arg->getArgNo() >= first_ + kLocalIdX && arg->getArgNo() <= first_ + kWorkDim;
   auto known = [&] {
-    return v->getType()->isIntegerTy() && llvm::computeKnownBits(v, dl_).isNonNegative();
+    return width != 0 && llvm::computeKnownBits(v, dl_).Zero[bits - 1];
   };
   auto* i = llvm::dyn_cast<llvm::Instruction>(v);
   if (i == nullptr || depth > 32 || !spend()) return known();
-  auto op = [&](unsigned k) { return nonNegative(i->getOperand(k), depth + 1); };
+  auto op = [&](unsigned k, unsigned at) { return nonNegative(i->getOperand(k), at, depth + 1); };
+  auto srcBits = [&] { return i->getOperand(0)->getType()->getIntegerBitWidth(); };
   switch (i->getOpcode()) {
     case llvm::Instruction::Add:
     case llvm::Instruction::Mul:
     case llvm::Instruction::Shl:
     case llvm::Instruction::Or:
+      return op(0, bits) && op(1, bits);
     case llvm::Instruction::UDiv:
     case llvm::Instruction::URem:
     case llvm::Instruction::SDiv:
     case llvm::Instruction::SRem:
-      return op(0) && op(1);
+      // Low bits of a quotient or remainder depend on the high bits of the operands.
+      return whole ? op(0, bits) && op(1, bits) : known();
     case llvm::Instruction::And:
-      return op(0) || op(1);
+      return op(0, bits) || op(1, bits);
     case llvm::Instruction::LShr:
+      if (!whole) return known();
       if (auto* k = llvm::dyn_cast<llvm::ConstantInt>(i->getOperand(1)); k && !k->isZero())
         return true;
-      return op(0);
+      return op(0, bits);
     case llvm::Instruction::AShr:
-      return op(0);
+      return whole ? op(0, bits) : known();
     case llvm::Instruction::ZExt:
-      return true;
+      // Bits above the operand's are zero; at or below its width they are the operand's.
+      return bits > srcBits() || op(0, bits);
     case llvm::Instruction::SExt:
+      return op(0, std::min(bits, srcBits()));
     case llvm::Instruction::Trunc:
     case llvm::Instruction::Freeze:
-      return op(0);
+      return op(0, bits);
     case llvm::Instruction::Select:
-      return op(1) && op(2);
+      return op(1, bits) && op(2, bits);
     default:
       return known();
   }

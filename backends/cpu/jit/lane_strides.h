@@ -37,7 +37,10 @@ namespace tessera::backends::cpu::jit {
 // holds for every lane, what a comparison of all lanes (Widener::endLanes) and the base address of
 // an access masked by a guard need: there an extension of 32 bits keeps the stride only when its
 // operand is not negative in any lane (ids, sizes and what adds and multiplies them), so that no
-// two lanes lie on both sides of the wrap-around.
+// two lanes lie on both sides of the wrap-around; a mask of the low k bits (or a logical shift
+// pair keeping them) needs those k bits not negative, judged in k bits: `(lid + 0xffffffff) &
+// 0xffffffff`, lid - 1 as InstCombine writes it, is not negative as 64 bits but is -1 in 32 bits
+// for lane 0 (OpenCV's filter2D read l[lid - 1] under lid >= 1 from lane 0's address, 16 GiB off).
 class LaneStrides {
  public:
   // `varying`: the region's varying values (widen.cpp's classification), complete before the
@@ -50,7 +53,7 @@ class LaneStrides {
   // Difference between consecutive lanes (in the value's units; bytes for pointers), if known.
   std::optional<int64_t> of(llvm::Value* v) { return of(v, 0); }
   // Whether v is not negative in any lane (under the no-wrap assumption above).
-  bool nonNegative(llvm::Value* v) { return nonNegative(v, 0); }
+  bool nonNegative(llvm::Value* v) { return nonNegative(v, 0, 0); }
 
  private:
   std::optional<int64_t> of(llvm::Value* v, int depth);
@@ -61,7 +64,8 @@ class LaneStrides {
                                          int depth);
   // A power of two that divides lane 0's value (1 when nothing more is known).
   uint64_t laneZeroAlign(llvm::Value* v, int depth);
-  bool nonNegative(llvm::Value* v, int depth);
+  // v's low `bits` bits (0: all) as a signed number, not negative in any lane.
+  bool nonNegative(llvm::Value* v, unsigned bits, int depth);
 
   llvm::Function& f_;
   unsigned first_;

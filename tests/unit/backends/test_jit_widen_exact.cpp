@@ -322,6 +322,34 @@ TEST_CASE("Given a block that the low lanes skip, when their addresses lie far p
   }
 }
 
+TEST_CASE("Given a guarded read of a left neighbour in local memory, when the index is masked to "
+          "32 bits, then the widened load starts from an active lane's address",
+          "[jit][widen][exact]") {
+  // OpenCV 4.6's filter2D lost its context here: the masked load took lane 0's address, whose
+  // index (lid + 0xffffffff) & 0xffffffff is 2^32 - 1, taken for exact because the sum is not
+  // negative as 64 bits (lane_strides.h: a 32-bit mask needs the low 32 bits not negative).
+  for (uint32_t back : {1u, 3u}) {
+    std::vector<uint8_t> scalar;
+    for (int width : kWidths) {
+      INFO("lid - " << back << ", width " << width);
+      const CompiledKernel& k =
+          exactKernel(back == 1 ? "guarded_left_neighbour" : "guarded_left_neighbour3", width);
+      if (width) CHECK(k.widen.activeBases >= 1);  // the masked load of l[lid - back]
+      const uint32_t size = 128, rows = 4;
+      Guarded out(4 * size * rows);
+      for (uint32_t i = 0; i < size * rows; ++i) out.as<float>()[i] = -1.0f;
+      ArgBuffer args(k);
+      args.set(0, out.data());
+      launch(k, args.data(), dims2(1, rows, size, 1), pool());
+      for (uint32_t y = 0; y < rows; ++y)
+        for (uint32_t x = 0; x < size; ++x)
+          REQUIRE(out.as<float>()[y * size + x] == (x >= back ? float(x - back) : 0.0f));
+      if (width == 0) scalar = out.bytes();
+      REQUIRE(out.bytes() == scalar);
+    }
+  }
+}
+
 TEST_CASE("Given an unsigned range check on ids that wrap around, when the branch is checked at "
           "run time, then lanes between a first and last that agree are not taken for agreeing",
           "[jit][widen][exact]") {
