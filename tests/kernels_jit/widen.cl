@@ -296,3 +296,16 @@ __kernel void tile_ids(__global const float* in, __global float* out,
   int neg = (int)get_local_id(0) - 8;
   out[64 + g + tid] = in[g + 8 + neg % 8 + (tid >> 3) * 8];
 }
+
+// The widening's cost model (workgroup_function.cpp, worthWidening): straight-line code on
+// consecutive elements is left to LLVM's loop vectorizer; neighbours at clamped indices (not
+// consecutive between work-items) are widened.
+__kernel void straight(__global const float* in, __global float* out) {
+  size_t i = get_global_id(0);
+  out[i] = in[i] * 2.0f + 1.0f;
+}
+
+__kernel void clamped(__global const float* in, __global float* out, int n) {
+  int i = get_global_id(0);
+  out[i] = in[clamp(i - 1, 0, n - 1)] + 2.0f * in[i] + in[clamp(i + 1, 0, n - 1)];
+}

@@ -67,6 +67,7 @@ struct WidenStats {
   uint32_t cutPaths = 0;  // refused parts cut off: work-items going there run the region scalar
   uint32_t activeBases = 0;  // masked accesses started from the first active lane's address
   std::string refused;            // why the first refused region was refused
+  std::string decision;           // whether and why the first region was widened (the cost model)
 };
 
 // Sub-groups (issue 19; OpenCL's cl_khr_subgroups and SPIR-V's Subgroup scope). A kernel runs
