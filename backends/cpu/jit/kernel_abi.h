@@ -1,5 +1,5 @@
-// The contract between JIT-compiled kernels and the code that launches them. No LLVM here: the
-// launcher and everything above it include only this file.
+// The contract between JIT-compiled kernels and the code that launches them. No LLVM here, so the
+// launcher and the layers above that hold compiled kernels include it without LLVM's headers.
 //
 // A kernel becomes one work-group function (WorkGroupFn) that runs every work-item of one
 // work-group on the calling thread. Its inputs:
