@@ -15,7 +15,7 @@
 #include <llvm/IR/Module.h>
 
 #include "spirv/opencl_c.h"
-#include "spirv/translate.h"
+#include "spirv/clc/translate.h"
 
 using namespace tessera::spirv;
 
