@@ -869,3 +869,32 @@ TEST_CASE("Given the JIT's own plan, when a straight-line region branches per wo
 }
 
 }  // namespace tessera::backends::cpu::test
+
+namespace tessera::backends::cpu::test {
+
+TEST_CASE("Given tile_row_min, when a local tile is read at lx plus a loop's offset, then the "
+          "reads are consecutive loads, not gathers, and the minima match the host",
+          "[jit][widen]") {
+  for (int width : {1, 16}) {
+    const CompiledKernel& k = widened("tile_row_min", width);
+    INFO("width " << width);
+    // The one gather is the clamped global read of the tile's tail; the seven taps were six
+    // gathers more before lane_strides.h saw through the shifts.
+    CHECK(k.widen.gathers == 1);
+    const int w = 96, h = 4;
+    std::vector<uint8_t> in(w * h), out(w * h, 0);
+    for (int i = 0; i < w * h; ++i) in[i] = uint8_t((i * 37 + 11) % 251);
+    ArgBuffer args(k);
+    args.set(0, ptr(in)).set(1, ptr(out));
+    launch(k, args.data(), dims2(3, 2, 32, 2), pool());
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        uint8_t m = 255;
+        for (int dx = 0; dx < 7; ++dx) m = std::min(m, in[y * w + std::min(x + dx, w - 1)]);
+        INFO("x " << x << " y " << y);
+        REQUIRE(out[y * w + x] == m);
+      }
+  }
+}
+
+}  // namespace tessera::backends::cpu::test
