@@ -107,7 +107,7 @@ cl_int settleShape(LaunchShape& s, const Kernel& kernel, const Kernel::PerDevice
     // "local_work_size can also be a NULL value in which case the OpenCL implementation will
     // determine how to break the global work-items into appropriate work-group instances": the
     // driver's choice, by the rule zeKernelSuggestGroupSize follows
-    // (core/cmdlist/launch_policy.cpp): a required size, else divisors of the global sizes within
+    // (core/command/launch_policy.cpp): a required size, else divisors of the global sizes within
     // the kernel's cap.
     uint32_t local[3] = {1, 1, 1};
     if (ze_result_t r = suggestLocal(z, device, s.global, local); r != ZE_RESULT_SUCCESS)

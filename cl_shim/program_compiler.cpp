@@ -1,5 +1,6 @@
 // The OpenCL C front end of clBuildProgram / clCompileProgram for programs made from source: the
-// in-process compiler of spirv/ (clang as a library, then the SPIR-V translator).
+// compiler process of spirv/clc (tessera-clc: clang as a library, then the SPIR-V translator),
+// reached through spirv::compileOpenCLC.
 #include <cstring>
 
 #include "cl_shim/program.h"

@@ -18,7 +18,7 @@
 #include "compiler/kernel_module.h"
 #include "compiler/native_binary.h"
 #include "spirv/clc/client.h"
-#include "spirv/translate.h"
+#include "spirv/clc/translate.h"
 
 namespace tessera::compiler {
 namespace {
@@ -87,7 +87,7 @@ void bindToCode(llvm::Module& module, const ModuleCode& code,
   for (llvm::GlobalVariable* g : bound) bindToAddress(*g, storage.at(g->getName().str()));
 }
 
-// Translation of `importer` and `providers` (spirv/translate.h), the providers' IR linked into the
+// Translation of `importer` and `providers` (spirv/clc/translate.h), the providers' IR linked into the
 // importer's (only the definitions it needs), compiled. A provider with code lends its variables
 // in place: the functions linked from it and the importer's imported variables use the
 // provider's storage. Null with `error` on failure; `warnings` gets what translation rewrote in

@@ -3,7 +3,7 @@
 //   SPIR-V -> options parsed, reflected, specialization checked -> [a program that compiles by
 //             kernel: translated once, then each kernel when first needed, lazy_code.h]
 //          -> cache (memory, then disk)
-//          -> validated (+ repaired), legalized, guarded, translated (spirv/translate.h, in the
+//          -> validated (+ repaired), legalized, guarded, translated (spirv/clc/translate.h, in the
 //             compiler process) -> [linked with its providers' IR] -> JIT-compiled (backends/cpu/
 //             jit, the passes of jit_pipeline.h) -> native code, stored in the cache
 //

@@ -100,7 +100,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDriverGetExtensionFunctionAddress(ze_drive
   return *ppFunctionAddress ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
 }
 
-// ZE_tessera_trace (core/trace/trace.h).
+// ZE_tessera_trace (trace/trace.h).
 ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraTraceFlush(ze_driver_handle_t hDriver) {
   if (!Driver::fromHandle(hDriver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (tessera::trace::enabled()) tessera::trace::flush();

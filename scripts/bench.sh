@@ -2,7 +2,7 @@
 # The benchmark suite (issue 8): builds Release and runs the Level Zero part, the OpenCL part on
 # Tessera and on every other installed platform matching --platform (PoCL, when installed, side by
 # side in the same process, with ratios), OpenCL against Level Zero on Tessera (api_ratio_bench)
-# and the recording-replay benchmark. Prints medians with
+# the kernel patterns of issue 29 (cl_pattern_bench) and the recording-replay benchmark. Prints medians with
 # [p10, p90] and writes a Markdown report to <build>/bench-results/suite-<date>.md.
 #
 #   scripts/bench.sh [--build DIR] [--quick] [--platform NAME]...
@@ -59,6 +59,10 @@ echo "== OpenCL part"
 OCL_ICD_VENDORS="$work/icd" "$build/bin/cl_suite_bench" "${quick[@]}" "${platforms[@]}" \
   --markdown "$work/cl.md" | tee "$work/cl.txt"
 echo
+echo "== Kernel patterns (issue 29): every platform, Tessera's widening chosen, off and forced"
+OCL_ICD_VENDORS="$work/icd" "$build/bin/cl_pattern_bench" "${quick[@]}" "${platforms[@]}" \
+  --markdown "$work/patterns.md" | tee "$work/patterns.txt"
+echo
 echo "== OpenCL against Level Zero on Tessera (same kernels and sizes)"
 env OCL_ICD_VENDORS="$build/icd" LD_LIBRARY_PATH="$build/lib" ZE_ENABLE_ALT_DRIVERS=libze_tessera.so.1 \
   "$build/bin/api_ratio_bench" "${quick[@]}" | tee "$work/ratio.txt"
@@ -71,6 +75,10 @@ BENCH_SCALE=$scale OCL_ICD_VENDORS="$build/icd" "$build/bin/cl_recording_bench" 
   echo "## OpenCL part (cl_suite_bench)"
   echo
   cat "$work/cl.md"
+  echo
+  echo "## Kernel patterns (cl_pattern_bench)"
+  echo
+  cat "$work/patterns.md"
   echo
   echo "## Level Zero part (ze_suite_bench)"
   echo

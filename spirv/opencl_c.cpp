@@ -29,6 +29,7 @@
 
 #include "spirv/include_filesystem.h"
 #include "spirv/merge_types.h"
+#include "spirv/zero_length_arrays.h"
 #include "spirv/opencl_options.h"
 #include "spirv/validate.h"
 
@@ -375,6 +376,12 @@ std::vector<uint32_t> translateToSpirv(llvm::Module& module, std::string& log) {
   keepInlineDefinitions(module);
   orderBlocksByDominance(module);
   promoteHandleSlots(module);
+  // Zero-length arrays, which no SPIR-V version can declare, lowered with every offset kept
+  // (zero_length_arrays.h); what the lowering cannot carry goes to the translator as before, which
+  // names the type it refuses.
+  std::string unlowered;
+  if (!lowerZeroLengthArrays(module, unlowered))
+    log += "note: zero-length arrays left as written: " + unlowered + "\n";
   // SPIR-V 1.0, what OpenCL devices take, unless the module needs more: the translator writes the
   // lowest version its instructions allow, and asserts (aborts) on an instruction the maximum does
   // not allow. The sub-group builtins of cl_khr_subgroup_{ballot, non_uniform_vote, shuffle, ...}

@@ -1,5 +1,5 @@
 // Repairs of mistakes real producers make in SPIR-V that SPIRV-Tools then refuses, where what the
-// module means is clear and the repair cannot change it. translate.cpp asks for them only when a
+// module means is clear and the repair cannot change it. clc/translate.cpp asks for them only when a
 // module fails validation, and keeps a repair only when the repaired module validates; each repair
 // is a warning in the build log. (oneAPI level-zero-tests ship such modules: cooperative_kernel.spv,
 // cmdlist_verify.spv, 0kernels.spv; docs/conformance.md.)

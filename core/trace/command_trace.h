@@ -1,4 +1,4 @@
-// The trace's hooks in the command path (core/trace/trace.h): each is called only when
+// The trace's hooks in the command path (trace/trace.h): each is called only when
 // trace::enabled(), so the path pays one relaxed load when tracing is off.
 #pragma once
 

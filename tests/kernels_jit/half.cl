@@ -245,7 +245,7 @@ __kernel void memory(__global Mixed* m, Mixed byValue, half scale, __global half
   m[i].w = m[i].w * byValue.h;
 }
 
-// Half vector add (bench/cl_half_bench.cpp does the same through OpenCL).
+// Half vector add.
 __kernel void add(__global const half* a, __global const half* b, __global half* out) {
   size_t i = get_global_id(0);
   out[i] = a[i] + b[i];

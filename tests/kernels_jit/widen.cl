@@ -296,3 +296,31 @@ __kernel void tile_ids(__global const float* in, __global float* out,
   int neg = (int)get_local_id(0) - 8;
   out[64 + g + tid] = in[g + 8 + neg % 8 + (tid >> 3) * 8];
 }
+
+// The widening's cost model (workgroup_function.cpp, worthWidening): straight-line code on
+// consecutive elements is left to LLVM's loop vectorizer; neighbours at clamped indices (not
+// consecutive between work-items) are widened.
+__kernel void straight(__global const float* in, __global float* out) {
+  size_t i = get_global_id(0);
+  out[i] = in[i] * 2.0f + 1.0f;
+}
+
+__kernel void clamped(__global const float* in, __global float* out, int n) {
+  int i = get_global_id(0);
+  out[i] = in[clamp(i - 1, 0, n - 1)] + 2.0f * in[i] + in[clamp(i + 1, 0, n - 1)];
+}
+
+// A local tile read at lx + dx for a loop's dx: InstCombine writes the index as
+// ((lx << 32) + (dx << 32)) >> 32, which lane_strides.h must still see as consecutive (an
+// OpenCV-like erosion gathered every tap before).
+__kernel void tile_row_min(__global const uchar* in, __global uchar* out) {
+  __local uchar tile[2][40];
+  int lx = get_local_id(0), ly = get_local_id(1);
+  int gx = get_global_id(0), gy = get_global_id(1), w = get_global_size(0);
+  tile[ly][lx] = in[gy * w + gx];
+  if (lx < 7) tile[ly][lx + 32] = in[gy * w + min(gx + 32, w - 1)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uchar m = 255;
+  for (int dx = 0; dx < 7; ++dx) m = min(m, tile[ly][lx + dx]);
+  out[gy * w + gx] = m;
+}

@@ -226,7 +226,8 @@ bool dump(PipelineState& s) {
                  << ", checked branches " << w.checkedBranches << ", predicated branches "
                  << w.predicatedBranches << ", cut paths " << w.cutPaths << ", active bases "
                  << w.activeBases << "), prefetches "
-                 << k.prefetches << (w.refused.empty() ? "" : "; refused " + w.refused) << "\n";
+                 << k.prefetches << (w.decision.empty() ? "" : "; " + w.decision)
+                 << (w.refused.empty() ? "" : "; refused " + w.refused) << "\n";
   }
   s.module.print(llvm::errs(), nullptr);
   return true;

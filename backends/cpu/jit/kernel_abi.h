@@ -1,5 +1,5 @@
-// The contract between JIT-compiled kernels and the code that launches them. No LLVM here: the
-// launcher and everything above it include only this file.
+// The contract between JIT-compiled kernels and the code that launches them. No LLVM here, so the
+// launcher and the layers above that hold compiled kernels include it without LLVM's headers.
 //
 // A kernel becomes one work-group function (WorkGroupFn) that runs every work-item of one
 // work-group on the calling thread. Its inputs:
@@ -67,6 +67,7 @@ struct WidenStats {
   uint32_t cutPaths = 0;  // refused parts cut off: work-items going there run the region scalar
   uint32_t activeBases = 0;  // masked accesses started from the first active lane's address
   std::string refused;            // why the first refused region was refused
+  std::string decision;           // whether and why the first region was widened (the cost model)
 };
 
 // Sub-groups (issue 19; OpenCL's cl_khr_subgroups and SPIR-V's Subgroup scope). A kernel runs

@@ -91,15 +91,34 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
         case llvm::Instruction::LShr: {
           // sext/zext(trunc x) as InstCombine writes it, (x << k) >> k, keeping 32 bits or more
           // (the assumption above).
+          // Also with a uniform term added between the shifts, ((x << k) + u) >> k = x + (u >> k)
+          // (the low k bits of x << k are zero, so nothing carries): InstCombine's form of
+          // sext(trunc(x) + c), `tile[ly][lx + dx]` with a loop's dx.
+          llvm::Value* uniformTerm = nullptr;
           auto* shl = llvm::dyn_cast<llvm::BinaryOperator>(a);
+          if (shl && shl->getOpcode() == llvm::Instruction::Add) {
+            for (unsigned side = 0; side < 2; ++side) {
+              auto* inner = llvm::dyn_cast<llvm::BinaryOperator>(shl->getOperand(side));
+              if (inner && inner->getOpcode() == llvm::Instruction::Shl) {
+                auto u = of(shl->getOperand(1 - side), depth + 1);
+                if (u && *u == 0) {
+                  uniformTerm = shl->getOperand(1 - side);
+                  shl = inner;
+                  break;
+                }
+              }
+            }
+            if (uniformTerm == nullptr) shl = nullptr;
+          }
           auto* k = shl ? llvm::dyn_cast<llvm::ConstantInt>(shl->getOperand(1)) : nullptr;
           if (cb && k && shl->getOpcode() == llvm::Instruction::Shl &&
               k->getZExtValue() == cb->getZExtValue() &&
               cb->getZExtValue() + 32 <= bo->getType()->getIntegerBitWidth()) {
             // A logical pair is a zero-extension (see the class's comment on exact answers).
-            if (!exact_ || bo->getOpcode() == llvm::Instruction::AShr ||
-                nonNegative(shl->getOperand(0),
-                            bo->getType()->getIntegerBitWidth() - cb->getZExtValue(), depth + 1))
+            if (!exact_ || (bo->getOpcode() == llvm::Instruction::AShr && uniformTerm == nullptr) ||
+                (uniformTerm == nullptr &&
+                 nonNegative(shl->getOperand(0),
+                             bo->getType()->getIntegerBitWidth() - cb->getZExtValue(), depth + 1)))
               r = of(shl->getOperand(0), depth + 1);
           }
           else if (cb && cb->getZExtValue() < 31)

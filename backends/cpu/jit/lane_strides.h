@@ -1,7 +1,8 @@
 // The widening's stride analysis (widen.cpp): how a varying value differs between consecutive
 // lanes (work-items consecutive in x), when that is a known constant. The local id x and the local
 // linear id step by 1; add/sub/mul and shl by constants, or of operands without common bits, sign
-// and zero extensions, truncations, freeze, and-masks of 32 bits or more, and GEP scaling carry a
+// and zero extensions (also written as a shift pair, with or without a uniform term added between
+// the shifts), truncations, freeze, and-masks of 32 bits or more, and GEP scaling carry a
 // stride through; a loop phi keeps the stride its incoming values share (assumed for the back
 // edge, then checked: `i = gid; i += stride` stays consecutive). Uniform values have stride 0, and
 // so has arithmetic on operands of stride 0. Assumes 32-bit index arithmetic does not wrap

@@ -55,6 +55,27 @@ bool callsImageFunctions(const llvm::Function& f) {
   return false;
 }
 
+// What makes a widened straight-line region worth keeping over LLVM's loop vectorizer (the
+// widening's own findings, at the VF level): branches that differ between work-items, which that
+// vectorizer must if-convert and does not when they guard loads or stores (it cannot prove them
+// safe for every lane), and accesses that are not consecutive between work-items (clamped or
+// computed indices, strided rows), where it gives up or gathers less well. A 4096^2 5-point
+// stencil whose boundary is a branch ran 55.9 ms left to LLVM and 16.0 ms widened (PoCL 10.8), a
+// 3x3 median of clamped neighbours 164 and 120 (PoCL 108): bench/cl_pattern_bench, one loaded
+// run. Straight-line code on consecutive elements (a copy, Black-Scholes, a math mix) stays with
+// LLVM, whose vector libm calls beat the widening's per-lane ones.
+const char* worthWidening(const WidenStats& before, const WidenStats& after) {
+  if (after.predicatedBranches + after.checkedBranches + after.cutPaths >
+      before.predicatedBranches + before.checkedBranches + before.cutPaths)
+    return "branches that differ between work-items";
+  if (after.gathers + after.stridedLoads + after.scatters + after.vectorGathers +
+          after.vectorScatters >
+      before.gathers + before.stridedLoads + before.scatters + before.vectorGathers +
+          before.vectorScatters)
+    return "accesses not consecutive between work-items";
+  return nullptr;
+}
+
 bool isPrivateOrAtomic(llvm::Instruction& i) {
   if (i.isAtomic()) return true;
   llvm::Value* ptr = nullptr;
@@ -227,13 +248,23 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     std::vector<Level> levels;
     // A region without a loop of its own, in a kernel without barriers, is left to LLVM's loop
     // vectorizer, which vectorizes the work-item x loop around it as well and costs less JIT time
-    // than a widened copy (unless it computes on OpenCL vectors, which that vectorizer leaves, or
-    // accesses images).
+    // than a widened copy (unless it computes on OpenCL vectors, which that vectorizer leaves,
+    // accesses images, or where the widening finds what that vectorizer does badly:
+    // worthWidening). The decision and its reason are in WidenStats::decision (TESSERA_JIT_DUMP=1
+    // prints it).
     // Between barriers the widening does better (tiled SGEMM's unrolled tile product: 15-20%
     // faster widened in one loaded run).
     const bool loop = hasLoop(*region);
-    if (!widths.empty() && (widen.everyRegion || regions.functions.size() > 1 || loop ||
-                            hasVectorArithmetic(*region) || callsImageFunctions(*region))) {
+    const char* reason = widen.everyRegion                 ? "forced (TESSERA_WIDEN=n)"
+                         : regions.functions.size() > 1   ? "between barriers"
+                         : loop                           ? "a loop of its own"
+                         : hasVectorArithmetic(*region)   ? "OpenCL vector arithmetic"
+                         : callsImageFunctions(*region)   ? "image accesses"
+                                                          : nullptr;
+    // Otherwise the region is widened on trial and kept only when worthWidening says so.
+    const WidenStats before = info->widen;
+    const size_t widenedBefore = widened.size();
+    if (!widths.empty()) {
       std::vector<std::pair<unsigned, llvm::Value*>> regionLevels;
       if (loop && loopVF) regionLevels.push_back({loopVF, loopLevelEnd});
       for (size_t l = 0; l < widths.size(); ++l) regionLevels.push_back({widths[l], levelEnd[l]});
@@ -256,6 +287,18 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         levels.push_back(
             {regionLevels[l].first, regionLevels[l].second, fn, stats->checkedBranches != checked});
       }
+      const char* found = reason ? reason : worthWidening(before, info->widen);
+      if (reason == nullptr && found == nullptr && !levels.empty()) {
+        for (size_t i = widenedBefore; i < widened.size(); ++i) widened[i]->eraseFromParent();
+        widened.resize(widenedBefore);
+        levels.clear();
+        info->widen = before;
+      }
+      if (k == 0)
+        info->widen.decision =
+            found ? std::string("widened: ") + found
+                  : "left to LLVM's loop vectorizer (straight-line, consecutive accesses, no "
+                    "branch that differs between work-items)";
       if (!levels.empty()) ++info->widen.widenedRegions;
     }
     llvm::MDNode* group = tagAccesses(*region);

@@ -1,4 +1,4 @@
-// The on-disk module cache (compiler/disk_cache.h), observed from outside: each step runs a
+// The on-disk module cache (support/disk_cache.h), observed from outside: each step runs a
 // child process (this executable, a hidden test case) that builds the vector add from SPIR-V with
 // TESSERA_CACHE_DIR at a fresh folder and TESSERA_CACHE_DEBUG=1, runs it and checks the result.
 // The child's stderr says whether the entry was a hit (nothing compiled), a miss or corrupt, and

@@ -834,3 +834,67 @@ entry:
 }
 
 }  // namespace tessera::backends::cpu::test
+
+namespace tessera::backends::cpu::test {
+
+// The cost model for regions without a loop in kernels without barriers: widened only when the
+// widening finds what LLVM's loop vectorizer does badly (workgroup_function.cpp, worthWidening),
+// and the decision says why.
+TEST_CASE("Given the JIT's own plan, when a straight-line region branches per work-item or reads "
+          "clamped neighbours, then it is widened, and plain consecutive code is not",
+          "[jit][widen]") {
+  const CompiledKernel& plain = widened("straight", 1);
+  CHECK(plain.widen.widenedRegions == 0);
+  CHECK(plain.widen.decision.find("left to LLVM's loop vectorizer") != std::string::npos);
+  const CompiledKernel& branchy = widened("guarded", 1);
+  CHECK(branchy.widen.widenedRegions == 1);
+  CHECK(branchy.widen.decision == "widened: branches that differ between work-items");
+  const CompiledKernel& k = widened("clamped", 1);
+  CHECK(k.widen.widenedRegions == 1);
+  CHECK(k.widen.decision == "widened: accesses not consecutive between work-items");
+  // Forced widths say so.
+  CHECK(widened("straight", 8).widen.decision == "widened: forced (TESSERA_WIDEN=n)");
+  for (uint32_t local : {64u, 37u}) {
+    const int n = int(local * 3);
+    std::vector<float> in(n), out(n, -1);
+    for (int i = 0; i < n; ++i) in[i] = float(i % 11) - 4;
+    ArgBuffer args(k);
+    args.set(0, ptr(in)).set(1, ptr(out)).set(2, n);
+    launch(k, args.data(), dims1(3, local), pool());
+    for (int i = 0; i < n; ++i) {
+      INFO("local " << local << " i " << i);
+      REQUIRE(out[i] == in[std::clamp(i - 1, 0, n - 1)] + 2.0f * in[i] + in[std::clamp(i + 1, 0, n - 1)]);
+    }
+  }
+}
+
+}  // namespace tessera::backends::cpu::test
+
+namespace tessera::backends::cpu::test {
+
+TEST_CASE("Given tile_row_min, when a local tile is read at lx plus a loop's offset, then the "
+          "reads are consecutive loads, not gathers, and the minima match the host",
+          "[jit][widen]") {
+  for (int width : {1, 16}) {
+    const CompiledKernel& k = widened("tile_row_min", width);
+    INFO("width " << width);
+    // The one gather is the clamped global read of the tile's tail; the seven taps were six
+    // gathers more before lane_strides.h saw through the shifts.
+    CHECK(k.widen.gathers == 1);
+    const int w = 96, h = 4;
+    std::vector<uint8_t> in(w * h), out(w * h, 0);
+    for (int i = 0; i < w * h; ++i) in[i] = uint8_t((i * 37 + 11) % 251);
+    ArgBuffer args(k);
+    args.set(0, ptr(in)).set(1, ptr(out));
+    launch(k, args.data(), dims2(3, 2, 32, 2), pool());
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) {
+        uint8_t m = 255;
+        for (int dx = 0; dx < 7; ++dx) m = std::min(m, in[y * w + std::min(x + dx, w - 1)]);
+        INFO("x " << x << " y " << y);
+        REQUIRE(out[y * w + x] == m);
+      }
+  }
+}
+
+}  // namespace tessera::backends::cpu::test

@@ -12,7 +12,7 @@
 #include <spirv/unified1/spirv.hpp>
 
 #include "spirv/reflect.h"
-#include "spirv/translate.h"
+#include "spirv/clc/translate.h"
 #include "spirv/validate.h"
 #include "spirv_test_support.h"
 

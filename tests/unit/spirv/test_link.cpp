@@ -10,7 +10,7 @@
 #include "spirv/link.h"
 #include "spirv/opencl_c.h"
 #include "spirv/reflect.h"
-#include "spirv/translate.h"
+#include "spirv/clc/translate.h"
 #include "spirv/validate.h"
 #include "spirv_test_support.h"
 

@@ -20,7 +20,7 @@
 #include <llvm/IR/LLVMContext.h>
 
 #include "spirv/opencl_c.h"
-#include "spirv/translate.h"
+#include "spirv/clc/translate.h"
 #include "spirv_test_support.h"
 
 using namespace tessera::spirv;

@@ -1,5 +1,6 @@
-// A zero-length array member: SPIRV-LLVM-Translator 15 calls exit() on it (the compile runs in
-// tessera-clc, so the build fails and the fuzzer goes on).
+// A zero-length array member: SPIRV-LLVM-Translator 15 called exit() on it (the compile runs in
+// tessera-clc, so the build failed and the fuzzer went on); now lowered before translation
+// (spirv/zero_length_arrays.h) and built.
 // tests/kernels/struct_by_value.cl with its char tag[4] made tag[0] by the fuzzer.
 typedef struct {
   float scale;

@@ -1,4 +1,4 @@
-#include "spirv/translate.h"
+#include "spirv/clc/translate.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/LLVMContext.h>

@@ -1,0 +1,194 @@
+// The kernel-pattern bench (issue 29): kernels shaped like applications' (bench/kernels/patterns.cl
+// and suite.cl's tiled SGEMM), timed by event profiling on every OpenCL platform the ICD loader
+// shows (Tessera and PoCL side by side when OCL_ICD_VENDORS names a folder with both; scripts/
+// bench.sh makes one), each result checked against the host. On Tessera each pattern also runs with
+// the widening off (TESSERA_WIDEN=0) and forced to 16 work-items (TESSERA_WIDEN=16), in child
+// processes, since the setting is read once per process. Printed per pattern: kernel time (median
+// of the repetitions), PoCL's time over Tessera's (above 1: Tessera faster) and the fraction of the
+// machine's limit: the copy bandwidth measured in the same run for patterns whose traffic is known,
+// the FMA peak (PUs x clock x 2 FMA ports x lanes x 2) for the SGEMM.
+//
+//   cl_pattern_bench [--quick] [--platform NAME]... [--markdown FILE]
+//
+// --quick: small sizes and 2 repetitions (the ctest smoke run; no timing is asserted).
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench_stats.h"
+#include "cl_check.h"
+#include "pattern_cases.h"
+
+namespace {
+
+using namespace tessera::bench::patterns;
+
+std::string readFile(const char* path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  if (s.str().empty()) {
+    std::fprintf(stderr, "cannot read %s\n", path);
+    std::exit(1);
+  }
+  return s.str();
+}
+
+std::string platformName(cl_platform_id p) {
+  char name[256] = {};
+  clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
+  std::string s = name;
+  return s == "Portable Computing Language" ? "PoCL" : s;
+}
+
+bool matches(const std::string& name, const std::vector<std::string>& filters) {
+  if (filters.empty()) return true;
+  auto lower = [](std::string s) {
+    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  for (const std::string& f : filters)
+    if (lower(name).find(lower(f)) != std::string::npos) return true;
+  return false;
+}
+
+// The FMA peak of this machine in GFLOP/s: PUs x clock x 2 FMA ports x float lanes x 2, at 256-bit
+// vectors (8 lanes) on AVX2 hosts, AVX-512 ones included: LLVM's tuning for them prefers 256-bit
+// vectors, and so does the JIT (TESSERA_WIDEN's 16 work-items are two of them).
+double fmaPeakGflops() {
+  std::ifstream info("/proc/cpuinfo");
+  std::string line, flags;
+  double mhz = 0;
+  long pus = 0;
+  while (std::getline(info, line)) {
+    if (line.rfind("processor", 0) == 0) ++pus;
+    if (mhz == 0 && line.rfind("cpu MHz", 0) == 0) mhz = std::atof(line.substr(line.find(':') + 1).c_str());
+    if (flags.empty() && line.rfind("flags", 0) == 0) flags = line + " ";
+  }
+  int lanes = flags.find(" avx2 ") != std::string::npos ? 8 : 4;
+  return double(pus) * mhz / 1000.0 * 2 * lanes * 2;
+}
+
+struct Row {
+  std::map<std::string, Outcome> byColumn;  // platform or "Tessera, widen 0" etc.
+};
+
+// Runs the patterns as a child with TESSERA_WIDEN=`widen` on Tessera, and reads its results.
+void runChild(const std::string& self, const char* widen, bool quick,
+              std::map<std::string, Row>& rows) {
+  std::string cmd = std::string("TESSERA_WIDEN=") + widen + " '" + self +
+                    "' --child --platform Tessera" + (quick ? " --quick" : "");
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return;
+  char key[128];
+  double ms = 0;
+  int ok = 0;
+  std::string column = std::string("Tessera, widen ") + widen;
+  while (std::fscanf(p, " RESULT %127s %lf %d", key, &ms, &ok) == 3)
+    rows[key].byColumn[column] = Outcome{ms, ok != 0, 0};
+  pclose(p);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false, child = false;
+  std::vector<std::string> filters;
+  const char* markdown = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--quick") quick = true;
+    else if (a == "--child") child = true;
+    else if (a == "--platform" && i + 1 < argc) filters.push_back(argv[++i]);
+    else if (a == "--markdown" && i + 1 < argc) markdown = argv[++i];
+    else {
+      std::fprintf(stderr, "usage: %s [--quick] [--platform NAME]... [--markdown FILE]\n", argv[0]);
+      return 2;
+    }
+  }
+  const std::string source =
+      readFile(TESSERA_BENCH_SUITE_CL) + "\n" + readFile(TESSERA_BENCH_PATTERNS_CL);
+
+  cl_uint n = 0;
+  clGetPlatformIDs(0, nullptr, &n);
+  std::vector<cl_platform_id> platforms(n);
+  if (n) clGetPlatformIDs(n, platforms.data(), nullptr);
+  std::map<std::string, Row> rows;
+  std::vector<std::string> columns;
+  bool sawTessera = false;
+  for (cl_platform_id platform : platforms) {
+    std::string name = platformName(platform);
+    if (!matches(name, filters)) continue;
+    cl_device_id device = nullptr;
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) != CL_SUCCESS) continue;
+    columns.push_back(name);
+    sawTessera |= name == "Tessera";
+    PlatformContext run(device, source);
+    for (const Pattern& pattern : patterns()) {
+      Outcome o = pattern.run(run, quick);
+      rows[pattern.key].byColumn[name] = o;
+      if (child) std::printf("RESULT %s %.6f %d\n", pattern.key, o.ms, o.ok ? 1 : 0);
+      std::fflush(stdout);
+    }
+  }
+  if (child) return 0;
+  if (sawTessera) {
+    for (const char* widen : {"0", "16"}) {
+      runChild(argv[0], widen, quick, rows);
+      columns.push_back(std::string("Tessera, widen ") + widen);
+    }
+  }
+
+  // The machine's copy bandwidth: the best copy of any platform in this run.
+  double copyGBs = 0;
+  for (auto& [column, o] : rows["copy"].byColumn)
+    if (o.ok && o.ms > 0) copyGBs = std::max(copyGBs, o.work / (o.ms * 1e6));
+  double peak = fmaPeakGflops();
+
+  std::ostringstream table;
+  table << "| pattern |";
+  for (const std::string& c : columns) table << " " << c << " ms |";
+  table << " PoCL / Tessera | Tessera, fraction of the limit |\n|---|";
+  for (size_t i = 0; i < columns.size() + 2; ++i) table << "---|";
+  table << "\n";
+  bool allOk = true;
+  for (const Pattern& pattern : patterns()) {
+    Row& row = rows[pattern.key];
+    table << "| " << pattern.label << " |";
+    for (const std::string& c : columns) {
+      auto it = row.byColumn.find(c);
+      char cell[64] = "-";
+      if (it != row.byColumn.end())
+        std::snprintf(cell, sizeof cell, "%.2f%s", it->second.ms, it->second.ok ? "" : " WRONG");
+      if (it != row.byColumn.end() && !it->second.ok) allOk = false;
+      table << " " << cell << " |";
+    }
+    auto t = row.byColumn.find("Tessera"), p = row.byColumn.find("PoCL");
+    char ratio[32] = "-", limit[64] = "-";
+    if (t != row.byColumn.end() && p != row.byColumn.end() && t->second.ms > 0)
+      std::snprintf(ratio, sizeof ratio, "%.2fx", p->second.ms / t->second.ms);
+    if (t != row.byColumn.end() && t->second.ms > 0 && t->second.work > 0) {
+      if (pattern.limit == Limit::Bandwidth && copyGBs > 0)
+        std::snprintf(limit, sizeof limit, "%.0f%% of %.1f GB/s",
+                      100.0 * t->second.work / (t->second.ms * 1e6) / copyGBs, copyGBs);
+      else if (pattern.limit == Limit::Flops && peak > 0)
+        std::snprintf(limit, sizeof limit, "%.0f%% of %.0f GFLOP/s",
+                      100.0 * t->second.work / (t->second.ms * 1e6) / peak, peak);
+    }
+    table << " " << ratio << " | " << limit << " |\n";
+  }
+  std::printf("%s", table.str().c_str());
+  if (markdown != nullptr) std::ofstream(markdown) << table.str();
+  return allOk ? 0 : 1;
+}
