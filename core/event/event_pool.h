@@ -23,9 +23,9 @@ struct EventSlot {
   ze_kernel_timestamp_result_t timestamps;
 };
 
-// The pool's pages: a header, then the slots. They live in a memfd, so an IPC pool's pages can be
+// The pool's memory: a header, then the slots. An IPC pool's pages live in a memfd, so they can be
 // mapped by another process (zeEventPoolOpenIpcHandle), which then waits and signals on the very
-// same words.
+// same words; other pools' are zeroed heap memory (fd -1).
 struct EventPoolHeader {
   uint64_t cookie;  // non-zero while the pool may be opened by other processes
   uint32_t count;

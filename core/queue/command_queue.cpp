@@ -89,8 +89,8 @@ bool CommandQueue::synchronize(uint64_t timeoutNs) {
 
 void CommandQueue::executorMain() {
   struct Exit {
-    std::atomic<bool>& flag;
-    ~Exit() { flag.store(true, std::memory_order_release); }
+    std::atomic<uint32_t>& flag;
+    ~Exit() { sync::flagSet(flag, false); }
   } exit{exited_};
   // No exception leaves this thread (std::terminate would end the process): what follows only
   // tunes the thread, and runCommand turns a command's failure into the context's loss.

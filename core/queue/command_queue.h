@@ -77,7 +77,7 @@ class CommandQueue
   sync::Counter submitted_, completed_;
   std::atomic<uint64_t> ran_{0};  // submissions whose commands have all run (idle())
   sync::Cancel stop_;                // requested by the destructor
-  std::atomic<bool> exited_{false};  // set as executorMain returns (teardown.h)
+  std::atomic<uint32_t> exited_{0};  // a sync flag, set as executorMain returns (teardown.h)
   support::OwnerProcess owner_;      // a fork child's copy has no executor (support/fork_child.h)
   std::thread executor_;
 };
