@@ -250,12 +250,41 @@ std::shared_ptr<const ModuleCode> Compiler::link(const Program& importer,
 Compiler::Result Compiler::buildProgram(std::span<const uint8_t> binary, const char* buildFlags,
                                         std::span<const SpecConstant> constants) {
   Result r;
+  // The same SPIR-V with the same flags and no constants gives the same program: reflecting it again
+  // was most of what a module made again cost once its code was cached (about 100 us).
+  const std::string flags = buildFlags ? buildFlags : "";
+  std::shared_ptr<Program> program;
+  if (constants.empty()) {
+    std::lock_guard lock(programMutex_);
+    for (const RecentProgram& p : recentPrograms_)
+      if (p.flags == flags && p.spirv.size() == binary.size() &&
+          std::equal(p.spirv.begin(), p.spirv.end(), binary.begin())) {
+        program = p.program;
+        break;
+      }
+  }
+  if (!program) {
+    program = makeProgramFrom(binary, buildFlags, constants, r.log);
+    if (!program) return r;
+    if (constants.empty()) {
+      std::lock_guard lock(programMutex_);
+      recentPrograms_.push_back({std::vector<uint8_t>(binary.begin(), binary.end()), flags, program});
+      if (recentPrograms_.size() > kRecent) recentPrograms_.pop_front();
+    }
+  }
+  return buildFrom(std::move(program));
+}
+
+std::shared_ptr<Program> Compiler::makeProgramFrom(std::span<const uint8_t> binary,
+                                                   const char* buildFlags,
+                                                   std::span<const SpecConstant> constants,
+                                                   std::string& log) {
   BuildOptions options;
-  if (!parseBuildOptions(buildFlags, options, r.log)) return r;
+  if (!parseBuildOptions(buildFlags, options, log)) return nullptr;
   spirv::ReflectResult reflected = spirv::reflect(binary);
   if (!reflected.ok) {
-    r.log = "invalid SPIR-V: " + reflected.error;
-    return r;
+    log = "invalid SPIR-V: " + reflected.error;
+    return nullptr;
   }
   // "Specialization constants ... ze_module_constants_t": ids and pointers to values whose size
   // the module declares.
@@ -263,26 +292,31 @@ Compiler::Result Compiler::buildProgram(std::span<const uint8_t> binary, const c
   for (const SpecConstant& c : constants) {
     const spirv::SpecConstant* sc = reflected.module.findSpecConstant(c.id);
     if (!sc) {
-      r.log = "no specialization constant with id " + std::to_string(c.id);
-      return r;
+      log = "no specialization constant with id " + std::to_string(c.id);
+      return nullptr;
     }
     if (!c.value) {
-      r.log = "null value for specialization constant " + std::to_string(sc->specId);
-      return r;
+      log = "null value for specialization constant " + std::to_string(sc->specId);
+      return nullptr;
     }
     const auto* bytes = static_cast<const uint8_t*>(c.value);
     values.push_back({sc->specId, std::vector<uint8_t>(bytes, bytes + sc->size)});
   }
   spirv::SpecializationResult spec = spirv::resolveSpecialization(reflected.module, values);
   if (!spec.ok) {
-    r.log = spec.error;
-    return r;
+    log = spec.error;
+    return nullptr;
   }
   spirv::applySpecializationToSizes(reflected.module, spec.assignments);
   std::shared_ptr<Program> program =
       makeProgram(std::vector<uint8_t>(binary.begin(), binary.end()), std::move(reflected.module),
                   options, std::move(spec.assignments));
   program->key = keyOf(*program);
+  return program;
+}
+
+Compiler::Result Compiler::buildFrom(std::shared_ptr<Program> program) {
+  Result r;
   // A module that imports functions is compiled once zeModuleDynamicLink has resolved them.
   if (program->needsLinking()) {
     r.program = std::move(program);
@@ -327,6 +361,16 @@ Compiler::Result Compiler::buildProgram(std::span<const uint8_t> binary, const c
 
 Compiler::Result Compiler::loadNative(std::span<const uint8_t> bytes) {
   Result r;
+  {
+    std::lock_guard lock(nativeMutex_);
+    for (const LoadedNative& n : recentNative_)
+      if (n.bytes.size() == bytes.size() &&
+          std::equal(n.bytes.begin(), n.bytes.end(), bytes.begin())) {
+        r.program = n.program;
+        r.code = n.code;
+        return r;
+      }
+  }
   NativeImage image;
   std::string error;
   if (!readNativeBinary(bytes, image, error)) {
@@ -362,6 +406,11 @@ Compiler::Result Compiler::loadNative(std::span<const uint8_t> bytes) {
     if (!r.code) {
       r.log = "the native binary's object code does not load: " + error;
       return r;
+    }
+    if (program->shareable()) {
+      std::lock_guard lock(nativeMutex_);
+      recentNative_.push_back({std::vector<uint8_t>(bytes.begin(), bytes.end()), program, r.code});
+      if (recentNative_.size() > kRecent) recentNative_.pop_front();
     }
   } else if (program->compilesByKernel()) {
     // A binary written while one of its kernels had no code (its code generation failed): built
@@ -470,11 +519,19 @@ std::shared_ptr<const ModuleCode> Compiler::loadUnits(backends::cpu::KernelJit& 
   return code;
 }
 
+void Compiler::keepRecent(const std::shared_ptr<LazyCode>& lazy) {
+  auto it = std::find(recentLazy_.begin(), recentLazy_.end(), lazy);
+  if (it != recentLazy_.end()) recentLazy_.erase(it);
+  recentLazy_.push_back(lazy);
+  if (recentLazy_.size() > kRecent) recentLazy_.pop_front();
+}
+
 Compiler::Result Compiler::buildByKernel(std::shared_ptr<Program> program) {
   Result r;
   {
     std::lock_guard lock(lazyMutex_);
     if (auto lazy = lazy_[program->key].lock()) {
+      keepRecent(lazy);
       r.program = std::move(program);
       r.lazy = std::move(lazy);
       return r;
@@ -506,6 +563,7 @@ Compiler::Result Compiler::buildByKernel(std::shared_ptr<Program> program) {
     } else {
       slot = lazy;
     }
+    keepRecent(lazy);
   }
   r.program = std::move(program);
   r.lazy = std::move(lazy);

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -104,6 +105,12 @@ class Compiler {
   auto retiringJitOnBadAlloc(Work&& work) -> decltype(work());
   Result buildProgram(std::span<const uint8_t> spirv, const char* buildFlags,
                       std::span<const SpecConstant> constants);
+  // The program of a SPIR-V module (options parsed, reflected, specialized, keyed); null with `log`.
+  std::shared_ptr<Program> makeProgramFrom(std::span<const uint8_t> spirv, const char* buildFlags,
+                                           std::span<const SpecConstant> constants,
+                                           std::string& log);
+  // The rest of buildProgram: the program's code, from the caches or compiled.
+  Result buildFrom(std::shared_ptr<Program> program);
   Result loadNative(std::span<const uint8_t> nativeBinary);
   // build() of a program that compiles by kernel: translated now, compiled later (LazyCode).
   Result buildByKernel(std::shared_ptr<Program> program);
@@ -133,6 +140,32 @@ class Compiler {
   // The live LazyCode of each key: modules of the same program share it (and its compiled kernels).
   std::mutex lazyMutex_;
   std::map<CacheKey, std::weak_ptr<LazyCode>> lazy_;
+  // The last kRecent programs built by kernel stay alive after their modules are gone, so that a
+  // module made again from the same SPIR-V (programs that create and destroy a module per test or
+  // per run) reuses the translation and the kernels already compiled instead of translating again
+  // (4-8 ms for the bench suite's module, against tens of microseconds). Under lazyMutex_.
+  static constexpr size_t kRecent = 32;
+  std::deque<std::shared_ptr<LazyCode>> recentLazy_;
+  void keepRecent(const std::shared_ptr<LazyCode>& lazy);
+  // Native binaries loaded before with shareable code (no program-scope variables): loading the
+  // very same bytes again gives the same program and code, without the checks and trial load that
+  // the first load passed (about 1-2 ms). Compared byte for byte; at most kRecent, newest last.
+  struct LoadedNative {
+    std::vector<uint8_t> bytes;
+    std::shared_ptr<const Program> program;
+    std::shared_ptr<const ModuleCode> code;
+  };
+  std::mutex nativeMutex_;
+  std::deque<LoadedNative> recentNative_;
+  // Programs made from SPIR-V without specialization constants, by their bytes and build flags
+  // (buildProgram), at most kRecent, newest last: a program is never changed once made.
+  struct RecentProgram {
+    std::vector<uint8_t> spirv;
+    std::string flags;
+    std::shared_ptr<Program> program;
+  };
+  std::mutex programMutex_;
+  std::deque<RecentProgram> recentPrograms_;
 };
 
 // `r` with the code of every kernel (what a caller that wants the whole module's code, a test or a

@@ -23,7 +23,18 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListCreate(ze_context_handle_t hCon
   if (!desc || !phCommandList) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  if (desc->flags > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  // Flags up to Level Zero 1.9's: RELAXED_ORDERING, MAXIMIZE_THROUGHPUT, EXPLICIT_ONLY, IN_ORDER,
+  // EXP_CLONEABLE, COPY_OFFLOAD_HINT (tessera/ze_tessera.h quotes them). Commands of a list run one
+  // after the other, in the order appended, and a queue runs its submissions in order
+  // (docs/architecture.md), so IN_ORDER is what every list already does and its events are honoured
+  // as on any list; the copy-offload hint is "only a hint" ("Driver may ignore it") and a CPU device
+  // has no copy engine to offload to. Cloning is not implemented.
+  if (desc->flags > 0x3f) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  if ((desc->flags & TESSERA_ZE_COMMAND_LIST_FLAG_IN_ORDER) &&
+      (desc->flags & ZE_COMMAND_LIST_FLAG_RELAXED_ORDERING))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;  // "Cannot be combined with RELAXED_ORDERING"
+  if (desc->flags & TESSERA_ZE_COMMAND_LIST_FLAG_EXP_CLONEABLE)
+    return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
   if (chainHasCycle(desc->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   // "A mutable command list is created by supplying a ze_mutable_command_list_exp_desc_t object
   // via the pNext member of ze_command_list_desc_t."

@@ -16,7 +16,11 @@ namespace tessera::ze {
 ze_result_t checkQueueDesc(const ze_command_queue_desc_t& desc) {
   if (!tessera::ze::isStructType(desc.stype, ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  if (desc.flags > ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY ||
+  // "0x7 < desc->flags" (Level Zero 1.9 and later: EXPLICIT_ONLY, IN_ORDER, COPY_OFFLOAD_HINT). A
+  // queue runs its commands one after the other whatever the flags (docs/architecture.md, "Command
+  // queues"), which is what IN_ORDER asks; the copy-offload hint is "only a hint" and has nothing to
+  // offload to on a CPU device.
+  if (desc.flags > 0x7 ||
       desc.mode > ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS ||
       desc.priority > ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH)
     return ZE_RESULT_ERROR_INVALID_ENUMERATION;

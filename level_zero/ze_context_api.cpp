@@ -31,7 +31,7 @@ ze_result_t createContext(ze_driver_handle_t hDriver, const ze_context_desc_t* d
       if (!d || &d->driver() != driver) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
       devices.push_back(d);
     }
-    *phContext = Context::create(*driver, std::move(devices)).release()->toHandle();
+    *phContext = Context::create(*driver, std::move(devices)).detach()->toHandle();
     return ZE_RESULT_SUCCESS;
   });
 }
@@ -55,7 +55,10 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeContextCreateEx(ze_driver_handle_t hDriver
 ZE_APIEXPORT ze_result_t ZE_APICALL zeContextDestroy(ze_context_handle_t hContext) {
   Context* context = Context::fromHandle(hContext);
   if (!context) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  delete context;
+  // "The application must ensure the device is not currently referencing the context before it is
+  // deleted": unlike zeEventPoolDestroy and zeModuleDestroy, nothing asks for the objects made in
+  // the context to be destroyed first. Those that are left keep it (Context::destroy).
+  context->destroy();
   return ZE_RESULT_SUCCESS;
 }
 

@@ -17,7 +17,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeFenceCreate(ze_command_queue_handle_t hCom
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (desc->flags > ZE_FENCE_FLAG_SIGNALED) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   return tessera::ze::guarded([&] {
-    *phFence = Fence::create(*queue, desc->flags & ZE_FENCE_FLAG_SIGNALED)->toHandle();
+    *phFence = Fence::create(*queue, queue->context(), desc->flags & ZE_FENCE_FLAG_SIGNALED)->toHandle();
     return ZE_RESULT_SUCCESS;
   });
 }
@@ -33,7 +33,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeFenceHostSynchronize(ze_fence_handle_t hFe
                                                            uint64_t timeout) {
   Fence* fence = Fence::fromHandle(hFence);
   if (!fence) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (fence->queue().context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
+  if (fence->context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
   bool ready;
   if (tessera::trace::enabled()) {
     uint64_t start = tessera::trace::nowNs();
@@ -43,13 +43,13 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeFenceHostSynchronize(ze_fence_handle_t hFe
     ready = fence->wait(timeout);
   }
   if (!ready) return ZE_RESULT_NOT_READY;
-  return fence->queue().context().status();
+  return fence->context().status();
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeFenceQueryStatus(ze_fence_handle_t hFence) {
   Fence* fence = Fence::fromHandle(hFence);
   if (!fence) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (fence->queue().context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
+  if (fence->context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
   return fence->isSignaled() ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
 }
 

@@ -16,12 +16,12 @@ namespace tessera::core {
 
 CommandList::CommandList(Context& context, Device& device, uint32_t ordinal,
                          ze_command_list_flags_t flags, bool isMutable)
-    : context_(context), device_(device), ordinal_(ordinal), flags_(flags), mutable_(isMutable),
+    : context_(&context), device_(device), ordinal_(ordinal), flags_(flags), mutable_(isMutable),
       buffer_(newBuffer()) {}
 
 std::shared_ptr<CommandBuffer> CommandList::newBuffer() {
   auto buffer = std::make_shared<CommandBuffer>();
-  buffer->context = &context_;
+  buffer->context = context_.get();
   return buffer;
 }
 
@@ -100,7 +100,7 @@ ze_result_t CommandList::append(Command&& command) {
   }
   // A lost context (a kernel faulted in it) takes no more work: "all APIs will return
   // ZE_RESULT_ERROR_DEVICE_LOST when any object associated with that context is used".
-  if (context_.lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
+  if (context_->lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
   // The lowest latency: run on the calling thread, when it may run only on the device's PUs (or the
   // topology is not this machine's), which keeps "a queue executes only on its device's PUs".
   // Always for a SYNCHRONOUS list; for an asynchronous one only a tiny command that is ready to run
@@ -114,10 +114,10 @@ ze_result_t CommandList::append(Command&& command) {
     const auto& cpus = device_.pinCpus();
     if (cpus.empty() || device_.pinsEveryCpu() || backends::cpu::confinedTo(cpus)) {
       // A tiny command's work-groups stay on this thread too: waking a helper costs more.
-      runCommand(command, ExecutionTarget{device_, context_, !isCopyOnly(), nullptr, inlineTiny});
+      runCommand(command, ExecutionTarget{device_, *context_, !isCopyOnly(), nullptr, inlineTiny});
       // A synchronous list reports a fault now (DEVICE_LOST); an asynchronous one, as if the
       // command had run on the executor, at the next synchronization.
-      return inlineTiny ? ZE_RESULT_SUCCESS : context_.status();
+      return inlineTiny ? ZE_RESULT_SUCCESS : context_->status();
     }
   }
   auto buffer = newBuffer();
@@ -125,7 +125,7 @@ ze_result_t CommandList::append(Command&& command) {
   uint64_t ticket = queue_->submit({std::move(buffer)}, Ref<Fence>());
   if (queue_->synchronous()) {
     queue_->waitFor(ticket);
-    return context_.status();
+    return context_->status();
   }
   return ZE_RESULT_SUCCESS;
 }
@@ -157,7 +157,7 @@ ze_result_t CommandList::reset() {
 
 ze_result_t executeCommandLists(CommandQueue& queue, const std::vector<CommandList*>& lists,
                                 Fence* fence) {
-  if (fence && &fence->queue() != &queue) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
+  if (fence && !fence->madeOn(queue)) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
   std::vector<std::shared_ptr<const CommandBuffer>> buffers;
   buffers.reserve(lists.size());
   for (CommandList* list : lists) {

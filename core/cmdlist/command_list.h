@@ -82,7 +82,7 @@ class CommandList
     return Object::fromHandle<CommandList>(h);
   }
 
-  Context& context() const { return context_; }
+  Context& context() const { return *context_; }
   Device& device() const { return device_; }
   uint32_t ordinal() const { return ordinal_; }
   ze_command_list_flags_t flags() const { return flags_; }
@@ -179,7 +179,7 @@ class CommandList
   // signalled and its work is small (kTinyItems, kTinyBytes).
   static bool isTinyAndReady(const Command& c);
 
-  Context& context_;
+  Ref<Context> context_;  // held: the context may be destroyed first (context.h)
   Device& device_;
   uint32_t ordinal_;
   ze_command_list_flags_t flags_;

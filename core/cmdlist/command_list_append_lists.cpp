@@ -28,7 +28,7 @@ ze_result_t CommandList::appendLists(uint32_t numLists, const ze_command_list_ha
   }
   // As append(): a lost context takes no more work (in a fork() child every context is lost, and
   // a synchronous list would wait for an executor that does not exist there).
-  if (context_.lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
+  if (context_->lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
   if (!sync.waits.empty()) {
     auto head = newBuffer();
     head->add(Command{NopOp{}, std::move(sync.waits), {}});

@@ -61,6 +61,8 @@ class Ref {
   ~Ref() {
     if (p_) p_->release();
   }
+  // Gives up the reference without dropping it (to the handle that now owns it).
+  T* detach() { return std::exchange(p_, nullptr); }
   T* get() const { return p_; }
   T* operator->() const { return p_; }
   T& operator*() const { return *p_; }

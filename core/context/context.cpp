@@ -19,13 +19,13 @@ std::vector<Context*>& live() {
 
 }  // namespace
 
-std::unique_ptr<Context> Context::create(Driver& driver, std::vector<Device*> devices) {
+Ref<Context> Context::create(Driver& driver, std::vector<Device*> devices) {
   bool every = devices.empty();
   if (every)
     for (const auto& d : driver.allDevices()) devices.push_back(d.get());
-  std::unique_ptr<Context> c(new Context(driver, std::move(devices)));
+  Context* c = new Context(driver, std::move(devices));
   c->everyDevice_ = every;
-  return c;
+  return Ref<Context>::adopt(c);
 }
 
 Context::Context(Driver& driver, std::vector<Device*> devices)
@@ -37,10 +37,18 @@ Context::Context(Driver& driver, std::vector<Device*> devices)
   live().push_back(this);
 }
 
-Context::~Context() {
+Context::~Context() { unlist(); }
+
+void Context::unlist() {
   std::lock_guard lock(liveMutex);
   auto& contexts = live();
   contexts.erase(std::remove(contexts.begin(), contexts.end(), this), contexts.end());
+}
+
+void Context::destroy() {
+  unlist();
+  retireHandle();
+  release();
 }
 
 ze_result_t Context::getIpcHandle(const void* p, ze_ipc_mem_handle_t* handle) {

@@ -1,5 +1,9 @@
 // A context: the devices it was created for, and the memory made in it (USM allocations, virtual
-// address reservations). Queues and modules will hang off it.
+// address reservations). The objects made in it (command lists and queues, modules, event pools)
+// hold a reference to it, so it lives until the last of them is gone even when the application
+// destroyed it first (docs/api-coverage.md, "Leniency": zeContextDestroy does not ask for its
+// children to be destroyed before it, and intel/compute-benchmarks destroys it with children that
+// an early return left behind).
 #pragma once
 
 #include <level_zero/ze_api.h>
@@ -9,6 +13,7 @@
 #include <vector>
 
 #include "core/common/object.h"
+#include "core/common/ref_counted.h"
 #include "core/device/device.h"
 #include "core/memory/memory_manager.h"
 #include "core/memory/virtual_memory.h"
@@ -18,13 +23,16 @@ namespace tessera::core {
 
 class Driver;
 
-class Context : public Object<_ze_context_handle_t, 0x7465737343747831ull /* "tessCtx1" */> {
+class Context : public Object<_ze_context_handle_t, 0x7465737343747831ull /* "tessCtx1" */>,
+                public RefCounted<Context> {
  public:
   // `devices` empty means every device of the driver, exposed or reachable through the hierarchy
   // ("zeContextCreate: the context can be used with all devices and sub-devices of the driver").
-  static std::unique_ptr<Context> create(Driver& driver, std::vector<Device*> devices);
+  static Ref<Context> create(Driver& driver, std::vector<Device*> devices);
   static Context* fromHandle(ze_context_handle_t h) { return Object::fromHandle<Context>(h); }
-  ~Context();
+  // zeContextDestroy: the handle ends and the context no longer answers for memory made in it
+  // (memoryHolding); the objects made in it keep it, and its memory, until they are destroyed.
+  void destroy();
 
   Driver& driver() const { return driver_; }
   // "if nullptr then all devices and any sub-devices supported by the driver instance are visible to
@@ -68,6 +76,10 @@ class Context : public Object<_ze_context_handle_t, 0x7465737343747831ull /* "te
 
  private:
   Context(Driver& driver, std::vector<Device*> devices);
+  ~Context();
+  friend class RefCounted<Context>;
+  // Takes the context out of the list memoryHolding searches. Idempotent.
+  void unlist();
 
   Driver& driver_;
   std::vector<Device*> devices_;

@@ -23,9 +23,9 @@ struct EventSlot {
   ze_kernel_timestamp_result_t timestamps;
 };
 
-// The pool's pages: a header, then the slots. They live in a memfd, so an IPC pool's pages can be
+// The pool's memory: a header, then the slots. An IPC pool's pages live in a memfd, so they can be
 // mapped by another process (zeEventPoolOpenIpcHandle), which then waits and signals on the very
-// same words.
+// same words; other pools' are zeroed heap memory (fd -1).
 struct EventPoolHeader {
   uint64_t cookie;  // non-zero while the pool may be opened by other processes
   uint32_t count;
@@ -47,7 +47,7 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
   bool opened() const { return opened_; }
   static EventPool* fromHandle(ze_event_pool_handle_t h) { return Object::fromHandle<EventPool>(h); }
 
-  Context& context() const { return context_; }
+  Context& context() const { return *context_; }
   uint32_t count() const { return count_; }
   ze_event_pool_flags_t flags() const { return flags_; }
   bool timestamps() const { return flags_ & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP; }
@@ -58,10 +58,9 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
   // One live event per index: claim() fails when the index is out of range or taken.
   bool claim(uint32_t index);
   void unclaim(uint32_t index);
-  bool hasLiveEvents() const;
 
-  // zeEventPoolDestroy (created pools) and zeEventPoolCloseIpcHandle (opened ones): refused while
-  // events of the pool live.
+  // zeEventPoolDestroy (created pools) and zeEventPoolCloseIpcHandle (opened ones): ends the
+  // handle; events of the pool keep it.
   ze_result_t destroy();
 
  private:
@@ -71,7 +70,7 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
   friend class RefCounted<EventPool>;
   static size_t bytesFor(uint32_t count) { return sizeof(EventPoolHeader) + sizeof(EventSlot) * count; }
 
-  Context& context_;
+  Ref<Context> context_;  // held: the context may be destroyed first (context.h)
   ze_event_pool_flags_t flags_;
   uint32_t count_;
   std::vector<Device*> devices_;
@@ -81,7 +80,6 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
   bool opened_;
   mutable std::mutex mutex_;
   std::vector<bool> claimed_;
-  uint32_t live_ = 0;
 };
 
 }  // namespace tessera::core

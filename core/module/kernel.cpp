@@ -67,7 +67,6 @@ Kernel::Kernel(Module& module, const compiler::KernelCode& compiled,
       set_(compiled.args.size(), false),
       sourceAttributes_(attributeText(info, compiled.requiredSubgroupSize)),
       maxSharedLocal_(limits::maxSharedLocalMemory(module.device().resources())) {
-  module.addKernel();
   if (info.requiredSize)
     groupSize_ = {info.requiredSize->size[0], info.requiredSize->size[1],
                   info.requiredSize->size[2]};
@@ -76,7 +75,6 @@ Kernel::Kernel(Module& module, const compiler::KernelCode& compiled,
 Kernel::~Kernel() = default;
 
 void Kernel::destroy() {
-  module_->removeKernel();
   retireHandle();
   release();
 }

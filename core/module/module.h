@@ -38,7 +38,7 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
                             Module*& out, std::string& log);
   static Module* fromHandle(ze_module_handle_t h) { return Object::fromHandle<Module>(h); }
 
-  Context& context() const { return context_; }
+  Context& context() const { return *context_; }
   Device& device() const { return device_; }
   const compiler::Program& program() const { return *program_; }
   const spirv::ModuleInfo& info() const { return program_->info; }
@@ -81,13 +81,11 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
   // kernels from its SPIR-V, again when first needed.
   std::vector<uint8_t> nativeBinary() const;
 
-  // zeModuleDestroy: refused while kernels made from the module live.
+  // zeModuleDestroy: ends the handle; kernels made from the module keep it.
   ze_result_t destroy();
-  void addKernel() { ++liveKernels_; }
-  void removeKernel() { --liveKernels_; }
 
  private:
-  Module(Context& context, Device& device) : context_(context), device_(device) {}
+  Module(Context& context, Device& device);
   ~Module();
   friend class RefCounted<Module>;
 
@@ -98,7 +96,7 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
   // Whether it has program-scope variables another module's code may use in place.
   bool hasStorage() const;
 
-  Context& context_;
+  Ref<Context> context_;  // held: the context may be destroyed first (context.h)
   Device& device_;
   std::shared_ptr<const compiler::Program> program_;
   mutable std::mutex mutex_;  // code_ and the two below: set once, at creation or by dynamicLink
@@ -108,7 +106,6 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
   // The variables it imports, where their defining modules keep them.
   std::map<std::string, backends::cpu::CompiledSymbol> importedGlobals_;
   bool boundStorage_ = false;  // code_ uses other modules' variables in place
-  std::atomic<uint32_t> liveKernels_{0};
 };
 
 // zeModuleBuildLogGetString's text.

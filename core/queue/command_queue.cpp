@@ -38,7 +38,7 @@ ze_result_t CommandQueue::create(Context& context, Device& device,
 }
 
 CommandQueue::CommandQueue(Context& context, Device& device, const ze_command_queue_desc_t& desc)
-    : context_(context), device_(device), desc_(desc) {
+    : context_(&context), device_(device), desc_(desc) {
   desc_.pNext = nullptr;
   executor_ = std::thread([this] { executorMain(); });
 }
@@ -89,8 +89,8 @@ bool CommandQueue::synchronize(uint64_t timeoutNs) {
 
 void CommandQueue::executorMain() {
   struct Exit {
-    std::atomic<bool>& flag;
-    ~Exit() { flag.store(true, std::memory_order_release); }
+    std::atomic<uint32_t>& flag;
+    ~Exit() { sync::flagSet(flag, false); }
   } exit{exited_};
   // No exception leaves this thread (std::terminate would end the process): what follows only
   // tunes the thread, and runCommand turns a command's failure into the context's loss.
@@ -103,7 +103,7 @@ void CommandQueue::executorMain() {
   }
   // Copy-only queues keep to their own thread; compute queues may spread large copies over the
   // device's workers.
-  ExecutionTarget target{device_, context_, desc_.ordinal == 0, &stop_};
+  ExecutionTarget target{device_, *context_, desc_.ordinal == 0, &stop_};
   target.executor = true;
   uint64_t done = 0;
   while (submitted_.waitAtLeast(done + 1, sync::kForever, &stop_)) {

@@ -16,6 +16,7 @@
 
 #include "core/command/command.h"
 #include "core/common/object.h"
+#include "core/common/ref_counted.h"
 #include "core/fence/fence.h"
 #include "core/sync/wait.h"
 #include "support/fork_child.h"
@@ -37,7 +38,7 @@ class CommandQueue
   // Cancels what has not run (waits are abandoned) and joins the executor.
   ~CommandQueue();
 
-  Context& context() const { return context_; }
+  Context& context() const { return *context_; }
   Device& device() const { return device_; }
   uint32_t ordinal() const { return desc_.ordinal; }
   ze_command_queue_flags_t flags() const { return desc_.flags; }
@@ -68,7 +69,7 @@ class CommandQueue
   static void acquireUses(const std::vector<std::shared_ptr<const CommandBuffer>>& buffers);
   static void releaseUses(const Submission& s);
 
-  Context& context_;
+  Ref<Context> context_;  // held: the context may be destroyed first (context.h)
   Device& device_;
   ze_command_queue_desc_t desc_;
   std::mutex mutex_;
@@ -76,7 +77,7 @@ class CommandQueue
   sync::Counter submitted_, completed_;
   std::atomic<uint64_t> ran_{0};  // submissions whose commands have all run (idle())
   sync::Cancel stop_;                // requested by the destructor
-  std::atomic<bool> exited_{false};  // set as executorMain returns (teardown.h)
+  std::atomic<uint32_t> exited_{0};  // a sync flag, set as executorMain returns (teardown.h)
   support::OwnerProcess owner_;      // a fork child's copy has no executor (support/fork_child.h)
   std::thread executor_;
 };

@@ -11,6 +11,32 @@
 extern "C" {
 #endif
 
+/* Flags of later Level Zero specifications that Debian's 1.4 headers lack (Tessera-prefixed, so that
+ * they never clash with the enumerators of newer headers, which have the same values).
+ * ze_command_list_flag_t (1.9):
+ * - ZE_COMMAND_LIST_FLAG_IN_ORDER = ZE_BIT(3): "commands appended to this command list are executed
+ *   in-order, with driver implementation enforcing dependencies between them. Application is not
+ *   required to have the signal event of a given command being the wait event of the next to define
+ *   an in-order list, and application is allowed to pass signal and wait events to each appended
+ *   command to implement more complex dependency graphs. Cannot be combined with
+ *   ZE_COMMAND_LIST_FLAG_RELAXED_ORDERING."
+ * - ZE_COMMAND_LIST_FLAG_EXP_CLONEABLE = ZE_BIT(4) (the command list clone extension; not supported).
+ * - ZE_COMMAND_LIST_FLAG_COPY_OFFLOAD_HINT = ZE_BIT(5): "Try to offload copy operations to different
+ *   engines. Applicable only for compute queues. This is only a hint. Driver may ignore it per append
+ *   call, based on platform capabilities or internal heuristics."
+ * ze_command_queue_flag_t (1.9): ZE_COMMAND_QUEUE_FLAG_IN_ORDER = ZE_BIT(1) ("To be used only when
+ * creating immediate command lists. Commands appended to the immediate command list are executed
+ * in-order ..."), ZE_COMMAND_QUEUE_FLAG_COPY_OFFLOAD_HINT = ZE_BIT(2) (the same hint).
+ * Intel's driver also takes the hint as a structure in the queue descriptor's pNext chain
+ * (zex_intel_queue_copy_operations_offload_hint_exp_desc_t, stype 0x0003001B); Tessera ignores it
+ * as it ignores every chained structure it does not know. */
+#define TESSERA_ZE_COMMAND_LIST_FLAG_IN_ORDER ((ze_command_list_flags_t)ZE_BIT(3))
+#define TESSERA_ZE_COMMAND_LIST_FLAG_EXP_CLONEABLE ((ze_command_list_flags_t)ZE_BIT(4))
+#define TESSERA_ZE_COMMAND_LIST_FLAG_COPY_OFFLOAD_HINT ((ze_command_list_flags_t)ZE_BIT(5))
+#define TESSERA_ZE_COMMAND_QUEUE_FLAG_IN_ORDER ((ze_command_queue_flags_t)ZE_BIT(1))
+#define TESSERA_ZE_COMMAND_QUEUE_FLAG_COPY_OFFLOAD_HINT ((ze_command_queue_flags_t)ZE_BIT(2))
+#define TESSERA_ZEX_STRUCTURE_TYPE_QUEUE_COPY_OFFLOAD_HINT ((ze_structure_type_t)0x0003001B)
+
 /* Extension "ZE_tessera_root_device", version 1.0: zeDeviceGetRootDevice from Level Zero 1.9.
  *
  * "Retrieves the root-device of a device handle." *phRootDevice is set to null when hDevice has no

@@ -30,7 +30,7 @@ TEST_CASE("Given bad arguments, then queue and list creation refuse them", "[err
   CHECK(zeCommandListCreateImmediate(fx.context, fx.device, &d, nullptr) == kNullPointer);
   for (int which = 0; which < 3; ++which) {
     auto bad = d;
-    if (which == 0) bad.flags = 0x2;
+    if (which == 0) bad.flags = 0x8;  // "0x7 < desc->flags" (1.9: IN_ORDER, COPY_OFFLOAD_HINT)
     if (which == 1) bad.mode = ze_command_queue_mode_t(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS + 1);
     if (which == 2)
       bad.priority = ze_command_queue_priority_t(ZE_COMMAND_QUEUE_PRIORITY_PRIORITY_HIGH + 1);
@@ -42,7 +42,7 @@ TEST_CASE("Given bad arguments, then queue and list creation refuse them", "[err
   CHECK(zeCommandListCreate(fx.context, nullptr, &ld, &l) == kNullHandle);
   CHECK(zeCommandListCreate(fx.context, fx.device, nullptr, &l) == kNullPointer);
   CHECK(zeCommandListCreate(fx.context, fx.device, &ld, nullptr) == kNullPointer);
-  ld.flags = 0x8;
+  ld.flags = 0x40;  // "0x3f < desc->flags" (1.9)
   CHECK(zeCommandListCreate(fx.context, fx.device, &ld, &l) == kEnum);
   ld.flags = 0;
   ld.commandQueueGroupOrdinal = 2;

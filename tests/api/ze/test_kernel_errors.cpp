@@ -486,8 +486,8 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "Given a module with live kernels, then zeModuleDestroy answers HANDLE_OBJECT_IN_USE "
-    "until the last kernel is gone",
+    "Given a module with live kernels, then zeModuleDestroy succeeds (as Intel's driver) and "
+    "the kernels keep working until destroyed",
     "[errors][module][lifetime]") {
   KernelFixture fx;
   auto spv = tessera::test::readCorpusKernel("corpus_ranges");
@@ -506,11 +506,10 @@ TEST_CASE(
   auto k2 = tryKernel(m, "range1d", r);  // a second kernel object for the same function
   REQUIRE(r == ZE_RESULT_SUCCESS);
   CHECK(k1 != k2);
-  CHECK(zeModuleDestroy(m) == ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE);
   REQUIRE(zeKernelDestroy(k1) == ZE_RESULT_SUCCESS);
-  CHECK(zeModuleDestroy(m) == ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE);
+  CHECK(zeModuleDestroy(m) == ZE_RESULT_SUCCESS);  // docs/api-coverage.md, "Leniency"
 
-  // The module still works while refused: the remaining kernel launches.
+  // The remaining kernel still launches.
   int out[4] = {};
   int* p = out;
   setArgs(k2, p, 4u);
@@ -518,7 +517,7 @@ TEST_CASE(
   fx.runOnce([&](auto l) { KernelFixture::launch(l, k2, {1, 1, 1}); });
   CHECK(out[3] == 7);
   REQUIRE(zeKernelDestroy(k2) == ZE_RESULT_SUCCESS);
-  CHECK(zeModuleDestroy(m) == ZE_RESULT_SUCCESS);
+  CHECK(zeModuleDestroy(m) == ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
 }
 
 namespace {

@@ -42,6 +42,16 @@ CONTRADICTED = {
     ("zeKernelGetSourceAttributes", "nullptr == pString"):
         "pString is optional from the 1.5 specification on (a null pString asks for the size), "
         "which programs rely on",
+    # Level Zero 1.9 added IN_ORDER and COPY_OFFLOAD_HINT to both flag sets (and EXP_CLONEABLE to the
+    # list's): the later headers say "0x7 < desc->flags" for queues and "0x3f < desc->flags" for
+    # lists. test_in_order.cpp checks those limits.
+    ("zeCommandQueueCreate", "0x1 < desc->flags"):
+        "1.9 raised the limit to 0x7 (IN_ORDER, COPY_OFFLOAD_HINT); test_in_order.cpp checks it",
+    ("zeCommandListCreateImmediate", "0x1 < altdesc->flags"):
+        "1.9 raised the limit to 0x7 (IN_ORDER, COPY_OFFLOAD_HINT); test_in_order.cpp checks it",
+    ("zeCommandListCreate", "0x7 < desc->flags"):
+        "1.9 raised the limit to 0x3f (IN_ORDER, EXP_CLONEABLE, COPY_OFFLOAD_HINT); "
+        "test_in_order.cpp checks it",
 }
 
 
