@@ -21,9 +21,12 @@
 
 #include "bench_stats.h"
 #include "cl_check.h"
+#include "cl_platforms.h"
 #include "host_reference.h"
 
 namespace {
+
+using tessera::bench::platformName;
 
 using tessera::bench::host::nowSec;
 using tessera::bench::Stats;
@@ -56,12 +59,6 @@ kernel void scale_buffer(global const uchar4* src, global uchar4* dst, int sw, i
 }
 )";
 
-std::string platformName(cl_platform_id p) {
-  char name[256] = {};
-  clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-  std::string s = name;
-  return s == "Portable Computing Language" ? "PoCL" : s;
-}
 
 struct Result {
   std::string platform;

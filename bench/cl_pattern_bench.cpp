@@ -28,9 +28,13 @@
 
 #include "bench_stats.h"
 #include "cl_check.h"
+#include "cl_platforms.h"
 #include "pattern_cases.h"
 
 namespace {
+
+using tessera::bench::platformMatches;
+using tessera::bench::platformName;
 
 using namespace tessera::bench::patterns;
 
@@ -45,23 +49,7 @@ std::string readFile(const char* path) {
   return s.str();
 }
 
-std::string platformName(cl_platform_id p) {
-  char name[256] = {};
-  clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-  std::string s = name;
-  return s == "Portable Computing Language" ? "PoCL" : s;
-}
 
-bool matches(const std::string& name, const std::vector<std::string>& filters) {
-  if (filters.empty()) return true;
-  auto lower = [](std::string s) {
-    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  };
-  for (const std::string& f : filters)
-    if (lower(name).find(lower(f)) != std::string::npos) return true;
-  return false;
-}
 
 // The FMA peak of this machine in GFLOP/s: PUs x clock x 2 FMA ports x float lanes x 2, at 256-bit
 // vectors (8 lanes) on AVX2 hosts, AVX-512 ones included: LLVM's tuning for them prefers 256-bit
@@ -129,7 +117,7 @@ int main(int argc, char** argv) {
   bool sawTessera = false;
   for (cl_platform_id platform : platforms) {
     std::string name = platformName(platform);
-    if (!matches(name, filters)) continue;
+    if (!platformMatches(name, filters)) continue;
     cl_device_id device = nullptr;
     if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) != CL_SUCCESS) continue;
     columns.push_back(name);

@@ -22,9 +22,12 @@
 
 #include "bench_stats.h"
 #include "cl_check.h"
+#include "cl_platforms.h"
 #include "host_reference.h"
 
 namespace {
+
+using tessera::bench::platformName;
 
 using tessera::bench::host::nowSec;
 using tessera::bench::Stats;
@@ -88,12 +91,6 @@ void scan_subgroup(global const int* in, global int* out) {
 }
 )";
 
-std::string platformName(cl_platform_id p) {
-  char name[256] = {};
-  clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-  std::string s = name;
-  return s == "Portable Computing Language" ? "PoCL" : s;
-}
 
 // OpenCL 3.0's sub-groups (__opencl_c_subgroups; Tessera reports them without cl_khr_subgroups,
 // whose independent forward progress a CPU work-group does not have): a device with none answers

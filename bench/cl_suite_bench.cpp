@@ -29,10 +29,14 @@
 #include <vector>
 
 #include "cl_check.h"
+#include "cl_platforms.h"
 #include "host_reference.h"
 #include "launch_balance.h"
 
 namespace {
+
+using tessera::bench::platformMatches;
+using tessera::bench::platformName;
 
 using tessera::bench::host::nowSec;
 
@@ -87,24 +91,7 @@ std::string kernelSource;
 // Tessera's launch balance per kernel (launch_balance.h), for the report.
 std::vector<std::pair<std::string, std::string>> tesseraBalance;
 
-// The platform's name; PoCL's long one shortened for the table.
-std::string platformName(cl_platform_id p) {
-  char name[256] = {};
-  clGetPlatformInfo(p, CL_PLATFORM_NAME, sizeof name, name, nullptr);
-  std::string s = name;
-  return s == "Portable Computing Language" ? "PoCL" : s;
-}
 
-bool matches(const std::string& name, const std::vector<std::string>& filters) {
-  if (filters.empty()) return true;
-  auto lower = [](std::string s) {
-    for (auto& c : s) c = char(std::tolower((unsigned char)c));
-    return s;
-  };
-  for (const auto& f : filters)
-    if (lower(name).find(lower(f)) != std::string::npos) return true;
-  return false;
-}
 
 using tessera::bench::host::pageArray;
 
@@ -607,7 +594,7 @@ int main(int argc, char** argv) {
   std::vector<std::pair<std::string, std::map<std::string, Stats>>> runs;
   for (cl_platform_id p : platforms) {
     std::string name = platformName(p);
-    if (!matches(name, filters)) continue;
+    if (!platformMatches(name, filters)) continue;
     std::printf("\nPlatform: %s\n", name.c_str());
     std::fflush(stdout);
     PlatformRun run(p, cfg);
