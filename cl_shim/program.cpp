@@ -43,27 +43,6 @@ Program::Unit makeUnit(std::vector<uint8_t> spirv, std::string* error) {
   return u;
 }
 
-// Build options for SPIR-V input: the preprocessor's (-D, -I) and the warning switches mean
-// nothing once OpenCL C has become SPIR-V, so they are dropped; the rest go to zeModuleCreate's
-// pBuildFlags, which accepts the -cl-* options and refuses unknown ones with a log.
-std::string zeBuildFlags(const std::string& options) {
-  std::string error, out;
-  std::vector<std::string> words = spirv::tokenizeOptions(options, error);  // quote-aware
-  for (size_t i = 0; i < words.size(); ++i) {
-    std::string tok = words[i];
-    if (tok == "-D" || tok == "-I") {
-      ++i;
-      continue;
-    }
-    if (tok.rfind("-D", 0) == 0 || tok.rfind("-I", 0) == 0 || tok == "-w" || tok == "-Werror")
-      continue;
-    if (tok == "-cl-opt-disable") tok = "-ze-opt-disable";  // the JIT's optimization level
-    if (!out.empty()) out += ' ';
-    out += tok;
-  }
-  return out;
-}
-
 }  // namespace
 
 Program* Program::createWithIL(Context& context, const void* il, size_t length, cl_int& err) {
@@ -185,7 +164,7 @@ Program* Program::createWithBinary(Context& context, const std::vector<Device*>&
       b.binaryType = object->type;
       b.options = object->options;
       if (object->type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE &&
-          p->makeModules(*d, b.options, b.modules, b.log) != CL_SUCCESS) {
+          p->makeModules(*d, spirv::moduleFlagsOf(b.options), b.modules, b.log) != CL_SUCCESS) {
         p->releaseApi();
         return refuseAll();
       }
@@ -221,9 +200,8 @@ std::vector<Device*> Program::programDevicesLocked() const {
   return out;
 }
 
-cl_int Program::makeModules(Device& d, const std::string& options, std::vector<ZeModulePtr>& out,
+cl_int Program::makeModules(Device& d, const std::string& flags, std::vector<ZeModulePtr>& out,
                             std::string& log) {
-  const std::string flags = zeBuildFlags(options);
   bool imports = false;
   for (const Unit& u : units_) {
     // Specialization constants (clSetProgramSpecializationConstant) go to the units that have them.
@@ -274,6 +252,9 @@ cl_int Program::makeModules(Device& d, const std::string& options, std::vector<Z
 
 cl_int Program::build(const std::vector<Device*>& devices, const std::string& options) {
   std::lock_guard lock(mutex_);
+  // zeModuleCreate's flags: from the front end's parse of the options for source, else read from
+  // the options once here.
+  std::string flags;
   if (origin_ == Origin::Source) {
     CompileResult c = compileSource(source_, options, {});
     if (c.error != CL_SUCCESS) {
@@ -291,7 +272,10 @@ cl_int Program::build(const std::vector<Device*>& devices, const std::string& op
     std::string error;
     units_.push_back(makeUnit(std::move(c.spirv), &error));
     units_.back().sources = {source_};
-    units_.back().argInfo = spirv::parseCompileOptions(options).kernelArgInfo;
+    units_.back().argInfo = c.argInfo;
+    flags = std::move(c.moduleFlags);
+  } else if (origin_ != Origin::Binary) {
+    flags = spirv::moduleFlagsOf(options);
   }
   cl_int result = CL_SUCCESS;
   for (Device* d : devices) {
@@ -319,7 +303,7 @@ cl_int Program::build(const std::vector<Device*>& devices, const std::string& op
         break;
       }
     cl_int r = CL_SUCCESS;
-    if (nb.modules.empty()) r = makeModules(*d, options, nb.modules, nb.log);
+    if (nb.modules.empty()) r = makeModules(*d, flags, nb.modules, nb.log);
     if (r == CL_SUCCESS) {
       for (const Unit& u : units_)
         if (u.info.kernels.empty() && u.info.bound == 0) {
@@ -360,7 +344,7 @@ cl_int Program::compile(const std::vector<Device*>& devices, const std::string& 
       std::string error;
       units_.push_back(makeUnit(std::move(c.spirv), &error));
       units_.back().sources = {source_};
-      units_.back().argInfo = spirv::parseCompileOptions(options).kernelArgInfo;
+      units_.back().argInfo = c.argInfo;
     } else {
       result = c.error == CL_INVALID_BUILD_OPTIONS ? CL_INVALID_COMPILER_OPTIONS
                                                    : CL_COMPILE_PROGRAM_FAILURE;

@@ -130,9 +130,9 @@ class Program : public Object<_cl_program, 0x50524731 /* "PRG1" */> {
 
  private:
   Program() = default;
-  // Makes one module per unit on `d` (optionally linked together); returns the CL code and
-  // appends to `log`.
-  cl_int makeModules(Device& d, const std::string& options, std::vector<ZeModulePtr>& out,
+  // Makes one module per unit on `d` (optionally linked together) with zeModuleCreate's
+  // pBuildFlags `flags`; returns the CL code and appends to `log`.
+  cl_int makeModules(Device& d, const std::string& flags, std::vector<ZeModulePtr>& out,
                      std::string& log);
   DeviceBuild* recordFor(const Device& d);  // exact record or null; mutex_ held
   std::vector<Device*> programDevicesLocked() const;
@@ -156,6 +156,10 @@ struct CompileResult {
   cl_int error = CL_SUCCESS;
   std::vector<uint8_t> spirv;
   std::string log;
+  // From the options as the front end parsed them (once): zeModuleCreate's pBuildFlags, and
+  // whether -cl-kernel-arg-info was given.
+  std::string moduleFlags;
+  bool argInfo = false;
 };
 CompileResult compileSource(const std::string& source, const std::string& options,
                             const std::vector<std::pair<std::string, std::string>>& headers);

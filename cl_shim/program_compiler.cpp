@@ -25,6 +25,8 @@ CompileResult compileSource(const std::string& source, const std::string& option
     r.error = CL_COMPILE_PROGRAM_FAILURE;
     return r;
   }
+  r.moduleFlags = std::move(c.options.moduleFlags);
+  r.argInfo = c.options.kernelArgInfo;
   r.spirv.resize(c.spirv.size() * sizeof(uint32_t));
   std::memcpy(r.spirv.data(), c.spirv.data(), r.spirv.size());
   return r;

@@ -204,26 +204,12 @@ std::string headerPath(const std::string& name) {
   return std::string(path);
 }
 
-// The folders the program may include from on disk (include_filesystem.h): the options' -I
-// folders (made absolute by parseCompileOptions), absolute folders the options give as a macro's
-// value, and clang's resource directory. The second is how hashcat names its headers:
-// `-D INCLUDE_PATH=/usr/share/hashcat/OpenCL` with `#include M2S(INCLUDE_PATH/inc_vendor.h)` in the
-// source. Like -I, it is the application that names the folder in the options; the source alone
-// cannot reach outside them.
+// The folders the program may include from on disk (include_filesystem.h): those the options name
+// (CompileOptions::includeFolders) and clang's resource directory. Like -I, it is the application
+// that names the folders in the options; the source alone cannot reach outside them.
 std::vector<std::string> includeFolders(const CompileOptions& options) {
   std::vector<std::string> folders = {TESSERA_CLANG_RESOURCE_DIR};
-  for (size_t i = 0; i + 1 < options.clangArgs.size(); ++i) {
-    const std::string& value = options.clangArgs[i + 1];
-    if (options.clangArgs[i] == "-I") {
-      folders.push_back(value);
-    } else if (options.clangArgs[i] == "-D") {
-      // An existing folder below the root (a value of "/" names no folder of headers).
-      size_t eq = value.find('=');
-      std::string path = eq == std::string::npos ? "" : value.substr(eq + 1);
-      if (path.size() > 1 && path[0] == '/' && llvm::sys::fs::is_directory(path))
-        folders.push_back(path);
-    }
-  }
+  folders.insert(folders.end(), options.includeFolders.begin(), options.includeFolders.end());
   return folders;
 }
 
@@ -434,10 +420,9 @@ void compileHere(std::string_view source, const CompileOptions& options,
 
 }  // namespace
 
-CompileResult compileOpenCLCInProcess(std::string_view source, std::string_view options,
+CompileResult compileOpenCLCInProcess(std::string_view source, const CompileOptions& parsed,
                                       const std::vector<OpenCLHeader>& headers,
                                       IncludeRule includes) {
-  CompileOptions parsed = parseCompileOptions(options);
   if (!parsed.ok) return invalidOptionsResult(parsed);
   CompileResult result;
   // No exception may cross LLVM's frames or leave the thread: catch here, report after the join.

@@ -50,6 +50,9 @@ struct CompileResult {
   // The compile read a file outside the folders the frontend cache's key covers (possible under
   // IncludeRule::Preprocessor): the result must not be cached.
   bool readOutsideFolders = false;
+  // The options as parseCompileOptions read them, once (unless invalidOptions): what the runtime
+  // needs of them (module flags, -cl-kernel-arg-info) is here for the caller.
+  CompileOptions options;
 };
 
 // The result for options parseCompileOptions refused (`parsed.ok` false): what the client reports

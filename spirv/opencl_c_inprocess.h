@@ -8,7 +8,8 @@
 
 namespace tessera::spirv {
 
-CompileResult compileOpenCLCInProcess(std::string_view source, std::string_view options,
+// `options` were parsed by the client (compileOpenCLC) and must be valid (ok).
+CompileResult compileOpenCLCInProcess(std::string_view source, const CompileOptions& options,
                                       const std::vector<OpenCLHeader>& headers,
                                       IncludeRule includes);
 

@@ -99,10 +99,41 @@ bool parseVersion(std::string_view value, OpenCLVersion& version) {
   return false;
 }
 
+// Appends `word` to pBuildFlags-style `flags` unless it is for the OpenCL C front end only; `i` is
+// moved past the value of -D and -I given as a separate word.
+void appendModuleFlag(const std::vector<std::string>& words, size_t& i, std::string& flags) {
+  const std::string& word = words[i];
+  if (word == "-D" || word == "-I") {
+    ++i;
+    return;
+  }
+  if (word.rfind("-D", 0) == 0 || word.rfind("-I", 0) == 0 || word == "-w" || word == "-Werror")
+    return;
+  if (!flags.empty()) flags += ' ';
+  flags += word == "-cl-opt-disable" ? "-ze-opt-disable" : word;
+}
+
 std::string absoluteDir(const std::string& dir) {
   std::error_code ec;
   std::filesystem::path path = std::filesystem::absolute(dir, ec);
   return ec ? dir : path.string();
+}
+
+std::vector<std::string> includeFoldersOf(const std::vector<std::string>& clangArgs) {
+  std::vector<std::string> folders;
+  for (size_t i = 0; i + 1 < clangArgs.size(); ++i) {
+    const std::string& value = clangArgs[i + 1];
+    if (clangArgs[i] == "-I") {
+      folders.push_back(value);
+    } else if (clangArgs[i] == "-D") {
+      size_t eq = value.find('=');
+      std::string path = eq == std::string::npos ? "" : value.substr(eq + 1);
+      std::error_code ec;
+      if (path.size() > 1 && path[0] == '/' && std::filesystem::is_directory(path, ec))
+        folders.push_back(path);
+    }
+  }
+  return folders;
 }
 
 }  // namespace
@@ -115,9 +146,12 @@ CompileOptions parseCompileOptions(std::string_view options) {
   auto fail = [&](std::string message) {
     out.error = std::move(message);
     out.clangArgs.clear();
+    out.moduleFlags.clear();
     return out;
   };
   for (size_t i = 0; i < words.size(); ++i) {
+    size_t next = i;
+    appendModuleFlag(words, next, out.moduleFlags);
     const std::string& word = words[i];
     if (word == "-D" || word == "-I") {  // the value is the next word
       if (i + 1 == words.size()) return fail("option '" + word + "' needs a value");
@@ -150,8 +184,16 @@ CompileOptions parseCompileOptions(std::string_view options) {
       return fail("invalid build option '" + word + "'");
     }
   }
+  out.includeFolders = includeFoldersOf(out.clangArgs);
   out.ok = true;
   return out;
+}
+
+std::string moduleFlagsOf(std::string_view options) {
+  std::string error, flags;
+  std::vector<std::string> words = tokenizeOptions(options, error);
+  for (size_t i = 0; i < words.size(); ++i) appendModuleFlag(words, i, flags);
+  return flags;
 }
 
 LinkOptions parseLinkOptions(std::string_view options) {

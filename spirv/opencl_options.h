@@ -26,6 +26,12 @@ struct CompileOptions {
   // Arguments for clang's cc1 that come from the options (macros, include dirs, warnings, math,
   // debug info), in order. Include directories are made absolute here.
   std::vector<std::string> clangArgs;
+  // The folders on disk the program names for its headers, from the same options: the -I folders
+  // and the absolute, existing folders given as a macro's value (hashcat's
+  // `-D INCLUDE_PATH=/usr/share/hashcat/OpenCL` with `#include M2S(INCLUDE_PATH/inc_vendor.h)`).
+  // What the compiler may read from (include_filesystem.h) and what the front end's cache key
+  // covers (clc/frontend_cache.h); a value of "/" names no folder of headers.
+  std::vector<std::string> includeFolders;
   // Options that change no SPIR-V but that the runtime may want to know about.
   bool denormsAreZero = false;      // -cl-denorms-are-zero (SPIR-V has no way to say it)
   bool optDisable = false;          // -cl-opt-disable
@@ -33,6 +39,9 @@ struct CompileOptions {
   // -cl-kernel-arg-info: the compiler always keeps argument info in the SPIR-V; the runtime
   // answers clGetKernelArgInfo only when it was asked for.
   bool kernelArgInfo = false;
+  // What the runtime applies to the compiled SPIR-V (zeModuleCreate's pBuildFlags): every option
+  // but the preprocessor's and the warnings', -cl-opt-disable as -ze-opt-disable (moduleFlagsOf).
+  std::string moduleFlags;
 };
 
 // Accepts: -D name, -Dname, -D name=value, -I dir, -Idir, -w, -Werror, -cl-std=CL1.0|CL1.1|CL1.2|
@@ -43,6 +52,13 @@ struct CompileOptions {
 // (deprecated, ignored), -g (accepted, no debug info: see parseCompileOptions). Anything else:
 // ok == false.
 CompileOptions parseCompileOptions(std::string_view options);
+
+// zeModuleCreate's pBuildFlags for SPIR-V built with these OpenCL build options (a program from
+// IL, a binary's recorded options): -D, -I (with their values), -w and -Werror mean nothing once
+// OpenCL C has become SPIR-V and are dropped; -cl-opt-disable becomes -ze-opt-disable (the JIT's
+// optimization level); every other word is kept, so the module build refuses unknown ones with a
+// log. Options that do not tokenize (an unterminated quote) give no flags.
+std::string moduleFlagsOf(std::string_view options);
 
 struct LinkOptions {
   bool ok = false;

@@ -256,20 +256,24 @@ CompileResult compileOpenCLC(std::string_view source, std::string_view options,
   const clc::Settings settings = clc::settingsFromEnvironment();
   // A build another process (or this one) made of the same inputs is on disk (frontend_cache.h).
   const clc::FrontendCache cache(clc::diskCacheFromEnvironment(), source, options, headers,
-                                 clc::includeFoldersOf(parsed.clangArgs),
+                                 parsed.includeFolders,
                                  clc::compilerPath(settings));
-  if (std::optional<CompileResult> cached = cache.find()) return std::move(*cached);
+  if (std::optional<CompileResult> cached = cache.find()) {
+    cached->options = std::move(parsed);
+    return std::move(*cached);
+  }
   CompileResult result;
   clc::Request request;
   request.kind = clc::Kind::CompileOpenCLC;
   request.source = std::string(source);
-  request.options = std::string(options);
+  request.options = parsed;  // the compiler process does not parse them again
   request.headers = headers;
   request.includes = settings.includes;
   clc::Reply reply = clc::run(request, settings);
   result.ok = reply.ok && !reply.payload.empty() && reply.payload.size() % sizeof(uint32_t) == 0;
   result.invalidOptions = reply.invalidOptions;
   result.log = std::move(reply.log);
+  result.options = std::move(parsed);
   if (result.ok) {
     result.spirv.resize(reply.payload.size() / sizeof(uint32_t));
     std::memcpy(result.spirv.data(), reply.payload.data(), reply.payload.size());

@@ -70,22 +70,6 @@ void put(std::string& out, T v) {
 
 }  // namespace
 
-std::vector<std::string> includeFoldersOf(const std::vector<std::string>& clangArgs) {
-  std::vector<std::string> folders;
-  for (size_t i = 0; i + 1 < clangArgs.size(); ++i) {
-    const std::string& value = clangArgs[i + 1];
-    if (clangArgs[i] == "-I") {
-      folders.push_back(value);
-    } else if (clangArgs[i] == "-D") {
-      size_t eq = value.find('=');
-      std::string path = eq == std::string::npos ? "" : value.substr(eq + 1);
-      std::error_code ec;
-      if (path.size() > 1 && path[0] == '/' && fs::is_directory(path, ec)) folders.push_back(path);
-    }
-  }
-  return folders;
-}
-
 FrontendCache::FrontendCache(const support::DiskCacheSettings& disk, std::string_view source,
                              std::string_view options, const std::vector<OpenCLHeader>& headers,
                              const std::vector<std::string>& includeFolders,

@@ -52,9 +52,4 @@ class FrontendCache {
   std::string entry_;
 };
 
-// The folders compileOpenCLC's compiler may read headers from, as include_filesystem.h lists them
-// (without clang's own): the options' -I folders and absolute existing folders given as a macro's
-// value (-D NAME=/folder).
-std::vector<std::string> includeFoldersOf(const std::vector<std::string>& clangArgs);
-
 }  // namespace tessera::spirv::clc

@@ -46,6 +46,10 @@ class Writer {
     bytes(&n, sizeof n);
     bytes(s.data(), s.size());
   }
+  void strings(const std::vector<std::string>& list) {
+    u32(uint32_t(list.size()));
+    for (const std::string& s : list) string(s);
+  }
   void bytes(const void* p, size_t n) { out_.append(static_cast<const char*>(p), n); }
   // The frame: its length, then the payload; one send loop, never SIGPIPE on a dead peer.
   bool send(int fd, Deadline deadline = kNoDeadline) const {
@@ -94,6 +98,17 @@ class Reader {
     at_ += n;
     return true;
   }
+  bool strings(std::vector<std::string>& list) {
+    uint32_t n = 0;
+    if (!u32(n)) return false;
+    list.clear();
+    for (uint32_t i = 0; i < n; ++i) {
+      std::string s;
+      if (!string(s)) return false;
+      list.push_back(std::move(s));
+    }
+    return true;
+  }
   bool bytes(void* p, size_t n) {
     if (n > in_.size() - at_) return false;
     std::memcpy(p, in_.data() + at_, n);
@@ -107,6 +122,47 @@ class Reader {
   size_t at_ = 0;
 };
 
+// CompileOptions as parseCompileOptions made them in the client: the compiler process takes them
+// as they are instead of parsing the options again.
+enum OptionBits : uint32_t {
+  kOk = 1,
+  kDenormsAreZero = 2,
+  kOptDisable = 4,
+  kDebugInfo = 8,
+  kKernelArgInfo = 16,
+};
+
+void writeOptions(Writer& w, const CompileOptions& o) {
+  w.u32((o.ok ? kOk : 0) | (o.denormsAreZero ? kDenormsAreZero : 0) |
+        (o.optDisable ? kOptDisable : 0) | (o.debugInfoRequested ? kDebugInfo : 0) |
+        (o.kernelArgInfo ? kKernelArgInfo : 0));
+  w.u32(uint32_t(o.version));
+  w.string(o.error);
+  w.strings(o.clangArgs);
+  w.strings(o.includeFolders);
+  w.string(o.moduleFlags);
+}
+
+bool readOptions(Reader& r, CompileOptions& o) {
+  uint32_t bits = 0, version = 0;
+  if (!r.u32(bits) || !r.u32(version) || !r.string(o.error) || !r.strings(o.clangArgs) ||
+      !r.strings(o.includeFolders) || !r.string(o.moduleFlags)) {
+    return false;
+  }
+  switch (static_cast<OpenCLVersion>(version)) {
+    case OpenCLVersion::CL10: case OpenCLVersion::CL11: case OpenCLVersion::CL12:
+    case OpenCLVersion::CL20: case OpenCLVersion::CL30: break;
+    default: return false;
+  }
+  o.version = static_cast<OpenCLVersion>(version);
+  o.ok = bits & kOk;
+  o.denormsAreZero = bits & kDenormsAreZero;
+  o.optDisable = bits & kOptDisable;
+  o.debugInfoRequested = bits & kDebugInfo;
+  o.kernelArgInfo = bits & kKernelArgInfo;
+  return true;
+}
+
 }  // namespace
 
 bool sendRequest(int fd, const Request& request, Deadline deadline) {
@@ -114,7 +170,7 @@ bool sendRequest(int fd, const Request& request, Deadline deadline) {
   w.u32(kRequestMagic);
   w.u32(static_cast<uint32_t>(request.kind));
   w.string(request.source);
-  w.string(request.options);
+  writeOptions(w, request.options);
   w.u32(uint32_t(request.headers.size()));
   for (const OpenCLHeader& h : request.headers) {
     w.string(h.name);
@@ -129,8 +185,7 @@ bool sendRequest(int fd, const Request& request, Deadline deadline) {
     w.bytes(&a.value, sizeof a.value);
   }
   w.string(request.object);
-  w.u32(uint32_t(request.symbols.size()));
-  for (const std::string& name : request.symbols) w.string(name);
+  w.strings(request.symbols);
   return w.send(fd, deadline);
 }
 
@@ -141,7 +196,7 @@ bool receiveRequest(int fd, Request& request) {
   if (!r.receive(fd) || !r.u32(magic) || magic != kRequestMagic || !r.u32(kind) ||
       (kind != uint32_t(Kind::CompileOpenCLC) && kind != uint32_t(Kind::TranslateSpirv) &&
        kind != uint32_t(Kind::LoadObject)) ||
-      !r.string(request.source) || !r.string(request.options) || !r.u32(headers)) {
+      !r.string(request.source) || !readOptions(r, request.options) || !r.u32(headers)) {
     return false;
   }
   request.kind = static_cast<Kind>(kind);
@@ -162,14 +217,7 @@ bool receiveRequest(int fd, Request& request) {
     if (!r.u32(a.specId) || !r.bytes(&a.value, sizeof a.value)) return false;
     request.specConstants.push_back(a);
   }
-  uint32_t symbols = 0;
-  if (!r.string(request.object) || !r.u32(symbols)) return false;
-  request.symbols.clear();
-  for (uint32_t i = 0; i < symbols; ++i) {
-    std::string name;
-    if (!r.string(name)) return false;
-    request.symbols.push_back(std::move(name));
-  }
+  if (!r.string(request.object) || !r.strings(request.symbols)) return false;
   return r.done();
 }
 

@@ -26,7 +26,7 @@ enum class Kind : uint32_t {
 struct Request {
   Kind kind = Kind::CompileOpenCLC;
   std::string source;
-  std::string options;
+  CompileOptions options;  // CompileOpenCLC: parsed by the client
   std::vector<OpenCLHeader> headers;
   IncludeRule includes = IncludeRule::Preprocessor;  // CompileOpenCLC
   std::vector<uint32_t> spirv;

@@ -87,6 +87,34 @@ TEST_CASE("Given OpenCL options, when parsed, then valid ones map and invalid on
   CHECK(!parseLinkOptions("-DX").ok);
 }
 
+TEST_CASE(
+    "Given build options, when parsed once, then the module flags and include folders are what "
+    "the runtime and the compiler need of them",
+    "[spirv][opencl_c][options]") {
+  const std::string tmp = std::filesystem::temp_directory_path().string();
+  CompileOptions o = parseCompileOptions("-D N=4 -DM=2 -I inc -Iother -w -Werror -cl-opt-disable "
+                                         "-cl-mad-enable -cl-kernel-arg-info -g -DROOT=" + tmp +
+                                         " -DSLASH=/ -DFILE=/no/such/folder");
+  REQUIRE(o.ok);
+  // The front end's options are gone, -cl-opt-disable is the JIT's level, the rest stays.
+  CHECK(o.moduleFlags == "-ze-opt-disable -cl-mad-enable -cl-kernel-arg-info -g");
+  CHECK(o.kernelArgInfo);
+  // -I folders made absolute, then an existing absolute folder given as a macro's value; "/" and a
+  // missing folder are not folders of headers.
+  REQUIRE(o.includeFolders.size() == 3);
+  CHECK(o.includeFolders[0] == std::filesystem::absolute("inc").string());
+  CHECK(o.includeFolders[1] == std::filesystem::absolute("other").string());
+  CHECK(o.includeFolders[2] == tmp);
+  CHECK(parseCompileOptions("-D N -cl-fast-relaxed-math").moduleFlags == "-cl-fast-relaxed-math");
+  CHECK(parseCompileOptions("-cl-no-such -cl-mad-enable").moduleFlags.empty());
+
+  // SPIR-V input (IL, binaries): the same words dropped, and words unknown here are kept for the
+  // module build to refuse with a log.
+  CHECK(moduleFlagsOf("-D X=1 -I dir -w -cl-opt-disable -ze-opt-level=1 -cl-no-such") ==
+        "-ze-opt-disable -ze-opt-level=1 -cl-no-such");
+  CHECK(moduleFlagsOf("-D 'open").empty());
+}
+
 TEST_CASE("Given a vector add, when compiled, then the SPIR-V names the kernel and its arguments",
           "[spirv][opencl_c]") {
   CompileResult r = compileOk(kVectorAdd);
