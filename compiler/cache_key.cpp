@@ -66,6 +66,10 @@ CacheKey kernelKey(const CacheKey& program, const std::string& kernel) {
   return hash128("kernel\x01" + program.hex() + "\x01" + kernel);
 }
 
+CacheKey translationKey(const CacheKey& program) {
+  return hash128("translated\x01" + program.hex());
+}
+
 CacheKey linkedKey(const CacheKey& importer, std::span<const CacheKey> providers) {
   std::string text = "linked\x01" + importer.hex();
   for (const CacheKey& p : providers) text += "+" + p.hex();

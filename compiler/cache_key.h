@@ -37,6 +37,8 @@ CacheKey cacheKey(std::span<const uint8_t> spirv, const BuildOptions& options,
 
 // The key of one kernel of `program`'s, compiled alone (lazy_code.h).
 CacheKey kernelKey(const CacheKey& program, const std::string& kernel);
+// The key of the note that `program`'s translation to LLVM IR succeeded (CodeCache::findNote).
+CacheKey translationKey(const CacheKey& program);
 
 // The key of an importer's code linked with its providers' (zeModuleDynamicLink), in link order.
 CacheKey linkedKey(const CacheKey& importer, std::span<const CacheKey> providers);

@@ -14,6 +14,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <span>
 #include <vector>
 
@@ -38,6 +40,11 @@ class CodeCache {
   // `nativeBinary` when that is not empty.
   void store(const CacheKey& key, std::shared_ptr<const ModuleCode> code, bool shareable,
              const std::vector<uint8_t>& nativeBinary);
+  // Notes: short texts on disk beside the code (entries ".ttr", with their own checksum), facts
+  // about a key another process may reuse; today, that a program's translation to LLVM IR
+  // succeeded, with the translator's warnings (lazy_code.h). nullopt when absent or corrupt.
+  std::optional<std::string> findNote(const CacheKey& key);
+  void storeNote(const CacheKey& key, const std::string& text);
   // Whether stores write to disk (the tier is on and its folder trusted): callers skip making a
   // native binary otherwise.
   bool writesToDisk() const;

@@ -537,20 +537,19 @@ Compiler::Result Compiler::buildByKernel(std::shared_ptr<Program> program) {
       return r;
     }
   }
-  // Translated now, for the whole program: what it finds wrong is the build's failure.
-  std::string bitcode;
-  {
-    llvm::LLVMContext context;
-    spirv::TranslateOptions options;
-    options.specConstants = program->specs;
-    options.process = &settings_.process;
-    spirv::TranslateResult t = spirv::translate(context, program->spirv, options);
-    if (!t.ok()) {
-      r.log = t.log;
-      return r;
-    }
-    r.log = std::move(t.warnings);
-    bitcode = programBitcode(*t.module);
+  // Translated now, for the whole program: what it finds wrong is the build's failure. Unless an
+  // earlier build of the same key translated it (the note keeps its warnings for the log): the
+  // translation is then deterministic and waits until a kernel is not in the cache.
+  std::optional<std::string> bitcode;
+  const CacheKey noteKey = translationKey(program->key);
+  if (std::optional<std::string> warnings = cache_.findNote(noteKey)) {
+    r.log = std::move(*warnings);
+  } else {
+    std::string bytes, warningsNow;
+    if (!translateProgram(*program, bytes, r.log, warningsNow)) return r;
+    cache_.storeNote(noteKey, warningsNow);
+    r.log = std::move(warningsNow);
+    bitcode = std::move(bytes);
   }
   auto lazy = std::make_shared<LazyCode>(*this, program, std::move(bitcode));
   {
@@ -570,15 +569,31 @@ Compiler::Result Compiler::buildByKernel(std::shared_ptr<Program> program) {
   return r;
 }
 
-std::shared_ptr<const ModuleCode> Compiler::compileKernel(const Program& program,
-                                                          const std::string& bitcode, size_t index,
-                                                          std::string& log) {
-  return retiringJitOnBadAlloc([&] { return compileKernelNow(program, bitcode, index, log); });
+bool Compiler::translateProgram(const Program& program, std::string& bitcode, std::string& log,
+                                std::string& warnings) {
+  llvm::LLVMContext context;
+  spirv::TranslateOptions options;
+  options.specConstants = program.specs;
+  options.process = &settings_.process;
+  translations_.fetch_add(1);
+  spirv::TranslateResult t = spirv::translate(context, program.spirv, options);
+  if (!t.ok()) {
+    log += t.log;
+    return false;
+  }
+  warnings = std::move(t.warnings);
+  bitcode = programBitcode(*t.module);
+  return true;
 }
 
-std::shared_ptr<const ModuleCode> Compiler::compileKernelNow(const Program& program,
-                                                             const std::string& bitcode,
-                                                             size_t index, std::string& log) {
+std::shared_ptr<const ModuleCode> Compiler::compileKernel(LazyCode& code, size_t index,
+                                                          std::string& log) {
+  return retiringJitOnBadAlloc([&] { return compileKernelNow(code, index, log); });
+}
+
+std::shared_ptr<const ModuleCode> Compiler::compileKernelNow(LazyCode& lazy, size_t index,
+                                                             std::string& log) {
+  const Program& program = lazy.program();
   // Unit `index`: a kernel, or after them the exported functions.
   const bool exports = index == program.info.kernels.size();
   const std::string name = exports ? "\x02exports" : program.info.kernels.at(index).name;
@@ -603,9 +618,11 @@ std::shared_ptr<const ModuleCode> Compiler::compileKernelNow(const Program& prog
     return jit->load(image.units[0], &why);
   };
   if (auto code = cache_.find(key, true, fromDisk)) return code;
+  const std::string* bitcode = lazy.bitcode(log);
+  if (!bitcode) return nullptr;
   auto context = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> module =
-      kernelModule(*context, bitcode,
+      kernelModule(*context, *bitcode,
                    exports ? program.functionExports() : std::vector<std::string>{name}, error);
   // A kernel's unit exports nothing (what it calls is internal to it); the exported functions'
   // unit exports them.

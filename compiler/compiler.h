@@ -16,6 +16,7 @@
 // lazy_code.h) on the calling threads, several at once.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -84,14 +85,19 @@ class Compiler {
                                          std::span<const Provider> providers, std::string& log);
   // zeModuleGetNativeBinary: the program and, when it has object code, its code.
   std::vector<uint8_t> nativeBinary(const Program& program, const ModuleCode* code);
-  // LazyCode's compile of one kernel (index in program.info.kernels) from the program's bitcode:
-  // from the cache (memory, then disk), else compiled and stored. Null with `log` on failure.
-  std::shared_ptr<const ModuleCode> compileKernel(const Program& program,
-                                                  const std::string& bitcode, size_t index,
-                                                  std::string& log);
+  // LazyCode's compile of one kernel (index in program.info.kernels) of `code`'s program: from the
+  // cache (memory, then disk), else compiled from the program's bitcode and stored. Null with
+  // `log` on failure.
+  std::shared_ptr<const ModuleCode> compileKernel(LazyCode& code, size_t index, std::string& log);
+  // The whole program translated to LLVM IR (spirv/clc/translate.h) as bitcode; false with `log`.
+  // `warnings`: the translator's, on success.
+  bool translateProgram(const Program& program, std::string& bitcode, std::string& log,
+                        std::string& warnings);
 
   // Modules the JIT has compiled so far (what the cache saved shows here).
   uint64_t compileCount();
+  // Programs translated to LLVM IR so far (what the translation notes saved shows here).
+  uint64_t translateCount() const { return translations_.load(); }
 
  private:
   // The JIT, made on first need; null (and `error`) when LLVM cannot target this CPU.
@@ -112,14 +118,14 @@ class Compiler {
   // The rest of buildProgram: the program's code, from the caches or compiled.
   Result buildFrom(std::shared_ptr<Program> program);
   Result loadNative(std::span<const uint8_t> nativeBinary);
-  // build() of a program that compiles by kernel: translated now, compiled later (LazyCode).
+  // build() of a program that compiles by kernel: translated now (unless a note says an earlier
+  // build translated it), compiled later (LazyCode).
   Result buildByKernel(std::shared_ptr<Program> program);
   std::shared_ptr<const ModuleCode> linkProgram(const Program& importer,
                                                 std::span<const Provider> providers,
                                                 std::string& log);
   CacheKey keyOf(const Program& program);
-  std::shared_ptr<const ModuleCode> compileKernelNow(const Program& program,
-                                                     const std::string& bitcode, size_t index,
+  std::shared_ptr<const ModuleCode> compileKernelNow(LazyCode& code, size_t index,
                                                      std::string& log);
   // Loads the units of a native binary (or a disk entry) into the JIT: the code, one part per
   // unit when there are several. Null with `error` on failure. Each unit's tables must match the
@@ -139,6 +145,7 @@ class Compiler {
   std::vector<std::unique_ptr<backends::cpu::KernelJit>> retiredJits_;
   // The live LazyCode of each key: modules of the same program share it (and its compiled kernels).
   std::mutex lazyMutex_;
+  std::atomic<uint64_t> translations_{0};
   std::map<CacheKey, std::weak_ptr<LazyCode>> lazy_;
   // The last kRecent programs built by kernel stay alive after their modules are gone, so that a
   // module made again from the same SPIR-V (programs that create and destroy a module per test or

@@ -30,7 +30,8 @@ size_t usableCpus() {
 
 }  // namespace
 
-LazyCode::LazyCode(Compiler& compiler, std::shared_ptr<const Program> program, std::string bitcode)
+LazyCode::LazyCode(Compiler& compiler, std::shared_ptr<const Program> program,
+                   std::optional<std::string> bitcode)
     : compiler_(compiler),
       program_(std::move(program)),
       bitcode_(std::move(bitcode)),
@@ -38,6 +39,17 @@ LazyCode::LazyCode(Compiler& compiler, std::shared_ptr<const Program> program, s
       slots_(new Slot[units_]) {}
 
 LazyCode::~LazyCode() = default;
+
+const std::string* LazyCode::bitcode(std::string& log) {
+  std::lock_guard lock(bitcodeMutex_);
+  if (!bitcode_ && translationError_.empty()) {
+    std::string bytes, warnings;
+    if (compiler_.translateProgram(*program_, bytes, translationError_, warnings))
+      bitcode_ = std::move(bytes);
+  }
+  if (!bitcode_) log += translationError_;
+  return bitcode_ ? &*bitcode_ : nullptr;
+}
 
 std::shared_ptr<const ModuleCode> LazyCode::exported(std::string& log) {
   if (units_ == program_->info.kernels.size()) return std::make_shared<ModuleCode>();
@@ -51,7 +63,7 @@ std::shared_ptr<const ModuleCode> LazyCode::kernel(size_t index, std::string& lo
   if (!slot.done) {
     // An exception (std::bad_alloc) leaves the slot as it was: a later call tries again.
     std::string error;
-    slot.code = compiler_.compileKernel(*program_, bitcode_, index, error);
+    slot.code = compiler_.compileKernel(*this, index, error);
     slot.error = std::move(error);
     slot.done = true;
     if (slot.code && index < program_->info.kernels.size()) compiled_.fetch_add(1);

@@ -8,7 +8,10 @@
 // asked for (exported()); in the kernels' units they are internal like any other function.
 //
 // What is decided when: zeModuleCreate does everything about the program as a whole (options,
-// validation, reflection, specialization, translation to LLVM IR, kept here as bitcode); a kernel's
+// validation, reflection, specialization, translation to LLVM IR, kept here as bitcode). When an
+// earlier build of the same key (this process's or another's) translated the program, the disk
+// cache holds a note saying so (CodeCache::findNote) and the translation waits until a kernel
+// misses the cache: a warm build does not translate at all. A kernel's
 // code generation (the JIT's pipeline on that kernel alone, kernel_module.h) runs at its first
 // kernel(), and what it finds wrong (an unsupported builtin, recursion, a frame too large, ...)
 // is that call's failure, kept: every later call for that kernel answers the same.
@@ -25,6 +28,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -36,7 +40,10 @@ class Compiler;
 
 class LazyCode {
  public:
-  LazyCode(Compiler& compiler, std::shared_ptr<const Program> program, std::string bitcode);
+  // `bitcode`: the program's translation, or nullopt when it is known to translate (a note) and is
+  // translated when first needed (bitcode()).
+  LazyCode(Compiler& compiler, std::shared_ptr<const Program> program,
+           std::optional<std::string> bitcode);
   ~LazyCode();
   LazyCode(const LazyCode&) = delete;
   LazyCode& operator=(const LazyCode&) = delete;
@@ -54,6 +61,9 @@ class LazyCode {
   // ModuleCode::functions), compiled now unless an earlier call did; a ModuleCode without kernels.
   // Null, with `log`, when their code generation failed; an empty ModuleCode when there are none.
   std::shared_ptr<const ModuleCode> exported(std::string& log);
+  // The program's LLVM IR as bitcode (kernel_module.h), translated now unless it was before; null
+  // with the translator's reason in `log` (translation fails the same way every time).
+  const std::string* bitcode(std::string& log);
   // How many of the program's kernels have code now.
   size_t compiledCount() const { return compiled_.load(); }
   // After compile() of every kernel succeeded: the code of every kernel as one ModuleCode, whose
@@ -65,7 +75,9 @@ class LazyCode {
 
   Compiler& compiler_;
   std::shared_ptr<const Program> program_;
-  std::string bitcode_;  // the program's LLVM IR (kernel_module.h)
+  std::mutex bitcodeMutex_;
+  std::optional<std::string> bitcode_;  // the program's LLVM IR (kernel_module.h), once translated
+  std::string translationError_;        // why it did not translate
   size_t units_ = 0;     // the program's kernels, and one more when it exports other functions
   std::unique_ptr<Slot[]> slots_;  // one per unit
   std::atomic<size_t> compiled_{0};

@@ -49,7 +49,7 @@ namespace fs = std::filesystem;
 
 // The extensions of the folder's entries (the size bound counts and removes only these).
 bool isEntry(const fs::path& p) {
-  return p.extension() == ".tnb" || p.extension() == ".tfe";
+  return p.extension() == ".tnb" || p.extension() == ".tfe" || p.extension() == ".ttr";
 }
 
 // Removes the least recently used entries until the directory holds at most `limit` bytes (0: no

@@ -5,6 +5,8 @@
 //     content hash of the SPIR-V, the build options, the specialization constants, the code
 //     switches, the host CPU name and features, the LLVM version and the driver build; for a
 //     kernel, also its name) and ".tnb";
+//     Beside them, the compiler's notes (".ttr", CodeCache::findNote): that the program of a key
+//     translated to LLVM IR, with the translator's warnings;
 //   - the OpenCL C front end's (spirv/clc/frontend_cache.h): the SPIR-V and log clang made of a
 //     source, keyed by everything clang read (".tfe").
 // Each entry carries its own checksum; one that is truncated, corrupt or does not load is ignored
@@ -20,7 +22,7 @@
 //                              entry) other than the one just written are removed until the rest
 //                              fits
 //   TESSERA_CACHE_DEBUG=1      one line on stderr per lookup ("tessera cache: hit|miss|corrupt|
-//                              stored <file>")
+//                              stored <file>"; "note hit|miss|corrupt" for notes)
 // Entries are written to a temporary file in the same directory and renamed over the final name,
 // so concurrent processes never read a partial entry; two processes building the same module both
 // compile it, and the last rename wins (both contents are equivalent).

@@ -31,11 +31,13 @@ std::vector<uint8_t> readFile(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-std::vector<fs::path> entries(const fs::path& dir) {
+// The folder's files: with `notes`, only the compiler's translation notes (".ttr"); else every
+// other file (code entries, and any temporary file left behind).
+std::vector<fs::path> entries(const fs::path& dir, bool notes = false) {
   std::vector<fs::path> out;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    out.push_back(it->path());
+    if ((it->path().extension() == ".ttr") == notes) out.push_back(it->path());
   return out;
 }
 
@@ -119,6 +121,7 @@ TEST_CASE("Given an empty cache folder, when processes build the same module, th
   auto files = entries(dir.path);
   REQUIRE(files.size() == 1);
   CHECK(files[0].extension() == ".tnb");
+  CHECK(entries(dir.path, true).size() == 1);  // the program translated (lazy_code.h)
   struct stat before{};
   REQUIRE(stat(files[0].c_str(), &before) == 0);
 

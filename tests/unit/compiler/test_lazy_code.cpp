@@ -97,18 +97,29 @@ TEST_CASE(
     REQUIRE(r.lazy->kernel(4, log) != nullptr);
     CHECK(first.compileCount() == 2);
   }
-  size_t entries = 0;
-  for (const auto& e : fs::directory_iterator(dir)) entries += e.path().extension() == ".tnb";
+  size_t entries = 0, notes = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    entries += e.path().extension() == ".tnb";
+    notes += e.path().extension() == ".ttr";
+  }
   CHECK(entries == 2);
+  CHECK(notes == 1);  // the program translated
   Compiler second(settingsWithDisk(dir));
   Compiler::Result r = second.build(corpus("corpus_ranges"), nullptr, {});
   REQUIRE(r.ok());
+  // The note says the program translates: the build does not translate it, nor do kernels found
+  // on disk; the first kernel that is not there does.
+  CHECK(second.translateCount() == 0);
   std::string log;
   REQUIRE(r.lazy->kernel(4, log) != nullptr);
   REQUIRE(r.lazy->kernel(0, log) != nullptr);
   CHECK(second.compileCount() == 0);  // both from disk
+  CHECK(second.translateCount() == 0);
   REQUIRE(r.lazy->kernel(1, log) != nullptr);
   CHECK(second.compileCount() == 1);
+  CHECK(second.translateCount() == 1);
+  REQUIRE(r.lazy->kernel(2, log) != nullptr);
+  CHECK(second.translateCount() == 1);  // once per program
   // A native binary: every kernel, each its own unit; loading it compiles nothing.
   compileAll(r);
   REQUIRE(r.code != nullptr);
@@ -121,5 +132,16 @@ TEST_CASE(
   CHECK(loaded.code->kernels.size() == r.program->info.kernels.size());
   for (const auto& k : r.program->info.kernels) CHECK(loaded.code->find(k.name) != nullptr);
   CHECK(third.compileCount() == 0);
+
+  // A note that is not whole (here one byte short) is no note: the build translates again and
+  // writes it again.
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".ttr") fs::resize_file(e.path(), fs::file_size(e.path()) - 1);
+  Compiler fourth(settingsWithDisk(dir));
+  REQUIRE(fourth.build(corpus("corpus_ranges"), nullptr, {}).ok());
+  CHECK(fourth.translateCount() == 1);
+  Compiler fifth(settingsWithDisk(dir));
+  REQUIRE(fifth.build(corpus("corpus_ranges"), nullptr, {}).ok());
+  CHECK(fifth.translateCount() == 0);
   fs::remove_all(dir);
 }
