@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "cl_shim/api.h"
+#include "cl_shim/api_log.h"
 #include "cl_shim/api_support.h"
 #include "cl_shim/command_buffer.h"
 #include "cl_shim/device.h"
@@ -19,46 +20,50 @@ void* extensionFunction(const char* name) {
     const char* name;
     void* fn;
   };
+  // The function the name gives, as the API log wants it (api_log.h).
+#define TESSERA_CL_EXTENSION(name, fn) {name, reinterpret_cast<void*>(entryPoint<name, &api::fn>())}
   static const Entry table[] = {
-      {"clIcdGetPlatformIDsKHR", reinterpret_cast<void*>(&::clIcdGetPlatformIDsKHR)},
+      {"clIcdGetPlatformIDsKHR",
+       reinterpret_cast<void*>(entryPoint<"clIcdGetPlatformIDsKHR", &::clIcdGetPlatformIDsKHR>())},
       // ocl-icd asks for this one by name before it trusts a platform's dispatch table.
-      {"clGetPlatformInfo", reinterpret_cast<void*>(&api::clGetPlatformInfo)},
+      TESSERA_CL_EXTENSION("clGetPlatformInfo", clGetPlatformInfo),
       // cl_khr_il_program's clCreateProgramWithILKHR: clCreateProgramWithIL's parameters and
       // behaviour under the extension's name.
-      {"clCreateProgramWithILKHR", reinterpret_cast<void*>(&api::clCreateProgramWithIL)},
-      {"clCreateSubDevicesEXT", reinterpret_cast<void*>(&api::clCreateSubDevicesEXT)},
-      {"clRetainDeviceEXT", reinterpret_cast<void*>(&api::clRetainDeviceEXT)},
-      {"clReleaseDeviceEXT", reinterpret_cast<void*>(&api::clReleaseDeviceEXT)},
+      TESSERA_CL_EXTENSION("clCreateProgramWithILKHR", clCreateProgramWithIL),
+      TESSERA_CL_EXTENSION("clCreateSubDevicesEXT", clCreateSubDevicesEXT),
+      TESSERA_CL_EXTENSION("clRetainDeviceEXT", clRetainDeviceEXT),
+      TESSERA_CL_EXTENSION("clReleaseDeviceEXT", clReleaseDeviceEXT),
       // cl_intel_subgroups (and cl_khr_subgroups): clGetKernelSubGroupInfoKHR, "copied unchanged
       // from the Khronos sub-groups extension" (kernel_subgroups.cpp).
-      {"clGetKernelSubGroupInfoKHR", reinterpret_cast<void*>(&api::clGetKernelSubGroupInfoKHR)},
+      TESSERA_CL_EXTENSION("clGetKernelSubGroupInfoKHR", clGetKernelSubGroupInfoKHR),
       // cl_qcom_recordable_queues (cl_shim/api_recording.cpp).
-      {"clNewRecordingQCOM", reinterpret_cast<void*>(&api::clNewRecordingQCOM)},
-      {"clEndRecordingQCOM", reinterpret_cast<void*>(&api::clEndRecordingQCOM)},
-      {"clReleaseRecordingQCOM", reinterpret_cast<void*>(&api::clReleaseRecordingQCOM)},
-      {"clRetainRecordingQCOM", reinterpret_cast<void*>(&api::clRetainRecordingQCOM)},
-      {"clEnqueueRecordingQCOM", reinterpret_cast<void*>(&api::clEnqueueRecordingQCOM)},
-      {"clEnqueueRecordingSVMQCOM", reinterpret_cast<void*>(&api::clEnqueueRecordingSVMQCOM)},
+      TESSERA_CL_EXTENSION("clNewRecordingQCOM", clNewRecordingQCOM),
+      TESSERA_CL_EXTENSION("clEndRecordingQCOM", clEndRecordingQCOM),
+      TESSERA_CL_EXTENSION("clReleaseRecordingQCOM", clReleaseRecordingQCOM),
+      TESSERA_CL_EXTENSION("clRetainRecordingQCOM", clRetainRecordingQCOM),
+      TESSERA_CL_EXTENSION("clEnqueueRecordingQCOM", clEnqueueRecordingQCOM),
+      TESSERA_CL_EXTENSION("clEnqueueRecordingSVMQCOM", clEnqueueRecordingSVMQCOM),
       // cl_khr_command_buffer (cl_shim/api_command_buffer.cpp).
-      {"clCreateCommandBufferKHR", reinterpret_cast<void*>(&api::clCreateCommandBufferKHR)},
-      {"clFinalizeCommandBufferKHR", reinterpret_cast<void*>(&api::clFinalizeCommandBufferKHR)},
-      {"clRetainCommandBufferKHR", reinterpret_cast<void*>(&api::clRetainCommandBufferKHR)},
-      {"clReleaseCommandBufferKHR", reinterpret_cast<void*>(&api::clReleaseCommandBufferKHR)},
-      {"clEnqueueCommandBufferKHR", reinterpret_cast<void*>(&api::clEnqueueCommandBufferKHR)},
-      {"clCommandBarrierWithWaitListKHR", reinterpret_cast<void*>(&api::clCommandBarrierWithWaitListKHR)},
-      {"clCommandCopyBufferKHR", reinterpret_cast<void*>(&api::clCommandCopyBufferKHR)},
-      {"clCommandCopyBufferRectKHR", reinterpret_cast<void*>(&api::clCommandCopyBufferRectKHR)},
-      {"clCommandCopyBufferToImageKHR", reinterpret_cast<void*>(&api::clCommandCopyBufferToImageKHR)},
-      {"clCommandCopyImageKHR", reinterpret_cast<void*>(&api::clCommandCopyImageKHR)},
-      {"clCommandCopyImageToBufferKHR", reinterpret_cast<void*>(&api::clCommandCopyImageToBufferKHR)},
-      {"clCommandFillBufferKHR", reinterpret_cast<void*>(&api::clCommandFillBufferKHR)},
-      {"clCommandFillImageKHR", reinterpret_cast<void*>(&api::clCommandFillImageKHR)},
-      {"clCommandNDRangeKernelKHR", reinterpret_cast<void*>(&api::clCommandNDRangeKernelKHR)},
-      {"clGetCommandBufferInfoKHR", reinterpret_cast<void*>(&api::clGetCommandBufferInfoKHR)},
+      TESSERA_CL_EXTENSION("clCreateCommandBufferKHR", clCreateCommandBufferKHR),
+      TESSERA_CL_EXTENSION("clFinalizeCommandBufferKHR", clFinalizeCommandBufferKHR),
+      TESSERA_CL_EXTENSION("clRetainCommandBufferKHR", clRetainCommandBufferKHR),
+      TESSERA_CL_EXTENSION("clReleaseCommandBufferKHR", clReleaseCommandBufferKHR),
+      TESSERA_CL_EXTENSION("clEnqueueCommandBufferKHR", clEnqueueCommandBufferKHR),
+      TESSERA_CL_EXTENSION("clCommandBarrierWithWaitListKHR", clCommandBarrierWithWaitListKHR),
+      TESSERA_CL_EXTENSION("clCommandCopyBufferKHR", clCommandCopyBufferKHR),
+      TESSERA_CL_EXTENSION("clCommandCopyBufferRectKHR", clCommandCopyBufferRectKHR),
+      TESSERA_CL_EXTENSION("clCommandCopyBufferToImageKHR", clCommandCopyBufferToImageKHR),
+      TESSERA_CL_EXTENSION("clCommandCopyImageKHR", clCommandCopyImageKHR),
+      TESSERA_CL_EXTENSION("clCommandCopyImageToBufferKHR", clCommandCopyImageToBufferKHR),
+      TESSERA_CL_EXTENSION("clCommandFillBufferKHR", clCommandFillBufferKHR),
+      TESSERA_CL_EXTENSION("clCommandFillImageKHR", clCommandFillImageKHR),
+      TESSERA_CL_EXTENSION("clCommandNDRangeKernelKHR", clCommandNDRangeKernelKHR),
+      TESSERA_CL_EXTENSION("clGetCommandBufferInfoKHR", clGetCommandBufferInfoKHR),
       // cl_khr_command_buffer_mutable_dispatch.
-      {"clUpdateMutableCommandsKHR", reinterpret_cast<void*>(&api::clUpdateMutableCommandsKHR)},
-      {"clGetMutableCommandInfoKHR", reinterpret_cast<void*>(&api::clGetMutableCommandInfoKHR)},
+      TESSERA_CL_EXTENSION("clUpdateMutableCommandsKHR", clUpdateMutableCommandsKHR),
+      TESSERA_CL_EXTENSION("clGetMutableCommandInfoKHR", clGetMutableCommandInfoKHR),
   };
+#undef TESSERA_CL_EXTENSION
   for (const Entry& e : table)
     if (std::strcmp(e.name, name) == 0) return e.fn;
   return nullptr;

@@ -7,8 +7,10 @@
 #include <type_traits>
 
 #include "cl_shim/api.h"
+#include "cl_shim/api_log.h"
 #include "cl_shim/extension_functions.h"
 #include "cl_shim/platform.h"
+#include "config/settings.h"
 
 namespace tessera::cl {
 namespace {
@@ -24,7 +26,7 @@ void set(Slot& slot, F f) {
 cl_icd_dispatch makeTable() {
   cl_icd_dispatch t;
   std::memset(&t, 0, sizeof t);
-#define TESSERA_CL_FILL(name) set(t.name, &api::name);
+#define TESSERA_CL_FILL(name) set(t.name, entryPoint<#name, &api::name>());
   TESSERA_CL_DISPATCH(TESSERA_CL_FILL)
 #undef TESSERA_CL_FILL
   // Direct3D and DX9 media sharing: Windows only, never reachable here; filled anyway.
@@ -49,6 +51,14 @@ cl_icd_dispatch makeTable() {
 }
 
 }  // namespace
+
+bool apiLogOn() {
+  static const bool on = [] {
+    std::vector<std::string> warnings;  // the driver library reports them (trace/trace.cpp)
+    return config::TraceSettings::fromEnvironment(warnings).apiLog;
+  }();
+  return on;
+}
 
 cl_icd_dispatch* dispatchTable() {
   static cl_icd_dispatch table = makeTable();

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "level_zero/api_log.h"
 #include "tessera/ze_tessera.h"
 #include <level_zero/ze_api.h>
 
@@ -44,50 +45,41 @@ void* extensionFunction(const char* name) {
     const char* name;
     void* function;
   };
+  // A function under its own name, as the API log wants it (api_log.h).
+#define TESSERA_ZE_EXTENSION(fn) {#fn, reinterpret_cast<void*>(TESSERA_ZE_ENTRY(fn))}
   static const Entry table[] = {
-      {"zeDeviceGetRootDevice", reinterpret_cast<void*>(&zeDeviceGetRootDevice)},
-      {"zeTesseraDeviceGetTopologyProperties",
-       reinterpret_cast<void*>(&zeTesseraDeviceGetTopologyProperties)},
-      {"zeTesseraDeviceGetPus", reinterpret_cast<void*>(&zeTesseraDeviceGetPus)},
-      {"zeTesseraDeviceGetNumaNodes", reinterpret_cast<void*>(&zeTesseraDeviceGetNumaNodes)},
-      {"zeTesseraDeviceGetCaches", reinterpret_cast<void*>(&zeTesseraDeviceGetCaches)},
-      {"zeTesseraDeviceCreatePartition", reinterpret_cast<void*>(&zeTesseraDeviceCreatePartition)},
-      {"zeEventPoolPutIpcHandle", reinterpret_cast<void*>(&zeEventPoolPutIpcHandle)},
-      {"zeMemPutIpcHandle", reinterpret_cast<void*>(&zeMemPutIpcHandle)},
-      {"zeMemFreeExt", reinterpret_cast<void*>(&zeMemFreeExt)},
-      {"zeTesseraModuleGetIL", reinterpret_cast<void*>(&zeTesseraModuleGetIL)},
-      {"zeTesseraModuleBuildKernels", reinterpret_cast<void*>(&zeTesseraModuleBuildKernels)},
-      {"zeTesseraModuleGetCompiledKernelCount",
-       reinterpret_cast<void*>(&zeTesseraModuleGetCompiledKernelCount)},
-      {"zeTesseraTraceFlush", reinterpret_cast<void*>(&zeTesseraTraceFlush)},
-      {"zeTesseraDriverGetLaunchBalance",
-       reinterpret_cast<void*>(&zeTesseraDriverGetLaunchBalance)},
-      {"zeTesseraKernelSetWorkDim", reinterpret_cast<void*>(&zeTesseraKernelSetWorkDim)},
-      {"zeTesseraKernelSuggestGroupSize",
-       reinterpret_cast<void*>(&zeTesseraKernelSuggestGroupSize)},
-      {"zeTesseraCommandListAppendLaunchKernelShaped",
-       reinterpret_cast<void*>(&zeTesseraCommandListAppendLaunchKernelShaped)},
-      {"zeCommandListGetNextCommandIdExp",
-       reinterpret_cast<void*>(&zeCommandListGetNextCommandIdExp)},
-      {"zeCommandListUpdateMutableCommandsExp",
-       reinterpret_cast<void*>(&zeCommandListUpdateMutableCommandsExp)},
-      {"zeCommandListUpdateMutableCommandSignalEventExp",
-       reinterpret_cast<void*>(&zeCommandListUpdateMutableCommandSignalEventExp)},
-      {"zeCommandListUpdateMutableCommandWaitEventsExp",
-       reinterpret_cast<void*>(&zeCommandListUpdateMutableCommandWaitEventsExp)},
-      {"zeCommandListImmediateAppendCommandListsExp",
-       reinterpret_cast<void*>(&zeCommandListImmediateAppendCommandListsExp)},
+      TESSERA_ZE_EXTENSION(zeDeviceGetRootDevice),
+      TESSERA_ZE_EXTENSION(zeTesseraDeviceGetTopologyProperties),
+      TESSERA_ZE_EXTENSION(zeTesseraDeviceGetPus),
+      TESSERA_ZE_EXTENSION(zeTesseraDeviceGetNumaNodes),
+      TESSERA_ZE_EXTENSION(zeTesseraDeviceGetCaches),
+      TESSERA_ZE_EXTENSION(zeTesseraDeviceCreatePartition),
+      TESSERA_ZE_EXTENSION(zeEventPoolPutIpcHandle),
+      TESSERA_ZE_EXTENSION(zeMemPutIpcHandle),
+      TESSERA_ZE_EXTENSION(zeMemFreeExt),
+      TESSERA_ZE_EXTENSION(zeTesseraModuleGetIL),
+      TESSERA_ZE_EXTENSION(zeTesseraModuleBuildKernels),
+      TESSERA_ZE_EXTENSION(zeTesseraModuleGetCompiledKernelCount),
+      TESSERA_ZE_EXTENSION(zeTesseraTraceFlush),
+      TESSERA_ZE_EXTENSION(zeTesseraDriverGetLaunchBalance),
+      TESSERA_ZE_EXTENSION(zeTesseraKernelSetWorkDim),
+      TESSERA_ZE_EXTENSION(zeTesseraKernelSuggestGroupSize),
+      TESSERA_ZE_EXTENSION(zeTesseraCommandListAppendLaunchKernelShaped),
+      TESSERA_ZE_EXTENSION(zeCommandListGetNextCommandIdExp),
+      TESSERA_ZE_EXTENSION(zeCommandListUpdateMutableCommandsExp),
+      TESSERA_ZE_EXTENSION(zeCommandListUpdateMutableCommandSignalEventExp),
+      TESSERA_ZE_EXTENSION(zeCommandListUpdateMutableCommandWaitEventsExp),
+      TESSERA_ZE_EXTENSION(zeCommandListImmediateAppendCommandListsExp),
       // Images: Tessera's own, and the 1.4 headers' extension functions, which the loader's
       // tables also reach.
-      {"zeTesseraImageGetMemory", reinterpret_cast<void*>(&zeTesseraImageGetMemory)},
-      {"zeImageGetMemoryPropertiesExp", reinterpret_cast<void*>(&zeImageGetMemoryPropertiesExp)},
-      {"zeImageViewCreateExp", reinterpret_cast<void*>(&zeImageViewCreateExp)},
-      {"zeImageGetAllocPropertiesExt", reinterpret_cast<void*>(&zeImageGetAllocPropertiesExt)},
-      {"zeCommandListAppendImageCopyToMemoryExt",
-       reinterpret_cast<void*>(&zeCommandListAppendImageCopyToMemoryExt)},
-      {"zeCommandListAppendImageCopyFromMemoryExt",
-       reinterpret_cast<void*>(&zeCommandListAppendImageCopyFromMemoryExt)},
+      TESSERA_ZE_EXTENSION(zeTesseraImageGetMemory),
+      TESSERA_ZE_EXTENSION(zeImageGetMemoryPropertiesExp),
+      TESSERA_ZE_EXTENSION(zeImageViewCreateExp),
+      TESSERA_ZE_EXTENSION(zeImageGetAllocPropertiesExt),
+      TESSERA_ZE_EXTENSION(zeCommandListAppendImageCopyToMemoryExt),
+      TESSERA_ZE_EXTENSION(zeCommandListAppendImageCopyFromMemoryExt),
   };
+#undef TESSERA_ZE_EXTENSION
   for (const Entry& e : table)
     if (std::strcmp(e.name, name) == 0) return e.function;
   return nullptr;

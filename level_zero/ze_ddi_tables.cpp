@@ -9,6 +9,8 @@
 #include <level_zero/zes_ddi.h>
 #include <level_zero/zet_ddi.h>
 
+#include "level_zero/api_log.h"
+
 namespace {
 
 // "ZE_RESULT_ERROR_UNSUPPORTED_VERSION" only for another major version: a newer minor version's
@@ -33,254 +35,258 @@ ze_result_t fillTable(ze_api_version_t version, Table* table, Fill&& fill) {
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetGlobalProcAddrTable(ze_api_version_t v, ze_global_dditable_t* t) {
-  return fillTable(v, t, [](ze_global_dditable_t& t) { t.pfnInit = zeInit; });
+  return fillTable(v, t, [](ze_global_dditable_t& t) { t.pfnInit = TESSERA_ZE_ENTRY(zeInit); });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetDriverProcAddrTable(ze_api_version_t v, ze_driver_dditable_t* t) {
   return fillTable(v, t, [](ze_driver_dditable_t& t) {
-    t.pfnGet = zeDriverGet;
-    t.pfnGetApiVersion = zeDriverGetApiVersion;
-    t.pfnGetProperties = zeDriverGetProperties;
-    t.pfnGetIpcProperties = zeDriverGetIpcProperties;
-    t.pfnGetExtensionProperties = zeDriverGetExtensionProperties;
-    t.pfnGetExtensionFunctionAddress = zeDriverGetExtensionFunctionAddress;
+    t.pfnGet = TESSERA_ZE_ENTRY(zeDriverGet);
+    t.pfnGetApiVersion = TESSERA_ZE_ENTRY(zeDriverGetApiVersion);
+    t.pfnGetProperties = TESSERA_ZE_ENTRY(zeDriverGetProperties);
+    t.pfnGetIpcProperties = TESSERA_ZE_ENTRY(zeDriverGetIpcProperties);
+    t.pfnGetExtensionProperties = TESSERA_ZE_ENTRY(zeDriverGetExtensionProperties);
+    t.pfnGetExtensionFunctionAddress = TESSERA_ZE_ENTRY(zeDriverGetExtensionFunctionAddress);
   });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetDeviceProcAddrTable(ze_api_version_t v, ze_device_dditable_t* t) {
   return fillTable(v, t, [](ze_device_dditable_t& t) {
-    t.pfnGet = zeDeviceGet;
-    t.pfnGetSubDevices = zeDeviceGetSubDevices;
-    t.pfnGetProperties = zeDeviceGetProperties;
-    t.pfnGetComputeProperties = zeDeviceGetComputeProperties;
-    t.pfnGetModuleProperties = zeDeviceGetModuleProperties;
-    t.pfnGetCommandQueueGroupProperties = zeDeviceGetCommandQueueGroupProperties;
-    t.pfnGetMemoryProperties = zeDeviceGetMemoryProperties;
-    t.pfnGetMemoryAccessProperties = zeDeviceGetMemoryAccessProperties;
-    t.pfnGetCacheProperties = zeDeviceGetCacheProperties;
-    t.pfnGetImageProperties = zeDeviceGetImageProperties;
-    t.pfnGetExternalMemoryProperties = zeDeviceGetExternalMemoryProperties;
-    t.pfnGetP2PProperties = zeDeviceGetP2PProperties;
-    t.pfnCanAccessPeer = zeDeviceCanAccessPeer;
-    t.pfnGetStatus = zeDeviceGetStatus;
-    t.pfnGetGlobalTimestamps = zeDeviceGetGlobalTimestamps;
-    t.pfnReserveCacheExt = zeDeviceReserveCacheExt;
-    t.pfnSetCacheAdviceExt = zeDeviceSetCacheAdviceExt;
-    t.pfnPciGetPropertiesExt = zeDevicePciGetPropertiesExt;
+    t.pfnGet = TESSERA_ZE_ENTRY(zeDeviceGet);
+    t.pfnGetSubDevices = TESSERA_ZE_ENTRY(zeDeviceGetSubDevices);
+    t.pfnGetProperties = TESSERA_ZE_ENTRY(zeDeviceGetProperties);
+    t.pfnGetComputeProperties = TESSERA_ZE_ENTRY(zeDeviceGetComputeProperties);
+    t.pfnGetModuleProperties = TESSERA_ZE_ENTRY(zeDeviceGetModuleProperties);
+    t.pfnGetCommandQueueGroupProperties = TESSERA_ZE_ENTRY(zeDeviceGetCommandQueueGroupProperties);
+    t.pfnGetMemoryProperties = TESSERA_ZE_ENTRY(zeDeviceGetMemoryProperties);
+    t.pfnGetMemoryAccessProperties = TESSERA_ZE_ENTRY(zeDeviceGetMemoryAccessProperties);
+    t.pfnGetCacheProperties = TESSERA_ZE_ENTRY(zeDeviceGetCacheProperties);
+    t.pfnGetImageProperties = TESSERA_ZE_ENTRY(zeDeviceGetImageProperties);
+    t.pfnGetExternalMemoryProperties = TESSERA_ZE_ENTRY(zeDeviceGetExternalMemoryProperties);
+    t.pfnGetP2PProperties = TESSERA_ZE_ENTRY(zeDeviceGetP2PProperties);
+    t.pfnCanAccessPeer = TESSERA_ZE_ENTRY(zeDeviceCanAccessPeer);
+    t.pfnGetStatus = TESSERA_ZE_ENTRY(zeDeviceGetStatus);
+    t.pfnGetGlobalTimestamps = TESSERA_ZE_ENTRY(zeDeviceGetGlobalTimestamps);
+    t.pfnReserveCacheExt = TESSERA_ZE_ENTRY(zeDeviceReserveCacheExt);
+    t.pfnSetCacheAdviceExt = TESSERA_ZE_ENTRY(zeDeviceSetCacheAdviceExt);
+    t.pfnPciGetPropertiesExt = TESSERA_ZE_ENTRY(zeDevicePciGetPropertiesExt);
   });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetContextProcAddrTable(ze_api_version_t v, ze_context_dditable_t* t) {
   return fillTable(v, t, [](ze_context_dditable_t& t) {
-    t.pfnCreate = zeContextCreate;
-    t.pfnDestroy = zeContextDestroy;
-    t.pfnGetStatus = zeContextGetStatus;
-    t.pfnCreateEx = zeContextCreateEx;
-    t.pfnSystemBarrier = zeContextSystemBarrier;
-    t.pfnMakeMemoryResident = zeContextMakeMemoryResident;
-    t.pfnEvictMemory = zeContextEvictMemory;
-    t.pfnMakeImageResident = zeContextMakeImageResident;
-    t.pfnEvictImage = zeContextEvictImage;
+    t.pfnCreate = TESSERA_ZE_ENTRY(zeContextCreate);
+    t.pfnDestroy = TESSERA_ZE_ENTRY(zeContextDestroy);
+    t.pfnGetStatus = TESSERA_ZE_ENTRY(zeContextGetStatus);
+    t.pfnCreateEx = TESSERA_ZE_ENTRY(zeContextCreateEx);
+    t.pfnSystemBarrier = TESSERA_ZE_ENTRY(zeContextSystemBarrier);
+    t.pfnMakeMemoryResident = TESSERA_ZE_ENTRY(zeContextMakeMemoryResident);
+    t.pfnEvictMemory = TESSERA_ZE_ENTRY(zeContextEvictMemory);
+    t.pfnMakeImageResident = TESSERA_ZE_ENTRY(zeContextMakeImageResident);
+    t.pfnEvictImage = TESSERA_ZE_ENTRY(zeContextEvictImage);
   });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetMemProcAddrTable(ze_api_version_t v, ze_mem_dditable_t* t) {
   return fillTable(v, t, [](ze_mem_dditable_t& t) {
-    t.pfnAllocShared = zeMemAllocShared;
-    t.pfnAllocDevice = zeMemAllocDevice;
-    t.pfnAllocHost = zeMemAllocHost;
-    t.pfnFree = zeMemFree;
-    t.pfnGetAllocProperties = zeMemGetAllocProperties;
-    t.pfnGetAddressRange = zeMemGetAddressRange;
-    t.pfnGetIpcHandle = zeMemGetIpcHandle;
-    t.pfnOpenIpcHandle = zeMemOpenIpcHandle;
-    t.pfnCloseIpcHandle = zeMemCloseIpcHandle;
-    t.pfnFreeExt = zeMemFreeExt;
+    t.pfnAllocShared = TESSERA_ZE_ENTRY(zeMemAllocShared);
+    t.pfnAllocDevice = TESSERA_ZE_ENTRY(zeMemAllocDevice);
+    t.pfnAllocHost = TESSERA_ZE_ENTRY(zeMemAllocHost);
+    t.pfnFree = TESSERA_ZE_ENTRY(zeMemFree);
+    t.pfnGetAllocProperties = TESSERA_ZE_ENTRY(zeMemGetAllocProperties);
+    t.pfnGetAddressRange = TESSERA_ZE_ENTRY(zeMemGetAddressRange);
+    t.pfnGetIpcHandle = TESSERA_ZE_ENTRY(zeMemGetIpcHandle);
+    t.pfnOpenIpcHandle = TESSERA_ZE_ENTRY(zeMemOpenIpcHandle);
+    t.pfnCloseIpcHandle = TESSERA_ZE_ENTRY(zeMemCloseIpcHandle);
+    t.pfnFreeExt = TESSERA_ZE_ENTRY(zeMemFreeExt);
   });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetVirtualMemProcAddrTable(ze_api_version_t v, ze_virtual_mem_dditable_t* t) {
   return fillTable(v, t, [](ze_virtual_mem_dditable_t& t) {
-    t.pfnReserve = zeVirtualMemReserve;
-    t.pfnFree = zeVirtualMemFree;
-    t.pfnQueryPageSize = zeVirtualMemQueryPageSize;
-    t.pfnMap = zeVirtualMemMap;
-    t.pfnUnmap = zeVirtualMemUnmap;
-    t.pfnSetAccessAttribute = zeVirtualMemSetAccessAttribute;
-    t.pfnGetAccessAttribute = zeVirtualMemGetAccessAttribute;
+    t.pfnReserve = TESSERA_ZE_ENTRY(zeVirtualMemReserve);
+    t.pfnFree = TESSERA_ZE_ENTRY(zeVirtualMemFree);
+    t.pfnQueryPageSize = TESSERA_ZE_ENTRY(zeVirtualMemQueryPageSize);
+    t.pfnMap = TESSERA_ZE_ENTRY(zeVirtualMemMap);
+    t.pfnUnmap = TESSERA_ZE_ENTRY(zeVirtualMemUnmap);
+    t.pfnSetAccessAttribute = TESSERA_ZE_ENTRY(zeVirtualMemSetAccessAttribute);
+    t.pfnGetAccessAttribute = TESSERA_ZE_ENTRY(zeVirtualMemGetAccessAttribute);
   });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetPhysicalMemProcAddrTable(ze_api_version_t v, ze_physical_mem_dditable_t* t) {
   return fillTable(v, t, [](ze_physical_mem_dditable_t& t) {
-    t.pfnCreate = zePhysicalMemCreate;
-    t.pfnDestroy = zePhysicalMemDestroy;
+    t.pfnCreate = TESSERA_ZE_ENTRY(zePhysicalMemCreate);
+    t.pfnDestroy = TESSERA_ZE_ENTRY(zePhysicalMemDestroy);
   });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetCommandQueueProcAddrTable(ze_api_version_t v, ze_command_queue_dditable_t* t) {
   return fillTable(v, t, [](ze_command_queue_dditable_t& t) {
-    t.pfnCreate = zeCommandQueueCreate;
-    t.pfnDestroy = zeCommandQueueDestroy;
-    t.pfnExecuteCommandLists = zeCommandQueueExecuteCommandLists;
-    t.pfnSynchronize = zeCommandQueueSynchronize;
+    t.pfnCreate = TESSERA_ZE_ENTRY(zeCommandQueueCreate);
+    t.pfnDestroy = TESSERA_ZE_ENTRY(zeCommandQueueDestroy);
+    t.pfnExecuteCommandLists = TESSERA_ZE_ENTRY(zeCommandQueueExecuteCommandLists);
+    t.pfnSynchronize = TESSERA_ZE_ENTRY(zeCommandQueueSynchronize);
   });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetCommandListProcAddrTable(ze_api_version_t v, ze_command_list_dditable_t* t) {
   return fillTable(v, t, [](ze_command_list_dditable_t& t) {
-    t.pfnCreate = zeCommandListCreate;
-    t.pfnCreateImmediate = zeCommandListCreateImmediate;
-    t.pfnDestroy = zeCommandListDestroy;
-    t.pfnClose = zeCommandListClose;
-    t.pfnReset = zeCommandListReset;
-    t.pfnAppendWriteGlobalTimestamp = zeCommandListAppendWriteGlobalTimestamp;
-    t.pfnAppendBarrier = zeCommandListAppendBarrier;
-    t.pfnAppendMemoryRangesBarrier = zeCommandListAppendMemoryRangesBarrier;
-    t.pfnAppendMemoryCopy = zeCommandListAppendMemoryCopy;
-    t.pfnAppendMemoryFill = zeCommandListAppendMemoryFill;
-    t.pfnAppendMemoryCopyRegion = zeCommandListAppendMemoryCopyRegion;
-    t.pfnAppendMemoryCopyFromContext = zeCommandListAppendMemoryCopyFromContext;
-    t.pfnAppendImageCopy = zeCommandListAppendImageCopy;
-    t.pfnAppendImageCopyRegion = zeCommandListAppendImageCopyRegion;
-    t.pfnAppendImageCopyToMemory = zeCommandListAppendImageCopyToMemory;
-    t.pfnAppendImageCopyFromMemory = zeCommandListAppendImageCopyFromMemory;
-    t.pfnAppendMemoryPrefetch = zeCommandListAppendMemoryPrefetch;
-    t.pfnAppendMemAdvise = zeCommandListAppendMemAdvise;
-    t.pfnAppendSignalEvent = zeCommandListAppendSignalEvent;
-    t.pfnAppendWaitOnEvents = zeCommandListAppendWaitOnEvents;
-    t.pfnAppendEventReset = zeCommandListAppendEventReset;
-    t.pfnAppendQueryKernelTimestamps = zeCommandListAppendQueryKernelTimestamps;
-    t.pfnAppendLaunchKernel = zeCommandListAppendLaunchKernel;
-    t.pfnAppendLaunchCooperativeKernel = zeCommandListAppendLaunchCooperativeKernel;
-    t.pfnAppendLaunchKernelIndirect = zeCommandListAppendLaunchKernelIndirect;
-    t.pfnAppendLaunchMultipleKernelsIndirect = zeCommandListAppendLaunchMultipleKernelsIndirect;
-    t.pfnAppendImageCopyToMemoryExt = zeCommandListAppendImageCopyToMemoryExt;
-    t.pfnAppendImageCopyFromMemoryExt = zeCommandListAppendImageCopyFromMemoryExt;
+    t.pfnCreate = TESSERA_ZE_ENTRY(zeCommandListCreate);
+    t.pfnCreateImmediate = TESSERA_ZE_ENTRY(zeCommandListCreateImmediate);
+    t.pfnDestroy = TESSERA_ZE_ENTRY(zeCommandListDestroy);
+    t.pfnClose = TESSERA_ZE_ENTRY(zeCommandListClose);
+    t.pfnReset = TESSERA_ZE_ENTRY(zeCommandListReset);
+    t.pfnAppendWriteGlobalTimestamp = TESSERA_ZE_ENTRY(zeCommandListAppendWriteGlobalTimestamp);
+    t.pfnAppendBarrier = TESSERA_ZE_ENTRY(zeCommandListAppendBarrier);
+    t.pfnAppendMemoryRangesBarrier = TESSERA_ZE_ENTRY(zeCommandListAppendMemoryRangesBarrier);
+    t.pfnAppendMemoryCopy = TESSERA_ZE_ENTRY(zeCommandListAppendMemoryCopy);
+    t.pfnAppendMemoryFill = TESSERA_ZE_ENTRY(zeCommandListAppendMemoryFill);
+    t.pfnAppendMemoryCopyRegion = TESSERA_ZE_ENTRY(zeCommandListAppendMemoryCopyRegion);
+    t.pfnAppendMemoryCopyFromContext = TESSERA_ZE_ENTRY(zeCommandListAppendMemoryCopyFromContext);
+    t.pfnAppendImageCopy = TESSERA_ZE_ENTRY(zeCommandListAppendImageCopy);
+    t.pfnAppendImageCopyRegion = TESSERA_ZE_ENTRY(zeCommandListAppendImageCopyRegion);
+    t.pfnAppendImageCopyToMemory = TESSERA_ZE_ENTRY(zeCommandListAppendImageCopyToMemory);
+    t.pfnAppendImageCopyFromMemory = TESSERA_ZE_ENTRY(zeCommandListAppendImageCopyFromMemory);
+    t.pfnAppendMemoryPrefetch = TESSERA_ZE_ENTRY(zeCommandListAppendMemoryPrefetch);
+    t.pfnAppendMemAdvise = TESSERA_ZE_ENTRY(zeCommandListAppendMemAdvise);
+    t.pfnAppendSignalEvent = TESSERA_ZE_ENTRY(zeCommandListAppendSignalEvent);
+    t.pfnAppendWaitOnEvents = TESSERA_ZE_ENTRY(zeCommandListAppendWaitOnEvents);
+    t.pfnAppendEventReset = TESSERA_ZE_ENTRY(zeCommandListAppendEventReset);
+    t.pfnAppendQueryKernelTimestamps = TESSERA_ZE_ENTRY(zeCommandListAppendQueryKernelTimestamps);
+    t.pfnAppendLaunchKernel = TESSERA_ZE_ENTRY(zeCommandListAppendLaunchKernel);
+    t.pfnAppendLaunchCooperativeKernel =
+        TESSERA_ZE_ENTRY(zeCommandListAppendLaunchCooperativeKernel);
+    t.pfnAppendLaunchKernelIndirect = TESSERA_ZE_ENTRY(zeCommandListAppendLaunchKernelIndirect);
+    t.pfnAppendLaunchMultipleKernelsIndirect =
+        TESSERA_ZE_ENTRY(zeCommandListAppendLaunchMultipleKernelsIndirect);
+    t.pfnAppendImageCopyToMemoryExt = TESSERA_ZE_ENTRY(zeCommandListAppendImageCopyToMemoryExt);
+    t.pfnAppendImageCopyFromMemoryExt = TESSERA_ZE_ENTRY(zeCommandListAppendImageCopyFromMemoryExt);
   });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetModuleProcAddrTable(ze_api_version_t v, ze_module_dditable_t* t) {
   return fillTable(v, t, [](ze_module_dditable_t& t) {
-    t.pfnCreate = zeModuleCreate;
-    t.pfnDestroy = zeModuleDestroy;
-    t.pfnGetKernelNames = zeModuleGetKernelNames;
-    t.pfnGetProperties = zeModuleGetProperties;
-    t.pfnDynamicLink = zeModuleDynamicLink;
-    t.pfnGetGlobalPointer = zeModuleGetGlobalPointer;
-    t.pfnGetFunctionPointer = zeModuleGetFunctionPointer;
-    t.pfnGetNativeBinary = zeModuleGetNativeBinary;
-    t.pfnInspectLinkageExt = zeModuleInspectLinkageExt;
+    t.pfnCreate = TESSERA_ZE_ENTRY(zeModuleCreate);
+    t.pfnDestroy = TESSERA_ZE_ENTRY(zeModuleDestroy);
+    t.pfnGetKernelNames = TESSERA_ZE_ENTRY(zeModuleGetKernelNames);
+    t.pfnGetProperties = TESSERA_ZE_ENTRY(zeModuleGetProperties);
+    t.pfnDynamicLink = TESSERA_ZE_ENTRY(zeModuleDynamicLink);
+    t.pfnGetGlobalPointer = TESSERA_ZE_ENTRY(zeModuleGetGlobalPointer);
+    t.pfnGetFunctionPointer = TESSERA_ZE_ENTRY(zeModuleGetFunctionPointer);
+    t.pfnGetNativeBinary = TESSERA_ZE_ENTRY(zeModuleGetNativeBinary);
+    t.pfnInspectLinkageExt = TESSERA_ZE_ENTRY(zeModuleInspectLinkageExt);
   });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetModuleBuildLogProcAddrTable(ze_api_version_t v, ze_module_build_log_dditable_t* t) {
   return fillTable(v, t, [](ze_module_build_log_dditable_t& t) {
-    t.pfnDestroy = zeModuleBuildLogDestroy;
-    t.pfnGetString = zeModuleBuildLogGetString;
+    t.pfnDestroy = TESSERA_ZE_ENTRY(zeModuleBuildLogDestroy);
+    t.pfnGetString = TESSERA_ZE_ENTRY(zeModuleBuildLogGetString);
   });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetKernelProcAddrTable(ze_api_version_t v, ze_kernel_dditable_t* t) {
   return fillTable(v, t, [](ze_kernel_dditable_t& t) {
-    t.pfnCreate = zeKernelCreate;
-    t.pfnDestroy = zeKernelDestroy;
-    t.pfnSetCacheConfig = zeKernelSetCacheConfig;
-    t.pfnSetGroupSize = zeKernelSetGroupSize;
-    t.pfnSuggestGroupSize = zeKernelSuggestGroupSize;
-    t.pfnSuggestMaxCooperativeGroupCount = zeKernelSuggestMaxCooperativeGroupCount;
-    t.pfnSetArgumentValue = zeKernelSetArgumentValue;
-    t.pfnSetIndirectAccess = zeKernelSetIndirectAccess;
-    t.pfnGetIndirectAccess = zeKernelGetIndirectAccess;
-    t.pfnGetProperties = zeKernelGetProperties;
-    t.pfnGetName = zeKernelGetName;
-    t.pfnGetSourceAttributes = zeKernelGetSourceAttributes;
+    t.pfnCreate = TESSERA_ZE_ENTRY(zeKernelCreate);
+    t.pfnDestroy = TESSERA_ZE_ENTRY(zeKernelDestroy);
+    t.pfnSetCacheConfig = TESSERA_ZE_ENTRY(zeKernelSetCacheConfig);
+    t.pfnSetGroupSize = TESSERA_ZE_ENTRY(zeKernelSetGroupSize);
+    t.pfnSuggestGroupSize = TESSERA_ZE_ENTRY(zeKernelSuggestGroupSize);
+    t.pfnSuggestMaxCooperativeGroupCount =
+        TESSERA_ZE_ENTRY(zeKernelSuggestMaxCooperativeGroupCount);
+    t.pfnSetArgumentValue = TESSERA_ZE_ENTRY(zeKernelSetArgumentValue);
+    t.pfnSetIndirectAccess = TESSERA_ZE_ENTRY(zeKernelSetIndirectAccess);
+    t.pfnGetIndirectAccess = TESSERA_ZE_ENTRY(zeKernelGetIndirectAccess);
+    t.pfnGetProperties = TESSERA_ZE_ENTRY(zeKernelGetProperties);
+    t.pfnGetName = TESSERA_ZE_ENTRY(zeKernelGetName);
+    t.pfnGetSourceAttributes = TESSERA_ZE_ENTRY(zeKernelGetSourceAttributes);
   });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetKernelExpProcAddrTable(ze_api_version_t v, ze_kernel_exp_dditable_t* t) {
   return fillTable(v, t, [](ze_kernel_exp_dditable_t& t) {
-    t.pfnSetGlobalOffsetExp = zeKernelSetGlobalOffsetExp;
-    t.pfnSchedulingHintExp = zeKernelSchedulingHintExp;
+    t.pfnSetGlobalOffsetExp = TESSERA_ZE_ENTRY(zeKernelSetGlobalOffsetExp);
+    t.pfnSchedulingHintExp = TESSERA_ZE_ENTRY(zeKernelSchedulingHintExp);
   });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetFenceProcAddrTable(ze_api_version_t v, ze_fence_dditable_t* t) {
   return fillTable(v, t, [](ze_fence_dditable_t& t) {
-    t.pfnCreate = zeFenceCreate;
-    t.pfnDestroy = zeFenceDestroy;
-    t.pfnHostSynchronize = zeFenceHostSynchronize;
-    t.pfnQueryStatus = zeFenceQueryStatus;
-    t.pfnReset = zeFenceReset;
+    t.pfnCreate = TESSERA_ZE_ENTRY(zeFenceCreate);
+    t.pfnDestroy = TESSERA_ZE_ENTRY(zeFenceDestroy);
+    t.pfnHostSynchronize = TESSERA_ZE_ENTRY(zeFenceHostSynchronize);
+    t.pfnQueryStatus = TESSERA_ZE_ENTRY(zeFenceQueryStatus);
+    t.pfnReset = TESSERA_ZE_ENTRY(zeFenceReset);
   });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetEventPoolProcAddrTable(ze_api_version_t v, ze_event_pool_dditable_t* t) {
   return fillTable(v, t, [](ze_event_pool_dditable_t& t) {
-    t.pfnCreate = zeEventPoolCreate;
-    t.pfnDestroy = zeEventPoolDestroy;
-    t.pfnGetIpcHandle = zeEventPoolGetIpcHandle;
-    t.pfnOpenIpcHandle = zeEventPoolOpenIpcHandle;
-    t.pfnCloseIpcHandle = zeEventPoolCloseIpcHandle;
+    t.pfnCreate = TESSERA_ZE_ENTRY(zeEventPoolCreate);
+    t.pfnDestroy = TESSERA_ZE_ENTRY(zeEventPoolDestroy);
+    t.pfnGetIpcHandle = TESSERA_ZE_ENTRY(zeEventPoolGetIpcHandle);
+    t.pfnOpenIpcHandle = TESSERA_ZE_ENTRY(zeEventPoolOpenIpcHandle);
+    t.pfnCloseIpcHandle = TESSERA_ZE_ENTRY(zeEventPoolCloseIpcHandle);
   });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetEventProcAddrTable(ze_api_version_t v, ze_event_dditable_t* t) {
   return fillTable(v, t, [](ze_event_dditable_t& t) {
-    t.pfnCreate = zeEventCreate;
-    t.pfnDestroy = zeEventDestroy;
-    t.pfnHostSignal = zeEventHostSignal;
-    t.pfnHostSynchronize = zeEventHostSynchronize;
-    t.pfnQueryStatus = zeEventQueryStatus;
-    t.pfnHostReset = zeEventHostReset;
-    t.pfnQueryKernelTimestamp = zeEventQueryKernelTimestamp;
+    t.pfnCreate = TESSERA_ZE_ENTRY(zeEventCreate);
+    t.pfnDestroy = TESSERA_ZE_ENTRY(zeEventDestroy);
+    t.pfnHostSignal = TESSERA_ZE_ENTRY(zeEventHostSignal);
+    t.pfnHostSynchronize = TESSERA_ZE_ENTRY(zeEventHostSynchronize);
+    t.pfnQueryStatus = TESSERA_ZE_ENTRY(zeEventQueryStatus);
+    t.pfnHostReset = TESSERA_ZE_ENTRY(zeEventHostReset);
+    t.pfnQueryKernelTimestamp = TESSERA_ZE_ENTRY(zeEventQueryKernelTimestamp);
   });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetEventExpProcAddrTable(ze_api_version_t v, ze_event_exp_dditable_t* t) {
-  return fillTable(v, t,
-                   [](ze_event_exp_dditable_t& t) { t.pfnQueryTimestampsExp = zeEventQueryTimestampsExp; });
+  return fillTable(v, t, [](ze_event_exp_dditable_t& t) {
+    t.pfnQueryTimestampsExp = TESSERA_ZE_ENTRY(zeEventQueryTimestampsExp);
+  });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetImageProcAddrTable(ze_api_version_t v, ze_image_dditable_t* t) {
   return fillTable(v, t, [](ze_image_dditable_t& t) {
-    t.pfnGetProperties = zeImageGetProperties;
-    t.pfnCreate = zeImageCreate;
-    t.pfnDestroy = zeImageDestroy;
-    t.pfnGetAllocPropertiesExt = zeImageGetAllocPropertiesExt;
+    t.pfnGetProperties = TESSERA_ZE_ENTRY(zeImageGetProperties);
+    t.pfnCreate = TESSERA_ZE_ENTRY(zeImageCreate);
+    t.pfnDestroy = TESSERA_ZE_ENTRY(zeImageDestroy);
+    t.pfnGetAllocPropertiesExt = TESSERA_ZE_ENTRY(zeImageGetAllocPropertiesExt);
   });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetImageExpProcAddrTable(ze_api_version_t v, ze_image_exp_dditable_t* t) {
   return fillTable(v, t, [](ze_image_exp_dditable_t& t) {
-    t.pfnGetMemoryPropertiesExp = zeImageGetMemoryPropertiesExp;
-    t.pfnViewCreateExp = zeImageViewCreateExp;
+    t.pfnGetMemoryPropertiesExp = TESSERA_ZE_ENTRY(zeImageGetMemoryPropertiesExp);
+    t.pfnViewCreateExp = TESSERA_ZE_ENTRY(zeImageViewCreateExp);
   });
 }
 
 extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL
 zeGetSamplerProcAddrTable(ze_api_version_t v, ze_sampler_dditable_t* t) {
   return fillTable(v, t, [](ze_sampler_dditable_t& t) {
-    t.pfnCreate = zeSamplerCreate;
-    t.pfnDestroy = zeSamplerDestroy;
+    t.pfnCreate = TESSERA_ZE_ENTRY(zeSamplerCreate);
+    t.pfnDestroy = TESSERA_ZE_ENTRY(zeSamplerDestroy);
   });
 }
 
