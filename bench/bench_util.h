@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <vector>
 
 #include "bench_stats.h"
@@ -23,6 +25,16 @@ namespace tessera::bench {
       std::exit(1);                                                                \
     }                                                                              \
   } while (0)
+
+// The bytes of a file (a SPIR-V module, a native binary); the benchmark ends when it cannot be read.
+inline std::vector<uint8_t> readFile(const char* path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "cannot read %s\n", path);
+    std::exit(1);
+  }
+  return {std::istreambuf_iterator<char>(in), {}};
+}
 
 struct Setup {
   ze_driver_handle_t driver = nullptr;

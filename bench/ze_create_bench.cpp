@@ -16,15 +16,6 @@ using namespace tessera::bench;
 
 namespace {
 
-std::vector<uint8_t> readFile(const char* path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "cannot read %s\n", path);
-    std::exit(1);
-  }
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
 // Times `create` and `destroy` `n` times each (every create followed by its destroy).
 template <typename Create, typename Destroy>
 void timePair(const char* what, int n, Create&& create, Destroy&& destroy) {

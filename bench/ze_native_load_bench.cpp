@@ -18,43 +18,29 @@
 #include <string>
 #include <vector>
 
-namespace {
+#include "bench_util.h"
 
-#define CHECK_ZE(call)                                               \
-  do {                                                               \
-    ze_result_t r_ = (call);                                         \
-    if (r_ != ZE_RESULT_SUCCESS) {                                   \
-      std::fprintf(stderr, "%s failed: %#x\n", #call, unsigned(r_)); \
-      std::exit(1);                                                  \
-    }                                                                \
-  } while (0)
+using tessera::bench::readFile;
+
+namespace {
 
 double ms(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since)
       .count();
 }
 
-std::vector<uint8_t> readFile(const char* path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "cannot read %s\n", path);
-    std::exit(1);
-  }
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
 struct Session {
   ze_device_handle_t device = nullptr;
   ze_context_handle_t context = nullptr;
   Session() {
-    CHECK_ZE(zeInit(0));
+    BENCH_CHECK(zeInit(0));
     uint32_t n = 1;
     ze_driver_handle_t driver = nullptr;
-    CHECK_ZE(zeDriverGet(&n, &driver));
+    BENCH_CHECK(zeDriverGet(&n, &driver));
     n = 1;
-    CHECK_ZE(zeDeviceGet(driver, &n, &device));
+    BENCH_CHECK(zeDeviceGet(driver, &n, &device));
     ze_context_desc_t cd{ZE_STRUCTURE_TYPE_CONTEXT_DESC, nullptr, 0};
-    CHECK_ZE(zeContextCreate(driver, &cd, &context));
+    BENCH_CHECK(zeContextCreate(driver, &cd, &context));
   }
   // Milliseconds zeModuleCreate took.
   double create(ze_module_format_t format, const std::vector<uint8_t>& bytes,
@@ -63,7 +49,7 @@ struct Session {
         ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, format, bytes.size(), bytes.data(), "", nullptr};
     ze_module_handle_t m = nullptr;
     auto start = std::chrono::steady_clock::now();
-    CHECK_ZE(zeModuleCreate(context, device, &desc, &m, nullptr));
+    BENCH_CHECK(zeModuleCreate(context, device, &desc, &m, nullptr));
     double t = ms(start);
     if (out) {
       *out = m;
@@ -87,9 +73,9 @@ int main(int argc, char** argv) {
   ze_module_handle_t m = nullptr;
   double build = s.create(ZE_MODULE_FORMAT_IL_SPIRV, readFile(spvPath), &m);
   size_t size = 0;
-  CHECK_ZE(zeModuleGetNativeBinary(m, &size, nullptr));
+  BENCH_CHECK(zeModuleGetNativeBinary(m, &size, nullptr));
   std::vector<uint8_t> binary(size);
-  CHECK_ZE(zeModuleGetNativeBinary(m, &size, binary.data()));
+  BENCH_CHECK(zeModuleGetNativeBinary(m, &size, binary.data()));
   zeModuleDestroy(m);
   char path[] = "/tmp/tessera-native-bench-XXXXXX";
   int fd = mkstemp(path);

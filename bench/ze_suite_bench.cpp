@@ -25,11 +25,6 @@ namespace {
 
 bool quick = false;
 
-std::vector<uint8_t> readFile(const char* path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
 ze_module_handle_t buildModule(Setup& s, const std::vector<uint8_t>& spv) {
   ze_module_desc_t md{ZE_STRUCTURE_TYPE_MODULE_DESC, nullptr, ZE_MODULE_FORMAT_IL_SPIRV,
                       spv.size(), spv.data(), "", nullptr};

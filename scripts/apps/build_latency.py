@@ -25,6 +25,8 @@ import sys
 import tempfile
 import time
 
+from targets import opencl_env
+
 DT_KERNELS = "/usr/share/darktable/kernels"
 
 
@@ -98,18 +100,11 @@ CASES = {"basic": case_basic, "clfft": case_clfft, "match": case_match}
 
 
 def environment(impl, build, cache_dir):
-    env = dict(os.environ)
+    env = opencl_env("tessera:" + build if impl == "tessera" else "pocl")
     env["OPENCV_OPENCL_DEVICE"] = ":CPU:"
     env["OPENCV_OPENCL_CACHE_ENABLE"] = "0"  # OpenCV's own binary cache would hide the build
     env["PYOPENCL_NO_CACHE"] = "1"
-    if impl == "tessera":
-        env["LD_LIBRARY_PATH"] = os.path.join(build, "lib")
-        env["ZE_ENABLE_ALT_DRIVERS"] = "libze_tessera.so.1"
-        env["OCL_ICD_VENDORS"] = os.path.join(build, "icd")
-        env["TESSERA_CACHE_DIR"] = cache_dir
-    else:
-        env["OCL_ICD_VENDORS"] = "/etc/OpenCL/vendors/pocl.icd"
-        env["POCL_CACHE_DIR"] = cache_dir
+    env["TESSERA_CACHE_DIR" if impl == "tessera" else "POCL_CACHE_DIR"] = cache_dir
     return env
 
 

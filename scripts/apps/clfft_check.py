@@ -30,8 +30,8 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+from targets import opencl_env
+
 
 SHAPES = [(16,), (1000,), (1024,), (4096,), (64, 64), (100, 60)]
 DTYPES = ["complex64", "complex128"]
@@ -40,23 +40,6 @@ BOUND = {"complex64": 1e-4, "complex128": 1e-10}
 
 def case_name(shape, dtype):
     return "%s %s" % ("x".join(str(s) for s in shape), dtype)
-
-
-def target_env(spec):
-    """spec: 'pocl', 'tessera' (./build), 'tessera:<build dir>' or an .icd path."""
-    env = dict(os.environ)
-    if spec == "pocl":
-        env["OCL_ICD_VENDORS"] = "/etc/OpenCL/vendors/pocl.icd"
-    elif spec.startswith("tessera"):
-        build = spec.split(":", 1)[1] if ":" in spec else os.path.join(ROOT, "build")
-        build = os.path.abspath(build)
-        env["LD_LIBRARY_PATH"] = os.path.join(build, "lib") + (
-            ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
-        env["ZE_ENABLE_ALT_DRIVERS"] = "libze_tessera.so.1"
-        env["OCL_ICD_VENDORS"] = os.path.join(build, "icd")
-    else:
-        env["OCL_ICD_VENDORS"] = spec
-    return env
 
 
 def run_child(shape, dtype):
@@ -160,7 +143,7 @@ def main():
     results = {}
     where = {}
     for tname, spec in targets:
-        env = target_env(spec)
+        env = opencl_env(spec)
         for shape, dtype in sel:
             t0 = time.time()
             try:

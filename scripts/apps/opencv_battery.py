@@ -35,8 +35,9 @@ import sys
 import tempfile
 import time
 
+from targets import opencl_env
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 SIZES = [(64, 64), (97, 131), (601, 803)]
 
 # ----------------------------------------------------------------------------------------------
@@ -480,21 +481,10 @@ def build_logger(cache):
 
 
 def target_env(spec, cache, name):
-    """spec: 'pocl', 'tessera' (./build) or 'tessera:<build dir>'."""
-    env = dict(os.environ)
-    for k in ("OPENCV_OPENCL_DEVICE", "CL_CALL_LOG", "CL_CALL_LOG_ALL"):
+    """spec: a target of targets.py ('pocl', 'tessera', 'tessera:<build dir>', an .icd)."""
+    env = opencl_env(spec)
+    for k in ("CL_CALL_LOG", "CL_CALL_LOG_ALL"):
         env.pop(k, None)
-    if spec == "pocl":
-        env["OCL_ICD_VENDORS"] = "/etc/OpenCL/vendors/pocl.icd"
-    elif spec.startswith("tessera"):
-        build = spec.split(":", 1)[1] if ":" in spec else os.path.join(ROOT, "build")
-        build = os.path.abspath(build)
-        env["LD_LIBRARY_PATH"] = os.path.join(build, "lib") + (
-            ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
-        env["ZE_ENABLE_ALT_DRIVERS"] = "libze_tessera.so.1"
-        env["OCL_ICD_VENDORS"] = os.path.join(build, "icd")
-    else:
-        env["OCL_ICD_VENDORS"] = spec  # an .icd file or a folder of them
     env["OPENCV_OPENCL_DEVICE"] = ":CPU:"
     # OpenCV's program binary cache, one per target (main's and a branch's Tessera report the
     # same device and driver strings).
