@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "backends/cpu/jit/kernel_jit.h"
-#include "backends/cpu/jit/launcher.h"
+#include "backends/cpu/runtime/launcher.h"
 #include "backends/cpu/worker_pool.h"
 
 using namespace tessera::backends::cpu;

@@ -1,5 +1,5 @@
 // OpenCL image formats over Level Zero's: the one table from (channel order, channel data type) to
-// a ze layout, type and swizzle (backends/cpu/jit/image_abi.h: result channel c is component
+// a ze layout, type and swizzle (backends/cpu/runtime/image_abi.h: result channel c is component
 // swizzle[c], component 0 in memory first or, for packed layouts, in the lowest bits). Core derives
 // get_image_channel_order / _data_type back from layout, type and swizzle (ImageView), so each
 // supported OpenCL format has a ze format of its own:

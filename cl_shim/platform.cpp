@@ -106,7 +106,7 @@ std::vector<cl_name_version> Platform::extensionsWithVersion() {
   add("cl_khr_command_buffer", kCommandBufferVersion);
   add("cl_khr_command_buffer_mutable_dispatch", kMutableDispatchVersion);
   if (kSubgroupsEnabled) {
-    // Sub-groups on the JIT's vector lanes (backends/cpu/jit/kernel_abi.h, "Sub-groups"), with
+    // Sub-groups on the JIT's vector lanes (backends/cpu/runtime/kernel_abi.h, "Sub-groups"), with
     // the OpenCL C functions of each extension (the compiler defines exactly these,
     // spirv/opencl_c.cpp) and clGetKernelSubGroupInfoKHR (cl_intel_subgroups copies it).
     add("cl_khr_subgroup_extended_types", CL_MAKE_VERSION(1, 0, 0));

@@ -7,7 +7,7 @@
 namespace tessera::cl {
 namespace {
 
-// OpenCL's addressing modes in Level Zero's terms (backends/cpu/jit/image_abi.h): CLAMP is "clamped
+// OpenCL's addressing modes in Level Zero's terms (backends/cpu/runtime/image_abi.h): CLAMP is "clamped
 // to edge", CLAMP_TO_BORDER is OpenCL's CL_ADDRESS_CLAMP ("assigned a border color value").
 ze_sampler_address_mode_t zeAddressing(cl_addressing_mode m) {
   switch (m) {

@@ -2,7 +2,7 @@
 // CL_DEVICE_SUB_GROUP_SIZES_INTEL) and clGetKernelSubGroupInfo(KHR) (kernel_subgroups.cpp), all
 // answered from Level Zero: ze_device_compute_properties_t::subGroupSizes and
 // zeKernelGetProperties' maxSubgroupSize, requiredSubgroupSize and maxNumSubgroups. A kernel runs
-// with one sub-group size S (the driver's contract, backends/cpu/jit/kernel_abi.h: sub-group k of
+// with one sub-group size S (the driver's contract, backends/cpu/runtime/kernel_abi.h: sub-group k of
 // a work-group of n work-items holds local linear ids [k * S, min((k + 1) * S, n)), so a
 // work-group has ceil(n / S) of them and the last may be partial).
 #pragma once

@@ -12,7 +12,7 @@
 #include <map>
 #include <new>
 
-#include "backends/cpu/jit/builtin_runtime.h"
+#include "backends/cpu/runtime/builtin_runtime.h"
 #include "backends/cpu/jit/kernel_jit.h"
 #include "backends/cpu/jit/object_check.h"
 #include "compiler/kernel_module.h"

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/cpu/jit/compiled_module.h"
+#include "backends/cpu/runtime/compiled_module.h"
 #include "spirv/reflect.h"
 #include "spirv/specialize.h"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/cpu/jit/compiled_module.h"
+#include "backends/cpu/runtime/compiled_module.h"
 #include "compiler/build_options.h"
 #include "compiler/cache_key.h"
 #include "spirv/reflect.h"
@@ -19,7 +19,7 @@
 
 namespace tessera::compiler {
 
-// One kernel's code as backends::cpu::launch runs it (backends/cpu/jit/kernel_abi.h): argument
+// One kernel's code as backends::cpu::launch runs it (backends/cpu/runtime/kernel_abi.h): argument
 // layout, local, scratch and stack sizes, the work-group function.
 using KernelCode = backends::cpu::CompiledKernel;
 using ModuleCode = backends::cpu::CompiledModule;
@@ -31,7 +31,7 @@ struct Program {
   std::vector<spirv::SpecAssignment> specs;
   CacheKey key;
   // Functions another module must provide (zeModuleDynamicLink): Import-linkage functions other
-  // than the JIT's own builtins (backends/cpu/jit/builtin_runtime.h).
+  // than the JIT's own builtins (backends/cpu/runtime/builtin_runtime.h).
   std::vector<std::string> imports;
   // Functions the module exports (Export linkage).
   std::vector<std::string> exports;

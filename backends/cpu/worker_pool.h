@@ -1,5 +1,5 @@
 // The worker threads of one device: one per PU, each pinned to its PU, that run parallel jobs: the
-// work-groups of kernel launches (jit/launcher.h) and large copies and fills.
+// work-groups of kernel launches (runtime/launcher.h) and large copies and fills.
 //
 // Threading contract: parallelFor() may be called from any thread; calls are serialized by the
 // pool (one job at a time). No more threads run a job than there are PUs (pu_claims.h):

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "backends/cpu/affinity.h"
-#include "backends/cpu/jit/kernel_abi.h"
+#include "backends/cpu/runtime/kernel_abi.h"
 #include "backends/cpu/worker_pool.h"
 #include "core/common/hash.h"
 #include "core/device/host_cpu.h"
@@ -120,7 +120,7 @@ void Device::computeProperties(ze_device_compute_properties_t& p) const {
   v.maxGroupSizeX = v.maxGroupSizeY = v.maxGroupSizeZ = limits::kMaxGroupSize;
   v.maxGroupCountX = v.maxGroupCountY = v.maxGroupCountZ = UINT32_MAX;
   v.maxSharedLocalMemory = limits::maxSharedLocalMemory(resources_);
-  // The sub-group sizes a kernel may run with (backends/cpu/jit/kernel_abi.h: the lanes of one
+  // The sub-group sizes a kernel may run with (backends/cpu/runtime/kernel_abi.h: the lanes of one
   // widened chunk); a kernel requiring another fails to build.
   static_assert(std::size(backends::cpu::kSubgroupSizes) <= ZE_SUBGROUPSIZE_COUNT);
   v.numSubGroupSizes = static_cast<uint32_t>(std::size(backends::cpu::kSubgroupSizes));

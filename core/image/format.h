@@ -1,5 +1,5 @@
 // Image formats: which ze_image_format_t Tessera's images take, how many bytes a pixel has, and
-// what OpenCL's channel order and data type queries answer for them (backends/cpu/jit/image_abi.h
+// what OpenCL's channel order and data type queries answer for them (backends/cpu/runtime/image_abi.h
 // says how a kernel decodes a pixel; this file decides which pixels exist).
 //
 // Supported layout x type (everything else is ZE_RESULT_ERROR_UNSUPPORTED_IMAGE_FORMAT, the media

@@ -1,5 +1,5 @@
 // An image: linear host memory of a format (core/image/format.h) and a shape, described to kernels
-// by the ImageView it holds (backends/cpu/jit/image_abi.h: pixel (x, y, z) at data + x * pixel
+// by the ImageView it holds (backends/cpu/runtime/image_abi.h: pixel (x, y, z) at data + x * pixel
 // bytes + y * rowPitch + z * slicePitch, a 1D array's layer being y and a 2D array's z).
 //
 // The memory is the image's own (tight pitches: rowPitch = width * pixel bytes, slicePitch =
@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "backends/cpu/jit/image_abi.h"
+#include "backends/cpu/runtime/image_abi.h"
 #include "core/common/object.h"
 #include "core/image/format.h"
 

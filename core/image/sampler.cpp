@@ -1,6 +1,6 @@
 #include "core/image/sampler.h"
 
-#include "backends/cpu/jit/image_abi.h"
+#include "backends/cpu/runtime/image_abi.h"
 
 namespace tessera::core {
 

@@ -233,7 +233,7 @@ void Kernel::properties(ze_kernel_properties_t& p) const {
     p.requiredGroupSizeY = info_->requiredSize->size[1];
     p.requiredGroupSizeZ = info_->requiredSize->size[2];
   }
-  // Sub-groups (backends/cpu/jit/kernel_abi.h, "Sub-groups"): the kernel runs with one size S,
+  // Sub-groups (backends/cpu/runtime/kernel_abi.h, "Sub-groups"): the kernel runs with one size S,
   // the one it requires (else 0 here) or the JIT's default; a work-group of n work-items has
   // ceil(n / S) of them, so the most a work-group can have is that of the largest group the
   // kernel may run with (its required size, else the device's maxTotalGroupSize). No source

@@ -3,7 +3,7 @@
 #include <chrono>
 
 #include "backends/cpu/fault_guard.h"
-#include "backends/cpu/jit/launcher.h"
+#include "backends/cpu/runtime/launcher.h"
 #include "backends/cpu/worker_pool.h"
 #include "core/command/launch_policy.h"
 #include "core/context/context.h"

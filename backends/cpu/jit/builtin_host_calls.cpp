@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "backends/cpu/jit/builtin_lowering.h"
-#include "backends/cpu/jit/builtin_runtime.h"
+#include "backends/cpu/runtime/builtin_runtime.h"
 
 namespace tessera::backends::cpu::jit::builtins {
 namespace {

@@ -17,7 +17,7 @@
 #include <cctype>
 #include <cstddef>
 
-#include "backends/cpu/jit/image_abi.h"
+#include "backends/cpu/runtime/image_abi.h"
 #include "backends/cpu/jit/image_lowering.h"
 #include "backends/cpu/jit/jit_passes.h"
 

@@ -5,9 +5,9 @@
 
 #include <cstddef>
 
-#include "backends/cpu/jit/image_abi.h"
+#include "backends/cpu/runtime/image_abi.h"
 #include "backends/cpu/jit/image_lowering.h"
-#include "backends/cpu/jit/image_runtime.h"
+#include "backends/cpu/runtime/image_runtime.h"
 #include "backends/cpu/jit/jit_passes.h"
 
 namespace tessera::backends::cpu::jit::builtins::image {

@@ -5,7 +5,7 @@
 // selects between the modes per coordinate (the same choice for every work-item).
 #include <llvm/IR/Constants.h>
 
-#include "backends/cpu/jit/image_abi.h"
+#include "backends/cpu/runtime/image_abi.h"
 #include "backends/cpu/jit/image_lowering.h"
 
 namespace tessera::backends::cpu::jit::builtins::image {

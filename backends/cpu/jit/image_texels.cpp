@@ -9,9 +9,9 @@
 
 #include <span>
 
-#include "backends/cpu/jit/image_abi.h"
+#include "backends/cpu/runtime/image_abi.h"
 #include "backends/cpu/jit/image_lowering.h"
-#include "backends/cpu/jit/image_runtime.h"
+#include "backends/cpu/runtime/image_runtime.h"
 
 namespace tessera::backends::cpu::jit::builtins::image {
 namespace {

@@ -20,7 +20,7 @@ class TargetMachine;
 #include <string>
 #include <vector>
 
-#include "backends/cpu/jit/kernel_abi.h"
+#include "backends/cpu/runtime/kernel_abi.h"
 
 namespace tessera::backends::cpu::jit {
 

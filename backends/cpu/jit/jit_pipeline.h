@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "backends/cpu/jit/compiled_module.h"
+#include "backends/cpu/runtime/compiled_module.h"
 #include "backends/cpu/jit/jit_passes.h"
 #include "backends/cpu/jit/kernel_jit.h"
 

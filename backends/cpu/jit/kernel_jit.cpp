@@ -2,9 +2,9 @@
 // loading object code of native binaries.
 #include "backends/cpu/jit/kernel_jit.h"
 
-#include "backends/cpu/jit/builtin_runtime.h"
+#include "backends/cpu/runtime/builtin_runtime.h"
 #include "backends/cpu/jit/host_symbols.h"
-#include "backends/cpu/jit/image_runtime.h"
+#include "backends/cpu/runtime/image_runtime.h"
 #include "backends/cpu/jit/object_check.h"
 
 #include <llvm/Config/llvm-config.h>

@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/cpu/jit/compiled_module.h"
+#include "backends/cpu/runtime/compiled_module.h"
 
 namespace tessera::backends::cpu {
 

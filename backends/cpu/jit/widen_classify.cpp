@@ -7,7 +7,7 @@
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Operator.h>
 
-#include "backends/cpu/jit/builtin_runtime.h"
+#include "backends/cpu/runtime/builtin_runtime.h"
 
 namespace tessera::backends::cpu::jit::widening {
 

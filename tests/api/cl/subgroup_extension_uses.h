@@ -2,7 +2,7 @@
 // -cl-std and run, its results checked against a reference computed here). They are used only
 // when the device advertises the extension; the reference reads the kernel's sub-group size S
 // through clGetKernelSubGroupInfo and follows the driver's contract
-// (backends/cpu/jit/kernel_abi.h): sub-group k of a work-group of n work-items holds local linear
+// (backends/cpu/runtime/kernel_abi.h): sub-group k of a work-group of n work-items holds local linear
 // ids [k * S, min((k + 1) * S, n)).
 #pragma once
 

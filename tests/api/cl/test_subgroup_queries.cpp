@@ -1,7 +1,7 @@
 // Sub-group queries: CL_DEVICE_MAX_NUM_SUB_GROUPS, CL_DEVICE_SUB_GROUP_SIZES_INTEL,
 // clGetKernelSubGroupInfo and clGetKernelSubGroupInfoKHR for every query and error the spec names.
 // The kernel's sub-group size S is read through the API; the expectations are the driver's
-// contract (backends/cpu/jit/kernel_abi.h): a work-group of n work-items has ceil(n / S)
+// contract (backends/cpu/runtime/kernel_abi.h): a work-group of n work-items has ceil(n / S)
 // sub-groups, sub-group k holding local linear ids [k * S, min((k + 1) * S, n)). When the device
 // reports no sub-groups, every query answers as the spec says for that case.
 #include <algorithm>

@@ -1,7 +1,7 @@
 // Sub-groups as Level Zero reports them: the device's sub-group sizes
 // (ze_device_compute_properties_t) and each kernel's (zeKernelGetProperties, and the preferred
 // group-size multiple of its pNext chain), against the driver's contract
-// (backends/cpu/jit/kernel_abi.h, "Sub-groups"): a kernel runs with one size S, one of the
+// (backends/cpu/runtime/kernel_abi.h, "Sub-groups"): a kernel runs with one size S, one of the
 // offered sizes; a work-group of n work-items has ceil(n / S) sub-groups. The size a kernel runs
 // with is read from the API, never assumed.
 #include <level_zero/ze_api.h>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "backends/cpu/jit/kernel_abi.h"
+#include "backends/cpu/runtime/kernel_abi.h"
 #include "kernel_test_support.h"
 
 using namespace tessera::test;

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "backends/cpu/jit/image_abi.h"
-#include "backends/cpu/jit/image_runtime.h"
+#include "backends/cpu/runtime/image_abi.h"
+#include "backends/cpu/runtime/image_runtime.h"
 #include "jit_test_support.h"
 
 namespace tessera::backends::cpu::test {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "backends/cpu/jit/kernel_jit.h"
-#include "backends/cpu/jit/launcher.h"
+#include "backends/cpu/runtime/launcher.h"
 #include "backends/cpu/worker_pool.h"
 
 namespace tessera::backends::cpu::test {

@@ -5,7 +5,7 @@
 
 #include <tuple>
 
-#include "backends/cpu/jit/image_abi.h"
+#include "backends/cpu/runtime/image_abi.h"
 #include "core/image/format.h"
 #include "core/image/sampler.h"
 

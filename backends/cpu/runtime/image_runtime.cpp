@@ -1,7 +1,7 @@
 // The generic texel codec (image_runtime.h): every layout and type of image_abi.h, one pixel at a
 // time. Conversions follow OpenCL C 1.2, 8.3 "Conversion Rules" (the same text is in 3.0's
 // "Conversion rules for normalized integer channel data types" and the following sections).
-#include "backends/cpu/jit/image_runtime.h"
+#include "backends/cpu/runtime/image_runtime.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "backends/cpu/jit/launcher.h"
+#include "backends/cpu/runtime/launcher.h"
 
 #include <algorithm>
 #include <atomic>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "backends/cpu/fault_guard.h"
-#include "backends/cpu/jit/builtin_runtime.h"
+#include "backends/cpu/runtime/builtin_runtime.h"
 #include "backends/cpu/kernel_stack.h"
 #include "support/checked_math.h"
 

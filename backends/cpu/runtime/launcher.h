@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "backends/cpu/jit/kernel_abi.h"
+#include "backends/cpu/runtime/kernel_abi.h"
 #include "backends/cpu/worker_pool.h"
 
 namespace tessera::backends::cpu {

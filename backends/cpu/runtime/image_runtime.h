@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-#include "backends/cpu/jit/image_abi.h"
+#include "backends/cpu/runtime/image_abi.h"
 
 namespace tessera::backends::cpu::jit {
 

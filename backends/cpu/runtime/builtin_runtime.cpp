@@ -1,4 +1,4 @@
-#include "backends/cpu/jit/builtin_runtime.h"
+#include "backends/cpu/runtime/builtin_runtime.h"
 
 #include <sched.h>
 
