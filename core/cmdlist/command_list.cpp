@@ -19,8 +19,8 @@ CommandList::CommandList(Context& context, Device& device, uint32_t ordinal,
     : context_(&context), device_(device), ordinal_(ordinal), flags_(flags), mutable_(isMutable),
       buffer_(newBuffer()) {}
 
-std::shared_ptr<CommandBuffer> CommandList::newBuffer() {
-  auto buffer = std::make_shared<CommandBuffer>();
+std::shared_ptr<RecordedCommands> CommandList::newBuffer() {
+  auto buffer = std::make_shared<RecordedCommands>();
   buffer->context = context_.get();
   return buffer;
 }
@@ -158,7 +158,7 @@ ze_result_t CommandList::reset() {
 ze_result_t executeCommandLists(CommandQueue& queue, const std::vector<CommandList*>& lists,
                                 Fence* fence) {
   if (fence && !fence->madeOn(queue)) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
-  std::vector<std::shared_ptr<const CommandBuffer>> buffers;
+  std::vector<std::shared_ptr<const RecordedCommands>> buffers;
   buffers.reserve(lists.size());
   for (CommandList* list : lists) {
     // "Command lists can only be executed on a command queue with an identical command queue

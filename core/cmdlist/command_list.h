@@ -123,7 +123,7 @@ class CommandList
                           const SyncArgs& sync);
   ze_result_t close();
   ze_result_t reset();
-  std::shared_ptr<const CommandBuffer> buffer() const { return buffer_; }
+  std::shared_ptr<const RecordedCommands> buffer() const { return buffer_; }
   // Closed and not updated since: what a queue may execute.
   bool isExecutable() const { return closed_ && !updated_; }
 
@@ -150,7 +150,7 @@ class CommandList
  private:
   CommandList(Context& context, Device& device, uint32_t ordinal, ze_command_list_flags_t flags,
               bool isMutable = false);
-  std::shared_ptr<CommandBuffer> newBuffer();
+  std::shared_ptr<RecordedCommands> newBuffer();
   // Records the command, or runs it at once on an immediate list (waiting for it in SYNCHRONOUS
   // mode). INVALID_ARGUMENT when a regular list is closed.
   ze_result_t append(Command&& command);
@@ -196,7 +196,7 @@ class CommandList
   // zeCommandListGetNextCommandIdExp "may be called from simultaneous threads with the same command
   // list handle" (appends may not, so they read records_ without it).
   std::mutex idMutex_;
-  std::shared_ptr<CommandBuffer> buffer_;
+  std::shared_ptr<RecordedCommands> buffer_;
   std::unique_ptr<CommandQueue> queue_;  // immediate lists only
 };
 

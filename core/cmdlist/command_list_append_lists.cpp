@@ -17,7 +17,7 @@ ze_result_t CommandList::appendLists(uint32_t numLists, const ze_command_list_ha
   // The waits first, the lists' buffers as they are now (shared, never changed again: an update
   // copies a buffer an execution still holds), then the signal; one submission, so nothing else
   // appended to this list can run in between.
-  std::vector<std::shared_ptr<const CommandBuffer>> buffers;
+  std::vector<std::shared_ptr<const RecordedCommands>> buffers;
   buffers.reserve(lists.size() + 2);
   for (CommandList* list : lists) {
     // As zeCommandQueueExecuteCommandLists: "The application is responsible for calling close

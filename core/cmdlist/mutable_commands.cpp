@@ -46,7 +46,7 @@ const LaunchOp* CommandList::findMutableLaunch(uint64_t id, uint32_t flag,
 void CommandList::markUpdated() {
   // An execution in flight (the application should have synchronized) keeps the commands it was
   // submitted with.
-  if (buffer_.use_count() > 1) buffer_ = std::make_shared<CommandBuffer>(*buffer_);
+  if (buffer_.use_count() > 1) buffer_ = std::make_shared<RecordedCommands>(*buffer_);
   updated_ = true;
 }
 

@@ -25,7 +25,7 @@ std::array<const void*, 2> pointersOf(const Op& op) {
 
 }  // namespace
 
-void CommandBuffer::add(Command command) {
+void RecordedCommands::add(Command command) {
   if (context) {
     for (const void* p : pointersOf(command.op)) {
       if (!p) continue;

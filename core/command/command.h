@@ -76,7 +76,7 @@ struct Command {
 class Context;
 
 // A closed command list's commands: immutable once closed, shared by every execution in flight.
-struct CommandBuffer {
+struct RecordedCommands {
   std::vector<Command> commands;
   // The bases of the context's USM allocations the commands touch: each execution holds a use of
   // them, so zeMemFreeExt's BLOCKING_FREE waits for it and DEFER_FREE frees after it.

@@ -57,7 +57,7 @@ CommandQueue::~CommandQueue() {
   for (const Submission& s : pending_) releaseUses(s);
 }
 
-void CommandQueue::acquireUses(const std::vector<std::shared_ptr<const CommandBuffer>>& buffers) {
+void CommandQueue::acquireUses(const std::vector<std::shared_ptr<const RecordedCommands>>& buffers) {
   for (const auto& b : buffers)
     if (b->context)
       for (const void* base : b->touched) b->context->memory().acquireUse(base);
@@ -69,7 +69,7 @@ void CommandQueue::releaseUses(const Submission& s) {
       for (const void* base : b->touched) b->context->memory().releaseUse(base);
 }
 
-uint64_t CommandQueue::submit(std::vector<std::shared_ptr<const CommandBuffer>> buffers,
+uint64_t CommandQueue::submit(std::vector<std::shared_ptr<const RecordedCommands>> buffers,
                               Ref<Fence> fence) {
   // Hold a use of every allocation the lists touch until they completed (zeMemFreeExt).
   acquireUses(buffers);

@@ -45,7 +45,7 @@ class CommandQueue
   bool synchronous() const { return desc_.mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS; }
 
   // Hands buffers to the executor; returns the submission's ticket.
-  uint64_t submit(std::vector<std::shared_ptr<const CommandBuffer>> buffers, Ref<Fence> fence);
+  uint64_t submit(std::vector<std::shared_ptr<const RecordedCommands>> buffers, Ref<Fence> fence);
   // Waits until everything submitted before the call completed; false on timeout.
   bool synchronize(uint64_t timeoutNs);
   // Every command submitted has run (its event, if any, signalled or about to be): a command run
@@ -63,10 +63,10 @@ class CommandQueue
   void executorMain();
 
   struct Submission {
-    std::vector<std::shared_ptr<const CommandBuffer>> buffers;
+    std::vector<std::shared_ptr<const RecordedCommands>> buffers;
     Ref<Fence> fence;
   };
-  static void acquireUses(const std::vector<std::shared_ptr<const CommandBuffer>>& buffers);
+  static void acquireUses(const std::vector<std::shared_ptr<const RecordedCommands>>& buffers);
   static void releaseUses(const Submission& s);
 
   Ref<Context> context_;  // held: the context may be destroyed first (context.h)
