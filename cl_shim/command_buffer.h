@@ -38,10 +38,6 @@ struct _cl_mutable_command_khr {
 
 namespace tessera::cl {
 
-// The revisions implemented (CL_DEVICE_EXTENSIONS_WITH_VERSION).
-constexpr cl_version kCommandBufferVersion = CL_MAKE_VERSION(0, 9, 1);
-constexpr cl_version kMutableDispatchVersion = CL_MAKE_VERSION(0, 9, 0);
-
 // CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR: printf (a kernel's printf writes to stdout as it
 // runs, wherever the launch came from), simultaneous use (an enqueue shares the list's closed
 // commands and an update copies what an execution in flight still holds) and out-of-order queues

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "cl_shim/image_format.h"
-#include "cl_shim/partition_dump.h"
 #include "cl_shim/platform.h"
 #include "cl_shim/subgroups.h"
 
@@ -30,7 +29,6 @@ Device::Device(Platform& platform, ze_device_handle_t ze, Device* parent, Partit
   zeDeviceGetMemoryProperties(ze_, &n, nullptr);
   memories_.assign(n, ze_device_memory_properties_t{ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES});
   zeDeviceGetMemoryProperties(ze_, &n, memories_.data());
-  recordDeviceForDump(*this);
 }
 
 bool Device::imageSupport() const {

@@ -7,6 +7,7 @@
 
 #include "cl_shim/device.h"
 #include "cl_shim/errors.h"
+#include "cl_shim/partition_dump.h"
 #include "cl_shim/platform.h"
 
 namespace tessera::cl {
@@ -175,7 +176,11 @@ cl_int create(Device& in, Dialect dialect, const int64_t* properties, cl_uint nu
       used != ZE_TESSERA_AFFINITY_DOMAIN_NONE)
     style.domain = used;  // NEXT_FISSIONABLE is reported as the domain actually used
   uint32_t give = std::min<uint32_t>(n, numEntries);
-  for (uint32_t i = 0; i < give; ++i) out[i] = (new Device(in.platform(), handles[i], &in, style))->handle();
+  for (uint32_t i = 0; i < give; ++i) {
+    auto* sub = new Device(in.platform(), handles[i], &in, style);
+    recordDeviceForDump(*sub);
+    out[i] = sub->handle();
+  }
   return CL_SUCCESS;
 }
 

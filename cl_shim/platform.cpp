@@ -5,7 +5,6 @@
 #include <mutex>
 
 #include "cl_shim/api_support.h"
-#include "cl_shim/command_buffer.h"
 #include "cl_shim/device.h"
 #include "cl_shim/image_format.h"
 #include "cl_shim/partition_dump.h"
@@ -65,7 +64,10 @@ bool Platform::init() {
   if (zeDeviceGet(driver_, &n, nullptr) != ZE_RESULT_SUCCESS || n == 0) return false;
   std::vector<ze_device_handle_t> devices(n);
   if (zeDeviceGet(driver_, &n, devices.data()) != ZE_RESULT_SUCCESS) return false;
-  for (ze_device_handle_t d : devices) roots_.push_back(new Device(*this, d, nullptr, {}));
+  for (ze_device_handle_t d : devices) {
+    roots_.push_back(new Device(*this, d, nullptr, {}));
+    recordDeviceForDump(*roots_.back());
+  }
   return true;
 }
 
@@ -102,9 +104,9 @@ std::vector<cl_name_version> Platform::extensionsWithVersion() {
   add("cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0));
   add("cl_khr_fp16", CL_MAKE_VERSION(1, 0, 0));
   add("cl_qcom_recordable_queues", CL_MAKE_VERSION(1, 0, 0));  // cl_shim/recording.h
-  // cl_shim/command_buffer.h: the revisions of the installed CL/cl_ext.h.
-  add("cl_khr_command_buffer", kCommandBufferVersion);
-  add("cl_khr_command_buffer_mutable_dispatch", kMutableDispatchVersion);
+  // The revisions of the installed CL/cl_ext.h, which cl_shim/command_buffer.h implements.
+  add("cl_khr_command_buffer", CL_MAKE_VERSION(0, 9, 1));
+  add("cl_khr_command_buffer_mutable_dispatch", CL_MAKE_VERSION(0, 9, 0));
   if (kSubgroupsEnabled) {
     // Sub-groups on the JIT's vector lanes (backends/cpu/runtime/kernel_abi.h, "Sub-groups"), with
     // the OpenCL C functions of each extension (the compiler defines exactly these,
