@@ -146,6 +146,11 @@ void runOnKernelStack(uint64_t need, void (*fn)(void*), void* arg) {
 #endif
 }
 
+bool onThisKernelStack(const void* p) {
+  const auto* q = static_cast<const uint8_t*>(p);
+  return tlsStack.usable() != 0 && q >= tlsStack.bottom() && q < tlsStack.top();
+}
+
 uint64_t kernelStackSize() {
   return tlsStack.usable();
 }

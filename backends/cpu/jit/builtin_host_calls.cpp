@@ -1,4 +1,5 @@
-// Builtins that call the host (builtin_runtime.h): printf and the work-group async copies; and
+// Builtins that call the host (builtin_runtime.h): printf, the work-group async copies and the
+// generic address space casts (to_global, to_local, to_private); and
 // those that need no code on a CPU (prefetch, waiting for async copies, which are done when they
 // start).
 #include <llvm/IR/Constants.h>
@@ -136,6 +137,30 @@ llvm::Value* lowerAsyncCopy(Builder& b, llvm::CallInst* call, const Args& a) {
   return llvm::Constant::getNullValue(call->getType());
 }
 
+// OpenCL C 2.0 to_global / to_local / to_private (OpGenericCastToPtrExplicit): the pointer when
+// it points into that address space, else NULL ("to_global ... returns NULL if ptr does not point
+// to an object in the global address space"); the runtime tells which (builtin_runtime.h).
+Lowering castToSpace(AddressSpace space) {
+  return [space](Builder& b, llvm::CallInst* call, const Args& a) -> llvm::Value* {
+    llvm::Value* found = callHost(b, kAddressSpaceSymbol, b.getInt32Ty(), {bytePointer(b, a[0])});
+    llvm::Value* cast = b.CreatePointerBitCastOrAddrSpaceCast(a[0], call->getType());
+    return b.CreateSelect(b.CreateICmpEQ(found, b.getInt32(space)), cast,
+                          llvm::Constant::getNullValue(call->getType()));
+  };
+}
+
+// get_fence (OpGenericPtrMemSemantics): the memory semantics of the space a generic pointer points
+// into: WorkgroupMemory (0x100) for local memory, CrossWorkgroupMemory (0x200) for global, none
+// for private (SPIR-V 3.25 "Memory Semantics").
+llvm::Value* lowerPtrMemSemantics(Builder& b, llvm::CallInst* call, const Args& a) {
+  llvm::Value* found = callHost(b, kAddressSpaceSymbol, b.getInt32Ty(), {bytePointer(b, a[0])});
+  llvm::Value* semantics = b.CreateSelect(
+      b.CreateICmpEQ(found, b.getInt32(kLocalSpace)), b.getInt32(0x100),
+      b.CreateSelect(b.CreateICmpEQ(found, b.getInt32(kGlobalSpace)), b.getInt32(0x200),
+                     b.getInt32(0)));
+  return b.CreateZExtOrTrunc(semantics, call->getType());
+}
+
 }  // namespace
 
 std::string refusal(llvm::StringRef base, llvm::CallInst* call) {
@@ -158,6 +183,10 @@ std::string refusal(llvm::StringRef base, llvm::CallInst* call) {
 void addHostCallBuiltins(Table& m) {
   m["__spirv_ocl_printf"] = lowerPrintf;
   m["__spirv_GroupAsyncCopy"] = lowerAsyncCopy;
+  m["__spirv_GenericCastToPtrExplicit_ToGlobal"] = castToSpace(kGlobalSpace);
+  m["__spirv_GenericCastToPtrExplicit_ToLocal"] = castToSpace(kLocalSpace);
+  m["__spirv_GenericCastToPtrExplicit_ToPrivate"] = castToSpace(kPrivateSpace);
+  m["__spirv_GenericPtrMemSemantics"] = lowerPtrMemSemantics;
   // Copies are done when they start, and prefetching is only a hint.
   m["__spirv_GroupWaitEvents"] = [](Builder&, llvm::CallInst*, const Args&) { return nullptr; };
   m["__spirv_ocl_prefetch"] = [](Builder&, llvm::CallInst*, const Args&) { return nullptr; };

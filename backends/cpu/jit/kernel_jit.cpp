@@ -109,6 +109,8 @@ llvm::Expected<llvm::orc::JITDylib&> newDylib(llvm::orc::LLJIT& lljit, const std
       llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&jit::imageLoadRuntime), flags);
   runtime[lljit.mangleAndIntern(jit::kImageStoreSymbol)] =
       llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&jit::imageStoreRuntime), flags);
+  runtime[lljit.mangleAndIntern(jit::kAddressSpaceSymbol)] =
+      llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&jit::addressSpaceRuntime), flags);
   runtime[lljit.mangleAndIntern(jit::kCurrentPuSymbol)] =
       llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(&jit::currentPuRuntime), flags);
   if (auto e = dylib->define(llvm::orc::absoluteSymbols(std::move(runtime)))) return std::move(e);

@@ -139,6 +139,7 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
     if (faulted.load(std::memory_order_relaxed)) return;
     uint8_t* local = tlsLocal.get(localBytes == 0 ? 64 : localBytes);
     uint8_t* scratch = tlsScratch.get(scratchBytes == 0 ? 64 : scratchBytes);
+    jit::setWorkGroupMemory(local, localBytes, scratch, scratchBytes);  // to_local, to_private
     auto run = [&] {
       uint64_t g, end;
       while (!faulted.load(std::memory_order_relaxed) && more() && take(g, end)) {
