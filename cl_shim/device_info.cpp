@@ -66,7 +66,8 @@ std::vector<cl_name_version> openclCFeatures(const Device& d) {
   for (const char* f : {"__opencl_c_int64", "__opencl_c_fp64", "__opencl_c_fp16",
                         "__opencl_c_program_scope_global_variables",
                         "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
-                        "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices"})
+                        "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
+                        "__opencl_c_generic_address_space"})
     add(f);
   // Images: "__opencl_c_images ... supported if CL_DEVICE_IMAGE_SUPPORT is CL_TRUE", with writes to
   // 3D images (cl_khr_3d_image_writes) and, when they work, read_write images.
@@ -303,7 +304,8 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
     }
     case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: return b(false);
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: return b(false);
-    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: return b(false);
+    // to_global, to_local, to_private and get_fence: backends/cpu/memory_spaces.h.
+    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: return b(true);
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
       return out.scalar<cl_device_device_enqueue_capabilities>(0);
     case CL_DEVICE_PIPE_SUPPORT: return b(false);

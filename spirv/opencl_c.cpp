@@ -51,7 +51,7 @@ constexpr const char* kCpuExtensions =
     "+__opencl_c_program_scope_global_variables,+__opencl_c_atomic_order_acq_rel,"
     "+__opencl_c_atomic_order_seq_cst,+cl_khr_3d_image_writes,+__opencl_c_images,"
     "+__opencl_c_read_write_images,+__opencl_c_3d_image_writes,+__opencl_c_subgroups,"
-    "+cl_intel_subgroups,+cl_intel_subgroups_short";
+    "+cl_intel_subgroups,+cl_intel_subgroups_short,+__opencl_c_generic_address_space";
 
 // Not cl_khr_subgroups: the device does not advertise it (its spec assumes independent forward
 // progress of sub-groups, which the device does not have), and clang 15 would define its macro only

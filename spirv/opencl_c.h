@@ -67,9 +67,9 @@ inline CompileResult invalidOptionsResult(const CompileOptions& parsed) {
 // The OpenCL C features and extensions the compiled code may use: those a CPU device has
 // (fp64, int64 and its atomics, program-scope globals, all atomic orders and scopes, images with
 // read-write images and 3D image writes: __IMAGE_SUPPORT__, cl_khr_3d_image_writes); no pipes,
-// device enqueue, sub-groups, work-group collectives or fp16. The generic address space is OpenCL
-// C 2.0's (-cl-std=CL2.0, with to_global, to_local, to_private and get_fence); OpenCL C 3.0's
-// __opencl_c_generic_address_space feature is not declared.
+// device enqueue, sub-groups, work-group collectives or fp16. The generic address space (OpenCL C
+// 2.0, and 3.0's __opencl_c_generic_address_space) with to_global, to_local, to_private and
+// get_fence.
 // Every compile defines the macros these imply. `#include` follows TESSERA_STRICT_INCLUDES
 // (IncludeRule), read at each call.
 //

@@ -7,6 +7,8 @@
 #include <new>
 #include <stdexcept>
 
+#include "backends/cpu/memory_spaces.h"
+
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define TESSERA_KERNEL_STACK_ASAN 1
@@ -73,6 +75,8 @@ class KernelStack {
     }
     base_ = static_cast<uint8_t*>(p);
     usable_ = usable;
+    // A running kernel's private variables are here (memory_spaces.h).
+    addSpaceRange(bottom(), usable_, MemorySpace::Private);
   }
 
   uint8_t* bottom() const { return base_ + kKernelStackGuard; }
@@ -81,7 +85,10 @@ class KernelStack {
 
  private:
   void release() {
-    if (base_) munmap(base_, usable_ + kKernelStackGuard);
+    if (base_) {
+      removeSpaceRange(bottom());
+      munmap(base_, usable_ + kKernelStackGuard);
+    }
     base_ = nullptr;
     usable_ = 0;
   }
@@ -144,11 +151,6 @@ void runOnKernelStack(uint64_t need, void (*fn)(void*), void* arg) {
   (void)need;
   fn(arg);
 #endif
-}
-
-bool onThisKernelStack(const void* p) {
-  const auto* q = static_cast<const uint8_t*>(p);
-  return tlsStack.usable() != 0 && q >= tlsStack.bottom() && q < tlsStack.top();
 }
 
 uint64_t kernelStackSize() {

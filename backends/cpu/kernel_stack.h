@@ -43,9 +43,6 @@ void runOnKernelStackFn(uint64_t need, F& f) {
       need, [](void* p) { (*static_cast<F*>(p))(); }, &f);
 }
 
-// Whether `p` lies in this thread's kernel stack (where a running kernel's private variables are).
-bool onThisKernelStack(const void* p);
-
 // For tests: the usable size of this thread's kernel stack (0 before its first use).
 uint64_t kernelStackSize();
 

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <string>
 
-#include "backends/cpu/kernel_stack.h"
+#include "backends/cpu/memory_spaces.h"
 
 namespace tessera::backends::cpu::jit {
 namespace {
@@ -251,34 +251,11 @@ void asyncCopyRuntime(uint8_t* dst, const uint8_t* src, uint64_t count, uint64_t
   }
 }
 
-namespace {
+static_assert(kGlobalSpace == uint32_t(MemorySpace::Global) &&
+              kLocalSpace == uint32_t(MemorySpace::Local) &&
+              kPrivateSpace == uint32_t(MemorySpace::Private));
 
-struct WorkGroupMemory {
-  const uint8_t* local = nullptr;
-  uint64_t localBytes = 0;
-  const uint8_t* scratch = nullptr;
-  uint64_t scratchBytes = 0;
-};
-thread_local WorkGroupMemory tlsGroupMemory;
-
-bool inside(const void* p, const uint8_t* base, uint64_t bytes) {
-  const auto* q = static_cast<const uint8_t*>(p);
-  return base != nullptr && q >= base && q < base + bytes;
-}
-
-}  // namespace
-
-void setWorkGroupMemory(const uint8_t* local, uint64_t localBytes, const uint8_t* scratch,
-                        uint64_t scratchBytes) {
-  tlsGroupMemory = {local, localBytes, scratch, scratchBytes};
-}
-
-uint32_t addressSpaceRuntime(const void* p) {
-  const WorkGroupMemory& m = tlsGroupMemory;
-  if (inside(p, m.local, m.localBytes)) return kLocalSpace;
-  if (inside(p, m.scratch, m.scratchBytes) || onThisKernelStack(p)) return kPrivateSpace;
-  return kGlobalSpace;
-}
+uint32_t addressSpaceRuntime(const void* p) { return static_cast<uint32_t>(spaceOf(p)); }
 
 uint32_t currentPuRuntime() {
   int cpu = sched_getcpu();

@@ -26,15 +26,11 @@ inline constexpr const char* kAsyncCopySymbol = "__tessera_rt_async_copy";
 inline constexpr const char* kAddressSpaceSymbol = "__tessera_rt_address_space";
 
 // The named address space a generic pointer points into (OpenCL C 2.0 to_global, to_local,
-// to_private; SPIR-V OpGenericCastToPtrExplicit): the running work-group's __local memory, this
-// work-item's private memory (the thread's kernel stack, kernel_stack.h, and the work-group's
-// scratch, where private values that live across a barrier are kept), or global memory (anything
-// else: a generic pointer cannot point to __constant). The launcher names the work-group's
-// memory on each thread before its work-groups run (setWorkGroupMemory).
+// to_private, get_fence; SPIR-V OpGenericCastToPtrExplicit, OpGenericPtrMemSemantics): a
+// work-group's __local memory, a work-item's private memory, or global memory (anything else: a
+// generic pointer cannot point to __constant); backends/cpu/memory_spaces.h keeps the ranges.
 enum AddressSpace : uint32_t { kGlobalSpace = 1, kLocalSpace = 3, kPrivateSpace = 0 };
 uint32_t addressSpaceRuntime(const void* p);
-void setWorkGroupMemory(const uint8_t* local, uint64_t localBytes, const uint8_t* scratch,
-                        uint64_t scratchBytes);
 
 // Tessera's own OpenCL C builtins: functions a kernel declares and calls by these names, which the
 // JIT provides (a module importing them needs no zeModuleDynamicLink).

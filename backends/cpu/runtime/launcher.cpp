@@ -14,6 +14,7 @@
 #include "backends/cpu/fault_guard.h"
 #include "backends/cpu/runtime/builtin_runtime.h"
 #include "backends/cpu/kernel_stack.h"
+#include "backends/cpu/memory_spaces.h"
 #include "support/checked_math.h"
 
 namespace tessera::backends::cpu {
@@ -29,25 +30,34 @@ struct Free {
 // 128-byte address.
 class ThreadBuffer {
  public:
+  // `space`: what the buffer holds for OpenCL C's generic address space (memory_spaces.h).
+  explicit ThreadBuffer(MemorySpace space) : space_(space) {}
+  ~ThreadBuffer() {
+    if (data_) removeSpaceRange(data_.get());
+  }
   uint8_t* get(size_t bytes) {
     if (bytes > capacity_) {
       uint64_t rounded;
       if (!support::checkedAlignUp(bytes, 4096, rounded)) throw std::bad_alloc();
       void* p = std::aligned_alloc(kMaxTypeAlignment, rounded);
       if (p == nullptr) throw std::bad_alloc();
+      if (data_) removeSpaceRange(data_.get());
       data_.reset(static_cast<uint8_t*>(p));
       capacity_ = rounded;
+      addSpaceRange(data_.get(), capacity_, space_);
     }
     return data_.get();
   }
 
  private:
+  MemorySpace space_;
   std::unique_ptr<uint8_t, Free> data_;
   size_t capacity_ = 0;
 };
 
-thread_local ThreadBuffer tlsLocal;
-thread_local ThreadBuffer tlsScratch;
+thread_local ThreadBuffer tlsLocal(MemorySpace::Local);
+// Private values that live across a barrier.
+thread_local ThreadBuffer tlsScratch(MemorySpace::Private);
 
 }  // namespace
 
@@ -139,7 +149,6 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
     if (faulted.load(std::memory_order_relaxed)) return;
     uint8_t* local = tlsLocal.get(localBytes == 0 ? 64 : localBytes);
     uint8_t* scratch = tlsScratch.get(scratchBytes == 0 ? 64 : scratchBytes);
-    jit::setWorkGroupMemory(local, localBytes, scratch, scratchBytes);  // to_local, to_private
     auto run = [&] {
       uint64_t g, end;
       while (!faulted.load(std::memory_order_relaxed) && more() && take(g, end)) {

@@ -191,13 +191,13 @@ TEST_CASE("Given every -cl-std, when compiled, then the version macro matches",
     CHECK(m.kernels.size() == 1);
   }
   // The default is OpenCL C 1.2; 3.0 has the features of a CPU and none it lacks (images,
-  // read-write images and 3D image writes it has).
+  // read-write images, 3D image writes and the generic address space it has).
   compileOk(
       "#if __OPENCL_C_VERSION__ != 120 || __IMAGE_SUPPORT__ != 1 || "
       "!defined(cl_khr_3d_image_writes)\n#error\n#endif\n" +
       std::string(kVectorAdd));
   compileOk(
-      "#if defined(__opencl_c_generic_address_space) || !defined(__opencl_c_fp64) || "
+      "#if !defined(__opencl_c_generic_address_space) || !defined(__opencl_c_fp64) || "
       "!defined(__opencl_c_images) || defined(__opencl_c_pipes) || "
       "!defined(__opencl_c_read_write_images) || !defined(__opencl_c_3d_image_writes) || "
       "__IMAGE_SUPPORT__ != 1 || __OPENCL_VERSION__ != 300\n#error features\n#endif\n"
