@@ -45,6 +45,26 @@ void* extensionFunction(const char* name) {
     void* function;
   };
   static const Entry table[] = {
+      // Core functions of Level Zero 1.6 to 1.17 (tessera/ze_tessera.h), which Debian's loader
+      // (1.8.12) has no table slot for.
+      {"zeInitDrivers", reinterpret_cast<void*>(&zeInitDrivers)},
+      {"zeDriverGetLastErrorDescription",
+       reinterpret_cast<void*>(&zeDriverGetLastErrorDescription)},
+      {"zeCommandListHostSynchronize", reinterpret_cast<void*>(&zeCommandListHostSynchronize)},
+      {"zeCommandListGetDeviceHandle", reinterpret_cast<void*>(&zeCommandListGetDeviceHandle)},
+      {"zeCommandListGetContextHandle", reinterpret_cast<void*>(&zeCommandListGetContextHandle)},
+      {"zeCommandListGetOrdinal", reinterpret_cast<void*>(&zeCommandListGetOrdinal)},
+      {"zeCommandListImmediateGetIndex", reinterpret_cast<void*>(&zeCommandListImmediateGetIndex)},
+      {"zeCommandListIsImmediate", reinterpret_cast<void*>(&zeCommandListIsImmediate)},
+      {"zeCommandQueueGetOrdinal", reinterpret_cast<void*>(&zeCommandQueueGetOrdinal)},
+      {"zeCommandQueueGetIndex", reinterpret_cast<void*>(&zeCommandQueueGetIndex)},
+      {"zeEventGetEventPool", reinterpret_cast<void*>(&zeEventGetEventPool)},
+      {"zeEventGetSignalScope", reinterpret_cast<void*>(&zeEventGetSignalScope)},
+      {"zeEventGetWaitScope", reinterpret_cast<void*>(&zeEventGetWaitScope)},
+      {"zeEventPoolGetContextHandle", reinterpret_cast<void*>(&zeEventPoolGetContextHandle)},
+      {"zeEventPoolGetFlags", reinterpret_cast<void*>(&zeEventPoolGetFlags)},
+      {"zeEventCounterBasedCreate", reinterpret_cast<void*>(&zeEventCounterBasedCreate)},
+      {"zeEventGetCounterBasedFlags", reinterpret_cast<void*>(&zeEventGetCounterBasedFlags)},
       {"zeDeviceGetRootDevice", reinterpret_cast<void*>(&zeDeviceGetRootDevice)},
       {"zeTesseraDeviceGetTopologyProperties",
        reinterpret_cast<void*>(&zeTesseraDeviceGetTopologyProperties)},

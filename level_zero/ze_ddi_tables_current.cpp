@@ -1,0 +1,144 @@
+// The DDI table slots of Level Zero 1.6 to 1.17 that Tessera fills. Debian's loader (1.8.12)
+// passes 1.4-era tables, which end where these slots begin; a current loader passes its own,
+// longer tables and the version it was built for (its ddi_init_version), and every table of a
+// newer minor version begins with the older one: its new entries are appended (the public
+// ze_ddi.h, 1.17). Each slot is written only when the version asked for has it, so a shorter table
+// is never written past its end; slots Tessera has no function for are left as the loader set them.
+// The layouts below are the tail of each table up to the last slot Tessera fills, in ze_ddi.h's
+// order, with the versions that added them (the public level-zero repository's null driver fills
+// each under the same version test).
+#include "level_zero/ddi_tables_current.h"
+
+#include <cstddef>
+
+#include "tessera/ze_tessera.h"
+
+namespace tessera::ze {
+namespace {
+
+using FnPtr = void*;
+
+bool atLeast(ze_api_version_t version, int minor) {
+  return ZE_MINOR_VERSION(version) >= uint32_t(minor);
+}
+
+struct GlobalTail {
+  ze_global_dditable_t prefix;  // the 1.4 table
+  ze_pfnInitDrivers_t pfnInitDrivers;  // 1.10
+};
+
+struct DriverTail {
+  ze_driver_dditable_t prefix;  // the 1.4 table
+  ze_pfnDriverGetLastErrorDescription_t pfnGetLastErrorDescription;  // 1.6
+};
+
+struct MemTail {
+  ze_mem_dditable_t prefix;  // the 1.4 table
+  ze_pfnMemPutIpcHandle_t pfnPutIpcHandle;  // 1.6
+};
+
+struct CommandQueueTail {
+  ze_command_queue_dditable_t prefix;  // the 1.4 table
+  ze_pfnCommandQueueGetOrdinal_t pfnGetOrdinal;  // 1.9
+  ze_pfnCommandQueueGetIndex_t pfnGetIndex;      // 1.9
+};
+
+struct CommandListTail {
+  ze_command_list_dditable_t prefix;  // the 1.4 table
+  ze_pfnCommandListHostSynchronize_t pfnHostSynchronize;        // 1.6
+  ze_pfnCommandListGetDeviceHandle_t pfnGetDeviceHandle;        // 1.9
+  ze_pfnCommandListGetContextHandle_t pfnGetContextHandle;      // 1.9
+  ze_pfnCommandListGetOrdinal_t pfnGetOrdinal;                  // 1.9
+  ze_pfnCommandListImmediateGetIndex_t pfnImmediateGetIndex;    // 1.9
+  ze_pfnCommandListIsImmediate_t pfnIsImmediate;                // 1.9
+};
+
+struct EventTail {
+  ze_event_dditable_t prefix;  // the 1.4 table
+  FnPtr pfnQueryKernelTimestampsExt;                          // 1.6, not implemented
+  ze_pfnEventGetEventPool_t pfnGetEventPool;                  // 1.9
+  ze_pfnEventGetSignalScope_t pfnGetSignalScope;              // 1.9
+  ze_pfnEventGetWaitScope_t pfnGetWaitScope;                  // 1.9
+  ze_pfnEventCounterBasedCreate_t pfnCounterBasedCreate;      // 1.15
+  FnPtr pfnCounterBasedGetIpcHandle;                          // 1.15, not implemented
+  FnPtr pfnCounterBasedOpenIpcHandle;                         // 1.15, not implemented
+  FnPtr pfnCounterBasedCloseIpcHandle;                        // 1.15, not implemented
+  FnPtr pfnCounterBasedGetDeviceAddress;                      // 1.15, not implemented
+  ze_pfnEventGetCounterBasedFlags_t pfnGetCounterBasedFlags;  // 1.17
+};
+
+struct EventPoolTail {
+  ze_event_pool_dditable_t prefix;  // the 1.4 table
+  ze_pfnEventPoolPutIpcHandle_t pfnPutIpcHandle;              // 1.6
+  ze_pfnEventPoolGetContextHandle_t pfnGetContextHandle;      // 1.9
+  ze_pfnEventPoolGetFlags_t pfnGetFlags;                      // 1.9
+};
+
+// The first new slot starts right after the 1.4 table: the tables are structs of function
+// pointers only, so nothing pads between them.
+static_assert(offsetof(CommandListTail, pfnHostSynchronize) == sizeof(ze_command_list_dditable_t));
+static_assert(offsetof(EventTail, pfnQueryKernelTimestampsExt) == sizeof(ze_event_dditable_t));
+static_assert(offsetof(GlobalTail, pfnInitDrivers) == sizeof(ze_global_dditable_t));
+
+// The slot `member` of Tail in the loader's table that starts at `table` (which is that long when
+// the version asked for has the slot).
+#define TESSERA_SLOT(table, Tail, member)                                           \
+  (*reinterpret_cast<decltype(Tail::member)*>(reinterpret_cast<char*>(&(table)) + \
+                                              offsetof(Tail, member)))
+
+}  // namespace
+
+void fillCurrentSlots(ze_api_version_t v, ze_global_dditable_t& table) {
+  if (atLeast(v, 10)) TESSERA_SLOT(table, GlobalTail, pfnInitDrivers) = zeInitDrivers;
+}
+
+void fillCurrentSlots(ze_api_version_t v, ze_driver_dditable_t& table) {
+  if (atLeast(v, 6))
+    TESSERA_SLOT(table, DriverTail, pfnGetLastErrorDescription) = zeDriverGetLastErrorDescription;
+}
+
+void fillCurrentSlots(ze_api_version_t v, ze_mem_dditable_t& table) {
+  if (atLeast(v, 6)) TESSERA_SLOT(table, MemTail, pfnPutIpcHandle) = zeMemPutIpcHandle;
+}
+
+void fillCurrentSlots(ze_api_version_t v, ze_command_queue_dditable_t& table) {
+  if (atLeast(v, 9)) {
+    TESSERA_SLOT(table, CommandQueueTail, pfnGetOrdinal) = zeCommandQueueGetOrdinal;
+    TESSERA_SLOT(table, CommandQueueTail, pfnGetIndex) = zeCommandQueueGetIndex;
+  }
+}
+
+void fillCurrentSlots(ze_api_version_t v, ze_command_list_dditable_t& table) {
+  if (atLeast(v, 6))
+    TESSERA_SLOT(table, CommandListTail, pfnHostSynchronize) = zeCommandListHostSynchronize;
+  if (atLeast(v, 9)) {
+    TESSERA_SLOT(table, CommandListTail, pfnGetDeviceHandle) = zeCommandListGetDeviceHandle;
+    TESSERA_SLOT(table, CommandListTail, pfnGetContextHandle) = zeCommandListGetContextHandle;
+    TESSERA_SLOT(table, CommandListTail, pfnGetOrdinal) = zeCommandListGetOrdinal;
+    TESSERA_SLOT(table, CommandListTail, pfnImmediateGetIndex) = zeCommandListImmediateGetIndex;
+    TESSERA_SLOT(table, CommandListTail, pfnIsImmediate) = zeCommandListIsImmediate;
+  }
+}
+
+void fillCurrentSlots(ze_api_version_t v, ze_event_dditable_t& table) {
+  if (atLeast(v, 9)) {
+    TESSERA_SLOT(table, EventTail, pfnGetEventPool) = zeEventGetEventPool;
+    TESSERA_SLOT(table, EventTail, pfnGetSignalScope) = zeEventGetSignalScope;
+    TESSERA_SLOT(table, EventTail, pfnGetWaitScope) = zeEventGetWaitScope;
+  }
+  if (atLeast(v, 15))
+    TESSERA_SLOT(table, EventTail, pfnCounterBasedCreate) = zeEventCounterBasedCreate;
+  if (atLeast(v, 17))
+    TESSERA_SLOT(table, EventTail, pfnGetCounterBasedFlags) = zeEventGetCounterBasedFlags;
+}
+
+void fillCurrentSlots(ze_api_version_t v, ze_event_pool_dditable_t& table) {
+  if (atLeast(v, 6))
+    TESSERA_SLOT(table, EventPoolTail, pfnPutIpcHandle) = zeEventPoolPutIpcHandle;
+  if (atLeast(v, 9)) {
+    TESSERA_SLOT(table, EventPoolTail, pfnGetContextHandle) = zeEventPoolGetContextHandle;
+    TESSERA_SLOT(table, EventPoolTail, pfnGetFlags) = zeEventPoolGetFlags;
+  }
+}
+
+}  // namespace tessera::ze
