@@ -18,9 +18,7 @@ namespace {
 
 using FnPtr = void*;
 
-bool atLeast(ze_api_version_t version, int minor) {
-  return ZE_MINOR_VERSION(version) >= uint32_t(minor);
-}
+bool atLeast(ze_api_version_t version, int minor) { return atLeastMinor(version, minor); }
 
 struct GlobalTail {
   ze_global_dditable_t prefix;  // the 1.4 table
@@ -30,6 +28,11 @@ struct GlobalTail {
 struct DriverTail {
   ze_driver_dditable_t prefix;  // the 1.4 table
   ze_pfnDriverGetLastErrorDescription_t pfnGetLastErrorDescription;  // 1.6
+};
+
+struct DeviceTail {
+  ze_device_dditable_t prefix;  // the 1.4 table
+  ze_pfnDeviceGetRootDevice_t pfnGetRootDevice;  // 1.7
 };
 
 struct MemTail {
@@ -97,6 +100,10 @@ void fillCurrentSlots(ze_api_version_t v, ze_driver_dditable_t& table) {
     TESSERA_SLOT(table, DriverTail, pfnGetLastErrorDescription) = zeDriverGetLastErrorDescription;
 }
 
+void fillCurrentSlots(ze_api_version_t v, ze_device_dditable_t& table) {
+  if (atLeast(v, 7)) TESSERA_SLOT(table, DeviceTail, pfnGetRootDevice) = zeDeviceGetRootDevice;
+}
+
 void fillCurrentSlots(ze_api_version_t v, ze_mem_dditable_t& table) {
   if (atLeast(v, 6)) TESSERA_SLOT(table, MemTail, pfnPutIpcHandle) = zeMemPutIpcHandle;
 }
@@ -142,3 +149,33 @@ void fillCurrentSlots(ze_api_version_t v, ze_event_pool_dditable_t& table) {
 }
 
 }  // namespace tessera::ze
+
+// The table of the command list's experimental functions (1.9), which Debian's headers and loader
+// do not have: a current loader asks for it when the driver exports the getter. Every slot is
+// 1.9's or later; the version test keeps an older caller's table unwritten.
+namespace {
+struct CommandListExpTable {
+  void* pfnCreateCloneExp;  // 1.9, not implemented (ZE_COMMAND_LIST_FLAG_EXP_CLONEABLE refused)
+  ze_pfnCommandListImmediateAppendCommandListsExp_t pfnImmediateAppendCommandListsExp;  // 1.9
+  ze_pfnCommandListGetNextCommandIdExp_t pfnGetNextCommandIdExp;                        // 1.9
+  ze_pfnCommandListUpdateMutableCommandsExp_t pfnUpdateMutableCommandsExp;              // 1.9
+  ze_pfnCommandListUpdateMutableCommandSignalEventExp_t
+      pfnUpdateMutableCommandSignalEventExp;  // 1.9
+  ze_pfnCommandListUpdateMutableCommandWaitEventsExp_t
+      pfnUpdateMutableCommandWaitEventsExp;  // 1.9
+};
+}  // namespace
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetCommandListExpProcAddrTable(ze_api_version_t v,
+                                                                             void* pDdiTable) {
+  if (!pDdiTable) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (ZE_MAJOR_VERSION(v) != 1) return ZE_RESULT_ERROR_UNSUPPORTED_VERSION;
+  if (!tessera::ze::atLeastMinor(v, 9)) return ZE_RESULT_SUCCESS;
+  auto* t = static_cast<CommandListExpTable*>(pDdiTable);
+  t->pfnImmediateAppendCommandListsExp = zeCommandListImmediateAppendCommandListsExp;
+  t->pfnGetNextCommandIdExp = zeCommandListGetNextCommandIdExp;
+  t->pfnUpdateMutableCommandsExp = zeCommandListUpdateMutableCommandsExp;
+  t->pfnUpdateMutableCommandSignalEventExp = zeCommandListUpdateMutableCommandSignalEventExp;
+  t->pfnUpdateMutableCommandWaitEventsExp = zeCommandListUpdateMutableCommandWaitEventsExp;
+  return ZE_RESULT_SUCCESS;
+}

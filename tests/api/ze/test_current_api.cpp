@@ -17,6 +17,11 @@
 
 using namespace tessera::test;
 
+#ifdef TESSERA_LINKED_DIRECTLY
+// level_zero/ze_ddi_tables_current.cpp: the getter of a table Debian's headers do not declare.
+extern "C" ze_result_t ZE_APICALL zeGetCommandListExpProcAddrTable(ze_api_version_t, void*);
+#endif
+
 namespace {
 
 // Every function of the file, by name through the driver.
@@ -403,5 +408,27 @@ TEST_CASE("Given the DDI table getters, then a version that has the new slots ge
   CHECK(events[e + 4] == reinterpret_cast<void*>(&zeEventCounterBasedCreate));
   CHECK(events[e + 9] == reinterpret_cast<void*>(&zeEventGetCounterBasedFlags));
   CHECK(events[e + 10] == sentinel);
+
+  std::vector<void*> device(sizeof(ze_device_dditable_t) / sizeof(void*) + 2);
+  std::memset(device.data(), kSentinel, device.size() * sizeof(void*));
+  REQUIRE(zeGetDeviceProcAddrTable(ze_api_version_t(ZE_MAKE_VERSION(1, 7)),
+                                   reinterpret_cast<ze_device_dditable_t*>(device.data())) ==
+          ZE_RESULT_SUCCESS);
+  CHECK(device[sizeof(ze_device_dditable_t) / sizeof(void*)] ==
+        reinterpret_cast<void*>(&zeDeviceGetRootDevice));
+  CHECK(device.back() == sentinel);
+
+  // The experimental command list table, which only a current loader asks for.
+  std::vector<void*> exp(8);
+  std::memset(exp.data(), kSentinel, exp.size() * sizeof(void*));
+  REQUIRE(zeGetCommandListExpProcAddrTable(ZE_API_VERSION_1_4, exp.data()) == ZE_RESULT_SUCCESS);
+  for (void* slot : exp) CHECK(slot == sentinel);
+  REQUIRE(zeGetCommandListExpProcAddrTable(ze_api_version_t(ZE_MAKE_VERSION(1, 9)), exp.data()) ==
+          ZE_RESULT_SUCCESS);
+  CHECK(exp[0] == sentinel);  // zeCommandListCreateCloneExp: not Tessera's
+  CHECK(exp[1] == reinterpret_cast<void*>(&zeCommandListImmediateAppendCommandListsExp));
+  CHECK(exp[2] == reinterpret_cast<void*>(&zeCommandListGetNextCommandIdExp));
+  CHECK(exp[5] == reinterpret_cast<void*>(&zeCommandListUpdateMutableCommandWaitEventsExp));
+  CHECK(exp[6] == sentinel);
 }
 #endif
