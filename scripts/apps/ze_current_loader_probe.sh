@@ -3,7 +3,7 @@
 # and libze_loader), with Tessera from a build directory as the loader's driver. Outside ctest: CI
 # has no current loader (Debian's is 1.8.12).
 # Usage: scripts/apps/ze_current_loader_probe.sh <sdk-dir> [build-dir]
-#   <sdk-dir> holds include/level_zero/ze_api.h and lib/x64/libze_loader.so (intel/compute-benchmarks
+#   <sdk-dir> holds <sdk-dir>/include/level_zero/ze_api.h and lib/x64/libze_loader.so (intel/compute-benchmarks
 #   ships one as third_party/level-zero-sdk; docs/conformance.md names the loader version used).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
