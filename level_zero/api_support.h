@@ -15,20 +15,32 @@ namespace tessera::ze {
 // Set by the first successful zeInit.
 extern std::atomic<bool> g_initialized;
 
-// No exception crosses the C ABI: allocation failure is OUT_OF_HOST_MEMORY, anything else UNKNOWN.
+// zeDriverGetLastErrorDescription's string for the calling thread (ze_driver_api.cpp): set with an
+// error's cause where the code alone does not say it. Never throws (an allocation failure leaves the
+// previous string).
+void setLastErrorDescription(const char* what) noexcept;
+
+// No exception crosses the C ABI: allocation failure is OUT_OF_HOST_MEMORY, anything else UNKNOWN;
+// the exception's text becomes the thread's last error description.
 template <typename F>
 ze_result_t guarded(F&& f) noexcept {
   try {
     return f();
   } catch (const std::bad_alloc&) {
+    setLastErrorDescription("out of host memory");
     return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
   } catch (const std::system_error& e) {
+    setLastErrorDescription(e.what());
     // A thread (a queue's executor) or another resource the system would not give.
     if (e.code() == std::errc::resource_unavailable_try_again ||
         e.code() == std::errc::not_enough_memory)
       return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
     return ZE_RESULT_ERROR_UNKNOWN;
+  } catch (const std::exception& e) {
+    setLastErrorDescription(e.what());
+    return ZE_RESULT_ERROR_UNKNOWN;
   } catch (...) {
+    setLastErrorDescription("unknown exception");
     return ZE_RESULT_ERROR_UNKNOWN;
   }
 }

@@ -48,6 +48,25 @@ void* extensionFunction(const char* name) {
   // A function under its own name, as the API log wants it (api_log.h).
 #define TESSERA_ZE_EXTENSION(fn) {#fn, reinterpret_cast<void*>(TESSERA_ZE_ENTRY(fn))}
   static const Entry table[] = {
+      // Core functions of Level Zero 1.6 to 1.17 (tessera/ze_tessera.h), which Debian's loader
+      // (1.8.12) has no table slot for.
+      TESSERA_ZE_EXTENSION(zeInitDrivers),
+      TESSERA_ZE_EXTENSION(zeDriverGetLastErrorDescription),
+      TESSERA_ZE_EXTENSION(zeCommandListHostSynchronize),
+      TESSERA_ZE_EXTENSION(zeCommandListGetDeviceHandle),
+      TESSERA_ZE_EXTENSION(zeCommandListGetContextHandle),
+      TESSERA_ZE_EXTENSION(zeCommandListGetOrdinal),
+      TESSERA_ZE_EXTENSION(zeCommandListImmediateGetIndex),
+      TESSERA_ZE_EXTENSION(zeCommandListIsImmediate),
+      TESSERA_ZE_EXTENSION(zeCommandQueueGetOrdinal),
+      TESSERA_ZE_EXTENSION(zeCommandQueueGetIndex),
+      TESSERA_ZE_EXTENSION(zeEventGetEventPool),
+      TESSERA_ZE_EXTENSION(zeEventGetSignalScope),
+      TESSERA_ZE_EXTENSION(zeEventGetWaitScope),
+      TESSERA_ZE_EXTENSION(zeEventPoolGetContextHandle),
+      TESSERA_ZE_EXTENSION(zeEventPoolGetFlags),
+      TESSERA_ZE_EXTENSION(zeEventCounterBasedCreate),
+      TESSERA_ZE_EXTENSION(zeEventGetCounterBasedFlags),
       TESSERA_ZE_EXTENSION(zeDeviceGetRootDevice),
       TESSERA_ZE_EXTENSION(zeTesseraDeviceGetTopologyProperties),
       TESSERA_ZE_EXTENSION(zeTesseraDeviceGetPus),

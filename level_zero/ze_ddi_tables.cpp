@@ -4,12 +4,15 @@
 // Tables are filled for API 1.4 with every function Tessera has: an empty entry makes the loader
 // answer ZE_RESULT_ERROR_UNSUPPORTED_FEATURE although the function exists
 // (tests/api/ze/test_extension_entry_points.cpp calls the extension ones through the loader). Null
-// stay only the fabric entries.
+// stay only the fabric entries. A loader that asks for a later version also gets the slots later
+// versions appended, for the functions Tessera has (ze_ddi_tables_current.cpp).
 #include <level_zero/ze_ddi.h>
 #include <level_zero/zes_ddi.h>
 #include <level_zero/zet_ddi.h>
 
 #include "level_zero/api_log.h"
+
+#include "level_zero/ddi_tables_current.h"
 
 namespace {
 
@@ -22,6 +25,8 @@ ze_result_t fillTable(ze_api_version_t version, Table* table, Fill&& fill) {
     return ZE_RESULT_ERROR_UNSUPPORTED_VERSION;
   *table = Table{};
   fill(*table);
+  if constexpr (requires { tessera::ze::fillCurrentSlots(version, *table); })
+    tessera::ze::fillCurrentSlots(version, *table);
   return ZE_RESULT_SUCCESS;
 }
 

@@ -23,6 +23,14 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hConte
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (desc->flags > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   if (desc->count == 0 || (numDevices > 0 && !phDevices)) return ZE_RESULT_ERROR_INVALID_SIZE;
+  if (tessera::ze::chainHasCycle(desc->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  // ZE_experimental_event_pool_counter_based: not implemented (tessera/ze_tessera.h,
+  // docs/api-coverage.md). Ignoring the structure would make a pool of ordinary events, which
+  // stay signalled where counter-based ones go back to pending at the next append.
+  for (auto* e = static_cast<const ze_base_desc_t*>(desc->pNext); e;
+       e = static_cast<const ze_base_desc_t*>(e->pNext))
+    if (e->stype == ZE_STRUCTURE_TYPE_COUNTER_BASED_EVENT_POOL_EXP_DESC)
+      return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
   return guarded([&] {
     std::vector<Device*> devices;
     for (uint32_t i = 0; i < numDevices; ++i) {
@@ -54,7 +62,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCreate(ze_event_pool_handle_t hEventP
   if (desc->signal > 0x7 || desc->wait > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   return guarded([&] {
     // The index must be in the pool, with no other live event on it.
-    Event* event = Event::create(*pool, desc->index);
+    Event* event = Event::create(*pool, desc->index, desc->signal, desc->wait);
     if (!event) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     *phEvent = event->toHandle();
     return ZE_RESULT_SUCCESS;

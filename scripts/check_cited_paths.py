@@ -19,6 +19,7 @@ import sys
 EXTERNAL = ('llvm/', 'clang/', 'CL/', 'sys/', 'level_zero/', 'catch2/', 'hwloc/', 'spirv-tools/',
             'LLVMSPIRVLib/', 'lib/SPIRV/', 'linux/', 'asm/', 'bits/', 'build/', 'third_party/',
             '../shared/', 'source/loader/', 'test/routines/',
+            'source/framework/',  # intel/compute-benchmarks' framework (docs/conformance.md)
             # example names in prose, not paths of this repository
             'DIR/', 'INCLUDE_PATH/', 'sub/')
 PATH = re.compile(r'(?<![\w./<$}-])((?:\.\./)*[A-Za-z_][\w.-]*(?:/[\w.-]+)+'

@@ -87,6 +87,9 @@ class CommandList
   uint32_t ordinal() const { return ordinal_; }
   ze_command_list_flags_t flags() const { return flags_; }
   bool isImmediate() const { return queue_ != nullptr; }
+  // An immediate list's own queue (its ordinal, index, and what zeCommandListHostSynchronize waits
+  // for); nullptr for a regular list.
+  CommandQueue* immediateQueue() const { return queue_.get(); }
   bool isClosed() const { return closed_; }
   bool isCopyOnly() const { return ordinal_ != 0; }
 

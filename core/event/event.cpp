@@ -2,11 +2,14 @@
 
 namespace tessera::core {
 
-Event* Event::create(EventPool& pool, uint32_t index) {
+Event* Event::create(EventPool& pool, uint32_t index, ze_event_scope_flags_t signalScope,
+                     ze_event_scope_flags_t waitScope) {
   if (!pool.claim(index)) return nullptr;
   Event* event;
   try {
     event = new Event(pool, index);
+    event->signalScope_ = signalScope;
+    event->waitScope_ = waitScope;
   } catch (...) {
     pool.unclaim(index);
     throw;

@@ -13,11 +13,16 @@ namespace tessera::core {
 class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEvn1" */>,
               public RefCounted<Event> {
  public:
-  // nullptr when the index is out of range or already has a live event.
-  static Event* create(EventPool& pool, uint32_t index);
+  // nullptr when the index is out of range or already has a live event. The scopes are the
+  // descriptor's, kept for zeEventGetSignalScope / zeEventGetWaitScope (host memory is coherent:
+  // nothing else depends on them).
+  static Event* create(EventPool& pool, uint32_t index, ze_event_scope_flags_t signalScope = 0,
+                       ze_event_scope_flags_t waitScope = 0);
   static Event* fromHandle(ze_event_handle_t h) { return Object::fromHandle<Event>(h); }
 
   EventPool& pool() const { return *pool_; }
+  ze_event_scope_flags_t signalScope() const { return signalScope_; }
+  ze_event_scope_flags_t waitScope() const { return waitScope_; }
   bool isSignaled() const { return sync::flagIsSet(slot().state); }
   void signal() { sync::flagSet(slot().state, pool_->shared()); }
   void reset() { sync::flagClear(slot().state); }
@@ -42,6 +47,8 @@ class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEv
 
   Ref<EventPool> pool_;
   uint32_t index_;
+  ze_event_scope_flags_t signalScope_ = 0;
+  ze_event_scope_flags_t waitScope_ = 0;
   sync::Cancel destroyed_;
 };
 

@@ -41,6 +41,7 @@ class CommandQueue
   Context& context() const { return *context_; }
   Device& device() const { return device_; }
   uint32_t ordinal() const { return desc_.ordinal; }
+  uint32_t index() const { return desc_.index; }
   ze_command_queue_flags_t flags() const { return desc_.flags; }
   bool synchronous() const { return desc_.mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS; }
 

@@ -37,6 +37,131 @@ extern "C" {
 #define TESSERA_ZE_COMMAND_QUEUE_FLAG_COPY_OFFLOAD_HINT ((ze_command_queue_flags_t)ZE_BIT(2))
 #define TESSERA_ZEX_STRUCTURE_TYPE_QUEUE_COPY_OFFLOAD_HINT ((ze_structure_type_t)0x0003001B)
 
+/* Core functions of Level Zero 1.6 to 1.17 that Tessera implements, declared from the public
+ * specification (Debian's headers are 1.4's). Exported by libze_tessera.so.1, returned by
+ * zeDriverGetExtensionFunctionAddress under these names (Debian's loader, 1.8.12, has no table slot
+ * for them), and put in the DDI tables' slots of a loader that asks for the version that added
+ * them (level_zero/ze_ddi_tables_current.cpp). Headers that declare them themselves (1.17 and
+ * later define ZE_API_VERSION_CURRENT_M) keep their own declarations. docs/api-coverage.md,
+ * "Level Zero after 1.4", lists each with its state. */
+#ifndef ZE_API_VERSION_CURRENT_M
+/* 1.10: driver discovery by type. "0, do not init or retrieve any drivers. ... UINT32_MAX All
+ * Drivers of any type are Init and driver handles retrieved." */
+#define ZE_STRUCTURE_TYPE_INIT_DRIVER_TYPE_DESC ((ze_structure_type_t)0x00020021)
+typedef uint32_t ze_init_driver_type_flags_t;
+typedef enum _ze_init_driver_type_flag_t {
+  ZE_INIT_DRIVER_TYPE_FLAG_GPU = ZE_BIT(0), /* initialize and retrieve GPU drivers */
+  ZE_INIT_DRIVER_TYPE_FLAG_NPU = ZE_BIT(1), /* initialize and retrieve NPU drivers */
+  ZE_INIT_DRIVER_TYPE_FLAG_FORCE_UINT32 = 0x7fffffff
+} ze_init_driver_type_flag_t;
+typedef struct _ze_init_driver_type_desc_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_INIT_DRIVER_TYPE_DESC */
+  const void* pNext;         /* [in][optional] */
+  ze_init_driver_type_flags_t flags; /* [in] a combination of the flags, or UINT32_MAX */
+} ze_init_driver_type_desc_t;
+ZE_APIEXPORT ze_result_t ZE_APICALL zeInitDrivers(uint32_t* pCount, ze_driver_handle_t* phDrivers,
+                                                  ze_init_driver_type_desc_t* desc);
+typedef ze_result_t(ZE_APICALL* ze_pfnInitDrivers_t)(uint32_t*, ze_driver_handle_t*,
+                                                     ze_init_driver_type_desc_t*);
+
+/* 1.6 */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDriverGetLastErrorDescription(ze_driver_handle_t hDriver,
+                                                                    const char** ppString);
+typedef ze_result_t(ZE_APICALL* ze_pfnDriverGetLastErrorDescription_t)(ze_driver_handle_t,
+                                                                       const char**);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListHostSynchronize(ze_command_list_handle_t hCommandList,
+                                                                 uint64_t timeout);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListHostSynchronize_t)(ze_command_list_handle_t,
+                                                                    uint64_t);
+
+/* 1.9 */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetDeviceHandle(ze_command_list_handle_t hCommandList,
+                                                                 ze_device_handle_t* phDevice);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetContextHandle(
+    ze_command_list_handle_t hCommandList, ze_context_handle_t* phContext);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetOrdinal(ze_command_list_handle_t hCommandList,
+                                                            uint32_t* pOrdinal);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListImmediateGetIndex(
+    ze_command_list_handle_t hCommandListImmediate, uint32_t* pIndex);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListIsImmediate(ze_command_list_handle_t hCommandList,
+                                                             ze_bool_t* pIsImmediate);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueGetOrdinal(ze_command_queue_handle_t hCommandQueue,
+                                                             uint32_t* pOrdinal);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueGetIndex(ze_command_queue_handle_t hCommandQueue,
+                                                           uint32_t* pIndex);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventGetEventPool(ze_event_handle_t hEvent,
+                                                        ze_event_pool_handle_t* phEventPool);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventGetSignalScope(ze_event_handle_t hEvent,
+                                                          ze_event_scope_flags_t* pSignalScope);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventGetWaitScope(ze_event_handle_t hEvent,
+                                                        ze_event_scope_flags_t* pWaitScope);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolGetContextHandle(ze_event_pool_handle_t hEventPool,
+                                                                ze_context_handle_t* phContext);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolGetFlags(ze_event_pool_handle_t hEventPool,
+                                                        ze_event_pool_flags_t* pFlags);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListGetDeviceHandle_t)(ze_command_list_handle_t,
+                                                                    ze_device_handle_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListGetContextHandle_t)(ze_command_list_handle_t,
+                                                                     ze_context_handle_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListGetOrdinal_t)(ze_command_list_handle_t, uint32_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListImmediateGetIndex_t)(ze_command_list_handle_t,
+                                                                      uint32_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListIsImmediate_t)(ze_command_list_handle_t,
+                                                                ze_bool_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandQueueGetOrdinal_t)(ze_command_queue_handle_t,
+                                                                uint32_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandQueueGetIndex_t)(ze_command_queue_handle_t, uint32_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnEventGetEventPool_t)(ze_event_handle_t,
+                                                           ze_event_pool_handle_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnEventGetSignalScope_t)(ze_event_handle_t,
+                                                             ze_event_scope_flags_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnEventGetWaitScope_t)(ze_event_handle_t,
+                                                           ze_event_scope_flags_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnEventPoolGetContextHandle_t)(ze_event_pool_handle_t,
+                                                                   ze_context_handle_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnEventPoolGetFlags_t)(ze_event_pool_handle_t,
+                                                           ze_event_pool_flags_t*);
+
+/* Counter-based events: 1.15's zeEventCounterBasedCreate and 1.17's zeEventGetCounterBasedFlags,
+ * and the older extension "ZE_experimental_event_pool_counter_based" (a pool whose descriptor
+ * chains ze_event_pool_counter_based_exp_desc_t). Tessera does not implement them (docs/
+ * api-coverage.md says why): zeEventCounterBasedCreate checks its arguments and answers
+ * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, as does zeEventPoolCreate with the chained descriptor
+ * (flags 0 included: "default behavior is counter-based event pool is only used for immediate
+ * command lists"). zeEventGetCounterBasedFlags "Returns 0 for regular events created with
+ * zeEventCreate", which every Tessera event is. */
+#define ZE_STRUCTURE_TYPE_COUNTER_BASED_EVENT_POOL_EXP_DESC ((ze_structure_type_t)0x00020014)
+#define ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC ((ze_structure_type_t)0x0002003A)
+typedef uint32_t ze_event_counter_based_flags_t;
+typedef enum _ze_event_counter_based_flag_t {
+  ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE = ZE_BIT(0),
+  ZE_EVENT_COUNTER_BASED_FLAG_NON_IMMEDIATE = ZE_BIT(1),
+  ZE_EVENT_COUNTER_BASED_FLAG_HOST_VISIBLE = ZE_BIT(2),
+  ZE_EVENT_COUNTER_BASED_FLAG_IPC = ZE_BIT(3),
+  ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP = ZE_BIT(4),
+  ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP = ZE_BIT(5),
+  ZE_EVENT_COUNTER_BASED_FLAG_GRAPH_EXTERNAL = ZE_BIT(6),
+  ZE_EVENT_COUNTER_BASED_FLAG_FORCE_UINT32 = 0x7fffffff
+} ze_event_counter_based_flag_t;
+typedef struct _ze_event_counter_based_desc_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC */
+  const void* pNext;         /* [in][optional] */
+  ze_event_counter_based_flags_t flags; /* [in] */
+  ze_event_scope_flags_t signal;        /* [in] */
+  ze_event_scope_flags_t wait;          /* [in] */
+} ze_event_counter_based_desc_t;
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCounterBasedCreate(
+    ze_context_handle_t hContext, ze_device_handle_t hDevice,
+    const ze_event_counter_based_desc_t* desc, ze_event_handle_t* phEvent);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventGetCounterBasedFlags(
+    ze_event_handle_t hEvent, ze_event_counter_based_flags_t* pFlags);
+typedef ze_result_t(ZE_APICALL* ze_pfnEventCounterBasedCreate_t)(
+    ze_context_handle_t, ze_device_handle_t, const ze_event_counter_based_desc_t*,
+    ze_event_handle_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnEventGetCounterBasedFlags_t)(
+    ze_event_handle_t, ze_event_counter_based_flags_t*);
+#endif /* ZE_API_VERSION_CURRENT_M */
+
 /* Extension "ZE_tessera_root_device", version 1.0: zeDeviceGetRootDevice from Level Zero 1.9.
  *
  * "Retrieves the root-device of a device handle." *phRootDevice is set to null when hDevice has no

@@ -1,4 +1,5 @@
-// zeInit: idempotent, thread-safe, and a CPU driver offers nothing to GPU-only or VPU-only callers.
+// zeInit and zeInitDrivers: idempotent, thread-safe, and a CPU driver offers nothing to GPU-only or
+// VPU-only (NPU) callers.
 // What happens before the first zeInit needs a process of its own: the tests tagged
 // [.fresh_process] run only in a copy of this binary that the parent tests start with
 // kFreshProcessVar set.
@@ -179,5 +180,42 @@ TEST_CASE(
   CHECK(zeInit(ze_init_flags_t(0x80000000u)) == ZE_RESULT_ERROR_INVALID_ENUMERATION);
   CHECK(zeInit(ZE_INIT_FLAG_GPU_ONLY | ze_init_flags_t(1u << 5)) ==
         ZE_RESULT_ERROR_INVALID_ENUMERATION);
+}
+#endif
+
+#ifdef TESSERA_LINKED_DIRECTLY
+// zeInitDrivers (Level Zero 1.10) as the first call of a process: the GPU and NPU types do not name
+// a CPU driver, so they initialize nothing; UINT32_MAX (every type) initializes Tessera and returns
+// the driver zeDriverGet returns. (Through Debian's loader, which predates zeInitDrivers, the
+// function is reached only after zeInit: test_current_api.cpp.)
+TEST_CASE("fresh process: zeInitDrivers first", "[.fresh_process]") {
+  if (!inFreshProcess()) return;
+  ze_init_driver_type_desc_t desc{ZE_STRUCTURE_TYPE_INIT_DRIVER_TYPE_DESC, nullptr,
+                                  ZE_INIT_DRIVER_TYPE_FLAG_GPU | ZE_INIT_DRIVER_TYPE_FLAG_NPU};
+  uint32_t n = 3;
+  CHECK(zeInitDrivers(&n, nullptr, &desc) == ZE_RESULT_ERROR_UNINITIALIZED);
+  CHECK(n == 0);
+  n = 0;
+  CHECK(zeDriverGet(&n, nullptr) == ZE_RESULT_ERROR_UNINITIALIZED);
+  desc.flags = UINT32_MAX;
+  n = 0;
+  REQUIRE(zeInitDrivers(&n, nullptr, &desc) == ZE_RESULT_SUCCESS);
+  REQUIRE(n == 1);
+  ze_driver_handle_t fromInit = nullptr;
+  REQUIRE(zeInitDrivers(&n, &fromInit, &desc) == ZE_RESULT_SUCCESS);
+  CHECK(fromInit != nullptr);
+  CHECK(theDriver() == fromInit);
+  // The GPU type still returns nothing, and leaves the driver initialized.
+  desc.flags = ZE_INIT_DRIVER_TYPE_FLAG_GPU;
+  n = 0;
+  CHECK(zeInitDrivers(&n, nullptr, &desc) == ZE_RESULT_ERROR_UNINITIALIZED);
+  CHECK(n == 0);
+  CHECK(theDriver() == fromInit);
+}
+
+TEST_CASE("Given a fresh process, when zeInitDrivers comes first, then only UINT32_MAX (every "
+          "driver type) initializes Tessera and returns its driver",
+          "[init][current_api]") {
+  runFreshProcess("fresh process: zeInitDrivers first");
 }
 #endif

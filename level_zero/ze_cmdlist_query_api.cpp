@@ -1,0 +1,106 @@
+// The command list and command queue functions of Level Zero 1.6 and 1.9 (tessera/ze_tessera.h
+// declares them): zeCommandListHostSynchronize and the queries of what a list or queue was created
+// with. The queries read what creation fixed ("should be lock-free").
+#include "core/cmdlist/command_list.h"
+#include "core/context/context.h"
+#include "core/queue/command_queue.h"
+#include "core/trace/command_trace.h"
+#include "level_zero/api_support.h"
+#include "tessera/ze_tessera.h"
+
+using namespace tessera::core;
+
+// "Synchronizes an immediate command list by waiting on the host for the completion of all
+// commands previously submitted to it." An immediate list's commands run on its own queue (or, when
+// small and ready, on the appending thread before the append returns), so this is that queue's
+// synchronize: commands of other immediate lists, which have queues of their own, go on running
+// ("shall not block the concurrent execution of commands appended to other immediate command
+// lists"). timeout as zeCommandQueueSynchronize's: 0 polls, UINT64_MAX waits for completion or a
+// lost device. The header's results: ZE_RESULT_NOT_READY for "timeout expired" and for "handle does
+// not correspond to an immediate command list"; ZE_RESULT_ERROR_DEVICE_LOST after a contained
+// fault (docs/reliability.md), as the other host waits.
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListHostSynchronize(ze_command_list_handle_t hCommandList,
+                                                                 uint64_t timeout) {
+  CommandList* list = CommandList::fromHandle(hCommandList);
+  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  CommandQueue* queue = list->immediateQueue();
+  if (!queue) return ZE_RESULT_NOT_READY;
+  if (list->context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
+  bool ready;
+  if (tessera::trace::enabled()) {
+    uint64_t start = tessera::trace::nowNs();
+    ready = queue->synchronize(timeout);
+    traceHostSync("zeCommandListHostSynchronize", start, nullptr, ready);
+  } else {
+    ready = queue->synchronize(timeout);
+  }
+  if (!ready) return ZE_RESULT_NOT_READY;
+  return list->context().status();
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetDeviceHandle(ze_command_list_handle_t hCommandList,
+                                                                 ze_device_handle_t* phDevice) {
+  CommandList* list = CommandList::fromHandle(hCommandList);
+  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!phDevice) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *phDevice = list->device().toHandle();
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetContextHandle(
+    ze_command_list_handle_t hCommandList, ze_context_handle_t* phContext) {
+  CommandList* list = CommandList::fromHandle(hCommandList);
+  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!phContext) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *phContext = list->context().toHandle();
+  return ZE_RESULT_SUCCESS;
+}
+
+// "the command queue group ordinal to which command list is submitted": the descriptor's ordinal
+// (a regular list's, or an immediate list's queue descriptor's).
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetOrdinal(ze_command_list_handle_t hCommandList,
+                                                            uint32_t* pOrdinal) {
+  CommandList* list = CommandList::fromHandle(hCommandList);
+  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pOrdinal) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *pOrdinal = list->ordinal();
+  return ZE_RESULT_SUCCESS;
+}
+
+// The header lists "handle does not correspond to an immediate command list" under
+// ZE_RESULT_ERROR_INVALID_NULL_POINTER, and so does Tessera.
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListImmediateGetIndex(
+    ze_command_list_handle_t hCommandListImmediate, uint32_t* pIndex) {
+  CommandList* list = CommandList::fromHandle(hCommandListImmediate);
+  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pIndex || !list->immediateQueue()) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *pIndex = list->immediateQueue()->index();
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListIsImmediate(ze_command_list_handle_t hCommandList,
+                                                             ze_bool_t* pIsImmediate) {
+  CommandList* list = CommandList::fromHandle(hCommandList);
+  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pIsImmediate) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *pIsImmediate = list->isImmediate() ? 1 : 0;
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueGetOrdinal(ze_command_queue_handle_t hCommandQueue,
+                                                             uint32_t* pOrdinal) {
+  CommandQueue* queue = CommandQueue::fromHandle(hCommandQueue);
+  if (!queue) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pOrdinal) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *pOrdinal = queue->ordinal();
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueGetIndex(ze_command_queue_handle_t hCommandQueue,
+                                                           uint32_t* pIndex) {
+  CommandQueue* queue = CommandQueue::fromHandle(hCommandQueue);
+  if (!queue) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pIndex) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *pIndex = queue->index();
+  return ZE_RESULT_SUCCESS;
+}
