@@ -180,6 +180,7 @@ llvm::Function* widenRegion(llvm::Function& region, unsigned first, unsigned vf,
   if (stats) {
     stats->contiguous += local.contiguous;
     stats->gathers += local.gathers;
+    stats->versionedLoads += local.versionedLoads;
     stats->stridedLoads += local.stridedLoads;
     stats->scatters += local.scatters;
     stats->vectorGathers += local.vectorGathers;
