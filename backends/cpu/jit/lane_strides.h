@@ -56,7 +56,7 @@ class LaneStrides {
   // Whether v is not negative in any lane (under the no-wrap assumption above).
   bool nonNegative(llvm::Value* v) { return nonNegative(v, 0, 0); }
 
-  // Clamped indices (`in[clamp(x + dx, 0, w - 1)]`, Widener::unclampedStride): the answers of
+  // Clamped indices (`in[clamp(x + dx, 0, w - 1)]`, Widener::unclampedCheck): the answers of
   // this instance take each of `clamps` (min/max of a varying value and a uniform bound, see
   // clampedOperand) as its varying operand, so they hold for a chunk in which none of them clamps
   // any lane, which the widened code checks at run time. Phis are answered by `plain` (an

@@ -227,7 +227,7 @@ class Widener {
   LaneStrides unclampedExact_{f_, first_, vf_, varying_, dl_, /*exact=*/true};
   llvm::DenseMap<llvm::Value*, llvm::Value*> unclampedChecks_;  // clamp -> no lane clamped
   // A load widened as its fallback (the instructions first..last, a gather) that is one vector
-  // load at `at` where `check` holds; versionLoads() puts the two in the arms of a branch.
+  // load at `pointer` where `check` holds; versionLoads() puts the two in the arms of a branch.
   struct VersionedLoad {
     llvm::Instruction* first;
     llvm::Instruction* last;
