@@ -8,9 +8,11 @@
 // machine's limit: the copy bandwidth measured in the same run for patterns whose traffic is known,
 // the FMA peak (PUs x clock x 2 FMA ports x lanes x 2) for the SGEMM.
 //
-//   cl_pattern_bench [--quick] [--platform NAME]... [--markdown FILE]
+//   cl_pattern_bench [--quick] [--platform NAME]... [--pattern KEY]... [--markdown FILE]
 //
 // --quick: small sizes and 2 repetitions (the ctest smoke run; no timing is asserted).
+// --pattern: only the patterns of these keys (pattern_cases.cpp: copy, median, sgemm, ...) and the
+// copy, whose bandwidth the fractions need; for repeated runs of one pattern.
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>
@@ -74,9 +76,10 @@ struct Row {
 
 // Runs the patterns as a child with TESSERA_WIDEN=`widen` on Tessera, and reads its results.
 void runChild(const std::string& self, const char* widen, bool quick,
-              std::map<std::string, Row>& rows) {
+              const std::vector<std::string>& only, std::map<std::string, Row>& rows) {
   std::string cmd = std::string("TESSERA_WIDEN=") + widen + " '" + self +
                     "' --child --platform Tessera" + (quick ? " --quick" : "");
+  for (const std::string& key : only) cmd += " --pattern '" + key + "'";
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return;
   char key[128];
@@ -92,7 +95,7 @@ void runChild(const std::string& self, const char* widen, bool quick,
 
 int main(int argc, char** argv) {
   bool quick = false, child = false;
-  std::vector<std::string> filters;
+  std::vector<std::string> filters, only;
   const char* markdown = nullptr;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -100,11 +103,18 @@ int main(int argc, char** argv) {
     else if (a == "--child") child = true;
     else if (a == "--platform" && i + 1 < argc) filters.push_back(argv[++i]);
     else if (a == "--markdown" && i + 1 < argc) markdown = argv[++i];
+    else if (a == "--pattern" && i + 1 < argc) only.push_back(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: %s [--quick] [--platform NAME]... [--markdown FILE]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--quick] [--platform NAME]... [--pattern KEY]... [--markdown FILE]\n",
+                   argv[0]);
       return 2;
     }
   }
+  auto selected = [&](const Pattern& p) {
+    return only.empty() || std::string(p.key) == "copy" ||
+           std::find(only.begin(), only.end(), p.key) != only.end();
+  };
   const std::string source =
       readFile(TESSERA_BENCH_SUITE_CL) + "\n" + readFile(TESSERA_BENCH_PATTERNS_CL);
 
@@ -124,6 +134,7 @@ int main(int argc, char** argv) {
     sawTessera |= name == "Tessera";
     PlatformContext run(device, source);
     for (const Pattern& pattern : patterns()) {
+      if (!selected(pattern)) continue;
       Outcome o = pattern.run(run, quick);
       rows[pattern.key].byColumn[name] = o;
       if (child) std::printf("RESULT %s %.6f %d\n", pattern.key, o.ms, o.ok ? 1 : 0);
@@ -133,7 +144,7 @@ int main(int argc, char** argv) {
   if (child) return 0;
   if (sawTessera) {
     for (const char* widen : {"0", "16"}) {
-      runChild(argv[0], widen, quick, rows);
+      runChild(argv[0], widen, quick, only, rows);
       columns.push_back(std::string("Tessera, widen ") + widen);
     }
   }
@@ -152,6 +163,7 @@ int main(int argc, char** argv) {
   table << "\n";
   bool allOk = true;
   for (const Pattern& pattern : patterns()) {
+    if (!selected(pattern)) continue;
     Row& row = rows[pattern.key];
     table << "| " << pattern.label << " |";
     for (const std::string& c : columns) {

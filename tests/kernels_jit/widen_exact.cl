@@ -133,3 +133,39 @@ __kernel void unsigned_range(__global int* out, uint lo, uint len) {
   }
   out[gid] = acc;
 }
+
+// Clamped neighbours (widen_memory.cpp, Widener::unclampedCheck): a 3x3 median of 8-bit pixels
+// read at max(x - 1, 0) and min(x + 1, w - 1) (smax, smin), as bench/kernels/patterns.cl's. The
+// six loads of clamped columns are vector loads in the chunks where no lane is clamped and gathers
+// in the others; the image fills its buffer, so a vector load taken where the last lane is
+// clamped reads a byte past the last row.
+#define SWAP(a, b) { uchar t_ = min(a, b); b = max(a, b); a = t_; }
+__kernel void median3_clamped(__global const uchar* in, __global uchar* out, int width, int height) {
+  int x = get_global_id(0), y = get_global_id(1);
+  int xm = max(x - 1, 0), xp = min(x + 1, width - 1), ym = max(y - 1, 0), yp = min(y + 1, height - 1);
+  uchar p0 = in[ym * width + xm], p1 = in[ym * width + x], p2 = in[ym * width + xp];
+  uchar p3 = in[y * width + xm], p4 = in[y * width + x], p5 = in[y * width + xp];
+  uchar p6 = in[yp * width + xm], p7 = in[yp * width + x], p8 = in[yp * width + xp];
+  SWAP(p1, p2); SWAP(p4, p5); SWAP(p7, p8); SWAP(p0, p1); SWAP(p3, p4); SWAP(p6, p7);
+  SWAP(p1, p2); SWAP(p4, p5); SWAP(p7, p8); SWAP(p0, p3); SWAP(p5, p8); SWAP(p4, p7);
+  SWAP(p3, p6); SWAP(p1, p4); SWAP(p2, p5); SWAP(p4, p7); SWAP(p4, p2); SWAP(p6, p4);
+  SWAP(p4, p2);
+  out[y * width + x] = p4;
+}
+
+// Unsigned clamps on one row of floats: clamp(x, lo, n - 1) (a umin of a umax: both checked),
+// min(x + 3, n - 1), a umax under a guard (a masked load, whose inactive lanes the check also
+// covers), and an index a loop clamps again each step (j = min(j + 1, n - 1)): its clamp is one of
+// the previous iteration behind the loop's phi, which no check covers, so it stays a gather.
+__kernel void clamped_row(__global const float* in, __global float* out, uint n, uint lo,
+                          uint steps) {
+  uint x = get_global_id(0);
+  float acc = in[clamp(x, lo, n - 1)] + 2.0f * in[min(x + 3, n - 1)];
+  if (x + 2 < n) acc += 4.0f * in[max(x + 2, lo)];
+  uint j = x;
+  for (uint k = 0; k < steps; ++k) {
+    j = min(j + 1, n - 1);
+    acc += 8.0f * in[j];
+  }
+  out[x] = acc;
+}

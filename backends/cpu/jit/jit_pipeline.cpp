@@ -220,6 +220,7 @@ bool dump(PipelineState& s) {
                  << (w.loopWidth ? " (" + std::to_string(w.loopWidth) + " in loop regions)" : "")
                  << ", " << w.widenedRegions << " of " << k.barrierCount + 1
                  << " regions widened (contiguous " << w.contiguous << ", gathers " << w.gathers
+                 << ", versioned loads " << w.versionedLoads
                  << ", strided loads " << w.stridedLoads
                  << ", scatters " << w.scatters << ", vector gathers " << w.vectorGathers
                  << ", vector scatters " << w.vectorScatters << ", per lane " << w.perLane

@@ -4,6 +4,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GetElementPtrTypeIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Operator.h>
 #include <llvm/Support/KnownBits.h>
 
@@ -24,8 +25,12 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
   auto* i = llvm::dyn_cast<llvm::Instruction>(v);
   auto narrow = [](llvm::Type* t) { return t->isIntegerTy() && t->getIntegerBitWidth() < 32; };
   if (i == nullptr) return std::nullopt;
-  if (auto* phi = llvm::dyn_cast<llvm::PHINode>(i)) {
+  if (auto* phi = llvm::dyn_cast<llvm::PHINode>(i); phi && plain_) {
+    r = plain_->of(phi);
+  } else if (auto* phi = llvm::dyn_cast<llvm::PHINode>(i)) {
     r = ofPhi(phi, depth);
+  } else if (clamps_ && clamps_->count(i)) {
+    r = of(clampedOperand(i, varying_), depth + 1);
   } else if (auto* bo = llvm::dyn_cast<llvm::BinaryOperator>(i)) {
     llvm::Value* a = bo->getOperand(0);
     llvm::Value* b = bo->getOperand(1);
@@ -177,6 +182,25 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
   return r;
 }
 
+llvm::Value* LaneStrides::clampedOperand(llvm::Value* v,
+                                         const llvm::DenseSet<llvm::Value*>& varying) {
+  auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(v);
+  if (call == nullptr) return nullptr;
+  switch (call->getIntrinsicID()) {
+    case llvm::Intrinsic::smin:
+    case llvm::Intrinsic::smax:
+    case llvm::Intrinsic::umin:
+    case llvm::Intrinsic::umax:
+      break;
+    default:
+      return nullptr;
+  }
+  const bool a = varying.count(call->getArgOperand(0)) != 0;
+  const bool b = varying.count(call->getArgOperand(1)) != 0;
+  if (a == b) return nullptr;
+  return call->getArgOperand(a ? 0 : 1);
+}
+
 std::optional<int64_t> LaneStrides::withinMultiples(llvm::Value* x, uint64_t m, bool remainder,
                                                     bool isSigned, int depth) {
   auto s = of(x, depth);
@@ -282,6 +306,22 @@ bool LaneStrides::nonNegative(llvm::Value* v, unsigned bits, int depth) {
       return op(0, bits);
     case llvm::Instruction::Select:
       return op(1, bits) && op(2, bits);
+    case llvm::Instruction::Call:
+      if (clamps_ && clamps_->count(i))  // taken as its varying operand (seeThroughClamps)
+        return nonNegative(clampedOperand(i, varying_), bits, depth + 1);
+      if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(i); call && whole) {
+        switch (call->getIntrinsicID()) {
+          case llvm::Intrinsic::smax:  // at least the operand that is not negative
+          case llvm::Intrinsic::umin:  // at most the operand that is not negative
+            return op(0, bits) || op(1, bits) || known();
+          case llvm::Intrinsic::smin:
+          case llvm::Intrinsic::umax:
+            return (op(0, bits) && op(1, bits)) || known();
+          default:
+            break;
+        }
+      }
+      return known();
     default:
       return known();
   }

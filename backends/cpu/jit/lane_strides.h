@@ -56,6 +56,19 @@ class LaneStrides {
   // Whether v is not negative in any lane (under the no-wrap assumption above).
   bool nonNegative(llvm::Value* v) { return nonNegative(v, 0, 0); }
 
+  // Clamped indices (`in[clamp(x + dx, 0, w - 1)]`, Widener::unclampedCheck): the answers of
+  // this instance take each of `clamps` (min/max of a varying value and a uniform bound, see
+  // clampedOperand) as its varying operand, so they hold for a chunk in which none of them clamps
+  // any lane, which the widened code checks at run time. Phis are answered by `plain` (an
+  // instance of the same kind without clamps): a clamp behind a loop's phi is one of an earlier
+  // iteration, which no check at the access covers.
+  void seeThroughClamps(const llvm::DenseSet<llvm::Value*>* clamps, LaneStrides* plain) {
+    clamps_ = clamps;
+    plain_ = plain;
+  }
+  // The varying operand of an smin/smax/umin/umax whose other operand is uniform, else null.
+  static llvm::Value* clampedOperand(llvm::Value* v, const llvm::DenseSet<llvm::Value*>& varying);
+
  private:
   std::optional<int64_t> of(llvm::Value* v, int depth);
   std::optional<int64_t> ofPhi(llvm::PHINode* phi, int depth);
@@ -74,6 +87,8 @@ class LaneStrides {
   bool exact_;
   const llvm::DenseSet<llvm::Value*>& varying_;
   const llvm::DataLayout& dl_;
+  const llvm::DenseSet<llvm::Value*>* clamps_ = nullptr;
+  LaneStrides* plain_ = nullptr;
   llvm::DenseMap<llvm::Value*, std::optional<int64_t>> strides_;
   llvm::DenseMap<llvm::PHINode*, std::optional<int64_t>> assumed_;  // phis under assumption
   std::vector<llvm::Value*> assumedLog_;  // strides computed while assumptions were open

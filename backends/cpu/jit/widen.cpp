@@ -17,7 +17,9 @@
 //    vector load/store at lane 0's address; another varying address a gather/scatter, or for an
 //    OpenCL vector VF loads/stores of the lanes' vectors (an int- or long-sized one: a gather or
 //    scatter of integers); a uniform address of a load stays a scalar load (its value is uniform),
-//    and a varying one whose lanes all coincide (`in[tid / 8]`) is one load for all lanes;
+//    and a varying one whose lanes all coincide (`in[tid / 8]`) is one load for all lanes; a load
+//    at a clamped index (`in[min(x + 1, w - 1)]`) is a vector load in the chunks where a run-time
+//    check finds no lane clamped, else the gather (widen_memory.cpp, unclampedCheck);
 //  - stores of a varying value to a uniform address (OpenCL vectors too), atomics, volatile
 //    accesses and calls with side effects run lane by lane, in lane order (the scalar order of
 //    those work-items);
@@ -180,6 +182,7 @@ llvm::Function* widenRegion(llvm::Function& region, unsigned first, unsigned vf,
   if (stats) {
     stats->contiguous += local.contiguous;
     stats->gathers += local.gathers;
+    stats->versionedLoads += local.versionedLoads;
     stats->stridedLoads += local.stridedLoads;
     stats->scatters += local.scatters;
     stats->vectorGathers += local.vectorGathers;

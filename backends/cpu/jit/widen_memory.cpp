@@ -2,6 +2,8 @@
 // coinciding addresses, gathers and scatters, and OpenCL vectors lane by lane.
 #include "backends/cpu/jit/widener.h"
 
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+
 namespace tessera::backends::cpu::jit::widening {
 
 // The bytes one lane's value of type t covers in memory, when VF of them at that distance from
@@ -66,11 +68,137 @@ llvm::Value* Widener::widenLoad(llvm::IRBuilder<>& b, llvm::LoadInst* l) {
     return splat(b, b.CreateAlignedLoad(t, activeAddress(b, p, 0), l->getAlign(),
                                         l->getName() + ".one"));
   }
-  if (vectorElements(t)) return loadLaneVectors(b, l);
-  if (s && !mask_ && f_.hasFnAttribute(kStridedLoadsAttr)) return loadStrided(b, l, *s);
-  ++stats_->gathers;
-  return b.CreateMaskedGather(vecOf(t), wide(b, p), l->getAlign(), lanes(b), nullptr,
-                              l->getName() + ".wide");
+  llvm::Value* check = !s && size ? unclampedCheck(b, l, static_cast<int64_t>(size)) : nullptr;
+  // The fallback's instructions are those inserted between `before` and l.
+  llvm::Instruction* before = l->getPrevNode();
+  const WidenStats counted = *stats_;
+  llvm::Value* v = nullptr;
+  if (vectorElements(t)) {
+    v = loadLaneVectors(b, l);
+  } else if (s && !mask_ && f_.hasFnAttribute(kStridedLoadsAttr)) {
+    v = loadStrided(b, l, *s);
+  } else {
+    ++stats_->gathers;
+    v = b.CreateMaskedGather(vecOf(t), wide(b, p), l->getAlign(), lanes(b), nullptr,
+                             l->getName() + ".wide");
+  }
+  if (check) {
+    stats_->gathers = counted.gathers;
+    stats_->vectorGathers = counted.vectorGathers;
+    ++stats_->versionedLoads;
+    llvm::Instruction* first = before ? before->getNextNode() : &*l->getParent()->begin();
+    versioned_.push_back({first, l->getPrevNode(), v, check, t, p, l->getAlign(),
+                          l->getName().str(), mask_});
+  }
+  return v;
+}
+
+// Clamped neighbours (`in[clamp(x + dx, 0, w - 1)]`: the edges of a median, a blur, a
+// morphology): the lanes' addresses are not consecutive in general, but they are in every chunk
+// where no clamp on the way to the address clamps a lane, all but the chunks at the edges. The
+// check that none does (the and of unclamped() over those clamps), when the address is
+// consecutive then (LaneStrides::seeThroughClamps), else null. The load is then one vector load
+// where the check holds and its fallback (a gather) where it does not (versionLoads): each lane
+// reads exactly its own address either way. Clamps behind a phi are not looked through.
+llvm::Value* Widener::unclampedCheck(llvm::IRBuilder<>& b, llvm::LoadInst* l, int64_t size) {
+  if (!clampsFound_) {
+    clampsFound_ = true;
+    for (llvm::BasicBlock* bb : order_)
+      for (llvm::Instruction& i : *bb)
+        if (varying_.count(&i) && LaneStrides::clampedOperand(&i, varying_)) clamps_.insert(&i);
+    unclamped_.seeThroughClamps(&clamps_, &strides_);
+    unclampedExact_.seeThroughClamps(&clamps_, &exact_);
+  }
+  if (clamps_.empty()) return nullptr;
+  // The clamps the address is computed from, short of phis.
+  std::vector<llvm::Instruction*> found;
+  llvm::DenseSet<llvm::Value*> seen;
+  std::vector<llvm::Value*> work{l->getPointerOperand()};
+  while (!work.empty()) {
+    auto* i = llvm::dyn_cast<llvm::Instruction>(work.back());
+    work.pop_back();
+    if (i == nullptr || !varying_.count(i) || llvm::isa<llvm::PHINode>(i) || !seen.insert(i).second)
+      continue;
+    if (clamps_.count(i)) found.push_back(i);
+    for (llvm::Value* op : i->operands()) work.push_back(op);
+  }
+  if (found.empty() || unclamped_.of(l->getPointerOperand()) != size) return nullptr;
+  llvm::Value* all = nullptr;
+  for (llvm::Instruction* c : found) {
+    llvm::Value* ok = unclamped(c);
+    if (ok == nullptr) return nullptr;
+    all = all ? b.CreateAnd(all, ok) : ok;
+  }
+  return all;
+}
+
+// Whether the clamp c = min/max(a, u) (u uniform) leaves every lane's a as it is: a's lanes step
+// by a known stride in every lane (an exact stride, the clamps before it taken as not clamping,
+// which their own checks establish), so they are monotonic (the stride analysis's no-wrap
+// assumption), and all of them lie inside the bound when the first and the last do. An unsigned
+// min/max also needs a not negative in any lane. Built right after c, where a and u are known;
+// null when the lanes' stride is not known.
+llvm::Value* Widener::unclamped(llvm::Instruction* c) {
+  if (auto it = unclampedChecks_.find(c); it != unclampedChecks_.end()) return it->second;
+  auto* call = llvm::cast<llvm::IntrinsicInst>(c);
+  llvm::Value* a = LaneStrides::clampedOperand(c, varying_);
+  llvm::Value* u = call->getArgOperand(call->getArgOperand(0) == a ? 1 : 0);
+  const llvm::Intrinsic::ID id = call->getIntrinsicID();
+  const bool isUnsigned = id == llvm::Intrinsic::umin || id == llvm::Intrinsic::umax;
+  llvm::Value* r = nullptr;
+  auto s = a->getType()->isIntegerTy() ? unclampedExact_.of(a) : std::nullopt;
+  if (s && (!isUnsigned || unclampedExact_.nonNegative(a))) {
+    llvm::IRBuilder<> b(c->getNextNode());
+    const auto pred = id == llvm::Intrinsic::smin   ? llvm::CmpInst::ICMP_SLE
+                      : id == llvm::Intrinsic::smax ? llvm::CmpInst::ICMP_SGE
+                      : id == llvm::Intrinsic::umin ? llvm::CmpInst::ICMP_ULE
+                                                    : llvm::CmpInst::ICMP_UGE;
+    llvm::Value* last = b.CreateAdd(
+        a, llvm::ConstantInt::get(a->getType(), static_cast<uint64_t>(int64_t(vf_ - 1) * *s), true),
+        c->getName() + ".last.lane");
+    r = b.CreateAnd(b.CreateICmp(pred, a, u), b.CreateICmp(pred, last, u),
+                    c->getName() + ".unclamped");
+  }
+  unclampedChecks_[c] = r;
+  return r;
+}
+
+// The loads unclampedCheck found: the fallback's instructions move into the else arm of a branch
+// on the check, the vector load at the lanes' first address goes into the then arm, and a phi
+// where the load was takes the one that ran. After the rest of the transformation (which keys
+// blocks and would not follow the split).
+void Widener::versionLoads() {
+  for (const VersionedLoad& v : versioned_) {
+    llvm::Instruction* thenTerm = nullptr;
+    llvm::Instruction* elseTerm = nullptr;
+    auto* slow = llvm::cast<llvm::Instruction>(v.value);
+    llvm::SplitBlockAndInsertIfThenElse(v.check, v.first, &thenTerm, &elseTerm);
+    std::vector<llvm::Instruction*> moved;
+    for (llvm::Instruction* i = v.first;; i = i->getNextNode()) {
+      moved.push_back(i);
+      if (i == v.last) break;
+    }
+    for (llvm::Instruction* i : moved) i->moveBefore(elseTerm);
+    llvm::IRBuilder<> b(thenTerm);
+    llvm::Value* fast;
+    if (v.mask) {
+      mask_ = v.mask;
+      fast = b.CreateMaskedLoad(vecOf(v.type),
+                                activeAddress(b, v.pointer, static_cast<int64_t>(backToBack(v.type))),
+                                v.align, spreadLanes(b, v.mask, vectorElements(v.type)), nullptr,
+                                v.name + ".unclamped");
+      mask_ = nullptr;
+    } else {
+      fast = b.CreateAlignedLoad(vecOf(v.type), v.pointer, v.align, v.name + ".unclamped");
+    }
+    llvm::BasicBlock* tail = thenTerm->getSuccessor(0);
+    llvm::PHINode* phi = llvm::PHINode::Create(slow->getType(), 2, v.name + ".wide",
+                                               &tail->front());
+    slow->replaceAllUsesWith(phi);
+    phi->addIncoming(fast, thenTerm->getParent());
+    phi->addIncoming(slow, elseTerm->getParent());
+  }
+  versioned_.clear();
 }
 
 // Lanes at a known constant distance (`alm[(lid * 2 + m) * 17 + k]`, CLBlast's XgemmDirect

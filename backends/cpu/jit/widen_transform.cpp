@@ -165,6 +165,7 @@ void Widener::transform() {
     }
     i->eraseFromParent();
   }
+  versionLoads();
 }
 
 // The lanes that run the code a predicated branch guards, built before that branch.

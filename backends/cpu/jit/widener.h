@@ -195,6 +195,9 @@ class Widener {
   llvm::Value* firstActive(llvm::IRBuilder<>& b);
   llvm::Value* activeAddress(llvm::IRBuilder<>& b, llvm::Value* p, int64_t s);
   llvm::Value* widenLoad(llvm::IRBuilder<>& b, llvm::LoadInst* l);
+  llvm::Value* unclampedCheck(llvm::IRBuilder<>& b, llvm::LoadInst* l, int64_t size);
+  llvm::Value* unclamped(llvm::Instruction* clamp);
+  void versionLoads();
   llvm::Value* loadStrided(llvm::IRBuilder<>& b, llvm::LoadInst* l, int64_t stride);
   llvm::Value* loadLaneVectors(llvm::IRBuilder<>& b, llvm::LoadInst* l);
   void storeLaneVectors(llvm::IRBuilder<>& b, llvm::StoreInst* st);
@@ -216,6 +219,27 @@ class Widener {
   llvm::DenseMap<llvm::Value*, llvm::Value*> wide_;
   LaneStrides strides_{f_, first_, vf_, varying_, dl_};  // asked once varying_ is complete
   LaneStrides exact_{f_, first_, vf_, varying_, dl_, /*exact=*/true};
+  // Clamped indices (widen_memory.cpp, unclampedCheck): the region's min/max of a varying value
+  // and a uniform bound, the strides where none of them clamps, and the run-time check of each.
+  llvm::DenseSet<llvm::Value*> clamps_;
+  bool clampsFound_ = false;
+  LaneStrides unclamped_{f_, first_, vf_, varying_, dl_};
+  LaneStrides unclampedExact_{f_, first_, vf_, varying_, dl_, /*exact=*/true};
+  llvm::DenseMap<llvm::Value*, llvm::Value*> unclampedChecks_;  // clamp -> no lane clamped
+  // A load widened as its fallback (the instructions first..last, a gather) that is one vector
+  // load at `pointer` where `check` holds; versionLoads() puts the two in the arms of a branch.
+  struct VersionedLoad {
+    llvm::Instruction* first;
+    llvm::Instruction* last;
+    llvm::Value* value;  // the fallback's result
+    llvm::Value* check;
+    llvm::Type* type;  // the scalar load's (which is gone by then in a predicated block)
+    llvm::Value* pointer;
+    llvm::Align align;
+    std::string name;
+    llvm::Value* mask;  // the predicated block's lanes (null: all)
+  };
+  std::vector<VersionedLoad> versioned_;
   std::vector<llvm::BranchInst*> divergent_;
   llvm::DenseMap<llvm::BasicBlock*, Predicated> predicated_;         // by the branching block
   llvm::DenseMap<llvm::BasicBlock*, llvm::BasicBlock*> thenBlocks_;  // predicated -> branching

@@ -59,7 +59,8 @@ bool callsImageFunctions(const llvm::Function& f) {
 // widening's own findings, at the VF level): branches that differ between work-items, which that
 // vectorizer must if-convert and does not when they guard loads or stores (it cannot prove them
 // safe for every lane), and accesses that are not consecutive between work-items (clamped or
-// computed indices, strided rows), where it gives up or gathers less well. A 4096^2 5-point
+// computed indices, strided rows), where it gives up or gathers less well (the widening loads
+// clamped ones as vectors in the chunks where no lane is clamped: versionedLoads). A 4096^2 5-point
 // stencil whose boundary is a branch ran 55.9 ms left to LLVM and 16.0 ms widened (PoCL 10.8), a
 // 3x3 median of clamped neighbours 164 and 120 (PoCL 108): bench/cl_pattern_bench, one loaded
 // run. Straight-line code on consecutive elements (a copy, Black-Scholes, a math mix) stays with
@@ -68,10 +69,10 @@ const char* worthWidening(const WidenStats& before, const WidenStats& after) {
   if (after.predicatedBranches + after.checkedBranches + after.cutPaths >
       before.predicatedBranches + before.checkedBranches + before.cutPaths)
     return "branches that differ between work-items";
-  if (after.gathers + after.stridedLoads + after.scatters + after.vectorGathers +
-          after.vectorScatters >
-      before.gathers + before.stridedLoads + before.scatters + before.vectorGathers +
-          before.vectorScatters)
+  if (after.gathers + after.versionedLoads + after.stridedLoads + after.scatters +
+          after.vectorGathers + after.vectorScatters >
+      before.gathers + before.versionedLoads + before.stridedLoads + before.scatters +
+          before.vectorGathers + before.vectorScatters)
     return "accesses not consecutive between work-items";
   return nullptr;
 }

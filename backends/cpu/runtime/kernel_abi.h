@@ -56,6 +56,8 @@ struct WidenStats {
   uint32_t widenedRegions = 0;    // regions with a widened loop (of barrierCount + 1)
   uint32_t contiguous = 0;        // vector loads/stores of consecutive addresses (or one address)
   uint32_t gathers = 0;           // gathers of other varying addresses
+  uint32_t versionedLoads = 0;    // loads at clamped indices: a vector load where no lane is
+                                  // clamped, else a gather (widen_memory.cpp, unclampedCheck)
   uint32_t stridedLoads = 0;      // loads at a constant lane distance, a scalar load per lane
   uint32_t scatters = 0;          // scatters
   uint32_t vectorGathers = 0;     // loads of OpenCL vectors at non-consecutive addresses (per lane)

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -369,6 +370,90 @@ TEST_CASE("Given an unsigned range check on ids that wrap around, when the branc
             for (uint32_t q = 0; q <= l; ++q) expect = (expect << 1) ^ (expect >> 3) ^ int(q);
           REQUIRE(out[l] == expect);
         }
+      }
+    }
+  }
+}
+
+TEST_CASE("Given a 3x3 median of clamped neighbours, when widened, then the clamped columns are "
+          "vector loads where no lane is clamped and gathers at the edges, nothing past the image "
+          "is read and every width agrees with the scalar kernel",
+          "[jit][widen][exact]") {
+  // Widths that put the image's edges inside chunks, at the chunks' ends and in the scalar
+  // remainder; one group per row, so that the global x is the local x.
+  for (int w : {5, 16, 17, 37, 64, 67}) {
+    const int h = 3;
+    std::vector<uint8_t> scalar;
+    for (int width : kWidths) {
+      INFO("image width " << w << ", widened at " << width);
+      const CompiledKernel& k = exactKernel("median3_clamped", width);
+      if (width) {
+        CHECK(k.widen.widenedRegions == 1);
+        CHECK(k.widen.versionedLoads == 6);  // the columns x - 1 and x + 1 of three rows
+        CHECK(k.widen.gathers == 0);
+        CHECK(k.widen.contiguous == 4);  // the column x of three rows, the store
+      }
+      Guarded in(size_t(w) * h), out(size_t(w) * h);
+      in.fill(uint32_t(w));
+      std::memset(out.data(), 0, size_t(w) * h);
+      ArgBuffer args(k);
+      args.set(0, in.data()).set(1, out.data()).set(2, w).set(3, h);
+      launch(k, args.data(), dims2(1, h, uint32_t(w), 1), pool());
+      const uint8_t* s = in.data();
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+          uint8_t v[9];
+          int n = 0;
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx)
+              v[n++] = s[std::clamp(y + dy, 0, h - 1) * w + std::clamp(x + dx, 0, w - 1)];
+          std::nth_element(v, v + 4, v + 9);
+          INFO("x " << x << " y " << y);
+          REQUIRE(out.data()[y * w + x] == v[4]);
+        }
+      if (width == 0) scalar = out.bytes();
+      REQUIRE(out.bytes() == scalar);
+    }
+  }
+}
+
+TEST_CASE("Given unsigned clamps of a row's indices, when widened, then the loads of indices "
+          "clamped in the same step are versioned, a clamp behind a loop's phi is not, and "
+          "every width agrees with the scalar kernel and the host",
+          "[jit][widen][exact]") {
+  for (uint32_t n : {16u, 29u, 40u}) {
+    for (uint32_t lo : {0u, 5u, 13u}) {  // lo < n: max(x + 2, lo) stays inside
+      std::vector<uint8_t> scalar;
+      for (int width : kWidths) {
+        INFO("n " << n << " lo " << lo << " width " << width);
+        const CompiledKernel& k = exactKernel("clamped_row", width);
+        if (width) {
+          // clamp(x, lo, n - 1), min(x + 3, n - 1), the guarded max(x + 2, lo); in[j] of the
+          // loop, clamped behind its phi, gathers.
+          CHECK(k.widen.versionedLoads == 3);
+          CHECK(k.widen.gathers == 1);
+        }
+        const uint32_t steps = 4;
+        Guarded in(4 * n), out(4 * n);
+        for (uint32_t i = 0; i < n; ++i) in.as<float>()[i] = float(i * 7 % 13) - 6.0f;
+        for (uint32_t i = 0; i < n; ++i) out.as<float>()[i] = -1.0f;
+        ArgBuffer args(k);
+        args.set(0, in.data()).set(1, out.data()).set(2, n).set(3, lo).set(4, steps);
+        launch(k, args.data(), dims1(1, n), pool());
+        const float* s = in.as<float>();
+        for (uint32_t x = 0; x < n; ++x) {
+          float acc = s[std::clamp(x, lo, n - 1)] + 2.0f * s[std::min(x + 3, n - 1)];
+          if (x + 2 < n) acc += 4.0f * s[std::max(x + 2, lo)];
+          uint32_t j = x;
+          for (uint32_t q = 0; q < steps; ++q) {
+            j = std::min(j + 1, n - 1);
+            acc += 8.0f * s[j];
+          }
+          INFO("x " << x);
+          REQUIRE(out.as<float>()[x] == acc);
+        }
+        if (width == 0) scalar = out.bytes();
+        REQUIRE(out.bytes() == scalar);
       }
     }
   }
