@@ -78,6 +78,18 @@ ze_result_t countQuery(uint32_t* pCount, T* pOut, size_t available, Fill&& fill)
   return ZE_RESULT_SUCCESS;
 }
 
+// A query of one value an object fixed at creation (the 1.9 list, queue, event and pool queries):
+// ZE_RESULT_ERROR_INVALID_NULL_HANDLE when `h` names no live Object, INVALID_NULL_POINTER when
+// `out` is null, else *out = get(object).
+template <typename Object, typename Handle, typename T, typename Get>
+ze_result_t valueQuery(Handle h, T* out, Get&& get) {
+  Object* object = Object::fromHandle(h);
+  if (!object) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!out) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *out = get(*object);
+  return ZE_RESULT_SUCCESS;
+}
+
 // Whether a structure passed as a parameter (a descriptor or a property structure, not an element
 // of a pNext chain, which its stype identifies) is of the type the parameter names. The headers say
 // only "stype: [in] type of this structure"; a stype of 0 (no structure type has that value) is

@@ -9,6 +9,7 @@
 #include "tessera/ze_tessera.h"
 
 using namespace tessera::core;
+using tessera::ze::valueQuery;
 
 // "Synchronizes an immediate command list by waiting on the host for the completion of all
 // commands previously submitted to it." An immediate list's commands run on its own queue (or, when
@@ -19,8 +20,8 @@ using namespace tessera::core;
 // lost device. The header's results: ZE_RESULT_NOT_READY for "timeout expired" and for "handle does
 // not correspond to an immediate command list"; ZE_RESULT_ERROR_DEVICE_LOST after a contained
 // fault (docs/reliability.md), as the other host waits.
-ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListHostSynchronize(ze_command_list_handle_t hCommandList,
-                                                                 uint64_t timeout) {
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListHostSynchronize(ze_command_list_handle_t hCommandList, uint64_t timeout) {
   CommandList* list = CommandList::fromHandle(hCommandList);
   if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   CommandQueue* queue = list->immediateQueue();
@@ -38,39 +39,30 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListHostSynchronize(ze_command_list
   return list->context().status();
 }
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetDeviceHandle(ze_command_list_handle_t hCommandList,
-                                                                 ze_device_handle_t* phDevice) {
-  CommandList* list = CommandList::fromHandle(hCommandList);
-  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!phDevice) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *phDevice = list->device().toHandle();
-  return ZE_RESULT_SUCCESS;
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListGetDeviceHandle(ze_command_list_handle_t hCommandList, ze_device_handle_t* phDevice) {
+  return valueQuery<CommandList>(hCommandList, phDevice,
+                                 [](CommandList& list) { return list.device().toHandle(); });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetContextHandle(
     ze_command_list_handle_t hCommandList, ze_context_handle_t* phContext) {
-  CommandList* list = CommandList::fromHandle(hCommandList);
-  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!phContext) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *phContext = list->context().toHandle();
-  return ZE_RESULT_SUCCESS;
+  return valueQuery<CommandList>(hCommandList, phContext,
+                                 [](CommandList& list) { return list.context().toHandle(); });
 }
 
 // "the command queue group ordinal to which command list is submitted": the descriptor's ordinal
 // (a regular list's, or an immediate list's queue descriptor's).
 ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetOrdinal(ze_command_list_handle_t hCommandList,
                                                             uint32_t* pOrdinal) {
-  CommandList* list = CommandList::fromHandle(hCommandList);
-  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!pOrdinal) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *pOrdinal = list->ordinal();
-  return ZE_RESULT_SUCCESS;
+  return valueQuery<CommandList>(hCommandList, pOrdinal,
+                                 [](CommandList& list) { return list.ordinal(); });
 }
 
 // The header lists "handle does not correspond to an immediate command list" under
 // ZE_RESULT_ERROR_INVALID_NULL_POINTER, and so does Tessera.
-ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListImmediateGetIndex(
-    ze_command_list_handle_t hCommandListImmediate, uint32_t* pIndex) {
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandListImmediateGetIndex(ze_command_list_handle_t hCommandListImmediate, uint32_t* pIndex) {
   CommandList* list = CommandList::fromHandle(hCommandListImmediate);
   if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!pIndex || !list->immediateQueue()) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -80,27 +72,18 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListImmediateGetIndex(
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListIsImmediate(ze_command_list_handle_t hCommandList,
                                                              ze_bool_t* pIsImmediate) {
-  CommandList* list = CommandList::fromHandle(hCommandList);
-  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!pIsImmediate) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *pIsImmediate = list->isImmediate() ? 1 : 0;
-  return ZE_RESULT_SUCCESS;
+  return valueQuery<CommandList>(hCommandList, pIsImmediate,
+                                 [](CommandList& list) { return list.isImmediate() ? 1 : 0; });
 }
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueGetOrdinal(ze_command_queue_handle_t hCommandQueue,
-                                                             uint32_t* pOrdinal) {
-  CommandQueue* queue = CommandQueue::fromHandle(hCommandQueue);
-  if (!queue) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!pOrdinal) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *pOrdinal = queue->ordinal();
-  return ZE_RESULT_SUCCESS;
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeCommandQueueGetOrdinal(ze_command_queue_handle_t hCommandQueue, uint32_t* pOrdinal) {
+  return valueQuery<CommandQueue>(hCommandQueue, pOrdinal,
+                                  [](CommandQueue& queue) { return queue.ordinal(); });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueGetIndex(ze_command_queue_handle_t hCommandQueue,
                                                            uint32_t* pIndex) {
-  CommandQueue* queue = CommandQueue::fromHandle(hCommandQueue);
-  if (!queue) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!pIndex) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *pIndex = queue->index();
-  return ZE_RESULT_SUCCESS;
+  return valueQuery<CommandQueue>(hCommandQueue, pIndex,
+                                  [](CommandQueue& queue) { return queue.index(); });
 }

@@ -7,65 +7,48 @@
 #include "tessera/ze_tessera.h"
 
 using namespace tessera::core;
+using tessera::ze::valueQuery;
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventGetEventPool(ze_event_handle_t hEvent,
                                                         ze_event_pool_handle_t* phEventPool) {
-  Event* event = Event::fromHandle(hEvent);
-  if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!phEventPool) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   // The pool the event was created from. An event may outlive its pool's handle
   // (docs/api-coverage.md, "Leniency"): the handle returned is then the destroyed one, which
   // every function refuses, as it refused it before.
-  *phEventPool = event->pool().toHandle();
-  return ZE_RESULT_SUCCESS;
+  return valueQuery<Event>(hEvent, phEventPool,
+                           [](Event& event) { return event.pool().toHandle(); });
 }
 
 // "signal event scope. This is the scope of relevant cache hierarchies that are flushed on a signal
 // action before the event is triggered": the descriptor's, as given.
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventGetSignalScope(ze_event_handle_t hEvent,
                                                           ze_event_scope_flags_t* pSignalScope) {
-  Event* event = Event::fromHandle(hEvent);
-  if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!pSignalScope) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *pSignalScope = event->signalScope();
-  return ZE_RESULT_SUCCESS;
+  return valueQuery<Event>(hEvent, pSignalScope, [](Event& event) { return event.signalScope(); });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventGetWaitScope(ze_event_handle_t hEvent,
                                                         ze_event_scope_flags_t* pWaitScope) {
-  Event* event = Event::fromHandle(hEvent);
-  if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!pWaitScope) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *pWaitScope = event->waitScope();
-  return ZE_RESULT_SUCCESS;
+  return valueQuery<Event>(hEvent, pWaitScope, [](Event& event) { return event.waitScope(); });
 }
 
 // For a pool opened from an IPC handle, the context it was opened in.
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolGetContextHandle(ze_event_pool_handle_t hEventPool,
                                                                 ze_context_handle_t* phContext) {
-  EventPool* pool = EventPool::fromHandle(hEventPool);
-  if (!pool) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!phContext) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *phContext = pool->context().toHandle();
-  return ZE_RESULT_SUCCESS;
+  return valueQuery<EventPool>(hEventPool, phContext,
+                               [](EventPool& pool) { return pool.context().toHandle(); });
 }
 
 // "creation flags used to create the event pool" (for an opened pool, the exporter's).
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolGetFlags(ze_event_pool_handle_t hEventPool,
                                                         ze_event_pool_flags_t* pFlags) {
-  EventPool* pool = EventPool::fromHandle(hEventPool);
-  if (!pool) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!pFlags) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *pFlags = pool->flags();
-  return ZE_RESULT_SUCCESS;
+  return valueQuery<EventPool>(hEventPool, pFlags, [](EventPool& pool) { return pool.flags(); });
 }
 
 // Counter-based events are not implemented (docs/api-coverage.md, "Level Zero after 1.4", says
 // what they would take): the arguments get the header's checks, then
 // ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, which the header lists first among the function's results.
-ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCounterBasedCreate(
-    ze_context_handle_t hContext, ze_device_handle_t hDevice,
-    const ze_event_counter_based_desc_t* desc, ze_event_handle_t* phEvent) {
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeEventCounterBasedCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                          const ze_event_counter_based_desc_t* desc, ze_event_handle_t* phEvent) {
   if (!Context::fromHandle(hContext) || !Device::fromHandle(hDevice))
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !phEvent) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
@@ -78,8 +61,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCounterBasedCreate(
 }
 
 // "Returns 0 for regular events created with zeEventCreate": every Tessera event is one.
-ZE_APIEXPORT ze_result_t ZE_APICALL zeEventGetCounterBasedFlags(
-    ze_event_handle_t hEvent, ze_event_counter_based_flags_t* pFlags) {
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeEventGetCounterBasedFlags(ze_event_handle_t hEvent, ze_event_counter_based_flags_t* pFlags) {
   if (!Event::fromHandle(hEvent)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!pFlags) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   *pFlags = 0;
