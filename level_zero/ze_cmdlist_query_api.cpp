@@ -27,14 +27,8 @@ zeCommandListHostSynchronize(ze_command_list_handle_t hCommandList, uint64_t tim
   CommandQueue* queue = list->immediateQueue();
   if (!queue) return ZE_RESULT_NOT_READY;
   if (list->context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
-  bool ready;
-  if (tessera::trace::enabled()) {
-    uint64_t start = tessera::trace::nowNs();
-    ready = queue->synchronize(timeout);
-    traceHostSync("zeCommandListHostSynchronize", start, nullptr, ready);
-  } else {
-    ready = queue->synchronize(timeout);
-  }
+  const bool ready = tracedHostWait("zeCommandListHostSynchronize", nullptr,
+                                    [&] { return queue->synchronize(timeout); });
   if (!ready) return ZE_RESULT_NOT_READY;
   return list->context().status();
 }

@@ -77,14 +77,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueSynchronize(ze_command_queue_h
   CommandQueue* queue = CommandQueue::fromHandle(hCommandQueue);
   if (!queue) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (queue->context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
-  bool ready;
-  if (tessera::trace::enabled()) {
-    uint64_t start = tessera::trace::nowNs();
-    ready = queue->synchronize(timeout);
-    traceHostSync("zeCommandQueueSynchronize", start, nullptr, ready);
-  } else {
-    ready = queue->synchronize(timeout);
-  }
+  const bool ready = tracedHostWait("zeCommandQueueSynchronize", nullptr,
+                                    [&] { return queue->synchronize(timeout); });
   if (!ready) return ZE_RESULT_NOT_READY;
   return queue->context().status();
 }

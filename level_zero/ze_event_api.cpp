@@ -92,14 +92,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostSynchronize(ze_event_handle_t hEv
   if (!event || !event->tryRetain()) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   Ref<Event> hold = Ref<Event>::adopt(event);
   if (event->pool().context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
-  bool ready;
-  if (tessera::trace::enabled()) {
-    uint64_t start = tessera::trace::nowNs();
-    ready = event->wait(timeout, &event->destroyed());
-    traceHostSync("zeEventHostSynchronize", start, event, ready);
-  } else {
-    ready = event->wait(timeout, &event->destroyed());
-  }
+  const bool ready = tracedHostWait("zeEventHostSynchronize", event,
+                                    [&] { return event->wait(timeout, &event->destroyed()); });
   if (event->destroyed().requested()) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!ready) return ZE_RESULT_NOT_READY;
   return event->pool().context().status();

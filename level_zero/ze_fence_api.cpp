@@ -34,14 +34,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeFenceHostSynchronize(ze_fence_handle_t hFe
   Fence* fence = Fence::fromHandle(hFence);
   if (!fence) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (fence->context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
-  bool ready;
-  if (tessera::trace::enabled()) {
-    uint64_t start = tessera::trace::nowNs();
-    ready = fence->wait(timeout);
-    traceHostSync("zeFenceHostSynchronize", start, nullptr, ready);
-  } else {
-    ready = fence->wait(timeout);
-  }
+  const bool ready =
+      tracedHostWait("zeFenceHostSynchronize", nullptr, [&] { return fence->wait(timeout); });
   if (!ready) return ZE_RESULT_NOT_READY;
   return fence->context().status();
 }

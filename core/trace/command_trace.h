@@ -21,6 +21,16 @@ void traceCommandEnd(const Command& command, uint64_t start);
 void traceNameQueue(const Device& device, uint32_t ordinal, uint32_t index, bool synchronous);
 // A host synchronization that returned at `end` (a span, a marker, and for an event the flow's end).
 void traceHostSync(const char* what, uint64_t start, const Event* event, bool ready);
+// A host wait (`wait` returns whether it ended ready), timed into the trace as traceHostSync
+// when tracing is on: the one shape of every ze*HostSynchronize / zeCommandQueueSynchronize.
+template <typename Wait>
+bool tracedHostWait(const char* what, const Event* event, Wait&& wait) {
+  if (!trace::enabled()) return wait();
+  const uint64_t start = trace::nowNs();
+  const bool ready = wait();
+  traceHostSync(what, start, event, ready);
+  return ready;
+}
 // zeEventHostSignal: a marker that starts the event's flow.
 void traceHostSignal(const Event& event);
 
