@@ -15,8 +15,8 @@
 #include <string>
 #include <utility>
 
-#include "backends/cpu/affinity.h"
-#include "backends/cpu/pu_claims.h"
+#include "host/affinity.h"
+#include "host/pu_claims.h"
 #include "trace/trace.h"
 
 namespace tessera::backends::cpu {
@@ -58,7 +58,7 @@ BalanceTotals gTotals;
 struct alignas(64) WorkerPool::Slot {
   std::atomic<uint64_t> ticket{0};    // the job (sequence number) this slot's helper is to run
   std::atomic<uint32_t> sleeping{0};  // its helper sleeps, or is about to, on its wake word
-  int cpu = PuClaim::kFloating;       // the PU it is pinned to
+  int cpu = host::PuClaim::kFloating;       // the PU it is pinned to
   uint64_t startNs = 0, endNs = 0, items = 0;  // of the job being run
 };
 
@@ -129,7 +129,7 @@ void WorkerPool::runItems(Slot& slot) {
 // A worker's part of the job, with its PU claimed (pu_claims.h) and its times kept for the
 // balance; on the trace, a span per worker and job (the items it took: work-groups or chunks).
 void WorkerPool::work(Slot& slot, int cpu) {
-  PuClaim claim(cpu);
+  host::PuClaim claim(cpu);
   slot.startNs = nowNs();
   runItems(slot);
   slot.endNs = nowNs();
@@ -156,7 +156,7 @@ bool WorkerPool::idleSpin(Slot& slot, uint64_t seen) {
     // (Yielding now and then, like core/sync's spins: a PU may be shared with the thread that has
     // work for it.)
     if ((i & 63) == 63) {
-      if (nowNs() >= end || spinWouldCompete()) return false;
+      if (nowNs() >= end || host::spinWouldCompete()) return false;
       if (jobSeq_.load(std::memory_order_acquire) != seenJob)
         return slot.ticket.load(std::memory_order_acquire) != seen;
       sched_yield();
@@ -170,7 +170,7 @@ void WorkerPool::helperMain(uint32_t index) {
   // Tuning only: a failure (no memory for the names) leaves the thread as it is.
   try {
     pthread_setname_np(pthread_self(), "tessera-worker");
-    if (!cpus_.empty()) pinCurrentThread({uint32_t(slot.cpu)});
+    if (!cpus_.empty()) host::pinCurrentThread({uint32_t(slot.cpu)});
     if (trace::enabled())
       trace::nameThread(
           "worker " + std::to_string(index) +
@@ -314,7 +314,7 @@ void WorkerPool::parallelFor(uint64_t count, JobRef job) {
   }
   std::lock_guard lock(jobMutex_);
   // The caller's slot: the one of the PU it runs on (a pinned pool), slot 0 (unpinned), or none.
-  const int cpu = currentCpu();
+  const int cpu = host::currentCpu();
   int callerSlot = 0;
   if (!cpus_.empty())
     callerSlot = cpu >= 0 && size_t(cpu) < cpuToSlot_.size() ? cpuToSlot_[size_t(cpu)] : -1;
@@ -326,7 +326,7 @@ void WorkerPool::parallelFor(uint64_t count, JobRef job) {
   busy_.store(selectHelpers(callerSlot, callerSlot >= 0 ? workers - 1 : workers));
   const uint64_t start = nowNs();
   wakeSelected();
-  if (callerSlot >= 0) work(slots_[callerSlot], cpus_.empty() ? PuClaim::kFloating : cpu);
+  if (callerSlot >= 0) work(slots_[callerSlot], cpus_.empty() ? host::PuClaim::kFloating : cpu);
   waitForHelpers(callerSlot >= 0);
   finishBalance(start, callerSlot);
   job_ = nullptr;

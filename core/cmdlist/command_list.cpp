@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <variant>
 
-#include "backends/cpu/affinity.h"
+#include "host/affinity.h"
 #include "core/command/launch_policy.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
@@ -112,7 +112,7 @@ ze_result_t CommandList::append(Command&& command) {
                     isTinyAndReady(command);
   if (queue_->synchronous() || inlineTiny) {
     const auto& cpus = device_.pinCpus();
-    if (cpus.empty() || device_.pinsEveryCpu() || backends::cpu::confinedTo(cpus)) {
+    if (cpus.empty() || device_.pinsEveryCpu() || host::confinedTo(cpus)) {
       // A tiny command's work-groups stay on this thread too: waking a helper costs more.
       runCommand(command, ExecutionTarget{device_, *context_, !isCopyOnly(), nullptr, inlineTiny});
       // A synchronous list reports a fault now (DEVICE_LOST); an asynchronous one, as if the

@@ -6,7 +6,7 @@
 #include <iterator>
 #include <thread>
 
-#include "backends/cpu/affinity.h"
+#include "host/affinity.h"
 #include "backends/cpu/runtime/kernel_abi.h"
 #include "backends/cpu/worker_pool.h"
 #include "core/common/hash.h"
@@ -64,7 +64,7 @@ Device::Device(Driver& driver, const Topology& topology, const ExposedNode& node
                          pus_.toString();
   stableUuid(identity, uuid_.id);
   if (topology.source().kind == TopologySource::Kind::Machine) pinCpus_ = pus_.members();
-  pinsEveryCpu_ = !pinCpus_.empty() && backends::cpu::coversEveryCpu(pinCpus_);
+  pinsEveryCpu_ = !pinCpus_.empty() && host::coversEveryCpu(pinCpus_);
 }
 
 Device::~Device() = default;

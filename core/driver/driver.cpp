@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <mutex>
 
-#include "backends/cpu/fault_guard.h"
+#include "host/fault_guard.h"
 #include "compiler/compiler.h"
 #include "core/common/hash.h"
 #include "core/sync/wait.h"
@@ -108,7 +108,7 @@ Driver& Driver::global() {
     DriverConfig config = DriverConfig::fromEnvironment();
     // What is process-wide: how long waits spin, and whether faults are contained.
     sync::setSpinNs(config.spinUs * 1000);
-    backends::cpu::setFaultGuardEnabled(!config.noFaultGuard);
+    host::setFaultGuardEnabled(!config.noFaultGuard);
     std::unique_ptr<Driver> d;
     try {
       d = create(config);

@@ -5,7 +5,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "backends/cpu/affinity.h"
+#include "host/affinity.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
 #include "core/driver/driver.h"
@@ -96,7 +96,7 @@ void CommandQueue::executorMain() {
   // tunes the thread, and runCommand turns a command's failure into the context's loss.
   try {
     pthread_setname_np(pthread_self(), "tessera-queue");
-    backends::cpu::pinCurrentThread(device_.pinCpus());
+    host::pinCurrentThread(device_.pinCpus());
     applyPriority(desc_.priority);
     if (trace::enabled()) traceNameQueue(device_, desc_.ordinal, desc_.index, synchronous());
   } catch (...) {

@@ -3,7 +3,7 @@
 #include <csignal>
 #include <cstdio>
 
-#include "backends/cpu/fault_guard.h"
+#include "host/fault_guard.h"
 #include "core/context/context.h"
 
 namespace tessera::core {
@@ -11,7 +11,7 @@ namespace tessera::core {
 namespace {
 
 const char* signalName(int sig) {
-  if (sig == backends::cpu::interruptSignal()) return "interrupted: its queue was destroyed";
+  if (sig == host::interruptSignal()) return "interrupted: its queue was destroyed";
   return sig == SIGSEGV  ? "SIGSEGV"
          : sig == SIGBUS ? "SIGBUS"
          : sig == SIGFPE ? "SIGFPE"
@@ -20,14 +20,14 @@ const char* signalName(int sig) {
 
 }  // namespace
 
-void memoryFaulted(Context& context, const char* what, const backends::cpu::FaultInfo& info) {
+void memoryFaulted(Context& context, const char* what, const host::FaultInfo& info) {
   std::fprintf(stderr, "tessera: a %s faulted (%s at %#llx); its context is lost\n", what,
                signalName(info.signal), static_cast<unsigned long long>(info.address));
   context.markLost();
 }
 
-void kernelFaulted(Context& context, const char* kernel, const backends::cpu::FaultInfo& info) {
-  if (info.signal == backends::cpu::interruptSignal()) {
+void kernelFaulted(Context& context, const char* kernel, const host::FaultInfo& info) {
+  if (info.signal == host::interruptSignal()) {
     std::fprintf(stderr,
                  "tessera: kernel %s interrupted (its queue was destroyed while it ran); its "
                  "context is lost\n",

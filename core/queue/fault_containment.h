@@ -4,9 +4,9 @@
 // kernel_launch.cpp).
 #pragma once
 
-namespace tessera::backends::cpu {
+namespace tessera::host {
 struct FaultInfo;
-}  // namespace tessera::backends::cpu
+}  // namespace tessera::host
 
 namespace tessera::core {
 
@@ -14,11 +14,11 @@ class Context;
 
 // Marks `context` lost after a fault in an operation on the application's memory (`what`: "copy",
 // "fill", ...), with a line on stderr like a kernel's fault.
-void memoryFaulted(Context& context, const char* what, const backends::cpu::FaultInfo& info);
+void memoryFaulted(Context& context, const char* what, const host::FaultInfo& info);
 
 // Marks `context` lost after a kernel's launch faulted or was interrupted (`info.signal` is
-// backends::cpu::interruptSignal()), with a line on stderr naming `kernel`.
-void kernelFaulted(Context& context, const char* kernel, const backends::cpu::FaultInfo& info);
+// host::interruptSignal()), with a line on stderr naming `kernel`.
+void kernelFaulted(Context& context, const char* kernel, const host::FaultInfo& info);
 
 // Marks `context` lost after a command failed on a queue's executor thread with an exception
 // (`what`: its message), with a line on stderr.

@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "backends/cpu/fault_guard.h"
+#include "host/fault_guard.h"
 #include "backends/cpu/runtime/launcher.h"
 #include "backends/cpu/worker_pool.h"
 #include "core/command/launch_policy.h"
@@ -35,7 +35,7 @@ bool launchContained(const Kernel& kernel, const uint8_t* args, const LaunchDims
     bool used = backends::cpu::launch(kernel.compiled(), args, grid, pool, tag, serialNs);
     if (parallel) *parallel = used;
     return true;
-  } catch (const backends::cpu::KernelFault& f) {
+  } catch (const host::KernelFault& f) {
     kernelFaulted(context, kernel.name().c_str(), f.info);
     return false;
   }

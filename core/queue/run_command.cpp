@@ -6,8 +6,8 @@
 #include <exception>
 #include <mutex>
 
-#include "backends/cpu/fault_guard.h"
-#include "backends/cpu/pu_claims.h"
+#include "host/fault_guard.h"
+#include "host/pu_claims.h"
 #include "backends/cpu/worker_pool.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
@@ -26,21 +26,21 @@ constexpr size_t kChunk = 1u << 20;
 constexpr uint64_t kMaxChunksPerWorker = 64;
 
 // Runs fn(begin, n) over [0, size), on this thread or in chunks over the device's workers, each
-// piece under the fault guard (backends/cpu/fault_guard.h) like a kernel's work-groups: a copy
+// piece under the fault guard (host/fault_guard.h) like a kernel's work-groups: a copy
 // from a freed or wild pointer, of a size beyond its allocation, or from IPC memory whose exporter
 // truncated its memfd (SIGBUS) loses the context instead of killing the process. After a fault the
 // pieces not yet started do nothing. True when nothing faulted.
 template <typename PieceFn>
 bool guardedPieces(const char* what, size_t size, const ExecutionTarget& t, PieceFn&& fn) {
-  backends::cpu::ensureFaultHandlers();
+  host::ensureFaultHandlers();
   std::atomic<bool> faulted{false};
-  backends::cpu::FaultInfo first;
+  host::FaultInfo first;
   std::once_flag firstOnce;
   auto piece = [&](size_t begin, size_t n) {
     if (faulted.load(std::memory_order_relaxed)) return;
     auto body = [&] { fn(begin, n); };
-    backends::cpu::FaultInfo info;
-    if (!backends::cpu::runGuardedFn(body, &info, t.cancel)) {
+    host::FaultInfo info;
+    if (!host::runGuardedFn(body, &info, t.cancel)) {
       std::call_once(firstOnce, [&] { first = info; });
       faulted.store(true, std::memory_order_relaxed);
     }
@@ -167,10 +167,10 @@ void finish(const Command& command, const ExecutionTarget& target, uint64_t star
 
 void execute(const Command& command, const ExecutionTarget& target) {
   // The PU this thread works on is claimed while the operation runs, so that waiting threads there
-  // sleep rather than compete with it (backends/cpu/pu_claims.h); an unpinned device's (synthetic
+  // sleep rather than compete with it (host/pu_claims.h); an unpinned device's (synthetic
   // topology) work is floating.
-  using backends::cpu::PuClaim;
-  PuClaim claim(target.device.pinCpus().empty() ? PuClaim::kFloating : backends::cpu::currentCpu());
+  using host::PuClaim;
+  PuClaim claim(target.device.pinCpus().empty() ? PuClaim::kFloating : host::currentCpu());
   const uint64_t traceStart = trace::enabled() ? traceCommandBegin(command) : 0;
   run(command.op, target);
   // The trace's flow arrow starts before the event is signalled: a host wait that sees the signal

@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "backends/cpu/fault_guard.h"
+#include "host/fault_guard.h"
 #include "core/sync/wait.h"
 
 namespace tessera::core {
@@ -17,7 +17,7 @@ void joinInterrupting(std::thread& executor, std::atomic<uint32_t>& exited, cons
     // (Under ThreadSanitizer asynchronous signals wait for the thread to call into the runtime,
     // which a kernel looping in JIT'd code never does: there the destroy keeps waiting.)
     for (int round = 0; !sync::flagIsSet(exited); ++round) {
-      backends::cpu::interruptGuarded(tag);
+      host::interruptGuarded(tag);
       if (round == 400)
         std::fprintf(stderr, "tessera: a kernel did not stop when interrupted; waiting for it\n");
       std::this_thread::sleep_for(std::chrono::milliseconds(5));

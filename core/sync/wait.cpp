@@ -8,7 +8,7 @@
 
 #include <climits>
 
-#include "backends/cpu/pu_claims.h"
+#include "host/pu_claims.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -69,7 +69,7 @@ class Registration {
 // microseconds it yields the CPU: when a device's PU is shared (a host thread waiting on the very
 // PU whose executor must run the work), the spinner would otherwise hold the PU for its whole
 // budget and the work would wait for a scheduler tick (isolation figures of 200 us instead of 5).
-// And it stops as soon as its PU is claimed by device work (backends/cpu/pu_claims.h): while a
+// And it stops as soon as its PU is claimed by device work (host/pu_claims.h): while a
 // launch runs, a waiter on one of its PUs sleeps instead of competing with that PU's worker (on 16
 // PUs, a worker sharing its PU with a spinner finished its part a time slice late).
 template <typename Done>
@@ -80,7 +80,7 @@ bool spinUntil(Done&& done, uint64_t start, uint64_t deadline) {
     if (done()) return true;
     if ((i & 63) == 63) {
       uint64_t now = nowNs();
-      if (now >= spinEnd || now >= deadline || backends::cpu::spinWouldCompete()) return false;
+      if (now >= spinEnd || now >= deadline || host::spinWouldCompete()) return false;
       sched_yield();
     }
     TESSERA_PAUSE();

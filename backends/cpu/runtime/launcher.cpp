@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "backends/cpu/fault_guard.h"
+#include "host/fault_guard.h"
 #include "backends/cpu/runtime/builtin_runtime.h"
 #include "backends/cpu/kernel_stack.h"
 #include "backends/cpu/memory_spaces.h"
@@ -115,9 +115,9 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
   // A work-group that faults (fault_guard.h) ends there; the launch's other groups stop at their
   // next group boundary (those already running finish), and the launch throws KernelFault once
   // every worker has left it.
-  ensureFaultHandlers();
+  host::ensureFaultHandlers();
   std::atomic<bool> faulted{false};
-  FaultInfo first;
+  host::FaultInfo first;
   std::once_flag firstOnce;
   // Work-groups are handed out in runs of consecutive groups from one shared counter, guided (as
   // OpenMP's schedule(guided)): each take is an eighth per worker of what remains, at most 64 groups
@@ -165,8 +165,8 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
       }
     };
     auto guarded = [&] {
-      FaultInfo info;
-      if (!runGuardedFn(run, &info, tag)) {
+      host::FaultInfo info;
+      if (!host::runGuardedFn(run, &info, tag)) {
         std::call_once(firstOnce, [&] { first = info; });
         faulted.store(true, std::memory_order_relaxed);
       }
@@ -186,7 +186,7 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
   }
   // Kernels' printf output (builtin_runtime.h) is complete when the launch is.
   jit::flushPrintfOutput();
-  if (faulted.load()) throw KernelFault(first);
+  if (faulted.load()) throw host::KernelFault(first);
   return parallel;
 }
 

@@ -10,7 +10,7 @@
 #include <functional>
 #include <vector>
 
-#include "backends/cpu/fault_guard.h"
+#include "host/fault_guard.h"
 #include "backends/cpu/kernel_stack.h"
 #include "jit_test_support.h"
 
@@ -60,7 +60,7 @@ TEST_CASE("Kernel stacks: 4 MiB of private memory runs on a thread with a 256 Ki
   onThreadWithStack(256 * 1024, [&] {
     try {
       launch(k, args.data(), dims1(2, 4), nullptr);  // every group on this thread
-    } catch (const KernelFault&) {
+    } catch (const host::KernelFault&) {
       faulted = true;
     }
     stack = kernelStackSize();
@@ -76,7 +76,7 @@ TEST_CASE("Kernel stacks: 4 MiB of private memory runs on a thread with a 256 Ki
 
 TEST_CASE("Kernel stacks: a frame larger than its stack faults on the guard page, contained",
           "[jit][kernel_stack]") {
-  if (!faultGuardEnabled()) return;
+  if (!host::faultGuardEnabled()) return;
   CompiledKernel understated = kernel("private_stack", "private_big");
   understated.stackBytes = 0;  // the stack gets only the reserve for host calls
   std::vector<uint32_t> idx = {1, 2, 3};
@@ -89,7 +89,7 @@ TEST_CASE("Kernel stacks: a frame larger than its stack faults on the guard page
   onThreadWithStack(1024 * 1024, [&] {
     try {
       launch(understated, args.data(), dims1(1, 4), nullptr);
-    } catch (const KernelFault& f) {
+    } catch (const host::KernelFault& f) {
       signal = f.info.signal;
     }
   });

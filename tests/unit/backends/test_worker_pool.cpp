@@ -17,8 +17,8 @@
 #include <thread>
 #include <vector>
 
-#include "backends/cpu/affinity.h"
-#include "backends/cpu/pu_claims.h"
+#include "host/affinity.h"
+#include "host/pu_claims.h"
 #include "backends/cpu/worker_pool.h"
 #include "thread_states.h"
 
@@ -60,7 +60,7 @@ struct MeetingJob {
   void operator()(uint64_t) {
     {
       std::lock_guard lock(mutex);
-      seen.push_back({currentTid(), currentCpu()});
+      seen.push_back({currentTid(), host::currentCpu()});
     }
     started.fetch_add(1);
     while (started.load() < count) std::this_thread::yield();
@@ -77,7 +77,7 @@ struct MeetingJob {
 template <typename F>
 void onCpu(uint32_t cpu, F&& f) {
   std::thread t([&] {
-    REQUIRE(pinCurrentThread({cpu}));
+    REQUIRE(host::pinCurrentThread({cpu}));
     f();
   });
   t.join();
@@ -152,19 +152,19 @@ TEST_CASE("WorkerPool: workers claim their PUs while they work, and only then", 
   std::atomic<bool> release{false};
   MeetingJob job{2, &release};
   std::thread caller([&] {
-    REQUIRE(pinCurrentThread({cpus[1]}));
+    REQUIRE(host::pinCurrentThread({cpus[1]}));
     pool.parallelFor(2, job);
   });
   while (job.started.load() < 2) std::this_thread::yield();
-  for (uint32_t c : cpus) CHECK(claimsOn(int(c)) == 1);
+  for (uint32_t c : cpus) CHECK(host::claimsOn(int(c)) == 1);
   // A thread about to spin on a claimed PU learns it would compete.
   bool competes = false;
-  onCpu(cpus[0], [&] { competes = spinWouldCompete(); });
+  onCpu(cpus[0], [&] { competes = host::spinWouldCompete(); });
   CHECK(competes);
   release = true;
   caller.join();
-  for (uint32_t c : cpus) CHECK(claimsOn(int(c)) == 0);
-  onCpu(cpus[0], [&] { competes = spinWouldCompete(); });
+  for (uint32_t c : cpus) CHECK(host::claimsOn(int(c)) == 0);
+  onCpu(cpus[0], [&] { competes = host::spinWouldCompete(); });
   CHECK_FALSE(competes);
 }
 

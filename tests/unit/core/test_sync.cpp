@@ -1,4 +1,4 @@
-// core/sync's waits and the PUs claimed by device work (backends/cpu/pu_claims.h): a waiter whose
+// core/sync's waits and the PUs claimed by device work (host/pu_claims.h): a waiter whose
 // PU is claimed, or any waiter while floating work (an unpinned device's) runs, sleeps at once
 // instead of spinning for its window; without claims it spins. Checked by the waiting thread's
 // state (/proc/self/task/<tid>/stat), with a spin window far longer than the test.
@@ -11,15 +11,15 @@
 #include <optional>
 #include <thread>
 
-#include "backends/cpu/affinity.h"
-#include "backends/cpu/pu_claims.h"
+#include "host/affinity.h"
+#include "host/pu_claims.h"
 #include "core/sync/wait.h"
 #include "thread_states.h"
 
 namespace tessera::core::sync {
 namespace {
 
-using backends::cpu::PuClaim;
+using host::PuClaim;
 
 // Sets the spin window for the test's duration.
 struct SpinWindow {
@@ -47,7 +47,7 @@ struct Waiter {
   std::thread thread;
   explicit Waiter(std::optional<uint32_t> cpu) {
     thread = std::thread([this, cpu] {
-      if (cpu) backends::cpu::pinCurrentThread({*cpu});
+      if (cpu) host::pinCurrentThread({*cpu});
       tid = tessera::test::currentTid();
       result = flagWait(word, kForever, false);
     });
@@ -63,7 +63,7 @@ struct Waiter {
 
 TEST_CASE("sync: a waiter sleeps at once while floating work runs", "[sync]") {
   SpinWindow window(100'000'000'000ull);
-  PuClaim floating(PuClaim::kFloating);
+  host::PuClaim floating(host::PuClaim::kFloating);
   Waiter w(std::nullopt);
   CHECK(awaitState(w.tid, 'S') == 'S');
   w.finish();
@@ -79,7 +79,7 @@ TEST_CASE("sync: a waiter on a claimed PU sleeps at once; on a free one it spins
   REQUIRE(cpu >= 0);
   SpinWindow window(100'000'000'000ull);
   {
-    PuClaim claim(cpu);
+    host::PuClaim claim(cpu);
     Waiter w{uint32_t(cpu)};
     CHECK(awaitState(w.tid, 'S') == 'S');
     w.finish();

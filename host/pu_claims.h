@@ -17,7 +17,7 @@
 
 #include <cstdint>
 
-namespace tessera::backends::cpu {
+namespace tessera::host {
 
 // The OS number of the CPU the calling thread runs on now (-1 when the system does not say).
 int currentCpu();
@@ -43,4 +43,4 @@ bool spinWouldCompete();
 // The number of claims on `cpu` (kFloating: floating work) now; for tests.
 uint32_t claimsOn(int cpu);
 
-}  // namespace tessera::backends::cpu
+}  // namespace tessera::host

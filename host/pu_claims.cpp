@@ -1,10 +1,10 @@
-#include "backends/cpu/pu_claims.h"
+#include "host/pu_claims.h"
 
 #include <sched.h>
 
 #include <atomic>
 
-namespace tessera::backends::cpu {
+namespace tessera::host {
 namespace {
 
 constexpr int kTableCpus = 1024;
@@ -47,4 +47,4 @@ uint32_t claimsOn(int cpu) {
   return c ? c->count.load(std::memory_order_relaxed) : 0;
 }
 
-}  // namespace tessera::backends::cpu
+}  // namespace tessera::host

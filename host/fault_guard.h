@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <stdexcept>
 
-namespace tessera::backends::cpu {
+namespace tessera::host {
 
 struct FaultInfo {
   int signal = 0;          // SIGSEGV, SIGBUS, SIGFPE or SIGILL
@@ -69,4 +69,4 @@ uint64_t faultsCaught();
 bool faultGuardEnabled();
 void setFaultGuardEnabled(bool on);
 
-}  // namespace tessera::backends::cpu
+}  // namespace tessera::host

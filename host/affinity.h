@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace tessera::backends::cpu {
+namespace tessera::host {
 
 // Restricts the calling thread to `cpus`; false when the OS refuses (e.g. CPUs that do not exist,
 // as with a synthetic topology). An empty list leaves the thread as it is and returns true.
@@ -19,4 +19,4 @@ bool confinedTo(const std::vector<uint32_t>& cpus);
 // them whatever its affinity (confinedTo's answer without its system call).
 bool coversEveryCpu(const std::vector<uint32_t>& cpus);
 
-}  // namespace tessera::backends::cpu
+}  // namespace tessera::host

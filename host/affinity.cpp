@@ -1,4 +1,4 @@
-#include "backends/cpu/affinity.h"
+#include "host/affinity.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-namespace tessera::backends::cpu {
+namespace tessera::host {
 
 bool pinCurrentThread(const std::vector<uint32_t>& cpus) {
   if (cpus.empty()) return true;
@@ -39,4 +39,4 @@ bool coversEveryCpu(const std::vector<uint32_t>& cpus) {
   return std::find(seen.begin(), seen.end(), false) == seen.end();
 }
 
-}  // namespace tessera::backends::cpu
+}  // namespace tessera::host

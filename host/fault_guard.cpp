@@ -1,4 +1,4 @@
-#include "backends/cpu/fault_guard.h"
+#include "host/fault_guard.h"
 
 #include <pthread.h>
 #include <setjmp.h>
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace tessera::backends::cpu {
+namespace tessera::host {
 namespace {
 
 constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
@@ -310,4 +310,4 @@ void ensureFaultHandlers() {
 
 uint64_t faultsCaught() { return caught.load(); }
 
-}  // namespace tessera::backends::cpu
+}  // namespace tessera::host
