@@ -7,7 +7,7 @@
 #include <string>
 
 #include "compiler/build_options.h"
-#include "compiler/settings.h"
+#include "compiler/compiler_config.h"
 #include "spirv/specialize.h"
 
 namespace tessera::compiler {

@@ -21,7 +21,7 @@
 
 #include "compiler/cache_key.h"
 #include "compiler/program.h"
-#include "compiler/settings.h"
+#include "compiler/compiler_config.h"
 
 namespace tessera::compiler {
 

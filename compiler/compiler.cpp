@@ -26,7 +26,7 @@ namespace {
 // The build options' level as the JIT's pipeline level (the default, 2, is the full O3 pipeline),
 // the program's exports, and the code switches.
 backends::cpu::CompileOptions compileOptions(const Program& program,
-                                             const CompilerSettings& settings) {
+                                             const CompilerConfig& settings) {
   backends::cpu::CompileOptions c;
   c.optLevel = program.options.optLevel >= 2 ? 3 : program.options.optLevel;
   c.exports = program.exports;
@@ -93,7 +93,7 @@ void bindToCode(llvm::Module& module, const ModuleCode& code,
 // provider's storage. Null with `error` on failure; `warnings` gets what translation rewrote in
 // the importer.
 std::shared_ptr<const ModuleCode> translateAndCompile(backends::cpu::KernelJit& jit,
-                                                      const CompilerSettings& settings,
+                                                      const CompilerConfig& settings,
                                                       const Program& importer,
                                                       std::span<const Compiler::Provider> providers,
                                                       std::string& error, std::string& warnings) {
@@ -168,7 +168,7 @@ bool Program::exportsVariable(const std::string& name) const {
   return std::find(variableExports.begin(), variableExports.end(), name) != variableExports.end();
 }
 
-Compiler::Compiler(CompilerSettings settings)
+Compiler::Compiler(CompilerConfig settings)
     : settings_(std::move(settings)), cache_(settings_.cache) {}
 
 Compiler::~Compiler() = default;

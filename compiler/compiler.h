@@ -29,7 +29,7 @@
 #include "compiler/code_cache.h"
 #include "compiler/lazy_code.h"
 #include "compiler/program.h"
-#include "compiler/settings.h"
+#include "compiler/compiler_config.h"
 
 namespace tessera::backends::cpu {
 class KernelJit;
@@ -39,12 +39,12 @@ namespace tessera::compiler {
 
 class Compiler {
  public:
-  explicit Compiler(CompilerSettings settings);
+  explicit Compiler(CompilerConfig settings);
   ~Compiler();
   Compiler(const Compiler&) = delete;
   Compiler& operator=(const Compiler&) = delete;
 
-  const CompilerSettings& settings() const { return settings_; }
+  const CompilerConfig& settings() const { return settings_; }
 
   // A specialization constant's id and its value, which has the size the module declares for it.
   struct SpecConstant {
@@ -136,7 +136,7 @@ class Compiler {
                                               std::string& error,
                                               const spirv::clc::Settings* trial = nullptr);
 
-  CompilerSettings settings_;
+  CompilerConfig settings_;
   CodeCache cache_;
   std::mutex jitMutex_;
   std::unique_ptr<backends::cpu::KernelJit> jit_;

@@ -16,7 +16,7 @@ DriverConfig DriverConfig::fromEnvironment() {
   DriverConfig c;
   static_cast<config::DriverSettings&>(c) = config::DriverSettings::fromEnvironment(c.warnings);
   c.topology = TopologySource::fromString(c.topologyText.c_str());
-  c.compiler = compiler::settingsFromEnvironment(c.warnings);
+  c.compiler = compiler::configFromEnvironment(c.warnings);
   return c;
 }
 

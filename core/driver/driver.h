@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/settings.h"
+#include "compiler/compiler_config.h"
 #include "config/settings.h"
 #include "core/common/object.h"
 #include "core/device/device.h"
@@ -31,11 +31,11 @@ namespace tessera::core {
 struct DriverConfig : config::DriverSettings {
   TopologySource topology;            // from topologyText
   std::vector<std::string> warnings;  // what could not be read, and what was done instead
-  // How modules are compiled and cached (compiler/settings.h); default: no on-disk cache.
-  compiler::CompilerSettings compiler;
+  // How modules are compiled and cached (compiler/compiler_config.h); default: no on-disk cache.
+  compiler::CompilerConfig compiler;
 
   // config::DriverSettings::fromEnvironment, the topology source and the compiler's settings
-  // (compiler::settingsFromEnvironment, config::CompilerSettings). ZE_ENABLE_PCI_ID_DEVICE_ORDER is
+  // (compiler::configFromEnvironment, config::CompilerSettings). ZE_ENABLE_PCI_ID_DEVICE_ORDER is
   // accepted and has nothing to reorder: a CPU device has no PCI bus id and devices are always
   // reported in hwloc's logical order.
   static DriverConfig fromEnvironment();

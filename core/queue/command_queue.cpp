@@ -11,7 +11,7 @@
 #include "core/driver/driver.h"
 #include "core/queue/run_command.h"
 #include "core/queue/teardown.h"
-#include "core/trace/command_trace.h"
+#include "core/command/command_trace.h"
 
 namespace tessera::core {
 namespace {

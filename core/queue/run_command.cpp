@@ -13,7 +13,7 @@
 #include "core/device/device.h"
 #include "core/queue/fault_containment.h"
 #include "core/queue/kernel_launch.h"
-#include "core/trace/command_trace.h"
+#include "core/command/command_trace.h"
 
 namespace tessera::core {
 namespace {

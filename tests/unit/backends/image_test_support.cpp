@@ -18,7 +18,7 @@ compiler::Compiler& compilerFor(int widen) {
   std::lock_guard<std::mutex> lock(mutex);
   auto& c = compilers[widen];
   if (!c) {
-    compiler::CompilerSettings settings;
+    compiler::CompilerConfig settings;
     settings.code.widen = widen;
     c = std::make_unique<compiler::Compiler>(settings);
   }
@@ -57,7 +57,7 @@ std::shared_ptr<const CompiledModule> buildThroughNativeBinary(const std::string
   REQUIRE(built.ok());
   std::vector<uint8_t> binary = compilerFor(1).nativeBinary(*built.program, built.code.get());
   // Its own compiler (the code lives in its JIT), kept for the process.
-  static compiler::Compiler loader{compiler::CompilerSettings{}};
+  static compiler::Compiler loader{compiler::CompilerConfig{}};
   const uint64_t compiles = loader.compileCount();
   compiler::Compiler::Result loaded = loader.load(binary);
   INFO(loaded.log);

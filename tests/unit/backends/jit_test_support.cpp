@@ -11,7 +11,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "compiler/settings.h"
+#include "compiler/compiler_config.h"
 
 namespace tessera::backends::cpu::test {
 
@@ -44,7 +44,7 @@ CompileOptions defaultOptions() {
   // that every kernel they build is compared widened with the host's reference.
   static const int widen = [] {
     std::vector<std::string> warnings;
-    return compiler::settingsFromEnvironment(warnings).code.widen;
+    return compiler::configFromEnvironment(warnings).code.widen;
   }();
   CompileOptions options;
   options.widen = widen;

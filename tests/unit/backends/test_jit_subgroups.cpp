@@ -577,7 +577,7 @@ std::shared_ptr<const CompiledModule> buildAssembly(const std::string& text, spv
   std::vector<uint8_t> bytes(binary->wordCount * 4);
   std::memcpy(bytes.data(), binary->code, bytes.size());
   spvBinaryDestroy(binary);
-  static compiler::Compiler compiler{compiler::CompilerSettings{}};
+  static compiler::Compiler compiler{compiler::CompilerConfig{}};
   compiler::Compiler::Result built = compiler.build(bytes, nullptr, {});
   compiler::compileAll(built);
   INFO(built.log);

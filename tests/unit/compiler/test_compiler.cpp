@@ -25,7 +25,7 @@
 #include "backends/cpu/jit/object_check.h"
 #include "compiler/cache_key.h"
 #include "compiler/compiler.h"
-#include "compiler/settings.h"
+#include "compiler/compiler_config.h"
 #include "spirv/clc/client.h"
 
 using namespace tessera::compiler;
@@ -56,8 +56,8 @@ std::vector<fs::path> entries(const fs::path& dir) {
 }
 
 // Settings with the on-disk tier in `dir` (none when empty).
-CompilerSettings settingsFor(const fs::path& dir = {}) {
-  CompilerSettings s;
+CompilerConfig settingsFor(const fs::path& dir = {}) {
+  CompilerConfig s;
   s.cache.enabled = !dir.empty();
   s.cache.folder = dir.string();
   return s;
@@ -148,7 +148,7 @@ TEST_CASE("Given a changed build option, specialization constant or code switch,
   CHECK(cacheKey(spirv, {}, {}, CodeSettings{}, {"cpu", "+avx512f", "15"}) != base);
   CHECK(cacheKey(spirv, {}, {}, CodeSettings{}, {"cpu", "+avx2", "16"}) != base);
   CHECK(cacheKey(spirv, {}, {}, CodeSettings{}, target) == base);
-  CompilerSettings s = settingsFor();
+  CompilerConfig s = settingsFor();
   s.code = off;
   Compiler narrow(s);
   CHECK(build(narrow, "vector_add").program->key != plain.program->key);
@@ -191,7 +191,7 @@ TEST_CASE("Given a module built by one compiler with a disk folder, then a new c
   CHECK(build(fresh, "vector_add").code == loaded.code);
 
   // Another code switch is another key: a new compiler with it compiles.
-  CompilerSettings other = settingsFor(folder);
+  CompilerConfig other = settingsFor(folder);
   other.code.prefetch = false;
   Compiler switched(other);
   build(switched, "vector_add");
@@ -342,7 +342,7 @@ class Environment {
 };
 
 // The settings as one line, to compare whole structs.
-std::string describe(const CompilerSettings& s) {
+std::string describe(const CompilerConfig& s) {
   return "widen " + std::to_string(s.code.widen) + " prefetch " + std::to_string(s.code.prefetch) +
          " dumpModule " + std::to_string(s.dumpModule) + " dumpPasses " +
          std::to_string(s.dumpPasses) + " perf " + std::to_string(s.perfJit) + " cache " +
@@ -352,16 +352,16 @@ std::string describe(const CompilerSettings& s) {
          std::to_string(s.process.includes == tessera::spirv::IncludeRule::Strict);
 }
 
-TEST_CASE("Given the environment, then settingsFromEnvironment reads every compiler variable "
+TEST_CASE("Given the environment, then configFromEnvironment reads every compiler variable "
           "once into plain values",
           "[compiler][settings]") {
-  CompilerSettings expected;
+  CompilerConfig expected;
   std::vector<std::string> warnings;
   SECTION("defaults") {
     Environment env(std::map<std::string, const char*>{{"TESSERA_CACHE_DIR", "/tmp/somewhere"}});
     expected.cache.enabled = true;
     expected.cache.folder = "/tmp/somewhere";
-    CHECK(describe(settingsFromEnvironment(warnings)) == describe(expected));
+    CHECK(describe(configFromEnvironment(warnings)) == describe(expected));
   }
   SECTION("values") {
     Environment env({{"TESSERA_WIDEN", "16"},
@@ -379,7 +379,7 @@ TEST_CASE("Given the environment, then settingsFromEnvironment reads every compi
     expected.perfJit = true;
     expected.cache = {true, "/tmp/xdg/tessera", uint64_t{1} << 19, true};
     expected.process = {"/bin/false", 2.5, tessera::spirv::IncludeRule::Strict};
-    CHECK(describe(settingsFromEnvironment(warnings)) == describe(expected));
+    CHECK(describe(configFromEnvironment(warnings)) == describe(expected));
   }
   SECTION("values the rules refuse keep the default, with a warning naming the variable") {
     for (auto [text, widen] : std::map<std::string, int>{
@@ -393,7 +393,7 @@ TEST_CASE("Given the environment, then settingsFromEnvironment reads every compi
       INFO("TESSERA_WIDEN=" << text);
       expected.code.widen = widen;
       expected.dumpModule = true;
-      CHECK(describe(settingsFromEnvironment(warnings)) == describe(expected));
+      CHECK(describe(configFromEnvironment(warnings)) == describe(expected));
       // TESSERA_COMPILE_TIMEOUT_S=soon always; TESSERA_WIDEN when it is not 0, 1 or a power of
       // two up to 64.
       const bool widenRefused = text != "0" && text != "8";

@@ -27,8 +27,8 @@ std::vector<uint8_t> corpus(const std::string& name) {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), {});
 }
 
-CompilerSettings settingsWithDisk(const fs::path& dir) {
-  CompilerSettings s;
+CompilerConfig settingsWithDisk(const fs::path& dir) {
+  CompilerConfig s;
   s.cache.enabled = !dir.empty();
   s.cache.folder = dir.string();
   return s;

@@ -25,7 +25,7 @@ struct CodeSettings {
 // The on-disk tier of the cache (support/disk_cache.h).
 using DiskCacheSettings = support::DiskCacheSettings;
 
-struct CompilerSettings {
+struct CompilerConfig {
   CodeSettings code;
   // TESSERA_JIT_DUMP=1: what the widening did and each module before O3, on stderr.
   bool dumpModule = false;
@@ -40,6 +40,6 @@ struct CompilerSettings {
 
 // Every variable above, read by the rules of config/settings.def (CompilerSettings' rows) and
 // nowhere else; a value a rule refuses adds a line to `warnings` and keeps the default.
-CompilerSettings settingsFromEnvironment(std::vector<std::string>& warnings);
+CompilerConfig configFromEnvironment(std::vector<std::string>& warnings);
 
 }  // namespace tessera::compiler

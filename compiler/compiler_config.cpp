@@ -1,12 +1,12 @@
-#include "compiler/settings.h"
+#include "compiler/compiler_config.h"
 
 #include "config/settings.h"
 
 namespace tessera::compiler {
 
-CompilerSettings settingsFromEnvironment(std::vector<std::string>& warnings) {
+CompilerConfig configFromEnvironment(std::vector<std::string>& warnings) {
   const config::CompilerSettings c = config::CompilerSettings::fromEnvironment(warnings);
-  CompilerSettings s;
+  CompilerConfig s;
   s.code.widen = static_cast<int>(c.widen);
   s.code.prefetch = c.prefetch;
   s.dumpModule = c.jitDump == config::JitDump::Module;

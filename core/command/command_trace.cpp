@@ -1,4 +1,4 @@
-#include "core/trace/command_trace.h"
+#include "core/command/command_trace.h"
 
 #include <cstdio>
 #include <string>
