@@ -5,6 +5,7 @@
 #include <spirv/unified1/spirv.hpp>
 
 #include "spirv/instructions.h"
+#include "spirv/pointer_compare.h"
 
 namespace tessera::spirv {
 namespace {
@@ -67,8 +68,15 @@ size_t stringOperand(const Inst& inst) {
 
 }  // namespace
 
-Legalized legalizeForTranslator(std::span<const uint32_t> words) {
+Legalized legalizeForTranslator(std::span<const uint32_t> input) {
   Legalized out;
+  std::set<std::string> kinds;  // one warning per kind of rewrite
+  std::optional<std::vector<uint32_t>> lowered = lowerPointerComparisons(input);
+  if (lowered)
+    kinds.insert(
+        "OpPtrEqual, OpPtrNotEqual or OpPtrDiff (SPIR-V 1.4) was written as a comparison or "
+        "difference of the pointers' addresses");
+  const std::span<const uint32_t> words = lowered ? std::span<const uint32_t>(*lowered) : input;
   if (words.size() < kHeaderWords) {
     out.words.assign(words.begin(), words.end());
     return out;
@@ -79,7 +87,6 @@ Legalized legalizeForTranslator(std::span<const uint32_t> words) {
   const Instructions instructions(words);
   for (const Instruction& i : instructions)
     if (i.opcode() == spv::OpConstant && i.wordCount() == 4) constants[i[2]] = i[3];
-  std::set<std::string> kinds;  // one warning per kind of rewrite
   out.words.assign(words.begin(), words.begin() + kHeaderWords);
   for (const Instruction& i : instructions) {
     Inst inst(i.words.begin(), i.words.end());

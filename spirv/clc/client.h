@@ -27,7 +27,7 @@ struct Settings {
   IncludeRule includes = IncludeRule::Preprocessor;
 };
 
-// The variables above, read now. The compiler facade (compiler/settings.h) reads them once, at
+// The variables above, read now. The compiler facade (compiler/compiler_config.h) reads them once, at
 // driver creation; compileOpenCLC, which the OpenCL layer calls without a driver, at each request.
 Settings settingsFromEnvironment();
 // TESSERA_CACHE, TESSERA_CACHE_DIR, TESSERA_CACHE_MAX_MB and TESSERA_CACHE_DEBUG, read now: the

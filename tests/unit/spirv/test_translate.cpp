@@ -177,6 +177,26 @@ TEST_CASE(
   CHECK(padded.warnings.find("padded with nul") != std::string::npos);
 }
 
+TEST_CASE(
+    "Given SPIR-V 1.4 pointer comparisons, when translated, then they are address comparisons "
+    "with a warning, and a module without them is unchanged",
+    "[spirv][translate][legalize]") {
+  std::vector<uint8_t> binary = loadKernel("pointer_compare");
+  CHECK(checkTranslatable(binary).empty());
+  llvm::LLVMContext context;
+  TranslateResult r = translate(context, binary);
+  INFO(r.log);
+  REQUIRE(r.ok());
+  CHECK(r.warnings.find("OpPtrEqual, OpPtrNotEqual or OpPtrDiff") != std::string::npos);
+  std::string ir = printModule(*r.module);
+  INFO(ir);
+  CHECK(ir.find("ptrtoint") != std::string::npos);
+  CHECK(ir.find("icmp ne i64") != std::string::npos);
+  CHECK(ir.find("sdiv") != std::string::npos);  // the float4 and struct differences
+  TranslateResult plain = translate(context, loadKernel("legalize_hints"));
+  CHECK(plain.warnings.find("OpPtr") == std::string::npos);
+}
+
 // spirv/repair.h: mistakes of real producers (oneAPI level-zero-tests' modules) that validation
 // refuses are repaired, with a warning each, and only when the repaired module validates.
 TEST_CASE(
