@@ -50,7 +50,7 @@ namespace var {
 //   TraceSettings     read by the timeline trace when the driver library is loaded (trace/);
 //   OpenClSettings    read by the OpenCL library when its platform is made (cl_shim/);
 //   CompilerSettings  read by the Level Zero driver when it is created, for its compiler
-//                     (compiler/settings.cpp), and by the OpenCL library's OpenCL C builds
+//                     (compiler/compiler_config.cpp), and by the OpenCL library's OpenCL C builds
 //                     (TESSERA_CLC, TESSERA_COMPILE_TIMEOUT_S: spirv/clc, at each build).
 // Struct::fromEnvironment reads the section's rows; a value a row's rule does not accept adds a
 // line to `warnings` (and the member keeps its default).

@@ -4,7 +4,7 @@
 #include "core/cmdlist/command_list.h"
 #include "core/context/context.h"
 #include "core/queue/command_queue.h"
-#include "core/trace/command_trace.h"
+#include "core/command/command_trace.h"
 #include "level_zero/api_support.h"
 #include "tessera/ze_tessera.h"
 

@@ -4,7 +4,7 @@
 #include "core/context/context.h"
 #include "core/driver/driver.h"
 #include "core/event/event.h"
-#include "core/trace/command_trace.h"
+#include "core/command/command_trace.h"
 #include "level_zero/api_support.h"
 #include "tessera/ze_tessera.h"
 

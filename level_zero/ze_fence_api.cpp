@@ -2,7 +2,7 @@
 #include "core/context/context.h"
 #include "core/fence/fence.h"
 #include "core/queue/command_queue.h"
-#include "core/trace/command_trace.h"
+#include "core/command/command_trace.h"
 #include "level_zero/api_support.h"
 
 using namespace tessera::core;
