@@ -27,7 +27,8 @@ std::shared_ptr<RecordedCommands> CommandList::newBuffer() {
 
 namespace {
 
-// The IN_ORDER bits of Level Zero 1.9 (tessera/ze_tessera.h, which level_zero checks against).
+// The IN_ORDER bits of Level Zero 1.9, ZE_BIT(3) of ze_command_list_flag_t and ZE_BIT(1) of
+// ze_command_queue_flag_t (tessera/ze_tessera.h's TESSERA_ZE_*_FLAG_IN_ORDER; a public value).
 constexpr ze_command_list_flags_t kListInOrder = 1u << 3;
 constexpr ze_command_queue_flags_t kQueueInOrder = 1u << 1;
 
