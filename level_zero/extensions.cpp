@@ -67,6 +67,8 @@ void* extensionFunction(const char* name) {
       TESSERA_ZE_EXTENSION(zeEventPoolGetFlags),
       TESSERA_ZE_EXTENSION(zeEventCounterBasedCreate),
       TESSERA_ZE_EXTENSION(zeEventGetCounterBasedFlags),
+      TESSERA_ZE_EXTENSION(zeEventCounterBasedGetDeviceAddress),
+      TESSERA_ZE_EXTENSION(zeCommandListAppendLaunchKernelWithArguments),
       TESSERA_ZE_EXTENSION(zeDeviceGetRootDevice),
       TESSERA_ZE_EXTENSION(zeTesseraDeviceGetTopologyProperties),
       TESSERA_ZE_EXTENSION(zeTesseraDeviceGetPus),

@@ -180,6 +180,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendEventReset(
     ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent) {
   Event* event = Event::fromHandle(hEvent);
   if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  // "Counter-based events must not be reset, i.e., a call to zeEventHostReset or
+  // zeCommandListAppendEventReset is not allowed."
+  if (event->counterBased()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return appendOp(hCommandList, ResetEventOp{Ref<Event>(event)}, nullptr, 0, nullptr);
 }
 

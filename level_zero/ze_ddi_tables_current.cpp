@@ -55,6 +55,10 @@ struct CommandListTail {
   ze_pfnCommandListGetOrdinal_t pfnGetOrdinal;                  // 1.9
   ze_pfnCommandListImmediateGetIndex_t pfnImmediateGetIndex;    // 1.9
   ze_pfnCommandListIsImmediate_t pfnIsImmediate;                // 1.9
+  FnPtr pfnAppendSignalExternalSemaphoreExt;                    // 1.12, not implemented
+  FnPtr pfnAppendWaitExternalSemaphoreExt;                      // 1.12, not implemented
+  FnPtr pfnAppendLaunchKernelWithParameters;                    // 1.14, not implemented
+  ze_pfnCommandListAppendLaunchKernelWithArguments_t pfnAppendLaunchKernelWithArguments;  // 1.14
 };
 
 struct EventTail {
@@ -67,7 +71,7 @@ struct EventTail {
   FnPtr pfnCounterBasedGetIpcHandle;                          // 1.15, not implemented
   FnPtr pfnCounterBasedOpenIpcHandle;                         // 1.15, not implemented
   FnPtr pfnCounterBasedCloseIpcHandle;                        // 1.15, not implemented
-  FnPtr pfnCounterBasedGetDeviceAddress;                      // 1.15, not implemented
+  ze_pfnEventCounterBasedGetDeviceAddress_t pfnCounterBasedGetDeviceAddress;  // 1.15
   ze_pfnEventGetCounterBasedFlags_t pfnGetCounterBasedFlags;  // 1.17
 };
 
@@ -136,6 +140,9 @@ void fillCurrentSlots(ze_api_version_t v, ze_command_list_dditable_t& table) {
     TESSERA_SLOT(table, CommandListTail, pfnIsImmediate) =
         TESSERA_ZE_ENTRY(zeCommandListIsImmediate);
   }
+  if (atLeast(v, 14))
+    TESSERA_SLOT(table, CommandListTail, pfnAppendLaunchKernelWithArguments) =
+        TESSERA_ZE_ENTRY(zeCommandListAppendLaunchKernelWithArguments);
 }
 
 void fillCurrentSlots(ze_api_version_t v, ze_event_dditable_t& table) {
@@ -144,9 +151,12 @@ void fillCurrentSlots(ze_api_version_t v, ze_event_dditable_t& table) {
     TESSERA_SLOT(table, EventTail, pfnGetSignalScope) = TESSERA_ZE_ENTRY(zeEventGetSignalScope);
     TESSERA_SLOT(table, EventTail, pfnGetWaitScope) = TESSERA_ZE_ENTRY(zeEventGetWaitScope);
   }
-  if (atLeast(v, 15))
+  if (atLeast(v, 15)) {
     TESSERA_SLOT(table, EventTail, pfnCounterBasedCreate) =
         TESSERA_ZE_ENTRY(zeEventCounterBasedCreate);
+    TESSERA_SLOT(table, EventTail, pfnCounterBasedGetDeviceAddress) =
+        TESSERA_ZE_ENTRY(zeEventCounterBasedGetDeviceAddress);
+  }
   if (atLeast(v, 17))
     TESSERA_SLOT(table, EventTail, pfnGetCounterBasedFlags) =
         TESSERA_ZE_ENTRY(zeEventGetCounterBasedFlags);

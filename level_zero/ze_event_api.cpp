@@ -24,13 +24,19 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hConte
   if (desc->flags > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   if (desc->count == 0 || (numDevices > 0 && !phDevices)) return ZE_RESULT_ERROR_INVALID_SIZE;
   if (tessera::ze::chainHasCycle(desc->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  // ZE_experimental_event_pool_counter_based: not implemented (tessera/ze_tessera.h,
-  // docs/api-coverage.md). Ignoring the structure would make a pool of ordinary events, which
-  // stay signalled where counter-based ones go back to pending at the next append.
+  // ZE_experimental_event_pool_counter_based: "Counter-based events can be created by passing
+  // ze_event_pool_counter_based_exp_desc_t to zeEventPoolCreate as pNext member of
+  // ze_event_pool_desc_t"; its flags "must be 0 (default) or a valid value of
+  // ze_event_pool_counter_based_exp_flag_t" (IMMEDIATE, NON_IMMEDIATE). Their counters live in
+  // this process's memory, so an IPC pool of them is not supported.
+  const ze_event_pool_counter_based_exp_desc_t* counterBased = nullptr;
   for (auto* e = static_cast<const ze_base_desc_t*>(desc->pNext); e;
        e = static_cast<const ze_base_desc_t*>(e->pNext))
     if (e->stype == ZE_STRUCTURE_TYPE_COUNTER_BASED_EVENT_POOL_EXP_DESC)
-      return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+      counterBased = reinterpret_cast<const ze_event_pool_counter_based_exp_desc_t*>(e);
+  if (counterBased && counterBased->flags > 0x3) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  if (counterBased && (desc->flags & ZE_EVENT_POOL_FLAG_IPC))
+    return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
   return guarded([&] {
     std::vector<Device*> devices;
     for (uint32_t i = 0; i < numDevices; ++i) {
@@ -38,8 +44,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolCreate(ze_context_handle_t hConte
       if (!d || &d->driver() != &context->driver()) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
       devices.push_back(d);
     }
-    *phEventPool =
-        EventPool::create(*context, desc->flags, desc->count, std::move(devices))->toHandle();
+    EventPool* pool = EventPool::create(*context, desc->flags, desc->count, std::move(devices));
+    if (counterBased) pool->makeCounterBased(counterBased->flags);
+    *phEventPool = pool->toHandle();
     return ZE_RESULT_SUCCESS;
   });
 }
@@ -79,6 +86,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventDestroy(ze_event_handle_t hEvent) {
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostSignal(ze_event_handle_t hEvent) {
   Event* event = Event::fromHandle(hEvent);
   if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  // "Counter-based events must not be signaled from host, i.e., a call to zeEventHostSignal is not
+  // allowed."
+  if (event->counterBased()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (tessera::trace::enabled()) traceHostSignal(*event);  // the flow starts before the signal
   event->signal();
   return ZE_RESULT_SUCCESS;
@@ -109,6 +119,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventQueryStatus(ze_event_handle_t hEvent)
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostReset(ze_event_handle_t hEvent) {
   Event* event = Event::fromHandle(hEvent);
   if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  // "Counter-based events must not be reset, i.e., a call to zeEventHostReset or
+  // zeCommandListAppendEventReset is not allowed."
+  if (event->counterBased()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   event->reset();
   return ZE_RESULT_SUCCESS;
 }

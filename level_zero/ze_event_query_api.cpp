@@ -14,8 +14,10 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventGetEventPool(ze_event_handle_t hEvent
   // The pool the event was created from. An event may outlive its pool's handle
   // (docs/api-coverage.md, "Leniency"): the handle returned is then the destroyed one, which
   // every function refuses, as it refused it before.
-  return valueQuery<Event>(hEvent, phEventPool,
-                           [](Event& event) { return event.pool().toHandle(); });
+  // A counter-based event of zeEventCounterBasedCreate has no pool: null.
+  return valueQuery<Event>(hEvent, phEventPool, [](Event& event) {
+    return event.standalone() ? ze_event_pool_handle_t{} : event.pool().toHandle();
+  });
 }
 
 // "signal event scope. This is the scope of relevant cache hierarchies that are flushed on a signal
@@ -43,28 +45,69 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventPoolGetFlags(ze_event_pool_handle_t h
   return valueQuery<EventPool>(hEventPool, pFlags, [](EventPool& pool) { return pool.flags(); });
 }
 
-// Counter-based events are not implemented (docs/api-coverage.md, "Level Zero after 1.4", says
-// what they would take): the arguments get the header's checks, then
-// ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, which the header lists first among the function's results.
+// Counter-based events (core/event/event.h; semantics and what is not supported:
+// tessera/ze_tessera.h). "0x3f < desc->flags" in 1.15's header; 1.17 adds GRAPH_EXTERNAL (bit 6),
+// a hint Tessera has nothing to do for.
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeEventCounterBasedCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
                           const ze_event_counter_based_desc_t* desc, ze_event_handle_t* phEvent) {
-  if (!Context::fromHandle(hContext) || !Device::fromHandle(hDevice))
-    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  Context* context = Context::fromHandle(hContext);
+  Device* device = Device::fromHandle(hDevice);
+  if (!context || !device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !phEvent) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  // "0x7f < desc->flags", "0x7 < desc->signal", "0x7 < desc->wait"
+  // "0x7 < desc->signal", "0x7 < desc->wait"
   if (desc->flags > 0x7f || desc->signal > 0x7 || desc->wait > 0x7)
     return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-  return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  // DEVICE_TIMESTAMP: "Cannot be combined with ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP".
+  const ze_event_counter_based_flags_t timestampFlags =
+      ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP | ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP;
+  if ((desc->flags & timestampFlags) == timestampFlags) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  // The counter lives in this process's memory: no IPC, no external storage (the external sync
+  // allocation and aggregate storage descriptors of the pNext chain).
+  if (desc->flags & ZE_EVENT_COUNTER_BASED_FLAG_IPC) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  if (tessera::ze::chainHasCycle(desc->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  for (auto* e = static_cast<const ze_base_desc_t*>(desc->pNext); e;
+       e = static_cast<const ze_base_desc_t*>(e->pNext))
+    if (e->stype == static_cast<ze_structure_type_t>(0x0002003B) ||
+        e->stype == static_cast<ze_structure_type_t>(0x0002003F))
+      return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  if (&device->driver() != &context->driver()) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return tessera::ze::guarded([&] {
+    // Device and host timestamps are one clock on a CPU device (CLOCK_MONOTONIC).
+    Event* event = Event::createCounterBased(*context, *device, desc->flags,
+                                             (desc->flags & timestampFlags) != 0, desc->signal,
+                                             desc->wait);
+    *phEvent = event->toHandle();
+    return ZE_RESULT_SUCCESS;
+  });
 }
 
-// "Returns 0 for regular events created with zeEventCreate": every Tessera event is one.
+// "Returns 0 for regular events created with zeEventCreate"; a counter-based event's flags as
+// created, IMMEDIATE for 0 (its default: "Counter-based event is used for immediate command lists
+// (default)").
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeEventGetCounterBasedFlags(ze_event_handle_t hEvent, ze_event_counter_based_flags_t* pFlags) {
-  if (!Event::fromHandle(hEvent)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!pFlags) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *pFlags = 0;
+  return valueQuery<Event>(hEvent, pFlags, [](Event& event) -> ze_event_counter_based_flags_t {
+    if (!event.counterBased()) return 0;
+    return event.counterFlags() ? event.counterFlags()
+                                : ze_event_counter_based_flags_t{ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE};
+  });
+}
+
+// "Returns Counter Based Event completion value (counter) and its device address": the value of
+// the last append that signals it (the event is complete when the counter reaches it) and the
+// address of its 64-bit counter, which a kernel may read as the host does. INVALID_ARGUMENT for an
+// event that is not counter-based.
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCounterBasedGetDeviceAddress(ze_event_handle_t hEvent,
+                                                                        uint64_t* completionValue,
+                                                                        uint64_t* deviceAddress) {
+  Event* event = Event::fromHandle(hEvent);
+  if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!completionValue || !deviceAddress) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (!event->counterBased()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  *completionValue = event->issued();
+  *deviceAddress = reinterpret_cast<uintptr_t>(event->counterAddress());
   return ZE_RESULT_SUCCESS;
 }

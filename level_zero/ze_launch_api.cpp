@@ -1,7 +1,10 @@
 // The kernel launch appends: each looks up its list and calls CommandList::appendLaunch(es)
 // (core/cmdlist/command_list_launch.cpp), which copies the kernel's arguments, group size and
 // offset ("Arguments are copied at append time").
+#include <cstring>
+
 #include "core/cmdlist/command_list.h"
+#include "core/module/kernel.h"
 #include "level_zero/api_support.h"
 #include "tessera/ze_tessera.h"
 
@@ -74,4 +77,73 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraCommandListAppendLaunchKernelShaped
   shape.workDim = pShape->workDim;
   return appendLaunch(hCommandList, hKernel, pLaunchFuncArgs, LaunchKind::Plain, hSignalEvent,
                       numWaitEvents, phWaitEvents, &shape);
+}
+
+namespace {
+
+// The size zeKernelSetArgumentValue takes for argument `a`, whose value pArguments gives at
+// `value`: a __local argument's value is its size_t size, the others are as large as their slot
+// (pointers, images and samplers: a pointer or handle).
+size_t argumentSize(const tessera::backends::cpu::KernelArgInfo& a, const void* value) {
+  using tessera::backends::cpu::ArgKind;
+  switch (a.kind) {
+    case ArgKind::LocalPointer: {
+      size_t size = 0;
+      std::memcpy(&size, value, sizeof size);
+      return size;
+    }
+    case ArgKind::ByValue:
+      return a.size;
+    case ArgKind::Image:
+      return sizeof(ze_image_handle_t);
+    case ArgKind::Sampler:
+      return sizeof(ze_sampler_handle_t);
+    default:
+      return sizeof(void*);
+  }
+}
+
+}  // namespace
+
+// Level Zero 1.14 (tessera/ze_tessera.h says what pArguments and pNext hold): the kernel's group
+// size and arguments are set as zeKernelSetGroupSize and zeKernelSetArgumentValue set them (with
+// their errors), then the launch is appended as zeCommandListAppendLaunchKernel's (or, with the
+// cooperative parameter, zeCommandListAppendLaunchCooperativeKernel's).
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendLaunchKernelWithArguments(
+    ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const ze_group_count_t groupCounts, const ze_group_size_t groupSizes, void** pArguments,
+    const void* pNext, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents) {
+  CommandList* list = CommandList::fromHandle(hCommandList);
+  Kernel* kernel = Kernel::fromHandle(hKernel);
+  if (!list || !kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!phWaitEvents && numWaitEvents > 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+  if (tessera::ze::chainHasCycle(pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  LaunchKind kind = LaunchKind::Plain;
+  for (auto* e = static_cast<const ze_base_desc_t*>(pNext); e;
+       e = static_cast<const ze_base_desc_t*>(e->pNext)) {
+    if (e->stype != ZE_STRUCTURE_TYPE_COMMAND_LIST_APPEND_PARAM_COOPERATIVE_DESC)
+      return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+    auto* c = reinterpret_cast<const ze_command_list_append_launch_kernel_param_cooperative_desc_t*>(e);
+    kind = c->isCooperative ? LaunchKind::Cooperative : LaunchKind::Plain;
+  }
+  const auto& args = kernel->compiled().args;
+  if (!args.empty() && !pArguments) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (!pArguments[i] && args[i].kind == tessera::backends::cpu::ArgKind::LocalPointer)
+      return ZE_RESULT_ERROR_INVALID_NULL_POINTER;  // its size is read from there
+  return guarded([&] {
+    if (ze_result_t r = kernel->setGroupSize(groupSizes.groupSizeX, groupSizes.groupSizeY,
+                                             groupSizes.groupSizeZ);
+        r != ZE_RESULT_SUCCESS)
+      return r;
+    for (uint32_t i = 0; i < args.size(); ++i) {
+      const bool local = args[i].kind == tessera::backends::cpu::ArgKind::LocalPointer;
+      ze_result_t r = kernel->setArgument(i, argumentSize(args[i], pArguments[i]),
+                                          local ? nullptr : pArguments[i]);
+      if (r != ZE_RESULT_SUCCESS) return r;
+    }
+    return list->appendLaunch(hKernel, &groupCounts, kind,
+                              {hSignalEvent, numWaitEvents, phWaitEvents});
+  });
 }

@@ -27,6 +27,11 @@ std::shared_ptr<RecordedCommands> CommandList::newBuffer() {
 
 namespace {
 
+// The IN_ORDER bits of Level Zero 1.9, ZE_BIT(3) of ze_command_list_flag_t and ZE_BIT(1) of
+// ze_command_queue_flag_t (tessera/ze_tessera.h's TESSERA_ZE_*_FLAG_IN_ORDER; a public value).
+constexpr ze_command_list_flags_t kListInOrder = 1u << 3;
+constexpr ze_command_queue_flags_t kQueueInOrder = 1u << 1;
+
 // Commands up to this size count as tiny: a launch of at most kTinyItems work-items
 // (launch_policy.h), a copy or fill of at most kTinyBytes, or a command with no operation
 // (barriers, markers, signals).
@@ -52,6 +57,7 @@ ze_result_t CommandList::create(Context& context, Device& device,
   if (desc.commandQueueGroupOrdinal >= device.queueGroups().size())
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   out.reset(new CommandList(context, device, desc.commandQueueGroupOrdinal, desc.flags, isMutable));
+  out->inOrder_ = (desc.flags & kListInOrder) != 0;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -65,20 +71,24 @@ ze_result_t CommandList::createImmediate(Context& context, Device& device,
       (desc.flags & ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY) ? ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY : 0;
   out.reset(new CommandList(context, device, desc.ordinal, flags));
   out->queue_ = std::move(queue);
+  out->inOrder_ = (desc.flags & kQueueInOrder) != 0;
   return ZE_RESULT_SUCCESS;
 }
 
-ze_result_t CommandList::attachSync(const SyncArgs& sync, Command& command) {
+ze_result_t CommandList::attachSync(const SyncArgs& sync, Command& command) const {
   if (sync.numWaits > 0 && !sync.waits) return ZE_RESULT_ERROR_INVALID_SIZE;
   if (sync.signal) {
     Event* e = Event::fromHandle(sync.signal);
     if (!e) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
+    if (e->counterBased() && !inOrder_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     command.signal = Ref<Event>(e);
   }
   command.waits.reserve(sync.numWaits);
   for (uint32_t i = 0; i < sync.numWaits; ++i) {
     Event* e = Event::fromHandle(sync.waits[i]);
     if (!e) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
+    // Waiting for a counter-based event is allowed on any list: the restriction is on the lists
+    // that increment its counter.
     command.waits.emplace_back(e);
   }
   return ZE_RESULT_SUCCESS;
@@ -114,7 +124,28 @@ ze_result_t CommandList::append(Command&& command) {
     const auto& cpus = device_.pinCpus();
     if (cpus.empty() || device_.pinsEveryCpu() || host::confinedTo(cpus)) {
       // A tiny command's work-groups stay on this thread too: waking a helper costs more.
-      runCommand(command, ExecutionTarget{device_, *context_, !isCopyOnly(), nullptr, inlineTiny});
+      ExecutionTarget target{device_, *context_, !isCopyOnly(), nullptr, inlineTiny};
+      bool counterWaits = false;
+      for (const Ref<Event>& e : command.waits) counterWaits |= e->counterBased();
+      if (!counterWaits && command.signal && command.signal->counterBased()) {
+        // The common case, a counter-based signal alone, without a buffer: the append's value is
+        // issued now (RecordedCommands::issueCounters' layout: slot 0, [0] wait, [1] signal).
+        const uint64_t values[2] = {0, command.signal->issue()};
+        command.counterSignal = 0;
+        command.counterFinal = true;
+        target.counterValues = values;
+        runCommand(command, target);
+      } else if (usesCounterEvents(command)) {
+        // Its counter-based events get this append's values, as a submission's would.
+        RecordedCommands one;
+        one.add(std::move(command));
+        std::vector<uint64_t> values = one.issueCounters();
+        target.buffer = &one;
+        target.counterValues = values.data();
+        runCommand(one.commands.front(), target);
+      } else {
+        runCommand(command, target);
+      }
       // A synchronous list reports a fault now (DEVICE_LOST); an asynchronous one, as if the
       // command had run on the executor, at the next synchronization.
       return inlineTiny ? ZE_RESULT_SUCCESS : context_->status();

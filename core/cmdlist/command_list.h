@@ -87,6 +87,9 @@ class CommandList
   uint32_t ordinal() const { return ordinal_; }
   ze_command_list_flags_t flags() const { return flags_; }
   bool isImmediate() const { return queue_ != nullptr; }
+  // Created in-order (ZE_COMMAND_LIST_FLAG_IN_ORDER, or ZE_COMMAND_QUEUE_FLAG_IN_ORDER for an
+  // immediate list): the only lists counter-based events may be used with.
+  bool isInOrder() const { return inOrder_; }
   // An immediate list's own queue (its ordinal, index, and what zeCommandListHostSynchronize waits
   // for); nullptr for a regular list.
   CommandQueue* immediateQueue() const { return queue_.get(); }
@@ -157,8 +160,10 @@ class CommandList
   // Records the command, or runs it at once on an immediate list (waiting for it in SYNCHRONOUS
   // mode). INVALID_ARGUMENT when a regular list is closed.
   ze_result_t append(Command&& command);
-  // Gives `command` the events of `sync` (append()'s event errors).
-  static ze_result_t attachSync(const SyncArgs& sync, Command& command);
+  // Gives `command` the events of `sync` (append()'s event errors; INVALID_ARGUMENT for a
+  // counter-based event on a list that is not in-order: "Counter-based events can be used only
+  // with in-orders lists, whether those are regular or immediate").
+  ze_result_t attachSync(const SyncArgs& sync, Command& command) const;
   // The launch of `kernel` as it stands, for this list's device (appendLaunch's INVALID_ARGUMENT
   // and OUT_OF_DEVICE_MEMORY); group counts from `counts` unless null.
   ze_result_t makeLaunch(Kernel& kernel, const ze_group_count_t* counts, LaunchOp& out,
@@ -187,6 +192,7 @@ class CommandList
   uint32_t ordinal_;
   ze_command_list_flags_t flags_;
   bool closed_ = false;
+  bool inOrder_ = false;
   bool mutable_ = false;
   bool updated_ = false;  // updated since the last close
   // One record per command id (ids are 1-based indices into it).

@@ -133,11 +133,17 @@ ze_result_t CommandList::updateMutableCommands(const std::vector<MutableChange>&
 ze_result_t CommandList::updateSignalEvent(uint64_t id, ze_event_handle_t hSignalEvent) {
   Event* event = hSignalEvent ? Event::fromHandle(hSignalEvent) : nullptr;
   if (hSignalEvent && !event) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
+  // Counter-based events take their slot when recorded (RecordedCommands::add); one swapped in
+  // afterwards would have none. Not supported: INVALID_ARGUMENT.
+  if (event && event->counterBased()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   ze_result_t r = ZE_RESULT_SUCCESS;
   if (!findMutable(id, kMutableSignalEvent, r)) return r;
   markUpdated();
   // "Passing a null pointer as the signal event will update the command to not issue a signal."
-  commandAt(id).signal = event ? Ref<Event>(event) : Ref<Event>();
+  Command& command = commandAt(id);
+  command.signal = event ? Ref<Event>(event) : Ref<Event>();
+  command.counterSignal = kNoCounter;
+  command.counterFinal = false;
   return ZE_RESULT_SUCCESS;
 }
 
@@ -157,11 +163,13 @@ ze_result_t CommandList::updateWaitEvents(uint64_t id, uint32_t numWaitEvents,
       if (!phWaitEvents[i]) continue;
       Event* e = Event::fromHandle(phWaitEvents[i]);
       if (!e) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
+      if (e->counterBased()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;  // as updateSignalEvent
       waits.emplace_back(e);
     }
   }
   markUpdated();
   commandAt(id).waits = std::move(waits);
+  commandAt(id).counterWaits.clear();
   return ZE_RESULT_SUCCESS;
 }
 

@@ -25,7 +25,56 @@ std::array<const void*, 2> pointersOf(const Op& op) {
 
 }  // namespace
 
+bool usesCounterEvents(const Command& command) {
+  if (command.signal && command.signal->counterBased()) return true;
+  for (const Ref<Event>& e : command.waits)
+    if (e->counterBased()) return true;
+  return false;
+}
+
+namespace {
+
+uint32_t slotOf(RecordedCommands& r, Event* e) {
+  for (size_t i = 0; i < r.counterEvents.size(); ++i)
+    if (r.counterEvents[i].get() == e) return static_cast<uint32_t>(i);
+  r.counterEvents.emplace_back(e);
+  r.counterLast.push_back(SIZE_MAX);
+  return static_cast<uint32_t>(r.counterEvents.size() - 1);
+}
+
+}  // namespace
+
+std::vector<uint64_t> RecordedCommands::issueCounters() const {
+  std::vector<uint64_t> values(2 * counterEvents.size(), 0);
+  // Every wait value first: a wait of this execution never waits for this execution's own signal
+  // (in an in-order list, the commands before it have run anyway).
+  for (size_t i = 0; i < counterEvents.size(); ++i) values[2 * i] = counterEvents[i]->issued();
+  for (size_t i = 0; i < counterEvents.size(); ++i)
+    // (A mutable list's update may have taken the signal off its last command.)
+    if (counterLast[i] != SIZE_MAX && commands[counterLast[i]].counterSignal == i)
+      values[2 * i + 1] = counterEvents[i]->issue();
+  return values;
+}
+
 void RecordedCommands::add(Command command) {
+  if (usesCounterEvents(command)) {
+    auto& w = command.waits;
+    for (auto it = w.begin(); it != w.end();) {
+      if ((*it)->counterBased()) {
+        command.counterWaits.push_back(slotOf(*this, it->get()));
+        it = w.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    if (command.signal && command.signal->counterBased()) {
+      uint32_t slot = slotOf(*this, command.signal.get());
+      if (counterLast[slot] != SIZE_MAX) commands[counterLast[slot]].counterFinal = false;
+      command.counterSignal = slot;
+      command.counterFinal = true;
+      counterLast[slot] = commands.size();
+    }
+  }
   if (context) {
     for (const void* p : pointersOf(command.op)) {
       if (!p) continue;

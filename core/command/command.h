@@ -67,10 +67,20 @@ struct MultiLaunchOp {
 using Op = std::variant<NopOp, CopyOp, FillOp, RegionCopyOp, TimestampOp, QueryTimestampsOp,
                         ResetEventOp, LaunchOp, MultiLaunchOp>;
 
+constexpr uint32_t kNoCounter = UINT32_MAX;
+
 struct Command {
   Op op;
-  std::vector<Ref<Event>> waits;
+  std::vector<Ref<Event>> waits;  // ordinary events once recorded (RecordedCommands::add)
   Ref<Event> signal;
+  // Counter-based events (core/event/event.h), sorted out by RecordedCommands::add: the slots of
+  // the buffer's counterEvents this command waits for, the slot it signals (kNoCounter: none, or an
+  // ordinary event), and whether it is the buffer's last command that signals that slot (only that
+  // one stores the execution's value: the event "represents the completion of the last call to
+  // which it was passed as signal event").
+  std::vector<uint32_t> counterWaits;
+  uint32_t counterSignal = kNoCounter;
+  bool counterFinal = false;
 };
 
 class Context;
@@ -83,8 +93,23 @@ struct RecordedCommands {
   Context* context = nullptr;
   std::vector<const void*> touched;
 
-  // Records the command and the allocations its operation touches.
+  // The counter-based events the commands wait for or signal, one slot each.
+  std::vector<Ref<Event>> counterEvents;
+  std::vector<size_t> counterLast;  // per slot: the last command signalling it (SIZE_MAX: none)
+
+  // Records the command and the allocations its operation touches; moves its counter-based waits
+  // out of `waits` into slots.
   void add(Command command);
+  bool usesCounters() const { return !counterEvents.empty(); }
+  // The values of one execution of these commands, made when it is submitted (an immediate list's
+  // append, zeCommandQueueExecuteCommandLists): per slot, [2 * slot] the value its waits wait for
+  // (the event's last issued value, from before this execution: "synchronizing on a counter-based
+  // event waits only for the last saved counter value"), [2 * slot + 1] a new value this
+  // execution signals (0 when nothing here signals the slot).
+  std::vector<uint64_t> issueCounters() const;
 };
+
+// Whether a command not yet recorded waits for or signals a counter-based event.
+bool usesCounterEvents(const Command& command);
 
 }  // namespace tessera::core

@@ -10,6 +10,8 @@ Event* Event::create(EventPool& pool, uint32_t index, ze_event_scope_flags_t sig
     event = new Event(pool, index);
     event->signalScope_ = signalScope;
     event->waitScope_ = waitScope;
+    event->counterBased_ = pool.counterBased();
+    event->counterFlags_ = pool.counterFlags();
   } catch (...) {
     pool.unclaim(index);
     throw;
@@ -21,6 +23,26 @@ Event* Event::create(EventPool& pool, uint32_t index, ze_event_scope_flags_t sig
     event->reset();
     event->slot().timestamps = {};
   }
+  return event;
+}
+
+Event* Event::createCounterBased(Context& context, Device& device, uint32_t flags, bool timestamps,
+                                 ze_event_scope_flags_t signalScope,
+                                 ze_event_scope_flags_t waitScope) {
+  EventPool* pool = EventPool::create(
+      context, ZE_EVENT_POOL_FLAG_HOST_VISIBLE | (timestamps ? ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP : 0),
+      1, {&device});
+  pool->makeCounterBased(flags);
+  Event* event;
+  try {
+    event = create(*pool, 0, signalScope, waitScope);
+  } catch (...) {
+    pool->destroy();
+    throw;
+  }
+  event->standalone_ = true;
+  // The pool is the event's alone: its handle ends now, the event holds the pool itself.
+  pool->destroy();
   return event;
 }
 

@@ -1,4 +1,14 @@
 // An event: a slot of a pool, signalled and reset by the host or by commands, waited on by both.
+//
+// A counter-based event (Level Zero 1.15 zeEventCounterBasedCreate, and the pools of
+// ZE_experimental_event_pool_counter_based) is not a flag but a pair of 64-bit counters: `issued`,
+// the value the last execution that signals it was given (an immediate list's append, a regular
+// list's execution: core/command/command.h, RecordedCommands::issueCounters), and `completed`, the
+// highest value a command has stored. It is complete when completed >= issued ("a signaled
+// counter-based event always represents the completion of the last call to which it was passed as
+// signal event"); a wait appended after it waits for the value issued then, not for a later one.
+// Nothing resets it: each new append raises `issued`, so it is reused without reset, and a command
+// waiting for an earlier value is not held up by a later signal.
 #pragma once
 
 #include <level_zero/ze_api.h>
@@ -20,14 +30,41 @@ class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEv
                        ze_event_scope_flags_t waitScope = 0);
   static Event* fromHandle(ze_event_handle_t h) { return Object::fromHandle<Event>(h); }
 
+  // A counter-based event on a pool of its own (zeEventCounterBasedCreate): the pool's handle is
+  // retired at once, so only the event holds it. `timestamps`: its kernel timestamps are recorded.
+  static Event* createCounterBased(Context& context, Device& device,
+                                   uint32_t flags, bool timestamps,
+                                   ze_event_scope_flags_t signalScope,
+                                   ze_event_scope_flags_t waitScope);
+
   EventPool& pool() const { return *pool_; }
+  // Whether it came from zeEventCounterBasedCreate (it has no pool of the application's).
+  bool standalone() const { return standalone_; }
+  bool counterBased() const { return counterBased_; }
+  // zeEventGetCounterBasedFlags: the flags it was created with (0 for an ordinary event).
+  uint32_t counterFlags() const { return counterFlags_; }
+  // A counter-based event: the value a new execution that signals it stores when done.
+  uint64_t issue() { return issued_.fetch_add(1, std::memory_order_acq_rel) + 1; }
+  // The value of the last execution that signals it (0: none yet, complete).
+  uint64_t issued() const { return issued_.load(std::memory_order_acquire); }
+  // The execution `value` has finished signalling it.
+  void complete(uint64_t value) { completed_.advanceTo(value); }
+  uint64_t completedValue() const { return completed_.load(); }
+  const uint64_t* counterAddress() const { return completed_.address(); }
+  // Waits for the execution `value` to have signalled (false on timeout or cancel).
+  bool waitFor(uint64_t value, uint64_t timeoutNs, const sync::Cancel* cancel = nullptr) {
+    return completed_.waitAtLeast(value, timeoutNs, cancel);
+  }
   ze_event_scope_flags_t signalScope() const { return signalScope_; }
   ze_event_scope_flags_t waitScope() const { return waitScope_; }
-  bool isSignaled() const { return sync::flagIsSet(slot().state); }
+  bool isSignaled() const {
+    return counterBased_ ? completed_.load() >= issued() : sync::flagIsSet(slot().state);
+  }
   void signal() { sync::flagSet(slot().state, pool_->shared()); }
   void reset() { sync::flagClear(slot().state); }
   // False on timeout or cancel.
   bool wait(uint64_t timeoutNs, const sync::Cancel* cancel = nullptr) {
+    if (counterBased_) return waitFor(issued(), timeoutNs, cancel);
     return sync::flagWait(slot().state, timeoutNs, pool_->shared(), cancel);
   }
   // Requested by destroy(): a host wait under way (given this as its cancel) ends then, instead of
@@ -50,6 +87,11 @@ class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEv
   ze_event_scope_flags_t signalScope_ = 0;
   ze_event_scope_flags_t waitScope_ = 0;
   sync::Cancel destroyed_;
+  bool standalone_ = false;
+  bool counterBased_ = false;
+  uint32_t counterFlags_ = 0;
+  std::atomic<uint64_t> issued_{0};
+  sync::Counter completed_;
 };
 
 }  // namespace tessera::core

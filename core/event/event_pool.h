@@ -54,6 +54,15 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
   // Slots in memory other processes map use the process-shared futex.
   bool shared() const { return flags_ & ZE_EVENT_POOL_FLAG_IPC; }
   EventSlot& slot(uint32_t index) const { return slots_[index]; }
+  // ZE_experimental_event_pool_counter_based: every event made from the pool is counter-based
+  // (core/event/event.h), with `flags` (the pool descriptor's IMMEDIATE / NON_IMMEDIATE bits).
+  // Set once, right after create().
+  void makeCounterBased(uint32_t flags) {
+    counterBased_ = true;
+    counterFlags_ = flags;
+  }
+  bool counterBased() const { return counterBased_; }
+  uint32_t counterFlags() const { return counterFlags_; }
 
   // One live event per index: claim() fails when the index is out of range or taken.
   bool claim(uint32_t index);
@@ -78,6 +87,8 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
   EventPoolHeader* header_;
   EventSlot* slots_;
   bool opened_;
+  bool counterBased_ = false;
+  uint32_t counterFlags_ = 0;
   mutable std::mutex mutex_;
   std::vector<bool> claimed_;
 };

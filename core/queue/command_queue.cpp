@@ -73,10 +73,18 @@ uint64_t CommandQueue::submit(std::vector<std::shared_ptr<const RecordedCommands
                               Ref<Fence> fence) {
   // Hold a use of every allocation the lists touch until they completed (zeMemFreeExt).
   acquireUses(buffers);
+  // Counter-based events get this execution's values now, as it is submitted: a host wait or an
+  // append made after this call waits for them.
+  std::vector<std::vector<uint64_t>> counterValues;
+  for (size_t i = 0; i < buffers.size(); ++i)
+    if (buffers[i]->usesCounters()) {
+      counterValues.resize(buffers.size());
+      counterValues[i] = buffers[i]->issueCounters();
+    }
   uint64_t ticket;
   {
     std::lock_guard lock(mutex_);
-    pending_.push_back({std::move(buffers), std::move(fence)});
+    pending_.push_back({std::move(buffers), std::move(fence), std::move(counterValues)});
     ticket = submitted_.load() + 1;
     submitted_.increment();
   }
@@ -118,11 +126,16 @@ void CommandQueue::executorMain() {
     for (const auto& buffer : s.buffers)
       if (!buffer->commands.empty()) last = &buffer->commands.back();
     bool ok = true;
-    for (const auto& buffer : s.buffers)
+    for (size_t b = 0; b < s.buffers.size(); ++b) {
+      const auto& buffer = s.buffers[b];
+      const bool counted = b < s.counterValues.size() && !s.counterValues[b].empty();
+      target.buffer = counted ? buffer.get() : nullptr;
+      target.counterValues = counted ? s.counterValues[b].data() : nullptr;
       for (const Command& c : buffer->commands) {
         target.ran = &c == last ? &ran_ : nullptr;
         if (ok) ok = runCommand(c, target);
       }
+    }
     if (!last) ran_.fetch_add(1, std::memory_order_release);
     releaseUses(s);
     // Dropped before completion is reported, so a synchronized list holds its buffer alone again

@@ -66,6 +66,9 @@ class CommandQueue
   struct Submission {
     std::vector<std::shared_ptr<const RecordedCommands>> buffers;
     Ref<Fence> fence;
+    // Per buffer, its counter values for this execution (empty when no buffer uses counter-based
+    // events): issued by submit(), in submission order.
+    std::vector<std::vector<uint64_t>> counterValues;
   };
   static void acquireUses(const std::vector<std::shared_ptr<const RecordedCommands>>& buffers);
   static void releaseUses(const Submission& s);

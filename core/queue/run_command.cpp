@@ -161,7 +161,10 @@ void finish(const Command& command, const ExecutionTarget& target, uint64_t star
   if (target.ran) target.ran->fetch_add(1, std::memory_order_release);
   if (command.signal) {
     if (command.signal->pool().timestamps()) command.signal->recordSpan(start, deviceTimestampNow());
-    command.signal->signal();
+    if (command.counterSignal == kNoCounter)
+      command.signal->signal();
+    else if (command.counterFinal && target.counterValues)
+      command.signal->complete(target.counterValues[2 * command.counterSignal + 1]);
   }
 }
 
@@ -183,6 +186,11 @@ void execute(const Command& command, const ExecutionTarget& target) {
 bool runCommand(const Command& command, const ExecutionTarget& target) {
   for (const Ref<Event>& e : command.waits)
     if (!e->wait(sync::kForever, target.cancel)) return false;
+  if (!command.counterWaits.empty() && target.buffer && target.counterValues)
+    for (uint32_t slot : command.counterWaits)
+      if (!target.buffer->counterEvents[slot]->waitFor(target.counterValues[2 * slot],
+                                                       sync::kForever, target.cancel))
+        return false;
   const bool timed = command.signal && command.signal->pool().timestamps();
   const uint64_t start = timed ? deviceTimestampNow() : 0;
   if (!target.executor) {

@@ -27,6 +27,10 @@ struct ExecutionTarget {
   bool executor = false;
   // Incremented once the command has run, before its event is signalled (CommandQueue::idle()).
   std::atomic<uint64_t>* ran = nullptr;
+  // The buffer the command belongs to and this execution's counter values
+  // (RecordedCommands::issueCounters), when its commands use counter-based events.
+  const RecordedCommands* buffer = nullptr;
+  const uint64_t* counterValues = nullptr;
 };
 
 // Runs one command: its waits, its operation, its signal. False when cancelled while waiting.

@@ -165,6 +165,15 @@ void Counter::increment() {
   if (sleepers_.load()) futexWakeAll(seq_, false);
 }
 
+void Counter::advanceTo(uint64_t v) {
+  uint64_t cur = value_.load();
+  while (cur < v && !value_.compare_exchange_weak(cur, v)) {
+  }
+  if (cur >= v) return;
+  seq_.fetch_add(1);
+  if (sleepers_.load()) futexWakeAll(seq_, false);
+}
+
 void Counter::wakeAll() {
   seq_.fetch_add(1);
   futexWakeAll(seq_, false);

@@ -65,6 +65,10 @@ class Counter {
   uint64_t load() const { return value_.load(std::memory_order_acquire); }
   // Adds one and wakes waiters.
   void increment();
+  // Raises the value to `v` (no change when it is already at least `v`) and wakes waiters.
+  void advanceTo(uint64_t v);
+  // The value's address: a counter-based event's "device address" (zeEventCounterBasedGetDeviceAddress).
+  const uint64_t* address() const { return reinterpret_cast<const uint64_t*>(&value_); }
   // Wakes the waiters without changing the value, so they look at their cancel flag.
   void wakeAll();
   // Waits until load() >= target; false on timeout or cancel.

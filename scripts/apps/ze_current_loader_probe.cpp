@@ -93,8 +93,21 @@ int main() {
   ze_event_counter_based_desc_t cbd{ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC, nullptr,
                                     ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE};
   ze_event_handle_t cbe = nullptr;
-  expect("zeEventCounterBasedCreate", zeEventCounterBasedCreate(context, device, &cbd, &cbe),
-         ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+  OK(zeEventCounterBasedCreate(context, device, &cbd, &cbe));
+  // Reused without reset on the in-order immediate list: each fill makes it pending again.
+  for (uint8_t round = 4; round < 6; ++round) {
+    OK(zeCommandListAppendMemoryFill(list, buffer.data(), &round, 1, buffer.size(), cbe, 0,
+                                     nullptr));
+    OK(zeEventHostSynchronize(cbe, UINT64_MAX));
+    expectTrue("  the fill before the counter-based event ran", buffer.back() == round);
+  }
+  uint64_t completion = 0, address = 0;
+  OK(zeEventCounterBasedGetDeviceAddress(cbe, &completion, &address));
+  expectTrue("  its counter reached the second append's value",
+             completion == 2 && *reinterpret_cast<const uint64_t*>(address) == 2);
+  expect("zeEventHostReset(counter-based)", zeEventHostReset(cbe),
+         ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  OK(zeEventDestroy(cbe));
   const char* why = nullptr;
   OK(zeDriverGetLastErrorDescription(driver, &why));
   std::printf("  last error: %s\n", why ? why : "(null)");

@@ -122,14 +122,18 @@ typedef ze_result_t(ZE_APICALL* ze_pfnEventPoolGetContextHandle_t)(ze_event_pool
 typedef ze_result_t(ZE_APICALL* ze_pfnEventPoolGetFlags_t)(ze_event_pool_handle_t,
                                                            ze_event_pool_flags_t*);
 
-/* Counter-based events: 1.15's zeEventCounterBasedCreate and 1.17's zeEventGetCounterBasedFlags,
- * and the older extension "ZE_experimental_event_pool_counter_based" (a pool whose descriptor
- * chains ze_event_pool_counter_based_exp_desc_t). Tessera does not implement them (docs/
- * api-coverage.md says why): zeEventCounterBasedCreate checks its arguments and answers
- * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, as does zeEventPoolCreate with the chained descriptor
- * (flags 0 included: "default behavior is counter-based event pool is only used for immediate
- * command lists"). zeEventGetCounterBasedFlags "Returns 0 for regular events created with
- * zeEventCreate", which every Tessera event is. */
+/* Counter-based events: 1.15's zeEventCounterBasedCreate and zeEventCounterBasedGetDeviceAddress,
+ * 1.17's zeEventGetCounterBasedFlags, and the older extension
+ * "ZE_experimental_event_pool_counter_based" (a pool whose descriptor chains
+ * ze_event_pool_counter_based_exp_desc_t). Semantics (the extension's text): "Counter-based events
+ * can be used only with in-orders lists, whether those are regular or immediate" (others:
+ * ZE_RESULT_ERROR_INVALID_ARGUMENT at the append that signals one); "must not be reset" and "must
+ * not be signaled from host" (zeEventHostReset, zeCommandListAppendEventReset, zeEventHostSignal:
+ * ZE_RESULT_ERROR_INVALID_ARGUMENT); "may be reused multiple times without a need for reset";
+ * "Querying a counter-based event queries only the last saved counter value from the last command
+ * list that incremented it". Not supported (ZE_RESULT_ERROR_UNSUPPORTED_FEATURE): the IPC flag and
+ * the zeEventCounterBased*IpcHandle functions, an IPC pool of counter-based events, and the
+ * external sync allocation / aggregate storage descriptors. */
 #define ZE_STRUCTURE_TYPE_COUNTER_BASED_EVENT_POOL_EXP_DESC ((ze_structure_type_t)0x00020014)
 #define ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC ((ze_structure_type_t)0x0002003A)
 typedef uint32_t ze_event_counter_based_flags_t;
@@ -160,6 +164,55 @@ typedef ze_result_t(ZE_APICALL* ze_pfnEventCounterBasedCreate_t)(
     ze_event_handle_t*);
 typedef ze_result_t(ZE_APICALL* ze_pfnEventGetCounterBasedFlags_t)(
     ze_event_handle_t, ze_event_counter_based_flags_t*);
+/* "Returns Counter Based Event completion value (counter) and its device address": the value the
+ * event's 64-bit counter reaches when the last append that signals it is done, and the counter's
+ * address (host memory, which is the device's). */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCounterBasedGetDeviceAddress(
+    ze_event_handle_t hEvent, uint64_t* completionValue, uint64_t* deviceAddress);
+typedef ze_result_t(ZE_APICALL* ze_pfnEventCounterBasedGetDeviceAddress_t)(ze_event_handle_t,
+                                                                            uint64_t*, uint64_t*);
+typedef uint32_t ze_event_pool_counter_based_exp_flags_t;
+typedef enum _ze_event_pool_counter_based_exp_flag_t {
+  ZE_EVENT_POOL_COUNTER_BASED_EXP_FLAG_IMMEDIATE = ZE_BIT(0),
+  ZE_EVENT_POOL_COUNTER_BASED_EXP_FLAG_NON_IMMEDIATE = ZE_BIT(1),
+  ZE_EVENT_POOL_COUNTER_BASED_EXP_FLAG_FORCE_UINT32 = 0x7fffffff
+} ze_event_pool_counter_based_exp_flag_t;
+typedef struct _ze_event_pool_counter_based_exp_desc_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_COUNTER_BASED_EVENT_POOL_EXP_DESC */
+  const void* pNext;         /* [in][optional] */
+  ze_event_pool_counter_based_exp_flags_t flags; /* [in] 0 (immediate lists) or one flag */
+} ze_event_pool_counter_based_exp_desc_t;
+#define ZE_EVENT_POOL_COUNTER_BASED_EXP_NAME "ZE_experimental_event_pool_counter_based"
+
+/* zeCommandListAppendLaunchKernelWithArguments (1.14): "Launch kernel over one or more work groups
+ * with specifying work group size and all kernel arguments"; it "changes kernel state as if
+ * separate zeKernelSetGroupSize and zeKernelSetArgumentValue functions were called".
+ * pArguments[i] points to argument i's value, as zeKernelSetArgumentValue's pArgValue would, with
+ * the size the kernel's argument has; for a __local argument it points to the size_t local memory
+ * size (then set as zeKernelSetArgumentValue(hKernel, i, size, nullptr)). pNext: a chain of
+ * ze_command_list_append_launch_kernel_param_cooperative_desc_t (isCooperative: launched as
+ * zeCommandListAppendLaunchCooperativeKernel); any other structure: ZE_RESULT_ERROR_UNSUPPORTED_
+ * FEATURE ("when passed additional extensions are invalid or incompatible with the device or
+ * command list"). */
+#define ZE_STRUCTURE_TYPE_COMMAND_LIST_APPEND_PARAM_COOPERATIVE_DESC ((ze_structure_type_t)0x00020036)
+typedef struct _ze_group_size_t {
+  uint32_t groupSizeX;
+  uint32_t groupSizeY;
+  uint32_t groupSizeZ;
+} ze_group_size_t;
+typedef struct _ze_command_list_append_launch_kernel_param_cooperative_desc_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_COMMAND_LIST_APPEND_PARAM_COOPERATIVE_DESC */
+  const void* pNext;         /* [in][optional] */
+  ze_bool_t isCooperative;   /* [in] */
+} ze_command_list_append_launch_kernel_param_cooperative_desc_t;
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendLaunchKernelWithArguments(
+    ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const ze_group_count_t groupCounts, const ze_group_size_t groupSizes, void** pArguments,
+    const void* pNext, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListAppendLaunchKernelWithArguments_t)(
+    ze_command_list_handle_t, ze_kernel_handle_t, const ze_group_count_t, const ze_group_size_t,
+    void**, const void*, ze_event_handle_t, uint32_t, ze_event_handle_t*);
 #endif /* ZE_API_VERSION_CURRENT_M */
 
 /* Extension "ZE_tessera_root_device", version 1.0: zeDeviceGetRootDevice from Level Zero 1.9.

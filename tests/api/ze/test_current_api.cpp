@@ -1,6 +1,7 @@
 // Core functions of Level Zero 1.6 to 1.17 (tessera/ze_tessera.h; docs/api-coverage.md, "Level Zero
 // after 1.4"): zeInitDrivers, zeDriverGetLastErrorDescription, zeCommandListHostSynchronize, the
-// list, queue, event and pool queries, and counter-based events (refused). Debian's loader has no
+// list, queue, event and pool queries, and zeEventCounterBasedCreate's argument checks
+// (test_counter_based_events.cpp tests what the events do). Debian's loader has no
 // table slot for them, so both test builds reach them through zeDriverGetExtensionFunctionAddress;
 // the direct build also checks the DDI slots a current loader would read.
 #include <level_zero/ze_api.h>
@@ -270,7 +271,7 @@ TEST_CASE("Given lists and queues, then the 1.9 queries return what they were cr
 }
 
 TEST_CASE("Given events and pools, then the 1.9 queries return their pool, scopes, context and "
-          "flags; counter-based events are refused as unsupported",
+          "flags; zeEventCounterBasedCreate checks its arguments",
           "[current_api][event]") {
   ExecFixture fx;
   Current api(fx.driver);
@@ -314,13 +315,15 @@ TEST_CASE("Given events and pools, then the 1.9 queries return their pool, scope
   CHECK(api.counterBasedFlags(event, nullptr) == kNullPointer);
   CHECK(zeEventDestroy(event) == ZE_RESULT_SUCCESS);
 
-  // zeEventCounterBasedCreate: the arguments are checked, then UNSUPPORTED_FEATURE.
+  // zeEventCounterBasedCreate: the arguments are checked.
   ze_event_counter_based_desc_t cd{ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC, nullptr,
                                    ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE, 0, 0};
   ze_event_handle_t ce = nullptr;
-  CHECK(api.counterBasedCreate(fx.context, fx.device, &cd, &ce) ==
-        ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
-  CHECK(ce == nullptr);
+  REQUIRE(api.counterBasedCreate(fx.context, fx.device, &cd, &ce) == ZE_RESULT_SUCCESS);
+  REQUIRE(api.counterBasedFlags(ce, &cb) == ZE_RESULT_SUCCESS);
+  CHECK(cb == ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE);
+  CHECK(zeEventDestroy(ce) == ZE_RESULT_SUCCESS);
+  ce = nullptr;
   CHECK(api.counterBasedCreate(nullptr, fx.device, &cd, &ce) == kNullHandle);
   CHECK(api.counterBasedCreate(fx.context, nullptr, &cd, &ce) == kNullHandle);
   CHECK(api.counterBasedCreate(fx.context, fx.device, nullptr, &ce) == kNullPointer);
@@ -332,26 +335,6 @@ TEST_CASE("Given events and pools, then the 1.9 queries return their pool, scope
   cd.wait = 0x8;  // "0x7 < desc->wait"
   CHECK(api.counterBasedCreate(fx.context, fx.device, &cd, &ce) ==
         ZE_RESULT_ERROR_INVALID_ENUMERATION);
-}
-
-// The experimental pool flavour goes through zeEventPoolCreate (and so the loader's validation
-// layer, which lets the chained structure pass).
-TEST_CASE("Given a pool descriptor chaining ze_event_pool_counter_based_exp_desc_t, then the pool "
-          "is refused as unsupported, not made of ordinary events",
-          "[current_api][event]") {
-  ExecFixture fx;
-  struct {
-    ze_structure_type_t stype = ZE_STRUCTURE_TYPE_COUNTER_BASED_EVENT_POOL_EXP_DESC;
-    const void* pNext = nullptr;
-    uint32_t flags = 0;  // "default behavior is counter-based event pool is only used for
-                         // immediate command lists"
-  } counterBased;
-  ze_event_pool_desc_t d{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, &counterBased,
-                         ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 4};
-  ze_event_pool_handle_t pool = nullptr;
-  CHECK(zeEventPoolCreate(fx.context, &d, 0, nullptr, &pool) ==
-        ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
-  CHECK(pool == nullptr);
 }
 
 #ifdef TESSERA_LINKED_DIRECTLY
@@ -385,6 +368,13 @@ TEST_CASE("Given the DDI table getters, then a version that has the new slots ge
   CHECK(v19[kBase + 4] == reinterpret_cast<void*>(&zeCommandListImmediateGetIndex));
   CHECK(v19[kBase + 5] == reinterpret_cast<void*>(&zeCommandListIsImmediate));
   CHECK(v19[kBase + 6] == sentinel);  // not Tessera's: left as the loader set it
+  auto v114 = table(ze_api_version_t(ZE_MAKE_VERSION(1, 14)));
+  CHECK(v114[kBase + 5] == reinterpret_cast<void*>(&zeCommandListIsImmediate));
+  for (size_t i = 6; i < 9; ++i) CHECK(v114[kBase + i] == sentinel);  // 1.12, 1.14: not Tessera's
+  CHECK(v114[kBase + 9] ==
+        reinterpret_cast<void*>(&zeCommandListAppendLaunchKernelWithArguments));
+  CHECK(v114[kBase + 10] == sentinel);
+  CHECK(v19[kBase + 9] == sentinel);  // 1.9 does not have it
 
   std::vector<void*> global(sizeof(ze_global_dditable_t) / sizeof(void*) + 4);
   std::memset(global.data(), kSentinel, global.size() * sizeof(void*));
@@ -406,6 +396,8 @@ TEST_CASE("Given the DDI table getters, then a version that has the new slots ge
   CHECK(events[e + 1] == reinterpret_cast<void*>(&zeEventGetEventPool));
   CHECK(events[e + 3] == reinterpret_cast<void*>(&zeEventGetWaitScope));
   CHECK(events[e + 4] == reinterpret_cast<void*>(&zeEventCounterBasedCreate));
+  for (size_t i = 5; i < 8; ++i) CHECK(events[e + i] == sentinel);  // the IPC functions
+  CHECK(events[e + 8] == reinterpret_cast<void*>(&zeEventCounterBasedGetDeviceAddress));
   CHECK(events[e + 9] == reinterpret_cast<void*>(&zeEventGetCounterBasedFlags));
   CHECK(events[e + 10] == sentinel);
 

@@ -1,0 +1,274 @@
+// Counter-based events (Level Zero 1.15 zeEventCounterBasedCreate, and the pools of
+// ZE_experimental_event_pool_counter_based): reused over appends without reset, complete when the
+// last append that signals them is done, waited for by the host and by other lists at the value of
+// the append before the wait; refused on lists that are not in-order, and for host reset and
+// signal. Ordering is made deterministic with ordinary events the host signals (gates): no sleeps.
+// [novalidation]: the validation layer of Debian's loader refuses the in-order flags (test_in_order).
+#include <level_zero/ze_api.h>
+
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <vector>
+
+#include "tessera/ze_tessera.h"
+#include "ze_exec_support.h"
+
+using namespace tessera::test;
+
+namespace {
+
+constexpr ze_command_list_flags_t kListInOrder = TESSERA_ZE_COMMAND_LIST_FLAG_IN_ORDER;
+constexpr ze_command_queue_flags_t kQueueInOrder = TESSERA_ZE_COMMAND_QUEUE_FLAG_IN_ORDER;
+
+struct CounterFixture : ExecFixture {
+  ze_pfnEventCounterBasedCreate_t create =
+      extensionFunction<ze_pfnEventCounterBasedCreate_t>(driver, "zeEventCounterBasedCreate");
+  ze_pfnEventGetCounterBasedFlags_t flagsOf =
+      extensionFunction<ze_pfnEventGetCounterBasedFlags_t>(driver, "zeEventGetCounterBasedFlags");
+  ze_pfnEventCounterBasedGetDeviceAddress_t deviceAddress =
+      extensionFunction<ze_pfnEventCounterBasedGetDeviceAddress_t>(
+          driver, "zeEventCounterBasedGetDeviceAddress");
+  ze_pfnEventGetEventPool_t poolOf =
+      extensionFunction<ze_pfnEventGetEventPool_t>(driver, "zeEventGetEventPool");
+  std::vector<ze_event_handle_t> counterEvents;
+
+  CounterFixture() {
+    REQUIRE(create);
+    REQUIRE(flagsOf);
+    REQUIRE(deviceAddress);
+    REQUIRE(poolOf);
+  }
+  ~CounterFixture() {
+    destroyLists();  // before their events; the base class then destroys the rest
+    for (auto e : counterEvents) zeEventDestroy(e);
+  }
+  ze_event_handle_t counterEvent(ze_event_counter_based_flags_t flags =
+                                     ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE) {
+    ze_event_counter_based_desc_t d{ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC, nullptr, flags,
+                                    0, 0};
+    ze_event_handle_t e = nullptr;
+    REQUIRE(create(context, device, &d, &e) == ZE_RESULT_SUCCESS);
+    counterEvents.push_back(e);
+    return e;
+  }
+  ze_command_list_handle_t inOrderImmediate(ze_command_queue_flags_t flags = kQueueInOrder) {
+    auto d = queueDesc(0, 0, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, flags);
+    ze_command_list_handle_t l = nullptr;
+    REQUIRE(zeCommandListCreateImmediate(context, device, &d, &l) == ZE_RESULT_SUCCESS);
+    lists.push_back(l);
+    return l;
+  }
+  std::vector<ze_command_list_handle_t> lists;
+  void destroyLists() {
+    for (auto l : lists) zeCommandListDestroy(l);
+    lists.clear();
+  }
+};
+
+// Appends a fill of `value` into `*dst` after `gate`, signalling `signal`.
+void fillAfter(ze_command_list_handle_t l, uint32_t* dst, uint32_t value, ze_event_handle_t gate,
+               ze_event_handle_t signal) {
+  REQUIRE(zeCommandListAppendMemoryFill(l, dst, &value, sizeof value, sizeof value, signal,
+                                        gate ? 1 : 0, gate ? &gate : nullptr) == ZE_RESULT_SUCCESS);
+}
+
+}  // namespace
+
+TEST_CASE("Given a counter-based event on an in-order immediate list, when it is signalled by "
+          "several appends, then it is pending until the last one is done, without reset",
+          "[current_api][counter_based][novalidation]") {
+  CounterFixture fx;
+  ze_event_handle_t cb = fx.counterEvent();
+  ze_event_counter_based_flags_t flags = 0;
+  REQUIRE(fx.flagsOf(cb, &flags) == ZE_RESULT_SUCCESS);
+  CHECK(flags == ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE);
+  ze_event_pool_handle_t pool = reinterpret_cast<ze_event_pool_handle_t>(1);
+  REQUIRE(fx.poolOf(cb, &pool) == ZE_RESULT_SUCCESS);
+  CHECK(pool == nullptr);  // not made from a pool
+  // Never signalled: nothing to wait for.
+  CHECK(zeEventQueryStatus(cb) == ZE_RESULT_SUCCESS);
+
+  auto gates = fx.events(3);
+  ze_command_list_handle_t l = fx.inOrderImmediate();
+  uint32_t x = 0;
+  for (uint32_t round = 0; round < 3; ++round) {
+    INFO("round " << round);
+    fillAfter(l, &x, round + 1, gates[round], cb);
+    CHECK(zeEventQueryStatus(cb) == ZE_RESULT_NOT_READY);
+    CHECK(zeEventHostSynchronize(cb, 0) == ZE_RESULT_NOT_READY);
+    REQUIRE(zeEventHostSignal(gates[round]) == ZE_RESULT_SUCCESS);
+    REQUIRE(zeEventHostSynchronize(cb, kPatienceNs) == ZE_RESULT_SUCCESS);
+    CHECK(x == round + 1);
+    uint64_t value = 0, address = 0;
+    REQUIRE(fx.deviceAddress(cb, &value, &address) == ZE_RESULT_SUCCESS);
+    CHECK(value == round + 1);
+    CHECK(*reinterpret_cast<const uint64_t*>(address) == value);
+  }
+  fx.destroyLists();
+}
+
+TEST_CASE("Given a counter-based event, when another list waits for it and a later append "
+          "signals it again, then the wait ends with the earlier signal, not the later one",
+          "[current_api][counter_based][novalidation]") {
+  CounterFixture fx;
+  ze_event_handle_t cb = fx.counterEvent();
+  auto ev = fx.events(3);  // gate 1, gate 2, done
+  ze_command_list_handle_t a = fx.inOrderImmediate();
+  ze_command_list_handle_t b = fx.inOrderImmediate(0);  // waiting is allowed on any list
+  uint32_t x = 0, y = 0;
+  fillAfter(a, &x, 1, ev[0], cb);
+  REQUIRE(zeCommandListAppendMemoryCopy(b, &y, &x, sizeof x, ev[2], 1, &cb) == ZE_RESULT_SUCCESS);
+  fillAfter(a, &x, 2, ev[1], cb);  // pending until gate 2, which comes last
+  CHECK(zeEventQueryStatus(ev[2]) == ZE_RESULT_NOT_READY);
+  REQUIRE(zeEventHostSignal(ev[0]) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeEventHostSynchronize(ev[2], kPatienceNs) == ZE_RESULT_SUCCESS);
+  CHECK(y == 1);
+  CHECK(zeEventQueryStatus(cb) == ZE_RESULT_NOT_READY);  // the second fill waits for gate 2
+  REQUIRE(zeEventHostSignal(ev[1]) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeEventHostSynchronize(cb, kPatienceNs) == ZE_RESULT_SUCCESS);
+  CHECK(x == 2);
+  fx.destroyLists();
+}
+
+TEST_CASE("Given a counter-based event signalled twice in an in-order regular list, then each "
+          "execution makes it pending again until the list's last signal of it is done",
+          "[current_api][counter_based][novalidation]") {
+  CounterFixture fx;
+  ze_event_handle_t cb = fx.counterEvent(ZE_EVENT_COUNTER_BASED_FLAG_NON_IMMEDIATE);
+  auto ev = fx.events(3);  // gate 1, middle, gate 2
+  ze_command_queue_handle_t q = fx.queue(0, 0, ZE_COMMAND_QUEUE_MODE_DEFAULT, kQueueInOrder);
+  ze_command_list_handle_t l = fx.list(0, kListInOrder);
+  uint32_t x = 0, y = 0;
+  fillAfter(l, &x, 1, ev[0], cb);
+  REQUIRE(zeCommandListAppendSignalEvent(l, ev[1]) == ZE_RESULT_SUCCESS);
+  fillAfter(l, &y, 2, ev[2], cb);
+  REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
+  for (int run = 0; run < 3; ++run) {
+    INFO("execution " << run);
+    x = y = 0;
+    for (auto e : ev) REQUIRE(zeEventHostReset(e) == ZE_RESULT_SUCCESS);
+    REQUIRE(zeCommandQueueExecuteCommandLists(q, 1, &l, nullptr) == ZE_RESULT_SUCCESS);
+    CHECK(zeEventQueryStatus(cb) == ZE_RESULT_NOT_READY);
+    REQUIRE(zeEventHostSignal(ev[0]) == ZE_RESULT_SUCCESS);
+    REQUIRE(zeEventHostSynchronize(ev[1], kPatienceNs) == ZE_RESULT_SUCCESS);
+    CHECK(x == 1);
+    // The first fill signalled it, but the list's last signal of it has not run.
+    CHECK(zeEventQueryStatus(cb) == ZE_RESULT_NOT_READY);
+    REQUIRE(zeEventHostSignal(ev[2]) == ZE_RESULT_SUCCESS);
+    REQUIRE(zeEventHostSynchronize(cb, kPatienceNs) == ZE_RESULT_SUCCESS);
+    CHECK(y == 2);
+    REQUIRE(zeCommandQueueSynchronize(q, kPatienceNs) == ZE_RESULT_SUCCESS);
+  }
+  fx.destroyLists();
+}
+
+TEST_CASE("Given counter-based events, then lists that are not in-order, host reset and signal, "
+          "and append reset are refused with INVALID_ARGUMENT",
+          "[current_api][counter_based][novalidation]") {
+  CounterFixture fx;
+  ze_event_handle_t cb = fx.counterEvent();
+  uint32_t x = 0, v = 7;
+  // "Counter-based events can be used only with in-orders lists".
+  ze_command_list_handle_t regular = fx.list();
+  CHECK(zeCommandListAppendMemoryFill(regular, &x, &v, 4, 4, cb, 0, nullptr) ==
+        ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  ze_command_list_handle_t immediate = fx.inOrderImmediate(0);
+  CHECK(zeCommandListAppendMemoryFill(immediate, &x, &v, 4, 4, cb, 0, nullptr) ==
+        ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(zeCommandListAppendBarrier(immediate, cb, 0, nullptr) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  // "must not be reset" and "must not be signaled from host".
+  CHECK(zeEventHostReset(cb) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(zeEventHostSignal(cb) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  ze_command_list_handle_t inOrder = fx.inOrderImmediate();
+  CHECK(zeCommandListAppendEventReset(inOrder, cb) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(x == 0);
+
+  // Creation: the header's errors, then what a CPU driver does not support.
+  ze_event_counter_based_desc_t d{ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC, nullptr, 0, 0, 0};
+  ze_event_handle_t e = nullptr;
+  CHECK(fx.create(nullptr, fx.device, &d, &e) == ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+  CHECK(fx.create(fx.context, nullptr, &d, &e) == ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+  CHECK(fx.create(fx.context, fx.device, nullptr, &e) == ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+  CHECK(fx.create(fx.context, fx.device, &d, nullptr) == ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+  d.flags = 0x80;  // past the header's flags
+  CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_INVALID_ENUMERATION);
+  d.flags = 0;
+  d.signal = 0x8;  // "0x7 < desc->signal"
+  CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_INVALID_ENUMERATION);
+  d.signal = 0;
+  d.flags = ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP | ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP;
+  CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  d.flags = ZE_EVENT_COUNTER_BASED_FLAG_IPC;
+  CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+  CHECK(e == nullptr);
+  // An ordinary event has no counter.
+  auto ordinary = fx.events(1);
+  uint64_t value = 0, address = 0;
+  CHECK(fx.deviceAddress(ordinary[0], &value, &address) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(fx.deviceAddress(cb, nullptr, &address) == ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+  fx.destroyLists();
+}
+
+TEST_CASE("Given a counter-based event with timestamps, then its kernel timestamp is that of the "
+          "last append that signalled it",
+          "[current_api][counter_based][novalidation]") {
+  CounterFixture fx;
+  ze_event_handle_t cb = fx.counterEvent(ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE |
+                                         ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP);
+  ze_command_list_handle_t l = fx.inOrderImmediate();
+  uint32_t x = 0;
+  fillAfter(l, &x, 1, nullptr, cb);
+  REQUIRE(zeEventHostSynchronize(cb, kPatienceNs) == ZE_RESULT_SUCCESS);
+  ze_kernel_timestamp_result_t first{}, second{};
+  REQUIRE(zeEventQueryKernelTimestamp(cb, &first) == ZE_RESULT_SUCCESS);
+  fillAfter(l, &x, 2, nullptr, cb);
+  REQUIRE(zeEventHostSynchronize(cb, kPatienceNs) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeEventQueryKernelTimestamp(cb, &second) == ZE_RESULT_SUCCESS);
+  CHECK(first.global.kernelEnd >= first.global.kernelStart);
+  CHECK(second.global.kernelStart >= first.global.kernelEnd);
+  fx.destroyLists();
+}
+
+TEST_CASE("Given a pool chaining ze_event_pool_counter_based_exp_desc_t, then its events are "
+          "counter-based: reused without reset, refused on lists that are not in-order",
+          "[current_api][counter_based][novalidation]") {
+  CounterFixture fx;
+  ze_event_pool_counter_based_exp_desc_t counterBased{
+      ZE_STRUCTURE_TYPE_COUNTER_BASED_EVENT_POOL_EXP_DESC, nullptr, 0};
+  ze_event_pool_desc_t d{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, &counterBased,
+                         ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 2};
+  ze_event_pool_handle_t pool = nullptr;
+  REQUIRE(zeEventPoolCreate(fx.context, &d, 0, nullptr, &pool) == ZE_RESULT_SUCCESS);
+  ze_event_desc_t ed{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, 0, 0, 0};
+  ze_event_handle_t cb = nullptr;
+  REQUIRE(zeEventCreate(pool, &ed, &cb) == ZE_RESULT_SUCCESS);
+  ze_event_counter_based_flags_t flags = 0;
+  REQUIRE(fx.flagsOf(cb, &flags) == ZE_RESULT_SUCCESS);
+  CHECK(flags == ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE);  // the default
+  CHECK(zeEventHostReset(cb) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+
+  auto gates = fx.events(2);
+  ze_command_list_handle_t l = fx.inOrderImmediate();
+  uint32_t x = 0;
+  for (uint32_t round = 0; round < 2; ++round) {
+    fillAfter(l, &x, round + 1, gates[round], cb);
+    CHECK(zeEventQueryStatus(cb) == ZE_RESULT_NOT_READY);
+    REQUIRE(zeEventHostSignal(gates[round]) == ZE_RESULT_SUCCESS);
+    REQUIRE(zeEventHostSynchronize(cb, kPatienceNs) == ZE_RESULT_SUCCESS);
+    CHECK(x == round + 1);
+  }
+  uint32_t v = 3;
+  CHECK(zeCommandListAppendMemoryFill(fx.inOrderImmediate(0), &x, &v, 4, 4, cb, 0, nullptr) ==
+        ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  fx.destroyLists();
+  CHECK(zeEventDestroy(cb) == ZE_RESULT_SUCCESS);
+  CHECK(zeEventPoolDestroy(pool) == ZE_RESULT_SUCCESS);
+
+  counterBased.flags = 0x4;  // "must be 0 (default) or a valid value"
+  CHECK(zeEventPoolCreate(fx.context, &d, 0, nullptr, &pool) ==
+        ZE_RESULT_ERROR_INVALID_ENUMERATION);
+  counterBased.flags = ZE_EVENT_POOL_COUNTER_BASED_EXP_FLAG_NON_IMMEDIATE;
+  d.flags |= ZE_EVENT_POOL_FLAG_IPC;
+  CHECK(zeEventPoolCreate(fx.context, &d, 0, nullptr, &pool) ==
+        ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+}
