@@ -43,12 +43,16 @@ __kernel void nu_collectives(__global const int* x, __global int* out) {
 }
 
 // Sub-groups in a partial group: the last sub-group is smaller (kernel_abi.h's mapping).
+// sub_group_ballot_bit_count and find_msb count the first maximum-sub-group-size bits, also in
+// the partial last sub-group (OpenCL C 3.0.9).
 __kernel void nu_subgroups(__global uint* out) {
-  __global uint* o = out + 6 * get_global_linear_id();
+  __global uint* o = out + 8 * get_global_linear_id();
   o[0] = get_sub_group_size();
   o[1] = get_num_sub_groups();
   o[2] = get_enqueued_num_sub_groups();
   o[3] = get_sub_group_id();
   o[4] = get_sub_group_local_id();
   o[5] = sub_group_reduce_add(1u);
+  o[6] = sub_group_ballot_bit_count((uint4)(0xffffffffu));
+  o[7] = sub_group_ballot_find_msb((uint4)(0xffffffffu));
 }

@@ -143,15 +143,16 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "Given nu_subgroups, when a group is partial, then its last sub-group is smaller and "
-    "the enqueued sub-group count is the full group's",
+    "Given nu_subgroups, when a group is partial, then its last sub-group is smaller, the "
+    "enqueued sub-group count is the full group's, and ballot bit counts still cover the maximum "
+    "sub-group size",
     "[jit][builtins][non_uniform][subgroups]") {
   const CompiledKernel& k = kernel("non_uniform", "nu_subgroups");
   const uint32_t S = k.subgroupSize;
   // Enqueued groups of 3 S + 2 work-items: the full groups have 4 sub-groups, the last of 2; a
   // partial group of S + 3 has 2, the last of 3.
   const uint32_t local = 3 * S + 2, global = 2 * local + S + 3;
-  std::vector<uint32_t> out(6 * global, ~0u);
+  std::vector<uint32_t> out(8 * global, ~0u);
   ArgBuffer args(k);
   args.set(0, static_cast<void*>(out.data()));
   launch(k, args.data(), nonUniform({global, 1, 1}, {local, 1, 1}, 1), pool());
@@ -159,7 +160,7 @@ TEST_CASE(
     const uint32_t g = i / local, l = i % local, n = sizeOf(g, global, local);
     const uint32_t sg = l / S, count = (n + S - 1) / S;
     const uint32_t sgSize = std::min(S, n - sg * S);
-    const uint32_t* o = &out[6 * i];
+    const uint32_t* o = &out[8 * i];
     INFO("S " << S << " item " << i << " group " << g << " (" << n << " work-items)");
     REQUIRE(o[0] == sgSize);
     REQUIRE(o[1] == count);
@@ -167,6 +168,8 @@ TEST_CASE(
     REQUIRE(o[3] == sg);
     REQUIRE(o[4] == l % S);
     REQUIRE(o[5] == sgSize);
+    REQUIRE(o[6] == S);
+    REQUIRE(o[7] == S - 1);
   }
 }
 
