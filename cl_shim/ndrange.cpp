@@ -28,8 +28,9 @@ LaunchShape LaunchShape::of(cl_uint workDim, const size_t* globalOffset, const s
 }
 
 ze_group_count_t LaunchShape::groups() const {
-  // The last, partial group of a non-uniform range counts (get_num_groups()).
-  auto count = [&](int d) { return uint32_t((global[d] - 1) / local[d] + 1); };
+  // The last, partial group of a non-uniform range counts (get_num_groups()); a dimension of 0
+  // work-items (an empty range, recorded as such) has none.
+  auto count = [&](int d) { return global[d] ? uint32_t((global[d] - 1) / local[d] + 1) : 0u; };
   return {count(0), count(1), count(2)};
 }
 
