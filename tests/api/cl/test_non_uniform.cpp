@@ -4,6 +4,8 @@
 // -cl-uniform-work-group-size (also on IL) and links with such an input keep
 // CL_INVALID_WORK_GROUP_SIZE. The kernels' values are checked in
 // tests/unit/backends/test_jit_non_uniform.cpp; here what the API decides.
+#include <CL/cl_ext_qcom.h>
+
 #include <vector>
 
 #include "cl_program_support.h"
@@ -190,4 +192,39 @@ TEST_CASE(
     clReleaseKernel(k);
     clReleaseProgram(p);
   }
+}
+
+TEST_CASE(
+    "Given a recordable queue, when a non-uniform range is recorded, then "
+    "CL_INVALID_WORK_GROUP_SIZE (recorded launches are uniform) and a uniform one records",
+    "[cl][non_uniform][recording]") {
+  ClFixture fx;
+  auto newRecording = reinterpret_cast<clNewRecordingQCOM_fn>(
+      clGetExtensionFunctionAddressForPlatform(platform(), "clNewRecordingQCOM"));
+  auto endRecording = reinterpret_cast<clEndRecordingQCOM_fn>(
+      clGetExtensionFunctionAddressForPlatform(platform(), "clEndRecordingQCOM"));
+  auto releaseRecording = reinterpret_cast<clReleaseRecordingQCOM_fn>(
+      clGetExtensionFunctionAddressForPlatform(platform(), "clReleaseRecordingQCOM"));
+  REQUIRE((newRecording && endRecording && releaseRecording));
+  cl_int err = CL_SUCCESS;
+  cl_command_queue rq = clCreateCommandQueue(fx.ctx, fx.dev, CL_QUEUE_RECORDABLE_QCOM, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_program p = builtProgram(fx, kIds, "-cl-std=CL2.0");
+  cl_kernel k = makeKernel(p, "fixed");
+  cl_mem b = clCreateBuffer(fx.ctx, CL_MEM_READ_WRITE, 64 * sizeof(cl_ulong), nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clSetKernelArg(k, 0, sizeof b, &b) == CL_SUCCESS);
+  cl_recording_qcom r = newRecording(rq, &err);
+  REQUIRE(err == CL_SUCCESS);
+  const size_t odd = 20, even = 24, local = 8;
+  CHECK(clEnqueueNDRangeKernel(rq, k, 1, nullptr, &odd, &local, 0, nullptr, nullptr) ==
+        CL_INVALID_WORK_GROUP_SIZE);
+  CHECK(clEnqueueNDRangeKernel(rq, k, 1, nullptr, &even, &local, 0, nullptr, nullptr) ==
+        CL_SUCCESS);
+  REQUIRE(endRecording(r) == CL_SUCCESS);
+  releaseRecording(r);
+  clReleaseMemObject(b);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(rq);
 }
