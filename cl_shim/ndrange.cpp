@@ -104,8 +104,9 @@ cl_int settleShape(LaunchShape& s, const Kernel& kernel, const Kernel::PerDevice
       // "CL_INVALID_WORK_GROUP_SIZE if the work-group size must be uniform and the
       // local_work_size is not NULL, is not equal to the required work-group size specified in
       // the kernel source, or the global_work_size is not evenly divisible by the
-      // local_work_size." Otherwise (CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT): "the global
-      // work-items ... are divided into ... a remainder work-group in each dimension".
+      // local_work_size." Otherwise (CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT) the range is
+      // uniform groups plus, in each dimension the local size does not divide, a last group of
+      // the remainder (zeShape's lastGroupSize).
       if (uniformOnly && !s.empty && s.global[d] % s.local[d] != 0)
         return CL_INVALID_WORK_GROUP_SIZE;
     }
