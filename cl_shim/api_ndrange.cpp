@@ -55,6 +55,10 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
 
   // cl_khr_command_buffer: clCommandNDRangeKernelKHR records the launch, checked as here, into the
   // command buffer (command_buffer.h).
+  // Recorded launches become Level Zero mutable commands, whose group size updates name uniform
+  // groups only: a non-uniform range is not recorded (mutable_launch.cpp, settleUpdated).
+  if ((capturingBuffer(*q) || q->recordable()) && !shape.uniform())
+    return CL_INVALID_WORK_GROUP_SIZE;
   if (CommandBuffer* b = capturingBuffer(*q)) return b->takeLaunch(*k, *z, shape);
 
   // cl_qcom_recordable_queues: "A recordable command queue may also be passed, in which case the

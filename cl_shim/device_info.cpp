@@ -67,7 +67,8 @@ std::vector<cl_name_version> openclCFeatures(const Device& d) {
                         "__opencl_c_program_scope_global_variables",
                         "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
                         "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
-                        "__opencl_c_generic_address_space"})
+                        "__opencl_c_generic_address_space",
+                        "__opencl_c_work_group_collective_functions"})
     add(f);
   // Images: "__opencl_c_images ... supported if CL_DEVICE_IMAGE_SUPPORT is CL_TRUE", with writes to
   // 3D images (cl_khr_3d_image_writes) and, when they work, read_write images.
@@ -302,8 +303,12 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
       if (param == CL_DEVICE_ATOMIC_FENCE_CAPABILITIES) c |= CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
       return out.scalar(c);
     }
-    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: return b(false);
-    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: return b(false);
+    // Partial last work-groups (cl_shim/ndrange.cpp, backends/cpu/runtime/kernel_abi.h) for
+    // programs of OpenCL C 2.0 and later built without -cl-uniform-work-group-size.
+    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: return b(true);
+    // work_group_reduce/scan/broadcast/all/any: backends/cpu/jit/workgroup_collectives.cpp
+    // (tests/api/cl/test_workgroup_collectives.cpp checks each against the host).
+    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: return b(true);
     // to_global, to_local, to_private and get_fence: backends/cpu/memory_spaces.h.
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: return b(true);
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:

@@ -24,6 +24,7 @@ Kernel* Kernel::create(Program& program, const std::string& name, cl_int& err) {
   k->name_ = name;
   k->info_ = *info;
   k->unit_ = unit;
+  k->uniformGroups_ = program.unitUniformGroups(unit);
   k->args_.resize(info->args.size());
   // The image type each image argument declares, for clSetKernelArg's check.
   for (const spirv::KernelArg& a : info->args)

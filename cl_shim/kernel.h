@@ -51,6 +51,8 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
 
   Program& program() const { return *program_; }
   const spirv::KernelInfo& reflection() const { return info_; }
+  // Launches need uniform work-groups (OpenCL C before 2.0, -cl-uniform-work-group-size).
+  bool uniformGroupsOnly() const { return uniformGroups_; }
 
   cl_int setArg(cl_uint index, size_t size, const void* value);
   cl_int setArgSVMPointer(cl_uint index, const void* ptr);
@@ -111,6 +113,7 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
   std::string name_;
   spirv::KernelInfo info_;
   size_t unit_ = 0;
+  bool uniformGroups_ = false;  // Program::Unit::uniformGroups of the kernel's unit
   bool attached_ = false;  // counted in program_->attachedKernels
   std::vector<PerDevice> zes_;
   std::vector<Arg> args_;

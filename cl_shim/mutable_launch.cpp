@@ -22,12 +22,7 @@ uint64_t groupCount(const LaunchShape& s) {
   return uint64_t(g.groupCountX) * g.groupCountY * g.groupCountZ;
 }
 
-bool uniformGroups(const LaunchShape& s) {
-  if (s.empty) return true;
-  for (cl_uint k = 0; k < 3; ++k)
-    if (s.global[k] % s.local[k]) return false;
-  return true;
-}
+bool uniformGroups(const LaunchShape& s) { return s.uniform(); }
 
 namespace {
 

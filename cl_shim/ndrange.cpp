@@ -28,8 +28,17 @@ LaunchShape LaunchShape::of(cl_uint workDim, const size_t* globalOffset, const s
 }
 
 ze_group_count_t LaunchShape::groups() const {
-  return {uint32_t(global[0] / local[0]), uint32_t(global[1] / local[1]),
-          uint32_t(global[2] / local[2])};
+  // The last, partial group of a non-uniform range counts (get_num_groups()); a dimension of 0
+  // work-items (an empty range, recorded as such) has none.
+  auto count = [&](int d) { return global[d] ? uint32_t((global[d] - 1) / local[d] + 1) : 0u; };
+  return {count(0), count(1), count(2)};
+}
+
+bool LaunchShape::uniform() const {
+  if (empty) return true;
+  for (int d = 0; d < 3; ++d)
+    if (global[d] % local[d] != 0) return false;
+  return true;
 }
 
 namespace {
@@ -79,6 +88,10 @@ cl_int settleShape(LaunchShape& s, const Kernel& kernel, const Kernel::PerDevice
   const ze_device_compute_properties_t& cp = device.zeCompute();
   const uint32_t maxItems[3] = {cp.maxGroupSizeX, cp.maxGroupSizeY, cp.maxGroupSizeZ};
   const auto& reqd = kernel.reflection().requiredSize;
+  // clEnqueueNDRangeKernel: "non-uniform work-groups are enabled only if the program was compiled
+  // with the -cl-std=CL2.0 or -cl-std=CL3.0 flags and without the -cl-uniform-work-group-size
+  // flag" (Kernel::uniformGroupsOnly).
+  const bool uniformOnly = kernel.uniformGroupsOnly();
   if (s.localGiven) {
     size_t total = 1;
     for (cl_uint d = 0; d < s.workDim; ++d) {
@@ -88,10 +101,14 @@ cl_int settleShape(LaunchShape& s, const Kernel& kernel, const Kernel::PerDevice
       // values specified by CL_DEVICE_MAX_WORK_ITEM_SIZES[0], ...".
       if (s.local[d] > maxItems[d]) return CL_INVALID_WORK_ITEM_SIZE;
       total *= s.local[d];
-      // "CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and the number of work-items
-      // specified by global_work_size is not evenly divisible by the size of work-group given by
-      // local_work_size" (CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT is CL_FALSE).
-      if (!s.empty && s.global[d] % s.local[d] != 0) return CL_INVALID_WORK_GROUP_SIZE;
+      // "CL_INVALID_WORK_GROUP_SIZE if the work-group size must be uniform and the
+      // local_work_size is not NULL, is not equal to the required work-group size specified in
+      // the kernel source, or the global_work_size is not evenly divisible by the
+      // local_work_size." Otherwise (CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT) the range is
+      // uniform groups plus, in each dimension the local size does not divide, a last group of
+      // the remainder (zeShape's lastGroupSize).
+      if (uniformOnly && !s.empty && s.global[d] % s.local[d] != 0)
+        return CL_INVALID_WORK_GROUP_SIZE;
     }
     // "... or if the total number of work-items in the work-group computed as
     // local_work_size[0] * ... local_work_size[work_dim - 1] is greater than the value specified
@@ -113,16 +130,17 @@ cl_int settleShape(LaunchShape& s, const Kernel& kernel, const Kernel::PerDevice
     if (ze_result_t r = suggestLocal(z, device, s.global, local); r != ZE_RESULT_SUCCESS)
       return fromZe(r);
     for (int d = 0; d < 3; ++d) s.local[d] = local[d] ? local[d] : 1;
-    // The driver's choice divides the range; a required size need not, and such a range cannot
-    // launch (as a given local size that does not divide it).
+    // The driver's choice divides the range; a required size need not: with non-uniform
+    // work-groups the last group is partial, else such a range cannot launch (as a given local
+    // size that does not divide it).
     for (int d = 0; d < 3; ++d)
-      if (s.global[d] % s.local[d] != 0) return CL_INVALID_WORK_GROUP_SIZE;
+      if (uniformOnly && s.global[d] % s.local[d] != 0) return CL_INVALID_WORK_GROUP_SIZE;
   }
 
   if (s.empty) return CL_SUCCESS;
   // A launch has at most 2^32 - 1 groups in each dimension (ze_group_count_t).
   for (int d = 0; d < 3; ++d)
-    if (s.global[d] / s.local[d] > std::numeric_limits<uint32_t>::max())
+    if ((s.global[d] - 1) / s.local[d] + 1 > std::numeric_limits<uint32_t>::max())
       return CL_INVALID_GLOBAL_WORK_SIZE;
   return CL_SUCCESS;
 }
@@ -132,6 +150,8 @@ ze_tessera_launch_shape_t zeShape(const LaunchShape& s) {
   for (int d = 0; d < 3; ++d) {
     z.groupSize[d] = uint32_t(s.local[d]);
     z.globalOffset[d] = uint32_t(s.offset[d]);
+    // The last group's size where it is partial (ZE_tessera_launch_shape 1.1), else 0: uniform.
+    z.lastGroupSize[d] = s.empty ? 0 : uint32_t(s.global[d] % s.local[d]);
   }
   // get_work_dim(): "the number of dimensions in use", the work_dim given here, also when the
   // higher dimensions have size 1 (Level Zero itself would count only those above 1).

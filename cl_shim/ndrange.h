@@ -27,20 +27,26 @@ struct LaunchShape {
   // clEnqueueNDRangeKernel's arguments (`workDim` between 1 and 3), not yet checked.
   static LaunchShape of(cl_uint workDim, const size_t* globalOffset, const size_t* globalSize,
                         const size_t* localSize);
-  // The work-groups of a settled, non-empty range.
+  // The work-groups of a settled, non-empty range, the partial ones included.
   ze_group_count_t groups() const;
+  // Whether every work-group of a settled range has the local size (no remainder).
+  bool uniform() const;
 };
 
 // Checks `s` as clEnqueueNDRangeKernel does for a launch of `kernel` (its ze kernel `z`) on
 // `device`, and settles the local size: the driver's choice when none was given. In order:
 // CL_INVALID_GLOBAL_OFFSET, then the local size's CL_INVALID_WORK_GROUP_SIZE /
 // CL_INVALID_WORK_ITEM_SIZE, then CL_INVALID_GLOBAL_WORK_SIZE for 2^32 or more groups in a
-// dimension. Needs no lock: it reads the kernel's reflection only.
+// dimension. A global size that the local size does not divide gives non-uniform work-groups
+// (a partial last group per dimension), unless the kernel needs uniform ones
+// (Kernel::uniformGroupsOnly: CL_INVALID_WORK_GROUP_SIZE). Needs no lock: it reads the kernel's
+// reflection only.
 cl_int settleShape(LaunchShape& s, const Kernel& kernel, const Kernel::PerDevice& z,
                    const Device& device);
 
 // Sets a settled shape's group size, global offset and work dimension on `zk` for the launch
-// appended next (Level Zero copies them at append time). Under the kernel's mutex.
+// appended next (Level Zero copies them at append time). Under the kernel's mutex. A uniform shape
+// only (a kernel's state has no partial group: mutable launches are recorded uniform).
 cl_int applyShape(ze_kernel_handle_t zk, const LaunchShape& s, const Device& device);
 
 // A settled shape as ZE_tessera_launch_shape carries it into one append, the kernel untouched.

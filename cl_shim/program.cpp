@@ -32,6 +32,15 @@ void appendLog(std::string& log, const std::string& more) {
   log += more;
 }
 
+// Whether build options name -cl-uniform-work-group-size (a program from IL, a binary or a link;
+// sources have it from the front end's parse, CompileResult::uniformGroups).
+bool uniformGroupsOption(const std::string& options) {
+  std::string error;
+  for (const std::string& w : spirv::tokenizeOptions(options, error))
+    if (w == "-cl-uniform-work-group-size") return true;
+  return false;
+}
+
 Program::Unit makeUnit(std::vector<uint8_t> spirv, std::string* error) {
   Program::Unit u;
   u.spirv = std::move(spirv);
@@ -273,9 +282,15 @@ cl_int Program::build(const std::vector<Device*>& devices, const std::string& op
     units_.push_back(makeUnit(std::move(c.spirv), &error));
     units_.back().sources = {source_};
     units_.back().argInfo = c.argInfo;
+    units_.back().uniformGroups = c.uniformGroups;
     flags = std::move(c.moduleFlags);
-  } else if (origin_ != Origin::Binary) {
-    flags = spirv::moduleFlagsOf(options);
+  } else {
+    if (origin_ != Origin::Binary) flags = spirv::moduleFlagsOf(options);
+    // IL and binaries: -cl-uniform-work-group-size given to this build (a binary does not keep
+    // the OpenCL C version it was compiled from); a linked program keeps its inputs' requirement.
+    const bool uniform = uniformGroupsOption(options);
+    for (Unit& u : units_)
+      u.uniformGroups = uniform || (origin_ == Origin::Linked && u.uniformGroups);
   }
   cl_int result = CL_SUCCESS;
   for (Device* d : devices) {
@@ -345,6 +360,7 @@ cl_int Program::compile(const std::vector<Device*>& devices, const std::string& 
       units_.push_back(makeUnit(std::move(c.spirv), &error));
       units_.back().sources = {source_};
       units_.back().argInfo = c.argInfo;
+      units_.back().uniformGroups = c.uniformGroups;
     } else {
       result = c.error == CL_INVALID_BUILD_OPTIONS ? CL_INVALID_COMPILER_OPTIONS
                                                    : CL_COMPILE_PROGRAM_FAILURE;
@@ -390,13 +406,14 @@ Program* Program::link(Context& context, const std::vector<Device*>& devices,
   // exports and may leave imports to a later link.
   std::vector<std::vector<uint32_t>> modules;
   std::vector<std::string> sources;
-  bool argInfo = true;
+  bool argInfo = true, uniformGroups = false;
   for (Program* in : inputs) {
     std::lock_guard lock(in->mutex_);
     for (const Unit& u : in->units_) {
       modules.push_back(spirv::toWords(u.spirv));
       sources.insert(sources.end(), u.sources.begin(), u.sources.end());
       argInfo = argInfo && u.argInfo;
+      uniformGroups = uniformGroups || u.uniformGroups;
     }
   }
   // SPIRV-Tools links modules of one SPIR-V version only (and a 1.0 module is not always valid as
@@ -427,6 +444,7 @@ Program* Program::link(Context& context, const std::vector<Device*>& devices,
     p->units_.push_back(makeUnit(std::move(bytes), &error));
     p->units_.back().sources = std::move(sources);
     p->units_.back().argInfo = argInfo;
+    p->units_.back().uniformGroups = uniformGroups;
     appendLog(linkLog, error);
     if (!error.empty()) linked.ok = false;
   }

@@ -48,6 +48,13 @@ class Program : public Object<_cl_program, 0x50524731 /* "PRG1" */> {
     // the unit's kernels, "CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not
     // available for kernel"); units from IL or binaries have what their SPIR-V names.
     bool argInfo = true;
+    // The unit's kernels launch with uniform work-groups only (global size a multiple of the
+    // local size). clEnqueueNDRangeKernel: "non-uniform work-groups are enabled only if the
+    // program was compiled with the -cl-std=CL2.0 or -cl-std=CL3.0 flags and without the
+    // -cl-uniform-work-group-size flag. If the program was created using clLinkProgram and any of
+    // the linked programs were compiled in a way that only supports uniform work-group sizes, the
+    // linked program only supports uniform work group sizes." IL and binaries: only the flag.
+    bool uniformGroups = false;
   };
 
   // What clBuildProgram / clCompileProgram / clLinkProgram left for one device.
@@ -108,6 +115,12 @@ class Program : public Object<_cl_program, 0x50524731 /* "PRG1" */> {
     return unit < units_.size() ? units_[unit].spirv : std::vector<uint8_t>{};
   }
 
+  // Whether a unit's kernels launch with uniform work-groups only (Unit::uniformGroups).
+  bool unitUniformGroups(size_t unit) const {
+    std::lock_guard lock(mutex_);
+    return unit < units_.size() && units_[unit].uniformGroups;
+  }
+
   // Whether a unit's kernels answer clGetKernelArgInfo (Unit::argInfo).
   bool unitArgInfo(size_t unit) const {
     std::lock_guard lock(mutex_);
@@ -160,6 +173,8 @@ struct CompileResult {
   // whether -cl-kernel-arg-info was given.
   std::string moduleFlags;
   bool argInfo = false;
+  // Whether the program's kernels need uniform work-groups (Program::Unit::uniformGroups).
+  bool uniformGroups = false;
 };
 CompileResult compileSource(const std::string& source, const std::string& options,
                             const std::vector<std::pair<std::string, std::string>>& headers);

@@ -27,6 +27,8 @@ CompileResult compileSource(const std::string& source, const std::string& option
   }
   r.moduleFlags = std::move(c.options.moduleFlags);
   r.argInfo = c.options.kernelArgInfo;
+  r.uniformGroups =
+      c.options.version < spirv::OpenCLVersion::CL20 || c.options.uniformWorkGroupSize;
   r.spirv.resize(c.spirv.size() * sizeof(uint32_t));
   std::memcpy(r.spirv.data(), c.spirv.data(), r.spirv.size());
   return r;

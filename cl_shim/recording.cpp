@@ -233,6 +233,9 @@ cl_int Recording::replay(Queue& queue, const Updates& u, cl_uint numWaits, const
       cl_int e = settleUpdated(staged[s], *device_);
       if (e == CL_INVALID_WORK_ITEM_SIZE) e = CL_INVALID_WORK_GROUP_SIZE;
       if (e != CL_SUCCESS) return e;
+      // A recording's launches are Level Zero mutable commands, whose group size updates name
+      // uniform groups only: no partial group (api_ndrange.cpp refuses recording one too).
+      if (!staged[s].shape.uniform()) return CL_INVALID_WORK_GROUP_SIZE;
     }
     // New __local sizes: checked as clEnqueueNDRangeKernel checks them ("CL_OUT_OF_RESOURCES if
     // ... insufficient resources such as registers or local memory"), without wrapping.

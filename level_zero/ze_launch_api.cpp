@@ -73,6 +73,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraCommandListAppendLaunchKernelShaped
   for (int d = 0; d < 3; ++d) {
     shape.groupSize[d] = pShape->groupSize[d];
     shape.globalOffset[d] = pShape->globalOffset[d];
+    shape.lastGroupSize[d] = pShape->lastGroupSize[d];
   }
   shape.workDim = pShape->workDim;
   return appendLaunch(hCommandList, hKernel, pLaunchFuncArgs, LaunchKind::Plain, hSignalEvent,

@@ -184,12 +184,16 @@ std::vector<std::string> clangArguments(const CompileOptions& options) {
   // defined; without it only -cl-ext and the definitions below decide. The two atomic scopes are
   // header-only features in clang 15 (-cl-ext ignores them); the device has both. clang 15 does not
   // know OpenCL C 3.0's __opencl_c_fp16 either (the half type and its builtins, as cl_khr_fp16).
+  // Work-group collectives (work_group_reduce/scan/broadcast/all/any) are a header-only feature
+  // too: OpenCL C 2.0 has them always, 3.0 with __opencl_c_work_group_collective_functions
+  // (backends/cpu/jit/workgroup_collectives.cpp lowers them).
   args.insert(args.end(), {"-D__OPENCL_VERSION__=300", "-D__IMAGE_SUPPORT__=1", "-U__SPIR__"});
   args.insert(args.end(), std::begin(kSubgroupMacros), std::end(kSubgroupMacros));
   args.insert(args.end(), {"-include", kIntelSubgroupsHeader});
   if (options.version == OpenCLVersion::CL30) {
     args.insert(args.end(), {"-D__opencl_c_atomic_scope_device=1",
-                             "-D__opencl_c_atomic_scope_all_devices=1", "-D__opencl_c_fp16=1"});
+                             "-D__opencl_c_atomic_scope_all_devices=1", "-D__opencl_c_fp16=1",
+                             "-D__opencl_c_work_group_collective_functions=1"});
   }
   args.insert(args.end(), options.clangArgs.begin(), options.clangArgs.end());
   // After the user's -I: `#include <name>` of an input header resolves too.

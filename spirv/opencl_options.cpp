@@ -179,6 +179,7 @@ CompileOptions parseCompileOptions(std::string_view options) {
       out.kernelArgInfo = true;
     } else if (contains(kClangSameName, word)) {
       if (word == "-cl-opt-disable") out.optDisable = true;
+      if (word == "-cl-uniform-work-group-size") out.uniformWorkGroupSize = true;
       out.clangArgs.push_back(word);
     } else if (!contains(kAcceptedNoEffect, word)) {
       return fail("invalid build option '" + word + "'");

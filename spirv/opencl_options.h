@@ -39,6 +39,9 @@ struct CompileOptions {
   // -cl-kernel-arg-info: the compiler always keeps argument info in the SPIR-V; the runtime
   // answers clGetKernelArgInfo only when it was asked for.
   bool kernelArgInfo = false;
+  // -cl-uniform-work-group-size: "the global work-size be a multiple of the work-group size
+  // specified to clEnqueueNDRangeKernel" (no non-uniform work-groups for the program's kernels).
+  bool uniformWorkGroupSize = false;
   // What the runtime applies to the compiled SPIR-V (zeModuleCreate's pBuildFlags): every option
   // but the preprocessor's and the warnings', -cl-opt-disable as -ze-opt-disable (moduleFlagsOf).
   std::string moduleFlags;

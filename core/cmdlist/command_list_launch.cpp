@@ -13,6 +13,8 @@ ze_result_t CommandList::makeLaunch(Kernel& kernel, const ze_group_count_t* coun
     const auto& g = shape->groupSize;
     if (ze_result_t r = kernel.checkGroupSize(g[0], g[1], g[2]); r != ZE_RESULT_SUCCESS) return r;
     if (shape->workDim > 3) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    for (int d = 0; d < 3; ++d)
+      if (shape->lastGroupSize[d] > g[d]) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
   if (!kernel.allArgumentsSet()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (ze_result_t r = kernel.checkPrivateMemory(); r != ZE_RESULT_SUCCESS) return r;
@@ -23,6 +25,7 @@ ze_result_t CommandList::makeLaunch(Kernel& kernel, const ze_group_count_t* coun
   out.args = kernel.argumentBuffer();
   out.dims.groupSize = shape ? shape->groupSize : kernel.groupSize();
   out.dims.globalOffset = shape ? shape->globalOffset : kernel.globalOffset();
+  if (shape) out.dims.lastGroupSize = shape->lastGroupSize;
   // 0: decided when the launch runs (kernel_launch.cpp)
   out.dims.workDim = shape ? shape->workDim : kernel.workDim();
   if (counts) out.dims.setGroupCount(*counts);

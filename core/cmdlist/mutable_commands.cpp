@@ -85,9 +85,13 @@ ze_result_t CommandList::applyChange(const MutableChange& c) {
         op.indirect = c.groupCount;
       else
         op.dims.setGroupCount(*c.groupCount);
+      // Level Zero's updates name uniform groups: a last partial group (ZE_tessera_launch_shape)
+      // does not outlive a new count or size (it could exceed the new size).
+      op.dims.lastGroupSize = {0, 0, 0};
       break;
     case kMutableGroupSize:
       op.dims.groupSize = c.groupSize;
+      op.dims.lastGroupSize = {0, 0, 0};
       break;
     case kMutableGlobalOffset:
       op.dims.globalOffset = c.offset;

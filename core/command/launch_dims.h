@@ -16,6 +16,9 @@ namespace tessera::core {
 struct LaunchDims {
   std::array<uint32_t, 3> groupCount{1, 1, 1};
   std::array<uint32_t, 3> groupSize{1, 1, 1};
+  // Non-uniform work-groups (ZE_tessera_launch_shape 1.1, OpenCL 2.0+): the last group's size in
+  // each dimension, 1 to groupSize; 0: uniform (Level Zero's own launches always are).
+  std::array<uint32_t, 3> lastGroupSize{0, 0, 0};
   std::array<uint64_t, 3> globalOffset{0, 0, 0};
   // What get_work_dim() returns; 0: decided when the launch runs (the highest dimension with
   // more than one work-item).

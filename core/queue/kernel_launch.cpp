@@ -28,6 +28,7 @@ bool launchContained(const Kernel& kernel, const uint8_t* args, const LaunchDims
   for (int d = 0; d < 3; ++d) {
     grid.groupCount[d] = dims.groupCount[d];
     grid.groupSize[d] = dims.groupSize[d];
+    grid.lastGroupSize[d] = dims.lastGroupSize[d];
     grid.globalOffset[d] = dims.globalOffset[d];
   }
   grid.workDim = dims.workDim;

@@ -54,6 +54,12 @@ enum RegionParam : unsigned {
   kGroupCountX,
   kGroupCountY,
   kGroupCountZ,
+  kEnqueuedSizeX,  // get_enqueued_local_size() (kLocalSize*: the calling group's own size)
+  kEnqueuedSizeY,
+  kEnqueuedSizeZ,
+  kGlobalSizeX,
+  kGlobalSizeY,
+  kGlobalSizeZ,
   kOffsetX,
   kOffsetY,
   kOffsetZ,

@@ -103,21 +103,24 @@ void lowerSubgroupLocalBuiltins(llvm::Function& kernel, uint64_t S, SubgroupBuil
       llvm::Value* bit = b.CreateTrunc(b.CreateLShr(mask, index), b.getInt1Ty());
       r = b.CreateAnd(bit, b.CreateICmpULT(index, llvm::ConstantInt::get(i128(b), 128)));
     } else if (name == "__spirv_GroupNonUniformBallotBitCount" && isScope3()) {
-      // Reduce: the bits of the sub-group's work-items; InclusiveScan: those up to the current
-      // one; ExclusiveScan: those before it.
+      // Reduce: the first maximum-sub-group-size bits; InclusiveScan: those up to the current
+      // work-item; ExclusiveScan: those before it. OpenCL C 3.0.9 (OpenCL-Docs#626/#689):
+      // sub_group_ballot_bit_count and find_lsb/msb consider the bits of the maximum sub-group
+      // size, also in a partial last sub-group (where get_sub_group_size() is smaller), as
+      // OpenCL-CTS's ballot tests check in non-uniform work-groups.
       SubgroupLanes l = subgroupLanes(b, m, S);
       auto* op = llvm::dyn_cast<llvm::ConstantInt>(arg(1));
       uint64_t kind = op ? op->getZExtValue() : 0;
       llvm::Value* range = kind == 1   ? lowBits(b, b.CreateAdd(l.lane, b.getInt64(1)))
                            : kind == 2 ? lowBits(b, l.lane)
-                                       : lowBits(b, l.size);
+                                       : lowBits(b, b.getInt64(S));
       llvm::Value* bits = b.CreateAnd(fromBallot(b, arg(2)), range);
       r = b.CreateZExtOrTrunc(b.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, bits), t);
     } else if ((name == "__spirv_GroupNonUniformBallotFindLSB" ||
                 name == "__spirv_GroupNonUniformBallotFindMSB") &&
                isScope3()) {
-      SubgroupLanes l = subgroupLanes(b, m, S);
-      llvm::Value* bits = b.CreateAnd(fromBallot(b, arg(1)), lowBits(b, l.size));
+      // The first maximum-sub-group-size bits (as BitCount's reduce above).
+      llvm::Value* bits = b.CreateAnd(fromBallot(b, arg(1)), lowBits(b, b.getInt64(S)));
       if (name.endswith("LSB")) {
         r = b.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, bits, b.getFalse());
       } else {

@@ -48,15 +48,18 @@ void replaceWorkItemBuiltins(llvm::Function& region, unsigned first) {
     Dims gid{{arg(kGroupIdX), arg(kGroupIdY), arg(kGroupIdZ)}};
     Dims ls{{arg(kLocalSizeX), arg(kLocalSizeY), arg(kLocalSizeZ)}};
     Dims gc{{arg(kGroupCountX), arg(kGroupCountY), arg(kGroupCountZ)}};
+    Dims enq{{arg(kEnqueuedSizeX), arg(kEnqueuedSizeY), arg(kEnqueuedSizeZ)}};
+    Dims gs{{arg(kGlobalSizeX), arg(kGlobalSizeY), arg(kGlobalSizeZ)}};
     Dims off{{arg(kOffsetX), arg(kOffsetY), arg(kOffsetZ)}};
     auto dimArg = [&]() -> llvm::Value* {
       return call->arg_size() > 0 ? call->getArgOperand(0) : b.getInt32(0);
     };
-    auto globalSize = [&](llvm::Value* d) {
-      return b.CreateMul(pick(b, ls, d, 1), pick(b, gc, d, 1));
-    };
+    // OpenCL C: get_global_id(d) = get_group_id(d) * get_enqueued_local_size(d) +
+    // get_local_id(d) + get_global_offset(d); get_local_size(d) is the calling group's size
+    // (smaller in the last group of a non-uniform range), get_enqueued_local_size(d) the size
+    // the launch was enqueued with (kernel_abi.h, WorkGroupContext).
     auto globalIdNoOffset = [&](int d) {
-      return b.CreateAdd(b.CreateMul(gid.v[d], ls.v[d]), lid.v[d]);
+      return b.CreateAdd(b.CreateMul(gid.v[d], enq.v[d]), lid.v[d]);
     };
     llvm::Value* r = nullptr;
     if (name == "LocalInvocationId") {
@@ -64,25 +67,26 @@ void replaceWorkItemBuiltins(llvm::Function& region, unsigned first) {
     } else if (name == "GlobalInvocationId") {
       llvm::Value* d = dimArg();
       r = b.CreateAdd(
-          b.CreateAdd(b.CreateMul(pick(b, gid, d, 0), pick(b, ls, d, 1)), pick(b, lid, d, 0)),
+          b.CreateAdd(b.CreateMul(pick(b, gid, d, 0), pick(b, enq, d, 1)), pick(b, lid, d, 0)),
           pick(b, off, d, 0));
     } else if (name == "WorkgroupId") {
       r = pick(b, gid, dimArg(), 0);
-    } else if (name == "WorkgroupSize" || name == "EnqueuedWorkgroupSize") {
+    } else if (name == "WorkgroupSize") {
       r = pick(b, ls, dimArg(), 1);
+    } else if (name == "EnqueuedWorkgroupSize") {
+      r = pick(b, enq, dimArg(), 1);
     } else if (name == "NumWorkgroups") {
       r = pick(b, gc, dimArg(), 1);
     } else if (name == "GlobalSize") {
-      r = globalSize(dimArg());
+      r = pick(b, gs, dimArg(), 1);
     } else if (name == "GlobalOffset") {
       r = pick(b, off, dimArg(), 0);
     } else if (name == "LocalInvocationIndex") {
       r = arg(kLocalLinearId);
     } else if (name == "GlobalLinearId") {
-      llvm::Value* gsx = b.CreateMul(ls.v[0], gc.v[0]);
-      llvm::Value* gsy = b.CreateMul(ls.v[1], gc.v[1]);
       r = b.CreateAdd(
-          b.CreateMul(b.CreateAdd(b.CreateMul(globalIdNoOffset(2), gsy), globalIdNoOffset(1)), gsx),
+          b.CreateMul(b.CreateAdd(b.CreateMul(globalIdNoOffset(2), gs.v[1]), globalIdNoOffset(1)),
+                      gs.v[0]),
           globalIdNoOffset(0));
     } else if (name == "WorkDim") {
       r = arg(kWorkDim);

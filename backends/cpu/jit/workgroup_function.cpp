@@ -133,7 +133,8 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
 
   llvm::BasicBlock* entry = llvm::BasicBlock::Create(ctx, "entry", wg);
   llvm::IRBuilder<> b(entry);
-  // WorkGroupContext: args, localSize[3], groupCount[3], globalOffset[3], workDim.
+  // WorkGroupContext: args, localSize[3], groupCount[3], globalOffset[3], workDim,
+  // enqueuedSize[3], globalSize[3].
   auto field = [&](unsigned index, const char* name) {
     return b.CreateLoad(i64, b.CreateConstInBoundsGEP1_64(i8, ctxArg, 8 * index), name);
   };
@@ -142,6 +143,8 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   llvm::Value* gc[3] = {field(4, "gc.x"), field(5, "gc.y"), field(6, "gc.z")};
   llvm::Value* off[3] = {field(7, "off.x"), field(8, "off.y"), field(9, "off.z")};
   llvm::Value* workDim = field(10, "work.dim");
+  llvm::Value* enq[3] = {field(11, "enq.x"), field(12, "enq.y"), field(13, "enq.z")};
+  llvm::Value* gs[3] = {field(14, "gs.x"), field(15, "gs.y"), field(16, "gs.z")};
 
   // Arguments, each in a slot aligned to its type.
   std::vector<llvm::Value*> kernelArgs;
@@ -331,9 +334,10 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         lb.CreateAdd(lb.CreateMul(lb.CreateAdd(lb.CreateMul(id[2], ls[1]), id[1]), ls[0]), id[0]);
     std::vector<llvm::Value*> callArgs = kernelArgs;
     llvm::Value* extra[kRegionParamCount] = {
-        id[0],  id[1],  id[2],   wg->getArg(1), wg->getArg(2), wg->getArg(3), ls[0],
-        ls[1],  ls[2],  gc[0],   gc[1],         gc[2],         off[0],        off[1],
-        off[2], linear, workDim, wg->getArg(4), wg->getArg(5), stamps};
+        id[0],  id[1],  id[2],  wg->getArg(1), wg->getArg(2), wg->getArg(3), ls[0],
+        ls[1],  ls[2],  gc[0],  gc[1],         gc[2],         enq[0],        enq[1],
+        enq[2], gs[0],  gs[1],  gs[2],         off[0],        off[1],        off[2],
+        linear, workDim, wg->getArg(4), wg->getArg(5), stamps};
     callArgs.insert(callArgs.end(), std::begin(extra), std::end(extra));
     llvm::CallInst* call = lb.CreateCall(region, callArgs);
     calls.push_back(call);
@@ -467,8 +471,9 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     std::vector<llvm::Value*> args = kernelArgs;
     llvm::Value* extra[kRegionParamCount] = {
         nullptr, nullptr, nullptr, wg->getArg(1), wg->getArg(2), wg->getArg(3), ls[0],
-        ls[1],   ls[2],   gc[0],   gc[1],         gc[2],         off[0],        off[1],
-        off[2],  nullptr, workDim, wg->getArg(4), wg->getArg(5), stamps};
+        ls[1],   ls[2],   gc[0],   gc[1],         gc[2],         enq[0],        enq[1],
+        enq[2],  gs[0],   gs[1],   gs[2],         off[0],        off[1],        off[2],
+        nullptr, workDim, wg->getArg(4), wg->getArg(5), stamps};
     args.insert(args.end(), std::begin(extra), std::end(extra));
     each->buildRounds(wg, regions.functions, args, firstRegionParam + kLocalIdX,
                       firstRegionParam + kLocalLinearId, next, dispatch, exit, &calls);

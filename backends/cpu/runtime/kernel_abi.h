@@ -3,8 +3,11 @@
 //
 // A kernel becomes one work-group function (WorkGroupFn) that runs every work-item of one
 // work-group on the calling thread. Its inputs:
-// - WorkGroupContext: what is the same for every work-group of a launch (sizes, offsets, the
-//   argument buffer). Read-only while the launch runs.
+// - WorkGroupContext: what is the same for the work-groups of a launch that share a size (sizes,
+//   offsets, the argument buffer). Read-only while the launch runs. A launch with non-uniform
+//   work-groups (OpenCL 2.0+: the global size need not be a multiple of the local size) has, per
+//   dimension, a last group that is smaller; the launcher gives each combination of full and
+//   partial dimensions its own context (at most 8), differing only in localSize.
 // - the group id (x, y, z);
 // - localMem: this work-group's __local memory: the kernel's static __local variables at
 //   [0, staticLocalBytes), then each __local argument at the offset its slot holds;
@@ -38,12 +41,19 @@ struct KernelArgInfo {
   uint32_t offset;  // slot offset in the argument buffer (aligned to the argument's alignment)
 };
 
+// The JIT reads these fields by their index (8 bytes each: jit/workgroup_function.cpp).
 struct WorkGroupContext {
   const uint8_t* args;  // argument buffer laid out as KernelArgInfo says
+  // The calling group's size: get_local_size(), the work-item loops' bounds. The enqueued size in
+  // a full dimension, the remainder (global size - (groupCount - 1) * enqueued) in a partial one.
   uint64_t localSize[3];
-  uint64_t groupCount[3];
+  uint64_t groupCount[3];  // get_num_groups(): the partial groups count
   uint64_t globalOffset[3];
   uint64_t workDim;
+  // get_enqueued_local_size(): the uniform size of the launch; global ids are
+  // group id * enqueuedSize + local id + offset. Scratch and local memory are sized by it.
+  uint64_t enqueuedSize[3];
+  uint64_t globalSize[3];  // get_global_size(): the work-items of the launch in each dimension
 };
 
 using WorkGroupFn = void (*)(const WorkGroupContext* ctx, uint64_t groupX, uint64_t groupY,

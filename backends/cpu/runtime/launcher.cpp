@@ -67,6 +67,8 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
     if (dims.groupCount[d] == 0 || dims.groupSize[d] == 0) {
       throw std::invalid_argument("launch: group counts and sizes must be at least 1");
     }
+    if (dims.lastGroupSize[d] > dims.groupSize[d])
+      throw std::invalid_argument("launch: a last group larger than the group size");
   }
   // Callers refuse such kernels before they launch (core/module/kernel.h, privateMemSize); no
   // thread gets a stack this large.
@@ -93,14 +95,29 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
   uint64_t localBytes = 0;
   if (!localMemoryLayout(kernel, argCopy, localBytes, argCopy))
     throw std::invalid_argument("launch: the __local argument sizes overflow 64 bits");
-  WorkGroupContext ctx{};
-  ctx.args = argCopy;
-  for (int d = 0; d < 3; ++d) {
-    ctx.localSize[d] = dims.groupSize[d];
-    ctx.groupCount[d] = dims.groupCount[d];
-    ctx.globalOffset[d] = dims.globalOffset[d];
+  // Non-uniform work-groups: ctxs[e] is the context of the groups that are last in the dimensions
+  // of bit set e (bit d: x, y, z) where that dimension is partial; only the local sizes differ.
+  // Which context a group takes is decided per group below, so edge groups are handed out with
+  // the others (no serial tail of partial groups).
+  WorkGroupContext ctxs[8]{};
+  uint32_t partialMask = 0;
+  for (int d = 0; d < 3; ++d)
+    if (dims.lastGroupSize[d] != 0 && dims.lastGroupSize[d] != dims.groupSize[d])
+      partialMask |= 1u << d;
+  for (uint32_t e = 0; e < 8; ++e) {
+    if ((e & partialMask) != e) continue;
+    WorkGroupContext& ctx = ctxs[e];
+    ctx.args = argCopy;
+    for (int d = 0; d < 3; ++d) {
+      ctx.localSize[d] = (e >> d) & 1 ? dims.lastGroupSize[d] : dims.groupSize[d];
+      ctx.enqueuedSize[d] = dims.groupSize[d];
+      ctx.groupCount[d] = dims.groupCount[d];
+      ctx.globalOffset[d] = dims.globalOffset[d];
+      const uint64_t last = partialMask >> d & 1 ? dims.lastGroupSize[d] : dims.groupSize[d];
+      ctx.globalSize[d] = (uint64_t(dims.groupCount[d]) - 1) * dims.groupSize[d] + last;
+    }
+    ctx.workDim = dims.workDim;
   }
-  ctx.workDim = dims.workDim;
   uint64_t workItems = 0, scratchBytes = 0, groups = 0;
   if (!support::checkedProduct({dims.groupSize[0], dims.groupSize[1], dims.groupSize[2]},
                                workItems) ||
@@ -110,6 +127,11 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
                                groups))
     throw std::invalid_argument("launch: the number of work-groups overflows 64 bits");
   const uint64_t gx = dims.groupCount[0], gy = dims.groupCount[1];
+  // The last group's index per dimension, or ~0 where the dimension is uniform (no group is then
+  // partial in it): a full-range launch compares and never matches.
+  const uint64_t lastX = partialMask & 1 ? gx - 1 : ~uint64_t{0};
+  const uint64_t lastY = partialMask & 2 ? gy - 1 : ~uint64_t{0};
+  const uint64_t lastZ = partialMask & 4 ? dims.groupCount[2] - 1 : ~uint64_t{0};
   WorkGroupFn fn = kernel.fn;
 
   // A work-group that faults (fault_guard.h) ends there; the launch's other groups stop at their
@@ -156,7 +178,8 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
         // per group were a tenth of a 256-work-item vector add's group).
         uint64_t x = g % gx, y = (g / gx) % gy, z = g / (gx * gy);
         for (; g < end && !faulted.load(std::memory_order_relaxed); ++g) {
-          fn(&ctx, x, y, z, local, scratch);
+          const unsigned edge = (x == lastX) | (y == lastY) << 1 | (z == lastZ) << 2;
+          fn(&ctxs[edge], x, y, z, local, scratch);
           if (++x == gx) {
             x = 0;
             if (++y == gy) y = 0, ++z;

@@ -15,13 +15,18 @@ namespace tessera::backends::cpu {
 
 struct LaunchDims {
   uint32_t groupCount[3] = {1, 1, 1};
-  uint32_t groupSize[3] = {1, 1, 1};
+  uint32_t groupSize[3] = {1, 1, 1};  // the enqueued (uniform) size
+  // Non-uniform work-groups (OpenCL 2.0+): the size of the last group in each dimension, from 1 to
+  // groupSize; 0 (or groupSize): that dimension is uniform. The global size is then
+  // (groupCount - 1) * groupSize + lastGroupSize.
+  uint32_t lastGroupSize[3] = {0, 0, 0};
   uint64_t globalOffset[3] = {0, 0, 0};
   uint32_t workDim = 1;
 };
 
 // `args` holds kernel.argBufferSize bytes laid out as kernel.args says (a LocalPointer slot holds
-// the size the caller wants). Group counts and sizes must be >= 1. `pool` null: every work-group
+// the size the caller wants). Group counts and sizes must be >= 1, last group sizes at most the
+// group size. `pool` null: every work-group
 // runs on the calling thread. `tag` (may be null): the work-groups run under it (fault_guard.h), so
 // interruptGuarded(tag) ends the launch; it then throws KernelFault like a faulting launch.
 // `serialNs` > 0 (with a pool): the calling thread runs work-groups alone for up to that long, and

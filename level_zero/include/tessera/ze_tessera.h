@@ -309,7 +309,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraKernelSuggestGroupSize(
 typedef ze_result_t(ZE_APICALL* ze_pfnTesseraKernelSuggestGroupSize_t)(
     ze_kernel_handle_t, uint64_t, uint64_t, uint64_t, uint32_t*, uint32_t*, uint32_t*);
 
-/* Extension "ZE_tessera_launch_shape", version 1.0: zeCommandListAppendLaunchKernel with the
+/* Extension "ZE_tessera_launch_shape", version 1.1: zeCommandListAppendLaunchKernel with the
  * launch's group size, global offset and work dimension given with it instead of taken from the
  * kernel (zeKernelSetGroupSize, zeKernelSetGlobalOffsetExp, zeTesseraKernelSetWorkDim), whose
  * state this call neither reads nor changes: one call per OpenCL launch, where there were four.
@@ -317,13 +317,20 @@ typedef ze_result_t(ZE_APICALL* ze_pfnTesseraKernelSuggestGroupSize_t)(
  * append give them: ZE_RESULT_ERROR_INVALID_NULL_POINTER for a null pShape or pLaunchFuncArgs,
  * ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION for a group size zeKernelSetGroupSize refuses,
  * ZE_RESULT_ERROR_INVALID_ARGUMENT for a workDim above 3 (0: the highest dimension with more than
- * one work-item, as a plain launch). */
+ * one work-item, as a plain launch) or a lastGroupSize above groupSize.
+ * Version 1.1 adds lastGroupSize (the struct grew: a 1.0 caller's struct is too short), OpenCL
+ * 2.0's non-uniform work-groups: the group count includes, per dimension, a last group of
+ * lastGroupSize work-items (0: groupSize, uniform). Such a group's get_local_size() is its own
+ * size, get_enqueued_local_size() (SPIR-V's EnqueuedWorkgroupSize) is groupSize, and global ids
+ * are group id * groupSize + local id + offset. Level Zero's own launches (and mutable updates of
+ * a group count or size, which reset it) are uniform. */
 #define ZE_TESSERA_LAUNCH_SHAPE_EXT_NAME "ZE_tessera_launch_shape"
-#define ZE_TESSERA_LAUNCH_SHAPE_EXT_VERSION ZE_MAKE_VERSION(1, 0)
+#define ZE_TESSERA_LAUNCH_SHAPE_EXT_VERSION ZE_MAKE_VERSION(1, 1)
 typedef struct ze_tessera_launch_shape_t {
-  uint32_t groupSize[3];    /* [in] as zeKernelSetGroupSize */
-  uint32_t globalOffset[3]; /* [in] as zeKernelSetGlobalOffsetExp */
-  uint32_t workDim;         /* [in] as zeTesseraKernelSetWorkDim */
+  uint32_t groupSize[3];     /* [in] as zeKernelSetGroupSize */
+  uint32_t globalOffset[3];  /* [in] as zeKernelSetGlobalOffsetExp */
+  uint32_t workDim;          /* [in] as zeTesseraKernelSetWorkDim */
+  uint32_t lastGroupSize[3]; /* [in] since 1.1: the last group's size per dimension, 0: uniform */
 } ze_tessera_launch_shape_t;
 ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraCommandListAppendLaunchKernelShaped(
     ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,

@@ -338,9 +338,20 @@ TEST_CASE("Given bad launches, then clEnqueueNDRangeKernel answers the spec's er
                                nullptr) == CL_INVALID_WORK_DIMENSION);
   CHECK(clEnqueueNDRangeKernel(fx.queue, fx.kernel, 4, nullptr, &n, nullptr, 0, nullptr,
                                nullptr) == CL_INVALID_WORK_DIMENSION);
+  // A local size that does not divide the global size: non-uniform work-groups, except for
+  // programs that need uniform ones (OpenCL C 1.x, -cl-uniform-work-group-size; the rest in
+  // test_non_uniform.cpp).
   size_t seven = 7;
-  CHECK(clEnqueueNDRangeKernel(fx.queue, fx.kernel, 1, nullptr, &n, &seven, 0, nullptr,
-                               nullptr) == CL_INVALID_WORK_GROUP_SIZE);
+  {
+    cl_program up = ilProgram(fx.ctx, "corpus_ranges", true, "-cl-uniform-work-group-size");
+    cl_kernel uk = makeKernel(up, "add_value");
+    REQUIRE(clSetKernelArgSVMPointer(uk, 0, data.data()) == CL_SUCCESS);
+    REQUIRE(clSetKernelArg(uk, 1, sizeof v, &v) == CL_SUCCESS);
+    CHECK(clEnqueueNDRangeKernel(fx.queue, uk, 1, nullptr, &n, &seven, 0, nullptr, nullptr) ==
+          CL_INVALID_WORK_GROUP_SIZE);
+    clReleaseKernel(uk);
+    clReleaseProgram(up);
+  }
   size_t zero = 0;
   CHECK(clEnqueueNDRangeKernel(fx.queue, fx.kernel, 1, nullptr, &n, &zero, 0, nullptr,
                                nullptr) == CL_INVALID_WORK_GROUP_SIZE);
@@ -382,7 +393,23 @@ TEST_CASE("Given bad launches, then clEnqueueNDRangeKernel answers the spec's er
   std::fill(out.begin(), out.end(), -1);
   runKernel(fx.queue, k, 3, global, nullptr);
   CHECK(out[1] == 1);
+  // A range the required size does not divide: the last groups in x are partial (4 wide), and
+  // get_local_linear_id() counts with their own size; a program that needs uniform work-groups
+  // refuses it.
   size_t odd[3] = {12, 8, 4};
+  std::fill(out.begin(), out.end(), -1);
+  runKernel(fx.queue, k, 3, odd, nullptr);
+  for (size_t z = 0; z < 4; ++z)
+    for (size_t y = 0; y < 8; ++y)
+      for (size_t x = 0; x < 12; ++x) {
+        const size_t width = x < 8 ? 8 : 4;
+        REQUIRE(out[(z * 8 + y) * 12 + x] == int(((z % 2) * 4 + (y % 4)) * width + (x % 8)));
+      }
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  p = ilProgram(fx.ctx, "reqd_size", true, "-cl-uniform-work-group-size");
+  k = makeKernel(p, "reqd_size");
+  REQUIRE(clSetKernelArgSVMPointer(k, 0, out.data()) == CL_SUCCESS);
   CHECK(clEnqueueNDRangeKernel(fx.queue, k, 3, nullptr, odd, nullptr, 0, nullptr, nullptr) ==
         CL_INVALID_WORK_GROUP_SIZE);
   clReleaseKernel(k);

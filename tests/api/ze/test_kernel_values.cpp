@@ -20,8 +20,9 @@ using namespace tessera::test;
 
 namespace {
 
-ze_module_handle_t sourceModule(KernelFixture& fx, const std::string& source) {
-  tessera::spirv::CompileResult compiled = tessera::spirv::compileOpenCLC(source, "");
+ze_module_handle_t sourceModule(KernelFixture& fx, const std::string& source,
+                                const char* options = "") {
+  tessera::spirv::CompileResult compiled = tessera::spirv::compileOpenCLC(source, options);
   INFO(compiled.log);
   REQUIRE(compiled.ok);
   return createSpirvModule(fx.context, fx.device, compiled.spirv.data(), compiled.spirv.size() * sizeof(uint32_t));
@@ -177,6 +178,57 @@ __kernel void shape(__global uint* out) {
           ZE_RESULT_ERROR_INVALID_NULL_POINTER);
     CHECK(shaped(l, nullptr, &groups, &shape, nullptr, 0, nullptr) ==
           ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+  });
+  fx.dropKernel(k);
+  zeKernelDestroy(k);
+  zeModuleDestroy(m);
+}
+
+TEST_CASE(
+    "Given a shaped launch with lastGroupSize (ZE_tessera_launch_shape 1.1), then the last groups "
+    "are partial: WorkgroupSize is theirs, EnqueuedWorkgroupSize the group size, and a plain "
+    "launch stays uniform",
+    "[kernel][launch_shape][non_uniform]") {
+  KernelFixture fx;
+  auto shaped = extensionFunction<ze_pfnTesseraCommandListAppendLaunchKernelShaped_t>(
+      fx.driver, "zeTesseraCommandListAppendLaunchKernelShaped");
+  REQUIRE(shaped);
+  ze_module_handle_t m = sourceModule(fx, R"(
+__kernel void partial(__global uint* out) {
+  size_t i = get_global_linear_id();
+  out[4 * i] = get_global_id(0) * 100 + get_global_id(1);
+  out[4 * i + 1] = get_local_size(0) * 100 + get_local_size(1);
+  out[4 * i + 2] = get_enqueued_local_size(0) * 100 + get_enqueued_local_size(1);
+  out[4 * i + 3] = get_global_size(0) * 100 + get_global_size(1);
+})", "-cl-std=CL2.0");
+  ze_kernel_handle_t k = fx.kernel(m, "partial");
+  std::vector<uint32_t> out(4 * 64, 99u);
+  setArgs(k, out.data());
+  // 11 x 5 work-items in groups of 4 x 2: 3 x 3 groups, the last ones 3 and 1 wide.
+  ze_tessera_launch_shape_t shape{{4, 2, 1}, {0, 0, 0}, 2, {3, 1, 0}};
+  const ze_group_count_t groups{3, 3, 1};
+  fx.runOnce([&](auto l) {
+    REQUIRE(shaped(l, k, &groups, &shape, nullptr, 0, nullptr) == ZE_RESULT_SUCCESS);
+  });
+  for (uint32_t y = 0; y < 5; ++y)
+    for (uint32_t x = 0; x < 11; ++x) {
+      INFO("work-item " << x << ", " << y);
+      const uint32_t* item = &out[4 * (x + 11 * y)];
+      CHECK(item[0] == x * 100 + y);
+      CHECK(item[1] == (x < 8 ? 4 : 3) * 100 + (y < 4 ? 2 : 1));
+      CHECK(item[2] == 402);
+      CHECK(item[3] == 1105);
+    }
+  // Level Zero's own launch of the kernel is uniform: the enqueued size is the group size.
+  std::fill(out.begin(), out.end(), 99u);
+  setGroupSize(k, 2, 1, 1);
+  fx.runOnce([&](auto l) { KernelFixture::launch(l, k, {3, 1, 1}); });
+  CHECK(out[1] == 201);
+  CHECK(out[2] == 201);
+  CHECK(out[4 * 5 + 3] == 601);
+  fx.runOnce([&](auto l) {
+    shape.lastGroupSize[0] = 5;  // above the group size of 4
+    CHECK(shaped(l, k, &groups, &shape, nullptr, 0, nullptr) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
   });
   fx.dropKernel(k);
   zeKernelDestroy(k);

@@ -58,11 +58,12 @@ TEST_CASE(
     "Given a region that carries a float4 through its scratch slot in a loop, when slots are "
     "localized, then the loop keeps it in a private variable copied in before and out after",
     "[jit][widen]") {
-  // One kernel argument (%n), then the region parameters (jit_passes.h, RegionParam): 17 i64s,
+  // One kernel argument (%n), then the region parameters (jit_passes.h, RegionParam): 23 i64s,
   // local memory and scratch.
   const char* ir = R"(
 define i32 @region(i32 %n, i64 %lx, i64 %ly, i64 %lz, i64 %gx, i64 %gy, i64 %gz, i64 %sx,
-                   i64 %sy, i64 %sz, i64 %cx, i64 %cy, i64 %cz, i64 %ox, i64 %oy, i64 %oz,
+                   i64 %sy, i64 %sz, i64 %cx, i64 %cy, i64 %cz, i64 %ex, i64 %ey, i64 %ez,
+                   i64 %tx, i64 %ty, i64 %tz, i64 %ox, i64 %oy, i64 %oz,
                    i64 %lin, i64 %wd, ptr %local, ptr %scratch) {
 entry:
   %off = mul i64 %lin, 16
