@@ -237,7 +237,12 @@ def main():
     if not tessera_icd:
         print("fuzz_widen: TESSERA_ICD_DIR (the build's icd folder) not set: skipped")
         return 77
-    tmp = tempfile.mkdtemp(prefix="fuzz_widen.")
+    # The generated kernels live only as long as the run; disagreeing ones are copied to --keep.
+    with tempfile.TemporaryDirectory(prefix="fuzz_widen.") as tmp:
+        return generate_and_compare(args, tmp, tessera_icd)
+
+
+def generate_and_compare(args, tmp, tessera_icd):
     files = []
     if args.replay is not None:
         files = args.replay
