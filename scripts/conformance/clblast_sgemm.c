@@ -2,9 +2,13 @@
 // platform's first device, square row-major matrices of side n, one warm-up call (CLBlast compiles
 // its kernels there), then the mean of `runs` calls. A few entries are checked against the host.
 // Usage: clblast_sgemm [n] [runs]. Prints "SGEMM n=<n>: <GFLOPS> GFLOPS (<ms> ms)" or an error.
+// Where OpenBLAS is installed (libopenblas.so.0, found at run time), the same product is then
+// timed there the same way, on the host's threads, as the BLAS reference of issue 29 item 3:
+// "OpenBLAS (<its kernel set>) n=<n>: <GFLOPS> GFLOPS (<ms> ms); CLBlast at <ratio> of it".
 #define CL_TARGET_OPENCL_VERSION 120
 #include <clblast_c.h>
 
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +18,30 @@ static double now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+// cblas_sgemm of OpenBLAS's 32-bit-integer interface (Debian's libopenblas0 flavours).
+typedef void (*SgemmFn)(int order, int trans_a, int trans_b, int m, int n, int k, float alpha,
+                        const float* a, int lda, const float* b, int ldb, float beta, float* c,
+                        int ldc);
+enum { kCblasRowMajor = 101, kCblasNoTrans = 111 };
+
+// Seconds per call of OpenBLAS's SGEMM on the same matrices (one warm-up call), or 0 without it;
+// *core is the kernel set OpenBLAS chose for this CPU (OPENBLAS_CORETYPE overrides its guess).
+static double openblas_seconds(size_t n, int runs, const float* a, const float* b, float* c,
+                               const char** core) {
+  void* lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+  SgemmFn sgemm = lib ? (SgemmFn)dlsym(lib, "cblas_sgemm") : NULL;
+  if (!sgemm) return 0.0;
+  char* (*core_name)(void) = (char* (*)(void))dlsym(lib, "openblas_get_corename");
+  *core = core_name ? core_name() : "unknown";
+  double start = 0.0;
+  for (int r = -1; r < runs; ++r) {
+    if (r == 0) start = now();
+    sgemm(kCblasRowMajor, kCblasNoTrans, kCblasNoTrans, (int)n, (int)n, (int)n, 1.0f, a, (int)n, b,
+          (int)n, 0.0f, c, (int)n);
+  }
+  return (now() - start) / runs;
 }
 
 int main(int argc, char** argv) {
@@ -70,7 +98,12 @@ int main(int argc, char** argv) {
     printf("error: %d of 16 checked entries wrong\n", wrong);
     return 1;
   }
-  printf("SGEMM n=%zu: %.1f GFLOPS (%.2f ms)\n", n, 2.0 * n * n * n / seconds * 1e-9,
-         seconds * 1e3);
+  const double flops = 2.0 * n * n * n;
+  printf("SGEMM n=%zu: %.1f GFLOPS (%.2f ms)\n", n, flops / seconds * 1e-9, seconds * 1e3);
+  const char* core = "";
+  const double blas = openblas_seconds(n, runs, a, b, c, &core);
+  if (blas > 0.0)
+    printf("OpenBLAS (%s) n=%zu: %.1f GFLOPS (%.2f ms); CLBlast at %.2f of it\n", core, n,
+           flops / blas * 1e-9, blas * 1e3, blas / seconds);
   return 0;
 }

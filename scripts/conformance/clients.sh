@@ -114,7 +114,7 @@ load_of() { # load_of IMPL NAME: " (load L)" when the run started with a load ab
 clblast_routines=(xgemv xgemm xsymm xtrsv xtrsm xgemmbatched xomatcopy xaxpy xdot xnrm2 xamax xger)
 run_clblast() {
   local impl r n sgemm=$out/clblast_sgemm
-  gcc -O2 -o "$sgemm" "$root/scripts/conformance/clblast_sgemm.c" -lclblast -lOpenCL -lm
+  gcc -O2 -o "$sgemm" "$root/scripts/conformance/clblast_sgemm.c" -lclblast -lOpenCL -lm -ldl
   for impl in "${impls[@]}"; do
     for r in "${clblast_routines[@]}"; do
       run "$impl" "clblast_$r" "${CLBLAST_TIMEOUT:-2400}" "/usr/bin/clblast_test_$r"
