@@ -14,6 +14,7 @@
 namespace tessera::core {
 
 using backends::cpu::ArgKind;
+using backends::cpu::KernelArgInfo;
 
 namespace {
 
@@ -88,7 +89,7 @@ ze_result_t Kernel::setArgument(uint32_t index, size_t size, const void* value) 
 ze_result_t Kernel::encodeArgument(uint32_t index, size_t size, const void* value,
                                    uint8_t* buffer) const {
   if (index >= compiled_->args.size()) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX;
-  const backends::cpu::KernelArgInfo& a = compiled_->args[index];
+  const KernelArgInfo& a = compiled_->args[index];
   uint8_t* slot = buffer ? buffer + a.offset : nullptr;
   switch (a.kind) {
     case ArgKind::LocalPointer: {
@@ -152,6 +153,44 @@ ze_result_t Kernel::encodeArgument(uint32_t index, size_t size, const void* valu
       if (slot) std::memcpy(slot, &bits, sizeof bits);
       break;
     }
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t Kernel::checkArgumentValues(void* const* values) const {
+  const auto& args = compiled_->args;
+  if (!args.empty() && !values) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (!values[i] && args[i].kind == ArgKind::LocalPointer)
+      return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t Kernel::setArguments(void* const* values) {
+  if (ze_result_t r = checkArgumentValues(values); r != ZE_RESULT_SUCCESS) return r;
+  const auto& args = compiled_->args;
+  for (uint32_t i = 0; i < args.size(); ++i) {
+    const KernelArgInfo& a = args[i];
+    size_t size = sizeof(void*);  // global and constant pointers
+    const void* value = values[i];
+    switch (a.kind) {
+      case ArgKind::LocalPointer:
+        std::memcpy(&size, value, sizeof size);
+        value = nullptr;
+        break;
+      case ArgKind::ByValue:
+        size = a.size;
+        break;
+      case ArgKind::Image:
+        size = sizeof(ze_image_handle_t);
+        break;
+      case ArgKind::Sampler:
+        size = sizeof(ze_sampler_handle_t);
+        break;
+      default:
+        break;
+    }
+    if (ze_result_t r = setArgument(i, size, value); r != ZE_RESULT_SUCCESS) return r;
   }
   return ZE_RESULT_SUCCESS;
 }
