@@ -80,7 +80,7 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   uint64_t countLongVerdict() const {
     return longVerdicts_.fetch_add(1, std::memory_order_relaxed) + 1;
   }
-  // The sub-group size the kernel runs with (kernel_abi.h's CompiledKernel::subgroupSize).
+  // The sub-group size the kernel runs with (backends/device_kind.h, KernelCode::subgroupSize).
   uint32_t subgroupSize() const;
   // The most work-items a work-group of it may have: its required size, else the device's
   // maxTotalGroupSize.
@@ -92,7 +92,7 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   // private variables live, plus the scratch slots of values kept across barriers.
   uint64_t privateMemSize() const;
   // Whether a launch of it can run: "insufficient device memory" (OUT_OF_DEVICE_MEMORY) when its
-  // private memory exceeds limits::kMaxPrivateMemSize.
+  // private memory exceeds its device kind's DeviceTraits::maxPrivateMemory.
   ze_result_t checkPrivateMemory() const;
 
   ze_kernel_indirect_access_flags_t indirectAccess = 0;
