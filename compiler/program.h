@@ -19,9 +19,13 @@
 
 namespace tessera::compiler {
 
-// One kernel's code as backends::cpu::launch runs it (backends/cpu/runtime/kernel_abi.h): argument
-// layout, local, scratch and stack sizes, the work-group function.
-using KernelCode = backends::cpu::CompiledKernel;
+// One kernel's code as core sees it (backends/device_kind.h): name, argument table, local,
+// scratch, stack and sub-group sizes, neutral of the kind. It is the kind-neutral part of the CPU
+// kind's CompiledKernel, which only an Executor of that kind reads further.
+using KernelCode = backends::KernelCode;
+using CompiledSymbol = backends::CompiledSymbol;
+// A module's code: still the CPU kind's CompiledModule (its kernels are CompiledKernels, each a
+// KernelCode), which core reads only for its kernels and symbols.
 using ModuleCode = backends::cpu::CompiledModule;
 
 struct Program {

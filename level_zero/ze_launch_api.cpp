@@ -1,7 +1,6 @@
 // The kernel launch appends: each looks up its list and calls CommandList::appendLaunch(es)
 // (core/cmdlist/command_list_launch.cpp), which copies the kernel's arguments, group size and
 // offset ("Arguments are copied at append time").
-#include <cstring>
 
 #include "core/cmdlist/command_list.h"
 #include "core/module/kernel.h"
@@ -80,32 +79,6 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraCommandListAppendLaunchKernelShaped
                       numWaitEvents, phWaitEvents, &shape);
 }
 
-namespace {
-
-// The size zeKernelSetArgumentValue takes for argument `a`, whose value pArguments gives at
-// `value`: a __local argument's value is its size_t size, the others are as large as their slot
-// (pointers, images and samplers: a pointer or handle).
-size_t argumentSize(const tessera::backends::cpu::KernelArgInfo& a, const void* value) {
-  using tessera::backends::cpu::ArgKind;
-  switch (a.kind) {
-    case ArgKind::LocalPointer: {
-      size_t size = 0;
-      std::memcpy(&size, value, sizeof size);
-      return size;
-    }
-    case ArgKind::ByValue:
-      return a.size;
-    case ArgKind::Image:
-      return sizeof(ze_image_handle_t);
-    case ArgKind::Sampler:
-      return sizeof(ze_sampler_handle_t);
-    default:
-      return sizeof(void*);
-  }
-}
-
-}  // namespace
-
 // Level Zero 1.14 (tessera/ze_tessera.h says what pArguments and pNext hold): the kernel's group
 // size and arguments are set as zeKernelSetGroupSize and zeKernelSetArgumentValue set them (with
 // their errors), then the launch is appended as zeCommandListAppendLaunchKernel's (or, with the
@@ -128,22 +101,13 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendLaunchKernelWithArguments
     auto* c = reinterpret_cast<const ze_command_list_append_launch_kernel_param_cooperative_desc_t*>(e);
     kind = c->isCooperative ? LaunchKind::Cooperative : LaunchKind::Plain;
   }
-  const auto& args = kernel->compiled().args;
-  if (!args.empty() && !pArguments) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  for (size_t i = 0; i < args.size(); ++i)
-    if (!pArguments[i] && args[i].kind == tessera::backends::cpu::ArgKind::LocalPointer)
-      return ZE_RESULT_ERROR_INVALID_NULL_POINTER;  // its size is read from there
+  if (ze_result_t r = kernel->checkArgumentValues(pArguments); r != ZE_RESULT_SUCCESS) return r;
   return guarded([&] {
     if (ze_result_t r = kernel->setGroupSize(groupSizes.groupSizeX, groupSizes.groupSizeY,
                                              groupSizes.groupSizeZ);
         r != ZE_RESULT_SUCCESS)
       return r;
-    for (uint32_t i = 0; i < args.size(); ++i) {
-      const bool local = args[i].kind == tessera::backends::cpu::ArgKind::LocalPointer;
-      ze_result_t r = kernel->setArgument(i, argumentSize(args[i], pArguments[i]),
-                                          local ? nullptr : pArguments[i]);
-      if (r != ZE_RESULT_SUCCESS) return r;
-    }
+    if (ze_result_t r = kernel->setArguments(pArguments); r != ZE_RESULT_SUCCESS) return r;
     return list->appendLaunch(hKernel, &groupCounts, kind,
                               {hSignalEvent, numWaitEvents, phWaitEvents});
   });

@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "backends/device_kind.h"
 #include "support/fork_child.h"
 
 namespace tessera::backends::cpu {
@@ -40,10 +41,7 @@ struct JobBalance {
 };
 
 // Sums over the parallel jobs of every pool in the process since the last reset.
-struct BalanceTotals {
-  uint64_t jobs = 0, workers = 0, spanNs = 0, tailNs = 0, maxTailNs = 0, lateStartNs = 0,
-           busySpreadNs = 0;
-};
+using backends::BalanceTotals;
 BalanceTotals balanceTotals(bool reset);
 
 class WorkerPool {
@@ -56,20 +54,8 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   uint32_t size() const { return threads_; }
-  // A borrowed callable (the job outlives parallelFor's call): unlike std::function it never
-  // allocates, which keeps a launch free of heap work.
-  class JobRef {
-   public:
-    template <typename F>
-    JobRef(F& f)  // NOLINT: implicit, so callers pass lambdas
-        : object_(const_cast<void*>(static_cast<const void*>(&f))),
-          call_([](void* o, uint64_t i) { (*static_cast<F*>(o))(i); }) {}
-    void operator()(uint64_t i) const { call_(object_, i); }
-
-   private:
-    void* object_;
-    void (*call_)(void*, uint64_t);
-  };
+  // A borrowed callable that never allocates (backends/device_kind.h).
+  using JobRef = backends::JobRef;
   // Calls job(i) for i in [0, count) spread over the workers and returns when all are done. When a
   // call throws (on any worker), the items not yet started are skipped and the first exception is
   // thrown here once every worker has left the job.

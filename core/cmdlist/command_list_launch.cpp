@@ -1,7 +1,7 @@
 // The kernel launch appends. The kernel's arguments, group size, offset and work dimension are
 // copied now ("Arguments are copied at append time"); how a launch runs is
 // core/queue/kernel_launch.cpp's.
-#include "backends/cpu/worker_pool.h"
+#include "backends/device_kind.h"
 #include "core/cmdlist/command_list.h"
 #include "core/device/device.h"
 
@@ -28,7 +28,7 @@ ze_result_t CommandList::makeLaunch(Kernel& kernel, const ze_group_count_t* coun
   if (shape) out.dims.lastGroupSize = shape->lastGroupSize;
   // 0: decided when the launch runs (kernel_launch.cpp)
   out.dims.workDim = shape ? shape->workDim : kernel.workDim();
-  if (counts) out.dims.setGroupCount(*counts);
+  if (counts) setGroupCount(out.dims, *counts);
   return ZE_RESULT_SUCCESS;
 }
 

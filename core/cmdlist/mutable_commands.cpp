@@ -84,7 +84,7 @@ ze_result_t CommandList::applyChange(const MutableChange& c) {
       if (op.indirect)
         op.indirect = c.groupCount;
       else
-        op.dims.setGroupCount(*c.groupCount);
+        setGroupCount(op.dims, *c.groupCount);
       // Level Zero's updates name uniform groups: a last partial group (ZE_tessera_launch_shape)
       // does not outlive a new count or size (it could exceed the new size).
       op.dims.lastGroupSize = {0, 0, 0};

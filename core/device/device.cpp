@@ -7,8 +7,7 @@
 #include <thread>
 
 #include "host/affinity.h"
-#include "backends/cpu/runtime/kernel_abi.h"
-#include "backends/cpu/worker_pool.h"
+#include "backends/device_kind.h"
 #include "core/common/hash.h"
 #include "core/device/host_cpu.h"
 #include "core/sync/wait.h"
@@ -49,7 +48,9 @@ Device::Device(Driver& driver, const Topology& topology, const ExposedNode& node
       level_(node.level),
       objectIndex_(node.objectIndex),
       pus_(node.pus),
-      resources_(topology.describe(node.pus)) {
+      resources_(topology.describe(node.pus)),
+      // Every device is of the host CPU kind: the one place a second kind would choose.
+      kind_(&backends::cpuKind()) {
   name_ = topology.cpuModel();
   if (name_.empty() && topology.source().kind == TopologySource::Kind::Machine)
     name_ = host_cpu::modelName();
@@ -69,10 +70,10 @@ Device::Device(Driver& driver, const Topology& topology, const ExposedNode& node
 
 Device::~Device() = default;
 
-backends::cpu::WorkerPool& Device::workers() const {
+backends::Executor& Device::workers() const {
   std::call_once(workersOnce_, [this] {
     uint32_t threads = std::min(resources_.pus, std::max(1u, std::thread::hardware_concurrency()));
-    workers_ = std::make_unique<backends::cpu::WorkerPool>(pinCpus_, threads, sync::spinNs());
+    workers_ = kind_->createExecutor(pinCpus_, threads, sync::spinNs());
   });
   return *workers_;
 }
@@ -120,12 +121,12 @@ void Device::computeProperties(ze_device_compute_properties_t& p) const {
   v.maxGroupSizeX = v.maxGroupSizeY = v.maxGroupSizeZ = limits::kMaxGroupSize;
   v.maxGroupCountX = v.maxGroupCountY = v.maxGroupCountZ = UINT32_MAX;
   v.maxSharedLocalMemory = limits::maxSharedLocalMemory(resources_);
-  // The sub-group sizes a kernel may run with (backends/cpu/runtime/kernel_abi.h: the lanes of one
-  // widened chunk); a kernel requiring another fails to build.
-  static_assert(std::size(backends::cpu::kSubgroupSizes) <= ZE_SUBGROUPSIZE_COUNT);
-  v.numSubGroupSizes = static_cast<uint32_t>(std::size(backends::cpu::kSubgroupSizes));
-  std::copy(std::begin(backends::cpu::kSubgroupSizes), std::end(backends::cpu::kSubgroupSizes),
-            v.subGroupSizes);
+  // The sub-group sizes a kernel may run with (the kind's traits; the CPU kind's are the lanes of
+  // one widened chunk); a kernel requiring another fails to build.
+  const backends::DeviceTraits& traits = kind_->traits();
+  static_assert(std::tuple_size_v<decltype(traits.subgroupSizes)> <= ZE_SUBGROUPSIZE_COUNT);
+  v.numSubGroupSizes = traits.subgroupSizeCount;
+  std::copy_n(traits.subgroupSizes.begin(), traits.subgroupSizeCount, v.subGroupSizes);
   assignKeepingHeader(p, v);
 }
 

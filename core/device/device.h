@@ -14,8 +14,9 @@
 #include "core/device/hierarchy.h"
 #include "core/topology/topology.h"
 
-namespace tessera::backends::cpu {
-class WorkerPool;
+namespace tessera::backends {
+class DeviceKind;
+class Executor;
 }
 
 namespace tessera::core {
@@ -67,8 +68,11 @@ class Device : public Object<_ze_device_handle_t, 0x7465737344657631ull /* "tess
   const std::vector<uint32_t>& pinCpus() const { return pinCpus_; }
   // pinCpus() names every CPU of the system (the machine's root device): any thread is inside.
   bool pinsEveryCpu() const { return pinsEveryCpu_; }
-  // The device's worker threads, one per PU (at most one per CPU of the process), made on first use.
-  backends::cpu::WorkerPool& workers() const;
+  // What runs the device's work (backends/device_kind.h): for the CPU kind, worker threads, one per
+  // PU (at most one per CPU of the process). Made on first use.
+  backends::Executor& workers() const;
+  // The kind of device it is (backends/device_kind.h: traits, executors, layout rules).
+  const backends::DeviceKind& kind() const { return *kind_; }
 
  private:
   Driver& driver_;
@@ -84,8 +88,9 @@ class Device : public Object<_ze_device_handle_t, 0x7465737344657631ull /* "tess
   uint32_t vendorId_ = 0, deviceId_ = 0, clockMhz_ = 0, simdWidth_ = 0;
   std::vector<uint32_t> pinCpus_;
   bool pinsEveryCpu_ = false;
+  const backends::DeviceKind* kind_;
   mutable std::once_flag workersOnce_;
-  mutable std::unique_ptr<backends::cpu::WorkerPool> workers_;
+  mutable std::unique_ptr<backends::Executor> workers_;
 
  public:
   ~Device();

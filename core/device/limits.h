@@ -4,7 +4,6 @@
 
 #include <cstdint>
 
-#include "backends/cpu/kernel_stack.h"
 #include "core/topology/topology.h"
 
 namespace tessera::core {
@@ -23,10 +22,6 @@ constexpr uint32_t kPrintfBufferSize = 1024 * 1024;
 constexpr size_t kMaxFillPatternSize = 128;
 constexpr uint32_t kComputeQueues = 8;
 constexpr uint32_t kCopyQueues = 2;
-// Private memory of one work-item (its share of the kernel stack a thread runs it on, plus scratch
-// across barriers): a kernel needing more is refused at launch (Kernel::checkPrivateMemory). What
-// the kernel stacks are sized for, backends/cpu/kernel_stack.h.
-constexpr uint64_t kMaxPrivateMemSize = backends::cpu::kMaxKernelStackNeed;
 // Images (ze_device_image_properties_t, core/image/): at least OpenCL 1.2 FULL_PROFILE's minimums
 // (image2d 8192, image3d 2048, arrays 2048 layers, 128 read and 64 write image arguments, 16
 // samplers). A buffer image's limit counts pixels, as the reference driver's does (it is OpenCL's

@@ -127,7 +127,7 @@ ze_result_t Image::create(Context& context, Device& device, const ze_image_desc_
     storage->mapped = size;
   }
   out.reset(new Image(context, device, std::move(storage)));
-  backends::cpu::ImageView& v = out->view_;
+  backends::ImageView& v = out->view_;
   v.data = out->storage_->data;
   for (int i = 0; i < 3; ++i) v.extent[i] = extent[i];
   v.rowPitch = rowPitch;

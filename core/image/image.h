@@ -1,6 +1,7 @@
 // An image: linear host memory of a format (core/image/format.h) and a shape, described to kernels
-// by the ImageView it holds (backends/cpu/runtime/image_abi.h: pixel (x, y, z) at data + x * pixel
-// bytes + y * rowPitch + z * slicePitch, a 1D array's layer being y and a 2D array's z).
+// by the ImageView it holds (backends/device_kind.h; the CPU kind's image_abi.h: pixel (x, y, z)
+// at data + x * pixel bytes + y * rowPitch + z * slicePitch, a 1D array's layer being y and a 2D
+// array's z).
 //
 // The memory is the image's own (tight pitches: rowPitch = width * pixel bytes, slicePitch =
 // rowPitch * rows) or the caller's (ZE_tessera_image_memory: any pitches at least the tight ones,
@@ -17,7 +18,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "backends/cpu/runtime/image_abi.h"
+#include "backends/device_kind.h"
 #include "core/common/object.h"
 #include "core/image/format.h"
 
@@ -62,7 +63,7 @@ class Image : public Object<_ze_image_handle_t, 0x74657373496d6731ull /* "tessIm
   ~Image();
 
   // What an image argument's slot points to (ArgKind::Image). Stable while the image lives.
-  const backends::cpu::ImageView& view() const { return view_; }
+  const backends::ImageView& view() const { return view_; }
   Context* context() const { return context_; }  // compared, never followed
   Device& device() const { return device_; }
   ze_image_type_t type() const { return static_cast<ze_image_type_t>(view_.imageType); }
@@ -85,7 +86,7 @@ class Image : public Object<_ze_image_handle_t, 0x74657373496d6731ull /* "tessIm
   Context* context_;
   Device& device_;
   std::shared_ptr<Storage> storage_;
-  backends::cpu::ImageView view_;
+  backends::ImageView view_;
   uint64_t size_ = 0;
   ze_image_flags_t flags_ = 0;
 };

@@ -1,11 +1,11 @@
 #include "core/image/sampler.h"
 
-#include "backends/cpu/runtime/image_abi.h"
+#include "backends/device_kind.h"
 
 namespace tessera::core {
 
 ze_result_t samplerValue(const ze_sampler_desc_t& desc, uint64_t& value) {
-  namespace bits = backends::cpu::sampler_bits;
+  namespace bits = backends::sampler_bits;
   uint32_t v = 0;
   // image_abi.h: NONE -> None, REPEAT -> Repeat, CLAMP ("clamped to edge") -> ClampToEdge,
   // CLAMP_TO_BORDER -> Clamp, MIRROR -> MirroredRepeat.

@@ -1,5 +1,5 @@
 // A sampler: how kernels read an image through it (addressing, filtering, coordinates), held as the
-// value its kernel arguments carry: OpenCL's sampler_t bits (backends/cpu/runtime/image_abi.h,
+// value its kernel arguments carry: OpenCL's sampler_t bits (backends/device_kind.h,
 // sampler_bits), so samplers given as arguments and those written in a kernel are one thing.
 #pragma once
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "backends/cpu/worker_pool.h"
+#include "backends/device_kind.h"
 #include "core/common/hash.h"
 #include "core/device/device.h"
 #include "core/device/limits.h"
@@ -13,7 +13,8 @@
 
 namespace tessera::core {
 
-using backends::cpu::ArgKind;
+using backends::ArgKind;
+using backends::KernelArgInfo;
 
 namespace {
 
@@ -88,7 +89,7 @@ ze_result_t Kernel::setArgument(uint32_t index, size_t size, const void* value) 
 ze_result_t Kernel::encodeArgument(uint32_t index, size_t size, const void* value,
                                    uint8_t* buffer) const {
   if (index >= compiled_->args.size()) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX;
-  const backends::cpu::KernelArgInfo& a = compiled_->args[index];
+  const KernelArgInfo& a = compiled_->args[index];
   uint8_t* slot = buffer ? buffer + a.offset : nullptr;
   switch (a.kind) {
     case ArgKind::LocalPointer: {
@@ -136,7 +137,7 @@ ze_result_t Kernel::encodeArgument(uint32_t index, size_t size, const void* valu
       // CL_INVALID_ARG_VALUE for a CL_MEM_READ_ONLY image there.
       if (index < info_->args.size() && info_->args[index].writesImage() && !image->kernelWrites())
         return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-      const backends::cpu::ImageView* view = &image->view();
+      const backends::ImageView* view = &image->view();
       if (slot) std::memcpy(slot, &view, sizeof view);
       break;
     }
@@ -152,6 +153,44 @@ ze_result_t Kernel::encodeArgument(uint32_t index, size_t size, const void* valu
       if (slot) std::memcpy(slot, &bits, sizeof bits);
       break;
     }
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t Kernel::checkArgumentValues(void* const* values) const {
+  const auto& args = compiled_->args;
+  if (!args.empty() && !values) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (!values[i] && args[i].kind == ArgKind::LocalPointer)
+      return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t Kernel::setArguments(void* const* values) {
+  if (ze_result_t r = checkArgumentValues(values); r != ZE_RESULT_SUCCESS) return r;
+  const auto& args = compiled_->args;
+  for (uint32_t i = 0; i < args.size(); ++i) {
+    const KernelArgInfo& a = args[i];
+    size_t size = sizeof(void*);  // global and constant pointers
+    const void* value = values[i];
+    switch (a.kind) {
+      case ArgKind::LocalPointer:
+        std::memcpy(&size, value, sizeof size);
+        value = nullptr;
+        break;
+      case ArgKind::ByValue:
+        size = a.size;
+        break;
+      case ArgKind::Image:
+        size = sizeof(ze_image_handle_t);
+        break;
+      case ArgKind::Sampler:
+        size = sizeof(ze_sampler_handle_t);
+        break;
+      default:
+        break;
+    }
+    if (ze_result_t r = setArgument(i, size, value); r != ZE_RESULT_SUCCESS) return r;
   }
   return ZE_RESULT_SUCCESS;
 }
@@ -187,7 +226,7 @@ ze_result_t Kernel::checkLocalMemory(const std::vector<uint8_t>& args, const Dev
   const uint32_t max = &device == &module_->device()
                            ? maxSharedLocal_
                            : limits::maxSharedLocalMemory(device.resources());
-  if (backends::cpu::localMemoryLayout(*compiled_, args.data(), bytes) && bytes <= max)
+  if (device.kind().localMemoryBytes(*compiled_, args.data(), bytes) && bytes <= max)
     return ZE_RESULT_SUCCESS;
   // The header names no error of zeCommandListAppendLaunchKernel for this; the reference driver
   // (Intel's compute-runtime) answers ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY ("insufficient device
@@ -215,10 +254,11 @@ uint64_t Kernel::privateMemSize() const {
 
 ze_result_t Kernel::checkPrivateMemory() const {
   // ze_api.h: "ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY: [Core] insufficient device memory to satisfy
-  // call" (every append may return it). A work-item's private memory is its share of the thread's
-  // kernel stack (backends/cpu/kernel_stack.h), which is never larger than the limit.
-  return privateMemSize() > limits::kMaxPrivateMemSize ? ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY
-                                                       : ZE_RESULT_SUCCESS;
+  // call" (every append may return it). The most a work-item may have is the kind's
+  // (DeviceTraits::maxPrivateMemory; the CPU kind's kernel stacks are sized for it).
+  return privateMemSize() > module_->device().kind().traits().maxPrivateMemory
+             ? ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY
+             : ZE_RESULT_SUCCESS;
 }
 
 void Kernel::properties(ze_kernel_properties_t& p) const {
@@ -233,8 +273,8 @@ void Kernel::properties(ze_kernel_properties_t& p) const {
     p.requiredGroupSizeY = info_->requiredSize->size[1];
     p.requiredGroupSizeZ = info_->requiredSize->size[2];
   }
-  // Sub-groups (backends/cpu/runtime/kernel_abi.h, "Sub-groups"): the kernel runs with one size S,
-  // the one it requires (else 0 here) or the JIT's default; a work-group of n work-items has
+  // Sub-groups (the CPU kind's runtime/kernel_abi.h, "Sub-groups"): the kernel runs with one size
+  // S, the one it requires (else 0 here) or the kind's default; a work-group of n work-items has
   // ceil(n / S) of them, so the most a work-group can have is that of the largest group the
   // kernel may run with (its required size, else the device's maxTotalGroupSize). No source
   // form requires a number of sub-groups (SPIR-V's SubgroupsPerWorkgroup needs the

@@ -42,6 +42,14 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   // layout (a recorded launch's, for mutable command lists); `buffer` null only checks.
   ze_result_t encodeArgument(uint32_t index, size_t size, const void* value,
                              uint8_t* buffer) const;
+  // zeCommandListAppendLaunchKernelWithArguments's pArguments (ze_tessera.h): one pointer per
+  // argument to its value, where a __local argument's value is its size (a size_t) and every other
+  // value is as large as the argument's slot (pointers, images and samplers: a pointer or handle).
+  // checkArgumentValues: INVALID_NULL_POINTER when `values` is null while the kernel has arguments,
+  // or a __local argument's pointer is null (its size is read from there). setArguments sets each
+  // argument as setArgument does and returns the first error.
+  ze_result_t checkArgumentValues(void* const* values) const;
+  ze_result_t setArguments(void* const* values);
   bool allArgumentsSet() const;
   const std::vector<uint8_t>& argumentBuffer() const { return args_; }
 
@@ -72,7 +80,7 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   uint64_t countLongVerdict() const {
     return longVerdicts_.fetch_add(1, std::memory_order_relaxed) + 1;
   }
-  // The sub-group size the kernel runs with (kernel_abi.h's CompiledKernel::subgroupSize).
+  // The sub-group size the kernel runs with (backends/device_kind.h, KernelCode::subgroupSize).
   uint32_t subgroupSize() const;
   // The most work-items a work-group of it may have: its required size, else the device's
   // maxTotalGroupSize.
@@ -84,7 +92,7 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   // private variables live, plus the scratch slots of values kept across barriers.
   uint64_t privateMemSize() const;
   // Whether a launch of it can run: "insufficient device memory" (OUT_OF_DEVICE_MEMORY) when its
-  // private memory exceeds limits::kMaxPrivateMemSize.
+  // private memory exceeds its device kind's DeviceTraits::maxPrivateMemory.
   ze_result_t checkPrivateMemory() const;
 
   ze_kernel_indirect_access_flags_t indirectAccess = 0;

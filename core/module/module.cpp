@@ -306,7 +306,7 @@ ze_result_t Module::dynamicLink(const std::vector<Module*>& modules, std::string
   // 3. All linked: each importer gets its code, and the addresses of the variables it imports.
   for (Plan& plan : plans) {
     Module& m = *plan.importer;
-    std::map<std::string, backends::cpu::CompiledSymbol> imported;
+    std::map<std::string, compiler::CompiledSymbol> imported;
     for (const std::string& name : m.program_->variableImports) {
       for (const Module* p : plan.providers) {
         if (!p->program_->exportsVariable(name)) continue;

@@ -104,7 +104,7 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
   // The code of a module that compiles by kernel (code_ then stays null): set at creation.
   std::shared_ptr<compiler::LazyCode> lazy_;
   // The variables it imports, where their defining modules keep them.
-  std::map<std::string, backends::cpu::CompiledSymbol> importedGlobals_;
+  std::map<std::string, compiler::CompiledSymbol> importedGlobals_;
   bool boundStorage_ = false;  // code_ uses other modules' variables in place
 };
 

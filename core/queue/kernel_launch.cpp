@@ -3,8 +3,7 @@
 #include <chrono>
 
 #include "host/fault_guard.h"
-#include "backends/cpu/runtime/launcher.h"
-#include "backends/cpu/worker_pool.h"
+#include "backends/device_kind.h"
 #include "core/command/launch_policy.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
@@ -13,27 +12,18 @@
 #include "core/queue/fault_containment.h"
 
 namespace tessera::core {
-using backends::cpu::WorkerPool;
 namespace {
 
 // Returns false when the launch faulted or did not run because the context is lost.
 // `tag`: what joinInterrupting() names to end the launch (a queue's cancel flag; null: never).
-// `serialNs`, `parallel`: as backends::cpu::launch's serialNs and its result.
+// `serialNs`, `parallel`: as Executor::launch's serialNs and its result.
 bool launchContained(const Kernel& kernel, const uint8_t* args, const LaunchDims& dims,
-                     backends::cpu::WorkerPool* pool, const void* tag, uint64_t serialNs,
+                     backends::Executor& executor, const void* tag, uint64_t serialNs,
                      bool* parallel) {
   Context& context = kernel.module().context();
   if (context.lost()) return false;
-  backends::cpu::LaunchDims grid;
-  for (int d = 0; d < 3; ++d) {
-    grid.groupCount[d] = dims.groupCount[d];
-    grid.groupSize[d] = dims.groupSize[d];
-    grid.lastGroupSize[d] = dims.lastGroupSize[d];
-    grid.globalOffset[d] = dims.globalOffset[d];
-  }
-  grid.workDim = dims.workDim;
   try {
-    bool used = backends::cpu::launch(kernel.compiled(), args, grid, pool, tag, serialNs);
+    bool used = executor.launch(kernel.compiled(), args, dims, tag, serialNs);
     if (parallel) *parallel = used;
     return true;
   } catch (const host::KernelFault& f) {
@@ -55,17 +45,17 @@ uint32_t workDim(const LaunchDims& d) {
 
 void launchKernel(const LaunchOp& l, const ze_group_count_t* counts, const ExecutionTarget& t) {
   LaunchDims dims = l.dims;
-  if (counts) dims.setGroupCount(*counts);
+  if (counts) setGroupCount(dims, *counts);
   // An empty grid runs nothing (group counts of zero are legal in indirect launches).
   if (!dims.groupCount[0] || !dims.groupCount[1] || !dims.groupCount[2]) return;
   if (dims.workDim == 0) dims.workDim = workDim(dims);
   // A tiny launch inline on the submitting thread runs its work-groups there alone for up to
   // kInlineBudgetNs, then on every worker (hashcat's launches of 2,048 work-items take milliseconds
   // each: on one thread they ran at half the machine's speed).
-  WorkerPool& workers = t.device.workers();
+  backends::Executor& workers = t.device.workers();
   const auto start = std::chrono::steady_clock::now();
   bool parallel = false;
-  if (!launchContained(*l.kernel, l.args.data(), dims, &workers, t.cancel,
+  if (!launchContained(*l.kernel, l.args.data(), dims, workers, t.cancel,
                        t.serial ? kInlineBudgetNs : 0, &parallel))
     return;
   // What a work-item costs, for the next launch's choice (launch_policy.h).

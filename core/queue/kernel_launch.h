@@ -1,12 +1,12 @@
-// The launch of a kernel command into the backend (backends::cpu::launch), its faults contained
-// (fault_containment.h): a launch that faults marks the kernel's context lost instead of killing
-// the process, and a kernel of a lost context is not launched at all. Afterwards the launch's cost
-// is recorded for the launch policy (core/command/launch_policy.h).
+// The launch of a kernel command into the device's executor (backends/device_kind.h), its faults
+// contained (fault_containment.h): a launch that faults marks the kernel's context lost instead of
+// killing the process, and a kernel of a lost context is not launched at all. Afterwards the
+// launch's cost is recorded for the launch policy (core/command/launch_policy.h).
 #pragma once
 
 #include <level_zero/ze_api.h>
 
-#include "backends/cpu/worker_pool.h"
+#include "backends/device_kind.h"
 #include "core/command/command.h"
 #include "core/queue/run_command.h"
 
@@ -16,12 +16,11 @@ namespace tessera::core {
 // nothing.
 void launchKernel(const LaunchOp& l, const ze_group_count_t* counts, const ExecutionTarget& t);
 
-// How evenly the workers of the process's parallel jobs finished (backends/cpu/worker_pool.h),
-// summed since the last reset (`reset`: start again after reading);
-// zeTesseraDriverGetLaunchBalance.
-using LaunchBalance = backends::cpu::BalanceTotals;
+// How evenly the workers of the process's parallel jobs finished (the kind's balance), summed
+// since the last reset (`reset`: start again after reading); zeTesseraDriverGetLaunchBalance.
+using LaunchBalance = backends::BalanceTotals;
 inline LaunchBalance launchBalance(bool reset) {
-  return backends::cpu::balanceTotals(reset);
+  return backends::cpuKind().balance(reset);
 }
 
 }  // namespace tessera::core

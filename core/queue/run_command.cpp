@@ -8,7 +8,7 @@
 
 #include "host/fault_guard.h"
 #include "host/pu_claims.h"
-#include "backends/cpu/worker_pool.h"
+#include "backends/device_kind.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
 #include "core/queue/fault_containment.h"
@@ -45,7 +45,7 @@ bool guardedPieces(const char* what, size_t size, const ExecutionTarget& t, Piec
       faulted.store(true, std::memory_order_relaxed);
     }
   };
-  backends::cpu::WorkerPool& workers = t.device.workers();
+  backends::Executor& workers = t.device.workers();
   if (!t.mayUseWorkers || t.serial || size < kParallelThreshold || workers.size() == 1) {
     piece(0, size);
   } else {

@@ -13,12 +13,8 @@
 
 namespace tessera::backends::cpu {
 
-// A module-scope symbol the host can reach: a program-scope global variable or an exported
-// function.
-struct CompiledSymbol {
-  void* address = nullptr;
-  uint64_t size = 0;  // bytes of a variable; 0 for a function
-};
+// A module-scope symbol the host can reach (plain data of the interface, backends/device_kind.h).
+using backends::CompiledSymbol;
 
 struct CompiledModule {
   std::vector<CompiledKernel> kernels;

@@ -1,6 +1,6 @@
 // The contract between JIT-compiled kernels and the images and samplers they are given (issue 18).
-// No LLVM here: core (which makes images and samplers) and the JIT's image builtins include this
-// file and nothing else of each other.
+// No LLVM here. core (which makes images and samplers) fills the interface's ImageView and
+// sampler bits (backends/device_kind.h); the JIT's image builtins read them as this file says.
 //
 // Images are plain host memory, linear: pixel (x, y, z) of an image starts at
 //
@@ -32,45 +32,15 @@
 
 #include <cstdint>
 
+#include "backends/device_kind.h"
+
 namespace tessera::backends::cpu {
 
-// What an image argument's 8-byte slot points to. Owned by the image object (core), alive while
-// the image is; a kernel only reads it.
-struct ImageView {
-  uint8_t* data = nullptr;        // pixel (0, 0, 0)
-  uint64_t extent[3] = {1, 1, 1};  // valid values of x, y, z as the kernel indexes (see above)
-  uint64_t rowPitch = 0;           // bytes between y and y + 1
-  uint64_t slicePitch = 0;         // bytes between z and z + 1
-  uint32_t pixelBytes = 0;         // bytes of one pixel
-  uint32_t imageType = 0;          // ze_image_type_t
-  uint32_t layout = 0;             // ze_image_format_layout_t (no media layouts)
-  uint32_t type = 0;               // ze_image_format_type_t
-  uint8_t swizzle[4] = {0, 1, 2, 3};  // ze_image_format_swizzle_t of x, y, z, w
-  // What get_image_channel_order / get_image_channel_data_type return, in SPIR-V's numbering
-  // (ImageChannelOrder, ImageChannelDataType: the OpenCL value minus 0x10B0 / 0x10D0), as the
-  // SPIR-V instructions OpImageQueryOrder / OpImageQueryFormat answer. Core derives them from
-  // layout, type and swizzle.
-  uint32_t channelOrder = 0;
-  uint32_t channelDataType = 0;
-  uint32_t mipLevels = 1;  // always 1: no mipmaps
-  uint32_t reserved = 0;
-};
-
-// A sampler argument's 8-byte slot holds its sampler value (not a pointer): the bits OpenCL C's
-// sampler_t literals use (CLK_* constants, also what OpConstantSampler and the translator's
-// __translate_sampler_initializer carry), so argument samplers and inline samplers are one thing.
-namespace sampler_bits {
-inline constexpr uint32_t kNormalizedCoords = 0x1;  // CLK_NORMALIZED_COORDS_TRUE
-inline constexpr uint32_t kAddressMask = 0xE;
-inline constexpr uint32_t kAddressNone = 0x0;           // CLK_ADDRESS_NONE
-inline constexpr uint32_t kAddressClampToEdge = 0x2;    // CLK_ADDRESS_CLAMP_TO_EDGE
-inline constexpr uint32_t kAddressClamp = 0x4;          // CLK_ADDRESS_CLAMP (to the border colour)
-inline constexpr uint32_t kAddressRepeat = 0x6;         // CLK_ADDRESS_REPEAT
-inline constexpr uint32_t kAddressMirroredRepeat = 0x8; // CLK_ADDRESS_MIRRORED_REPEAT
-inline constexpr uint32_t kFilterMask = 0x30;
-inline constexpr uint32_t kFilterNearest = 0x10;        // CLK_FILTER_NEAREST
-inline constexpr uint32_t kFilterLinear = 0x20;         // CLK_FILTER_LINEAR
-}  // namespace sampler_bits
+// What an image argument's 8-byte slot points to (ImageView) and a sampler argument's value
+// (sampler_bits) are plain data of the interface (backends/device_kind.h), which core fills; this
+// file says how this kind's kernels read them.
+using backends::ImageView;
+namespace sampler_bits = backends::sampler_bits;
 
 // Level Zero's sampler modes in these bits: ZE_SAMPLER_ADDRESS_MODE_NONE -> None, REPEAT -> Repeat,
 // CLAMP -> ClampToEdge ("clamped to edge"), CLAMP_TO_BORDER -> Clamp, MIRROR -> MirroredRepeat.

@@ -21,25 +21,15 @@
 #include <string>
 #include <vector>
 
+#include "backends/device_kind.h"
 #include "support/checked_math.h"
 
 namespace tessera::backends::cpu {
 
-enum class ArgKind : uint8_t {
-  GlobalPointer,    // 8 bytes: the address
-  ConstantPointer,  // 8 bytes: the address
-  LocalPointer,     // 8 bytes: the caller writes the size in bytes; the launcher replaces it by
-                    // the argument's offset in the work-group's local memory
-  ByValue,          // `size` bytes: scalars, vectors, structs (byval)
-  Image,            // 8 bytes: the address of the image's ImageView (image_abi.h)
-  Sampler,          // 8 bytes: the sampler's value (image_abi.h, sampler_bits)
-};
-
-struct KernelArgInfo {
-  ArgKind kind;
-  uint32_t size;    // bytes the slot holds
-  uint32_t offset;  // slot offset in the argument buffer (aligned to the argument's alignment)
-};
+// The argument table and the kind-neutral part of a compiled kernel are the interface's
+// (backends/device_kind.h).
+using backends::ArgKind;
+using backends::KernelArgInfo;
 
 // The JIT reads these fields by their index (8 bytes each: jit/workgroup_function.cpp).
 struct WorkGroupContext {
@@ -97,25 +87,17 @@ inline constexpr uint32_t kSubgroupSizes[] = {4, 8, 16, 32, 64};
 inline constexpr uint32_t kDefaultSubgroupSize = 16;
 inline constexpr uint32_t kMaxSubgroupSize = 64;
 
-struct CompiledKernel {
-  std::string name;
-  std::vector<KernelArgInfo> args;
-  uint32_t argBufferSize = 0;
-  uint32_t staticLocalBytes = 0;         // the static __local variables this kernel reaches
-  // 0 when the kernel has no barrier and no sub-group operation that exchanges values (those are
-  // cut like barriers, and counted in barrierCount).
-  uint32_t scratchBytesPerWorkItem = 0;
-  // Stack the work-group function needs (its frame and those of module functions it may call),
-  // measured when it was compiled (jit/stack_sizes.cpp). Its private variables live there, except
-  // those kept across barriers (in scratch). The launcher runs it on a stack of this size plus a
-  // reserve for host calls (kernel_stack.h).
-  uint32_t stackBytes = 0;
-  uint32_t barrierCount = 0;
-  // The sub-group size the kernel runs with (see kSubgroupSizes), and whether the kernel requires
-  // it (0 when it does not: zeKernelGetProperties' requiredSubgroupSize,
-  // CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL). Kept in native binaries.
-  uint32_t subgroupSize = kDefaultSubgroupSize;
-  uint32_t requiredSubgroupSize = 0;
+// What the launcher runs: the interface's KernelCode (name, argument table, local memory, scratch,
+// stack and sub-group sizes; see there) and what only this kind reads. stackBytes is measured when
+// the kernel is compiled (jit/stack_sizes.cpp); the launcher runs the work-group function on a stack
+// of that size plus a reserve for host calls (kernel_stack.h). subgroupSize is one of
+// kSubgroupSizes (kDefaultSubgroupSize unless the kernel requires another); it and
+// requiredSubgroupSize are kept in native binaries. scratchBytesPerWorkItem is 0 when the kernel
+// has no barrier and no sub-group operation that exchanges values (those are cut like barriers,
+// and counted in barrierCount). The launcher casts the KernelCode it is given back to this: the
+// compiler hands out only these.
+struct CompiledKernel : backends::KernelCode {
+  CompiledKernel() { subgroupSize = kDefaultSubgroupSize; }
   WidenStats widen;  // not kept in native binaries
   uint32_t prefetches = 0;  // prefetches across barriers (jit/prefetch.cpp); nor this
   WorkGroupFn fn = nullptr;
@@ -135,7 +117,7 @@ inline constexpr uint32_t kLocalArgAlignment = kMaxTypeAlignment;
 // each start aligned to kLocalArgAlignment, as the launcher lays them out. When `offsets` is given,
 // each __local slot of it gets its argument's offset. False when the sum does not fit in 64 bits
 // (two sizes near 2^63 would otherwise wrap and put an argument before the memory it is given).
-inline bool localMemoryLayout(const CompiledKernel& kernel, const uint8_t* args, uint64_t& total,
+inline bool localMemoryLayout(const backends::KernelCode& kernel, const uint8_t* args, uint64_t& total,
                               uint8_t* offsets = nullptr) {
   uint64_t bytes = 0;
   if (!support::checkedAlignUp(kernel.staticLocalBytes, kLocalArgAlignment, bytes)) return false;

@@ -10,19 +10,12 @@
 
 #include "backends/cpu/runtime/kernel_abi.h"
 #include "backends/cpu/worker_pool.h"
+#include "backends/device_kind.h"
 
 namespace tessera::backends::cpu {
 
-struct LaunchDims {
-  uint32_t groupCount[3] = {1, 1, 1};
-  uint32_t groupSize[3] = {1, 1, 1};  // the enqueued (uniform) size
-  // Non-uniform work-groups (OpenCL 2.0+): the size of the last group in each dimension, from 1 to
-  // groupSize; 0 (or groupSize): that dimension is uniform. The global size is then
-  // (groupCount - 1) * groupSize + lastGroupSize.
-  uint32_t lastGroupSize[3] = {0, 0, 0};
-  uint64_t globalOffset[3] = {0, 0, 0};
-  uint32_t workDim = 1;
-};
+// The launch shape is the interface's (backends/device_kind.h); workDim is 1 to 3 here.
+using backends::LaunchDims;
 
 // `args` holds kernel.argBufferSize bytes laid out as kernel.args says (a LocalPointer slot holds
 // the size the caller wants). Group counts and sizes must be >= 1, last group sizes at most the

@@ -8,6 +8,7 @@
 
 using tessera::core::groupCountWithin;
 using tessera::core::LaunchDims;
+using tessera::core::setGroupCount;
 
 TEST_CASE("Given launch shapes, then groups and work-items are their products, or refused when "
           "they do not fit in 64 bits",
@@ -18,7 +19,7 @@ TEST_CASE("Given launch shapes, then groups and work-items are their products, o
   CHECK(n == 1);
   REQUIRE(d.items(n));
   CHECK(n == 1);
-  d.setGroupCount({3, 5, 7});
+  setGroupCount(d, {3, 5, 7});
   d.groupSize = {16, 2, 1};
   REQUIRE(d.groups(n));
   CHECK(n == 105);
@@ -26,15 +27,15 @@ TEST_CASE("Given launch shapes, then groups and work-items are their products, o
   CHECK(n == 105 * 32);
   // An indirect launch's counts are the application's: 2^32 - 1 in each dimension, groups of
   // 4,096, are 2^108 work-items.
-  d.setGroupCount({UINT32_MAX, UINT32_MAX, UINT32_MAX});
+  setGroupCount(d, {UINT32_MAX, UINT32_MAX, UINT32_MAX});
   d.groupSize = {4096, 1, 1};
   CHECK_FALSE(d.groups(n));
   CHECK_FALSE(d.items(n));
-  d.setGroupCount({UINT32_MAX, UINT32_MAX, 1});
+  setGroupCount(d, {UINT32_MAX, UINT32_MAX, 1});
   REQUIRE(d.groups(n));
   CHECK(n == uint64_t(UINT32_MAX) * UINT32_MAX);
   CHECK_FALSE(d.items(n));
-  d.setGroupCount({0, 5, 5});
+  setGroupCount(d, {0, 5, 5});
   REQUIRE(d.items(n));
   CHECK(n == 0);
 }

@@ -1,0 +1,27 @@
+// The CPU kind behind the interface (backends/device_kind.h): a device's executor is a WorkerPool
+// pinned to its PUs that launches through launcher.h; the kind's traits are the JIT's
+// sub-group sizes (kernel_abi.h) and the kernel stack limit (backends/cpu/kernel_stack.h).
+#pragma once
+
+#include "backends/cpu/worker_pool.h"
+#include "backends/device_kind.h"
+
+namespace tessera::backends::cpu {
+
+class CpuExecutor final : public Executor {
+ public:
+  CpuExecutor(std::vector<uint32_t> cpus, uint32_t threads, uint64_t idleSpinNs)
+      : pool_(std::move(cpus), threads, idleSpinNs) {}
+  uint32_t size() const override { return pool_.size(); }
+  void parallelFor(uint64_t count, JobRef job) override { pool_.parallelFor(count, job); }
+  using Executor::parallelFor;
+  // `code` is a CompiledKernel: the CPU kind compiled it (compiler/ hands out only those).
+  bool launch(const KernelCode& code, const uint8_t* args, const LaunchDims& dims, const void* tag,
+              uint64_t serialNs) override;
+  WorkerPool& pool() { return pool_; }
+
+ private:
+  WorkerPool pool_;
+};
+
+}  // namespace tessera::backends::cpu
