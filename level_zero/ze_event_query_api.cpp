@@ -70,8 +70,8 @@ zeEventCounterBasedCreate(ze_context_handle_t hContext, ze_device_handle_t hDevi
   if (tessera::ze::chainHasCycle(desc->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   for (auto* e = static_cast<const ze_base_desc_t*>(desc->pNext); e;
        e = static_cast<const ze_base_desc_t*>(e->pNext))
-    if (e->stype == static_cast<ze_structure_type_t>(0x0002003B) ||
-        e->stype == static_cast<ze_structure_type_t>(0x0002003F))
+    if (e->stype == ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_SYNC_ALLOCATION_DESC ||
+        e->stype == ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_AGGREGATE_STORAGE_DESC)
       return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
   if (&device->driver() != &context->driver()) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   return tessera::ze::guarded([&] {

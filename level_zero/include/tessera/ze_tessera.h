@@ -136,6 +136,15 @@ typedef ze_result_t(ZE_APICALL* ze_pfnEventPoolGetFlags_t)(ze_event_pool_handle_
  * external sync allocation / aggregate storage descriptors. */
 #define ZE_STRUCTURE_TYPE_COUNTER_BASED_EVENT_POOL_EXP_DESC ((ze_structure_type_t)0x00020014)
 #define ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC ((ze_structure_type_t)0x0002003A)
+/* The two pNext structures of ze_event_counter_based_desc_t (1.15 and 1.17): "Counter Based Event
+ * external sync allocation descriptor. Passed as pNext to ze_event_counter_based_desc_t" and
+ * "Counter Based Event external aggregate storage. Passed as pNext to
+ * ze_event_counter_based_desc_t". Only their structure types are declared: Tessera refuses both
+ * (ZE_RESULT_ERROR_UNSUPPORTED_FEATURE) without reading them. */
+#define ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_SYNC_ALLOCATION_DESC \
+  ((ze_structure_type_t)0x0002003B)
+#define ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_AGGREGATE_STORAGE_DESC \
+  ((ze_structure_type_t)0x0002003F)
 typedef uint32_t ze_event_counter_based_flags_t;
 typedef enum _ze_event_counter_based_flag_t {
   ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE = ZE_BIT(0),

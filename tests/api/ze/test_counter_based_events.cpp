@@ -201,6 +201,25 @@ TEST_CASE("Given counter-based events, then lists that are not in-order, host re
   d.flags = ZE_EVENT_COUNTER_BASED_FLAG_IPC;
   CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
   CHECK(e == nullptr);
+  // The external sync allocation and aggregate storage descriptors, first or later in the chain;
+  // a structure Tessera does not know is passed over.
+  d.flags = 0;
+  ze_base_desc_t unknown{static_cast<ze_structure_type_t>(0x7ff00001), nullptr};
+  for (ze_structure_type_t external :
+       {ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_SYNC_ALLOCATION_DESC,
+        ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_AGGREGATE_STORAGE_DESC}) {
+    ze_base_desc_t chained{external, nullptr};
+    d.pNext = &chained;
+    CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    unknown.pNext = &chained;
+    d.pNext = &unknown;
+    CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+    CHECK(e == nullptr);
+  }
+  unknown.pNext = nullptr;
+  REQUIRE(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_SUCCESS);
+  fx.counterEvents.push_back(e);
+  d.pNext = nullptr;
   // An ordinary event has no counter.
   auto ordinary = fx.events(1);
   uint64_t value = 0, address = 0;
