@@ -26,12 +26,12 @@ Event* Event::create(EventPool& pool, uint32_t index, ze_event_scope_flags_t sig
   return event;
 }
 
-Event* Event::createCounterBased(Context& context, Device& device, uint32_t flags, bool timestamps,
+Event* Event::createCounterBased(Context& context, Device& device, uint32_t flags,
+                                 ze_event_pool_flags_t timestampFlags,
                                  ze_event_scope_flags_t signalScope,
                                  ze_event_scope_flags_t waitScope) {
-  EventPool* pool = EventPool::create(
-      context, ZE_EVENT_POOL_FLAG_HOST_VISIBLE | (timestamps ? ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP : 0),
-      1, {&device});
+  EventPool* pool =
+      EventPool::create(context, ZE_EVENT_POOL_FLAG_HOST_VISIBLE | timestampFlags, 1, {&device});
   pool->makeCounterBased(flags);
   Event* event;
   try {

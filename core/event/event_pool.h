@@ -17,6 +17,11 @@ namespace tessera::core {
 
 class Context;
 
+// ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP of Level Zero 1.6, which the 1.4 headers lack
+// (TESSERA_ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP in tessera/ze_tessera.h; level_zero checks
+// they agree).
+constexpr ze_event_pool_flags_t kPoolKernelMappedTimestamp = 1u << 3;
+
 struct EventSlot {
   std::atomic<uint32_t> state;  // a sync flag: bit 0 signalled (core/sync/wait.h)
   uint32_t reserved;
@@ -50,7 +55,16 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
   Context& context() const { return *context_; }
   uint32_t count() const { return count_; }
   ze_event_pool_flags_t flags() const { return flags_; }
-  bool timestamps() const { return flags_ & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP; }
+  // Whether events record the kernel timestamps of the commands that signal them: pools of
+  // KERNEL_TIMESTAMP and of KERNEL_MAPPED_TIMESTAMP ("Indicates all events in pool will contain
+  // kernel timestamps synchronized to host time domain"). Tessera's device timer is the host's
+  // clock, so both record the same values; only the mapped pool's may be read as synchronized
+  // timestamps (zeEventQueryKernelTimestampsExt).
+  bool timestamps() const {
+    return flags_ & (ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP |
+                     kPoolKernelMappedTimestamp);
+  }
+  bool mappedTimestamps() const { return flags_ & kPoolKernelMappedTimestamp; }
   // Slots in memory other processes map use the process-shared futex.
   bool shared() const { return flags_ & ZE_EVENT_POOL_FLAG_IPC; }
   EventSlot& slot(uint32_t index) const { return slots_[index]; }
