@@ -30,8 +30,9 @@ Event* Event::createCounterBased(Context& context, Device& device, uint32_t flag
                                  ze_event_pool_flags_t timestampFlags,
                                  ze_event_scope_flags_t signalScope,
                                  ze_event_scope_flags_t waitScope) {
+  (void)device;  // checked by the caller; a pool's device list changes nothing it does
   EventPool* pool =
-      EventPool::create(context, ZE_EVENT_POOL_FLAG_HOST_VISIBLE | timestampFlags, 1, {&device});
+      EventPool::createPrivate(context, ZE_EVENT_POOL_FLAG_HOST_VISIBLE | timestampFlags);
   pool->makeCounterBased(flags);
   Event* event;
   try {
@@ -41,7 +42,8 @@ Event* Event::createCounterBased(Context& context, Device& device, uint32_t flag
     throw;
   }
   event->standalone_ = true;
-  // The pool is the event's alone: its handle ends now, the event holds the pool itself.
+  // The pool is the event's alone and has no handle: the event holds it, the creation's
+  // reference ends now.
   pool->destroy();
   return event;
 }
