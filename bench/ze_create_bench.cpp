@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench_util.h"
+#include "tessera/ze_tessera.h"
 
 using namespace tessera::bench;
 
@@ -99,6 +100,20 @@ int main(int argc, char** argv) {
            },
            [](ze_event_handle_t e) { BENCH_CHECK(zeEventDestroy(e)); });
   BENCH_CHECK(zeEventPoolDestroy(pool));
+  // A counter-based event (Level Zero 1.15), which has no pool of the application's; reached
+  // through zeDriverGetExtensionFunctionAddress (Debian's loader has no slot for it).
+  ze_pfnEventCounterBasedCreate_t counterCreate = nullptr;
+  BENCH_CHECK(zeDriverGetExtensionFunctionAddress(
+      s.driver, "zeEventCounterBasedCreate", reinterpret_cast<void**>(&counterCreate)));
+  ze_event_counter_based_desc_t cd{ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC, nullptr,
+                                   ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE, 0, 0};
+  timePair("zeEventCounterBasedCreate", n,
+           [&] {
+             ze_event_handle_t e = nullptr;
+             BENCH_CHECK(counterCreate(s.context, s.device, &cd, &e));
+             return e;
+           },
+           [](ze_event_handle_t e) { BENCH_CHECK(zeEventDestroy(e)); });
 
   // A module from SPIR-V the driver built before (the first build fills the module cache) and
   // from the native binary of that module.

@@ -13,6 +13,9 @@ const std::vector<Extension>& extensions() {
       {ZE_GLOBAL_OFFSET_EXP_NAME, ZE_GLOBAL_OFFSET_EXP_VERSION_CURRENT},
       {ZE_KERNEL_SCHEDULING_HINTS_EXP_NAME, ZE_SCHEDULING_HINTS_EXP_VERSION_CURRENT},
       {ZE_LINKAGE_INSPECTION_EXT_NAME, ZE_LINKAGE_INSPECTION_EXT_VERSION_CURRENT},
+      // zeEventQueryKernelTimestampsExt and the KERNEL_MAPPED_TIMESTAMP pools it reads
+      // (test_kernel_timestamps_ext).
+      {ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_NAME, ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_VERSION_CURRENT},
       // SPV_INTEL_subgroups' shuffles and block reads and writes (OpSubgroup*INTEL), run on the
       // JIT's lanes like every sub-group instruction.
       {ZE_SUBGROUPS_EXT_NAME, ZE_SUBGROUP_EXT_VERSION_CURRENT},
@@ -68,6 +71,7 @@ void* extensionFunction(const char* name) {
       TESSERA_ZE_EXTENSION(zeEventCounterBasedCreate),
       TESSERA_ZE_EXTENSION(zeEventGetCounterBasedFlags),
       TESSERA_ZE_EXTENSION(zeEventCounterBasedGetDeviceAddress),
+      TESSERA_ZE_EXTENSION(zeEventQueryKernelTimestampsExt),
       TESSERA_ZE_EXTENSION(zeCommandListAppendLaunchKernelWithArguments),
       TESSERA_ZE_EXTENSION(zeDeviceGetRootDevice),
       TESSERA_ZE_EXTENSION(zeTesseraDeviceGetTopologyProperties),

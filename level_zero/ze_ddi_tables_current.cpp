@@ -63,7 +63,7 @@ struct CommandListTail {
 
 struct EventTail {
   ze_event_dditable_t prefix;  // the 1.4 table
-  FnPtr pfnQueryKernelTimestampsExt;                          // 1.6, not implemented
+  ze_pfnEventQueryKernelTimestampsExt_t pfnQueryKernelTimestampsExt;  // 1.6
   ze_pfnEventGetEventPool_t pfnGetEventPool;                  // 1.9
   ze_pfnEventGetSignalScope_t pfnGetSignalScope;              // 1.9
   ze_pfnEventGetWaitScope_t pfnGetWaitScope;                  // 1.9
@@ -146,6 +146,9 @@ void fillCurrentSlots(ze_api_version_t v, ze_command_list_dditable_t& table) {
 }
 
 void fillCurrentSlots(ze_api_version_t v, ze_event_dditable_t& table) {
+  if (atLeast(v, 6))
+    TESSERA_SLOT(table, EventTail, pfnQueryKernelTimestampsExt) =
+        TESSERA_ZE_ENTRY(zeEventQueryKernelTimestampsExt);
   if (atLeast(v, 9)) {
     TESSERA_SLOT(table, EventTail, pfnGetEventPool) = TESSERA_ZE_ENTRY(zeEventGetEventPool);
     TESSERA_SLOT(table, EventTail, pfnGetSignalScope) = TESSERA_ZE_ENTRY(zeEventGetSignalScope);

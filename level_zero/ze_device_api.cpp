@@ -63,6 +63,12 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetProperties(ze_device_handle_t hDe
     // ZE_experimental_mutable_command_list: every kind of change is supported.
     for (auto* e = static_cast<ze_base_properties_t*>(out.pNext); e;
          e = static_cast<ze_base_properties_t*>(e->pNext)) {
+      // ZE_extension_event_query_kernel_timestamps: both kinds of result (the synchronized ones
+      // are the kernel timestamps: the device timer is the host clock).
+      if (e->stype == ZE_STRUCTURE_TYPE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_PROPERTIES)
+        reinterpret_cast<ze_event_query_kernel_timestamps_ext_properties_t*>(e)->flags =
+            ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_FLAG_KERNEL |
+            ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_FLAG_SYNCHRONIZED;
       if (e->stype != ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_LIST_EXP_PROPERTIES) continue;
       auto* m = reinterpret_cast<ze_mutable_command_list_exp_properties_t*>(e);
       m->mutableCommandListFlags = 0;

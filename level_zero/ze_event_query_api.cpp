@@ -70,15 +70,23 @@ zeEventCounterBasedCreate(ze_context_handle_t hContext, ze_device_handle_t hDevi
   if (tessera::ze::chainHasCycle(desc->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   for (auto* e = static_cast<const ze_base_desc_t*>(desc->pNext); e;
        e = static_cast<const ze_base_desc_t*>(e->pNext))
-    if (e->stype == static_cast<ze_structure_type_t>(0x0002003B) ||
-        e->stype == static_cast<ze_structure_type_t>(0x0002003F))
+    if (e->stype == ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_SYNC_ALLOCATION_DESC ||
+        e->stype == ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_AGGREGATE_STORAGE_DESC)
       return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
   if (&device->driver() != &context->driver()) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   return tessera::ze::guarded([&] {
-    // Device and host timestamps are one clock on a CPU device (CLOCK_MONOTONIC).
-    Event* event = Event::createCounterBased(*context, *device, desc->flags,
-                                             (desc->flags & timestampFlags) != 0, desc->signal,
-                                             desc->wait);
+    // Device and host timestamps are one clock on a CPU device (CLOCK_MONOTONIC). DEVICE_TIMESTAMP,
+    // "timestamps populated in the device time domain", records as a KERNEL_TIMESTAMP pool does;
+    // HOST_TIMESTAMP, "timestamps converted to the host time domain", as a KERNEL_MAPPED_TIMESTAMP
+    // pool does (its synchronized timestamps are then readable: zeEventQueryKernelTimestampsExt).
+    const ze_event_pool_flags_t poolTimestamps =
+        (desc->flags & ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP)
+            ? TESSERA_ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP
+        : (desc->flags & ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP)
+            ? ze_event_pool_flags_t{ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP}
+            : 0;
+    Event* event = Event::createCounterBased(*context, *device, desc->flags, poolTimestamps,
+                                             desc->signal, desc->wait);
     *phEvent = event->toHandle();
     return ZE_RESULT_SUCCESS;
   });

@@ -9,6 +9,7 @@
 #include "core/device/device.h"
 #include "core/driver/driver.h"
 #include "core/fence/fence.h"
+#include "core/command/counter_values.h"
 #include "core/queue/run_command.h"
 #include "support/fork_child.h"
 
@@ -100,6 +101,34 @@ ze_result_t CommandList::append(Op&& op, const SyncArgs& sync) {
   return append(std::move(command));
 }
 
+namespace {
+
+// An inline command's waits for counter-based events, each at the value issued before the append
+// ("Synchronizing on a counter-based event waits only for the last saved counter value"): every
+// value is read before any wait, then waited for, then those events leave command.waits (what
+// remains are ordinary events, which runCommand waits for). The values live on the stack: false,
+// with nothing done, for a command that waits for more than kOnStack counter-based events.
+bool waitCounterBased(Command& command) {
+  constexpr size_t kOnStack = 16;
+  Event* events[kOnStack];
+  uint64_t values[kOnStack];
+  size_t n = 0;
+  for (const Ref<Event>& e : command.waits)
+    if (e->counterBased()) {
+      if (n == kOnStack) return false;
+      events[n] = e.get();
+      values[n++] = e->issued();
+    }
+  // command.waits holds the events through the waits.
+  for (size_t i = 0; i < n; ++i) events[i]->waitFor(values[i], sync::kForever);
+  auto& waits = command.waits;
+  for (auto it = waits.begin(); it != waits.end();)
+    it = (*it)->counterBased() ? waits.erase(it) : it + 1;
+  return true;
+}
+
+}  // namespace
+
 ze_result_t CommandList::append(Command&& command) {
   if (!queue_) {
     if (closed_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
@@ -125,21 +154,25 @@ ze_result_t CommandList::append(Command&& command) {
     if (cpus.empty() || device_.pinsEveryCpu() || host::confinedTo(cpus)) {
       // A tiny command's work-groups stay on this thread too: waking a helper costs more.
       ExecutionTarget target{device_, *context_, !isCopyOnly(), nullptr, inlineTiny};
-      bool counterWaits = false;
-      for (const Ref<Event>& e : command.waits) counterWaits |= e->counterBased();
-      if (!counterWaits && command.signal && command.signal->counterBased()) {
-        // The common case, a counter-based signal alone, without a buffer: the append's value is
-        // issued now (RecordedCommands::issueCounters' layout: slot 0, [0] wait, [1] signal).
-        const uint64_t values[2] = {0, command.signal->issue()};
-        command.counterSignal = 0;
-        command.counterFinal = true;
-        target.counterValues = values;
+      if (usesCounterEvents(command) && waitCounterBased(command)) {
+        // Its counter-based events get this append's values, as a submission's would
+        // (RecordedCommands::issueCounters), without a one-command buffer: the waits' values were
+        // read first (those issued before this append, its own signal's included) and waited for
+        // on this thread; the signal's value is issued now (slot 0: [0] wait, [1] signal).
+        uint64_t values[2] = {0, 0};
+        if (command.signal && command.signal->counterBased()) {
+          values[1] = command.signal->issue();
+          command.counterSignal = 0;
+          command.counterFinal = true;
+          target.counterValues = values;
+        }
         runCommand(command, target);
       } else if (usesCounterEvents(command)) {
-        // Its counter-based events get this append's values, as a submission's would.
+        // More counter-based waits than waitCounterBased keeps on the stack: a one-command buffer.
         RecordedCommands one;
         one.add(std::move(command));
-        std::vector<uint64_t> values = one.issueCounters();
+        CounterValues values(one.counterValueCount());
+        one.issueCounters(values.data());
         target.buffer = &one;
         target.counterValues = values.data();
         runCommand(one.commands.front(), target);

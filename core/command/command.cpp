@@ -44,8 +44,7 @@ uint32_t slotOf(RecordedCommands& r, Event* e) {
 
 }  // namespace
 
-std::vector<uint64_t> RecordedCommands::issueCounters() const {
-  std::vector<uint64_t> values(2 * counterEvents.size(), 0);
+void RecordedCommands::issueCounters(uint64_t* values) const {
   // Every wait value first: a wait of this execution never waits for this execution's own signal
   // (in an in-order list, the commands before it have run anyway).
   for (size_t i = 0; i < counterEvents.size(); ++i) values[2 * i] = counterEvents[i]->issued();
@@ -53,7 +52,6 @@ std::vector<uint64_t> RecordedCommands::issueCounters() const {
     // (A mutable list's update may have taken the signal off its last command.)
     if (counterLast[i] != SIZE_MAX && commands[counterLast[i]].counterSignal == i)
       values[2 * i + 1] = counterEvents[i]->issue();
-  return values;
 }
 
 void RecordedCommands::add(Command command) {

@@ -101,12 +101,15 @@ struct RecordedCommands {
   // out of `waits` into slots.
   void add(Command command);
   bool usesCounters() const { return !counterEvents.empty(); }
+  // How many values one execution has: two per slot.
+  size_t counterValueCount() const { return 2 * counterEvents.size(); }
   // The values of one execution of these commands, made when it is submitted (an immediate list's
-  // append, zeCommandQueueExecuteCommandLists): per slot, [2 * slot] the value its waits wait for
-  // (the event's last issued value, from before this execution: "synchronizing on a counter-based
-  // event waits only for the last saved counter value"), [2 * slot + 1] a new value this
-  // execution signals (0 when nothing here signals the slot).
-  std::vector<uint64_t> issueCounters() const;
+  // append, zeCommandQueueExecuteCommandLists), written to values[0, counterValueCount()), which
+  // the caller has zeroed: per slot, [2 * slot] the value its waits wait for (the event's last
+  // issued value, from before this execution: "synchronizing on a counter-based event waits only
+  // for the last saved counter value"), [2 * slot + 1] a new value this execution signals (0 when
+  // nothing here signals the slot).
+  void issueCounters(uint64_t* values) const;
 };
 
 // Whether a command not yet recorded waits for or signals a counter-based event.

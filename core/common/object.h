@@ -73,6 +73,11 @@ class Object : public Handle {
 
  protected:
   Object() { handles::add(static_cast<Handle*>(this)); }
+  // `registered` false: an object of a handle type that is never handed out (a counter-based
+  // event's own pool): fromHandle refuses it from the start, and it costs the registry nothing.
+  explicit Object(bool registered) : magic_(registered ? Magic : 0) {
+    if (registered) handles::add(static_cast<Handle*>(this));
+  }
   ~Object() { retireHandle(); }
 
  private:

@@ -26,12 +26,13 @@ Event* Event::create(EventPool& pool, uint32_t index, ze_event_scope_flags_t sig
   return event;
 }
 
-Event* Event::createCounterBased(Context& context, Device& device, uint32_t flags, bool timestamps,
+Event* Event::createCounterBased(Context& context, Device& device, uint32_t flags,
+                                 ze_event_pool_flags_t timestampFlags,
                                  ze_event_scope_flags_t signalScope,
                                  ze_event_scope_flags_t waitScope) {
-  EventPool* pool = EventPool::create(
-      context, ZE_EVENT_POOL_FLAG_HOST_VISIBLE | (timestamps ? ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP : 0),
-      1, {&device});
+  (void)device;  // checked by the caller; a pool's device list changes nothing it does
+  EventPool* pool =
+      EventPool::createPrivate(context, ZE_EVENT_POOL_FLAG_HOST_VISIBLE | timestampFlags);
   pool->makeCounterBased(flags);
   Event* event;
   try {
@@ -41,7 +42,8 @@ Event* Event::createCounterBased(Context& context, Device& device, uint32_t flag
     throw;
   }
   event->standalone_ = true;
-  // The pool is the event's alone: its handle ends now, the event holds the pool itself.
+  // The pool is the event's alone and has no handle: the event holds it, the creation's
+  // reference ends now.
   pool->destroy();
   return event;
 }

@@ -40,7 +40,14 @@ EventPool* EventPool::create(Context& context, ze_event_pool_flags_t flags, uint
   if (!(flags & ZE_EVENT_POOL_FLAG_IPC)) {
     // Only an IPC pool's pages are shared with another process; the others live in zeroed heap
     // memory (a memfd, its size and its mapping cost about 5 us to make and 4 to undo, which
-    // programs that make a pool per test or per frame paid each time).
+    // programs that make a pool per test or per frame paid each time), a one-event pool's inside
+    // the object (mapping null: the constructor takes oneSlot_).
+    if (count == 1) {
+      auto* pool = new EventPool(context, flags, count, std::move(devices), -1, nullptr, false);
+      pool->header_->count = count;
+      pool->header_->flags = flags;
+      return pool;
+    }
     void* p = std::calloc(1, bytesFor(count));
     if (!p) throw std::bad_alloc();
     try {
@@ -69,6 +76,14 @@ EventPool* EventPool::create(Context& context, ze_event_pool_flags_t flags, uint
   return pool;
 }
 
+EventPool* EventPool::createPrivate(Context& context, ze_event_pool_flags_t flags) {
+  auto* pool = new EventPool(context, flags & ~ze_event_pool_flags_t{ZE_EVENT_POOL_FLAG_IPC}, 1, {},
+                             -1, nullptr, false, /*registered=*/false);
+  pool->header_->count = 1;
+  pool->header_->flags = pool->flags_;
+  return pool;
+}
+
 ze_result_t EventPool::open(Context& context, const ze_ipc_event_pool_handle_t& handle,
                             EventPool*& out) {
   IpcData d;
@@ -93,14 +108,18 @@ ze_result_t EventPool::open(Context& context, const ze_ipc_event_pool_handle_t& 
 }
 
 EventPool::EventPool(Context& context, ze_event_pool_flags_t flags, uint32_t count,
-                     std::vector<Device*> devices, int fd, void* mapping, bool opened)
-    : context_(&context), flags_(flags), count_(count), devices_(std::move(devices)), fd_(fd),
-      header_(static_cast<EventPoolHeader*>(mapping)),
-      slots_(reinterpret_cast<EventSlot*>(header_ + 1)), opened_(opened), claimed_(count, false) {}
+                     std::vector<Device*> devices, int fd, void* mapping, bool opened,
+                     bool registered)
+    : Object(registered), context_(&context), flags_(flags), count_(count),
+      devices_(std::move(devices)), fd_(fd),
+      header_(static_cast<EventPoolHeader*>(mapping ? mapping : oneSlot_)),
+      slots_(reinterpret_cast<EventSlot*>(header_ + 1)), opened_(opened) {
+  if (count > 64) claimedMore_.reset(new std::atomic<uint64_t>[(count - 1) / 64]());
+}
 
 EventPool::~EventPool() {
-  if (fd_ < 0) {  // not IPC: heap memory (create)
-    std::free(header_);
+  if (fd_ < 0) {  // not IPC: heap memory (create) unless inside the object
+    if (static_cast<void*>(header_) != oneSlot_) std::free(header_);
     return;
   }
   if (!opened_) header_->cookie = 0;  // handles still out there stop opening
@@ -119,15 +138,14 @@ ze_result_t EventPool::ipcHandle(ze_ipc_event_pool_handle_t& out) const {
 }
 
 bool EventPool::claim(uint32_t index) {
-  std::lock_guard lock(mutex_);
-  if (index >= count_ || claimed_[index]) return false;
-  claimed_[index] = true;
-  return true;
+  if (index >= count_) return false;
+  const uint64_t bit = uint64_t{1} << (index % 64);
+  return !(claimWord(index).fetch_or(bit, std::memory_order_acq_rel) & bit);
 }
 
 void EventPool::unclaim(uint32_t index) {
-  std::lock_guard lock(mutex_);
-  claimed_[index] = false;
+  const uint64_t bit = uint64_t{1} << (index % 64);
+  claimWord(index).fetch_and(~bit, std::memory_order_acq_rel);
 }
 
 ze_result_t EventPool::destroy() {

@@ -17,6 +17,11 @@ namespace tessera::core {
 
 class Context;
 
+// ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP of Level Zero 1.6, which the 1.4 headers lack
+// (TESSERA_ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP in tessera/ze_tessera.h; level_zero checks
+// they agree).
+constexpr ze_event_pool_flags_t kPoolKernelMappedTimestamp = 1u << 3;
+
 struct EventSlot {
   std::atomic<uint32_t> state;  // a sync flag: bit 0 signalled (core/sync/wait.h)
   uint32_t reserved;
@@ -38,6 +43,9 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
  public:
   static EventPool* create(Context& context, ze_event_pool_flags_t flags, uint32_t count,
                            std::vector<Device*> devices);
+  // A pool of one event that never has a handle (a counter-based event's own,
+  // zeEventCounterBasedCreate): not in the handle registry, its slot inside the object.
+  static EventPool* createPrivate(Context& context, ze_event_pool_flags_t flags);
   // zeEventPoolOpenIpcHandle: maps the pool another process exported.
   static ze_result_t open(Context& context, const ze_ipc_event_pool_handle_t& handle,
                           EventPool*& out);
@@ -50,7 +58,16 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
   Context& context() const { return *context_; }
   uint32_t count() const { return count_; }
   ze_event_pool_flags_t flags() const { return flags_; }
-  bool timestamps() const { return flags_ & ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP; }
+  // Whether events record the kernel timestamps of the commands that signal them: pools of
+  // KERNEL_TIMESTAMP and of KERNEL_MAPPED_TIMESTAMP ("Indicates all events in pool will contain
+  // kernel timestamps synchronized to host time domain"). Tessera's device timer is the host's
+  // clock, so both record the same values; only the mapped pool's may be read as synchronized
+  // timestamps (zeEventQueryKernelTimestampsExt).
+  bool timestamps() const {
+    return flags_ & (ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP |
+                     kPoolKernelMappedTimestamp);
+  }
+  bool mappedTimestamps() const { return flags_ & kPoolKernelMappedTimestamp; }
   // Slots in memory other processes map use the process-shared futex.
   bool shared() const { return flags_ & ZE_EVENT_POOL_FLAG_IPC; }
   EventSlot& slot(uint32_t index) const { return slots_[index]; }
@@ -64,7 +81,8 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
   bool counterBased() const { return counterBased_; }
   uint32_t counterFlags() const { return counterFlags_; }
 
-  // One live event per index: claim() fails when the index is out of range or taken.
+  // One live event per index: claim() fails when the index is out of range or taken. Lock-free
+  // (one bit per index).
   bool claim(uint32_t index);
   void unclaim(uint32_t index);
 
@@ -74,7 +92,12 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
 
  private:
   EventPool(Context& context, ze_event_pool_flags_t flags, uint32_t count,
-            std::vector<Device*> devices, int fd, void* mapping, bool opened);
+            std::vector<Device*> devices, int fd, void* mapping, bool opened,
+            bool registered = true);
+  // The word of claimed bits that holds `index`'s.
+  std::atomic<uint64_t>& claimWord(uint32_t index) {
+    return index < 64 ? claimedInline_ : claimedMore_[index / 64 - 1];
+  }
   ~EventPool();
   friend class RefCounted<EventPool>;
   static size_t bytesFor(uint32_t count) { return sizeof(EventPoolHeader) + sizeof(EventSlot) * count; }
@@ -89,8 +112,13 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
   bool opened_;
   bool counterBased_ = false;
   uint32_t counterFlags_ = 0;
-  mutable std::mutex mutex_;
-  std::vector<bool> claimed_;
+  // Claimed indices, one bit each: the first 64 inline (every pool of up to 64 events needs no
+  // more), the rest on the heap.
+  std::atomic<uint64_t> claimedInline_{0};
+  std::unique_ptr<std::atomic<uint64_t>[]> claimedMore_;
+  // A one-event pool's memory (header and slot), zeroed: no allocation of its own (createPrivate,
+  // and create() for a count of 1).
+  alignas(EventPoolHeader) unsigned char oneSlot_[sizeof(EventPoolHeader) + sizeof(EventSlot)] = {};
 };
 
 }  // namespace tessera::core

@@ -75,12 +75,11 @@ uint64_t CommandQueue::submit(std::vector<std::shared_ptr<const RecordedCommands
   acquireUses(buffers);
   // Counter-based events get this execution's values now, as it is submitted: a host wait or an
   // append made after this call waits for them.
-  std::vector<std::vector<uint64_t>> counterValues;
-  for (size_t i = 0; i < buffers.size(); ++i)
-    if (buffers[i]->usesCounters()) {
-      counterValues.resize(buffers.size());
-      counterValues[i] = buffers[i]->issueCounters();
-    }
+  size_t values = 0;
+  for (const auto& b : buffers) values += b->counterValueCount();
+  CounterValues counterValues(values);
+  for (size_t i = 0, at = 0; i < buffers.size(); at += buffers[i]->counterValueCount(), ++i)
+    if (buffers[i]->usesCounters()) buffers[i]->issueCounters(counterValues.data() + at);
   uint64_t ticket;
   {
     std::lock_guard lock(mutex_);
@@ -126,11 +125,11 @@ void CommandQueue::executorMain() {
     for (const auto& buffer : s.buffers)
       if (!buffer->commands.empty()) last = &buffer->commands.back();
     bool ok = true;
-    for (size_t b = 0; b < s.buffers.size(); ++b) {
+    for (size_t b = 0, at = 0; b < s.buffers.size(); at += s.buffers[b]->counterValueCount(), ++b) {
       const auto& buffer = s.buffers[b];
-      const bool counted = b < s.counterValues.size() && !s.counterValues[b].empty();
+      const bool counted = buffer->usesCounters();
       target.buffer = counted ? buffer.get() : nullptr;
-      target.counterValues = counted ? s.counterValues[b].data() : nullptr;
+      target.counterValues = counted ? s.counterValues.data() + at : nullptr;
       for (const Command& c : buffer->commands) {
         target.ran = &c == last ? &ran_ : nullptr;
         if (ok) ok = runCommand(c, target);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/command/command.h"
+#include "core/command/counter_values.h"
 #include "core/common/object.h"
 #include "core/common/ref_counted.h"
 #include "core/fence/fence.h"
@@ -66,9 +67,10 @@ class CommandQueue
   struct Submission {
     std::vector<std::shared_ptr<const RecordedCommands>> buffers;
     Ref<Fence> fence;
-    // Per buffer, its counter values for this execution (empty when no buffer uses counter-based
-    // events): issued by submit(), in submission order.
-    std::vector<std::vector<uint64_t>> counterValues;
+    // The buffers' counter values for this execution, buffer after buffer (each
+    // counterValueCount() long; empty when no buffer uses counter-based events): issued by
+    // submit(), in submission order. Inline for a few events (counter_values.h).
+    CounterValues counterValues;
   };
   static void acquireUses(const std::vector<std::shared_ptr<const RecordedCommands>>& buffers);
   static void releaseUses(const Submission& s);

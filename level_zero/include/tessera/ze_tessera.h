@@ -36,6 +36,10 @@ extern "C" {
 #define TESSERA_ZE_COMMAND_QUEUE_FLAG_IN_ORDER ((ze_command_queue_flags_t)ZE_BIT(1))
 #define TESSERA_ZE_COMMAND_QUEUE_FLAG_COPY_OFFLOAD_HINT ((ze_command_queue_flags_t)ZE_BIT(2))
 #define TESSERA_ZEX_STRUCTURE_TYPE_QUEUE_COPY_OFFLOAD_HINT ((ze_structure_type_t)0x0003001B)
+/* ze_event_pool_flag_t (1.6): ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP = ZE_BIT(3): "Indicates all
+ * events in pool will contain kernel timestamps synchronized to host time domain; cannot be combined
+ * with ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP". */
+#define TESSERA_ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP ((ze_event_pool_flags_t)ZE_BIT(3))
 
 /* Core functions of Level Zero 1.6 to 1.17 that Tessera implements, declared from the public
  * specification (Debian's headers are 1.4's). Exported by libze_tessera.so.1, returned by
@@ -73,6 +77,59 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListHostSynchronize(ze_command_list
                                                                  uint64_t timeout);
 typedef ze_result_t(ZE_APICALL* ze_pfnCommandListHostSynchronize_t)(ze_command_list_handle_t,
                                                                     uint64_t);
+
+/* Extension "ZE_extension_event_query_kernel_timestamps", version 1.0 (1.6):
+ * zeEventQueryKernelTimestampsExt, "Query an event's timestamp value on the host, with domain
+ * preference". "For collecting *only* kernel timestamps, the application must ensure the event was
+ * created from an event pool that was created using ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP flag. For
+ * collecting synchronized timestamps, the application must ensure the event was created from an
+ * event pool that was created using ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP flag. Kernel
+ * timestamps are also available from this type of event pool". Tessera's device timer is the host's
+ * clock (CLOCK_MONOTONIC in nanoseconds, zeDeviceGetGlobalTimestamps returns one reading for both),
+ * so a synchronized timestamp is the kernel timestamp itself. One packet per event: a command runs
+ * on one device. */
+#define ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_NAME "ZE_extension_event_query_kernel_timestamps"
+#define ZE_STRUCTURE_TYPE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_PROPERTIES ((ze_structure_type_t)0x00010011)
+#define ZE_STRUCTURE_TYPE_EVENT_QUERY_KERNEL_TIMESTAMPS_RESULTS_EXT_PROPERTIES \
+  ((ze_structure_type_t)0x00010012)
+typedef enum _ze_event_query_kernel_timestamps_ext_version_t {
+  ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_VERSION_1_0 = ZE_MAKE_VERSION(1, 0),
+  ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_VERSION_CURRENT = ZE_MAKE_VERSION(1, 0),
+  ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_VERSION_FORCE_UINT32 = 0x7fffffff
+} ze_event_query_kernel_timestamps_ext_version_t;
+typedef uint32_t ze_event_query_kernel_timestamps_ext_flags_t;
+typedef enum _ze_event_query_kernel_timestamps_ext_flag_t {
+  ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_FLAG_KERNEL = ZE_BIT(0),       /* kernel timestamp results */
+  ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_FLAG_SYNCHRONIZED = ZE_BIT(1), /* synchronized to host time */
+  ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_FLAG_FORCE_UINT32 = 0x7fffffff
+} ze_event_query_kernel_timestamps_ext_flag_t;
+/* "This structure may be returned from zeDeviceGetProperties, via the pNext member of
+ * ze_device_properties_t." */
+typedef struct _ze_event_query_kernel_timestamps_ext_properties_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_PROPERTIES */
+  void* pNext;               /* [in,out][optional] */
+  ze_event_query_kernel_timestamps_ext_flags_t flags; /* [out] */
+} ze_event_query_kernel_timestamps_ext_properties_t;
+typedef struct _ze_synchronized_timestamp_data_ext_t {
+  uint64_t kernelStart; /* [out] synchronized clock at start of kernel execution */
+  uint64_t kernelEnd;   /* [out] synchronized clock at end of kernel execution */
+} ze_synchronized_timestamp_data_ext_t;
+typedef struct _ze_synchronized_timestamp_result_ext_t {
+  ze_synchronized_timestamp_data_ext_t global;  /* [out] wall-clock data */
+  ze_synchronized_timestamp_data_ext_t context; /* [out] context-active data */
+} ze_synchronized_timestamp_result_ext_t;
+typedef struct _ze_event_query_kernel_timestamps_results_ext_properties_t {
+  ze_structure_type_t stype; /* [in] ..._RESULTS_EXT_PROPERTIES */
+  void* pNext;               /* [in,out][optional] */
+  ze_kernel_timestamp_result_t* pKernelTimestampsBuffer; /* [in,out][optional][range(0, *pCount)] */
+  ze_synchronized_timestamp_result_ext_t* pSynchronizedTimestampsBuffer; /* [in,out][optional][range(0, *pCount)] */
+} ze_event_query_kernel_timestamps_results_ext_properties_t;
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventQueryKernelTimestampsExt(
+    ze_event_handle_t hEvent, ze_device_handle_t hDevice, uint32_t* pCount,
+    ze_event_query_kernel_timestamps_results_ext_properties_t* pResults);
+typedef ze_result_t(ZE_APICALL* ze_pfnEventQueryKernelTimestampsExt_t)(
+    ze_event_handle_t, ze_device_handle_t, uint32_t*,
+    ze_event_query_kernel_timestamps_results_ext_properties_t*);
 
 /* 1.9 */
 ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetDeviceHandle(ze_command_list_handle_t hCommandList,
@@ -136,6 +193,15 @@ typedef ze_result_t(ZE_APICALL* ze_pfnEventPoolGetFlags_t)(ze_event_pool_handle_
  * external sync allocation / aggregate storage descriptors. */
 #define ZE_STRUCTURE_TYPE_COUNTER_BASED_EVENT_POOL_EXP_DESC ((ze_structure_type_t)0x00020014)
 #define ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC ((ze_structure_type_t)0x0002003A)
+/* The two pNext structures of ze_event_counter_based_desc_t (1.15 and 1.17): "Counter Based Event
+ * external sync allocation descriptor. Passed as pNext to ze_event_counter_based_desc_t" and
+ * "Counter Based Event external aggregate storage. Passed as pNext to
+ * ze_event_counter_based_desc_t". Only their structure types are declared: Tessera refuses both
+ * (ZE_RESULT_ERROR_UNSUPPORTED_FEATURE) without reading them. */
+#define ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_SYNC_ALLOCATION_DESC \
+  ((ze_structure_type_t)0x0002003B)
+#define ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_AGGREGATE_STORAGE_DESC \
+  ((ze_structure_type_t)0x0002003F)
 typedef uint32_t ze_event_counter_based_flags_t;
 typedef enum _ze_event_counter_based_flag_t {
   ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE = ZE_BIT(0),

@@ -240,6 +240,48 @@ TEST_CASE("Given a pool, then event indices are bounded and used once at a time"
   fx.forget(p);
 }
 
+// The pool keeps one claimed bit per index, the first 64 inline and the rest in further words:
+// indices at the words' edges are each used once at a time, independently of their neighbours,
+// and one-event pools (whose slot lives inside the pool) behave as larger ones.
+TEST_CASE("Given pools of 1, 64 and 130 events, then every index at a word's edge is used once "
+          "at a time and signals on its own",
+          "[event]") {
+  ExecFixture fx;
+  for (uint32_t count : {1u, 64u, 130u}) {
+    ze_event_pool_handle_t p = fx.pool(count);
+    std::vector<uint32_t> indices;
+    for (uint32_t i : {0u, 1u, 63u, 64u, 65u, 127u, 128u, 129u})
+      if (i < count) indices.push_back(i);
+    std::vector<ze_event_handle_t> events;
+    for (uint32_t i : indices) {
+      ze_event_desc_t d{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, i, 0, 0};
+      ze_event_handle_t e = nullptr;
+      REQUIRE(zeEventCreate(p, &d, &e) == ZE_RESULT_SUCCESS);
+      ze_event_handle_t twice = nullptr;
+      CHECK(zeEventCreate(p, &d, &twice) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+      events.push_back(e);
+    }
+    ze_event_desc_t past{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, count, 0, 0};
+    ze_event_handle_t e = nullptr;
+    CHECK(zeEventCreate(p, &past, &e) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    // Each slot is its own: signalling one leaves the others unsignalled.
+    REQUIRE(zeEventHostSignal(events.back()) == ZE_RESULT_SUCCESS);
+    for (size_t k = 0; k + 1 < events.size(); ++k)
+      CHECK(zeEventQueryStatus(events[k]) == ZE_RESULT_NOT_READY);
+    CHECK(zeEventQueryStatus(events.back()) == ZE_RESULT_SUCCESS);
+    // Freed indices are taken again; the others stay taken.
+    REQUIRE(zeEventDestroy(events.front()) == ZE_RESULT_SUCCESS);
+    ze_event_desc_t d{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, indices.front(), 0, 0};
+    REQUIRE(zeEventCreate(p, &d, &events.front()) == ZE_RESULT_SUCCESS);
+    CHECK(zeEventQueryStatus(events.front()) == ZE_RESULT_NOT_READY);
+    if (indices.size() > 1) {
+      ze_event_desc_t taken{ZE_STRUCTURE_TYPE_EVENT_DESC, nullptr, indices.back(), 0, 0};
+      CHECK(zeEventCreate(p, &taken, &e) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    }
+    for (auto ev : events) REQUIRE(zeEventDestroy(ev) == ZE_RESULT_SUCCESS);
+  }
+}
+
 TEST_CASE("Given a pool naming devices, then its events work on their queues", "[event]") {
   ExecFixture fx;
   ze_event_pool_desc_t d{ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, nullptr,

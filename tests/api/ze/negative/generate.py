@@ -52,6 +52,10 @@ CONTRADICTED = {
     ("zeCommandListCreate", "0x7 < desc->flags"):
         "1.9 raised the limit to 0x3f (IN_ORDER, EXP_CLONEABLE, COPY_OFFLOAD_HINT); "
         "test_in_order.cpp checks it",
+    # Level Zero 1.6 added ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP: "0xf < desc->flags".
+    ("zeEventPoolCreate", "0x7 < desc->flags"):
+        "1.6 raised the limit to 0xf (KERNEL_MAPPED_TIMESTAMP); test_kernel_timestamps_ext.cpp "
+        "checks it",
 }
 
 
