@@ -184,9 +184,13 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraTraceFlush(ze_driver_handle_t hDriv
 // ZE_tessera_launch_balance (core/queue/kernel_launch.h).
 ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraDriverGetLaunchBalance(
     ze_driver_handle_t hDriver, ze_bool_t reset, ze_tessera_launch_balance_t* pBalance) {
-  if (!Driver::fromHandle(hDriver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  Driver* driver = Driver::fromHandle(hDriver);
+  if (!driver) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!pBalance) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  tessera::core::LaunchBalance b = tessera::core::launchBalance(reset != 0);
+  // Every device of the driver is of one kind (the host's CPU), whose workers are the process's.
+  if (driver->devices().empty()) return ZE_RESULT_ERROR_UNINITIALIZED;
+  tessera::core::LaunchBalance b =
+      tessera::core::launchBalance(*driver->devices().front(), reset != 0);
   *pBalance = {b.jobs, b.workers, b.spanNs, b.tailNs, b.maxTailNs, b.lateStartNs, b.busySpreadNs};
   return ZE_RESULT_SUCCESS;
 }

@@ -85,7 +85,7 @@ zeEventCounterBasedCreate(ze_context_handle_t hContext, ze_device_handle_t hDevi
         : (desc->flags & ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP)
             ? ze_event_pool_flags_t{ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP}
             : 0;
-    Event* event = Event::createCounterBased(*context, *device, desc->flags, poolTimestamps,
+    Event* event = Event::createCounterBased(*context, desc->flags, poolTimestamps,
                                              desc->signal, desc->wait);
     *phEvent = event->toHandle();
     return ZE_RESULT_SUCCESS;

@@ -26,11 +26,10 @@ Event* Event::create(EventPool& pool, uint32_t index, ze_event_scope_flags_t sig
   return event;
 }
 
-Event* Event::createCounterBased(Context& context, Device& device, uint32_t flags,
+Event* Event::createCounterBased(Context& context, uint32_t flags,
                                  ze_event_pool_flags_t timestampFlags,
                                  ze_event_scope_flags_t signalScope,
                                  ze_event_scope_flags_t waitScope) {
-  (void)device;  // checked by the caller; a pool's device list changes nothing it does
   EventPool* pool =
       EventPool::createPrivate(context, ZE_EVENT_POOL_FLAG_HOST_VISIBLE | timestampFlags);
   pool->makeCounterBased(flags);

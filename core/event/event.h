@@ -33,8 +33,8 @@ class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEv
   // A counter-based event on a pool of its own (zeEventCounterBasedCreate): the pool's handle is
   // retired at once, so only the event holds it. `timestampFlags`: 0, or the pool flag its kernel
   // timestamps are recorded under (KERNEL_TIMESTAMP or KERNEL_MAPPED_TIMESTAMP).
-  static Event* createCounterBased(Context& context, Device& device,
-                                   uint32_t flags, ze_event_pool_flags_t timestampFlags,
+  static Event* createCounterBased(Context& context, uint32_t flags,
+                                   ze_event_pool_flags_t timestampFlags,
                                    ze_event_scope_flags_t signalScope,
                                    ze_event_scope_flags_t waitScope);
 

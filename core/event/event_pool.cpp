@@ -42,12 +42,7 @@ EventPool* EventPool::create(Context& context, ze_event_pool_flags_t flags, uint
     // memory (a memfd, its size and its mapping cost about 5 us to make and 4 to undo, which
     // programs that make a pool per test or per frame paid each time), a one-event pool's inside
     // the object (mapping null: the constructor takes oneSlot_).
-    if (count == 1) {
-      auto* pool = new EventPool(context, flags, count, std::move(devices), -1, nullptr, false);
-      pool->header_->count = count;
-      pool->header_->flags = flags;
-      return pool;
-    }
+    if (count == 1) return createInline(context, flags, std::move(devices), /*registered=*/true);
     void* p = std::calloc(1, bytesFor(count));
     if (!p) throw std::bad_alloc();
     try {
@@ -77,10 +72,16 @@ EventPool* EventPool::create(Context& context, ze_event_pool_flags_t flags, uint
 }
 
 EventPool* EventPool::createPrivate(Context& context, ze_event_pool_flags_t flags) {
-  auto* pool = new EventPool(context, flags & ~ze_event_pool_flags_t{ZE_EVENT_POOL_FLAG_IPC}, 1, {},
-                             -1, nullptr, false, /*registered=*/false);
+  return createInline(context, flags & ~ze_event_pool_flags_t{ZE_EVENT_POOL_FLAG_IPC}, {},
+                      /*registered=*/false);
+}
+
+EventPool* EventPool::createInline(Context& context, ze_event_pool_flags_t flags,
+                                   std::vector<Device*> devices, bool registered) {
+  auto* pool =
+      new EventPool(context, flags, 1, std::move(devices), -1, nullptr, false, registered);
   pool->header_->count = 1;
-  pool->header_->flags = pool->flags_;
+  pool->header_->flags = flags;
   return pool;
 }
 

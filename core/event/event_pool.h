@@ -91,6 +91,9 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
   ze_result_t destroy();
 
  private:
+  // A one-event pool whose slot lives inside the object (mapping null); `registered`: has a handle.
+  static EventPool* createInline(Context& context, ze_event_pool_flags_t flags,
+                                 std::vector<Device*> devices, bool registered);
   EventPool(Context& context, ze_event_pool_flags_t flags, uint32_t count,
             std::vector<Device*> devices, int fd, void* mapping, bool opened,
             bool registered = true);

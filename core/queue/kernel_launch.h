@@ -8,6 +8,7 @@
 
 #include "backends/device_kind.h"
 #include "core/command/command.h"
+#include "core/device/device.h"
 #include "core/queue/run_command.h"
 
 namespace tessera::core {
@@ -16,11 +17,11 @@ namespace tessera::core {
 // nothing.
 void launchKernel(const LaunchOp& l, const ze_group_count_t* counts, const ExecutionTarget& t);
 
-// How evenly the workers of the process's parallel jobs finished (the kind's balance), summed
-// since the last reset (`reset`: start again after reading); zeTesseraDriverGetLaunchBalance.
+// How evenly the workers of the process's parallel jobs on `device`'s kind of device finished,
+// summed since the last reset (`reset`: start again after reading); zeTesseraDriverGetLaunchBalance.
 using LaunchBalance = backends::BalanceTotals;
-inline LaunchBalance launchBalance(bool reset) {
-  return backends::cpuKind().balance(reset);
+inline LaunchBalance launchBalance(const Device& device, bool reset) {
+  return device.kind().balance(reset);
 }
 
 }  // namespace tessera::core
