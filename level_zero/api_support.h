@@ -90,20 +90,44 @@ ze_result_t valueQuery(Handle h, T* out, Get&& get) {
   return ZE_RESULT_SUCCESS;
 }
 
+// Whether `v` is numbered as structure types are: core (0x0000xxxx), extensions (0x0001xxxx),
+// experimental (0x0002xxxx), Intel's zex (0x0003xxxx) and Tessera's own (0x7e55xxxx), each family
+// counting up from 1.
+inline bool isStructureTypeNumber(ze_structure_type_t v) {
+  const uint32_t family = uint32_t(v) >> 16, index = uint32_t(v) & 0xffffu;
+  return index != 0 && index < 0x1000 && (family <= 3 || family == 0x7e55);
+}
+
 // Whether a structure passed as a parameter (a descriptor or a property structure, not an element
 // of a pNext chain, which its stype identifies) is of the type the parameter names. The headers say
-// only "stype: [in] type of this structure"; a stype of 0 (no structure type has that value) is
-// taken as unset, and so as the parameter's type: Intel's driver does not read the base
-// structure's stype, and programs written against it (intel/compute-benchmarks:
-// zeCommandListCreate, zeDeviceGetModuleProperties, zeMemGetAllocProperties, zeDriverGetProperties)
-// leave it 0. Any other wrong stype is refused with INVALID_ARGUMENT, as before.
+// only "stype: [in] type of this structure". A stype that names no structure type (0, or what an
+// uninitialized structure holds) is taken as unset, and so as the parameter's type: Intel's driver
+// does not read the base structure's stype, and programs written against it leave it 0
+// (intel/compute-benchmarks: zeCommandListCreate, zeDeviceGetModuleProperties,
+// zeMemGetAllocProperties, zeDriverGetProperties) or uninitialized (AdaptiveCpp's Level Zero
+// backend: zeDeviceGetProperties, whose stype held 0x3f800000). The stype of another structure is
+// a program's mistake and refused with INVALID_ARGUMENT.
 // docs/api-coverage.md, "Leniency", lists this and the other leniencies.
 inline bool isStructType(ze_structure_type_t given, ze_structure_type_t expected) {
-  return given == expected || given == ze_structure_type_t(0);
+  return given == expected || !isStructureTypeNumber(given);
+}
+
+// isStructType for a structure the call writes (a property structure). One whose stype is neither
+// the parameter's type nor 0 but names no structure type was left uninitialized (AdaptiveCpp's
+// zeDeviceGetProperties passes a member it never set: stype 0x3f800000, pNext 0xd): its pNext is
+// as undefined as its stype, so it is not followed but set to null, and the stype to the type.
+template <typename T>
+bool acceptOutputStruct(T& out, ze_structure_type_t expected) {
+  if (!isStructType(out.stype, expected)) return false;
+  if (out.stype != expected && out.stype != ze_structure_type_t(0)) {
+    out.stype = expected;
+    out.pNext = nullptr;
+  }
+  return true;
 }
 
 // Copies element i of `items` but keeps the caller's pNext, after checking the stype of every
-// element that will be written. An element whose stype is 0 is taken as unset and gets `stype`
+// element that will be written. An element whose stype is unset gets `stype`
 // (isStructType): real programs (Intel's tools, level-zero-tests) size an array of properties and
 // set the stype of the first element only, or of none, which the reference driver accepts. Any
 // other wrong stype is refused.
@@ -112,7 +136,7 @@ ze_result_t countQueryStructs(uint32_t* pCount, T* pOut, const std::vector<T>& i
                               ze_structure_type_t stype) {
   if (pOut && pCount)
     for (uint32_t i = 0; i < std::min<size_t>(*pCount, items.size()); ++i)
-      if (!isStructType(pOut[i].stype, stype)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+      if (!acceptOutputStruct(pOut[i], stype)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return countQuery(pCount, pOut, items.size(), [&](uint32_t i, T& out) {
     auto pNext = out.pNext;
     out = items[i];

@@ -9,13 +9,15 @@ using namespace tessera::ze;
 
 namespace {
 
-// The single-struct property queries: a valid device, a non-null struct of the right type.
+// The single-struct property queries: a valid device, a non-null struct of the right type whose
+// pNext chain ends.
 template <typename T, typename Query>
 ze_result_t queryStruct(ze_device_handle_t hDevice, T* p, ze_structure_type_t stype, Query&& q) {
   Device* device = Device::fromHandle(hDevice);
   if (!device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (!tessera::ze::isStructType(p->stype, stype)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!tessera::ze::acceptOutputStruct(*p, stype) || chainHasCycle(p->pNext))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   q(*device, *p);
   return ZE_RESULT_SUCCESS;
 }
@@ -57,7 +59,6 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetProperties(ze_device_handle_t hDe
   ze_structure_type_t stype = p && p->stype == ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2
                                   ? ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2
                                   : ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
-  if (p && chainHasCycle(p->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return queryStruct(hDevice, p, stype, [](Device& d, auto& out) {
     d.properties(out);
     // ZE_experimental_mutable_command_list: every kind of change is supported.
@@ -88,7 +89,6 @@ zeDeviceGetComputeProperties(ze_device_handle_t hDevice, ze_device_compute_prope
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeDeviceGetModuleProperties(ze_device_handle_t hDevice, ze_device_module_properties_t* p) {
-  if (p && chainHasCycle(p->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return queryStruct(
       hDevice, p, ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES, [](Device& d, auto& out) {
         d.moduleProperties(out);

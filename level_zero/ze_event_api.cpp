@@ -190,7 +190,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventQueryKernelTimestampsExt(
     return ZE_RESULT_SUCCESS;
   }
   if (!pResults) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (!tessera::ze::isStructType(pResults->stype,
+  if (!tessera::ze::acceptOutputStruct(*pResults,
                                  ZE_STRUCTURE_TYPE_EVENT_QUERY_KERNEL_TIMESTAMPS_RESULTS_EXT_PROPERTIES))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (pResults->pSynchronizedTimestampsBuffer && !event->pool().mappedTimestamps())

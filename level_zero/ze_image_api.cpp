@@ -78,7 +78,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeImageGetProperties(ze_device_handle_t hDev
   if (!Device::fromHandle(hDevice)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !pImageProperties) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_IMAGE_DESC) ||
-      !tessera::ze::isStructType(pImageProperties->stype, ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES))
+      !tessera::ze::acceptOutputStruct(*pImageProperties, ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   tessera::core::ImageFormatInfo format;
   if (ze_result_t r = tessera::core::checkImageDesc(*desc, format); r != ZE_RESULT_SUCCESS)
@@ -150,7 +150,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeImageGetMemoryPropertiesExp(
   Image* image = Image::fromHandle(hImage);
   if (!image) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!pMemoryProperties) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (!tessera::ze::isStructType(pMemoryProperties->stype,
+  if (!tessera::ze::acceptOutputStruct(*pMemoryProperties,
                                  ZE_STRUCTURE_TYPE_IMAGE_MEMORY_EXP_PROPERTIES))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   pMemoryProperties->size = image->size();
@@ -166,7 +166,7 @@ zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_handle_t hIm
   Image* image = Image::fromHandle(hImage);
   if (!image) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!pImageAllocProperties) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (!tessera::ze::isStructType(pImageAllocProperties->stype,
+  if (!tessera::ze::acceptOutputStruct(*pImageAllocProperties,
                                  ZE_STRUCTURE_TYPE_IMAGE_ALLOCATION_EXT_PROPERTIES))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   pImageAllocProperties->id = image->allocationId();

@@ -92,6 +92,32 @@ bool completeInterfaces(std::span<const uint32_t> w, const std::vector<Inst>& in
   return changed;
 }
 
+// Capabilities producers declare, and use, without the extension that allows them, with that
+// extension; the JIT reads each. SPIRV-LLVM-Translator (llvm_release_150, as AdaptiveCpp drives
+// it) adds FPFastMathModeINTEL for `contract`/`reassoc` flags but never SPV_INTEL_fp_fast_math_mode.
+struct CapabilityExtension {
+  uint32_t capability;
+  const char* extension;
+};
+constexpr CapabilityExtension kCapabilityExtensions[] = {
+    {spv::CapabilityFPFastMathModeINTEL, "SPV_INTEL_fp_fast_math_mode"},
+    {spv::CapabilityExpectAssumeKHR, "SPV_KHR_expect_assume"},
+    {spv::CapabilitySubgroupShuffleINTEL, "SPV_INTEL_subgroups"},
+    {spv::CapabilitySubgroupBufferBlockIOINTEL, "SPV_INTEL_subgroups"},
+    {spv::CapabilityAtomicFloat32AddEXT, "SPV_EXT_shader_atomic_float_add"},
+    {spv::CapabilityAtomicFloat64AddEXT, "SPV_EXT_shader_atomic_float_add"},
+    {spv::CapabilityAtomicFloat32MinMaxEXT, "SPV_EXT_shader_atomic_float_min_max"},
+    {spv::CapabilityAtomicFloat64MinMaxEXT, "SPV_EXT_shader_atomic_float_min_max"},
+};
+
+// An OpExtension instruction naming `name`.
+std::vector<uint32_t> extensionInstruction(const std::string& name) {
+  std::vector<uint32_t> words(1 + name.size() / 4 + 1, 0);
+  std::memcpy(&words[1], name.data(), name.size());
+  words[0] = (static_cast<uint32_t>(words.size()) << 16) | spv::OpExtension;
+  return words;
+}
+
 }  // namespace
 
 Repaired repairProducerMistakes(std::span<const uint32_t> w) {
@@ -115,7 +141,8 @@ Repaired repairProducerMistakes(std::span<const uint32_t> w) {
     }
   }
 
-  bool oddIntegers = false, arbitraryExtension = false, linkage = false, entryPoint = false;
+  bool oddIntegers = false, linkage = false, entryPoint = false;
+  std::set<std::string> extensions;
   for (const Inst& i : insts) {
     if (i.opcode == spv::OpTypeInt && i.count > 2) {
       uint32_t width = w[i.at + 2];
@@ -123,19 +150,23 @@ Repaired repairProducerMistakes(std::span<const uint32_t> w) {
     } else if (i.opcode == spv::OpExtension) {
       const char* name = reinterpret_cast<const char*>(&w[i.at + 1]);
       size_t bytes = (i.count - 1) * 4;
-      arbitraryExtension |=
-          std::string(name, strnlen(name, bytes)) == "SPV_INTEL_arbitrary_precision_integers";
+      extensions.insert(std::string(name, strnlen(name, bytes)));
     } else if (i.opcode == spv::OpCapability && i.count > 1) {
       linkage |= w[i.at + 1] == spv::CapabilityLinkage;
     } else if (i.opcode == spv::OpEntryPoint) {
       entryPoint = true;
     }
   }
-  size_t firstCapability = insts.size();
+  const bool arbitraryExtension = extensions.count("SPV_INTEL_arbitrary_precision_integers") > 0;
+  size_t firstCapability = insts.size(), lastCapability = insts.size();
+  std::set<std::string> missing;  // extensions of declared capabilities, not declared
   for (size_t n = 0; n < insts.size(); ++n) {
     const Inst& i = insts[n];
     if (i.opcode != spv::OpCapability || i.count < 2) continue;
     if (firstCapability == insts.size()) firstCapability = n;
+    lastCapability = n;
+    for (const CapabilityExtension& e : kCapabilityExtensions)
+      if (w[i.at + 1] == e.capability && !extensions.count(e.extension)) missing.insert(e.extension);
     if (w[i.at + 1] == spv::CapabilityArbitraryPrecisionIntegersINTEL && !arbitraryExtension &&
         !oddIntegers) {
       replaced[n].clear();
@@ -144,6 +175,20 @@ Repaired repairProducerMistakes(std::span<const uint32_t> w) {
           "capability ArbitraryPrecisionIntegersINTEL, declared without its extension and used by "
           "no type, was dropped");
     }
+  }
+  // OpExtension follows the last OpCapability (the logical layout: "all OpCapability
+  // instructions", then "optional OpExtension instructions").
+  if (!missing.empty() && !touched[lastCapability]) {
+    const Inst& i = insts[lastCapability];
+    replaced[lastCapability].assign(w.begin() + static_cast<std::ptrdiff_t>(i.at),
+                                    w.begin() + static_cast<std::ptrdiff_t>(i.at + i.count));
+    for (const std::string& e : missing) {
+      std::vector<uint32_t> ext = extensionInstruction(e);
+      replaced[lastCapability].insert(replaced[lastCapability].end(), ext.begin(), ext.end());
+      kinds.insert("capabilities were declared without their extension " + e +
+                   ", which was declared");
+    }
+    touched[lastCapability] = true;
   }
   if (!entryPoint && !linkage && firstCapability < insts.size() && !touched[firstCapability]) {
     const Inst& i = insts[firstCapability];

@@ -1,7 +1,8 @@
 // The reference driver's leniency where the headers leave room (level_zero/api_support.h,
 // isStructType; docs/api-coverage.md, "Leniency"): a descriptor or property structure given as a
-// parameter with stype 0 is taken as the type the parameter names, as Intel's driver takes it and
-// intel/compute-benchmarks relies on; any other wrong stype is still INVALID_ARGUMENT.
+// parameter with a stype that names no structure type (0, or an uninitialized structure's bytes) is
+// taken as the type the parameter names, as Intel's driver takes it and intel/compute-benchmarks
+// and AdaptiveCpp rely on; another structure's stype is still INVALID_ARGUMENT.
 #include <level_zero/ze_api.h>
 
 #include <catch2/catch.hpp>
@@ -13,17 +14,18 @@ using namespace tessera::test;
 
 namespace {
 constexpr auto kUnset = ze_structure_type_t(0);
+constexpr auto kUninitialized = ze_structure_type_t(0x3f800000);  // seen from AdaptiveCpp
 constexpr auto kWrong = ZE_STRUCTURE_TYPE_FENCE_DESC;  // a real type, of another structure
 }  // namespace
 
-TEST_CASE("Given descriptors and property structures whose stype is 0, then each call takes them "
+TEST_CASE("Given descriptors and property structures whose stype names no type, then each call takes them "
           "as the type it names; another structure's stype is still refused",
           "[leniency][stype]") {
   KernelFixture fx;
-  for (ze_structure_type_t stype : {kUnset, kWrong}) {
+  for (ze_structure_type_t stype : {kUnset, kUninitialized, kWrong}) {
     INFO("stype " << stype);
     const ze_result_t expected =
-        stype == kUnset ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
+        stype == kWrong ? ZE_RESULT_ERROR_INVALID_ARGUMENT : ZE_RESULT_SUCCESS;
 
     ze_driver_properties_t driverProps{stype};
     CHECK(zeDriverGetProperties(fx.driver, &driverProps) == expected);

@@ -210,6 +210,8 @@ TEST_CASE(
   };
   for (Case c : {Case{"repair_interface", "interface lacked global variables", "repair_interface"},
                  Case{"repair_capability", "ArbitraryPrecisionIntegersINTEL", "repair_capability"},
+                 Case{"repair_extension", "SPV_INTEL_fp_fast_math_mode, which was declared",
+                      "repair_extension"},
                  Case{"repair_no_entry", "given the Linkage capability", nullptr},
                  Case{"repair_duplicate_types", "declared more than once was merged",
                       "repair_duplicate_types"}}) {
