@@ -6,6 +6,8 @@
 # Usage: scripts/apps/sycl_check.sh <acpp-install-dir> <loader-lib-dir> [build-dir]
 #   <loader-lib-dir> holds libze_loader.so.1 (Debian's libze1 is enough: AdaptiveCpp's Level Zero
 #   backend calls only 1.0-1.4 functions).
+# AdaptiveCpp 49544a4 appends every command without its wait events (docs/conformance.md, "SYCL:
+# AdaptiveCpp"): build it with evts.reserve changed to evts.resize in src/runtime/ze/ze_queue.cpp.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 acpp=${1:?usage: $0 <acpp-install-dir> <loader-lib-dir> [build-dir]}
