@@ -10,6 +10,7 @@
 #include "core/device/device.h"
 #include "core/device/limits.h"
 #include "core/driver/driver.h"
+#include "spirv/opencl_c.h"
 
 namespace tessera::core {
 namespace {
@@ -82,7 +83,25 @@ ze_result_t Module::build(Context& context, Device& device, const ze_module_desc
       log = std::move(built.log);
       return ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
     }
-  } else if (desc.format == ZE_MODULE_FORMAT_IL_SPIRV) {
+  } else if (desc.format == ZE_MODULE_FORMAT_IL_SPIRV ||
+             desc.format == kModuleFormatOpenCLC) {
+    // OpenCL C source (Intel's format): compiled as clBuildProgram compiles it (the compiler
+    // process, the frontend cache), its build options giving the module's flags.
+    std::span<const uint8_t> spirv{desc.pInputModule, desc.inputSize};
+    const char* buildFlags = desc.pBuildFlags;
+    spirv::CompileResult source;
+    if (desc.format == kModuleFormatOpenCLC) {
+      source = spirv::compileOpenCLC(
+          std::string_view(reinterpret_cast<const char*>(desc.pInputModule), desc.inputSize),
+          desc.pBuildFlags ? desc.pBuildFlags : "");
+      if (!source.ok) {
+        log = std::move(source.log);
+        return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+      }
+      spirv = {reinterpret_cast<const uint8_t*>(source.spirv.data()),
+               source.spirv.size() * sizeof(uint32_t)};
+      buildFlags = source.options.moduleFlags.c_str();
+    }
     std::vector<compiler::Compiler::SpecConstant> constants;
     if (const ze_module_constants_t* c = desc.pConstants) {
       if (c->numConstants > 0 && (!c->pConstantIds || !c->pConstantValues))
@@ -90,8 +109,8 @@ ze_result_t Module::build(Context& context, Device& device, const ze_module_desc
       for (uint32_t i = 0; i < c->numConstants; ++i)
         constants.push_back({c->pConstantIds[i], c->pConstantValues[i]});
     }
-    built = compiler.build({desc.pInputModule, desc.inputSize}, desc.pBuildFlags, constants);
-    log = std::move(built.log);
+    built = compiler.build(spirv, buildFlags, constants);
+    log = source.log + built.log;  // clang's warnings, then the build's
     if (!built.ok()) return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
   } else {
     return ZE_RESULT_ERROR_INVALID_ENUMERATION;

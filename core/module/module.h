@@ -27,6 +27,10 @@ namespace tessera::core {
 class Context;
 class Device;
 
+// Intel's module format of OpenCL C source (TESSERA_ZE_MODULE_FORMAT_OCLC in tessera/ze_tessera.h;
+// level_zero checks they agree).
+constexpr ze_module_format_t kModuleFormatOpenCLC = ze_module_format_t(3);
+
 class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tessMod1" */>,
                public RefCounted<Module> {
  public:

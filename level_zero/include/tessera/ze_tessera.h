@@ -36,6 +36,12 @@ extern "C" {
 #define TESSERA_ZE_COMMAND_QUEUE_FLAG_IN_ORDER ((ze_command_queue_flags_t)ZE_BIT(1))
 #define TESSERA_ZE_COMMAND_QUEUE_FLAG_COPY_OFFLOAD_HINT ((ze_command_queue_flags_t)ZE_BIT(2))
 #define TESSERA_ZEX_STRUCTURE_TYPE_QUEUE_COPY_OFFLOAD_HINT ((ze_structure_type_t)0x0003001B)
+/* Intel's module format of OpenCL C source (compute-runtime's ze_intel_gpu.h: ZE_MODULE_FORMAT_OCLC
+ * = 3; intel/compute-benchmarks loads most of its kernels so): zeModuleCreate compiles
+ * pInputModule (inputSize bytes of OpenCL C, no terminating nul needed) with pBuildFlags as OpenCL
+ * build options, as clBuildProgram does, and builds the module from the result. Compile errors
+ * are ZE_RESULT_ERROR_MODULE_BUILD_FAILURE with the compiler's messages in the build log. */
+#define TESSERA_ZE_MODULE_FORMAT_OCLC ((ze_module_format_t)3U)
 /* ze_event_pool_flag_t (1.6): ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP = ZE_BIT(3): "Indicates all
  * events in pool will contain kernel timestamps synchronized to host time domain; cannot be combined
  * with ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP". */

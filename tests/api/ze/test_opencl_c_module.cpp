@@ -10,6 +10,7 @@
 #include "kernel_test_support.h"
 #include "spirv/link.h"
 #include "spirv/opencl_c.h"
+#include "tessera/ze_tessera.h"
 #include "ze_test_support.h"
 
 using namespace tessera::test;
@@ -79,4 +80,59 @@ TEST_CASE(
   setArgs(kernel, data.data());
   fx.runOnce([&](ze_command_list_handle_t l) { fx.launch(l, kernel, {8, 1, 1}); });
   for (int i = 0; i < 256; ++i) REQUIRE(data[i] == 3 * i + 1);
+}
+
+TEST_CASE(
+    "Given OpenCL C source in Intel's module format (OCLC), when the module is created, then it "
+    "is compiled with pBuildFlags as build options and runs; a compile error is a build failure "
+    "with clang's message in the log",
+    "[module][opencl_c][oclc]") {
+  // Not nul-terminated: inputSize bytes are the source (intel/compute-benchmarks passes a file's
+  // bytes as read).
+  const std::string source =
+      "__kernel void scaled_add(__global const float* a, __global const float* b,\n"
+      "                         __global float* c) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  c[i] = a[i] + SCALE * b[i];\n"
+      "}\n";
+  KernelFixture fx;
+  ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC};
+  desc.format = TESSERA_ZE_MODULE_FORMAT_OCLC;
+  desc.inputSize = source.size();
+  desc.pInputModule = reinterpret_cast<const uint8_t*>(source.data());
+  desc.pBuildFlags = "-D SCALE=3.0f -cl-mad-enable";
+  ze_module_handle_t module = nullptr;
+  ze_module_build_log_handle_t log = nullptr;
+  REQUIRE(zeModuleCreate(fx.context, fx.device, &desc, &module, &log) == ZE_RESULT_SUCCESS);
+  zeModuleBuildLogDestroy(log);
+  ze_kernel_handle_t kernel = fx.kernel(module, "scaled_add");
+  const uint32_t n = 256;
+  std::vector<float> a(n), b(n), c(n, -1.0f);
+  for (uint32_t i = 0; i < n; ++i) a[i] = float(i), b[i] = 1.0f;
+  setGroupSize(kernel, 64);
+  setArgs(kernel, a.data(), b.data(), c.data());
+  fx.runOnce([&](ze_command_list_handle_t l) { fx.launch(l, kernel, {n / 64, 1, 1}); });
+  for (uint32_t i = 0; i < n; ++i) REQUIRE(c[i] == float(i) + 3.0f);
+  fx.dropKernel(kernel);
+  zeKernelDestroy(kernel);
+  fx.dropModule(module);
+  zeModuleDestroy(module);
+
+  // Without SCALE defined the source does not compile.
+  desc.pBuildFlags = nullptr;
+  module = nullptr;
+  REQUIRE(zeModuleCreate(fx.context, fx.device, &desc, &module, &log) ==
+          ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+  CHECK(module == nullptr);
+  size_t size = 0;
+  REQUIRE(zeModuleBuildLogGetString(log, &size, nullptr) == ZE_RESULT_SUCCESS);
+  std::string text(size, '\0');
+  REQUIRE(zeModuleBuildLogGetString(log, &size, text.data()) == ZE_RESULT_SUCCESS);
+  CHECK(text.find("SCALE") != std::string::npos);
+  zeModuleBuildLogDestroy(log);
+
+  // Other values past NATIVE are still not formats.
+  desc.format = ze_module_format_t(4);
+  CHECK(zeModuleCreate(fx.context, fx.device, &desc, &module, nullptr) ==
+        ZE_RESULT_ERROR_INVALID_ENUMERATION);
 }
