@@ -10,6 +10,7 @@
 #include "core/context/context.h"
 #include "core/device/limits.h"
 #include "level_zero/api_support.h"
+#include "tessera/ze_tessera.h"
 #include "level_zero/append_support.h"
 #include "support/checked_math.h"
 
@@ -152,8 +153,11 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemAdvise(
     size_t size, ze_memory_advice_t advice) {
   if (!Device::fromHandle(hDevice)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!ptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (advice > ZE_MEMORY_ADVICE_BIAS_UNCACHED) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-  // Advice is a hint; host and device share one coherent memory, so no advice changes behaviour.
+  // "::ZE_MEMORY_ADVICE_CLEAR_SYSTEM_MEMORY_PREFERRED_LOCATION < advice" (the current headers).
+  if (advice > TESSERA_ZE_MEMORY_ADVICE_CLEAR_SYSTEM_MEMORY_PREFERRED_LOCATION)
+    return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  // Advice is a hint; host and device share one coherent memory, so no advice changes behaviour
+  // (host memory is every allocation's location already).
   return appendOp(hCommandList, NopOp{}, nullptr, 0, nullptr);
 }
 

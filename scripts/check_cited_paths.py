@@ -20,6 +20,7 @@ EXTERNAL = ('llvm/', 'clang/', 'CL/', 'sys/', 'level_zero/', 'catch2/', 'hwloc/'
             'LLVMSPIRVLib/', 'lib/SPIRV/', 'linux/', 'asm/', 'bits/', 'build/', 'third_party/',
             '../shared/', 'source/loader/', 'test/routines/',
             'source/framework/',  # intel/compute-benchmarks' framework (docs/conformance.md)
+            'src/runtime/',  # AdaptiveCpp's runtime (docs/conformance.md, "SYCL: AdaptiveCpp")
             # example names in prose, not paths of this repository
             'DIR/', 'INCLUDE_PATH/', 'sub/')
 PATH = re.compile(r'(?<![\w./<$}-])((?:\.\./)*[A-Za-z_][\w.-]*(?:/[\w.-]+)+'

@@ -36,6 +36,10 @@ extern "C" {
 #define TESSERA_ZE_COMMAND_QUEUE_FLAG_IN_ORDER ((ze_command_queue_flags_t)ZE_BIT(1))
 #define TESSERA_ZE_COMMAND_QUEUE_FLAG_COPY_OFFLOAD_HINT ((ze_command_queue_flags_t)ZE_BIT(2))
 #define TESSERA_ZEX_STRUCTURE_TYPE_QUEUE_COPY_OFFLOAD_HINT ((ze_structure_type_t)0x0003001B)
+/* ze_memory_advice_t (later headers): ZE_MEMORY_ADVICE_SET_SYSTEM_MEMORY_PREFERRED_LOCATION = 8,
+ * "hint that the preferred memory location is host memory", and its CLEAR = 9. */
+#define TESSERA_ZE_MEMORY_ADVICE_SET_SYSTEM_MEMORY_PREFERRED_LOCATION ((ze_memory_advice_t)8)
+#define TESSERA_ZE_MEMORY_ADVICE_CLEAR_SYSTEM_MEMORY_PREFERRED_LOCATION ((ze_memory_advice_t)9)
 /* Intel's module format of OpenCL C source (compute-runtime's ze_intel_gpu.h: ZE_MODULE_FORMAT_OCLC
  * = 3; intel/compute-benchmarks loads most of its kernels so): zeModuleCreate compiles
  * pInputModule (inputSize bytes of OpenCL C, no terminating nul needed) with pBuildFlags as OpenCL

@@ -323,3 +323,22 @@ TEST_CASE("Given prefetch and every advice, when appended and run, then they are
     CHECK(buf[10] == 1);
   }
 }
+
+// [novalidation]: the validation layer of Debian's loader (1.8 headers) refuses advice past
+// BIAS_UNCACHED.
+TEST_CASE("Given the advice of later headers (system memory as the preferred location), then it "
+          "is accepted, and a value past them is not an advice",
+          "[cmdlist][memory][novalidation]") {
+  ExecFixture fx;
+  std::vector<uint8_t> buf(4096, 1);
+  auto l = fx.list();
+  for (ze_memory_advice_t a : {TESSERA_ZE_MEMORY_ADVICE_SET_SYSTEM_MEMORY_PREFERRED_LOCATION,
+                               TESSERA_ZE_MEMORY_ADVICE_CLEAR_SYSTEM_MEMORY_PREFERRED_LOCATION})
+    CHECK(zeCommandListAppendMemAdvise(l, fx.device, buf.data(), buf.size(), a) ==
+          ZE_RESULT_SUCCESS);
+  CHECK(zeCommandListAppendMemAdvise(
+            l, fx.device, buf.data(), buf.size(),
+            ze_memory_advice_t(TESSERA_ZE_MEMORY_ADVICE_CLEAR_SYSTEM_MEMORY_PREFERRED_LOCATION + 1)) ==
+        ZE_RESULT_ERROR_INVALID_ENUMERATION);
+  fx.run(fx.queue(), l);
+}

@@ -52,6 +52,10 @@ CONTRADICTED = {
     ("zeCommandListCreate", "0x7 < desc->flags"):
         "1.9 raised the limit to 0x3f (IN_ORDER, EXP_CLONEABLE, COPY_OFFLOAD_HINT); "
         "test_in_order.cpp checks it",
+    # Later headers added ZE_MEMORY_ADVICE_SET/CLEAR_SYSTEM_MEMORY_PREFERRED_LOCATION (8, 9).
+    ("zeCommandListAppendMemAdvise", "::ZE_MEMORY_ADVICE_BIAS_UNCACHED < advice"):
+        "later headers raised the limit to CLEAR_SYSTEM_MEMORY_PREFERRED_LOCATION (9); "
+        "test_cmdlist.cpp checks it",
     # Level Zero 1.6 added ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP: "0xf < desc->flags".
     ("zeEventPoolCreate", "0x7 < desc->flags"):
         "1.6 raised the limit to 0xf (KERNEL_MAPPED_TIMESTAMP); test_kernel_timestamps_ext.cpp "
