@@ -1,9 +1,10 @@
 // The interface between core and a kind of device (issue 31 item 2; docs/architecture.md, "Where a
 // second kind of device would sit"). core/ includes nothing else of backends/: what it needs of a
 // kind is here, as plain data (launch shapes, argument tables, image and sampler descriptions) or
-// behind two abstract classes, DeviceKind (the kind's traits and rules, made once per process) and
-// Executor (what runs a device's work on its PUs). backends/cpu/ implements them
-// (backends/cpu/runtime/cpu_executor.h); no type of it appears here.
+// behind abstract classes, DeviceKind (the kind's traits and rules, made once per process),
+// Executor (what runs a device's work on its PUs) and, for the compiler facade, CodeGenerator
+// (backends/code_generator.h). backends/cpu/ implements them (backends/cpu/kind/cpu_kind.cpp);
+// no type of it appears here.
 //
 // Threading: DeviceKind is immutable. An Executor's parallelFor and launch may be called from any
 // thread; the executor serializes them (one job at a time on a device's PUs).
@@ -179,6 +180,9 @@ class Executor {
                       const void* tag, uint64_t serialNs) = 0;
 };
 
+class CodeGenerator;         // backends/code_generator.h
+struct GeneratorOptions;
+
 // The facts of a kind that devices report.
 struct DeviceTraits {
   // The sub-group sizes a kernel may run with (ze_device_compute_properties_t::subGroupSizes, in
@@ -205,9 +209,13 @@ class DeviceKind {
                                 uint64_t& total) const = 0;
   // The parallel jobs' balance over every executor of the kind (`reset`: start again after).
   virtual BalanceTotals balance(bool reset) const = 0;
+  // The kind's code generator (the compiler facade makes one, on first need: it may be costly);
+  // null with `error` when the kind cannot generate code here (the CPU: LLVM cannot target it).
+  virtual std::unique_ptr<CodeGenerator> createCodeGenerator(const GeneratorOptions& options,
+                                                             std::string& error) const = 0;
 };
 
-// The host CPU kind (backends/cpu/runtime/cpu_executor.cpp), the one kind today.
+// The host CPU kind (backends/cpu/kind/cpu_kind.cpp), the one kind today.
 const DeviceKind& cpuKind();
 
 }  // namespace tessera::backends

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 
+#include "backends/code_generator.h"
 #include "compiler/build_options.h"
 #include "compiler/compiler_config.h"
 #include "spirv/specialize.h"
@@ -20,14 +21,11 @@ struct CacheKey {
   std::string hex() const;
 };
 
-// Where the code runs and what made it: the JIT's host CPU name and feature string, the LLVM
-// version, and the driver build (Tessera's version and the size and modification time of the
-// library holding this code, so that a rebuilt driver never loads another build's code).
-struct CodeTarget {
-  std::string cpu;
-  std::string features;
-  std::string llvmVersion;
-};
+// Where the code runs and what made it (the code generator's target: for the CPU the host CPU's
+// name and feature string and the LLVM version); the key adds the driver build (Tessera's version
+// and the size and modification time of the library holding this code, so that a rebuilt driver
+// never loads another build's code).
+using backends::CodeTarget;
 
 // A 128-bit content hash of the SPIR-V, the parsed build options, the specialization constants
 // (as assigned, in order), the code switches and the target.

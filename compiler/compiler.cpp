@@ -12,9 +12,6 @@
 #include <map>
 #include <new>
 
-#include "backends/cpu/runtime/builtin_runtime.h"
-#include "backends/cpu/jit/kernel_jit.h"
-#include "backends/cpu/jit/object_check.h"
 #include "compiler/kernel_module.h"
 #include "compiler/native_binary.h"
 #include "spirv/clc/client.h"
@@ -23,11 +20,10 @@
 namespace tessera::compiler {
 namespace {
 
-// The build options' level as the JIT's pipeline level (the default, 2, is the full O3 pipeline),
-// the program's exports, and the code switches.
-backends::cpu::CompileOptions compileOptions(const Program& program,
-                                             const CompilerConfig& settings) {
-  backends::cpu::CompileOptions c;
+// The build options' level as the code generator's pipeline level (the default, 2, is the full O3
+// pipeline), the program's exports, and the code switches.
+backends::CompileOptions compileOptions(const Program& program, const CompilerConfig& settings) {
+  backends::CompileOptions c;
   c.optLevel = program.options.optLevel >= 2 ? 3 : program.options.optLevel;
   c.exports = program.exports;
   c.widen = settings.code.widen;
@@ -37,9 +33,11 @@ backends::cpu::CompileOptions compileOptions(const Program& program,
 }
 
 // A program of `spirv` with what reflection says it imports and exports (its key is set later).
+// `generator` (null when there is none) says which imported functions its code provides itself.
 std::shared_ptr<Program> makeProgram(std::vector<uint8_t> spirv, spirv::ModuleInfo info,
                                      BuildOptions options,
-                                     std::vector<spirv::SpecAssignment> specs) {
+                                     std::vector<spirv::SpecAssignment> specs,
+                                     const backends::CodeGenerator* generator) {
   auto p = std::make_shared<Program>();
   p->spirv = std::move(spirv);
   p->info = std::move(info);
@@ -47,15 +45,16 @@ std::shared_ptr<Program> makeProgram(std::vector<uint8_t> spirv, spirv::ModuleIn
   p->specs = std::move(specs);
   for (const spirv::LinkageEntry& l : p->info.linkage) {
     if (!l.isFunction) {
-      // Builtin variables come as imports too, the translator's way: the JIT provides them.
+      // Builtin variables come as imports too, the translator's way: the code provides them.
       if (l.builtIn) continue;
       if (l.kind == spirv::LinkageKind::Export) p->variableExports.push_back(l.name);
       if (l.kind == spirv::LinkageKind::Import) p->variableImports.push_back(l.name);
       continue;
     }
     if (l.kind == spirv::LinkageKind::Export) p->exports.push_back(l.name);
-    // Tessera's own builtins (tessera_current_pu) are the JIT's to provide.
-    if (l.kind == spirv::LinkageKind::Import && !backends::cpu::jit::isRuntimeFunction(l.name))
+    // Tessera's own builtins (tessera_current_pu) are the code generator's to provide.
+    if (l.kind == spirv::LinkageKind::Import &&
+        !(generator && generator->providesFunction(l.name)))
       p->imports.push_back(l.name);
   }
   return p;
@@ -92,7 +91,7 @@ void bindToCode(llvm::Module& module, const ModuleCode& code,
 // in place: the functions linked from it and the importer's imported variables use the
 // provider's storage. Null with `error` on failure; `warnings` gets what translation rewrote in
 // the importer.
-std::shared_ptr<const ModuleCode> translateAndCompile(backends::cpu::KernelJit& jit,
+std::shared_ptr<const ModuleCode> translateAndCompile(backends::CodeGenerator& generator,
                                                       const CompilerConfig& settings,
                                                       const Program& importer,
                                                       std::span<const Compiler::Provider> providers,
@@ -141,14 +140,16 @@ std::shared_ptr<const ModuleCode> translateAndCompile(backends::cpu::KernelJit& 
       return nullptr;
     }
   }
-  return jit.compile(std::move(context), std::move(main.module), &error,
-                     compileOptions(importer, settings));
+  return generator.compile(std::move(context), std::move(main.module),
+                           compileOptions(importer, settings), error);
 }
 
-// Whether a native binary (or a disk entry) holds code of `program`'s build for `jit`'s CPU: the
-// same CPU and features, optimization level and specialization, with code.
-bool sameBuild(const NativeImage& image, const Program& program, backends::cpu::KernelJit& jit) {
-  if (image.cpu != jit.hostCpu() || image.features != jit.hostFeatures() || !image.hasCode ||
+// Whether a native binary (or a disk entry) holds code of `program`'s build for `generator`'s
+// target: the same CPU and features, optimization level and specialization, with code.
+bool sameBuild(const NativeImage& image, const Program& program,
+               const backends::CodeGenerator& generator) {
+  const backends::CodeTarget& target = generator.target();
+  if (image.cpu != target.cpu || image.features != target.features || !image.hasCode ||
       image.optLevel != program.options.optLevel || image.specs.size() != program.specs.size())
     return false;
   for (size_t i = 0; i < image.specs.size(); ++i)
@@ -168,8 +169,8 @@ bool Program::exportsVariable(const std::string& name) const {
   return std::find(variableExports.begin(), variableExports.end(), name) != variableExports.end();
 }
 
-Compiler::Compiler(CompilerConfig settings)
-    : settings_(std::move(settings)), cache_(settings_.cache) {}
+Compiler::Compiler(CompilerConfig settings, const backends::DeviceKind& kind)
+    : settings_(std::move(settings)), kind_(kind), cache_(settings_.cache) {}
 
 Compiler::~Compiler() = default;
 
@@ -178,26 +179,25 @@ Compiler::~Compiler() = default;
 // is short and aborts the process (docs/reliability.md, "Exhaustion"). Under the mutex the
 // exception passes only C++ frames, reaches zeModuleCreate as OUT_OF_HOST_MEMORY, and the next
 // build tries again.
-backends::cpu::KernelJit* Compiler::jit(std::string& error) {
-  std::lock_guard lock(jitMutex_);
-  if (!jitTried_) {
-    backends::cpu::JitOptions options;
+backends::CodeGenerator* Compiler::generator(std::string& error) {
+  std::lock_guard lock(generatorMutex_);
+  if (!generatorTried_) {
+    backends::GeneratorOptions options;
     options.perfJit = settings_.perfJit;
-    jit_ = backends::cpu::KernelJit::create(&jitFailure_, options);
-    jitTried_ = true;
-    if (jit_ && settings_.dumpPasses)
-      std::fprintf(stderr, "tessera: JIT pipeline:\n%s",
-                   backends::cpu::KernelJit::describePipeline().c_str());
+    generatorFailure_.clear();
+    generator_ = kind_.createCodeGenerator(options, generatorFailure_);
+    generatorTried_ = true;
+    if (generator_ && settings_.dumpPasses)
+      std::fprintf(stderr, "tessera: JIT pipeline:\n%s", generator_->describePipeline().c_str());
   }
-  if (!jit_) error = jitFailure_;
-  return jit_.get();
+  if (!generator_) error = generatorFailure_;
+  return generator_.get();
 }
 
 CacheKey Compiler::keyOf(const Program& program) {
   CodeTarget target;
   std::string error;
-  if (backends::cpu::KernelJit* j = jit(error))
-    target = {j->hostCpu(), j->hostFeatures(), backends::cpu::KernelJit::llvmVersion()};
+  if (backends::CodeGenerator* g = generator(error)) target = g->target();
   return cacheKey(program.spirv, program.options, program.specs, settings_.code, target);
 }
 
@@ -220,31 +220,31 @@ void requireHeadroom() {
 }  // namespace
 
 template <typename Work>
-auto Compiler::retiringJitOnBadAlloc(Work&& work) -> decltype(work()) {
+auto Compiler::retiringGeneratorOnBadAlloc(Work&& work) -> decltype(work()) {
   try {
     requireHeadroom();
     return work();
   } catch (const std::bad_alloc&) {
-    std::lock_guard lock(jitMutex_);
-    if (jit_) retiredJits_.push_back(std::move(jit_));
-    jitTried_ = false;
+    std::lock_guard lock(generatorMutex_);
+    if (generator_) retiredGenerators_.push_back(std::move(generator_));
+    generatorTried_ = false;
     throw;
   }
 }
 
 Compiler::Result Compiler::build(std::span<const uint8_t> binary, const char* buildFlags,
                                  std::span<const SpecConstant> constants) {
-  return retiringJitOnBadAlloc([&] { return buildProgram(binary, buildFlags, constants); });
+  return retiringGeneratorOnBadAlloc([&] { return buildProgram(binary, buildFlags, constants); });
 }
 
 Compiler::Result Compiler::load(std::span<const uint8_t> bytes) {
-  return retiringJitOnBadAlloc([&] { return loadNative(bytes); });
+  return retiringGeneratorOnBadAlloc([&] { return loadNative(bytes); });
 }
 
 std::shared_ptr<const ModuleCode> Compiler::link(const Program& importer,
                                                  std::span<const Provider> providers,
                                                  std::string& log) {
-  return retiringJitOnBadAlloc([&] { return linkProgram(importer, providers, log); });
+  return retiringGeneratorOnBadAlloc([&] { return linkProgram(importer, providers, log); });
 }
 
 Compiler::Result Compiler::buildProgram(std::span<const uint8_t> binary, const char* buildFlags,
@@ -308,9 +308,10 @@ std::shared_ptr<Program> Compiler::makeProgramFrom(std::span<const uint8_t> bina
     return nullptr;
   }
   spirv::applySpecializationToSizes(reflected.module, spec.assignments);
+  std::string noGenerator;  // (the build says so: buildFrom)
   std::shared_ptr<Program> program =
       makeProgram(std::vector<uint8_t>(binary.begin(), binary.end()), std::move(reflected.module),
-                  options, std::move(spec.assignments));
+                  options, std::move(spec.assignments), generator(noGenerator));
   program->key = keyOf(*program);
   return program;
 }
@@ -323,8 +324,8 @@ Compiler::Result Compiler::buildFrom(std::shared_ptr<Program> program) {
     return r;
   }
   std::string error;
-  backends::cpu::KernelJit* jit = this->jit(error);
-  if (!jit) {
+  backends::CodeGenerator* generator = this->generator(error);
+  if (!generator) {
     r.log = "no JIT for this CPU: " + error;
     return r;
   }
@@ -334,9 +335,9 @@ Compiler::Result Compiler::buildFrom(std::shared_ptr<Program> program) {
   auto fromDisk = [&](std::span<const uint8_t> bytes) -> std::shared_ptr<const ModuleCode> {
     NativeImage image;
     std::string why;
-    if (!readNativeBinary(bytes, image, why)) return nullptr;
-    if (!sameBuild(image, *program, *jit) || image.spirv != program->spirv) return nullptr;
-    return loadUnits(*jit, *program, image.units, why);
+    if (!readNativeBinary(bytes, *generator, image, why)) return nullptr;
+    if (!sameBuild(image, *program, *generator) || image.spirv != program->spirv) return nullptr;
+    return loadUnits(*generator, *program, image.units, why);
   };
   if (auto code = cache_.find(program->key, program->shareable(), fromDisk)) {
     r.program = std::move(program);
@@ -345,14 +346,14 @@ Compiler::Result Compiler::buildFrom(std::shared_ptr<Program> program) {
   }
   std::string warnings;
   std::shared_ptr<const ModuleCode> code =
-      translateAndCompile(*jit, settings_, *program, {}, error, warnings);
+      translateAndCompile(*generator, settings_, *program, {}, error, warnings);
   if (!code) {
     r.log = error;
     return r;
   }
   r.log = std::move(warnings);
   std::vector<uint8_t> entry;
-  if (!code->object.empty() && cache_.writesToDisk()) entry = nativeBinary(*program, code.get());
+  if (code->saveable() && cache_.writesToDisk()) entry = nativeBinary(*program, code.get());
   cache_.store(program->key, code, program->shareable(), entry);
   r.program = std::move(program);
   r.code = std::move(code);
@@ -373,19 +374,20 @@ Compiler::Result Compiler::loadNative(std::span<const uint8_t> bytes) {
   }
   NativeImage image;
   std::string error;
-  if (!readNativeBinary(bytes, image, error)) {
-    r.log = error;
-    return r;
-  }
-  backends::cpu::KernelJit* jit = this->jit(error);
-  if (!jit) {
+  backends::CodeGenerator* generator = this->generator(error);
+  if (!generator) {
     r.log = "no JIT for this CPU: " + error;
     return r;
   }
-  if (image.cpu != jit->hostCpu() || image.features != jit->hostFeatures()) {
+  if (!readNativeBinary(bytes, *generator, image, error)) {
+    r.log = error;
+    return r;
+  }
+  const backends::CodeTarget& target = generator->target();
+  if (image.cpu != target.cpu || image.features != target.features) {
     r.log = "the native binary was compiled for CPU '" + image.cpu + "' with features '" +
-            image.features + "'; this CPU is '" + jit->hostCpu() + "' with features '" +
-            jit->hostFeatures() + "': create the module from SPIR-V again";
+            image.features + "'; this CPU is '" + target.cpu + "' with features '" +
+            target.features + "': create the module from SPIR-V again";
     return r;
   }
   spirv::ReflectResult reflected = spirv::reflect(image.spirv);
@@ -396,13 +398,15 @@ Compiler::Result Compiler::loadNative(std::span<const uint8_t> bytes) {
   spirv::applySpecializationToSizes(reflected.module, image.specs);
   BuildOptions options;
   options.optLevel = image.optLevel;
-  std::shared_ptr<Program> program = makeProgram(
-      std::move(image.spirv), std::move(reflected.module), options, std::move(image.specs));
+  std::shared_ptr<Program> program =
+      makeProgram(std::move(image.spirv), std::move(reflected.module), options,
+                  std::move(image.specs), generator);
   program->key = keyOf(*program);
   if (image.hasCode) {
-    // The application's bytes: each object is loaded on trial in the compiler process before this
-    // process's JIT sees it (backends/cpu/jit/object_check.h); the checks of loadUnits run first.
-    r.code = loadUnits(*jit, *program, image.units, error, &settings_.process);
+    // The application's bytes: each unit is loaded on trial in the compiler process before this
+    // process's code generator loads it (the CPU's: backends/cpu/jit/object_check.h); the checks
+    // of loadUnits run first.
+    r.code = loadUnits(*generator, *program, image.units, error, &settings_.process);
     if (!r.code) {
       r.log = "the native binary's object code does not load: " + error;
       return r;
@@ -428,8 +432,8 @@ std::shared_ptr<const ModuleCode> Compiler::linkProgram(const Program& importer,
                                                         std::span<const Provider> providers,
                                                         std::string& log) {
   std::string error;
-  backends::cpu::KernelJit* jit = this->jit(error);
-  if (!jit) {
+  backends::CodeGenerator* generator = this->generator(error);
+  if (!generator) {
     log = "no JIT for this CPU: " + error;
     return nullptr;
   }
@@ -446,7 +450,7 @@ std::shared_ptr<const ModuleCode> Compiler::linkProgram(const Program& importer,
   if (auto code = cache_.find(key, shareable, nullptr)) return code;
   std::string warnings;
   std::shared_ptr<const ModuleCode> code =
-      translateAndCompile(*jit, settings_, importer, providers, error, warnings);
+      translateAndCompile(*generator, settings_, importer, providers, error, warnings);
   if (!code) {
     log += error;
     return nullptr;
@@ -458,41 +462,42 @@ std::shared_ptr<const ModuleCode> Compiler::linkProgram(const Program& importer,
 std::vector<uint8_t> Compiler::nativeBinary(const Program& program, const ModuleCode* code) {
   NativeImage image;
   std::string error;
-  if (backends::cpu::KernelJit* jit = this->jit(error)) {
-    image.cpu = jit->hostCpu();
-    image.features = jit->hostFeatures();
+  backends::CodeGenerator* generator = this->generator(error);
+  // Code exists only where a generator made it: without one, the binary has no code.
+  if (generator) {
+    image.cpu = generator->target().cpu;
+    image.features = generator->target().features;
   }
   image.spirv = program.spirv;
   image.optLevel = program.options.optLevel;
   image.specs = program.specs;
-  if (code && !code->parts.empty()) {
+  if (generator && code && !code->parts.empty()) {
     image.hasCode = true;
-    for (const auto& part : code->parts) image.units.push_back(*part);
-  } else if (code && !code->object.empty()) {
+    image.units = code->parts;
+  } else if (generator && code && code->saveable()) {
     image.hasCode = true;
-    image.units.push_back(*code);
+    // Not owned (the image lives only for this call): the aliasing constructor with no owner.
+    image.units.emplace_back(std::shared_ptr<const void>(), code);
   }
-  return writeNativeBinary(image);
+  return writeNativeBinary(image, generator);
 }
 
-std::shared_ptr<const ModuleCode> Compiler::loadUnits(backends::cpu::KernelJit& jit,
-                                                      const Program& program,
-                                                      const std::vector<ModuleCode>& units,
-                                                      std::string& error,
-                                                      const spirv::clc::Settings* trial) {
+std::shared_ptr<const ModuleCode> Compiler::loadUnits(
+    backends::CodeGenerator& generator, const Program& program,
+    const std::vector<std::shared_ptr<const ModuleCode>>& units, std::string& error,
+    const spirv::clc::Settings* trial) {
   // Nothing is loaded before every unit has passed every check.
-  for (const ModuleCode& unit : units) {
-    if (!matchesReflection(unit, program.info.kernels, error) ||
-        !backends::cpu::checkObjectStructure(unit, error))
+  for (const auto& unit : units) {
+    if (!matchesReflection(*unit, program.info.kernels, error) ||
+        !generator.checkUnit(*unit, error))
       return nullptr;
   }
-  for (const ModuleCode& unit : trial ? units : std::vector<ModuleCode>{}) {
+  for (size_t i = 0; trial && i < units.size(); ++i) {
     spirv::clc::Request request;
     request.kind = spirv::clc::Kind::LoadObject;
-    request.object.assign(unit.object.begin(), unit.object.end());
-    request.symbols = unit.kernelSymbols;
-    for (const auto& [name, symbol] : unit.globals) request.symbols.push_back(name);
-    for (const auto& [name, symbol] : unit.functions) request.symbols.push_back(name);
+    std::vector<uint8_t> object;
+    generator.trialLoad(*units[i], object, request.symbols);
+    request.object.assign(object.begin(), object.end());
     spirv::clc::Reply reply = spirv::clc::run(request, *trial);
     if (!reply.ok) {
       error = "it does not load in the compiler process: " +
@@ -501,12 +506,12 @@ std::shared_ptr<const ModuleCode> Compiler::loadUnits(backends::cpu::KernelJit& 
     }
   }
   std::vector<std::shared_ptr<const ModuleCode>> loaded;
-  for (const ModuleCode& unit : units) {
-    auto code = jit.load(unit, &error);
+  for (const auto& unit : units) {
+    auto code = generator.load(*unit, error);
     if (!code) return nullptr;
     loaded.push_back(std::move(code));
   }
-  if (loaded.size() == 1 && loaded[0]->kernels.size() == program.info.kernels.size()) {
+  if (loaded.size() == 1 && loaded[0]->kernelCount() == program.info.kernels.size()) {
     for (size_t i = 0; i < program.info.kernels.size(); ++i)
       if (!loaded[0]->find(program.info.kernels[i].name)) {
         error = "the code does not match the SPIR-V (kernel " + program.info.kernels[i].name + ")";
@@ -517,6 +522,16 @@ std::shared_ptr<const ModuleCode> Compiler::loadUnits(backends::cpu::KernelJit& 
   auto code = combineUnits(program, std::move(loaded));
   if (!code) error = "the code does not match the SPIR-V (a kernel has no code)";
   return code;
+}
+
+std::shared_ptr<const ModuleCode> Compiler::combineUnits(
+    const Program& program, std::vector<std::shared_ptr<const ModuleCode>> units) {
+  std::string error;
+  backends::CodeGenerator* generator = this->generator(error);
+  if (!generator) return nullptr;
+  std::vector<std::string> order;
+  for (const spirv::KernelInfo& k : program.info.kernels) order.push_back(k.name);
+  return generator->combine(order, std::move(units));
 }
 
 void Compiler::keepRecent(const std::shared_ptr<LazyCode>& lazy) {
@@ -588,7 +603,7 @@ bool Compiler::translateProgram(const Program& program, std::string& bitcode, st
 
 std::shared_ptr<const ModuleCode> Compiler::compileKernel(LazyCode& code, size_t index,
                                                           std::string& log) {
-  return retiringJitOnBadAlloc([&] { return compileKernelNow(code, index, log); });
+  return retiringGeneratorOnBadAlloc([&] { return compileKernelNow(code, index, log); });
 }
 
 std::shared_ptr<const ModuleCode> Compiler::compileKernelNow(LazyCode& lazy, size_t index,
@@ -598,8 +613,8 @@ std::shared_ptr<const ModuleCode> Compiler::compileKernelNow(LazyCode& lazy, siz
   const bool exports = index == program.info.kernels.size();
   const std::string name = exports ? "\x02exports" : program.info.kernels.at(index).name;
   std::string error;
-  backends::cpu::KernelJit* jit = this->jit(error);
-  if (!jit) {
+  backends::CodeGenerator* generator = this->generator(error);
+  if (!generator) {
     log += "no JIT for this CPU: " + error + "\n";
     return nullptr;
   }
@@ -608,14 +623,15 @@ std::shared_ptr<const ModuleCode> Compiler::compileKernelNow(LazyCode& lazy, siz
   auto fromDisk = [&](std::span<const uint8_t> bytes) -> std::shared_ptr<const ModuleCode> {
     NativeImage image;
     std::string why;
-    if (!readNativeBinary(bytes, image, why) || !sameBuild(image, program, *jit) ||
-        image.units.size() != 1 || (!exports && !image.units[0].find(name)))
+    if (!readNativeBinary(bytes, *generator, image, why) ||
+        !sameBuild(image, program, *generator) || image.units.size() != 1 ||
+        (!exports && !image.units[0]->find(name)))
       return nullptr;
-    // The checks every loaded unit gets (loadUnits; backends/cpu/jit/object_check.h).
-    if (!matchesReflection(image.units[0], program.info.kernels, why) ||
-        !backends::cpu::checkObjectStructure(image.units[0], why))
+    // The checks every loaded unit gets (loadUnits; the CPU's: backends/cpu/jit/object_check.h).
+    if (!matchesReflection(*image.units[0], program.info.kernels, why) ||
+        !generator->checkUnit(*image.units[0], why))
       return nullptr;
-    return jit->load(image.units[0], &why);
+    return generator->load(*image.units[0], why);
   };
   if (auto code = cache_.find(key, true, fromDisk)) return code;
   const std::string* bitcode = lazy.bitcode(log);
@@ -626,33 +642,33 @@ std::shared_ptr<const ModuleCode> Compiler::compileKernelNow(LazyCode& lazy, siz
                    exports ? program.functionExports() : std::vector<std::string>{name}, error);
   // A kernel's unit exports nothing (what it calls is internal to it); the exported functions'
   // unit exports them.
-  backends::cpu::CompileOptions options = compileOptions(program, settings_);
+  backends::CompileOptions options = compileOptions(program, settings_);
   if (!exports) options.exports.clear();
   std::shared_ptr<const ModuleCode> code;
-  if (module) code = jit->compile(std::move(context), std::move(module), &error, options);
+  if (module) code = generator->compile(std::move(context), std::move(module), options, error);
   if (!code) {
     log += (exports ? std::string("exported functions") : "kernel " + name) + ": " + error +
            (error.empty() || error.back() != '\n' ? "\n" : "");
     return nullptr;
   }
   std::vector<uint8_t> entry;
-  if (!code->object.empty() && cache_.writesToDisk()) {
+  if (code->saveable() && cache_.writesToDisk()) {
     NativeImage image;
-    image.cpu = jit->hostCpu();
-    image.features = jit->hostFeatures();
+    image.cpu = generator->target().cpu;
+    image.features = generator->target().features;
     image.optLevel = program.options.optLevel;
     image.specs = program.specs;
     image.hasCode = true;
-    image.units.push_back(*code);
-    entry = writeNativeBinary(image);
+    image.units.push_back(code);
+    entry = writeNativeBinary(image, generator);
   }
   cache_.store(key, code, true, entry);
   return code;
 }
 
 uint64_t Compiler::compileCount() {
-  std::lock_guard lock(jitMutex_);
-  return jit_ ? jit_->compileCount() : 0;
+  std::lock_guard lock(generatorMutex_);
+  return generator_ ? generator_->compileCount() : 0;
 }
 
 void compileAll(Compiler::Result& r) {

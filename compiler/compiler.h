@@ -4,16 +4,17 @@
 //             kernel: translated once, then each kernel when first needed, lazy_code.h]
 //          -> cache (memory, then disk)
 //          -> validated (+ repaired), legalized, guarded, translated (spirv/clc/translate.h, in the
-//             compiler process) -> [linked with its providers' IR] -> JIT-compiled (backends/cpu/
-//             jit, the passes of jit_pipeline.h) -> native code, stored in the cache
+//             compiler process) -> [linked with its providers' IR] -> compiled by the kind's code
+//             generator (backends/code_generator.h; the CPU's: the kernel JIT, backends/cpu/jit)
+//          -> native code, stored in the cache
 //
 // with one key (cache_key.h) and one cache (code_cache.h). Core asks it for a module (a Program
-// and its ModuleCode, program.h) and never sees LLVM or the JIT. Modeled on compute-runtime's
-// CompilerInterface: the driver creates one, with its cache and settings, and every module build
-// goes through it.
+// and its ModuleCode, program.h) and never sees LLVM or the code generator. Modeled on
+// compute-runtime's CompilerInterface: the driver creates one, with its cache, settings and the
+// kind of device it compiles for, and every module build goes through it.
 //
-// Threading: every member may be called from any thread; the JIT compiles modules (and kernels,
-// lazy_code.h) on the calling threads, several at once.
+// Threading: every member may be called from any thread; the code generator compiles modules (and
+// kernels, lazy_code.h) on the calling threads, several at once.
 #pragma once
 
 #include <atomic>
@@ -26,20 +27,19 @@
 #include <string>
 #include <vector>
 
+#include "backends/code_generator.h"
+#include "backends/device_kind.h"
 #include "compiler/code_cache.h"
+#include "compiler/compiler_config.h"
 #include "compiler/lazy_code.h"
 #include "compiler/program.h"
-#include "compiler/compiler_config.h"
-
-namespace tessera::backends::cpu {
-class KernelJit;
-}
 
 namespace tessera::compiler {
 
 class Compiler {
  public:
-  explicit Compiler(CompilerConfig settings);
+  // Code for devices of `kind` (which outlives the compiler: kinds live as long as the process).
+  Compiler(CompilerConfig settings, const backends::DeviceKind& kind);
   ~Compiler();
   Compiler(const Compiler&) = delete;
   Compiler& operator=(const Compiler&) = delete;
@@ -94,21 +94,28 @@ class Compiler {
   bool translateProgram(const Program& program, std::string& bitcode, std::string& log,
                         std::string& warnings);
 
-  // Modules the JIT has compiled so far (what the cache saved shows here).
+  // LazyCode's whole(): the kernels of `units` (each one or more of `program`'s kernels, compiled
+  // apart) as one ModuleCode with `units` as its parts, in the program's order; null when one of
+  // the program's kernels is in none of them.
+  std::shared_ptr<const ModuleCode> combineUnits(const Program& program,
+                                                 std::vector<std::shared_ptr<const ModuleCode>> units);
+
+  // Modules the code generator has compiled so far (what the cache saved shows here).
   uint64_t compileCount();
   // Programs translated to LLVM IR so far (what the translation notes saved shows here).
   uint64_t translateCount() const { return translations_.load(); }
 
  private:
-  // The JIT, made on first need; null (and `error`) when LLVM cannot target this CPU.
-  backends::cpu::KernelJit* jit(std::string& error);
+  // The kind's code generator, made on first need; null (and `error`) when the kind cannot
+  // generate code here (the CPU: LLVM cannot target it).
+  backends::CodeGenerator* generator(std::string& error);
   // `work()`, and when memory runs out inside it (std::bad_alloc, which reaches the entry point as
-  // OUT_OF_HOST_MEMORY) the JIT is retired: an allocation failure unwinds through LLVM frames
-  // not written for it and can leave ORC's session half-updated, where a later lookup crashes. A
-  // retired JIT stays alive for the code it already holds and is never used again; the next build
-  // makes a new one.
+  // OUT_OF_HOST_MEMORY) the code generator is retired: an allocation failure unwinds through LLVM
+  // frames not written for it and can leave the JIT's session (ORC's) half-updated, where a later
+  // lookup crashes. A retired generator stays alive for the code it already holds and is never
+  // used again; the next build makes a new one.
   template <typename Work>
-  auto retiringJitOnBadAlloc(Work&& work) -> decltype(work());
+  auto retiringGeneratorOnBadAlloc(Work&& work) -> decltype(work());
   Result buildProgram(std::span<const uint8_t> spirv, const char* buildFlags,
                       std::span<const SpecConstant> constants);
   // The program of a SPIR-V module (options parsed, reflected, specialized, keyed); null with `log`.
@@ -127,22 +134,25 @@ class Compiler {
   CacheKey keyOf(const Program& program);
   std::shared_ptr<const ModuleCode> compileKernelNow(LazyCode& code, size_t index,
                                                      std::string& log);
-  // Loads the units of a native binary (or a disk entry) into the JIT: the code, one part per
-  // unit when there are several. Null with `error` on failure. Each unit's tables must match the
-  // program's SPIR-V and its object pass checkObjectStructure (backends/cpu/jit/object_check.h);
-  // with `trial`, each object is first loaded in a compiler process started with those settings.
-  std::shared_ptr<const ModuleCode> loadUnits(backends::cpu::KernelJit& jit, const Program& program,
-                                              const std::vector<ModuleCode>& units,
+  // Loads the units of a native binary (or a disk entry) into the code generator: the code, one
+  // part per unit when there are several. Null with `error` on failure. Each unit's tables must
+  // match the program's SPIR-V and it must pass the generator's checkUnit (the CPU's:
+  // backends/cpu/jit/object_check.h); with `trial`, each is first loaded in a compiler process
+  // started with those settings (CodeGenerator::trialLoad).
+  std::shared_ptr<const ModuleCode> loadUnits(backends::CodeGenerator& generator,
+                                              const Program& program,
+                                              const std::vector<std::shared_ptr<const ModuleCode>>& units,
                                               std::string& error,
                                               const spirv::clc::Settings* trial = nullptr);
 
   CompilerConfig settings_;
+  const backends::DeviceKind& kind_;
   CodeCache cache_;
-  std::mutex jitMutex_;
-  std::unique_ptr<backends::cpu::KernelJit> jit_;
-  bool jitTried_ = false;
-  std::string jitFailure_;
-  std::vector<std::unique_ptr<backends::cpu::KernelJit>> retiredJits_;
+  std::mutex generatorMutex_;
+  std::unique_ptr<backends::CodeGenerator> generator_;
+  bool generatorTried_ = false;
+  std::string generatorFailure_;
+  std::vector<std::unique_ptr<backends::CodeGenerator>> retiredGenerators_;
   // The live LazyCode of each key: modules of the same program share it (and its compiled kernels).
   std::mutex lazyMutex_;
   std::atomic<uint64_t> translations_{0};

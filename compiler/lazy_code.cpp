@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 #include <thread>
 #include <vector>
@@ -28,6 +29,13 @@ size_t usableCpus() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+// The code of a program's exported functions when it has none: no kernel, no symbol.
+struct NoCode final : ModuleCode {
+  size_t kernelCount() const override { return 0; }
+  const KernelCode& kernel(size_t) const override { std::abort(); }
+  bool saveable() const override { return false; }
+};
+
 }  // namespace
 
 LazyCode::LazyCode(Compiler& compiler, std::shared_ptr<const Program> program,
@@ -52,7 +60,7 @@ const std::string* LazyCode::bitcode(std::string& log) {
 }
 
 std::shared_ptr<const ModuleCode> LazyCode::exported(std::string& log) {
-  if (units_ == program_->info.kernels.size()) return std::make_shared<ModuleCode>();
+  if (units_ == program_->info.kernels.size()) return std::make_shared<NoCode>();
   return kernel(program_->info.kernels.size(), log);
 }
 
@@ -122,33 +130,8 @@ std::shared_ptr<const ModuleCode> LazyCode::whole() {
     if (!slots_[i].code) return nullptr;
     units.push_back(slots_[i].code);
   }
-  whole_ = combineUnits(*program_, std::move(units));
+  whole_ = compiler_.combineUnits(*program_, std::move(units));
   return whole_;
-}
-
-std::shared_ptr<const ModuleCode> combineUnits(
-    const Program& program, std::vector<std::shared_ptr<const ModuleCode>> units) {
-  auto all = std::make_shared<ModuleCode>();
-  for (const spirv::KernelInfo& k : program.info.kernels) {
-    bool found = false;
-    for (const auto& unit : units) {
-      for (size_t i = 0; !found && i < unit->kernels.size(); ++i) {
-        if (unit->kernels[i].name != k.name) continue;
-        all->kernels.push_back(unit->kernels[i]);
-        all->kernelSymbols.push_back(unit->kernelSymbols.at(i));
-        found = true;
-      }
-      if (found) break;
-    }
-    if (!found) return nullptr;
-  }
-  for (const auto& unit : units) {
-    all->compileMs += unit->compileMs;
-    all->globals.insert(unit->globals.begin(), unit->globals.end());
-    all->functions.insert(unit->functions.begin(), unit->functions.end());
-  }
-  all->parts = std::move(units);
-  return all;
 }
 
 }  // namespace tessera::compiler

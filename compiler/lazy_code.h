@@ -85,10 +85,4 @@ class LazyCode {
   std::shared_ptr<const ModuleCode> whole_;
 };
 
-// The kernels of `units` (each one or more of the program's kernels, compiled apart) as one
-// ModuleCode with `units` as its parts, in the program's order; null when one of the program's
-// kernels is in none of them.
-std::shared_ptr<const ModuleCode> combineUnits(
-    const Program& program, std::vector<std::shared_ptr<const ModuleCode>> units);
-
 }  // namespace tessera::compiler

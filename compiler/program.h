@@ -2,16 +2,17 @@
 // how they were made.
 //   Program     a module's input as the compiler accepted it: SPIR-V, reflection, options,
 //               specialization, imports and exports, and its cache key.
-//   ModuleCode  its native code: the kernels as the launcher runs them (KernelCode), the symbols
-//               the host may reach, the object code for native binaries. Immutable, and shared by
-//               every module that has the same key (unless it has program-scope variables).
+//   ModuleCode  its native code, as the kind's code generator made it (backends/code_generator.h):
+//               the kernels (KernelCode each), the symbols the host may reach; the rest is the
+//               kind's. Immutable, and shared by every module that has the same key (unless it has
+//               program-scope variables).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "backends/cpu/runtime/compiled_module.h"
+#include "backends/code_generator.h"
 #include "compiler/build_options.h"
 #include "compiler/cache_key.h"
 #include "spirv/reflect.h"
@@ -20,13 +21,12 @@
 namespace tessera::compiler {
 
 // One kernel's code as core sees it (backends/device_kind.h): name, argument table, local,
-// scratch, stack and sub-group sizes, neutral of the kind. It is the kind-neutral part of the CPU
-// kind's CompiledKernel, which only an Executor of that kind reads further.
+// scratch, stack and sub-group sizes, neutral of the kind; only an Executor of the kind that
+// compiled it reads further.
 using KernelCode = backends::KernelCode;
 using CompiledSymbol = backends::CompiledSymbol;
-// A module's code: still the CPU kind's CompiledModule (its kernels are CompiledKernels, each a
-// KernelCode), which core reads only for its kernels and symbols.
-using ModuleCode = backends::cpu::CompiledModule;
+// A module's code (backends/code_generator.h): core reads its kernels and symbols.
+using ModuleCode = backends::ModuleCode;
 
 struct Program {
   std::vector<uint8_t> spirv;  // as given (also for a module loaded from a native binary)
@@ -35,7 +35,7 @@ struct Program {
   std::vector<spirv::SpecAssignment> specs;
   CacheKey key;
   // Functions another module must provide (zeModuleDynamicLink): Import-linkage functions other
-  // than the JIT's own builtins (backends/cpu/runtime/builtin_runtime.h).
+  // than those the kind's code provides itself (CodeGenerator::providesFunction).
   std::vector<std::string> imports;
   // Functions the module exports (Export linkage).
   std::vector<std::string> exports;

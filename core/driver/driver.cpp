@@ -4,8 +4,9 @@
 #include <cstdio>
 #include <mutex>
 
-#include "host/fault_guard.h"
+#include "backends/device_kind.h"
 #include "compiler/compiler.h"
+#include "host/fault_guard.h"
 #include "core/common/hash.h"
 #include "core/sync/wait.h"
 #include "support/fork_child.h"
@@ -22,7 +23,8 @@ DriverConfig DriverConfig::fromEnvironment() {
 
 Driver::Driver(DriverConfig config)
     : config_(std::move(config)),
-      compiler_(std::make_unique<compiler::Compiler>(config_.compiler)) {}
+      // Every device is of the CPU kind (core/device/device.cpp): code is made for it.
+      compiler_(std::make_unique<compiler::Compiler>(config_.compiler, backends::cpuKind())) {}
 
 Driver::~Driver() = default;
 

@@ -19,11 +19,13 @@ namespace {
 // memory: a build-log line naming it, or empty.
 std::string staticLocalTooLarge(const compiler::ModuleCode& code, const Device& device) {
   const uint32_t max = limits::maxSharedLocalMemory(device.resources());
-  for (const compiler::KernelCode& k : code.kernels)
+  for (size_t i = 0; i < code.kernelCount(); ++i) {
+    const compiler::KernelCode& k = code.kernel(i);
     if (k.staticLocalBytes > max)
       return "kernel " + k.name + " uses " + std::to_string(k.staticLocalBytes) +
              " bytes of static __local memory; the device has " + std::to_string(max) +
              " (maxSharedLocalMemory)\n";
+  }
   return {};
 }
 
@@ -214,7 +216,7 @@ ze_result_t Module::compileKernels(const std::vector<std::string>& names, std::s
 uint32_t Module::compiledKernelCount() const {
   if (lazy_) return static_cast<uint32_t>(lazy_->compiledCount());
   auto code = this->code();
-  return code ? static_cast<uint32_t>(code->kernels.size()) : 0;
+  return code ? static_cast<uint32_t>(code->kernelCount()) : 0;
 }
 
 bool Module::unlinked() const {

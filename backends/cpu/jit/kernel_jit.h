@@ -31,23 +31,14 @@ class JITDylib;
 
 namespace tessera::backends::cpu {
 
-struct CompileOptions {
-  // The IR pipeline: 0 none (only what the work-group functions need), 1 O1, 2 O2, 3 O3 (default;
-  // vectorizes the work-item loops). Code generation is the same for every level.
-  unsigned optLevel = 3;
-  // Functions (not kernels) the module exports and the host may ask the address of: they keep
-  // external linkage when they can run outside a kernel (no work-item builtins, no barriers).
-  std::vector<std::string> exports;
-  // Widening across work-items (jit/widen.cpp): 0 off; 1 (or -1, the default) on, at the host's
-  // preferred vector width, in the regions with a loop of their own; n > 1 (a power of two) on at
-  // n work-items, in every region the widening accepts.
-  int widen = -1;
-  // Prefetches of the next iteration's loads in loops with a barrier (jit/prefetch.cpp): 0 off;
-  // 1 (or -1, the default) on.
-  int prefetch = -1;
-  // TESSERA_JIT_DUMP=1: what the widening did to each kernel and the module before O3, on stderr.
-  bool dumpModule = false;
-};
+// What one compile is asked for (the interface's, backends/code_generator.h). For this JIT:
+// optLevel 3 vectorizes the work-item loops, code generation is the same for every level; an
+// export keeps external linkage when it can run outside a kernel (no work-item builtins, no
+// barriers); widen is the widening across work-items (jit/widen.cpp: -1 or 1 on at the host's
+// preferred vector width in the regions with a loop of their own, n > 1 at n work-items in every
+// region it accepts); prefetch the prefetches of jit/prefetch.cpp; dumpModule prints what the
+// widening did to each kernel and the module before O3.
+using backends::CompileOptions;
 
 struct JitOptions {
   // TESSERA_PERF_JIT=1: also write the jitdump file `perf inject --jit` reads, so that profiles

@@ -1,9 +1,5 @@
 #include "backends/cpu/runtime/cpu_executor.h"
 
-#include <algorithm>
-#include <iterator>
-
-#include "backends/cpu/kernel_stack.h"
 #include "backends/cpu/runtime/kernel_abi.h"
 #include "backends/cpu/runtime/launcher.h"
 
@@ -14,45 +10,4 @@ bool CpuExecutor::launch(const KernelCode& code, const uint8_t* args, const Laun
   return cpu::launch(static_cast<const CompiledKernel&>(code), args, dims, &pool_, tag, serialNs);
 }
 
-namespace {
-
-DeviceTraits makeTraits() {
-  DeviceTraits t;
-  static_assert(std::size(kSubgroupSizes) <= std::tuple_size_v<decltype(t.subgroupSizes)>);
-  std::copy(std::begin(kSubgroupSizes), std::end(kSubgroupSizes), t.subgroupSizes.begin());
-  t.subgroupSizeCount = static_cast<uint32_t>(std::size(kSubgroupSizes));
-  // A work-item's private memory is its share of the thread's kernel stack (kernel_stack.h),
-  // which is never larger than this.
-  t.maxPrivateMemory = kMaxKernelStackNeed;
-  return t;
-}
-
-class CpuKind final : public DeviceKind {
- public:
-  const DeviceTraits& traits() const override { return traits_; }
-  std::unique_ptr<Executor> createExecutor(std::vector<uint32_t> cpus, uint32_t threads,
-                                           uint64_t idleSpinNs) const override {
-    return std::make_unique<CpuExecutor>(std::move(cpus), threads, idleSpinNs);
-  }
-  bool localMemoryBytes(const KernelCode& code, const uint8_t* args,
-                        uint64_t& total) const override {
-    return localMemoryLayout(code, args, total);
-  }
-  BalanceTotals balance(bool reset) const override { return balanceTotals(reset); }
-
- private:
-  DeviceTraits traits_ = makeTraits();
-};
-
-}  // namespace
-
 }  // namespace tessera::backends::cpu
-
-namespace tessera::backends {
-
-const DeviceKind& cpuKind() {
-  static const cpu::CpuKind kind;
-  return kind;
-}
-
-}  // namespace tessera::backends

@@ -1,6 +1,6 @@
-// The CPU kind behind the interface (backends/device_kind.h): a device's executor is a WorkerPool
-// pinned to its PUs that launches through launcher.h; the kind's traits are the JIT's
-// sub-group sizes (kernel_abi.h) and the kernel stack limit (backends/cpu/kernel_stack.h).
+// The CPU kind's Executor (backends/device_kind.h): a device's WorkerPool pinned to its PUs,
+// launching through launcher.h. The kind itself (traits, executors, code generator) is
+// backends/cpu/kind/cpu_kind.cpp.
 #pragma once
 
 #include "backends/cpu/worker_pool.h"

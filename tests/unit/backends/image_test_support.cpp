@@ -20,7 +20,7 @@ compiler::Compiler& compilerFor(int widen) {
   if (!c) {
     compiler::CompilerConfig settings;
     settings.code.widen = widen;
-    c = std::make_unique<compiler::Compiler>(settings);
+    c = std::make_unique<compiler::Compiler>(settings, backends::cpuKind());
   }
   return *c;
 }
@@ -47,7 +47,7 @@ std::shared_ptr<const CompiledModule> buildOpenCL(const std::string& source, int
   INFO(log);
   REQUIRE(r.ok());
   REQUIRE(r.code != nullptr);
-  return r.code;
+  return compiledModule(r.code);
 }
 
 std::shared_ptr<const CompiledModule> buildThroughNativeBinary(const std::string& source) {
@@ -57,14 +57,14 @@ std::shared_ptr<const CompiledModule> buildThroughNativeBinary(const std::string
   REQUIRE(built.ok());
   std::vector<uint8_t> binary = compilerFor(1).nativeBinary(*built.program, built.code.get());
   // Its own compiler (the code lives in its JIT), kept for the process.
-  static compiler::Compiler loader{compiler::CompilerConfig{}};
+  static compiler::Compiler loader{compiler::CompilerConfig{}, backends::cpuKind()};
   const uint64_t compiles = loader.compileCount();
   compiler::Compiler::Result loaded = loader.load(binary);
   INFO(loaded.log);
   REQUIRE(loaded.ok());
   REQUIRE(loaded.code != nullptr);
   CHECK(loader.compileCount() == compiles);
-  return loaded.code;
+  return compiledModule(loaded.code);
 }
 
 std::string buildFailure(const std::string& source) {

@@ -577,13 +577,13 @@ std::shared_ptr<const CompiledModule> buildAssembly(const std::string& text, spv
   std::vector<uint8_t> bytes(binary->wordCount * 4);
   std::memcpy(bytes.data(), binary->code, bytes.size());
   spvBinaryDestroy(binary);
-  static compiler::Compiler compiler{compiler::CompilerConfig{}};
+  static compiler::Compiler compiler{compiler::CompilerConfig{}, backends::cpuKind()};
   compiler::Compiler::Result built = compiler.build(bytes, nullptr, {});
   compiler::compileAll(built);
   INFO(built.log);
   REQUIRE(built.ok());
   REQUIRE(built.code != nullptr);
-  return built.code;
+  return compiledModule(built.code);
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include <cstring>
 
 #include "backends/cpu/jit/object_check.h"
+#include "backends/cpu/runtime/compiled_module.h"
 #include "compiler/cache_key.h"
 #include "compiler/compiler.h"
 #include "compiler/compiler_config.h"
@@ -100,7 +101,7 @@ class EnvVar {
 TEST_CASE("Given the same module built twice by one compiler, then the second build is an "
           "in-memory hit with the same code",
           "[compiler][cache]") {
-  Compiler c(settingsFor());
+  Compiler c(settingsFor(), tessera::backends::cpuKind());
   Compiler::Result first = build(c, "vector_add");
   REQUIRE(first.code);
   CHECK(first.code->find("vector_add") != nullptr);
@@ -115,7 +116,7 @@ TEST_CASE("Given the same module built twice by one compiler, then the second bu
 TEST_CASE("Given a changed build option, specialization constant or code switch, then the key "
           "differs and the module is compiled again",
           "[compiler][cache]") {
-  Compiler c(settingsFor());
+  Compiler c(settingsFor(), tessera::backends::cpuKind());
   Compiler::Result plain = build(c, "vector_add");
   Compiler::Result o1 = build(c, "vector_add", "-ze-opt-level=1");
   CHECK(o1.program->key != plain.program->key);
@@ -150,7 +151,7 @@ TEST_CASE("Given a changed build option, specialization constant or code switch,
   CHECK(cacheKey(spirv, {}, {}, CodeSettings{}, target) == base);
   CompilerConfig s = settingsFor();
   s.code = off;
-  Compiler narrow(s);
+  Compiler narrow(s, tessera::backends::cpuKind());
   CHECK(build(narrow, "vector_add").program->key != plain.program->key);
 }
 
@@ -165,7 +166,7 @@ TEST_CASE("Given a module built by one compiler with a disk folder, then a new c
   const fs::path folder = root / "cache";
   Compiler::Result first;
   {
-    Compiler c(settingsFor(folder));
+    Compiler c(settingsFor(folder), tessera::backends::cpuKind());
     first = build(c, "vector_add");
     CHECK(c.compileCount() == 1);
   }
@@ -180,20 +181,20 @@ TEST_CASE("Given a module built by one compiler with a disk folder, then a new c
   REQUIRE(stat(files[0].c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0600);
 
-  Compiler fresh(settingsFor(folder));
+  Compiler fresh(settingsFor(folder), tessera::backends::cpuKind());
   Compiler::Result loaded = build(fresh, "vector_add");
   CHECK(fresh.compileCount() == 0);
   REQUIRE(loaded.code);
   CHECK(loaded.program->key == first.program->key);
   REQUIRE(loaded.code->find("vector_add") != nullptr);
-  CHECK(loaded.code->find("vector_add")->fn != nullptr);
+  CHECK(tessera::backends::cpu::compiledModule(*loaded.code).find("vector_add")->fn != nullptr);
   // ... and keeps it in memory for the next build.
   CHECK(build(fresh, "vector_add").code == loaded.code);
 
   // Another code switch is another key: a new compiler with it compiles.
   CompilerConfig other = settingsFor(folder);
   other.code.prefetch = false;
-  Compiler switched(other);
+  Compiler switched(other, tessera::backends::cpuKind());
   build(switched, "vector_add");
   CHECK(switched.compileCount() == 1);
   CHECK(entries(folder).size() == 2);
@@ -201,7 +202,7 @@ TEST_CASE("Given a module built by one compiler with a disk folder, then a new c
 
 TEST_CASE("Given a module with program-scope variables, then each build gets code of its own",
           "[compiler][cache]") {
-  Compiler c(settingsFor());
+  Compiler c(settingsFor(), tessera::backends::cpuKind());
   Compiler::Result a = build(c, "module_global");
   Compiler::Result b = build(c, "module_global");
   CHECK_FALSE(a.program->shareable());
@@ -212,7 +213,7 @@ TEST_CASE("Given a module with program-scope variables, then each build gets cod
 TEST_CASE("Given an importer and its provider, then link compiles them once and the same link "
           "again hits the in-memory tier",
           "[compiler][link]") {
-  Compiler c(settingsFor());
+  Compiler c(settingsFor(), tessera::backends::cpuKind());
   Compiler::Result user = build(c, "import_user");
   Compiler::Result lib = build(c, "export_lib");
   CHECK(user.program->needsLinking());
@@ -235,18 +236,18 @@ TEST_CASE("Given a native binary from the compiler, then load gives the program 
           "[compiler][native]") {
   std::vector<uint8_t> binary;
   {
-    Compiler c(settingsFor());
+    Compiler c(settingsFor(), tessera::backends::cpuKind());
     Compiler::Result r = build(c, "vector_add");
     binary = c.nativeBinary(*r.program, r.code.get());
   }
-  Compiler c(settingsFor());
+  Compiler c(settingsFor(), tessera::backends::cpuKind());
   Compiler::Result loaded = c.load(binary);
   INFO(loaded.log);
   REQUIRE(loaded.ok());
   CHECK(c.compileCount() == 0);
   CHECK(loaded.program->spirv == kernel("vector_add"));
   REQUIRE(loaded.code);
-  CHECK(loaded.code->find("vector_add")->fn != nullptr);
+  CHECK(tessera::backends::cpu::compiledModule(*loaded.code).find("vector_add")->fn != nullptr);
   binary[binary.size() / 2] ^= 0xff;
   Compiler::Result corrupt = c.load(binary);
   CHECK_FALSE(corrupt.ok());
@@ -261,11 +262,13 @@ TEST_CASE(
     "Given an object with a relocation type the JIT's linker aborts on, then the structure "
     "check refuses it and its trial load fails in the compiler process, not this one",
     "[compiler][native]") {
-  Compiler c(settingsFor());
+  Compiler c(settingsFor(), tessera::backends::cpuKind());
   Compiler::Result r = build(c, "native_fuzz");
-  const ModuleCode& built = r.code->parts.empty() ? *r.code : *r.code->parts.at(0);
-  ModuleCode unit = built;
-  auto trial = [&](const ModuleCode& u) {
+  using tessera::backends::cpu::CompiledModule;
+  const CompiledModule& built = tessera::backends::cpu::compiledModule(
+      r.code->parts.empty() ? *r.code : *r.code->parts.at(0));
+  CompiledModule unit = built;
+  auto trial = [&](const CompiledModule& u) {
     tessera::spirv::clc::Request request;
     request.kind = tessera::spirv::clc::Kind::LoadObject;
     request.object.assign(u.object.begin(), u.object.end());
@@ -307,7 +310,7 @@ TEST_CASE(
 }
 
 TEST_CASE("Given refused input, then build fails with the reason in the log", "[compiler]") {
-  Compiler c(settingsFor());
+  Compiler c(settingsFor(), tessera::backends::cpuKind());
   std::vector<uint8_t> spirv = kernel("vector_add");
   Compiler::Result badOption = c.build(spirv, "-no-such-option", {});
   CHECK_FALSE(badOption.ok());

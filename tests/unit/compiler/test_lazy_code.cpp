@@ -40,7 +40,7 @@ TEST_CASE(
     "Given a program of six kernels, when it is built, then nothing is compiled; kernels "
     "compile one by one when asked, each once however many threads ask at once",
     "[compiler][lazy]") {
-  Compiler c(settingsWithDisk({}));
+  Compiler c(settingsWithDisk({}), tessera::backends::cpuKind());
   Compiler::Result r = c.build(corpus("corpus_ranges"), nullptr, {});
   INFO(r.log);
   REQUIRE(r.ok());
@@ -75,7 +75,7 @@ TEST_CASE(
   CHECK(r.lazy->compiledCount() == kernels);
   std::shared_ptr<const ModuleCode> whole = r.lazy->whole();
   REQUIRE(whole != nullptr);
-  CHECK(whole->kernels.size() == kernels);
+  CHECK(whole->kernelCount() == kernels);
   CHECK(whole->parts.size() == units);
   for (const auto& k : r.program->info.kernels) CHECK(whole->find(k.name) != nullptr);
 }
@@ -89,7 +89,7 @@ TEST_CASE(
   REQUIRE(mkdtemp(t));
   const fs::path dir = t;
   {
-    Compiler first(settingsWithDisk(dir));
+    Compiler first(settingsWithDisk(dir), tessera::backends::cpuKind());
     Compiler::Result r = first.build(corpus("corpus_ranges"), nullptr, {});
     REQUIRE(r.ok());
     std::string log;
@@ -104,7 +104,7 @@ TEST_CASE(
   }
   CHECK(entries == 2);
   CHECK(notes == 1);  // the program translated
-  Compiler second(settingsWithDisk(dir));
+  Compiler second(settingsWithDisk(dir), tessera::backends::cpuKind());
   Compiler::Result r = second.build(corpus("corpus_ranges"), nullptr, {});
   REQUIRE(r.ok());
   // The note says the program translates: the build does not translate it, nor do kernels found
@@ -124,12 +124,12 @@ TEST_CASE(
   compileAll(r);
   REQUIRE(r.code != nullptr);
   std::vector<uint8_t> binary = second.nativeBinary(*r.program, r.code.get());
-  Compiler third(settingsWithDisk({}));
+  Compiler third(settingsWithDisk({}), tessera::backends::cpuKind());
   Compiler::Result loaded = third.load(binary);
   INFO(loaded.log);
   REQUIRE(loaded.ok());
   REQUIRE(loaded.code != nullptr);
-  CHECK(loaded.code->kernels.size() == r.program->info.kernels.size());
+  CHECK(loaded.code->kernelCount() == r.program->info.kernels.size());
   for (const auto& k : r.program->info.kernels) CHECK(loaded.code->find(k.name) != nullptr);
   CHECK(third.compileCount() == 0);
 
@@ -137,10 +137,10 @@ TEST_CASE(
   // writes it again.
   for (const auto& e : fs::directory_iterator(dir))
     if (e.path().extension() == ".ttr") fs::resize_file(e.path(), fs::file_size(e.path()) - 1);
-  Compiler fourth(settingsWithDisk(dir));
+  Compiler fourth(settingsWithDisk(dir), tessera::backends::cpuKind());
   REQUIRE(fourth.build(corpus("corpus_ranges"), nullptr, {}).ok());
   CHECK(fourth.translateCount() == 1);
-  Compiler fifth(settingsWithDisk(dir));
+  Compiler fifth(settingsWithDisk(dir), tessera::backends::cpuKind());
   REQUIRE(fifth.build(corpus("corpus_ranges"), nullptr, {}).ok());
   CHECK(fifth.translateCount() == 0);
   fs::remove_all(dir);
