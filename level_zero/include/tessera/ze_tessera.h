@@ -279,6 +279,25 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendLaunchKernelWithArguments
 typedef ze_result_t(ZE_APICALL* ze_pfnCommandListAppendLaunchKernelWithArguments_t)(
     ze_command_list_handle_t, ze_kernel_handle_t, const ze_group_count_t, const ze_group_size_t,
     void**, const void*, ze_event_handle_t, uint32_t, ze_event_handle_t*);
+
+/* ZE_extension_kernel_max_group_size_properties 1.0: "This structure may be passed to
+ * zeKernelGetProperties, via the pNext member of ze_kernel_properties_t, to query additional kernel
+ * max group size properties." maxGroupSize: "maximum group size that can be used to execute the
+ * kernel. This value may be less than or equal to the maxTotalGroupSize member of
+ * ze_device_compute_properties_t." */
+#define ZE_KERNEL_MAX_GROUP_SIZE_PROPERTIES_EXT_NAME "ZE_extension_kernel_max_group_size_properties"
+#define ZE_STRUCTURE_TYPE_KERNEL_MAX_GROUP_SIZE_EXT_PROPERTIES ((ze_structure_type_t)0x00010013)
+typedef enum _ze_kernel_max_group_size_properties_ext_version_t {
+  ZE_KERNEL_MAX_GROUP_SIZE_PROPERTIES_EXT_VERSION_1_0 = ZE_MAKE_VERSION(1, 0),
+  ZE_KERNEL_MAX_GROUP_SIZE_PROPERTIES_EXT_VERSION_CURRENT = ZE_MAKE_VERSION(1, 0),
+  ZE_KERNEL_MAX_GROUP_SIZE_PROPERTIES_EXT_VERSION_FORCE_UINT32 = 0x7fffffff
+} ze_kernel_max_group_size_properties_ext_version_t;
+typedef struct _ze_kernel_max_group_size_properties_ext_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_KERNEL_MAX_GROUP_SIZE_EXT_PROPERTIES */
+  void* pNext;               /* [in,out][optional] */
+  uint32_t maxGroupSize;     /* [out] */
+} ze_kernel_max_group_size_properties_ext_t;
+typedef ze_kernel_max_group_size_properties_ext_t ze_kernel_max_group_size_ext_properties_t;
 #endif /* ZE_API_VERSION_CURRENT_M */
 
 /* Extension "ZE_tessera_root_device", version 1.0: zeDeviceGetRootDevice from Level Zero 1.9.
