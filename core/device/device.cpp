@@ -157,10 +157,11 @@ std::vector<ze_command_queue_group_properties_t> Device::queueGroups() const {
   compute.flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE |
                   ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY |
                   ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS;
-  compute.maxMemoryFillPatternSize = limits::kMaxFillPatternSize;
+  compute.maxMemoryFillPatternSize = limits::maxFillPatternSize(0);
   compute.numQueues = limits::kComputeQueues;
   ze_command_queue_group_properties_t copy = compute;
   copy.flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
+  copy.maxMemoryFillPatternSize = limits::maxFillPatternSize(1);
   copy.numQueues = limits::kCopyQueues;
   return {compute, copy};
 }
