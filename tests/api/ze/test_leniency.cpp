@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <cstring>
 
 #include "aligned_vector.h"
 #include "kernel_test_support.h"
@@ -125,4 +126,33 @@ TEST_CASE("Given a by-value argument set with fewer bytes than its size, then th
   CHECK(out[5] == int64_t(0x89abcdef));
   CHECK(out[0] == -5);
   CHECK(out[9] == 10);
+}
+
+// level-zero-tests' zeCommandListCloseThenAppendTests: appends after close (and after reset and
+// close) succeed and are not run; the list runs what it held when it was closed.
+TEST_CASE("Given a closed list, when commands are appended to it, then they are accepted and not "
+          "run; the list runs what it held when closed",
+          "[leniency][cmdlist]") {
+  ExecFixture fx;
+  auto q = fx.queue();
+  auto l = fx.list();
+  uint8_t buffer[16] = {};
+  const uint8_t first = 1, late = 2, afterReset = 3;
+  REQUIRE(zeCommandListAppendMemoryFill(l, buffer, &first, 1, sizeof buffer, nullptr, 0,
+                                        nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
+  CHECK(zeCommandListAppendMemoryFill(l, buffer, &late, 1, sizeof buffer, nullptr, 0, nullptr) ==
+        ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandQueueExecuteCommandLists(q, 1, &l, nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandQueueSynchronize(q, UINT64_MAX) == ZE_RESULT_SUCCESS);
+  for (uint8_t v : buffer) CHECK(v == first);
+
+  std::memset(buffer, 0, sizeof buffer);
+  REQUIRE(zeCommandListReset(l) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
+  CHECK(zeCommandListAppendMemoryFill(l, buffer, &afterReset, 1, sizeof buffer, nullptr, 0,
+                                      nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandQueueExecuteCommandLists(q, 1, &l, nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandQueueSynchronize(q, UINT64_MAX) == ZE_RESULT_SUCCESS);
+  for (uint8_t v : buffer) CHECK(v == 0);
 }
