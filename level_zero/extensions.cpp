@@ -13,6 +13,9 @@ const std::vector<Extension>& extensions() {
       {ZE_GLOBAL_OFFSET_EXP_NAME, ZE_GLOBAL_OFFSET_EXP_VERSION_CURRENT},
       {ZE_KERNEL_SCHEDULING_HINTS_EXP_NAME, ZE_SCHEDULING_HINTS_EXP_VERSION_CURRENT},
       {ZE_LINKAGE_INSPECTION_EXT_NAME, ZE_LINKAGE_INSPECTION_EXT_VERSION_CURRENT},
+      // ze_float_atomic_ext_properties_t chained to zeDeviceGetModuleProperties
+      // (Device::floatAtomicProperties).
+      {ZE_FLOAT_ATOMICS_EXT_NAME, ZE_FLOAT_ATOMICS_EXT_VERSION_CURRENT},
       // ze_kernel_max_group_size_properties_ext_t chained to zeKernelGetProperties.
       {ZE_KERNEL_MAX_GROUP_SIZE_PROPERTIES_EXT_NAME,
        ZE_KERNEL_MAX_GROUP_SIZE_PROPERTIES_EXT_VERSION_CURRENT},
