@@ -74,6 +74,8 @@ void* extensionFunction(const char* name) {
       TESSERA_ZE_EXTENSION(zeEventGetWaitScope),
       TESSERA_ZE_EXTENSION(zeEventPoolGetContextHandle),
       TESSERA_ZE_EXTENSION(zeEventPoolGetFlags),
+      TESSERA_ZE_EXTENSION(zeMemSetAtomicAccessAttributeExp),
+      TESSERA_ZE_EXTENSION(zeMemGetAtomicAccessAttributeExp),
       TESSERA_ZE_EXTENSION(zeEventCounterBasedCreate),
       TESSERA_ZE_EXTENSION(zeEventGetCounterBasedFlags),
       TESSERA_ZE_EXTENSION(zeEventCounterBasedGetDeviceAddress),

@@ -298,6 +298,30 @@ typedef struct _ze_kernel_max_group_size_properties_ext_t {
   uint32_t maxGroupSize;     /* [out] */
 } ze_kernel_max_group_size_properties_ext_t;
 typedef ze_kernel_max_group_size_properties_ext_t ze_kernel_max_group_size_ext_properties_t;
+
+/* 1.7: atomic access attributes of shared allocations ("Sets atomic access attributes for a shared
+ * allocation"; "Retrieves the atomic access attributes previously set for a shared allocation"). */
+typedef uint32_t ze_memory_atomic_attr_exp_flags_t;
+typedef enum _ze_memory_atomic_attr_exp_flag_t {
+  ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_ATOMICS = ZE_BIT(0),
+  ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_HOST_ATOMICS = ZE_BIT(1),
+  ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_HOST_ATOMICS = ZE_BIT(2),
+  ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_DEVICE_ATOMICS = ZE_BIT(3),
+  ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_DEVICE_ATOMICS = ZE_BIT(4),
+  ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_SYSTEM_ATOMICS = ZE_BIT(5),
+  ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_SYSTEM_ATOMICS = ZE_BIT(6),
+  ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_FORCE_UINT32 = 0x7fffffff
+} ze_memory_atomic_attr_exp_flag_t;
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemSetAtomicAccessAttributeExp(
+    ze_context_handle_t hContext, ze_device_handle_t hDevice, const void* ptr, size_t size,
+    ze_memory_atomic_attr_exp_flags_t attr);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetAtomicAccessAttributeExp(
+    ze_context_handle_t hContext, ze_device_handle_t hDevice, const void* ptr, size_t size,
+    ze_memory_atomic_attr_exp_flags_t* pAttr);
+typedef ze_result_t(ZE_APICALL* ze_pfnMemSetAtomicAccessAttributeExp_t)(
+    ze_context_handle_t, ze_device_handle_t, const void*, size_t, ze_memory_atomic_attr_exp_flags_t);
+typedef ze_result_t(ZE_APICALL* ze_pfnMemGetAtomicAccessAttributeExp_t)(
+    ze_context_handle_t, ze_device_handle_t, const void*, size_t, ze_memory_atomic_attr_exp_flags_t*);
 #endif /* ZE_API_VERSION_CURRENT_M */
 
 /* Extension "ZE_tessera_root_device", version 1.0: zeDeviceGetRootDevice from Level Zero 1.9.
