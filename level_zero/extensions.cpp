@@ -13,6 +13,12 @@ const std::vector<Extension>& extensions() {
       {ZE_GLOBAL_OFFSET_EXP_NAME, ZE_GLOBAL_OFFSET_EXP_VERSION_CURRENT},
       {ZE_KERNEL_SCHEDULING_HINTS_EXP_NAME, ZE_SCHEDULING_HINTS_EXP_VERSION_CURRENT},
       {ZE_LINKAGE_INSPECTION_EXT_NAME, ZE_LINKAGE_INSPECTION_EXT_VERSION_CURRENT},
+      // ze_float_atomic_ext_properties_t chained to zeDeviceGetModuleProperties
+      // (Device::floatAtomicProperties).
+      {ZE_FLOAT_ATOMICS_EXT_NAME, ZE_FLOAT_ATOMICS_EXT_VERSION_CURRENT},
+      // ze_kernel_max_group_size_properties_ext_t chained to zeKernelGetProperties.
+      {ZE_KERNEL_MAX_GROUP_SIZE_PROPERTIES_EXT_NAME,
+       ZE_KERNEL_MAX_GROUP_SIZE_PROPERTIES_EXT_VERSION_CURRENT},
       // zeEventQueryKernelTimestampsExt and the KERNEL_MAPPED_TIMESTAMP pools it reads
       // (test_kernel_timestamps_ext).
       {ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_NAME, ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_VERSION_CURRENT},
@@ -68,6 +74,8 @@ void* extensionFunction(const char* name) {
       TESSERA_ZE_EXTENSION(zeEventGetWaitScope),
       TESSERA_ZE_EXTENSION(zeEventPoolGetContextHandle),
       TESSERA_ZE_EXTENSION(zeEventPoolGetFlags),
+      TESSERA_ZE_EXTENSION(zeMemSetAtomicAccessAttributeExp),
+      TESSERA_ZE_EXTENSION(zeMemGetAtomicAccessAttributeExp),
       TESSERA_ZE_EXTENSION(zeEventCounterBasedCreate),
       TESSERA_ZE_EXTENSION(zeEventGetCounterBasedFlags),
       TESSERA_ZE_EXTENSION(zeEventCounterBasedGetDeviceAddress),

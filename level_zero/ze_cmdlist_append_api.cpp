@@ -97,14 +97,25 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemoryFill(
     ze_command_list_handle_t hCommandList, void* ptr, const void* pattern, size_t pattern_size,
     size_t size, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
     ze_event_handle_t* phWaitEvents) {
+  const CommandList* list = CommandList::fromHandle(hCommandList);
+  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!ptr || !pattern) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   // "pattern_size ... must be a power of two and less than or equal to
-  // ze_command_queue_group_properties_t.maxMemoryFillPatternSize."
+  // ze_command_queue_group_properties_t.maxMemoryFillPatternSize" of the list's queue group.
   if (pattern_size == 0 || !std::has_single_bit(pattern_size) ||
-      pattern_size > limits::kMaxFillPatternSize)
+      pattern_size > limits::maxFillPatternSize(list->ordinal()))
     return ZE_RESULT_ERROR_INVALID_SIZE;
-  FillOp op{ptr, size, static_cast<uint32_t>(pattern_size), {}};
-  std::memcpy(op.pattern.data(), pattern, pattern_size);
+  FillOp op{ptr, size, static_cast<uint32_t>(pattern_size), {}, {}};
+  if (pattern_size <= op.pattern.size()) {
+    std::memcpy(op.pattern.data(), pattern, pattern_size);
+  } else {
+    ze_result_t r = tessera::ze::guarded([&] {
+      op.large.reset(new uint8_t[pattern_size]);
+      return ZE_RESULT_SUCCESS;
+    });
+    if (r != ZE_RESULT_SUCCESS) return r;
+    std::memcpy(op.large.get(), pattern, pattern_size);
+  }
   return appendOp(hCommandList, op, hSignalEvent, numWaitEvents, phWaitEvents);
 }
 

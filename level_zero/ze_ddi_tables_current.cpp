@@ -209,3 +209,25 @@ extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetCommandListExpProcAddrTable(
       TESSERA_ZE_ENTRY(zeCommandListUpdateMutableCommandWaitEventsExp);
   return ZE_RESULT_SUCCESS;
 }
+
+// The memory's experimental table (1.6: the IPC file-descriptor conversions, not implemented; 1.7:
+// the atomic access attributes), which Debian's headers and loader do not have either.
+namespace {
+struct MemExpTable {
+  void* pfnGetIpcHandleFromFileDescriptorExp;  // 1.6, not implemented
+  void* pfnGetFileDescriptorFromIpcHandleExp;  // 1.6, not implemented
+  ze_pfnMemSetAtomicAccessAttributeExp_t pfnSetAtomicAccessAttributeExp;  // 1.7
+  ze_pfnMemGetAtomicAccessAttributeExp_t pfnGetAtomicAccessAttributeExp;  // 1.7
+};
+}  // namespace
+
+extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetMemExpProcAddrTable(ze_api_version_t v,
+                                                                     void* pDdiTable) {
+  if (!pDdiTable) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (ZE_MAJOR_VERSION(v) != 1) return ZE_RESULT_ERROR_UNSUPPORTED_VERSION;
+  if (!tessera::ze::atLeastMinor(v, 7)) return ZE_RESULT_SUCCESS;
+  auto* t = static_cast<MemExpTable*>(pDdiTable);
+  t->pfnSetAtomicAccessAttributeExp = TESSERA_ZE_ENTRY(zeMemSetAtomicAccessAttributeExp);
+  t->pfnGetAtomicAccessAttributeExp = TESSERA_ZE_ENTRY(zeMemGetAtomicAccessAttributeExp);
+  return ZE_RESULT_SUCCESS;
+}

@@ -98,6 +98,8 @@ zeDeviceGetModuleProperties(ze_device_handle_t hDevice, ze_device_module_propert
              e = static_cast<ze_base_properties_t*>(e->pNext))
           if (e->stype == ZE_STRUCTURE_TYPE_SCHEDULING_HINT_EXP_PROPERTIES)
             reinterpret_cast<ze_scheduling_hint_exp_properties_t*>(e)->schedulingHintFlags = 0;
+          else if (e->stype == ZE_STRUCTURE_TYPE_FLOAT_ATOMIC_EXT_PROPERTIES)
+            d.floatAtomicProperties(*reinterpret_cast<ze_float_atomic_ext_properties_t*>(e));
       });
 }
 

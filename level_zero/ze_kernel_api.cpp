@@ -129,6 +129,12 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelGetProperties(ze_kernel_handle_t hKe
     if (e->stype == ZE_STRUCTURE_TYPE_KERNEL_PREFERRED_GROUP_SIZE_PROPERTIES)
       reinterpret_cast<ze_kernel_preferred_group_size_properties_t*>(e)->preferredMultiple =
           kernel->subgroupSize();
+    // ZE_extension_kernel_max_group_size_properties: "maximum group size that can be used to
+    // execute the kernel": the size zeKernelSetGroupSize accepts at most (its required size, else
+    // the device's maxTotalGroupSize).
+    if (e->stype == ZE_STRUCTURE_TYPE_KERNEL_MAX_GROUP_SIZE_EXT_PROPERTIES)
+      reinterpret_cast<ze_kernel_max_group_size_properties_ext_t*>(e)->maxGroupSize =
+          static_cast<uint32_t>(kernel->maxGroupSize());
   }
   return ZE_RESULT_SUCCESS;
 }

@@ -266,3 +266,31 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeContextEvictMemory(ze_context_handle_t hCo
                                                          size_t size) {
   return residency(hContext, hDevice, ptr, size);
 }
+
+// Level Zero 1.7's atomic access attributes. Every kind of memory takes host, device and concurrent
+// atomics on this device (ze_device_memory_access_properties_t reports ATOMIC and
+// CONCURRENT_ATOMIC for all of them, shared-system memory included), so every valid combination is
+// "supported by the driver" and changes nothing; the attributes are kept so that the get answers
+// the last set ("only the attributes from last call are honored"), 0 ("default") where none was.
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemSetAtomicAccessAttributeExp(
+    ze_context_handle_t hContext, ze_device_handle_t hDevice, const void* ptr, size_t size,
+    ze_memory_atomic_attr_exp_flags_t attr) {
+  Context* c = Context::fromHandle(hContext);
+  if (!c || !contextDevice(*c, hDevice)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!ptr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (attr > 0x7f) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  return guarded([&] {
+    c->memoryHolding(ptr).atomicAttributes().set(ptr, size, attr);
+    return ZE_RESULT_SUCCESS;
+  });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetAtomicAccessAttributeExp(
+    ze_context_handle_t hContext, ze_device_handle_t hDevice, const void* ptr, size_t size,
+    ze_memory_atomic_attr_exp_flags_t* pAttr) {
+  Context* c = Context::fromHandle(hContext);
+  if (!c || !contextDevice(*c, hDevice)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!ptr || !pAttr) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *pAttr = c->memoryHolding(ptr).atomicAttributes().get(ptr);
+  return ZE_RESULT_SUCCESS;
+}

@@ -29,7 +29,9 @@ struct FillOp {
   void* dst;
   size_t size;
   uint32_t patternSize;
-  std::array<uint8_t, 128> pattern;
+  std::array<uint8_t, 128> pattern;  // a pattern of up to 128 bytes, kept in the command
+  std::shared_ptr<uint8_t[]> large;  // a longer one (compute lists: limits::kMaxFillPatternSize)
+  const uint8_t* bytes() const { return large ? large.get() : pattern.data(); }
 };
 struct RegionCopyOp {
   uint8_t* dst;

@@ -52,6 +52,8 @@ class Device : public Object<_ze_device_handle_t, 0x7465737344657631ull /* "tess
   void properties(ze_device_properties_t& p) const;
   void computeProperties(ze_device_compute_properties_t& p) const;
   void moduleProperties(ze_device_module_properties_t& p) const;
+  // ZE_extension_float_atomics: the float atomics the JIT runs, per type and memory.
+  void floatAtomicProperties(ze_float_atomic_ext_properties_t& p) const;
   std::vector<ze_command_queue_group_properties_t> queueGroups() const;
   std::vector<ze_device_memory_properties_t> memoryProperties() const;
   void memoryAccessProperties(ze_device_memory_access_properties_t& p) const;

@@ -19,7 +19,17 @@ constexpr uint32_t kMaxHardwareContexts = 1024;  // contexts are software object
 constexpr uint32_t kMaxGroupSize = 4096;
 constexpr uint32_t kMaxArgumentsSize = 4096;
 constexpr uint32_t kPrintfBufferSize = 1024 * 1024;
-constexpr size_t kMaxFillPatternSize = 128;
+// zeCommandListAppendMemoryFill's "pattern_size ... less than or equal to
+// ze_command_queue_group_properties_t.maxMemoryFillPatternSize": the copy group's is 128 (OpenCL's
+// largest, double16); the compute group's is larger, as the reference driver's compute engine's is
+// (level-zero-tests fills with patterns of up to 128 KiB on a compute list); the pattern is copied
+// into the command.
+constexpr size_t kMaxCopyFillPatternSize = 128;
+constexpr size_t kMaxFillPatternSize = size_t{1} << 20;
+// The largest pattern a list of queue group `ordinal` takes (Device::queueGroups: 0 compute, 1 copy).
+constexpr size_t maxFillPatternSize(uint32_t ordinal) {
+  return ordinal == 0 ? kMaxFillPatternSize : kMaxCopyFillPatternSize;
+}
 constexpr uint32_t kComputeQueues = 8;
 constexpr uint32_t kCopyQueues = 2;
 // Images (ze_device_image_properties_t, core/image/): at least OpenCL 1.2 FULL_PROFILE's minimums

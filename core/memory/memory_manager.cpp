@@ -122,6 +122,7 @@ ze_result_t MemoryManager::free(void* ptr, FreePolicy policy) {
     gone = map_.eraseLocked(ptr);
   }
   if (!gone) return ZE_RESULT_ERROR_INVALID_ARGUMENT;  // another thread freed it meanwhile
+  atomicAttributes_.erase(gone->base, gone->size);
   dispose(*gone);
   return ZE_RESULT_SUCCESS;
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/memory/allocation_map.h"
+#include "core/memory/atomic_attributes.h"
 #include "core/memory/ipc.h"
 #include "core/memory/placement.h"
 
@@ -54,6 +55,9 @@ class MemoryManager {
   std::optional<Allocation> find(const void* p) const { return map_.find(p); }
   bool containsRange(const void* p, size_t bytes) const { return map_.containsRange(p, bytes); }
   size_t count() const { return map_.size(); }
+  // zeMemSet/GetAtomicAccessAttributeExp's attributes of ranges this manager answers for (its
+  // allocations, and host memory that is none); freeing an allocation forgets its attributes.
+  AtomicAttributes& atomicAttributes() { return atomicAttributes_; }
 
   // Work in flight holds a use of the allocations it touches, so that zeMemFreeExt can wait
   // (BLOCKING_FREE) or defer the free to the last release (DEFER_FREE).
@@ -83,6 +87,7 @@ class MemoryManager {
   const std::vector<uint32_t> contextNodes_;  // the NUMA nodes of the context's devices
   uint64_t hostLimit_ = 0;
   AllocationMap map_;
+  AtomicAttributes atomicAttributes_;
   std::condition_variable_any usesDone_;
   std::mutex exportsMutex_;
   std::unordered_map<uint64_t, std::pair<uint8_t*, uint32_t>> exports_;  // cookie -> base, count

@@ -80,11 +80,17 @@ void fill(const FillOp& op, const ExecutionTarget& t) {
                   [&](size_t b, size_t n) { std::memset(dst + b, op.pattern[0], n); });
     return;
   }
-  // Each piece starts at a pattern boundary (chunks are multiples of every pattern size); the
-  // last copy of the pattern may be cut short ("size ... in bytes to be filled").
+  // A piece that starts inside a copy of the pattern (a pattern longer than the chunk) begins with
+  // the rest of that copy; the last copy may be cut short ("size ... in bytes to be filled").
+  const uint8_t* pattern = op.bytes();
+  const size_t ps = op.patternSize;
   guardedPieces("fill", op.size, t, [&](size_t b, size_t n) {
-    for (size_t i = 0; i < n; i += op.patternSize)
-      std::memcpy(dst + b + i, op.pattern.data(), std::min<size_t>(op.patternSize, n - i));
+    size_t phase = b % ps, i = 0;
+    if (phase) {
+      i = std::min(ps - phase, n);
+      std::memcpy(dst + b, pattern + phase, i);
+    }
+    for (; i < n; i += ps) std::memcpy(dst + b + i, pattern, std::min(ps, n - i));
   });
 }
 

@@ -5,7 +5,10 @@
 #
 # Usage: scripts/conformance/level_zero_tests.sh [SUITE_DIR]
 #   SUITE_DIR (or LZT_DIR): the built conformance core binaries with their kernels (*.spv) and helper
-#   programs beside them, as the suite's install step lays them out. The suite is not part of this
+#   programs beside them, as the suite's install step lays them out: the helpers the tests start
+#   by path in folders of their own (device/test_affinity_helper, device/test_device_hierarchy_helper,
+#   device/test_pci_device_order_helper, memory/test_import_helper, fabric/test_fabric_helper; the
+#   tests look in current_path()/device and so on, and test_device crashes when they are missing). The suite is not part of this
 #   repository and CI cannot fetch it: without SUITE_DIR the script says so and exits 0. It is not
 #   run by ctest. docs/conformance.md says which suite commit was used and how it was built.
 # Environment:

@@ -289,6 +289,49 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendLaunchKernelWithArguments
 typedef ze_result_t(ZE_APICALL* ze_pfnCommandListAppendLaunchKernelWithArguments_t)(
     ze_command_list_handle_t, ze_kernel_handle_t, const ze_group_count_t, const ze_group_size_t,
     void**, const void*, ze_event_handle_t, uint32_t, ze_event_handle_t*);
+
+/* ZE_extension_kernel_max_group_size_properties 1.0: "This structure may be passed to
+ * zeKernelGetProperties, via the pNext member of ze_kernel_properties_t, to query additional kernel
+ * max group size properties." maxGroupSize: "maximum group size that can be used to execute the
+ * kernel. This value may be less than or equal to the maxTotalGroupSize member of
+ * ze_device_compute_properties_t." */
+#define ZE_KERNEL_MAX_GROUP_SIZE_PROPERTIES_EXT_NAME "ZE_extension_kernel_max_group_size_properties"
+#define ZE_STRUCTURE_TYPE_KERNEL_MAX_GROUP_SIZE_EXT_PROPERTIES ((ze_structure_type_t)0x00010013)
+typedef enum _ze_kernel_max_group_size_properties_ext_version_t {
+  ZE_KERNEL_MAX_GROUP_SIZE_PROPERTIES_EXT_VERSION_1_0 = ZE_MAKE_VERSION(1, 0),
+  ZE_KERNEL_MAX_GROUP_SIZE_PROPERTIES_EXT_VERSION_CURRENT = ZE_MAKE_VERSION(1, 0),
+  ZE_KERNEL_MAX_GROUP_SIZE_PROPERTIES_EXT_VERSION_FORCE_UINT32 = 0x7fffffff
+} ze_kernel_max_group_size_properties_ext_version_t;
+typedef struct _ze_kernel_max_group_size_properties_ext_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_KERNEL_MAX_GROUP_SIZE_EXT_PROPERTIES */
+  void* pNext;               /* [in,out][optional] */
+  uint32_t maxGroupSize;     /* [out] */
+} ze_kernel_max_group_size_properties_ext_t;
+typedef ze_kernel_max_group_size_properties_ext_t ze_kernel_max_group_size_ext_properties_t;
+
+/* 1.7: atomic access attributes of shared allocations ("Sets atomic access attributes for a shared
+ * allocation"; "Retrieves the atomic access attributes previously set for a shared allocation"). */
+typedef uint32_t ze_memory_atomic_attr_exp_flags_t;
+typedef enum _ze_memory_atomic_attr_exp_flag_t {
+  ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_ATOMICS = ZE_BIT(0),
+  ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_HOST_ATOMICS = ZE_BIT(1),
+  ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_HOST_ATOMICS = ZE_BIT(2),
+  ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_DEVICE_ATOMICS = ZE_BIT(3),
+  ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_DEVICE_ATOMICS = ZE_BIT(4),
+  ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_NO_SYSTEM_ATOMICS = ZE_BIT(5),
+  ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_SYSTEM_ATOMICS = ZE_BIT(6),
+  ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_FORCE_UINT32 = 0x7fffffff
+} ze_memory_atomic_attr_exp_flag_t;
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemSetAtomicAccessAttributeExp(
+    ze_context_handle_t hContext, ze_device_handle_t hDevice, const void* ptr, size_t size,
+    ze_memory_atomic_attr_exp_flags_t attr);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetAtomicAccessAttributeExp(
+    ze_context_handle_t hContext, ze_device_handle_t hDevice, const void* ptr, size_t size,
+    ze_memory_atomic_attr_exp_flags_t* pAttr);
+typedef ze_result_t(ZE_APICALL* ze_pfnMemSetAtomicAccessAttributeExp_t)(
+    ze_context_handle_t, ze_device_handle_t, const void*, size_t, ze_memory_atomic_attr_exp_flags_t);
+typedef ze_result_t(ZE_APICALL* ze_pfnMemGetAtomicAccessAttributeExp_t)(
+    ze_context_handle_t, ze_device_handle_t, const void*, size_t, ze_memory_atomic_attr_exp_flags_t*);
 #endif /* ZE_API_VERSION_CURRENT_M */
 
 /* Extension "ZE_tessera_root_device", version 1.0: zeDeviceGetRootDevice from Level Zero 1.9.

@@ -250,6 +250,42 @@ TEST_CASE(
     }
 }
 
+// The compute group's maxMemoryFillPatternSize is 1 MiB (level-zero-tests fills with up to 128 KiB
+// on a compute list), the copy group's 128 bytes. A fill large enough to be split over the workers
+// has pieces that start inside a copy of a pattern longer than a piece.
+TEST_CASE(
+    "Given patterns longer than 128 bytes, then a compute list fills with them up to its "
+    "maxMemoryFillPatternSize and a copy list refuses them",
+    "[cmdlist][memory][fill]") {
+  ExecFixture fx;
+  auto q = fx.queue();
+  constexpr size_t kMax = size_t{1} << 20;
+  auto pattern = patternBytes(2 * kMax, 17);
+  for (size_t ps : {size_t(256), size_t(128) << 10, kMax})
+    for (size_t n : {ps / 2 + 3, ps * 3 + 5, size_t(3u << 20) + 7}) {
+      INFO("pattern " << ps << " size " << n);
+      std::vector<uint8_t> buf(n + 1, 0xEE);
+      auto l = fx.list();
+      REQUIRE(zeCommandListAppendMemoryFill(l, buf.data(), pattern.data(), ps, n, nullptr, 0,
+                                            nullptr) == ZE_RESULT_SUCCESS);
+      fx.run(q, l);
+      size_t bad = 0;
+      for (size_t i = 0; i < n; ++i)
+        if (buf[i] != pattern[i % ps]) ++bad;
+      CHECK(bad == 0);
+      CHECK(buf[n] == 0xEE);
+    }
+  std::vector<uint8_t> buf(4 * kMax);
+  auto compute = fx.list();
+  CHECK(zeCommandListAppendMemoryFill(compute, buf.data(), pattern.data(), 2 * kMax, buf.size(),
+                                      nullptr, 0, nullptr) == ZE_RESULT_ERROR_INVALID_SIZE);
+  auto copy = fx.list(1);
+  CHECK(zeCommandListAppendMemoryFill(copy, buf.data(), pattern.data(), 256, buf.size(), nullptr,
+                                      0, nullptr) == ZE_RESULT_ERROR_INVALID_SIZE);
+  CHECK(zeCommandListAppendMemoryFill(copy, buf.data(), pattern.data(), 128, buf.size(), nullptr,
+                                      0, nullptr) == ZE_RESULT_SUCCESS);
+}
+
 TEST_CASE("Given 2D and 3D regions with pitches, when copied, then exactly the box is copied",
           "[cmdlist][memory][region]") {
   ExecFixture fx;

@@ -492,7 +492,8 @@ TEST_CASE("Given the mutable command list functions, when they are misused, then
     // Arguments checked as zeKernelSetArgumentValue checks them.
     auto index = argDesc(all, 2, sizeof tag, &tag);
     CHECK(fx.update(l, &index) == ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX);
-    auto size = argDesc(all, 1, 2, &tag);
+    int64_t wideTag = tag;
+    auto size = argDesc(all, 1, sizeof wideTag, &wideTag);
     CHECK(fx.update(l, &size) == ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
     auto ptrSize = argDesc(all, 0, 4, &out);
     CHECK(fx.update(l, &ptrSize) == ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);

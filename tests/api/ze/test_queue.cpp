@@ -92,10 +92,10 @@ TEST_CASE("Given a device, then it has a compute group and a copy-only group wit
         (ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE | ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY |
          ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS));
   CHECK(g[1].flags == ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY);
-  for (const auto& p : g) {
-    CHECK(p.numQueues >= 1);
-    CHECK(p.maxMemoryFillPatternSize == 128);
-  }
+  // The compute group fills with patterns of up to 1 MiB, the copy group with up to 128 bytes.
+  CHECK(g[0].maxMemoryFillPatternSize == size_t{1} << 20);
+  CHECK(g[1].maxMemoryFillPatternSize == 128);
+  for (const auto& p : g) CHECK(p.numQueues >= 1);
 }
 
 TEST_CASE("Given each group, when a queue is made at every index, then each one runs a copy",

@@ -13,6 +13,7 @@
 
 #include "backends/cpu/runtime/kernel_abi.h"
 #include "kernel_test_support.h"
+#include "tessera/ze_tessera.h"
 
 using namespace tessera::test;
 
@@ -136,4 +137,33 @@ TEST_CASE(
   CHECK(other.requiredSubgroupSize == 0);
   std::vector<uint32_t> sizes = offeredSizes(fx.device);
   CHECK(std::find(sizes.begin(), sizes.end(), other.maxSubgroupSize) != sizes.end());
+}
+
+// ZE_extension_kernel_max_group_size_properties (level-zero-tests' zeKernelMaxGroupSize): the
+// largest group zeKernelSetGroupSize accepts, the device's for a kernel that requires nothing, the
+// required size's product otherwise; the driver reports the extension.
+TEST_CASE(
+    "Given ze_kernel_max_group_size_properties_ext_t chained to the kernel properties, then it "
+    "answers the largest group size the kernel takes",
+    "[subgroups][kernel]") {
+  KernelFixture fx;
+  uint32_t n = 0;
+  REQUIRE(zeDriverGetExtensionProperties(fx.driver, &n, nullptr) == ZE_RESULT_SUCCESS);
+  std::vector<ze_driver_extension_properties_t> extensions(n);
+  REQUIRE(zeDriverGetExtensionProperties(fx.driver, &n, extensions.data()) == ZE_RESULT_SUCCESS);
+  bool reported = false;
+  for (const auto& e : extensions)
+    reported |= std::string(e.name) == ZE_KERNEL_MAX_GROUP_SIZE_PROPERTIES_EXT_NAME;
+  CHECK(reported);
+  const uint32_t device = computeProperties(fx.device).maxTotalGroupSize;
+  ze_kernel_max_group_size_properties_ext_t max{ZE_STRUCTURE_TYPE_KERNEL_MAX_GROUP_SIZE_EXT_PROPERTIES};
+  ze_kernel_handle_t any = fx.kernel("vector_add", "vector_add");
+  kernelProperties(any, &max);
+  CHECK(max.maxGroupSize == device);
+  CHECK(zeKernelSetGroupSize(any, max.maxGroupSize, 1, 1) == ZE_RESULT_SUCCESS);
+  CHECK(zeKernelSetGroupSize(any, max.maxGroupSize + 1, 1, 1) ==
+        ZE_RESULT_ERROR_INVALID_GROUP_SIZE_DIMENSION);
+  max.maxGroupSize = 0;
+  kernelProperties(fx.kernel("reqd_size", "reqd_size"), &max);  // reqd_work_group_size(8, 4, 2)
+  CHECK(max.maxGroupSize == 8 * 4 * 2);
 }

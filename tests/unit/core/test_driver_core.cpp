@@ -290,9 +290,10 @@ TEST_CASE("Given a device, then it has a compute and a copy queue group", "[driv
     CHECK(groups[0].numQueues == limits::kComputeQueues);
     CHECK(groups[1].flags == ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY);
     CHECK(groups[1].numQueues == limits::kCopyQueues);
+    CHECK(groups[0].maxMemoryFillPatternSize == limits::kMaxFillPatternSize);
+    CHECK(groups[1].maxMemoryFillPatternSize == limits::kMaxCopyFillPatternSize);
     for (const auto& g : groups) {
       CHECK(g.stype == ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES);
-      CHECK(g.maxMemoryFillPatternSize == limits::kMaxFillPatternSize);
       CHECK(g.numQueues >= 1);
     }
   }
