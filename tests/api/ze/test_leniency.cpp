@@ -132,6 +132,39 @@ TEST_CASE("Given a by-value argument set with fewer bytes than its size, then th
 
 // level-zero-tests' zeCommandListCloseThenAppendTests: appends after close (and after reset and
 // close) succeed and are not run; the list runs what it held when it was closed.
+TEST_CASE("Given a by-value argument set with a null pArgValue, then the kernel sees zero (\"If "
+          "null then argument value is considered null\")",
+          "[args]") {
+  KernelFixture fx;
+  auto k = fx.kernel("corpus_scalars", "scalar_args");
+  int8_t a = -5;
+  int64_t b = -1;
+  int16_t c = -1234;
+  float d = 2.75f;
+  uint8_t e = 250;
+  uint64_t f = ~uint64_t(0);
+  struct alignas(8) Int2 {
+    int32_t v[2];
+  } g{{-7, 8}};
+  uint16_t i = 65000;
+  struct alignas(16) Int4 {
+    int32_t v[4];
+  } j{{1, 2, 3, 4}};
+  AlignedVector<int64_t> out(10, 0x5a5a);
+  int64_t* po = out.data();
+  setArgs(k, a, b, c, d, e, f, g, i, j, po);
+  // b (long) and a (char): null values, after values were set.
+  CHECK(zeKernelSetArgumentValue(k, 1, sizeof b, nullptr) == ZE_RESULT_SUCCESS);
+  CHECK(zeKernelSetArgumentValue(k, 0, sizeof a, nullptr) == ZE_RESULT_SUCCESS);
+  // The size rules stay.
+  CHECK(zeKernelSetArgumentValue(k, 1, 0, nullptr) == ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
+  setGroupSize(k, 1);
+  fx.runOnce([&](auto l) { KernelFixture::launch(l, k, {1, 1, 1}); });
+  CHECK(out[0] == 0);
+  CHECK(out[1] == 0);
+  CHECK(out[5] == -1);
+}
+
 TEST_CASE("Given a closed list, when commands are appended to it, then they are accepted and not "
           "run; the list runs what it held when closed",
           "[leniency][cmdlist]") {
