@@ -112,31 +112,30 @@ inline bool isStructType(ze_structure_type_t given, ze_structure_type_t expected
   return given == expected || !isStructureTypeNumber(given);
 }
 
-// isStructType for a structure the call writes (a property structure). One whose stype is neither
-// the parameter's type nor 0 but names no structure type was left uninitialized (AdaptiveCpp's
-// zeDeviceGetProperties passes a member it never set: stype 0x3f800000, pNext 0xd): its pNext is
-// as undefined as its stype, so it is not followed but set to null, and the stype to the type.
+// For a structure the call writes (a property structure): every stype is taken, and written as
+// the parameter's type. Intel's driver does not read it, and programs leave output structures
+// uninitialized (AdaptiveCpp's Level Zero backend: zeDeviceGetProperties with stype 0x3f800000 and
+// pNext 0xd; zeDeviceGetComputeProperties and zeMemGetAllocProperties with values that happen to
+// be other structures' numbers) or give them another structure's type (level-zero-tests:
+// zeDeviceGetImageProperties with ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES). One whose stype is neither
+// the parameter's type nor 0 is taken as uninitialized: its pNext is as undefined as its stype,
+// so it is not followed but set to null. (A stype left 0 keeps its pNext: a zero-initialized
+// structure with a chain is how programs written against Intel's driver ask for extensions.)
 template <typename T>
-bool acceptOutputStruct(T& out, ze_structure_type_t expected) {
-  if (!isStructType(out.stype, expected)) return false;
-  if (out.stype != expected && out.stype != ze_structure_type_t(0)) {
-    out.stype = expected;
-    out.pNext = nullptr;
-  }
-  return true;
+void adoptOutputStruct(T& out, ze_structure_type_t expected) {
+  if (out.stype != expected && out.stype != ze_structure_type_t(0)) out.pNext = nullptr;
+  out.stype = expected;
 }
 
-// Copies element i of `items` but keeps the caller's pNext, after checking the stype of every
-// element that will be written. An element whose stype is unset gets `stype`
-// (isStructType): real programs (Intel's tools, level-zero-tests) size an array of properties and
-// set the stype of the first element only, or of none, which the reference driver accepts. Any
-// other wrong stype is refused.
+// Copies element i of `items` but keeps the caller's pNext as adoptOutputStruct leaves it: real
+// programs (Intel's tools, level-zero-tests) size an array of properties and set the stype of the
+// first element only, or of none, which the reference driver accepts.
 template <typename T>
 ze_result_t countQueryStructs(uint32_t* pCount, T* pOut, const std::vector<T>& items,
                               ze_structure_type_t stype) {
   if (pOut && pCount)
     for (uint32_t i = 0; i < std::min<size_t>(*pCount, items.size()); ++i)
-      if (!acceptOutputStruct(pOut[i], stype)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+      adoptOutputStruct(pOut[i], stype);
   return countQuery(pCount, pOut, items.size(), [&](uint32_t i, T& out) {
     auto pNext = out.pNext;
     out = items[i];

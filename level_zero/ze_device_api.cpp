@@ -16,8 +16,8 @@ ze_result_t queryStruct(ze_device_handle_t hDevice, T* p, ze_structure_type_t st
   Device* device = Device::fromHandle(hDevice);
   if (!device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (!tessera::ze::acceptOutputStruct(*p, stype) || chainHasCycle(p->pNext))
-    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  tessera::ze::adoptOutputStruct(*p, stype);
+  if (chainHasCycle(p->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   q(*device, *p);
   return ZE_RESULT_SUCCESS;
 }

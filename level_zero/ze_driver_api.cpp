@@ -127,8 +127,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDriverGetProperties(ze_driver_handle_t hDr
   Driver* driver = Driver::fromHandle(hDriver);
   if (!driver) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (!tessera::ze::acceptOutputStruct(*p, ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES))
-    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  tessera::ze::adoptOutputStruct(*p, ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES);
   if (chainHasCycle(p->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   p->uuid = driver->uuid();
   p->driverVersion = Driver::version();
@@ -146,8 +145,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDriverGetIpcProperties(ze_driver_handle_t 
                                                              ze_driver_ipc_properties_t* p) {
   if (!Driver::fromHandle(hDriver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (!tessera::ze::acceptOutputStruct(*p, ZE_STRUCTURE_TYPE_DRIVER_IPC_PROPERTIES))
-    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  tessera::ze::adoptOutputStruct(*p, ZE_STRUCTURE_TYPE_DRIVER_IPC_PROPERTIES);
   // Memory IPC over memfd and pidfd (core/memory/ipc.h), event pools likewise (core/event).
   p->flags = ZE_IPC_PROPERTY_FLAG_MEMORY | ZE_IPC_PROPERTY_FLAG_EVENT_POOL;
   return ZE_RESULT_SUCCESS;

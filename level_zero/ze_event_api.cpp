@@ -190,9 +190,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventQueryKernelTimestampsExt(
     return ZE_RESULT_SUCCESS;
   }
   if (!pResults) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (!tessera::ze::acceptOutputStruct(*pResults,
-                                 ZE_STRUCTURE_TYPE_EVENT_QUERY_KERNEL_TIMESTAMPS_RESULTS_EXT_PROPERTIES))
-    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  tessera::ze::adoptOutputStruct(*pResults,
+                                 ZE_STRUCTURE_TYPE_EVENT_QUERY_KERNEL_TIMESTAMPS_RESULTS_EXT_PROPERTIES);
   if (pResults->pSynchronizedTimestampsBuffer && !event->pool().mappedTimestamps())
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (!event->isSignaled()) return ZE_RESULT_NOT_READY;

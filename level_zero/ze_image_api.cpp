@@ -77,9 +77,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeImageGetProperties(ze_device_handle_t hDev
                                                          ze_image_properties_t* pImageProperties) {
   if (!Device::fromHandle(hDevice)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !pImageProperties) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_IMAGE_DESC) ||
-      !tessera::ze::acceptOutputStruct(*pImageProperties, ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES))
+  if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_IMAGE_DESC))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  tessera::ze::adoptOutputStruct(*pImageProperties, ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES);
   tessera::core::ImageFormatInfo format;
   if (ze_result_t r = tessera::core::checkImageDesc(*desc, format); r != ZE_RESULT_SUCCESS)
     return r;
@@ -150,9 +150,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeImageGetMemoryPropertiesExp(
   Image* image = Image::fromHandle(hImage);
   if (!image) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!pMemoryProperties) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (!tessera::ze::acceptOutputStruct(*pMemoryProperties,
-                                 ZE_STRUCTURE_TYPE_IMAGE_MEMORY_EXP_PROPERTIES))
-    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  tessera::ze::adoptOutputStruct(*pMemoryProperties, ZE_STRUCTURE_TYPE_IMAGE_MEMORY_EXP_PROPERTIES);
   pMemoryProperties->size = image->size();
   pMemoryProperties->rowPitch = image->rowPitch();
   pMemoryProperties->slicePitch = image->slicePitch();
@@ -166,9 +164,8 @@ zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_handle_t hIm
   Image* image = Image::fromHandle(hImage);
   if (!image) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!pImageAllocProperties) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (!tessera::ze::acceptOutputStruct(*pImageAllocProperties,
-                                 ZE_STRUCTURE_TYPE_IMAGE_ALLOCATION_EXT_PROPERTIES))
-    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  tessera::ze::adoptOutputStruct(*pImageAllocProperties,
+                                ZE_STRUCTURE_TYPE_IMAGE_ALLOCATION_EXT_PROPERTIES);
   pImageAllocProperties->id = image->allocationId();
   return ZE_RESULT_SUCCESS;
 }

@@ -116,8 +116,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelGetProperties(ze_kernel_handle_t hKe
   Kernel* kernel = Kernel::fromHandle(hKernel);
   if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (!tessera::ze::acceptOutputStruct(*p, ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES))
-    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  tessera::ze::adoptOutputStruct(*p, ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES);
   if (chainHasCycle(p->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   kernel->properties(*p);
   // "ze_kernel_preferred_group_size_properties_t ... may be passed to zeKernelGetProperties, via

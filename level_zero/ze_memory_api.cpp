@@ -159,9 +159,8 @@ zeMemGetAllocProperties(ze_context_handle_t hContext, const void* ptr,
   Context* c = Context::fromHandle(hContext);
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!ptr || !props) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (!tessera::ze::acceptOutputStruct(*props, ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES) ||
-      chainHasCycle(props->pNext))
-    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  tessera::ze::adoptOutputStruct(*props, ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES);
+  if (chainHasCycle(props->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   return guarded([&] {
     tessera::core::MemoryManager& memory = c->memoryHolding(ptr);
     auto a = memory.find(ptr);

@@ -95,8 +95,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetProperties(ze_module_handle_t hMo
   Module* module = Module::fromHandle(hModule);
   if (!module) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (!tessera::ze::acceptOutputStruct(*p, ZE_STRUCTURE_TYPE_MODULE_PROPERTIES))
-    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  tessera::ze::adoptOutputStruct(*p, ZE_STRUCTURE_TYPE_MODULE_PROPERTIES);
   p->flags = module->unlinked() ? ZE_MODULE_PROPERTY_FLAG_IMPORTS : 0;
   return ZE_RESULT_SUCCESS;
 }

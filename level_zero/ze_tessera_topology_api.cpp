@@ -11,8 +11,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraDeviceGetTopologyProperties(
   Device* device = Device::fromHandle(hDevice);
   if (!device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  if (!tessera::ze::acceptOutputStruct(*p, ZE_STRUCTURE_TYPE_TESSERA_DEVICE_TOPOLOGY_PROPERTIES))
-    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  tessera::ze::adoptOutputStruct(*p, ZE_STRUCTURE_TYPE_TESSERA_DEVICE_TOPOLOGY_PROPERTIES);
   // core::Level and ze_tessera_device_level_t list the levels in the same order.
   p->level = static_cast<ze_tessera_device_level_t>(device->level());
   static_assert(int(tessera::core::Level::L2) == ZE_TESSERA_DEVICE_LEVEL_L2);

@@ -123,10 +123,11 @@ ze_result_t Kernel::encodeArgument(uint32_t index, size_t size, const void* valu
       // arguments (module_add_constant_3). On this little-endian host that is the value
       // zero-extended. More bytes than the argument has, or none, stay refused.
       if (size == 0 || size > a.size) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE;
-      if (!value) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+      // "pArgValue [in][optional] ... If null then argument value is considered null": zeros.
+      // (AdaptiveCpp passes null for a pointer it wraps in a by-value structure.)
       if (slot) {
-        std::memcpy(slot, value, size);
-        std::memset(slot + size, 0, a.size - size);
+        if (value) std::memcpy(slot, value, size);
+        std::memset(slot + (value ? size : 0), 0, a.size - (value ? size : 0));
       }
       break;
     case ArgKind::Image: {

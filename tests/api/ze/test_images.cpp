@@ -164,14 +164,19 @@ TEST_CASE("Given null, destroyed or mistyped arguments, then the image calls ref
   wrong.stype = ZE_STRUCTURE_TYPE_SAMPLER_DESC;
   CHECK(zeImageCreate(fx.context, fx.device, &wrong, &h) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
   CHECK(zeImageGetProperties(fx.device, &wrong, &props) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  // Output structures of another type are filled as the parameter's (their stype is not read:
+  // docs/api-coverage.md, "Leniency"); the descriptor above is refused.
   ze_image_properties_t wrongProps{ZE_STRUCTURE_TYPE_IMAGE_DESC};
-  CHECK(zeImageGetProperties(fx.device, &d, &wrongProps) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(zeImageGetProperties(fx.device, &d, &wrongProps) == ZE_RESULT_SUCCESS);
+  CHECK(wrongProps.stype == ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES);
 
   ze_image_handle_t image = fx.image(d);
   ze_image_memory_properties_exp_t mp{ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES};
-  CHECK(zeImageGetMemoryPropertiesExp(image, &mp) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(zeImageGetMemoryPropertiesExp(image, &mp) == ZE_RESULT_SUCCESS);
+  CHECK(mp.size > 0);
   ze_image_allocation_ext_properties_t ap{ZE_STRUCTURE_TYPE_IMAGE_PROPERTIES};
-  CHECK(zeImageGetAllocPropertiesExt(fx.context, image, &ap) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(zeImageGetAllocPropertiesExt(fx.context, image, &ap) == ZE_RESULT_SUCCESS);
+  CHECK(ap.stype == ZE_STRUCTURE_TYPE_IMAGE_ALLOCATION_EXT_PROPERTIES);
 
   // A destroyed image is a null handle to every call.
   ze_image_handle_t gone = fx.image(d);
