@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "support/byte_stream.h"
 #include "support/hash.h"
 
 namespace tessera::compiler {
@@ -22,62 +23,12 @@ constexpr char kMagic[8] = {'T', 'E', 'S', 'S', 'N', 'A', 'T', '1'};
 // there is a new version here.
 constexpr uint32_t kVersion = 5;
 
-class Writer {
- public:
-  template <typename T>
-  void put(T v) {
-    append(&v, sizeof v);
-  }
-  void bytes(const void* data, size_t n) {
-    put(static_cast<uint32_t>(n));
-    append(data, n);
-  }
-  // (resize and copy rather than a range insert, which GCC 12 warns about here: -Warray-bounds)
-  void append(const void* data, size_t n) {
-    const size_t at = out.size();
-    out.resize(at + n);
-    if (n) std::memcpy(out.data() + at, data, n);
-  }
-  void string(const std::string& s) { bytes(s.data(), s.size()); }
-  std::vector<uint8_t> out;
-};
-
-class Reader {
- public:
-  explicit Reader(std::span<const uint8_t> in) : in_(in) {}
-  template <typename T>
-  bool get(T& v) {
-    if (in_.size() - pos_ < sizeof v) return false;
-    std::memcpy(&v, in_.data() + pos_, sizeof v);
-    pos_ += sizeof v;
-    return true;
-  }
-  template <typename Container>
-  bool bytes(Container& c) {
-    uint32_t n = 0;
-    if (!get(n) || in_.size() - pos_ < n) return false;
-    c.assign(in_.data() + pos_, in_.data() + pos_ + n);
-    pos_ += n;
-    return true;
-  }
-  bool count(uint32_t& n, size_t minBytesEach) {
-    return get(n) && (in_.size() - pos_) / std::max<size_t>(minBytesEach, 1) >= n;
-  }
-  bool done() const { return pos_ == in_.size(); }
-  std::span<const uint8_t> rest() const { return in_.subspan(pos_); }
-  void skip(size_t n) { pos_ += n; }
-
- private:
-  std::span<const uint8_t> in_;
-  size_t pos_ = 0;
-};
-
 }  // namespace
 
 std::vector<uint8_t> writeNativeBinary(const NativeImage& image,
                                        const backends::CodeGenerator* generator) {
-  Writer w;
-  w.out.assign(kMagic, kMagic + sizeof kMagic);
+  std::vector<uint8_t> out(kMagic, kMagic + sizeof kMagic);
+  support::ByteWriter w(out);
   w.put(kVersion);
   w.string(image.cpu);
   w.string(image.features);
@@ -91,11 +42,11 @@ std::vector<uint8_t> writeNativeBinary(const NativeImage& image,
   w.put(static_cast<uint8_t>(image.hasCode));
   if (image.hasCode) {
     w.put(static_cast<uint32_t>(image.units.size()));
-    for (const auto& unit : image.units) generator->writeUnit(*unit, w.out);
+    for (const auto& unit : image.units) generator->writeUnit(*unit, out);
   }
-  std::string_view all(reinterpret_cast<const char*>(w.out.data()), w.out.size());
+  std::string_view all(reinterpret_cast<const char*>(out.data()), out.size());
   w.put(support::fnv1a64(all));
-  return std::move(w.out);
+  return out;
 }
 
 bool readNativeBinary(std::span<const uint8_t> bytes, const backends::CodeGenerator& generator,
@@ -111,7 +62,7 @@ bool readNativeBinary(std::span<const uint8_t> bytes, const backends::CodeGenera
   std::string_view body(reinterpret_cast<const char*>(bytes.data()), bytes.size() - 8);
   if (support::fnv1a64(body) != stored)
     return fail("the checksum does not match (corrupt or truncated)");
-  Reader r(bytes.subspan(sizeof kMagic, bytes.size() - 8 - sizeof kMagic));
+  support::ByteReader r(bytes.subspan(sizeof kMagic, bytes.size() - 8 - sizeof kMagic));
   uint32_t version = 0;
   if (!r.get(version) || version != kVersion) return fail("another format version");
   uint32_t n = 0;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "support/byte_stream.h"
+
 namespace tessera::backends::cpu {
 namespace {
 
@@ -11,47 +13,6 @@ bool validSubgroupSize(uint32_t size) {
     if (s == size) return true;
   return false;
 }
-
-template <typename T>
-void put(std::vector<uint8_t>& out, T v) {
-  const auto* p = reinterpret_cast<const uint8_t*>(&v);
-  out.insert(out.end(), p, p + sizeof v);
-}
-
-void putBytes(std::vector<uint8_t>& out, const void* data, size_t n) {
-  put(out, static_cast<uint32_t>(n));
-  const auto* p = static_cast<const uint8_t*>(data);
-  out.insert(out.end(), p, p + n);
-}
-
-class Reader {
- public:
-  explicit Reader(std::span<const uint8_t> in) : in_(in) {}
-  template <typename T>
-  bool get(T& v) {
-    if (in_.size() - pos_ < sizeof v) return false;
-    std::memcpy(&v, in_.data() + pos_, sizeof v);
-    pos_ += sizeof v;
-    return true;
-  }
-  template <typename Container>
-  bool bytes(Container& c) {
-    uint32_t n = 0;
-    if (!get(n) || in_.size() - pos_ < n) return false;
-    c.assign(in_.data() + pos_, in_.data() + pos_ + n);
-    pos_ += n;
-    return true;
-  }
-  // A count of items of at least `minBytesEach` bytes: false when fewer bytes are left.
-  bool count(uint32_t& n, size_t minBytesEach) {
-    return get(n) && (in_.size() - pos_) / std::max<size_t>(minBytesEach, 1) >= n;
-  }
-  size_t position() const { return pos_; }
-
- private:
-  std::span<const uint8_t> in_;
-  size_t pos_ = 0;
-};
 
 // A kernel's table as the JIT writes it (jit/workgroup_function.cpp): named, its argument slots in
 // order without overlap, a pointer's slot 8 bytes aligned to 8, a value's slot not empty, and the
@@ -75,34 +36,35 @@ const char* kernelTableProblem(const CompiledKernel& k, const std::string& symbo
 }  // namespace
 
 void writeUnit(const CompiledModule& code, std::vector<uint8_t>& out) {
-  put(out, static_cast<uint32_t>(code.kernels.size()));
+  support::ByteWriter w(out);
+  w.put(static_cast<uint32_t>(code.kernels.size()));
   for (size_t i = 0; i < code.kernels.size(); ++i) {
     const CompiledKernel& k = code.kernels[i];
-    putBytes(out, k.name.data(), k.name.size());
+    w.bytes(k.name.data(), k.name.size());
     const std::string& symbol = code.kernelSymbols.at(i);
-    putBytes(out, symbol.data(), symbol.size());
-    put(out, static_cast<uint32_t>(k.args.size()));
+    w.bytes(symbol.data(), symbol.size());
+    w.put(static_cast<uint32_t>(k.args.size()));
     for (const KernelArgInfo& a : k.args) {
-      put(out, static_cast<uint8_t>(a.kind));
-      put(out, a.size);
-      put(out, a.offset);
+      w.put(static_cast<uint8_t>(a.kind));
+      w.put(a.size);
+      w.put(a.offset);
     }
-    put(out, k.argBufferSize);
-    put(out, k.staticLocalBytes);
-    put(out, k.scratchBytesPerWorkItem);
-    put(out, k.stackBytes);
-    put(out, k.barrierCount);
-    put(out, k.subgroupSize);
-    put(out, k.requiredSubgroupSize);
+    w.put(k.argBufferSize);
+    w.put(k.staticLocalBytes);
+    w.put(k.scratchBytesPerWorkItem);
+    w.put(k.stackBytes);
+    w.put(k.barrierCount);
+    w.put(k.subgroupSize);
+    w.put(k.requiredSubgroupSize);
   }
-  put(out, static_cast<uint32_t>(code.globals.size()));
+  w.put(static_cast<uint32_t>(code.globals.size()));
   for (const auto& [name, g] : code.globals) {
-    putBytes(out, name.data(), name.size());
-    put(out, g.size);
+    w.bytes(name.data(), name.size());
+    w.put(g.size);
   }
-  put(out, static_cast<uint32_t>(code.functions.size()));
-  for (const auto& [name, f] : code.functions) putBytes(out, name.data(), name.size());
-  putBytes(out, code.object.data(), code.object.size());
+  w.put(static_cast<uint32_t>(code.functions.size()));
+  for (const auto& [name, f] : code.functions) w.bytes(name.data(), name.size());
+  w.bytes(code.object.data(), code.object.size());
 }
 
 bool readUnit(std::span<const uint8_t> in, size_t& used, CompiledModule& code,
@@ -111,7 +73,7 @@ bool readUnit(std::span<const uint8_t> in, size_t& used, CompiledModule& code,
     error = why;
     return false;
   };
-  Reader r(in);
+  support::ByteReader r(in);
   uint32_t n = 0;
   if (!r.count(n, 8)) return fail("truncated kernels");
   code.kernels.resize(n);
