@@ -118,17 +118,111 @@ std::vector<uint32_t> extensionInstruction(const std::string& name) {
   return words;
 }
 
+
+// SPV_INTEL_memory_access_aliasing: alias domains, scopes and scope lists, referenced by the
+// AliasScopeINTEL/NoAliasINTEL memory operands of loads, stores and copies and by decorations of
+// calls. They are hints for optimization: "AliasScopeINTEL ... NoAliasINTEL ... Alias analysis
+// information" that a module means the same without. SPIRV-Tools in Debian 12 (v2023.1) refuses
+// the declarations where SPIRV-LLVM-Translator writes them, at module scope ("AliasDomainDeclINTEL
+// must appear in a block"; AdaptiveCpp's vector and math kernels), so the hints are dropped:
+// the declarations, the memory operands naming them, the decorations, the capability and the
+// extension. `out` is the module without them; false when it has none.
+constexpr uint32_t kAliasMasks = uint32_t(spv::MemoryAccessAliasScopeINTELMaskMask) |
+                                  uint32_t(spv::MemoryAccessNoAliasINTELMaskMask);
+
+// Memory operands at word `at` of `inst` (a mask and the operands its bits take, in the order of
+// the bits) copied to `out` without the aliasing ones; the word after them, or 0 when a bit is one
+// this does not know (the instruction is then left as it is).
+size_t copyMemoryOperands(std::span<const uint32_t> inst, size_t at, std::vector<uint32_t>& out) {
+  const uint32_t mask = inst[at];
+  constexpr uint32_t kOneOperand = uint32_t(spv::MemoryAccessAlignedMask) |
+                                   uint32_t(spv::MemoryAccessMakePointerAvailableMask) |
+                                   uint32_t(spv::MemoryAccessMakePointerVisibleMask) | kAliasMasks;
+  constexpr uint32_t kNoOperand = uint32_t(spv::MemoryAccessVolatileMask) |
+                                  uint32_t(spv::MemoryAccessNontemporalMask) |
+                                  uint32_t(spv::MemoryAccessNonPrivatePointerMask);
+  if (mask & ~(kOneOperand | kNoOperand)) return 0;
+  out.push_back(mask & ~kAliasMasks);
+  size_t next = at + 1;
+  for (uint32_t bit = 1; bit != 0; bit <<= 1) {
+    if (!(mask & bit & kOneOperand)) continue;
+    if (next >= inst.size()) return 0;
+    if (!(bit & kAliasMasks)) out.push_back(inst[next]);
+    ++next;
+  }
+  return next;
+}
+
+bool dropAliasingHints(std::span<const uint32_t> w, std::vector<uint32_t>& out) {
+  bool any = false;
+  for (const Instruction& i : Instructions(w)) {
+    const uint32_t op = i.opcode();
+    if (op == spv::OpCapability && i.wordCount() > 1 &&
+        i[1] == spv::CapabilityMemoryAccessAliasingINTEL)
+      any = true;
+  }
+  if (!any) return false;
+  out.assign(w.begin(), w.begin() + kHeaderWords);
+  for (const Instruction& i : Instructions(w)) {
+    const uint32_t op = i.opcode(), n = i.wordCount();
+    if (op == spv::OpAliasDomainDeclINTEL || op == spv::OpAliasScopeDeclINTEL ||
+        op == spv::OpAliasScopeListDeclINTEL)
+      continue;
+    if (op == spv::OpCapability && n > 1 && i[1] == spv::CapabilityMemoryAccessAliasingINTEL)
+      continue;
+    if (op == spv::OpExtension &&
+        std::string(reinterpret_cast<const char*>(&i.words[1]),
+                    strnlen(reinterpret_cast<const char*>(&i.words[1]), (n - 1) * 4)) ==
+            "SPV_INTEL_memory_access_aliasing")
+      continue;
+    if ((op == spv::OpDecorate || op == spv::OpDecorateId) && n > 2 &&
+        (i[2] == spv::DecorationAliasScopeINTEL || i[2] == spv::DecorationNoAliasINTEL))
+      continue;
+    // Where the memory operands start: OpLoad (type, result, pointer), OpStore (pointer, object),
+    // OpCopyMemory (target, source; two sets since 1.4), OpCopyMemorySized (target, source, size).
+    size_t first = 0;
+    if (op == spv::OpLoad) first = 4;
+    if (op == spv::OpStore || op == spv::OpCopyMemory) first = 3;
+    if (op == spv::OpCopyMemorySized) first = 4;
+    const size_t at = out.size();
+    if (first == 0 || n <= first) {
+      out.insert(out.end(), i.words.begin(), i.words.end());
+      continue;
+    }
+    out.insert(out.end(), i.words.begin(), i.words.begin() + static_cast<std::ptrdiff_t>(first));
+    size_t next = first;
+    while (next < n && next != 0) next = copyMemoryOperands(i.words, next, out);
+    if (next == 0) {  // an operand this does not know: the instruction as it was
+      out.resize(at);
+      out.insert(out.end(), i.words.begin(), i.words.end());
+      continue;
+    }
+    out[at] = (static_cast<uint32_t>(out.size() - at) << 16) | op;
+  }
+  return true;
+}
+
 }  // namespace
 
-Repaired repairProducerMistakes(std::span<const uint32_t> w) {
+Repaired repairProducerMistakes(std::span<const uint32_t> given) {
   Repaired out;
-  out.words.assign(w.begin(), w.end());
-  if (w.size() < kHeaderWords) return out;
+  out.words.assign(given.begin(), given.end());
+  if (given.size() < kHeaderWords) return out;
+  std::set<std::string> kinds;
+  // The other repairs read the module without the hints.
+  std::vector<uint32_t> withoutHints;
+  std::span<const uint32_t> w = given;
+  if (dropAliasingHints(given, withoutHints)) {
+    w = withoutHints;
+    out.words = withoutHints;
+    kinds.insert(
+        "alias analysis hints (SPV_INTEL_memory_access_aliasing), declared where SPIRV-Tools "
+        "refuses them, were dropped");
+  }
   const std::vector<Inst> insts = instructions(w);
   // Per instruction: its replacement (empty vector: dropped); instructions not in it stay.
   std::vector<std::vector<uint32_t>> replaced(insts.size());
   std::vector<bool> touched(insts.size(), false);
-  std::set<std::string> kinds;
 
   if (w[1] >= kVersion14) {
     std::vector<std::vector<uint32_t>> interfaces(insts.size());

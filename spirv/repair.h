@@ -14,6 +14,10 @@
 //    AdaptiveCpp drives it): the extension is declared.
 //  - A non-aggregate type (void, bool, a scalar of one width, sampler, event, ...) declared more
 //    than once: the copies are renamed to the first declaration (merge_types.h).
+//  - Alias analysis hints (SPV_INTEL_memory_access_aliasing) declared at module scope, where
+//    SPIRV-LLVM-Translator writes them and SPIRV-Tools v2023.1 refuses them: the hints (the
+//    declarations, the memory operands and decorations naming them, the capability and the
+//    extension) are dropped; they are optimization hints, and the module means the same without.
 //  - A module with no entry point and no Linkage capability (a module of helper functions, or none)
 //    gets the Linkage capability: it then builds, with no kernels.
 #pragma once

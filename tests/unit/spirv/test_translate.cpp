@@ -214,7 +214,9 @@ TEST_CASE(
                       "repair_extension"},
                  Case{"repair_no_entry", "given the Linkage capability", nullptr},
                  Case{"repair_duplicate_types", "declared more than once was merged",
-                      "repair_duplicate_types"}}) {
+                      "repair_duplicate_types"},
+                 Case{"repair_alias_hints", "SPV_INTEL_memory_access_aliasing",
+                      "repair_alias_hints"}}) {
     INFO(c.kernel);
     std::vector<uint8_t> binary = loadKernel(c.kernel);
     CHECK_FALSE(validate(binary).ok);  // invalid as written
