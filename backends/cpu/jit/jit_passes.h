@@ -140,6 +140,12 @@ void makeArithmeticTrapFree(llvm::Module& m);
 // divisions only when this holds.
 bool isTrapFreeDivision(const llvm::Instruction& i);
 
+// alignment_claims.cpp: a load's, store's or memcpy's alignment claim holds for the memory it
+// reaches where the module lays that memory out: private and module-scope variables are aligned
+// to the claims made at their start, and claims on them (or on by-value argument slots) beyond
+// what is known of the address are lowered. Before anything optimizes on the claims.
+void honourAlignmentClaims(llvm::Module& m);
+
 // byval_copies.cpp: a by-value argument the kernel may write is copied to a private alloca on
 // entry (the argument buffer is shared by every work-item of the launch).
 void copyWrittenByValArgs(llvm::Function& kernel);

@@ -303,6 +303,10 @@ constexpr JitPass kPipeline[] = {
     {"trap-free-arithmetic", PassScope::Module, onModule<makeArithmeticTrapFree>,
      "division by zero and oversized shifts get a value, never a trap; before anything optimizes "
      "on that undefined behaviour"},
+    {"alignment-claims", PassScope::Module, onModule<honourAlignmentClaims>,
+     "an access's alignment claim holds where the module lays the memory out (private and "
+     "module-scope variables raised to their claims, claims past the known alignment lowered); "
+     "before anything optimizes on the claims, which x86 code takes as facts (vmovaps faults)"},
     {"byval-copies", PassScope::Kernel, onKernel<copyWrittenByValArgs>,
      "by-value arguments the kernel writes copied to allocas; after inlining (writes by helpers "
      "are seen), before regions (the copy is then kept per work-item)"},
