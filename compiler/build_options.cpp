@@ -28,6 +28,7 @@ bool parseBuildOptions(const char* flags, BuildOptions& out, std::string& error)
       out.debugInfo = true;
     } else if (w == "-ze-opt-greater-than-4GB-buffer-required" ||
                w == "-ze-opt-large-register-file" || w == "-ze-opt-has-buffer-offset-arg" ||
+               w == "-ze-take-global-address" || w == "-ze-library-compilation" ||
                w.rfind("-cl-", 0) == 0) {
       // GPU-only or OpenCL options: nothing to do on a CPU.
     } else {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "spirv/function_pointers.h"
 #include "spirv/instructions.h"
 #include "spirv/reflect.h"
 
@@ -183,6 +184,19 @@ ValidationResult validate(std::span<const uint8_t> binary) {
   // know only the core capability lists, so such a module is checked in two parts: its
   // declarations under the OpenCL environment (without the extension's capabilities) and the whole
   // module under the universal rules of its version.
+  // Pointers to functions (SPV_INTEL_function_pointers), which this SPIRV-Tools refuses whatever
+  // the module declares: the module is checked through a copy it can read
+  // (function_pointers.h), or refused when it may not use them.
+  FunctionPointerShadow pointers = functionPointerShadow(words);
+  if (pointers.needed && !pointers.error.empty()) {
+    result.log = "SPIR-V validation failed (" + result.environment + "): " + pointers.error;
+    return result;
+  }
+  if (pointers.needed) {
+    words = std::move(pointers.words);
+    result.environment += ", pointers to functions validated as pointers to empty structures";
+  }
+
   std::string extensions;
   for (uint32_t capability : declaredCapabilities(words)) {
     if (const ExtensionCapability* e = extensionCapability(capability)) {

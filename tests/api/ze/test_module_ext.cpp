@@ -10,6 +10,7 @@
 #include <iterator>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kernel_test_support.h"
@@ -323,6 +324,43 @@ TEST_CASE(
   CHECK(zeModuleDestroy(user) == ZE_RESULT_SUCCESS);
   CHECK(zeModuleDestroy(va) == ZE_RESULT_SUCCESS);
   CHECK(zeModuleDestroy(lib) == ZE_RESULT_SUCCESS);
+}
+
+TEST_CASE(
+    "Given a module calling through function pointers (SPV_INTEL_function_pointers), when it is "
+    "built with Intel's options, then calls through an address from zeModuleGetFunctionPointer "
+    "and through the module's own function constants run, widened or not",
+    "[module][function][function_pointers]") {
+  Fixture fx;
+  // level-zero-tests builds module_fptr_call.spv with these; on a CPU every function's address
+  // can be taken and a module is always linkable, so they change nothing.
+  ze_module_handle_t m =
+      fx.module("function_pointers", "-ze-take-global-address -ze-library-compilation");
+  constexpr uint32_t kGroups = 4, kGroupSize = 16, kItems = kGroups * kGroupSize;
+  std::vector<int> data(kItems, -1);
+  int* p = data.data();
+  ze_kernel_handle_t viaHost = fx.kernel(m, "call_fptr");
+  for (auto [name, factor, addend] : {std::tuple{"add_int", 1, 1}, std::tuple{"times_three", 3, 0}}) {
+    INFO(name);
+    void* fn = nullptr;
+    REQUIRE(zeModuleGetFunctionPointer(m, name, &fn) == ZE_RESULT_SUCCESS);
+    std::fill(data.begin(), data.end(), -1);
+    setArg(viaHost, 0, uint64_t(reinterpret_cast<uintptr_t>(fn)));
+    setArg(viaHost, 1, p);
+    fx.launch(viaHost, kGroups, kGroupSize);
+    for (uint32_t i = 0; i < kItems; ++i) CHECK(data[i] == int(i) * factor + addend);
+  }
+  ze_kernel_handle_t own = fx.kernel(m, "call_own");
+  for (uint32_t which : {0u, 1u}) {
+    std::fill(data.begin(), data.end(), -1);
+    setArg(own, 0, which);
+    setArg(own, 1, p);
+    fx.launch(own, kGroups, kGroupSize);
+    for (uint32_t i = 0; i < kItems; ++i) CHECK(data[i] == (which ? int(i) * 3 : int(i) + 1));
+  }
+  CHECK(zeKernelDestroy(own) == ZE_RESULT_SUCCESS);
+  CHECK(zeKernelDestroy(viaHost) == ZE_RESULT_SUCCESS);
+  CHECK(zeModuleDestroy(m) == ZE_RESULT_SUCCESS);
 }
 
 TEST_CASE(
