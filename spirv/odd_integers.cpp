@@ -111,6 +111,13 @@ class Module {
 StandardWidthShadow standardWidthShadow(std::span<const uint32_t> w) {
   StandardWidthShadow out;
   if (w.size() < kHeaderWords || Instructions(w).malformed()) return out;
+  // Most modules have none: one look at the declarations (types precede the first function).
+  bool any = false;
+  for (const Instruction& i : Instructions(w)) {
+    if (i.opcode() == spv::OpFunction) break;
+    any |= i.opcode() == spv::OpTypeInt && i.wordCount() > 2 && !standard(i[2]);
+  }
+  if (!any) return out;
   const Module module(w);
   if (module.odd().empty()) return out;
   out.needed = true;
