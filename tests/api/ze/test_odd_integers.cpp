@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <spirv/unified1/spirv.hpp>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,8 @@ struct Shared {
 
 std::vector<uint8_t> oddIntegersModule() { return readCorpusKernel("odd_integers"); }
 
-// The module's words with the instructions `drop` (opcode, first operand word) removed.
+// The module without its OpExtension instructions, or without its OpCapability
+// ArbitraryPrecisionIntegersINTEL.
 std::vector<uint8_t> without(std::vector<uint8_t> bytes, uint32_t opcode) {
   std::vector<uint32_t> w(bytes.size() / 4);
   std::memcpy(w.data(), bytes.data(), bytes.size());
@@ -60,7 +62,8 @@ std::vector<uint8_t> without(std::vector<uint8_t> bytes, uint32_t opcode) {
     uint32_t count = w[at] >> 16;
     REQUIRE(count > 0);
     bool drop = (w[at] & 0xffff) == opcode &&
-                (opcode != 17 || w[at + 1] == 5844);  // OpCapability ArbitraryPrecisionIntegersINTEL
+                (opcode != spv::OpCapability ||
+                 w[at + 1] == spv::CapabilityArbitraryPrecisionIntegersINTEL);
     if (!drop) out.insert(out.end(), w.begin() + at, w.begin() + at + count);
     at += count;
   }
@@ -140,13 +143,14 @@ TEST_CASE(
     "[kernel][odd_integers]") {
   KernelFixture fx;
   std::string log;
-  std::vector<uint8_t> noCapability = without(without(oddIntegersModule(), 17), 10);
+  std::vector<uint8_t> noCapability =
+      without(without(oddIntegersModule(), spv::OpCapability), spv::OpExtension);
   CHECK(build(fx.context, fx.device, noCapability, log) == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
   INFO(log);
   CHECK(log.find("need the capability ArbitraryPrecisionIntegersINTEL") != std::string::npos);
   CHECK(log.find("width 24") != std::string::npos);
 
-  std::vector<uint8_t> noExtension = without(oddIntegersModule(), 10);  // OpExtension
+  std::vector<uint8_t> noExtension = without(oddIntegersModule(), spv::OpExtension);
   CHECK(build(fx.context, fx.device, noExtension, log) == ZE_RESULT_SUCCESS);
   CHECK(log.find("SPV_INTEL_arbitrary_precision_integers, which was declared") !=
         std::string::npos);
