@@ -365,6 +365,15 @@ class Reflector {
       case spv::OpTypeFloat: {
         if (ops.empty()) return std::nullopt;
         uint32_t width = ops[0];
+        // An integer of another width (SPV_INTEL_arbitrary_precision_integers, up to 64 bits:
+        // odd_integers.h) is laid out as LLVM lays out iN for spir64 and x86-64, the translator's
+        // and the JIT's targets: size and alignment of the next standard width up (an i48 takes
+        // 8 bytes, an i24 4; loads and stores of it touch only its ceil(N / 8) bytes).
+        if (t->opcode == spv::OpTypeInt && width >= 1 && width < 64 && width != 8 &&
+            width != 16 && width != 32) {
+          uint32_t bytes = width <= 8 ? 1 : width <= 16 ? 2 : width <= 32 ? 4 : 8;
+          return Layout{bytes, bytes};
+        }
         if (width != 8 && width != 16 && width != 32 && width != 64) return std::nullopt;
         return Layout{width / 8, width / 8};
       }

@@ -261,6 +261,11 @@ Repaired repairProducerMistakes(std::span<const uint32_t> given) {
     lastCapability = n;
     for (const CapabilityExtension& e : kCapabilityExtensions)
       if (w[i.at + 1] == e.capability && !extensions.count(e.extension)) missing.insert(e.extension);
+    // Used (an odd-width OpTypeInt) without its extension: the extension is declared, as for the
+    // table's capabilities.
+    if (w[i.at + 1] == spv::CapabilityArbitraryPrecisionIntegersINTEL && !arbitraryExtension &&
+        oddIntegers)
+      missing.insert("SPV_INTEL_arbitrary_precision_integers");
     if (w[i.at + 1] == spv::CapabilityArbitraryPrecisionIntegersINTEL && !arbitraryExtension &&
         !oddIntegers) {
       replaced[n].clear();

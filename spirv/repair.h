@@ -11,7 +11,8 @@
 //    module uses, is dropped (ArbitraryPrecisionIntegersINTEL with no odd-width integer type).
 //  - A capability the JIT reads that is declared, and used, without the extension that allows it
 //    (FPFastMathModeINTEL without SPV_INTEL_fp_fast_math_mode, from SPIRV-LLVM-Translator as
-//    AdaptiveCpp drives it): the extension is declared.
+//    AdaptiveCpp drives it; ArbitraryPrecisionIntegersINTEL with an odd-width OpTypeInt): the
+//    extension is declared.
 //  - A non-aggregate type (void, bool, a scalar of one width, sampler, event, ...) declared more
 //    than once: the copies are renamed to the first declaration (merge_types.h).
 //  - Alias analysis hints (SPV_INTEL_memory_access_aliasing) declared at module scope, where

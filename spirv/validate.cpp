@@ -10,6 +10,7 @@
 
 #include "spirv/function_pointers.h"
 #include "spirv/instructions.h"
+#include "spirv/odd_integers.h"
 #include "spirv/reflect.h"
 
 namespace tessera::spirv {
@@ -184,6 +185,18 @@ ValidationResult validate(std::span<const uint8_t> binary) {
   // know only the core capability lists, so such a module is checked in two parts: its
   // declarations under the OpenCL environment (without the extension's capabilities) and the whole
   // module under the universal rules of its version.
+  // Integer widths other than 8, 16, 32 and 64 (SPV_INTEL_arbitrary_precision_integers, which
+  // this SPIRV-Tools refuses whatever the module declares): the module is checked through a copy
+  // in which they have standard widths (odd_integers.h), or refused when it may not use them.
+  StandardWidthShadow shadow = standardWidthShadow(words);
+  if (shadow.needed && !shadow.error.empty()) {
+    result.log = "SPIR-V validation failed (" + result.environment + "): " + shadow.error;
+    return result;
+  }
+  if (shadow.needed) {
+    words = std::move(shadow.words);
+    result.environment += ", " + shadow.description;
+  }
   // Pointers to functions (SPV_INTEL_function_pointers), which this SPIRV-Tools refuses whatever
   // the module declares: the module is checked through a copy it can read
   // (function_pointers.h), or refused when it may not use them.
@@ -220,6 +233,7 @@ ValidationResult validate(std::span<const uint8_t> binary) {
   } else {
     result.log = "SPIR-V validation failed (" + result.environment + ")";
     if (!error.empty()) result.log += ": " + error;
+    if (shadow.needed || pointers.needed) result.log += " (word numbers count in that copy)";
   }
   return result;
 }

@@ -21,7 +21,11 @@ struct ValidationResult {
 // under the universal rules of that version. Anything else fails. A module that declares a
 // capability which Tessera's extensions add to the OpenCL environment (Int64Atomics:
 // cl_khr_int64_base_atomics) has its capabilities, addressing and memory model checked under the
-// OpenCL environment and the whole module under the universal rules of its version.
+// OpenCL environment and the whole module under the universal rules of its version. A module with
+// integer widths other than 8, 16, 32 and 64 (SPV_INTEL_arbitrary_precision_integers) is checked
+// through a copy at standard widths (odd_integers.h), or fails when it may not use them.
+// Likewise pointers to functions (SPV_INTEL_function_pointers): through a copy the validator can
+// read (function_pointers.h).
 ValidationResult validate(std::span<const uint8_t> binary);
 
 // The newest SPIR-V version Tessera's reader takes (the installed translator's MaximumVersion).

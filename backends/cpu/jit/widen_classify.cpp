@@ -130,6 +130,19 @@ bool Widener::classify(std::string* why) {
         }
       }
       if (!varying_.count(&i)) continue;
+      // An OpenCL vector of irregular elements (<3 x i48>) is loaded and stored by the lanes one
+      // vector each with masked loads and stores, which LLVM scalarizes at the elements'
+      // allocation size, not their packed places in the vector (widener.h, irregularElement).
+      if (llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i)) {
+        llvm::Type* t = llvm::isa<llvm::LoadInst>(i)
+                            ? i.getType()
+                            : llvm::cast<llvm::StoreInst>(i).getValueOperand()->getType();
+        if (vectorElements(t) && irregularElement(dl_, t)) {
+          *why = "varying " + std::string(i.getOpcodeName()) + " of " + typeName(t) +
+                 ", whose elements are allocated more bytes than they store";
+          return false;
+        }
+      }
       if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) {
         if (!widenable(st->getValueOperand()->getType())) {
           *why = "varying store of type " + typeName(st->getValueOperand()->getType());

@@ -10,11 +10,15 @@ namespace tessera::backends::cpu::jit::widening {
 // each other lie back to back as one vector of vecOf(t) does: elements of whole bytes (not i1:
 // <8 x i1> is one byte, eight i1 are eight), counted by the store size, not the allocation size,
 // so that a 3-element vector is its 3 elements (a vload3 of pixels 3 bytes apart is one
-// contiguous <3 VF x i8>, whose store size is exactly the lanes' bytes). 0 otherwise.
+// contiguous <3 VF x i8>, whose store size is exactly the lanes' bytes). 0 otherwise, and 0 for
+// elements whose allocation is larger than their bits (irregularElement: an i48 stored in 6 bytes
+// and allocated 8), whose vectors are packed in memory but whose masked loads and stores LLVM
+// scalarizes at allocation-size strides (ScalarizeMaskedMemIntrin's element GEPs): such lanes take
+// the gathers and scatters, each lane touching exactly its own bytes.
 uint64_t Widener::backToBack(llvm::Type* t) {
   llvm::Type* e = t->getScalarType();
   uint64_t elementBytes = dl_.getTypeStoreSize(e).getFixedSize();
-  if (dl_.getTypeSizeInBits(e).getFixedSize() != 8 * elementBytes) return 0;
+  if (irregularElement(dl_, t)) return 0;
   uint64_t bytes = dl_.getTypeStoreSize(t).getFixedSize();
   return dl_.getTypeStoreSize(vecOf(t)).getFixedSize() == vf_ * bytes ? bytes : 0;
 }

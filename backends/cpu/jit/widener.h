@@ -41,6 +41,16 @@ inline bool widenable(llvm::Type* t) {
   return scalarType(t) || vectorElements(t) != 0;
 }
 
+// Elements whose allocation differs from their bits (i1, and the odd-width integers of
+// SPV_INTEL_arbitrary_precision_integers: an i48 is 48 bits stored in 6 bytes and allocated 8),
+// LLVM's loop vectorizer's "irregular" types: VF of them side by side in a vector are not VF of
+// them side by side in memory, so the widening never accesses them as one vector (backToBack) nor
+// as OpenCL vectors of them lane by lane (the classification refuses such loads and stores).
+inline bool irregularElement(const llvm::DataLayout& dl, llvm::Type* t) {
+  llvm::Type* e = t->getScalarType();
+  return dl.getTypeAllocSizeInBits(e).getFixedSize() != dl.getTypeSizeInBits(e).getFixedSize();
+}
+
 // A reduction of an OpenCL vector's elements to a scalar (any() and all() become or/and
 // reductions of a compare): widened column by column (Widener::widenReduction).
 inline bool isElementReduction(llvm::Intrinsic::ID id) {
