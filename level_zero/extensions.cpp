@@ -111,6 +111,10 @@ void* extensionFunction(const char* name) {
       TESSERA_ZE_EXTENSION(zeImageGetAllocPropertiesExt),
       TESSERA_ZE_EXTENSION(zeCommandListAppendImageCopyToMemoryExt),
       TESSERA_ZE_EXTENSION(zeCommandListAppendImageCopyFromMemoryExt),
+      // Intel's experimental host-pointer import (compute-runtime's zex_driver.h).
+      TESSERA_ZE_EXTENSION(zexDriverImportExternalPointer),
+      TESSERA_ZE_EXTENSION(zexDriverReleaseImportedPointer),
+      TESSERA_ZE_EXTENSION(zexDriverGetHostPointerBaseAddress),
   };
 #undef TESSERA_ZE_EXTENSION
   for (const Entry& e : table)

@@ -172,6 +172,28 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDriverGetExtensionFunctionAddress(ze_drive
   return *ppFunctionAddress ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
 }
 
+// Intel's host-pointer import (tessera/ze_tessera.h; core/driver/host_imports.h). Not exported:
+// reached through zeDriverGetExtensionFunctionAddress, as intel/compute-benchmarks reaches them.
+ze_result_t ZE_APICALL zexDriverImportExternalPointer(ze_driver_handle_t hDriver, void* ptr,
+                                                      size_t size) {
+  Driver* driver = Driver::fromHandle(hDriver);
+  if (!driver) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return guarded([&] { return driver->hostImports().import(ptr, size); });
+}
+
+ze_result_t ZE_APICALL zexDriverReleaseImportedPointer(ze_driver_handle_t hDriver, void* ptr) {
+  Driver* driver = Driver::fromHandle(hDriver);
+  if (!driver) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return driver->hostImports().release(ptr);
+}
+
+ze_result_t ZE_APICALL zexDriverGetHostPointerBaseAddress(ze_driver_handle_t hDriver, void* ptr,
+                                                          void** baseAddress) {
+  Driver* driver = Driver::fromHandle(hDriver);
+  if (!driver) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return driver->hostImports().base(ptr, baseAddress);
+}
+
 // ZE_tessera_trace (trace/trace.h).
 ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraTraceFlush(ze_driver_handle_t hDriver) {
   if (!Driver::fromHandle(hDriver)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;

@@ -16,7 +16,7 @@ ze_result_t CommandList::makeLaunch(Kernel& kernel, const ze_group_count_t* coun
     for (int d = 0; d < 3; ++d)
       if (shape->lastGroupSize[d] > g[d]) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
-  if (!kernel.allArgumentsSet()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!kernel.argumentsLaunchable()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (ze_result_t r = kernel.checkPrivateMemory(); r != ZE_RESULT_SUCCESS) return r;
   if (ze_result_t r = kernel.checkLocalMemory(kernel.argumentBuffer(), device_);
       r != ZE_RESULT_SUCCESS)

@@ -15,6 +15,7 @@
 #include "core/common/object.h"
 #include "core/device/device.h"
 #include "core/device/hierarchy.h"
+#include "core/driver/host_imports.h"
 #include "core/topology/device_tree.h"
 #include "core/topology/partition.h"
 
@@ -85,6 +86,9 @@ class Driver : public Object<_ze_driver_handle_t, 0x7465737344727631ull /* "tess
   // Non-zero and increasing from release to release: major << 16 | minor << 8 | patch.
   static uint32_t version();
 
+  // Host memory imported by zexDriverImportExternalPointer (host_imports.h).
+  HostImports& hostImports() { return hostImports_; }
+
  private:
   explicit Driver(DriverConfig config);
   Device* makeDevices(const ExposedNode& node, Device* parent, uint32_t subdeviceId, bool flat);
@@ -99,6 +103,7 @@ class Driver : public Object<_ze_driver_handle_t, 0x7465737344727631ull /* "tess
   // Partition devices by parent and PUs ("0-3,8").
   std::map<std::pair<const Device*, std::string>, std::unique_ptr<Device>> partitions_;
   ze_driver_uuid_t uuid_{};
+  HostImports hostImports_;
 };
 
 }  // namespace tessera::core

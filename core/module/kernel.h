@@ -50,7 +50,13 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   // argument as setArgument does and returns the first error.
   ze_result_t checkArgumentValues(void* const* values) const;
   ze_result_t setArguments(void* const* values);
-  bool allArgumentsSet() const;
+  // Whether a launch may be appended with the arguments set so far. An argument never set is
+  // launched as zeros when zero is a value it can have: a by-value argument's zero bytes, a
+  // __global or __constant pointer's null (what setting a null pointer gives). A __local
+  // argument's size, an image and a sampler have no such value (zero bytes of local memory, no
+  // image, no sampler), and a launch with one of them unset is refused: INVALID_ARGUMENT.
+  // (Leniency: docs/api-coverage.md.)
+  bool argumentsLaunchable() const;
   const std::vector<uint8_t>& argumentBuffer() const { return args_; }
 
   // "groupSizeX * groupSizeY * groupSizeZ must be <= maxTotalGroupSize" and equal to a required

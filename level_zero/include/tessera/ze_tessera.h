@@ -46,6 +46,26 @@ extern "C" {
  * build options, as clBuildProgram does, and builds the module from the result. Compile errors
  * are ZE_RESULT_ERROR_MODULE_BUILD_FAILURE with the compiler's messages in the build log. */
 #define TESSERA_ZE_MODULE_FORMAT_OCLC ((ze_module_format_t)3U)
+/* Intel's experimental host-pointer import (compute-runtime's zex_driver.h), reached through
+ * zeDriverGetExtensionFunctionAddress by these names (not exported: Intel's own library's
+ * symbols). zexDriverImportExternalPointer makes [ptr, ptr + size) imported host memory;
+ * zexDriverReleaseImportedPointer ends the import that starts at ptr;
+ * zexDriverGetHostPointerBaseAddress gives the start of the import holding ptr (into *baseAddress
+ * when not null). Tessera's device is the host and reaches every host address already: an import
+ * is bookkeeping only (core/driver/host_imports.h). Errors: INVALID_NULL_HANDLE for a bad driver,
+ * INVALID_NULL_POINTER for a null ptr, INVALID_SIZE for a size of 0 or past the address space's
+ * end, INVALID_ARGUMENT for an import overlapping another, a release of no import's start, a
+ * pointer in no import. */
+ze_result_t ZE_APICALL zexDriverImportExternalPointer(ze_driver_handle_t hDriver, void* ptr,
+                                                      size_t size);
+ze_result_t ZE_APICALL zexDriverReleaseImportedPointer(ze_driver_handle_t hDriver, void* ptr);
+ze_result_t ZE_APICALL zexDriverGetHostPointerBaseAddress(ze_driver_handle_t hDriver, void* ptr,
+                                                          void** baseAddress);
+typedef ze_result_t(ZE_APICALL* zex_pfnDriverImportExternalPointer_t)(ze_driver_handle_t, void*,
+                                                                      size_t);
+typedef ze_result_t(ZE_APICALL* zex_pfnDriverReleaseImportedPointer_t)(ze_driver_handle_t, void*);
+typedef ze_result_t(ZE_APICALL* zex_pfnDriverGetHostPointerBaseAddress_t)(ze_driver_handle_t,
+                                                                          void*, void**);
 /* ze_event_pool_flag_t (1.6): ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP = ZE_BIT(3): "Indicates all
  * events in pool will contain kernel timestamps synchronized to host time domain; cannot be combined
  * with ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP". */
