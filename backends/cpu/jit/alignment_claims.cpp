@@ -58,7 +58,8 @@ uint64_t claimedAlignment(llvm::Value* object, const llvm::DataLayout& dl) {
   std::vector<std::pair<llvm::Value*, int64_t>> work{{object, 0}};
   std::vector<llvm::Value*> seen;
   while (!work.empty()) {
-    auto [v, offset] = work.back();
+    llvm::Value* v = work.back().first;
+    const int64_t offset = work.back().second;  // (named, not bound: lambdas below use them)
     work.pop_back();
     if (std::find(seen.begin(), seen.end(), v) != seen.end()) continue;
     seen.push_back(v);
