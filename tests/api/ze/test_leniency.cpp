@@ -133,8 +133,6 @@ TEST_CASE("Given a by-value argument set with fewer bytes than its size, then th
   CHECK(out[9] == 10);
 }
 
-// level-zero-tests' zeCommandListCloseThenAppendTests: appends after close (and after reset and
-// close) succeed and are not run; the list runs what it held when it was closed.
 TEST_CASE("Given a by-value argument set with a null pArgValue, then the kernel sees zero (\"If "
           "null then argument value is considered null\")",
           "[args]") {
@@ -168,6 +166,8 @@ TEST_CASE("Given a by-value argument set with a null pArgValue, then the kernel 
   CHECK(out[5] == -1);
 }
 
+// level-zero-tests' zeCommandListCloseThenAppendTests: appends after close (and after reset and
+// close) succeed and are not run; the list runs what it held when it was closed.
 TEST_CASE("Given a closed list, when commands are appended to it, then they are accepted and not "
           "run; the list runs what it held when closed",
           "[leniency][cmdlist]") {
