@@ -21,6 +21,15 @@ kernel void spin_until(global volatile int* flag, global int* out) {
   out[get_global_id(0)] = 7;
 }
 
+// spin_until, counting the work-groups that started in *started: a test knows the launch runs on
+// all its workers once *started reaches their number (tests/api/ze/test_runnable_threads.cpp).
+kernel void spin_until_started(global volatile int* flag, global int* out, global int* started) {
+  atomic_inc(started);
+  while (*flag == 0) {
+  }
+  out[get_global_id(0)] = 7;
+}
+
 // Reads *flag `rounds` times (each work-item at least milliseconds for rounds of 10^7), then waits
 // like spin_until: a small launch that is not a short one (tests/api/ze/test_launch_modes.cpp).
 kernel void read_then_spin(global volatile int* flag, global int* out, uint rounds) {
