@@ -261,18 +261,18 @@ Repaired repairProducerMistakes(std::span<const uint32_t> given) {
     lastCapability = n;
     for (const CapabilityExtension& e : kCapabilityExtensions)
       if (w[i.at + 1] == e.capability && !extensions.count(e.extension)) missing.insert(e.extension);
-    // Used (an odd-width OpTypeInt) without its extension: the extension is declared, as for the
-    // table's capabilities.
-    if (w[i.at + 1] == spv::CapabilityArbitraryPrecisionIntegersINTEL && !arbitraryExtension &&
-        oddIntegers)
-      missing.insert("SPV_INTEL_arbitrary_precision_integers");
-    if (w[i.at + 1] == spv::CapabilityArbitraryPrecisionIntegersINTEL && !arbitraryExtension &&
-        !oddIntegers) {
-      replaced[n].clear();
-      touched[n] = true;
-      kinds.insert(
-          "capability ArbitraryPrecisionIntegersINTEL, declared without its extension and used by "
-          "no type, was dropped");
+    // ArbitraryPrecisionIntegersINTEL without its extension: declared when an odd-width OpTypeInt
+    // uses it, as for the table's capabilities; dropped when nothing does.
+    if (w[i.at + 1] == spv::CapabilityArbitraryPrecisionIntegersINTEL && !arbitraryExtension) {
+      if (oddIntegers) {
+        missing.insert("SPV_INTEL_arbitrary_precision_integers");
+      } else {
+        replaced[n].clear();
+        touched[n] = true;
+        kinds.insert(
+            "capability ArbitraryPrecisionIntegersINTEL, declared without its extension and used "
+            "by no type, was dropped");
+      }
     }
   }
   // OpExtension follows the last OpCapability (the logical layout: "all OpCapability

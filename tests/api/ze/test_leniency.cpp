@@ -89,6 +89,25 @@ TEST_CASE("Given descriptors whose stype names no type and property structures o
   }
 }
 
+// corpus_scalars' scalar_args(char a, long b, short c, float d, uchar e, ulong f, int2 g, ushort i,
+// int4 j, __global long* out) with every argument set: a = -5, b = -1, c = -1234, d = 2.75,
+// e = 250, f = ~0, g = (-7, 8), i = 65000, j = (1, 2, 3, 4); `out` starts at 0x5a5a.
+struct ScalarArgs {
+  ze_kernel_handle_t kernel;
+  AlignedVector<int64_t> out = AlignedVector<int64_t>(10, 0x5a5a);
+  explicit ScalarArgs(KernelFixture& fx) : kernel(fx.kernel("corpus_scalars", "scalar_args")) {
+    struct alignas(8) Int2 {
+      int32_t v[2];
+    };
+    struct alignas(16) Int4 {
+      int32_t v[4];
+    };
+    int64_t* po = out.data();
+    setArgs(kernel, int8_t(-5), int64_t(-1), int16_t(-1234), 2.75f, uint8_t(250), ~uint64_t(0),
+            Int2{{-7, 8}}, uint16_t(65000), Int4{{1, 2, 3, 4}}, po);
+  }
+};
+
 // level-zero-tests passes sizeof(uint32_t) for a size_t argument (module_add_constant_3); Intel's
 // driver copies the bytes given into a zeroed argument area. The long argument is first set to a
 // value with high bits, so a set that kept the old upper bytes would show them.
@@ -96,23 +115,9 @@ TEST_CASE("Given a by-value argument set with fewer bytes than its size, then th
           "value zero-extended; more bytes than its size or none are still refused",
           "[leniency][args]") {
   KernelFixture fx;
-  auto k = fx.kernel("corpus_scalars", "scalar_args");
-  int8_t a = -5;
-  int64_t b = -1;
-  int16_t c = -1234;
-  float d = 2.75f;
-  uint8_t e = 250;
-  uint64_t f = ~uint64_t(0);
-  struct alignas(8) Int2 {
-    int32_t v[2];
-  } g{{-7, 8}};
-  uint16_t i = 65000;
-  struct alignas(16) Int4 {
-    int32_t v[4];
-  } j{{1, 2, 3, 4}};
-  AlignedVector<int64_t> out(10, 0x5a5a);
-  int64_t* po = out.data();
-  setArgs(k, a, b, c, d, e, f, g, i, j, po);
+  ScalarArgs sa(fx);
+  auto k = sa.kernel;
+  auto& out = sa.out;
   // b (long) and f (ulong) again, from 32-bit values: the upper four bytes become zero.
   uint32_t narrow = 0x89abcdefu;
   CHECK(zeKernelSetArgumentValue(k, 1, sizeof narrow, &narrow) == ZE_RESULT_SUCCESS);
@@ -137,26 +142,12 @@ TEST_CASE("Given a by-value argument set with a null pArgValue, then the kernel 
           "null then argument value is considered null\")",
           "[args]") {
   KernelFixture fx;
-  auto k = fx.kernel("corpus_scalars", "scalar_args");
-  int8_t a = -5;
-  int64_t b = -1;
-  int16_t c = -1234;
-  float d = 2.75f;
-  uint8_t e = 250;
-  uint64_t f = ~uint64_t(0);
-  struct alignas(8) Int2 {
-    int32_t v[2];
-  } g{{-7, 8}};
-  uint16_t i = 65000;
-  struct alignas(16) Int4 {
-    int32_t v[4];
-  } j{{1, 2, 3, 4}};
-  AlignedVector<int64_t> out(10, 0x5a5a);
-  int64_t* po = out.data();
-  setArgs(k, a, b, c, d, e, f, g, i, j, po);
+  ScalarArgs sa(fx);
+  auto k = sa.kernel;
+  auto& out = sa.out;
   // b (long) and a (char): null values, after values were set.
-  CHECK(zeKernelSetArgumentValue(k, 1, sizeof b, nullptr) == ZE_RESULT_SUCCESS);
-  CHECK(zeKernelSetArgumentValue(k, 0, sizeof a, nullptr) == ZE_RESULT_SUCCESS);
+  CHECK(zeKernelSetArgumentValue(k, 1, sizeof(int64_t), nullptr) == ZE_RESULT_SUCCESS);
+  CHECK(zeKernelSetArgumentValue(k, 0, sizeof(int8_t), nullptr) == ZE_RESULT_SUCCESS);
   // The size rules stay.
   CHECK(zeKernelSetArgumentValue(k, 1, 0, nullptr) == ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
   setGroupSize(k, 1);
