@@ -68,3 +68,29 @@ __kernel void rounds(__global int* data, uint rounds, uint inner, __local int* t
   }
   data[get_global_id(0)] = v;
 }
+
+// Values loops carry across a barrier, read after the loop: the loop's last value and the value
+// at the start of its last iteration (which a phi's slot no longer holds once the latch stored the
+// next one), then the same for a loop of one block followed by a barrier; n = 0 skips the first.
+// (The second runs n + 1 times: with n, clang -O2 and Debian's llvm-spirv 15 write a block before
+// its dominator, which spirv-val refuses.)
+__kernel void carried_values(__global int* out, int n) {
+  int lid = (int)get_local_id(0);
+  int acc = lid, prev = -1;
+  for (int t = 0; t < n; ++t) {
+    prev = acc;
+    acc = acc * 3 + t;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  int a = lid + 1, b = -2;
+  for (int i = 0; i < n + 1; ++i) {
+    b = a;
+    a = a * 5 - i;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int gid = (int)get_global_id(0);
+  out[4 * gid] = acc;
+  out[4 * gid + 1] = prev;
+  out[4 * gid + 2] = a;
+  out[4 * gid + 3] = b;
+}

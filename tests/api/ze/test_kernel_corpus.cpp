@@ -302,6 +302,28 @@ TEST_CASE(
       CHECK(bad == 0);
     }
   }
+  SECTION("values loops carry across barriers, read after the loops") {
+    auto k = fx.kernel(m, "carried_values");
+    const uint32_t groupSize = 32, groups = 2;
+    for (int n : {0, 1, 4}) {
+      AlignedVector<int> out(4 * groupSize * groups, -99);
+      int* p = out.data();
+      setArgs(k, p, n);
+      setGroupSize(k, groupSize);
+      fx.runOnce([&](auto l) { KernelFixture::launch(l, k, {groups, 1, 1}); });
+      size_t bad = 0;
+      for (uint32_t gid = 0; gid < groupSize * groups; ++gid) {
+        int lid = int(gid % groupSize), acc = lid, prev = -1, a = lid + 1, b = -2;
+        for (int t = 0; t < n; ++t) prev = acc, acc = acc * 3 + t;
+        for (int i = 0; i < n + 1; ++i) b = a, a = a * 5 - i;
+        const int expect[4] = {acc, prev, a, b};
+        for (int j = 0; j < 4; ++j) bad += out[4 * gid + j] != expect[j];
+      }
+      INFO("n " << n << ", work-item 1: " << out[4] << " " << out[5] << " " << out[6] << " "
+                << out[7]);
+      CHECK(bad == 0);
+    }
+  }
   SECTION("barriers in a loop with an argument trip count and a nested loop") {
     auto k = fx.kernel(m, "rounds");
     const uint32_t groupSize = 32, groups = 3, rounds = 4, inner = 3;
