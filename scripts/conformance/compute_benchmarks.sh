@@ -244,8 +244,15 @@ def parse(log, statuses):
         if m and in_failure and detail.get(target):
             detail[target][-1] += ': ' + (m.group(2) or m.group(1))
             continue
-        if line.startswith('ERROR: ') or 'exception' in line and in_failure:
-            detail.setdefault(target, []).append(line.strip()[:200])
+        text = line.strip()
+        if (not text or text.startswith(('DEVELOPER_WARNING', 'Location:', 'TestCase,'))
+                or text.endswith(': Failure')):
+            continue
+        # Anything else the case printed: the framework's "ERROR: ..." line, gtest's exception
+        # note, a benchmark's own check ("at (0), expected ..., but got ..."); two lines a case.
+        own = detail.setdefault(target, [])
+        if sum(not d.startswith('ze') for d in own) < 3:
+            own.append(text[:200])
     if running and running not in result:
         st = statuses[-1] if statuses else '?'
         result[running] = 'timed out' if st in ('124', '137') else f'crashed ({st})'
