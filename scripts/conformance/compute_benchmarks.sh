@@ -170,15 +170,19 @@ for name in $binaries; do
   done
 done
 
-tessera=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+# The commit of the Tessera tree TESSERA_BUILD belongs to (TESSERA_COMMIT overrides).
+tessera=$(git -C "$build" rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -z "${TESSERA_COMMIT:-}" ] || tessera=$TESSERA_COMMIT
-python3 - "$out" "$commit" "$binaries" "$timeout_s" "$tessera" "$run_args" "$arg_filter" <<'PYEOF'
+# The library's time too: a build directory can be rebuilt between two runs.
+libtime=$(date -u -r "$build/lib/libze_tessera.so.1" '+%Y-%m-%d %H:%M UTC' 2>/dev/null || echo unknown)
+python3 - "$out" "$commit" "$binaries" "$timeout_s" "$tessera ($libtime)" "$run_args" "$arg_filter" <<'PYEOF'
 import os, platform, re, sys, datetime
 out, commit, binaries, timeout_s, tessera, run_args, arg_filter = sys.argv[1:8]
 binaries = binaries.split()
 FAILED = {'ERROR', 'VERIF_FAIL', 'KERNEL_BUILD_ERROR'}
-row = re.compile(r'^([A-Za-z0-9_]+\(api=l0[ )].*?\)),(.*)$')
-named = re.compile(r'^([A-Za-z0-9_]+\(api=l0[ )].*\))\s*$')
+row = re.compile(r'^([A-Za-z0-9_]+\(api=l0(?: [^)]*)?\)),(.*)$')
+named = re.compile(r'^([A-Za-z0-9_]+\(api=l0(?: [^)]*)?\))\s*$')
+other_api = re.compile(r'^[A-Za-z0-9_]+\(api=\w+(?: [^)]*)?\),')
 check = re.compile(r'FAILED assertion \w+\((.*)\)\s*$')
 value = re.compile(r'^\s*value: (-?\d+)(?: \((\w+)\))?')
 
@@ -232,7 +236,10 @@ def parse(log, statuses):
             in_failure = False
             running = last = m.group(1)
             continue
-        target = running or last
+        if other_api.match(line):  # another API's case: SKIPPED
+            continue
+        # What follows a case's name, or belongs to the failure block printed after its row.
+        target = running or (last if in_failure else None)
         if target is None:
             continue
         # The failed check and its value (a failure block), or the framework's own error line.
