@@ -31,7 +31,7 @@
 # Each binary runs with --api=l0 --csv --noIntro. A binary that crashes or times out is run again
 # on the cases it had not reached (--testFilter is a gtest filter), so one crash does not hide the
 # rest; the case that was running is counted as failed ("crashed" or "timed out").
-#   CB_ARG_FILTER passed as --argFilter (default "^allocationSize=16GB": leaves out the cases of
+#   CB_ARG_FILTER passed as --argFilter (default "^allocationSize=17179869184": leaves out the cases of
 #                 memory_benchmark_l0's RandomAccessMemory that allocate 16 GiB, too much for a
 #                 shared machine; they count as not run. CB_ARG_FILTER= runs them)
 # Each binary first lists its cases (--noop), then runs them with --api=l0 --csv --printAllResults
@@ -58,7 +58,7 @@ out=${CB_OUT:-$root/build/conformance/compute_benchmarks}
 timeout_s=${CB_TIMEOUT:-1800}
 jobs=${CB_JOBS:-2}
 run_args=${CB_ARGS:---iterations=1 --warmupIterations=0}
-arg_filter=${CB_ARG_FILTER-^allocationSize=16GB}
+arg_filter=${CB_ARG_FILTER-^allocationSize=17179869184}
 filter=${CB_FILTER:-}
 commit=${CB_COMMIT:-$(git -C "$src_in" rev-parse --short HEAD 2>/dev/null ||
   cat "$src_in/COMMIT" 2>/dev/null || echo unknown)}
