@@ -21,31 +21,35 @@
 #                 built once: delete it to rebuild
 #   CB_JOBS       parallel build jobs (default 2)
 #   CB_BINARIES   the binaries to run (default: every *_benchmark_l0 built)
-#   CB_FILTER     passed to each binary as --testFilter=CB_FILTER (default: every case)
-#   CB_ARGS       the run configuration (default: --iterations=1 --warmupIterations=0)
+#   CB_FILTER     passed to each binary as --testFilter (default: every case): test names such as
+#                 SubmitKernel, separated by spaces, all of which a case must match; ^Name excludes
+#   CB_ARG_FILTER passed as --argFilter (default "^allocationSize=17179869184": leaves out the 12
+#                 cases of memory_benchmark_l0's RandomAccessMemory that allocate 16 GiB, too much
+#                 for a shared machine; they count as not run. CB_ARG_FILTER= runs them)
+#   CB_ARGS       the run configuration (default: --iterations=1 --warmupIterations=0; for
+#                 multiprocess_benchmark_l0 always --iterations=10, the count its workloads run and
+#                 synchronize with: any other leaves them waiting forever)
 #   CB_TIMEOUT    seconds one run of a binary may take (default 1800)
 #   CB_BUDGET     seconds all the runs of one binary may take together (default 3600): a binary
 #                 whose cases are merely slow (multitile_memory_benchmark_l0 copies 512 MB in many
 #                 of its 1,556 cases) is not run again once it is spent; what is left counts as
 #                 not run
-#   CB_OUT        where logs and summary.txt go (default build/conformance/compute_benchmarks)
+#   CB_OUT        where logs and summary.txt go (default build/conformance/compute_benchmarks);
+#                 a run replaces only the files of the binaries it runs
 #   CB_COMMIT     the suite's commit, for the summary (default: git of CB_SOURCE, else CB_SOURCE/COMMIT)
 #   TESSERA_BUILD Tessera's build directory (default build; scripts/build.sh makes it)
+#   TESSERA_COMMIT  Tessera's commit, for the summary (default: git of TESSERA_BUILD's tree; the
+#                 summary gives the library's time too, as a build directory can be rebuilt)
 #   CB_SUMMARY_ONLY=1  runs nothing: summarizes the logs already in CB_OUT
-# Each binary runs with --api=l0 --csv --noIntro. A binary that crashes or times out is run again
-# on the cases it had not reached (--testFilter is a gtest filter), so one crash does not hide the
-# rest; the case that was running is counted as failed ("crashed" or "timed out").
-#   CB_ARG_FILTER passed as --argFilter (default "^allocationSize=17179869184": leaves out the cases of
-#                 memory_benchmark_l0's RandomAccessMemory that allocate 16 GiB, too much for a
-#                 shared machine; they count as not run. CB_ARG_FILTER= runs them)
-# Each binary first lists its cases (--noop), then runs them with --api=l0 --csv --printAllResults
-# --interactivePrints --dumpErrorsImmediately=1 (this one takes a value): the framework prints a case's name before it runs it,
-# then one CSV row per measurement (the figures, or ERROR, VERIF_FAIL, NO_SUPPORT...), and right
-# after a failed case its gtest failure ("[  FAILED  ] ..." and the failed check, e.g.
-# "EXPECT_ZE_RESULT_SUCCESS(zeCall(...))" with the ze_result_t). A binary that crashes or times
-# out is run again without the tests (benchmark names) it had reached (--testFilter=^Name), so one
-# crash does not hide the rest; the case that was running counts as failed ("crashed" or "timed
-# out"), the cases of that test after it as not run.
+# Each binary first lists its Level Zero cases (--noop), then runs them with --api=l0 --csv
+# --printAllResults --interactivePrints --dumpErrorsImmediately=1 (this one takes a value): the
+# framework prints a case's name before it runs it, then one CSV row per measurement (the figures,
+# or ERROR, VERIF_FAIL, NO_SUPPORT, NO_IMPLEMENT...), and right after a failed case its gtest
+# failure ("[  FAILED  ] ..." and the failed check, e.g. "EXPECT_ZE_RESULT_SUCCESS(zeCall(...))"
+# with the ze_result_t, or the benchmark's own message). A binary that crashes or times out is run
+# again without the tests (benchmark names) it had reached (--testFilter=^Name), so one crash does
+# not hide the rest; the case that was running counts as failed ("crashed" or "timed out"), the
+# cases of that test after it as not run.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 src_in=${1:-${CB_DIR:-}}
