@@ -83,11 +83,15 @@ fi
 
 # --- Build (once) ---------------------------------------------------------------------------------
 if [ "$summary_only" != 1 ] && [ ! -e "$cb_build/build/.built" ]; then
-  mkdir -p "$cb_build/src"
-  (cd "$src_in" && tar --exclude=./.git -cf - .) | (cd "$cb_build/src" && tar -xf -)
+  # Copied once (a build that stopped goes on from the same copy; delete CB_BUILD for a new one).
+  if [ ! -e "$cb_build/src/CMakeLists.txt" ]; then
+    mkdir -p "$cb_build/src"
+    (cd "$src_in" && tar --exclude=./.git -cf - .) | (cd "$cb_build/src" && tar -xf -)
+  fi
   # The only change to the suite: zeInit for any driver type, not GPU drivers only.
   for f in source/framework/l0/levelzero.cpp source/framework/l0/utility/print_device_info_l0.inl; do
-    sed -i 's/zeInit(ZE_INIT_FLAG_GPU_ONLY)/zeInit(0)/' "$cb_build/src/$f"
+    ! grep -q 'zeInit(ZE_INIT_FLAG_GPU_ONLY)' "$cb_build/src/$f" ||
+      sed -i 's/zeInit(ZE_INIT_FLAG_GPU_ONLY)/zeInit(0)/' "$cb_build/src/$f"
     grep -q 'zeInit(0)' "$cb_build/src/$f" || { echo "compute_benchmarks: no zeInit in $f" >&2; exit 1; }
   done
   if [ ! -e "$cb_build/src/third_party/googletest/CMakeLists.txt" ]; then
