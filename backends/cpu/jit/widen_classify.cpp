@@ -164,6 +164,12 @@ bool Widener::classify(std::string* why) {
                " work-items";
         return false;
       }
+      if (i.isIntDivRem() && !llvm::isa<llvm::Constant>(i.getOperand(1)) &&
+          std::max(vectorElements(i.getType()), 1u) * vf_ > kMaxWideDivisions) {
+        *why = "integer " + std::string(i.getOpcodeName()) + " of " + typeName(i.getType()) +
+               " by " + std::to_string(vf_) + " work-items (one scalar division per element)";
+        return false;
+      }
       if (!widenable(i.getType())) {
         *why = "varying value of type " + typeName(i.getType()) + " (" +
                std::string(i.getOpcodeName()) + ", " + std::to_string(i.getNumUses()) + " uses)";

@@ -77,6 +77,13 @@ inline bool isElementReduction(llvm::Intrinsic::ID id) {
 // one, its double4 one at a fifth of double2; at this bound both run at the FMA peak.
 inline constexpr uint64_t kMaxWideBits = 8192;
 
+// At most this many elements in one widened integer division or remainder by a divisor that is
+// not a constant: x86 has no vector integer division (AVX-512 neither), so LLVM emits one scalar
+// div per element in one block, and its instruction scheduler is quadratic in such a block
+// (char16 divided 16 work-items at a time: 512 divs, 5 s to compile one kernel; 16 divs: 0.3 s).
+// Widening gains nothing on them; a narrower level (or the scalar loop) takes the region.
+inline constexpr unsigned kMaxWideDivisions = 16;
+
 // Set on a kernel (jit_pipeline.cpp, planWidening) when the host's gathers are slow (LLVM's
 // "fast-gather" tuning is absent: AMD's cores): loads whose lanes lie at a constant distance from
 // each other are then one scalar load per lane (Widener::loadStrided) rather than a gather. Its

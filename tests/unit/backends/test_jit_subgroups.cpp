@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -376,17 +377,13 @@ void check(const std::shared_ptr<const CompiledModule>& m, uint32_t S, const Sha
         }
 }
 
-}  // namespace
-
-TEST_CASE(
-    "Given every sub-group builtin, when run with each sub-group size, widened or not, "
-    "then each work-item's result matches its sub-group's reference",
-    "[jit][subgroups]") {
+// Each required size (0: none, the default size) built widened 16 work-items at a time
+// (TESSERA_WIDEN=16) and scalar, the default plan once, and checked on every shape.
+void checkSizes(std::initializer_list<uint32_t> requiredSizes) {
   const std::vector<Shape> shapes = {{{64, 1, 1}, {2, 1, 1}}, {{37, 1, 1}, {2, 1, 1}},
                                      {{5, 1, 1}, {3, 1, 1}},  {{6, 5, 1}, {2, 2, 1}},
                                      {{3, 4, 5}, {1, 1, 2}},  {{16, 8, 1}, {1, 1, 1}}};
-  for (uint32_t required : {0u, 4u, 8u, 16u, 32u, 64u}) {
-    // Widened 16 work-items at a time (TESSERA_WIDEN=16) and scalar; the default plan once.
+  for (uint32_t required : requiredSizes) {
     for (int widen : {16, 0, 1}) {
       if (widen == 1 && required != 0) continue;
       INFO("required size " << required << ", TESSERA_WIDEN " << widen);
@@ -399,6 +396,38 @@ TEST_CASE(
       }
     }
   }
+}
+
+}  // namespace
+
+// Four cases of about equal compile time (seventy kernels per build; sizes 8 and 16 cost the
+// most), which ctest runs side by side (tests/CMakeLists.txt, unit.backends.subgroup_sizes.*).
+TEST_CASE(
+    "Given every sub-group builtin, when run with no required size (the default) and size 4, "
+    "widened or not, then each work-item's result matches its sub-group's reference",
+    "[jit][subgroups][subgroup_sizes][sizes_a]") {
+  checkSizes({0u, 4u});
+}
+
+TEST_CASE(
+    "Given every sub-group builtin, when run with required size 8, widened or not, then each "
+    "work-item's result matches its sub-group's reference",
+    "[jit][subgroups][subgroup_sizes][sizes_b]") {
+  checkSizes({8u});
+}
+
+TEST_CASE(
+    "Given every sub-group builtin, when run with required size 16, widened or not, then each "
+    "work-item's result matches its sub-group's reference",
+    "[jit][subgroups][subgroup_sizes][sizes_c]") {
+  checkSizes({16u});
+}
+
+TEST_CASE(
+    "Given every sub-group builtin, when run with required sizes 32 and 64, widened or not, then "
+    "each work-item's result matches its sub-group's reference",
+    "[jit][subgroups][subgroup_sizes][sizes_d]") {
+  checkSizes({32u, 64u});
 }
 
 TEST_CASE("Given a required sub-group size that is not offered, then the build fails with a log",

@@ -94,6 +94,23 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "Given integer divisions by a varying divisor, when widened, then a level takes them only up "
+    "to 16 elements per division (x86 divides element by element)",
+    "[jit][undefined][widen]") {
+  // int2 at 4 work-items: 8 divisions each, widened.
+  CHECK(undefinedKernel("divrem_int2", 4).widen.widenedRegions == 1);
+  CHECK(undefinedKernel("divrem_int2", 4).widen.refused.empty());
+  // char16 at 16 and at 4: 256 and 64 scalar divisions in one block, which the instruction
+  // scheduler takes seconds over; refused, the region runs scalar (checkDivRem checks results).
+  for (int widen : {16, 4}) {
+    const CompiledKernel& k = undefinedKernel("divrem_char16", widen);
+    INFO("widen " << widen << ": " << k.widen.refused);
+    CHECK(k.widen.widenedRegions == 0);
+    CHECK(k.widen.refused.find("one scalar division per element") != std::string::npos);
+  }
+}
+
 TEST_CASE("Given a divisor argument of 0, when the kernel divides by it, then it completes",
           "[jit][undefined]") {
   const CompiledKernel& k = undefinedKernel("divide_by", -1);
