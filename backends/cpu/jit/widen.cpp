@@ -41,8 +41,9 @@
 // float or pointer scalar or a vector of them, a variable element index, a cast that changes a
 // vector's element count, a widened value above 1 KiB or an integer division by a varying
 // divisor of more than 16 elements (a narrower level may take those two), private memory that
-// does not promote to registers, printf or async copies. The stride analysis (lane_strides.h) assumes that 32-bit
-// index arithmetic does not wrap between consecutive work-items (clang's nsw for int).
+// does not promote to registers, printf or async copies. The stride analysis (lane_strides.h)
+// assumes that 32-bit index arithmetic does not wrap between consecutive work-items (clang's nsw
+// for int).
 //
 // The Widener (widener.h) is split by concept: this file runs it (and widenRegion, the entry),
 // widen_classify.cpp decides what varies and what can be widened, widen_transform.cpp rewrites the
