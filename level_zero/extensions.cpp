@@ -37,7 +37,7 @@ const std::vector<Extension>& extensions() {
       {ZE_TESSERA_KERNEL_WORK_DIM_EXT_NAME, ZE_TESSERA_KERNEL_WORK_DIM_EXT_VERSION},
       {ZE_TESSERA_KERNEL_GROUP_SIZE_EXT_NAME, ZE_TESSERA_KERNEL_GROUP_SIZE_EXT_VERSION},
       {ZE_TESSERA_LAUNCH_SHAPE_EXT_NAME, ZE_TESSERA_LAUNCH_SHAPE_EXT_VERSION},
-      {ZE_MUTABLE_COMMAND_LIST_EXP_NAME, ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_1_0},
+      {ZE_MUTABLE_COMMAND_LIST_EXP_NAME, ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_1_1},
       {ZE_IMMEDIATE_COMMAND_LIST_APPEND_EXP_NAME, ZE_IMMEDIATE_COMMAND_LIST_APPEND_EXP_VERSION_1_0},
       {ZE_IMAGE_MEMORY_PROPERTIES_EXP_NAME, ZE_IMAGE_MEMORY_PROPERTIES_EXP_VERSION_CURRENT},
       {ZE_IMAGE_VIEW_EXP_NAME, ZE_IMAGE_VIEW_EXP_VERSION_CURRENT},
@@ -102,6 +102,8 @@ void* extensionFunction(const char* name) {
       TESSERA_ZE_EXTENSION(zeCommandListUpdateMutableCommandsExp),
       TESSERA_ZE_EXTENSION(zeCommandListUpdateMutableCommandSignalEventExp),
       TESSERA_ZE_EXTENSION(zeCommandListUpdateMutableCommandWaitEventsExp),
+      TESSERA_ZE_EXTENSION(zeCommandListGetNextCommandIdWithKernelsExp),
+      TESSERA_ZE_EXTENSION(zeCommandListUpdateMutableCommandKernelsExp),
       TESSERA_ZE_EXTENSION(zeCommandListImmediateAppendCommandListsExp),
       // Images: Tessera's own, and the 1.4 headers' extension functions, which the loader's
       // tables also reach.

@@ -190,6 +190,8 @@ struct CommandListExpTable {
       pfnUpdateMutableCommandSignalEventExp;  // 1.9
   ze_pfnCommandListUpdateMutableCommandWaitEventsExp_t
       pfnUpdateMutableCommandWaitEventsExp;  // 1.9
+  ze_pfnCommandListGetNextCommandIdWithKernelsExp_t pfnGetNextCommandIdWithKernelsExp;  // 1.10
+  ze_pfnCommandListUpdateMutableCommandKernelsExp_t pfnUpdateMutableCommandKernelsExp;  // 1.10
 };
 }  // namespace
 
@@ -207,6 +209,11 @@ extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetCommandListExpProcAddrTable(
       TESSERA_ZE_ENTRY(zeCommandListUpdateMutableCommandSignalEventExp);
   t->pfnUpdateMutableCommandWaitEventsExp =
       TESSERA_ZE_ENTRY(zeCommandListUpdateMutableCommandWaitEventsExp);
+  if (!tessera::ze::atLeastMinor(v, 10)) return ZE_RESULT_SUCCESS;
+  t->pfnGetNextCommandIdWithKernelsExp =
+      TESSERA_ZE_ENTRY(zeCommandListGetNextCommandIdWithKernelsExp);
+  t->pfnUpdateMutableCommandKernelsExp =
+      TESSERA_ZE_ENTRY(zeCommandListUpdateMutableCommandKernelsExp);
   return ZE_RESULT_SUCCESS;
 }
 

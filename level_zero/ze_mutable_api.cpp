@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/cmdlist/command_list.h"
+#include "core/module/kernel.h"
 #include "level_zero/api_support.h"
 #include "tessera/ze_tessera.h"
 
@@ -20,6 +21,11 @@ static_assert(kMutableGlobalOffset == ZE_MUTABLE_COMMAND_EXP_FLAG_GLOBAL_OFFSET)
 static_assert(kMutableSignalEvent == ZE_MUTABLE_COMMAND_EXP_FLAG_SIGNAL_EVENT);
 static_assert(kMutableWaitEvents == ZE_MUTABLE_COMMAND_EXP_FLAG_WAIT_EVENTS);
 
+static_assert(kMutableKernel == ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_INSTRUCTION);
+static_assert(kInvalidKernelHandle == TESSERA_ZE_RESULT_ERROR_INVALID_KERNEL_HANDLE);
+
+// What flags 0 stands for: "equivalent to setting all flags", where the kernel instruction "must be
+// explictly included".
 constexpr uint32_t kAllFlags = kMutableArguments | kMutableGroupCount | kMutableGroupSize |
                                kMutableGlobalOffset | kMutableSignalEvent | kMutableWaitEvents;
 
@@ -62,18 +68,57 @@ MutableChange readChange(const ze_base_desc_t* h) {
 
 }  // namespace
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetNextCommandIdExp(
-    ze_command_list_handle_t hCommandList, const ze_mutable_command_id_exp_desc_t* desc,
-    uint64_t* pCommandId) {
+namespace {
+
+// zeCommandListGetNextCommandIdExp, and WithKernelsExp's kernels (checked by the list).
+ze_result_t nextCommandId(ze_command_list_handle_t hCommandList,
+                          const ze_mutable_command_id_exp_desc_t* desc, uint32_t numKernels,
+                          const ze_kernel_handle_t* phKernels, uint64_t* pCommandId,
+                          uint32_t mostFlags) {
   CommandList* list = CommandList::fromHandle(hCommandList);
   if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !pCommandId) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_ID_EXP_DESC))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  if (desc->flags > kAllFlags) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  if (desc->flags > mostFlags) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  if (numKernels && !phKernels) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   // "0 (default, equivalent to setting all flags)".
   uint32_t flags = desc->flags ? desc->flags : kAllFlags;
-  return guarded([&] { return list->nextCommandId(flags, *pCommandId); });
+  return guarded([&] {
+    std::vector<Kernel*> kernels;
+    if (flags & kMutableKernel)
+      for (uint32_t i = 0; i < numKernels; ++i) kernels.push_back(Kernel::fromHandle(phKernels[i]));
+    return list->nextCommandId(flags, *pCommandId, kernels);
+  });
+}
+
+}  // namespace
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetNextCommandIdExp(
+    ze_command_list_handle_t hCommandList, const ze_mutable_command_id_exp_desc_t* desc,
+    uint64_t* pCommandId) {
+  // The kernel instruction needs the kernels, which only WithKernelsExp passes.
+  return nextCommandId(hCommandList, desc, 0, nullptr, pCommandId, kAllFlags);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetNextCommandIdWithKernelsExp(
+    ze_command_list_handle_t hCommandList, const ze_mutable_command_id_exp_desc_t* desc,
+    uint32_t numKernels, ze_kernel_handle_t* phKernels, uint64_t* pCommandId) {
+  return nextCommandId(hCommandList, desc, numKernels, phKernels, pCommandId,
+                       kAllFlags | kMutableKernel);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListUpdateMutableCommandKernelsExp(
+    ze_command_list_handle_t hCommandList, uint32_t numKernels, uint64_t* pCommandId,
+    ze_kernel_handle_t* phKernels) {
+  CommandList* list = CommandList::fromHandle(hCommandList);
+  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (numKernels && (!pCommandId || !phKernels)) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return guarded([&] {
+    std::vector<Kernel*> kernels;
+    for (uint32_t i = 0; i < numKernels; ++i) kernels.push_back(Kernel::fromHandle(phKernels[i]));
+    return list->updateKernels(numKernels, pCommandId, kernels.data());
+  });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListUpdateMutableCommandsExp(

@@ -50,7 +50,12 @@ enum MutableFlag : uint32_t {
   kMutableGlobalOffset = 1u << 3,
   kMutableSignalEvent = 1u << 4,
   kMutableWaitEvents = 1u << 5,
+  kMutableKernel = 1u << 6,  // the kernel, among those given with the id (version 1.1)
 };
+
+// ZE_RESULT_ERROR_INVALID_KERNEL_HANDLE of Level Zero 1.10, which Debian's headers lack
+// (tessera/ze_tessera.h's TESSERA_ZE_RESULT_ERROR_INVALID_KERNEL_HANDLE; level_zero checks).
+constexpr auto kInvalidKernelHandle = static_cast<ze_result_t>(0x7800001c);
 
 // One change of zeCommandListUpdateMutableCommandsExp's chain, read from its descriptor by the
 // entry point. `kind` is the flag the command must have been given; 0 stands for a descriptor of a
@@ -135,8 +140,15 @@ class CommandList
 
   // --- mutable commands (mutable_commands.cpp) ---
   bool isMutable() const { return mutable_; }
-  // The id of the command the next append records (INVALID_ARGUMENT unless mutable, open).
-  ze_result_t nextCommandId(uint32_t flags, uint64_t& id);
+  // The id of the command the next append records (INVALID_ARGUMENT unless mutable, open). With
+  // kMutableKernel, `kernels` are those the command may switch to (INVALID_ARGUMENT for none or a
+  // null one); asked again before the append, they are added.
+  ze_result_t nextCommandId(uint32_t flags, uint64_t& id, const std::vector<Kernel*>& kernels = {});
+  // zeCommandListUpdateMutableCommandKernelsExp, all or nothing: INVALID_ARGUMENT as below for an
+  // id, INVALID_KERNEL_HANDLE for a kernel not given with that id, or what an append of the kernel
+  // as it now is would answer (its arguments, local memory); each command then launches its new
+  // kernel with that kernel's arguments, group size and offset, keeping its group count.
+  ze_result_t updateKernels(uint32_t count, const uint64_t* ids, Kernel* const* kernels);
   // zeCommandListUpdateMutableCommandsExp's changes, in the chain's order, all or nothing: every
   // change is checked (and the local memory of the launches whose arguments change, with all
   // changes applied) before any is written. INVALID_ARGUMENT unless closed and mutable, for an
@@ -200,6 +212,7 @@ class CommandList
     size_t index;   // of the command in the buffer
     uint32_t flags; // what may change
     size_t waits;   // wait events recorded
+    std::vector<Ref<Kernel>> kernels;  // kMutableKernel: what it may switch to
   };
   std::vector<MutableRecord> records_;
   // zeCommandListGetNextCommandIdExp "may be called from simultaneous threads with the same command

@@ -1,6 +1,7 @@
 // ZE_experimental_mutable_command_list: command ids and in-place updates of a closed mutable list's
 // commands. Semantics chosen where the specification is silent: tessera/ze_tessera.h and
 // docs/architecture.md ("Mutable commands").
+#include <algorithm>
 #include <map>
 #include <variant>
 
@@ -8,18 +9,50 @@
 
 namespace tessera::core {
 
-ze_result_t CommandList::nextCommandId(uint32_t flags, uint64_t& id) {
+ze_result_t CommandList::nextCommandId(uint32_t flags, uint64_t& id,
+                                       const std::vector<Kernel*>& kernels) {
   // "This function may not be called on a closed command list."
   if (!mutable_ || queue_ || closed_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  // "Provides possible kernel handles for kernel mutation when
+  // ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_INSTRUCTION flag is present."
+  if ((flags & kMutableKernel) && kernels.empty()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  for (Kernel* k : kernels)
+    if (!k) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   std::lock_guard lock(idMutex_);
   size_t next = buffer_->commands.size();
   // Asked again before the append: the same command, so the same id.
-  if (!records_.empty() && records_.back().index == next) {
-    records_.back().flags |= flags;
-  } else {
-    records_.push_back({next, flags, 0});
-  }
+  if (records_.empty() || records_.back().index != next) records_.push_back({next, 0, 0, {}});
+  MutableRecord& r = records_.back();
+  r.flags |= flags;
+  if (flags & kMutableKernel)
+    for (Kernel* k : kernels) r.kernels.emplace_back(k);
   id = records_.size();
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t CommandList::updateKernels(uint32_t count, const uint64_t* ids,
+                                       Kernel* const* kernels) {
+  if (!mutable_ || !closed_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  // All or nothing: every switch is checked and its launch built before any is written.
+  std::vector<LaunchOp> launches(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    ze_result_t r = ZE_RESULT_SUCCESS;
+    const LaunchOp* old = findMutableLaunch(ids[i], kMutableKernel, r);
+    if (!old) return r;
+    // "The kernel handle must be from the provided list for given command id."
+    const auto& allowed = records_[ids[i] - 1].kernels;
+    if (!kernels[i] || std::none_of(allowed.begin(), allowed.end(),
+                                    [&](const Ref<Kernel>& k) { return k.get() == kernels[i]; }))
+      return kInvalidKernelHandle;
+    if (ze_result_t e = makeLaunch(*kernels[i], nullptr, launches[i]); e != ZE_RESULT_SUCCESS)
+      return e;
+    launches[i].dims.groupCount = old->dims.groupCount;
+    launches[i].indirect = old->indirect;
+  }
+  if (count == 0) return ZE_RESULT_SUCCESS;
+  markUpdated();
+  for (uint32_t i = 0; i < count; ++i)
+    std::get<LaunchOp>(commandAt(ids[i]).op) = std::move(launches[i]);
   return ZE_RESULT_SUCCESS;
 }
 

@@ -5,3 +5,8 @@ __kernel void tag_items(__global int* out, int tag) {
   out[g] = tag * 1000 + (int)get_local_size(0);
 }
 
+
+// A second kernel for kernel mutation (version 1.1): another signature, another value.
+__kernel void negate_items(int tag, __global int* out) {
+  out[get_global_id(0)] = -tag;
+}

@@ -708,7 +708,8 @@ typedef ze_result_t(ZE_APICALL* ze_pfnMemFreeExt_t)(ze_context_handle_t,
 
 typedef enum _ze_mutable_command_list_exp_version_t {
   ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_1_0 = ZE_MAKE_VERSION(1, 0),
-  ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_CURRENT = ZE_MAKE_VERSION(1, 0),
+  ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_1_1 = ZE_MAKE_VERSION(1, 1),
+  ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_CURRENT = ZE_MAKE_VERSION(1, 1),
   ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_FORCE_UINT32 = 0x7fffffff
 } ze_mutable_command_list_exp_version_t;
 
@@ -721,6 +722,9 @@ typedef enum _ze_mutable_command_exp_flag_t {
   ZE_MUTABLE_COMMAND_EXP_FLAG_GLOBAL_OFFSET = ZE_BIT(3),
   ZE_MUTABLE_COMMAND_EXP_FLAG_SIGNAL_EVENT = ZE_BIT(4),
   ZE_MUTABLE_COMMAND_EXP_FLAG_WAIT_EVENTS = ZE_BIT(5),
+  /* 1.1 (Level Zero 1.10): the kernel, among those given to
+   * zeCommandListGetNextCommandIdWithKernelsExp; "must be explictly included" (flags 0 lack it). */
+  ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_INSTRUCTION = ZE_BIT(6),
   ZE_MUTABLE_COMMAND_EXP_FLAG_FORCE_UINT32 = 0x7fffffff
 } ze_mutable_command_exp_flag_t;
 
@@ -825,6 +829,29 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListUpdateMutableCommandSignalEvent
 ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListUpdateMutableCommandWaitEventsExp(
     ze_command_list_handle_t hCommandList, uint64_t commandId, uint32_t numWaitEvents,
     ze_event_handle_t* phWaitEvents);
+/* ze_result_t's ZE_RESULT_ERROR_INVALID_KERNEL_HANDLE (Level Zero 1.10: "kernel handle is invalid
+ * for the operation"), which Debian's 1.4 headers lack. */
+#define TESSERA_ZE_RESULT_ERROR_INVALID_KERNEL_HANDLE ((ze_result_t)0x7800001c)
+/* Version 1.1 (Level Zero 1.10): kernel mutation. zeCommandListGetNextCommandIdWithKernelsExp is
+ * zeCommandListGetNextCommandIdExp that also names the kernels the command may switch to (with
+ * ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_INSTRUCTION in desc->flags; a null or foreign kernel handle:
+ * ZE_RESULT_ERROR_INVALID_ARGUMENT). zeCommandListUpdateMutableCommandKernelsExp switches each
+ * command to one of its kernels, all or nothing (one not given for that command, or an id without
+ * the flag: INVALID_KERNEL_HANDLE / ZE_RESULT_ERROR_INVALID_ARGUMENT). The command
+ * then launches the new kernel with that kernel's arguments, group size and offset as they are at
+ * the call (as an append takes them), keeping its group count; the header asks for the switch
+ * "before updating kernel arguments and dispatch parameters", which later updates then change. */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetNextCommandIdWithKernelsExp(
+    ze_command_list_handle_t hCommandList, const ze_mutable_command_id_exp_desc_t* desc,
+    uint32_t numKernels, ze_kernel_handle_t* phKernels, uint64_t* pCommandId);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListUpdateMutableCommandKernelsExp(
+    ze_command_list_handle_t hCommandList, uint32_t numKernels, uint64_t* pCommandId,
+    ze_kernel_handle_t* phKernels);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListGetNextCommandIdWithKernelsExp_t)(
+    ze_command_list_handle_t, const ze_mutable_command_id_exp_desc_t*, uint32_t,
+    ze_kernel_handle_t*, uint64_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListUpdateMutableCommandKernelsExp_t)(
+    ze_command_list_handle_t, uint32_t, uint64_t*, ze_kernel_handle_t*);
 typedef ze_result_t(ZE_APICALL* ze_pfnCommandListGetNextCommandIdExp_t)(
     ze_command_list_handle_t, const ze_mutable_command_id_exp_desc_t*, uint64_t*);
 typedef ze_result_t(ZE_APICALL* ze_pfnCommandListUpdateMutableCommandsExp_t)(

@@ -104,7 +104,7 @@ TEST_CASE("Given a device, when its properties are asked with the mutable comman
   ze_device_properties_t p{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES, &m};
   REQUIRE(zeDeviceGetProperties(fx.device, &p) == ZE_RESULT_SUCCESS);
   CHECK(m.mutableCommandListFlags == 0);
-  CHECK(m.mutableCommandFlags == 0x3f);
+  CHECK(m.mutableCommandFlags == 0x7f);  // with the kernel instruction (version 1.1)
   CHECK(p.type == ZE_DEVICE_TYPE_CPU);
 
   uint32_t n = 0;
@@ -115,7 +115,7 @@ TEST_CASE("Given a device, when its properties are asked with the mutable comman
   for (const auto& e : exts)
     if (std::strcmp(e.name, ZE_MUTABLE_COMMAND_LIST_EXP_NAME) == 0) {
       found = true;
-      CHECK(e.version == ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_1_0);
+      CHECK(e.version == ZE_MUTABLE_COMMAND_LIST_EXP_VERSION_1_1);
     }
   CHECK(found);
 }
@@ -225,6 +225,82 @@ TEST_CASE("Given 100 recorded launches with ids, when arguments, group counts, g
   REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
   params[50].tag = 77;
   check();
+}
+
+// Version 1.1: the kernels a command may switch to are given with its id; a switch takes the new
+// kernel's arguments and group size as they are then, keeps the group count, and later updates
+// change the new kernel's arguments.
+TEST_CASE("Given a command recorded with two kernels, when its kernel is switched and its "
+          "arguments updated, then executions run the new kernel; kernels not given are refused",
+          "[mutable][kernels]") {
+  MutableFixture fx;
+  auto getIdWithKernels = extensionFunction<ze_pfnCommandListGetNextCommandIdWithKernelsExp_t>(
+      fx.driver, "zeCommandListGetNextCommandIdWithKernelsExp");
+  auto updateKernels = extensionFunction<ze_pfnCommandListUpdateMutableCommandKernelsExp_t>(
+      fx.driver, "zeCommandListUpdateMutableCommandKernelsExp");
+  REQUIRE(getIdWithKernels);
+  REQUIRE(updateKernels);
+  ze_kernel_handle_t tag = fx.kernel("mutable", "tag_items");
+  ze_kernel_handle_t negate = fx.kernel("mutable", "negate_items");
+  ze_kernel_handle_t stranger = fx.kernel("mutable", "tag_items");
+  int* out = fx.ints(kSlot);
+  ze_command_list_handle_t l = fx.mutableList();
+  ze_command_queue_handle_t q = fx.queue();
+
+  ze_mutable_command_id_exp_desc_t d{ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_ID_EXP_DESC, nullptr,
+                                     ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_INSTRUCTION |
+                                         ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_ARGUMENTS};
+  // The kernel instruction needs kernels; zeCommandListGetNextCommandIdExp takes no such flag.
+  uint64_t id = 0;
+  CHECK(getIdWithKernels(l, &d, 0, nullptr, &id) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(fx.getId(l, &d, &id) == ZE_RESULT_ERROR_INVALID_ENUMERATION);
+  ze_kernel_handle_t both[2] = {tag, negate};
+  REQUIRE(getIdWithKernels(l, &d, 2, both, &id) == ZE_RESULT_SUCCESS);
+  setGroupSize(tag, 8);
+  setArgs(tag, out, 7);
+  KernelFixture::launch(l, tag, {2, 1, 1});  // 16 items
+  REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
+  std::fill(out, out + kSlot, -1);
+  fx.execute(q, l);
+  CHECK(out[0] == 7008);
+  CHECK(out[15] == 7008);
+  CHECK(out[16] == -1);
+
+  // A kernel not given with the id, a null one, an unknown id: refused, nothing changed.
+  CHECK(updateKernels(l, 1, &id, &stranger) == TESSERA_ZE_RESULT_ERROR_INVALID_KERNEL_HANDLE);
+  ze_kernel_handle_t none = nullptr;
+  CHECK(updateKernels(l, 1, &id, &none) == TESSERA_ZE_RESULT_ERROR_INVALID_KERNEL_HANDLE);
+  uint64_t unknown = id + 5;
+  CHECK(updateKernels(l, 1, &unknown, &negate) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+
+  // The switch: negate_items with its arguments as set now, group size 4, the command's 2 groups.
+  setGroupSize(negate, 4);
+  setArgs(negate, 5, out);
+  REQUIRE(updateKernels(l, 1, &id, &negate) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
+  std::fill(out, out + kSlot, -1);
+  fx.execute(q, l);
+  CHECK(out[0] == -5);
+  CHECK(out[7] == -5);
+  CHECK(out[8] == -1);
+
+  // An argument update after the switch is the new kernel's (its argument 0, the int).
+  int nine = 9;
+  auto arg = argDesc(id, 0, sizeof nine, &nine);
+  REQUIRE(fx.update(l, &arg) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
+  std::fill(out, out + kSlot, -1);
+  fx.execute(q, l);
+  CHECK(out[0] == -9);
+  CHECK(out[7] == -9);
+
+  // And back to the first kernel, which kept its own arguments.
+  REQUIRE(updateKernels(l, 1, &id, &tag) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
+  std::fill(out, out + kSlot, -1);
+  fx.execute(q, l);
+  CHECK(out[0] == 7008);
+  CHECK(out[15] == 7008);
 }
 
 TEST_CASE("Given one kernel recorded twice, when one launch is updated, then the other keeps its "
@@ -492,7 +568,7 @@ TEST_CASE("Given the mutable command list functions, when they are misused, then
     // Arguments checked as zeKernelSetArgumentValue checks them.
     auto index = argDesc(all, 2, sizeof tag, &tag);
     CHECK(fx.update(l, &index) == ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX);
-    int64_t wideTag = tag;
+    int64_t wideTag = int64_t(tag) | (int64_t(1) << 40);  // more than the int holds
     auto size = argDesc(all, 1, sizeof wideTag, &wideTag);
     CHECK(fx.update(l, &size) == ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_SIZE);
     auto ptrSize = argDesc(all, 0, 4, &out);
