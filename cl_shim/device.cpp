@@ -16,6 +16,8 @@ Device::Device(Platform& platform, ze_device_handle_t ze, Device* parent, Partit
   if (zeDeviceGetImageProperties(ze_, &image_) != ZE_RESULT_SUCCESS)
     image_ = {ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES};
   const ZeExtensions& ext = platform_.ext();
+  uint32_t one = 1;  // the first entry: Tessera reports one
+  ext.vectorWidths(ze_, &one, &widths_);
   ext.topologyProperties(ze_, &topology_);
   uint32_t n = 0;
   ext.pus(ze_, &n, nullptr);

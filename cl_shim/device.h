@@ -82,6 +82,8 @@ class Device : public Object<_cl_device_id, 0x44455631 /* "DEV1" */> {
   ze_device_compute_properties_t compute_{ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES};
   ze_device_module_properties_t module_{ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES};
   ze_device_image_properties_t image_{ZE_STRUCTURE_TYPE_DEVICE_IMAGE_PROPERTIES};
+  ze_device_vector_width_properties_ext_t widths_{
+      ZE_STRUCTURE_TYPE_DEVICE_VECTOR_WIDTH_PROPERTIES_EXT};
   ze_tessera_device_topology_properties_t topology_{ZE_STRUCTURE_TYPE_TESSERA_DEVICE_TOPOLOGY_PROPERTIES};
   std::vector<uint32_t> pus_;
   std::vector<ze_tessera_cache_t> caches_;

@@ -98,7 +98,6 @@ std::vector<cl_name_version> ilVersions() {
 
 cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* sizeRet) {
   InfoWriter out(size, value, sizeRet);
-  const uint32_t simd = std::max(4u, props_.physicalEUSimdWidth);  // 32-bit lanes of a vector
   auto u = [&](cl_uint v) { return out.scalar(v); };
   auto ul = [&](cl_ulong v) { return out.scalar(v); };
   auto sz = [&](size_t v) { return out.scalar(v); };
@@ -113,22 +112,21 @@ cl_int Device::info(cl_device_info param, size_t size, void* value, size_t* size
       return out.array(s);
     }
     case CL_DEVICE_MAX_WORK_GROUP_SIZE: return sz(compute_.maxTotalGroupSize);
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR: return u(simd * 4);
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT: return u(simd * 2);
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: return u(simd);
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: return u(simd / 2);
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-      // Halves are stored two to a 32-bit lane and computed as floats (one float lane each).
-      return u(param == CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF ? simd * 2 : simd);
+    // Level Zero's ZE_extension_device_vector_sizes (tessera/ze_tessera.h says how they are chosen).
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR: return u(widths_.preferred_vector_width_char);
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR: return u(widths_.native_vector_width_char);
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT: return u(widths_.preferred_vector_width_short);
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT: return u(widths_.native_vector_width_short);
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT: return u(widths_.preferred_vector_width_int);
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT: return u(widths_.native_vector_width_int);
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT: return u(widths_.preferred_vector_width_float);
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: return u(widths_.native_vector_width_float);
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG: return u(widths_.preferred_vector_width_long);
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG: return u(widths_.native_vector_width_long);
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE: return u(widths_.preferred_vector_width_double);
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE: return u(widths_.native_vector_width_double);
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF: return u(widths_.preferred_vector_width_half);
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF: return u(widths_.native_vector_width_half);
     case CL_DEVICE_MAX_CLOCK_FREQUENCY: return u(props_.coreClockRate);
     case CL_DEVICE_ADDRESS_BITS: return u(64);
     case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return ul(props_.maxMemAllocSize);

@@ -50,7 +50,8 @@ bool Platform::init() {
                    get("zeTesseraDeviceGetCaches", e.caches) &&
                    get("zeTesseraModuleGetIL", e.moduleIL) &&
                    get("zeTesseraKernelSuggestGroupSize", e.suggestGroupSize) &&
-                   get("zeTesseraCommandListAppendLaunchKernelShaped", e.appendLaunchShaped);
+                   get("zeTesseraCommandListAppendLaunchKernelShaped", e.appendLaunchShaped) &&
+                   get("zeDeviceGetVectorWidthPropertiesExt", e.vectorWidths);
     get("zeTesseraDeviceCreatePartition", e.createPartition);  // without it: no fission
     get("zeTesseraKernelSetWorkDim", e.kernelWorkDim);
     get("zeTesseraModuleBuildKernels", e.buildKernels);

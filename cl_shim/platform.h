@@ -32,6 +32,8 @@ struct ZeExtensions {
   ze_pfnTesseraKernelSuggestGroupSize_t suggestGroupSize = nullptr;
   // A launch with its group size, offset and work dimension in one call (ZE_tessera_launch_shape).
   ze_pfnTesseraCommandListAppendLaunchKernelShaped_t appendLaunchShaped = nullptr;
+  // CL_DEVICE_{PREFERRED,NATIVE}_VECTOR_WIDTH_* (ZE_extension_device_vector_sizes).
+  ze_pfnDeviceGetVectorWidthPropertiesExt_t vectorWidths = nullptr;
 };
 
 class Platform : public Object<_cl_platform_id, 0x504c5431 /* "PLT1" */> {

@@ -1,4 +1,6 @@
 // The device entry points.
+#include <algorithm>
+
 #include "core/driver/driver.h"
 #include "level_zero/api_support.h"
 #include "tessera/ze_tessera.h"
@@ -51,6 +53,32 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetRootDevice(ze_device_handle_t hDe
   Device* root = device->rootDevice();
   *phRootDevice = root ? root->toHandle() : nullptr;
   return ZE_RESULT_SUCCESS;
+}
+
+// ZE_extension_device_vector_sizes: "Properties are reported for each vector width supported by
+// the device"; one here, the host's vector registers (tessera/ze_tessera.h).
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetVectorWidthPropertiesExt(
+    ze_device_handle_t hDevice, uint32_t* pCount,
+    ze_device_vector_width_properties_ext_t* pVectorWidthProperties) {
+  Device* device = Device::fromHandle(hDevice);
+  if (!device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  ze_device_properties_t props{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+  device->properties(props);
+  const uint32_t lanes = std::max(4u, props.physicalEUSimdWidth);  // 32-bit lanes of a register
+  return countQuery(pCount, pVectorWidthProperties, 1,
+                    [&](uint32_t, ze_device_vector_width_properties_ext_t& w) {
+                      adoptOutputStruct(w, ZE_STRUCTURE_TYPE_DEVICE_VECTOR_WIDTH_PROPERTIES_EXT);
+                      w.vector_width_size = lanes;
+                      w.preferred_vector_width_char = w.native_vector_width_char = lanes * 4;
+                      w.preferred_vector_width_short = w.native_vector_width_short = lanes * 2;
+                      w.preferred_vector_width_int = w.native_vector_width_int = lanes;
+                      w.preferred_vector_width_float = w.native_vector_width_float = lanes;
+                      w.preferred_vector_width_long = w.native_vector_width_long = lanes / 2;
+                      w.preferred_vector_width_double = w.native_vector_width_double = lanes / 2;
+                      // Stored two to a 32-bit lane, computed as floats (one float lane each).
+                      w.preferred_vector_width_half = lanes * 2;
+                      w.native_vector_width_half = lanes;
+                    });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetProperties(ze_device_handle_t hDevice,

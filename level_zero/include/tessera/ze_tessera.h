@@ -829,6 +829,38 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListUpdateMutableCommandSignalEvent
 ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListUpdateMutableCommandWaitEventsExp(
     ze_command_list_handle_t hCommandList, uint64_t commandId, uint32_t numWaitEvents,
     ze_event_handle_t* phWaitEvents);
+/* Extension "ZE_extension_device_vector_sizes" (Level Zero 1.13), declared from the specification
+ * since Debian's headers lack it. Tessera reports one entry: vector_width_size is the 32-bit lanes
+ * of the host's vector registers (ze_device_properties_t's physicalEUSimdWidth, at least 4), and
+ * each type's preferred and native width fills one register (char 4x, short 2x, int and float 1x,
+ * long and double 1/2x); halves are stored two to a lane (preferred 2x) and computed one to a
+ * float lane (native 1x). OpenCL's CL_DEVICE_{PREFERRED,NATIVE}_VECTOR_WIDTH_* are these values. */
+#ifndef ZE_DEVICE_VECTOR_SIZES_EXT_NAME
+#define ZE_DEVICE_VECTOR_SIZES_EXT_NAME "ZE_extension_device_vector_sizes"
+typedef enum _ze_device_vector_sizes_ext_version_t {
+  ZE_DEVICE_VECTOR_SIZES_EXT_VERSION_1_0 = ZE_MAKE_VERSION(1, 0),
+  ZE_DEVICE_VECTOR_SIZES_EXT_VERSION_CURRENT = ZE_MAKE_VERSION(1, 0),
+  ZE_DEVICE_VECTOR_SIZES_EXT_VERSION_FORCE_UINT32 = 0x7fffffff
+} ze_device_vector_sizes_ext_version_t;
+#define ZE_STRUCTURE_TYPE_DEVICE_VECTOR_WIDTH_PROPERTIES_EXT ((ze_structure_type_t)0x00020029)
+typedef struct _ze_device_vector_width_properties_ext_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_DEVICE_VECTOR_WIDTH_PROPERTIES_EXT */
+  void* pNext;               /* [in,out][optional] */
+  uint32_t vector_width_size; /* [out] */
+  uint32_t preferred_vector_width_char, preferred_vector_width_short, preferred_vector_width_int,
+      preferred_vector_width_long, preferred_vector_width_float, preferred_vector_width_double,
+      preferred_vector_width_half; /* [out] */
+  uint32_t native_vector_width_char, native_vector_width_short, native_vector_width_int,
+      native_vector_width_long, native_vector_width_float, native_vector_width_double,
+      native_vector_width_half; /* [out] */
+} ze_device_vector_width_properties_ext_t;
+#endif
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetVectorWidthPropertiesExt(
+    ze_device_handle_t hDevice, uint32_t* pCount,
+    ze_device_vector_width_properties_ext_t* pVectorWidthProperties);
+typedef ze_result_t(ZE_APICALL* ze_pfnDeviceGetVectorWidthPropertiesExt_t)(
+    ze_device_handle_t, uint32_t*, ze_device_vector_width_properties_ext_t*);
+
 /* ze_result_t's ZE_RESULT_ERROR_INVALID_KERNEL_HANDLE (Level Zero 1.10: "kernel handle is invalid
  * for the operation"), which Debian's 1.4 headers lack. */
 #define TESSERA_ZE_RESULT_ERROR_INVALID_KERNEL_HANDLE ((ze_result_t)0x7800001c)
