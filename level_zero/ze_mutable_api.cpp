@@ -20,7 +20,6 @@ static_assert(kMutableGroupSize == ZE_MUTABLE_COMMAND_EXP_FLAG_GROUP_SIZE);
 static_assert(kMutableGlobalOffset == ZE_MUTABLE_COMMAND_EXP_FLAG_GLOBAL_OFFSET);
 static_assert(kMutableSignalEvent == ZE_MUTABLE_COMMAND_EXP_FLAG_SIGNAL_EVENT);
 static_assert(kMutableWaitEvents == ZE_MUTABLE_COMMAND_EXP_FLAG_WAIT_EVENTS);
-
 static_assert(kMutableKernel == ZE_MUTABLE_COMMAND_EXP_FLAG_KERNEL_INSTRUCTION);
 static_assert(kInvalidKernelHandle == TESSERA_ZE_RESULT_ERROR_INVALID_KERNEL_HANDLE);
 
@@ -65,10 +64,6 @@ MutableChange readChange(const ze_base_desc_t* h) {
   }
   return c;
 }
-
-}  // namespace
-
-namespace {
 
 // zeCommandListGetNextCommandIdExp, and WithKernelsExp's kernels (checked by the list).
 ze_result_t nextCommandId(ze_command_list_handle_t hCommandList,
