@@ -4,7 +4,9 @@
 // function runs it for every work-item in a loop, then continues with the region of the barrier
 // they reached (the same for all: OpenCL requires barriers in work-group-uniform control flow).
 //
-// Values: every SSA value used outside its block and every phi is first demoted to an alloca. An
+// Values: every SSA value used outside its block and every phi is first demoted to an alloca
+// (without needless slot-to-slot copies: see forwardSingleValuePhis, the critical edges split
+// before the phis' demotion, and reloadFromPhiSlot). An
 // alloca all of whose users lie in blocks that belong to one region only stays private to that
 // region (the def dominates its uses, so no value can flow from one run of the region to the next
 // through it); mem2reg in O3 promotes it again. Every other alloca (and every alloca the kernel
@@ -17,7 +19,10 @@
 // ids, which LLVM's vectorizer and the widening (widen.cpp) read as uniform or consecutive across
 // work-items, where a value reloaded from a slot is opaque (a gather).
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/CFG.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
@@ -187,6 +192,77 @@ void rematerializeCrossingValues(llvm::Function& kernel) {
   }
 }
 
+// A phi whose incoming values are all one value that dominates it (LCSSA's exit phis: the value a
+// loop leaves with) is that value: demoted, it would be a slot of its own, copied into at the end
+// of every iteration.
+void forwardSingleValuePhis(llvm::Function& kernel) {
+  llvm::DominatorTree dt(kernel);
+  std::vector<std::pair<llvm::PHINode*, llvm::Value*>> same;
+  for (llvm::BasicBlock& bb : kernel)
+    for (llvm::PHINode& phi : bb.phis()) {
+      llvm::Value* v = phi.getIncomingValue(0);
+      auto* def = llvm::dyn_cast<llvm::Instruction>(v);
+      if (v != &phi && def &&
+          llvm::all_of(phi.incoming_values(), [&](llvm::Value* in) { return in == v; }) &&
+          dt.dominates(def, &bb))
+        same.emplace_back(&phi, v);
+    }
+  for (auto& [phi, v] : same) {
+    phi->replaceAllUsesWith(v);
+    phi->eraseFromParent();
+  }
+}
+
+// A demoted phi's reload (the load DemotePHIToStack put in the phi's block) used in other blocks:
+// each such use reads the phi's slot again where it is, rather than the reload crossing blocks in
+// a second slot (one more store per work-item, and a copy from slot to slot, for every value a
+// loop carries across a barrier). Only where no store to the slot can come between: the slot is
+// written only in the phi's predecessors (DemotePHIToStack's stores, before their terminators), so
+// a use is moved when its block is not reachable from a storing block without passing the phi's
+// block again (which reloads), and, in a storing block, when it comes before that block's store.
+// Only in kernels whose control flow is uniform (formRegions): a region that reads a slot and then
+// writes it cannot be run again from its start, which is what the widening does when the lanes of
+// a chunk disagree on a branch (widen_classify.cpp, afterSideEffect), and with uniform control flow
+// they never do. (The reduction's halving loop, `if (lid < s)`, read s from a copy the region never
+// writes, and stays widened that way.)
+void reloadFromPhiSlot(llvm::AllocaInst* slot, llvm::BasicBlock* header) {
+  llvm::LoadInst* reload = nullptr;
+  std::map<llvm::BasicBlock*, llvm::StoreInst*> firstStore;
+  for (llvm::User* u : slot->users()) {
+    if (auto* load = llvm::dyn_cast<llvm::LoadInst>(u); load && load->getParent() == header) {
+      reload = load;
+    } else if (auto* store = llvm::dyn_cast<llvm::StoreInst>(u);
+               store && store->getPointerOperand() == slot) {
+      llvm::StoreInst*& first = firstStore[store->getParent()];
+      if (!first || store->comesBefore(first)) first = store;
+    } else {
+      return;  // not the shape DemotePHIToStack makes
+    }
+  }
+  if (reload == nullptr) return;
+  // What runs after a store without the reload in between: the storing blocks' successors and
+  // what follows them, up to the phi's block (which may be a storing block itself: a loop of one
+  // block leaves it after its store).
+  std::set<llvm::BasicBlock*> after;
+  std::vector<llvm::BasicBlock*> work;
+  for (auto& [bb, store] : firstStore)
+    for (llvm::BasicBlock* succ : llvm::successors(bb)) work.push_back(succ);
+  while (!work.empty()) {
+    llvm::BasicBlock* bb = work.back();
+    work.pop_back();
+    if (bb == header || !after.insert(bb).second) continue;
+    for (llvm::BasicBlock* succ : llvm::successors(bb)) work.push_back(succ);
+  }
+  for (llvm::Use& use : llvm::make_early_inc_range(reload->uses())) {
+    auto* at = llvm::cast<llvm::Instruction>(use.getUser());
+    llvm::BasicBlock* bb = at->getParent();
+    if (llvm::isa<llvm::PHINode>(at) || bb == header || after.count(bb)) continue;
+    if (auto it = firstStore.find(bb); it != firstStore.end() && !at->comesBefore(it->second))
+      continue;
+    use.set(new llvm::LoadInst(reload->getType(), slot, reload->getName() + ".again", at));
+  }
+}
+
 // __tessera_lane_slot(slot, lane, bytes) (subgroup_collectives.cpp): `slot` is this work-item's
 // copy of a scratch slot, laid out structure of arrays (slot offset * work-items + id * bytes),
 // so work-item `lane`'s copy lies (lane - id) * bytes away.
@@ -269,6 +345,7 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
       }
     }
     rematerializeCrossingValues(kernel);
+    forwardSingleValuePhis(kernel);
     // Which values are the same for all work-items of a group (widen.cpp loads their slots once).
     // Only when the kernel's control flow is uniform: then a phi of uniform values is uniform.
     std::set<llvm::Value*> uniform = groupUniformValues(kernel);
@@ -278,15 +355,40 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
     for (llvm::BasicBlock& bb : kernel) {
       for (llvm::PHINode& phi : bb.phis()) phis.push_back(&phi);
     }
+    // A phi's demotion stores each incoming value at the end of its block: on a critical edge
+    // that leaves a loop (an exiting latch into the exit's phi) that is every iteration; in a
+    // block of the edge's own, only when the loop ends. (Other critical edges stay: a branch
+    // inside one region keeps the shape the widening predicates.)
+    {
+      llvm::DominatorTree dt(kernel);
+      llvm::LoopInfo loops(dt);
+      std::vector<std::pair<llvm::Instruction*, unsigned>> exits;
+      for (llvm::PHINode* phi : phis)
+        for (llvm::BasicBlock* pred : llvm::predecessors(phi->getParent())) {
+          llvm::Instruction* t = pred->getTerminator();
+          for (unsigned n = 0; n < t->getNumSuccessors(); ++n)
+            if (t->getSuccessor(n) == phi->getParent() && llvm::isCriticalEdge(t, n) &&
+                loops.getLoopDepth(pred) > loops.getLoopDepth(phi->getParent()) &&
+                std::find(exits.begin(), exits.end(), std::make_pair(t, n)) == exits.end())
+              exits.emplace_back(t, n);
+        }
+      for (auto [t, n] : exits) llvm::SplitCriticalEdge(t, n);
+    }
+    std::vector<std::pair<llvm::AllocaInst*, llvm::BasicBlock*>> phiSlots;
     for (llvm::PHINode* phi : phis) {
       bool same = uniform.count(phi) != 0;
+      llvm::BasicBlock* header = phi->getParent();
       llvm::AllocaInst* a = llvm::DemotePHIToStack(phi);
+      if (a) phiSlots.emplace_back(a, header);
       if (!same || !a) continue;
       uniformAllocas.insert(a);
       // Its reloads are uniform values too (and may cross blocks themselves).
       for (llvm::User* u : a->users())
         if (llvm::isa<llvm::LoadInst>(u)) uniform.insert(u);
     }
+    // (After every phi's demotion: a later one's stores into the predecessors are uses too.)
+    if (!uniform.empty())  // the control flow is uniform (above)
+      for (auto& [a, header] : phiSlots) reloadFromPhiSlot(a, header);
     std::vector<llvm::Instruction*> crossing;
     for (llvm::BasicBlock& bb : kernel) {
       for (llvm::Instruction& i : bb) {
