@@ -93,6 +93,7 @@ void* extensionFunction(const char* name) {
       TESSERA_ZE_EXTENSION(zeCommandQueueGetMode),
       TESSERA_ZE_EXTENSION(zeCommandQueueGetPriority),
       TESSERA_ZE_EXTENSION(zeDeviceGetCounterBasedEventMaxValue),
+      TESSERA_ZE_EXTENSION(zeCommandListAppendHostFunction),
       TESSERA_ZE_EXTENSION(zeDeviceGetRootDevice),
       TESSERA_ZE_EXTENSION(zeTesseraDeviceGetTopologyProperties),
       TESSERA_ZE_EXTENSION(zeTesseraDeviceGetPus),

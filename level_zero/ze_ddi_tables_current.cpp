@@ -85,6 +85,13 @@ struct CommandListTail {
   ze_pfnCommandListImmediateGetFlags_t pfnImmediateGetFlags;    // 1.17
   ze_pfnCommandListImmediateGetMode_t pfnImmediateGetMode;      // 1.17
   ze_pfnCommandListImmediateGetPriority_t pfnImmediateGetPriority;  // 1.17
+  FnPtr pfnBeginGraphCaptureExt;                                // 1.17, not implemented
+  FnPtr pfnBeginCaptureIntoGraphExt;                            // 1.17, not implemented
+  FnPtr pfnIsGraphCaptureEnabledExt;                            // 1.17, not implemented
+  FnPtr pfnEndGraphCaptureExt;                                  // 1.17, not implemented
+  FnPtr pfnGetGraphExt;                                         // 1.17, not implemented
+  FnPtr pfnAppendGraphExt;                                      // 1.17, not implemented
+  ze_pfnCommandListAppendHostFunction_t pfnAppendHostFunction;  // 1.17
 };
 
 struct EventTail {
@@ -197,6 +204,8 @@ void fillCurrentSlots(ze_api_version_t v, ze_command_list_dditable_t& table) {
         TESSERA_ZE_ENTRY(zeCommandListImmediateGetMode);
     TESSERA_SLOT(table, CommandListTail, pfnImmediateGetPriority) =
         TESSERA_ZE_ENTRY(zeCommandListImmediateGetPriority);
+    TESSERA_SLOT(table, CommandListTail, pfnAppendHostFunction) =
+        TESSERA_ZE_ENTRY(zeCommandListAppendHostFunction);
   }
 }
 

@@ -52,6 +52,8 @@ bool CommandList::isTinyAndReady(const Command& c) {
     return !l->indirect && smallAndShort(*l->kernel, l->dims);
   if (const auto* cp = std::get_if<CopyOp>(&c.op)) return cp->size <= kTinyBytes;
   if (const auto* f = std::get_if<FillOp>(&c.op)) return f->size <= kTinyBytes;
+  // Anything else runs on the executor, a host function among them ("The runtime invokes the host
+  // function asynchronously to API calls").
   return false;
 }
 

@@ -87,6 +87,23 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetCounterBasedEventMaxValue(ze_devi
 typedef ze_result_t(ZE_APICALL* ze_pfnDeviceGetCounterBasedEventMaxValue_t)(ze_device_handle_t,
                                                                             uint64_t*);
 
+/* 1.17: "Appends a host function call into a command list." "The host function will be executed
+ * on the host when the command list reaches this point during execution"; "The host function must
+ * not call any Level Zero API functions"; "Device will wait for all phWaitEvents to be signaled
+ * before executing the host function." Tessera calls it on the executor thread of the queue that
+ * runs the list, after the commands before it completed and before the commands after it start
+ * (a SYNCHRONOUS immediate list runs every command within its append, this one too).
+ * A null pfnHostFunction: ZE_RESULT_ERROR_INVALID_ARGUMENT; any pNext:
+ * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE ("an extension passed via pNext is not supported"). */
+typedef void (*ze_host_function_callback_t)(void* pUserData); /* ZE_CALLBACK_CONV: none on Linux */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendHostFunction(
+    ze_command_list_handle_t hCommandList, ze_host_function_callback_t pfnHostFunction,
+    void* pUserData, const void* pNext, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListAppendHostFunction_t)(
+    ze_command_list_handle_t, ze_host_function_callback_t, void*, const void*, ze_event_handle_t,
+    uint32_t, ze_event_handle_t*);
+
 #ifdef __cplusplus
 }
 #endif

@@ -477,7 +477,8 @@ TEST_CASE("Given the DDI table getters, then the 1.14 to 1.17 slots hold Tessera
   CHECK(q17[5] == sentinel);
 
   // Command list: ... AppendLaunchKernelWithArguments (1.14, slot 9), three 1.16 functions not
-  // Tessera's, then GetFlags and the three immediate queries (1.17).
+  // Tessera's, then GetFlags and the three immediate queries (1.17), six graph functions not
+  // Tessera's and AppendHostFunction (1.17).
   auto l16 = tail(zeGetCommandListProcAddrTable, (ze_command_list_dditable_t*)nullptr, 16);
   CHECK(l16[13] == sentinel);
   auto l17 = tail(zeGetCommandListProcAddrTable, (ze_command_list_dditable_t*)nullptr, 17);
@@ -487,7 +488,9 @@ TEST_CASE("Given the DDI table getters, then the 1.14 to 1.17 slots hold Tessera
   CHECK(l17[14] == fn(&zeCommandListImmediateGetFlags));
   CHECK(l17[15] == fn(&zeCommandListImmediateGetMode));
   CHECK(l17[16] == fn(&zeCommandListImmediateGetPriority));
-  CHECK(l17[17] == sentinel);
+  for (size_t i = 17; i < 23; ++i) CHECK(l17[i] == sentinel);  // the graph functions
+  CHECK(l17[23] == fn(&zeCommandListAppendHostFunction));
+  CHECK(l17[24] == sentinel);
 
   // Physical memory: GetProperties (1.15).
   auto pm14 = tail(zeGetPhysicalMemProcAddrTable, (ze_physical_mem_dditable_t*)nullptr, 14);
