@@ -242,3 +242,31 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendHostFunction(
   return appendOp(hCommandList, HostFunctionOp{pfnHostFunction, pUserData}, hSignalEvent,
                   numWaitEvents, phWaitEvents);
 }
+
+// Level Zero 1.16: zeCommandListAppendMemoryCopy and zeCommandListAppendMemoryFill "with additional
+// parameters". No structure is defined for their pNext: "an extension passed via pNext is not
+// supported" is ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, checked after the list's handle and before
+// anything is appended; otherwise each is its 1.0 function, with its checks and errors. The fill's
+// header, new in 1.16, also lists "size % pattern_size != 0" under ZE_RESULT_ERROR_INVALID_SIZE,
+// which the 1.4 header's zeCommandListAppendMemoryFill does not (Tessera's accepts such a size
+// there): checked here.
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemoryCopyWithParameters(
+    ze_command_list_handle_t hCommandList, void* dstptr, const void* srcptr, size_t size,
+    const void* pNext, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents) {
+  if (!CommandList::fromHandle(hCommandList)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (pNext) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  return zeCommandListAppendMemoryCopy(hCommandList, dstptr, srcptr, size, hSignalEvent,
+                                       numWaitEvents, phWaitEvents);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemoryFillWithParameters(
+    ze_command_list_handle_t hCommandList, void* ptr, const void* pattern, size_t pattern_size,
+    size_t size, const void* pNext, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents) {
+  if (!CommandList::fromHandle(hCommandList)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (pNext) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  if (pattern_size != 0 && size % pattern_size != 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+  return zeCommandListAppendMemoryFill(hCommandList, ptr, pattern, pattern_size, size,
+                                       hSignalEvent, numWaitEvents, phWaitEvents);
+}

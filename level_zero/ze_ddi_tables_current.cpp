@@ -76,11 +76,13 @@ struct CommandListTail {
   ze_pfnCommandListIsImmediate_t pfnIsImmediate;                // 1.9
   FnPtr pfnAppendSignalExternalSemaphoreExt;                    // 1.12, not implemented
   FnPtr pfnAppendWaitExternalSemaphoreExt;                      // 1.12, not implemented
-  FnPtr pfnAppendLaunchKernelWithParameters;                    // 1.14, not implemented
+  ze_pfnCommandListAppendLaunchKernelWithParameters_t
+      pfnAppendLaunchKernelWithParameters;  // 1.14
   ze_pfnCommandListAppendLaunchKernelWithArguments_t pfnAppendLaunchKernelWithArguments;  // 1.14
-  FnPtr pfnAppendMemoryCopyWithParameters;                      // 1.16, not implemented
-  FnPtr pfnAppendMemoryFillWithParameters;                      // 1.16, not implemented
-  FnPtr pfnImmediateAppendCommandListsWithParameters;           // 1.16, not implemented
+  ze_pfnCommandListAppendMemoryCopyWithParameters_t pfnAppendMemoryCopyWithParameters;  // 1.16
+  ze_pfnCommandListAppendMemoryFillWithParameters_t pfnAppendMemoryFillWithParameters;  // 1.16
+  ze_pfnCommandListImmediateAppendCommandListsWithParameters_t
+      pfnImmediateAppendCommandListsWithParameters;  // 1.16
   ze_pfnCommandListGetFlags_t pfnGetFlags;                      // 1.17
   ze_pfnCommandListImmediateGetFlags_t pfnImmediateGetFlags;    // 1.17
   ze_pfnCommandListImmediateGetMode_t pfnImmediateGetMode;      // 1.17
@@ -193,9 +195,20 @@ void fillCurrentSlots(ze_api_version_t v, ze_command_list_dditable_t& table) {
     TESSERA_SLOT(table, CommandListTail, pfnIsImmediate) =
         TESSERA_ZE_ENTRY(zeCommandListIsImmediate);
   }
-  if (atLeast(v, 14))
+  if (atLeast(v, 14)) {
+    TESSERA_SLOT(table, CommandListTail, pfnAppendLaunchKernelWithParameters) =
+        TESSERA_ZE_ENTRY(zeCommandListAppendLaunchKernelWithParameters);
     TESSERA_SLOT(table, CommandListTail, pfnAppendLaunchKernelWithArguments) =
         TESSERA_ZE_ENTRY(zeCommandListAppendLaunchKernelWithArguments);
+  }
+  if (atLeast(v, 16)) {
+    TESSERA_SLOT(table, CommandListTail, pfnAppendMemoryCopyWithParameters) =
+        TESSERA_ZE_ENTRY(zeCommandListAppendMemoryCopyWithParameters);
+    TESSERA_SLOT(table, CommandListTail, pfnAppendMemoryFillWithParameters) =
+        TESSERA_ZE_ENTRY(zeCommandListAppendMemoryFillWithParameters);
+    TESSERA_SLOT(table, CommandListTail, pfnImmediateAppendCommandListsWithParameters) =
+        TESSERA_ZE_ENTRY(zeCommandListImmediateAppendCommandListsWithParameters);
+  }
   if (atLeast(v, 17)) {
     TESSERA_SLOT(table, CommandListTail, pfnGetFlags) = TESSERA_ZE_ENTRY(zeCommandListGetFlags);
     TESSERA_SLOT(table, CommandListTail, pfnImmediateGetFlags) =

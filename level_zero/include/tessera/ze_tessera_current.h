@@ -104,6 +104,40 @@ typedef ze_result_t(ZE_APICALL* ze_pfnCommandListAppendHostFunction_t)(
     ze_command_list_handle_t, ze_host_function_callback_t, void*, const void*, ze_event_handle_t,
     uint32_t, ze_event_handle_t*);
 
+/* 1.14 and 1.16: the appends "with additional parameters". zeCommandListAppendLaunchKernel-
+ * WithParameters takes ze_command_list_append_launch_kernel_param_cooperative_desc_t in pNext (a
+ * cooperative launch, as zeCommandListAppendLaunchCooperativeKernel); the others define no pNext
+ * structure. Any other structure: ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, nothing appended;
+ * otherwise each is the append it extends, with its checks and errors. */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendLaunchKernelWithParameters(
+    ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const ze_group_count_t* pGroupCounts, const void* pNext, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemoryCopyWithParameters(
+    ze_command_list_handle_t hCommandList, void* dstptr, const void* srcptr, size_t size,
+    const void* pNext, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemoryFillWithParameters(
+    ze_command_list_handle_t hCommandList, void* ptr, const void* pattern, size_t pattern_size,
+    size_t size, const void* pNext, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListImmediateAppendCommandListsWithParameters(
+    ze_command_list_handle_t hCommandListImmediate, uint32_t numCommandLists,
+    ze_command_list_handle_t* phCommandLists, const void* pNext, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListAppendLaunchKernelWithParameters_t)(
+    ze_command_list_handle_t, ze_kernel_handle_t, const ze_group_count_t*, const void*,
+    ze_event_handle_t, uint32_t, ze_event_handle_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListAppendMemoryCopyWithParameters_t)(
+    ze_command_list_handle_t, void*, const void*, size_t, const void*, ze_event_handle_t, uint32_t,
+    ze_event_handle_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListAppendMemoryFillWithParameters_t)(
+    ze_command_list_handle_t, void*, const void*, size_t, size_t, const void*, ze_event_handle_t,
+    uint32_t, ze_event_handle_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListImmediateAppendCommandListsWithParameters_t)(
+    ze_command_list_handle_t, uint32_t, ze_command_list_handle_t*, const void*, ze_event_handle_t,
+    uint32_t, ze_event_handle_t*);
+
 #ifdef __cplusplus
 }
 #endif

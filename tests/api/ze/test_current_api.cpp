@@ -371,7 +371,8 @@ TEST_CASE("Given the DDI table getters, then a version that has the new slots ge
   CHECK(v19[kBase + 6] == sentinel);  // not Tessera's: left as the loader set it
   auto v114 = table(ze_api_version_t(ZE_MAKE_VERSION(1, 14)));
   CHECK(v114[kBase + 5] == reinterpret_cast<void*>(&zeCommandListIsImmediate));
-  for (size_t i = 6; i < 9; ++i) CHECK(v114[kBase + i] == sentinel);  // 1.12, 1.14: not Tessera's
+  for (size_t i = 6; i < 8; ++i) CHECK(v114[kBase + i] == sentinel);  // 1.12: not Tessera's
+  CHECK(v114[kBase + 8] == reinterpret_cast<void*>(&zeCommandListAppendLaunchKernelWithParameters));
   CHECK(v114[kBase + 9] ==
         reinterpret_cast<void*>(&zeCommandListAppendLaunchKernelWithArguments));
   CHECK(v114[kBase + 10] == sentinel);
@@ -476,14 +477,20 @@ TEST_CASE("Given the DDI table getters, then the 1.14 to 1.17 slots hold Tessera
   CHECK(q17[4] == fn(&zeCommandQueueGetPriority));
   CHECK(q17[5] == sentinel);
 
-  // Command list: ... AppendLaunchKernelWithArguments (1.14, slot 9), three 1.16 functions not
-  // Tessera's, then GetFlags and the three immediate queries (1.17), six graph functions not
-  // Tessera's and AppendHostFunction (1.17).
+  // Command list: ... AppendLaunchKernelWithParameters, ...WithArguments (1.14, slots 8 and 9),
+  // the three 1.16 appends with parameters, then GetFlags and the three immediate queries (1.17),
+  // six graph functions not Tessera's and AppendHostFunction (1.17).
   auto l16 = tail(zeGetCommandListProcAddrTable, (ze_command_list_dditable_t*)nullptr, 16);
+  CHECK(l16[8] == fn(&zeCommandListAppendLaunchKernelWithParameters));
+  CHECK(l16[10] == fn(&zeCommandListAppendMemoryCopyWithParameters));
+  CHECK(l16[11] == fn(&zeCommandListAppendMemoryFillWithParameters));
+  CHECK(l16[12] == fn(&zeCommandListImmediateAppendCommandListsWithParameters));
   CHECK(l16[13] == sentinel);
+  auto l15 = tail(zeGetCommandListProcAddrTable, (ze_command_list_dditable_t*)nullptr, 15);
+  CHECK(l15[8] == fn(&zeCommandListAppendLaunchKernelWithParameters));
+  CHECK(l15[10] == sentinel);  // 1.16's
   auto l17 = tail(zeGetCommandListProcAddrTable, (ze_command_list_dditable_t*)nullptr, 17);
   CHECK(l17[9] == fn(&zeCommandListAppendLaunchKernelWithArguments));
-  for (size_t i = 10; i < 13; ++i) CHECK(l17[i] == sentinel);
   CHECK(l17[13] == fn(&zeCommandListGetFlags));
   CHECK(l17[14] == fn(&zeCommandListImmediateGetFlags));
   CHECK(l17[15] == fn(&zeCommandListImmediateGetMode));
