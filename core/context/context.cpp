@@ -37,9 +37,7 @@ Context::Context(Driver& driver, std::vector<Device*> devices)
   live().push_back(this);
 }
 
-Context::~Context() {
-  unlist();
-}
+Context::~Context() { unlist(); }
 
 void Context::unlist() {
   std::lock_guard lock(liveMutex);
