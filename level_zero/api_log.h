@@ -25,6 +25,12 @@ struct ZeResults {
     else
       line.add("0x%x", static_cast<unsigned>(result));
   }
+  // A function that returns a handle instead (zeDriverGetDefaultContext): the handle, null on
+  // failure.
+  template <typename... A>
+  static void put(support::api_log::Line& line, const void* handle, const A&...) {
+    line.add("%p", handle);
+  }
 };
 
 // `F` as the driver hands it out: the logged form when TESSERA_API_LOG is on, else `F` itself.

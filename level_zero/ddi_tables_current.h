@@ -15,6 +15,7 @@ void fillCurrentSlots(ze_api_version_t version, ze_global_dditable_t& table);
 void fillCurrentSlots(ze_api_version_t version, ze_driver_dditable_t& table);
 void fillCurrentSlots(ze_api_version_t version, ze_device_dditable_t& table);
 void fillCurrentSlots(ze_api_version_t version, ze_mem_dditable_t& table);
+void fillCurrentSlots(ze_api_version_t version, ze_physical_mem_dditable_t& table);
 void fillCurrentSlots(ze_api_version_t version, ze_command_queue_dditable_t& table);
 void fillCurrentSlots(ze_api_version_t version, ze_command_list_dditable_t& table);
 void fillCurrentSlots(ze_api_version_t version, ze_event_dditable_t& table);

@@ -217,3 +217,56 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendQueryKernelTimestamps(
     return appendOp(hCommandList, std::move(op), hSignalEvent, numWaitEvents, phWaitEvents);
   });
 }
+
+// Level Zero 1.17: "Appends a host function call into a command list." "The host function will be
+// executed on the host when the command list reaches this point during execution"; "Device will
+// wait for all phWaitEvents to be signaled before executing the host function"; "The runtime
+// invokes the host function asynchronously to API calls". Tessera's lists run their commands one
+// after the other on the queue's executor thread (an immediate list's own queue), so the function
+// is called there, after the commands before it have completed and before those after it start,
+// and then hSignalEvent is signalled as for any command (a SYNCHRONOUS immediate list runs each
+// command within its append, this one too). The list's device is the host, so any
+// list may take it, copy-only ones too. pfnHostFunction is "[in]", not optional: a null one is
+// ZE_RESULT_ERROR_INVALID_ARGUMENT (the header lists no null-pointer case for it); "an extension
+// passed via pNext is not supported": any pNext is ZE_RESULT_ERROR_UNSUPPORTED_FEATURE (none is
+// defined for this function).
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendHostFunction(
+    ze_command_list_handle_t hCommandList, ze_host_function_callback_t pfnHostFunction,
+    void* pUserData, const void* pNext, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents) {
+  if (ze_result_t r = tessera::ze::checkListAndWaits(hCommandList, numWaitEvents, phWaitEvents);
+      r != ZE_RESULT_SUCCESS)
+    return r;
+  if (!pfnHostFunction) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (pNext) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  return appendOp(hCommandList, HostFunctionOp{pfnHostFunction, pUserData}, hSignalEvent,
+                  numWaitEvents, phWaitEvents);
+}
+
+// Level Zero 1.16: zeCommandListAppendMemoryCopy and zeCommandListAppendMemoryFill "with additional
+// parameters". No structure is defined for their pNext: "an extension passed via pNext is not
+// supported" is ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, checked after the list's handle and before
+// anything is appended; otherwise each is its 1.0 function, with its checks and errors. The fill's
+// header, new in 1.16, also lists "size % pattern_size != 0" under ZE_RESULT_ERROR_INVALID_SIZE,
+// which the 1.4 header's zeCommandListAppendMemoryFill does not (Tessera's accepts such a size
+// there): checked here.
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemoryCopyWithParameters(
+    ze_command_list_handle_t hCommandList, void* dstptr, const void* srcptr, size_t size,
+    const void* pNext, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents) {
+  if (!CommandList::fromHandle(hCommandList)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (pNext) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  return zeCommandListAppendMemoryCopy(hCommandList, dstptr, srcptr, size, hSignalEvent,
+                                       numWaitEvents, phWaitEvents);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemoryFillWithParameters(
+    ze_command_list_handle_t hCommandList, void* ptr, const void* pattern, size_t pattern_size,
+    size_t size, const void* pNext, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents) {
+  if (!CommandList::fromHandle(hCommandList)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (pNext) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  if (pattern_size != 0 && size % pattern_size != 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+  return zeCommandListAppendMemoryFill(hCommandList, ptr, pattern, pattern_size, size,
+                                       hSignalEvent, numWaitEvents, phWaitEvents);
+}

@@ -1,6 +1,6 @@
-// The command list and command queue functions of Level Zero 1.6 and 1.9 (tessera/ze_tessera.h
-// declares them): zeCommandListHostSynchronize and the queries of what a list or queue was created
-// with. The queries read what creation fixed ("should be lock-free").
+// The command list and command queue functions of Level Zero 1.6, 1.9 and 1.17
+// (tessera/ze_tessera.h declares them): zeCommandListHostSynchronize and the queries of what a list
+// or queue was created with. The queries read what creation fixed ("should be lock-free").
 #include "core/cmdlist/command_list.h"
 #include "core/context/context.h"
 #include "core/queue/command_queue.h"
@@ -10,6 +10,24 @@
 
 using namespace tessera::core;
 using tessera::ze::valueQuery;
+
+namespace {
+
+// The immediate list queries (zeCommandListImmediateGetIndex of 1.9, GetFlags, GetMode and
+// GetPriority of 1.17): "The application must call this function only with command lists created
+// with zeCommandListCreateImmediate"; each header lists "handle does not correspond to an
+// immediate command list" under ZE_RESULT_ERROR_INVALID_NULL_POINTER, and so does Tessera.
+// *out = get(the list's queue).
+template <typename T, typename Get>
+ze_result_t immediateQuery(ze_command_list_handle_t h, T* out, Get&& get) {
+  CommandList* list = CommandList::fromHandle(h);
+  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!out || !list->immediateQueue()) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *out = get(*list->immediateQueue());
+  return ZE_RESULT_SUCCESS;
+}
+
+}  // namespace
 
 // "Synchronizes an immediate command list by waiting on the host for the completion of all
 // commands previously submitted to it." An immediate list's commands run on its own queue (or, when
@@ -53,15 +71,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetOrdinal(ze_command_list_hand
                                  [](CommandList& list) { return list.ordinal(); });
 }
 
-// The header lists "handle does not correspond to an immediate command list" under
-// ZE_RESULT_ERROR_INVALID_NULL_POINTER, and so does Tessera.
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeCommandListImmediateGetIndex(ze_command_list_handle_t hCommandListImmediate, uint32_t* pIndex) {
-  CommandList* list = CommandList::fromHandle(hCommandListImmediate);
-  if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!pIndex || !list->immediateQueue()) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *pIndex = list->immediateQueue()->index();
-  return ZE_RESULT_SUCCESS;
+  return immediateQuery(hCommandListImmediate, pIndex, [](CommandQueue& q) { return q.index(); });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListIsImmediate(ze_command_list_handle_t hCommandList,
@@ -80,4 +92,53 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueGetIndex(ze_command_queue_hand
                                                            uint32_t* pIndex) {
   return valueQuery<CommandQueue>(hCommandQueue, pIndex,
                                   [](CommandQueue& queue) { return queue.index(); });
+}
+
+// Level Zero 1.17. "Gets command list creation flags": a regular list's descriptor flags; an
+// immediate list was given queue flags, and answers the list flags they stand for
+// (EXPLICIT_ONLY, IN_ORDER, COPY_OFFLOAD_HINT; zeCommandListImmediateGetFlags gives the queue's).
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetFlags(ze_command_list_handle_t hCommandList,
+                                                          ze_command_list_flags_t* pFlags) {
+  return valueQuery<CommandList>(hCommandList, pFlags,
+                                 [](CommandList& list) { return list.flags(); });
+}
+
+// "Query whether a command list was created with the mutable command list extension."
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListIsMutableExp(ze_command_list_handle_t hCommandList,
+                                                              ze_bool_t* pIsMutable) {
+  return valueQuery<CommandList>(hCommandList, pIsMutable,
+                                 [](CommandList& list) { return list.isMutable() ? 1 : 0; });
+}
+
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListImmediateGetFlags(
+    ze_command_list_handle_t hCommandList, ze_command_queue_flags_t* pFlags) {
+  return immediateQuery(hCommandList, pFlags, [](CommandQueue& q) { return q.flags(); });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListImmediateGetMode(
+    ze_command_list_handle_t hCommandList, ze_command_queue_mode_t* pMode) {
+  return immediateQuery(hCommandList, pMode, [](CommandQueue& q) { return q.mode(); });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListImmediateGetPriority(
+    ze_command_list_handle_t hCommandList, ze_command_queue_priority_t* pPriority) {
+  return immediateQuery(hCommandList, pPriority, [](CommandQueue& q) { return q.priority(); });
+}
+
+// "Gets command queue creation flags", "operation mode", "priority": the descriptor's, as given.
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueGetFlags(ze_command_queue_handle_t hCmdQueue,
+                                                           ze_command_queue_flags_t* pFlags) {
+  return valueQuery<CommandQueue>(hCmdQueue, pFlags, [](CommandQueue& q) { return q.flags(); });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueGetMode(ze_command_queue_handle_t hCmdQueue,
+                                                          ze_command_queue_mode_t* pMode) {
+  return valueQuery<CommandQueue>(hCmdQueue, pMode, [](CommandQueue& q) { return q.mode(); });
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueGetPriority(
+    ze_command_queue_handle_t hCmdQueue, ze_command_queue_priority_t* pPriority) {
+  return valueQuery<CommandQueue>(hCmdQueue, pPriority,
+                                  [](CommandQueue& q) { return q.priority(); });
 }

@@ -5,6 +5,7 @@
 #include "core/context/context.h"
 #include "core/driver/driver.h"
 #include "level_zero/api_support.h"
+#include "tessera/ze_tessera.h"
 
 using tessera::core::Context;
 using tessera::core::Device;
@@ -52,9 +53,39 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeContextCreateEx(ze_driver_handle_t hDriver
   return createContext(hDriver, desc, numDevices, phDevices, phContext);
 }
 
+// Level Zero 1.14: "Retrieves handle to default context from the driver. The implementation of
+// this function should be lock-free. This returned context contains all the devices available in
+// the driver. This function does not return error code, to get info about failure user may use
+// zeDriverGetLastErrorDescription function. In case of failure, this function returns null."
+// Made on the first call, as zeContextCreate makes a context of every device, and kept by the
+// driver: the same handle every time (an atomic load once made, Context::defaultFor).
+ZE_APIEXPORT ze_context_handle_t ZE_APICALL zeDriverGetDefaultContext(ze_driver_handle_t hDriver) {
+  Driver* driver = Driver::fromHandle(hDriver);
+  if (!driver) {
+    setLastErrorDescription("zeDriverGetDefaultContext: hDriver is not a driver handle");
+    return nullptr;
+  }
+  ze_context_handle_t handle = nullptr;
+  // guarded() turns a failure into a code and sets the last error description from it.
+  (void)guarded([&] {
+    handle = Context::defaultFor(*driver).toHandle();
+    return ZE_RESULT_SUCCESS;
+  });
+  return handle;
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL zeContextDestroy(ze_context_handle_t hContext) {
   Context* context = Context::fromHandle(hContext);
   if (!context) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  // The default context (zeDriverGetDefaultContext) is the driver's, shared by every part of the
+  // program that asked for it: destroying it for one would leave the others with a dead handle,
+  // so it is refused with the header's ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE and stays usable.
+  if (context->isDefault()) {
+    setLastErrorDescription(
+        "zeContextDestroy: the default context (zeDriverGetDefaultContext) belongs to the driver "
+        "and is not destroyed");
+    return ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE;
+  }
   // "The application must ensure the device is not currently referencing the context before it is
   // deleted": unlike zeEventPoolDestroy and zeModuleDestroy, nothing asks for the objects made in
   // the context to be destroyed first. Those that are left keep it (Context::destroy).

@@ -29,11 +29,22 @@ struct GlobalTail {
 struct DriverTail {
   ze_driver_dditable_t prefix;  // the 1.4 table
   ze_pfnDriverGetLastErrorDescription_t pfnGetLastErrorDescription;  // 1.6
+  FnPtr pfnRTASFormatCompatibilityCheckExt;                          // 1.13, not implemented
+  ze_pfnDriverGetDefaultContext_t pfnGetDefaultContext;              // 1.14
 };
 
 struct DeviceTail {
   ze_device_dditable_t prefix;  // the 1.4 table
   ze_pfnDeviceGetRootDevice_t pfnGetRootDevice;  // 1.7
+  FnPtr pfnImportExternalSemaphoreExt;           // 1.12, not implemented
+  FnPtr pfnReleaseExternalSemaphoreExt;          // 1.12, not implemented
+  ze_pfnDeviceGetVectorWidthPropertiesExt_t pfnGetVectorWidthPropertiesExt;  // 1.13
+  ze_pfnDeviceSynchronize_t pfnSynchronize;      // 1.14
+  FnPtr pfnGetAggregatedCopyOffloadIncrementValue;  // 1.15, not implemented
+  FnPtr pfnGetRuntimeRequirements;                  // 1.16, not implemented
+  FnPtr pfnGetRuntimeRequirementsKey;               // 1.16, not implemented
+  FnPtr pfnValidateRuntimeRequirements;             // 1.16, not implemented
+  ze_pfnDeviceGetCounterBasedEventMaxValue_t pfnGetCounterBasedEventMaxValue;  // 1.17
 };
 
 struct MemTail {
@@ -41,10 +52,18 @@ struct MemTail {
   ze_pfnMemPutIpcHandle_t pfnPutIpcHandle;  // 1.6
 };
 
+struct PhysicalMemTail {
+  ze_physical_mem_dditable_t prefix;  // the 1.4 table
+  ze_pfnPhysicalMemGetProperties_t pfnGetProperties;  // 1.15
+};
+
 struct CommandQueueTail {
   ze_command_queue_dditable_t prefix;  // the 1.4 table
   ze_pfnCommandQueueGetOrdinal_t pfnGetOrdinal;  // 1.9
   ze_pfnCommandQueueGetIndex_t pfnGetIndex;      // 1.9
+  ze_pfnCommandQueueGetFlags_t pfnGetFlags;      // 1.17
+  ze_pfnCommandQueueGetMode_t pfnGetMode;        // 1.17
+  ze_pfnCommandQueueGetPriority_t pfnGetPriority;  // 1.17
 };
 
 struct CommandListTail {
@@ -57,8 +76,24 @@ struct CommandListTail {
   ze_pfnCommandListIsImmediate_t pfnIsImmediate;                // 1.9
   FnPtr pfnAppendSignalExternalSemaphoreExt;                    // 1.12, not implemented
   FnPtr pfnAppendWaitExternalSemaphoreExt;                      // 1.12, not implemented
-  FnPtr pfnAppendLaunchKernelWithParameters;                    // 1.14, not implemented
+  ze_pfnCommandListAppendLaunchKernelWithParameters_t
+      pfnAppendLaunchKernelWithParameters;  // 1.14
   ze_pfnCommandListAppendLaunchKernelWithArguments_t pfnAppendLaunchKernelWithArguments;  // 1.14
+  ze_pfnCommandListAppendMemoryCopyWithParameters_t pfnAppendMemoryCopyWithParameters;  // 1.16
+  ze_pfnCommandListAppendMemoryFillWithParameters_t pfnAppendMemoryFillWithParameters;  // 1.16
+  ze_pfnCommandListImmediateAppendCommandListsWithParameters_t
+      pfnImmediateAppendCommandListsWithParameters;  // 1.16
+  ze_pfnCommandListGetFlags_t pfnGetFlags;                      // 1.17
+  ze_pfnCommandListImmediateGetFlags_t pfnImmediateGetFlags;    // 1.17
+  ze_pfnCommandListImmediateGetMode_t pfnImmediateGetMode;      // 1.17
+  ze_pfnCommandListImmediateGetPriority_t pfnImmediateGetPriority;  // 1.17
+  FnPtr pfnBeginGraphCaptureExt;                                // 1.17, not implemented
+  FnPtr pfnBeginCaptureIntoGraphExt;                            // 1.17, not implemented
+  FnPtr pfnIsGraphCaptureEnabledExt;                            // 1.17, not implemented
+  FnPtr pfnEndGraphCaptureExt;                                  // 1.17, not implemented
+  FnPtr pfnGetGraphExt;                                         // 1.17, not implemented
+  FnPtr pfnAppendGraphExt;                                      // 1.17, not implemented
+  ze_pfnCommandListAppendHostFunction_t pfnAppendHostFunction;  // 1.17
 };
 
 struct EventTail {
@@ -105,11 +140,22 @@ void fillCurrentSlots(ze_api_version_t v, ze_driver_dditable_t& table) {
   if (atLeast(v, 6))
     TESSERA_SLOT(table, DriverTail, pfnGetLastErrorDescription) =
         TESSERA_ZE_ENTRY(zeDriverGetLastErrorDescription);
+  if (atLeast(v, 14))
+    TESSERA_SLOT(table, DriverTail, pfnGetDefaultContext) =
+        TESSERA_ZE_ENTRY(zeDriverGetDefaultContext);
 }
 
 void fillCurrentSlots(ze_api_version_t v, ze_device_dditable_t& table) {
   if (atLeast(v, 7))
     TESSERA_SLOT(table, DeviceTail, pfnGetRootDevice) = TESSERA_ZE_ENTRY(zeDeviceGetRootDevice);
+  if (atLeast(v, 13))
+    TESSERA_SLOT(table, DeviceTail, pfnGetVectorWidthPropertiesExt) =
+        TESSERA_ZE_ENTRY(zeDeviceGetVectorWidthPropertiesExt);
+  if (atLeast(v, 14))
+    TESSERA_SLOT(table, DeviceTail, pfnSynchronize) = TESSERA_ZE_ENTRY(zeDeviceSynchronize);
+  if (atLeast(v, 17))
+    TESSERA_SLOT(table, DeviceTail, pfnGetCounterBasedEventMaxValue) =
+        TESSERA_ZE_ENTRY(zeDeviceGetCounterBasedEventMaxValue);
 }
 
 void fillCurrentSlots(ze_api_version_t v, ze_mem_dditable_t& table) {
@@ -117,11 +163,23 @@ void fillCurrentSlots(ze_api_version_t v, ze_mem_dditable_t& table) {
     TESSERA_SLOT(table, MemTail, pfnPutIpcHandle) = TESSERA_ZE_ENTRY(zeMemPutIpcHandle);
 }
 
+void fillCurrentSlots(ze_api_version_t v, ze_physical_mem_dditable_t& table) {
+  if (atLeast(v, 15))
+    TESSERA_SLOT(table, PhysicalMemTail, pfnGetProperties) =
+        TESSERA_ZE_ENTRY(zePhysicalMemGetProperties);
+}
+
 void fillCurrentSlots(ze_api_version_t v, ze_command_queue_dditable_t& table) {
   if (atLeast(v, 9)) {
     TESSERA_SLOT(table, CommandQueueTail, pfnGetOrdinal) =
         TESSERA_ZE_ENTRY(zeCommandQueueGetOrdinal);
     TESSERA_SLOT(table, CommandQueueTail, pfnGetIndex) = TESSERA_ZE_ENTRY(zeCommandQueueGetIndex);
+  }
+  if (atLeast(v, 17)) {
+    TESSERA_SLOT(table, CommandQueueTail, pfnGetFlags) = TESSERA_ZE_ENTRY(zeCommandQueueGetFlags);
+    TESSERA_SLOT(table, CommandQueueTail, pfnGetMode) = TESSERA_ZE_ENTRY(zeCommandQueueGetMode);
+    TESSERA_SLOT(table, CommandQueueTail, pfnGetPriority) =
+        TESSERA_ZE_ENTRY(zeCommandQueueGetPriority);
   }
 }
 
@@ -140,9 +198,31 @@ void fillCurrentSlots(ze_api_version_t v, ze_command_list_dditable_t& table) {
     TESSERA_SLOT(table, CommandListTail, pfnIsImmediate) =
         TESSERA_ZE_ENTRY(zeCommandListIsImmediate);
   }
-  if (atLeast(v, 14))
+  if (atLeast(v, 14)) {
+    TESSERA_SLOT(table, CommandListTail, pfnAppendLaunchKernelWithParameters) =
+        TESSERA_ZE_ENTRY(zeCommandListAppendLaunchKernelWithParameters);
     TESSERA_SLOT(table, CommandListTail, pfnAppendLaunchKernelWithArguments) =
         TESSERA_ZE_ENTRY(zeCommandListAppendLaunchKernelWithArguments);
+  }
+  if (atLeast(v, 16)) {
+    TESSERA_SLOT(table, CommandListTail, pfnAppendMemoryCopyWithParameters) =
+        TESSERA_ZE_ENTRY(zeCommandListAppendMemoryCopyWithParameters);
+    TESSERA_SLOT(table, CommandListTail, pfnAppendMemoryFillWithParameters) =
+        TESSERA_ZE_ENTRY(zeCommandListAppendMemoryFillWithParameters);
+    TESSERA_SLOT(table, CommandListTail, pfnImmediateAppendCommandListsWithParameters) =
+        TESSERA_ZE_ENTRY(zeCommandListImmediateAppendCommandListsWithParameters);
+  }
+  if (atLeast(v, 17)) {
+    TESSERA_SLOT(table, CommandListTail, pfnGetFlags) = TESSERA_ZE_ENTRY(zeCommandListGetFlags);
+    TESSERA_SLOT(table, CommandListTail, pfnImmediateGetFlags) =
+        TESSERA_ZE_ENTRY(zeCommandListImmediateGetFlags);
+    TESSERA_SLOT(table, CommandListTail, pfnImmediateGetMode) =
+        TESSERA_ZE_ENTRY(zeCommandListImmediateGetMode);
+    TESSERA_SLOT(table, CommandListTail, pfnImmediateGetPriority) =
+        TESSERA_ZE_ENTRY(zeCommandListImmediateGetPriority);
+    TESSERA_SLOT(table, CommandListTail, pfnAppendHostFunction) =
+        TESSERA_ZE_ENTRY(zeCommandListAppendHostFunction);
+  }
 }
 
 void fillCurrentSlots(ze_api_version_t v, ze_event_dditable_t& table) {
@@ -192,6 +272,7 @@ struct CommandListExpTable {
       pfnUpdateMutableCommandWaitEventsExp;  // 1.9
   ze_pfnCommandListGetNextCommandIdWithKernelsExp_t pfnGetNextCommandIdWithKernelsExp;  // 1.10
   ze_pfnCommandListUpdateMutableCommandKernelsExp_t pfnUpdateMutableCommandKernelsExp;  // 1.10
+  ze_pfnCommandListIsMutableExp_t pfnIsMutableExp;                                      // 1.17
 };
 }  // namespace
 
@@ -214,6 +295,8 @@ extern "C" ZE_DLLEXPORT ze_result_t ZE_APICALL zeGetCommandListExpProcAddrTable(
       TESSERA_ZE_ENTRY(zeCommandListGetNextCommandIdWithKernelsExp);
   t->pfnUpdateMutableCommandKernelsExp =
       TESSERA_ZE_ENTRY(zeCommandListUpdateMutableCommandKernelsExp);
+  if (tessera::ze::atLeastMinor(v, 17))
+    t->pfnIsMutableExp = TESSERA_ZE_ENTRY(zeCommandListIsMutableExp);
   return ZE_RESULT_SUCCESS;
 }
 

@@ -1,7 +1,9 @@
 // The device entry points.
 #include <algorithm>
 
+#include "core/command/command_trace.h"
 #include "core/driver/driver.h"
+#include "core/queue/command_queue.h"
 #include "level_zero/api_support.h"
 #include "tessera/ze_tessera.h"
 
@@ -79,6 +81,38 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetVectorWidthPropertiesExt(
                       w.preferred_vector_width_half = lanes * 2;
                       w.native_vector_width_half = lanes;
                     });
+}
+
+// Level Zero 1.14: "Synchronizes all command queues related to the device." "This function blocks
+// until all preceding submissions to all queues on the device are completed"; "This function
+// returns an error if device execution fails"; "This function hangs indefinitely if the device is
+// blocked on a non-signaled event." The queues are the device's and its sub-devices' command
+// queues and immediate lists, of every context; submissions made while it waits are not waited
+// for. ZE_RESULT_ERROR_DEVICE_LOST when one of those queues belongs to a lost context (a kernel
+// fault, docs/reliability.md), as zeCommandQueueSynchronize answers for it.
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceSynchronize(ze_device_handle_t hDevice) {
+  Device* device = Device::fromHandle(hDevice);
+  if (!device) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  return guarded([&] {
+    ze_result_t r = ZE_RESULT_SUCCESS;
+    tessera::core::tracedHostWait("zeDeviceSynchronize", nullptr, [&] {
+      r = tessera::core::CommandQueue::synchronizeDevice(*device);
+      return r == ZE_RESULT_SUCCESS;
+    });
+    return r;
+  });
+}
+
+// Level Zero 1.17: "Returns maximum value supported by the driver for Counter Based Events created
+// with externally managed counter storage": Tessera's counters are 64-bit and compared as such
+// (core/event/event.h), so UINT64_MAX. (The externally managed storage descriptors themselves are
+// still refused with UNSUPPORTED_FEATURE by zeEventCounterBasedCreate.)
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetCounterBasedEventMaxValue(ze_device_handle_t hDevice,
+                                                                         uint64_t* maxValue) {
+  if (!Device::fromHandle(hDevice)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!maxValue) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *maxValue = UINT64_MAX;
+  return ZE_RESULT_SUCCESS;
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetProperties(ze_device_handle_t hDevice,

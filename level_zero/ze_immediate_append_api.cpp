@@ -20,3 +20,17 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListImmediateAppendCommandListsExp(
                                {hSignalEvent, numWaitEvents, phWaitEvents});
   });
 }
+
+// Level Zero 1.16: the same "with additional parameters". No structure is defined for its pNext:
+// any is ZE_RESULT_ERROR_UNSUPPORTED_FEATURE ("an extension passed via pNext is not supported"),
+// checked after the list's handle and before anything is appended.
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListImmediateAppendCommandListsWithParameters(
+    ze_command_list_handle_t hCommandListImmediate, uint32_t numCommandLists,
+    ze_command_list_handle_t* phCommandLists, const void* pNext, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  if (!CommandList::fromHandle(hCommandListImmediate)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (pNext) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  return zeCommandListImmediateAppendCommandListsExp(hCommandListImmediate, numCommandLists,
+                                                     phCommandLists, hSignalEvent, numWaitEvents,
+                                                     phWaitEvents);
+}

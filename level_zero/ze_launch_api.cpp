@@ -24,6 +24,25 @@ ze_result_t appendLaunch(ze_command_list_handle_t hCommandList, ze_kernel_handle
   });
 }
 
+// The pNext of zeCommandListAppendLaunchKernelWithArguments and ...WithParameters (1.14): "This
+// function can replace zeCommandListAppendLaunchCooperativeKernel with additional parameter
+// ze_command_list_append_launch_kernel_param_cooperative_desc_t"; any other structure is
+// ZE_RESULT_ERROR_UNSUPPORTED_FEATURE ("when passed additional parameters are invalid or
+// incompatible with the device or command list"), a chain with a cycle INVALID_ARGUMENT.
+ze_result_t launchParameters(const void* pNext, LaunchKind& kind) {
+  if (tessera::ze::chainHasCycle(pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  kind = LaunchKind::Plain;
+  for (auto* e = static_cast<const ze_base_desc_t*>(pNext); e;
+       e = static_cast<const ze_base_desc_t*>(e->pNext)) {
+    if (e->stype != ZE_STRUCTURE_TYPE_COMMAND_LIST_APPEND_PARAM_COOPERATIVE_DESC)
+      return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+    auto* c =
+        reinterpret_cast<const ze_command_list_append_launch_kernel_param_cooperative_desc_t*>(e);
+    kind = c->isCooperative ? LaunchKind::Cooperative : LaunchKind::Plain;
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
 }  // namespace
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendLaunchKernel(
@@ -92,15 +111,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendLaunchKernelWithArguments
   Kernel* kernel = Kernel::fromHandle(hKernel);
   if (!list || !kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!phWaitEvents && numWaitEvents > 0) return ZE_RESULT_ERROR_INVALID_SIZE;
-  if (tessera::ze::chainHasCycle(pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  LaunchKind kind = LaunchKind::Plain;
-  for (auto* e = static_cast<const ze_base_desc_t*>(pNext); e;
-       e = static_cast<const ze_base_desc_t*>(e->pNext)) {
-    if (e->stype != ZE_STRUCTURE_TYPE_COMMAND_LIST_APPEND_PARAM_COOPERATIVE_DESC)
-      return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-    auto* c = reinterpret_cast<const ze_command_list_append_launch_kernel_param_cooperative_desc_t*>(e);
-    kind = c->isCooperative ? LaunchKind::Cooperative : LaunchKind::Plain;
-  }
+  LaunchKind kind;
+  if (ze_result_t r = launchParameters(pNext, kind); r != ZE_RESULT_SUCCESS) return r;
   if (ze_result_t r = kernel->checkArgumentValues(pArguments); r != ZE_RESULT_SUCCESS) return r;
   return guarded([&] {
     if (ze_result_t r = kernel->setGroupSize(groupSizes.groupSizeX, groupSizes.groupSizeY,
@@ -111,4 +123,22 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendLaunchKernelWithArguments
     return list->appendLaunch(hKernel, &groupCounts, kind,
                               {hSignalEvent, numWaitEvents, phWaitEvents});
   });
+}
+
+// Level Zero 1.14: "Launch kernel over one or more work groups and allow to pass additional
+// parameters": zeCommandListAppendLaunchKernel's launch, or with the cooperative parameter in pNext
+// zeCommandListAppendLaunchCooperativeKernel's (launchParameters); the kernel's group size and
+// arguments as they are set.
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendLaunchKernelWithParameters(
+    ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const ze_group_count_t* pGroupCounts, const void* pNext, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents) {
+  if (!CommandList::fromHandle(hCommandList) || !Kernel::fromHandle(hKernel))
+    return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pGroupCounts) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  if (!phWaitEvents && numWaitEvents > 0) return ZE_RESULT_ERROR_INVALID_SIZE;
+  LaunchKind kind;
+  if (ze_result_t r = launchParameters(pNext, kind); r != ZE_RESULT_SUCCESS) return r;
+  return appendLaunch(hCommandList, hKernel, pGroupCounts, kind, hSignalEvent, numWaitEvents,
+                      phWaitEvents);
 }

@@ -3,6 +3,7 @@
 #include "core/context/context.h"
 #include "core/memory/physical_memory.h"
 #include "level_zero/api_support.h"
+#include "tessera/ze_tessera.h"
 
 using tessera::core::Context;
 using tessera::core::Device;
@@ -82,6 +83,26 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zePhysicalMemDestroy(ze_context_handle_t hCo
   if (!p || &p->context() != c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (p->mappings.load() > 0) return ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE;
   delete p;
+  return ZE_RESULT_SUCCESS;
+}
+
+// Level Zero 1.15: "Retrieves memory properties of the physical memory object": "id: unique
+// identifier for the physical memory object" (a number no other physical memory object of the
+// process had or will have) and "size of the physical memory object in bytes" (the descriptor's).
+// "The application must only use the physical memory object on the context for which it was
+// created": another context's object is INVALID_NULL_HANDLE, as in zePhysicalMemDestroy.
+ZE_APIEXPORT ze_result_t ZE_APICALL zePhysicalMemGetProperties(
+    ze_context_handle_t hContext, ze_physical_mem_handle_t hPhysicalMem,
+    ze_physical_mem_properties_t* pMemProperties) {
+  Context* c = Context::fromHandle(hContext);
+  if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  PhysicalMemory* p = PhysicalMemory::fromHandle(hPhysicalMem);
+  if (!p || &p->context() != c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pMemProperties) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  tessera::ze::adoptOutputStruct(*pMemProperties, ZE_STRUCTURE_TYPE_PHYSICAL_MEM_PROPERTIES);
+  if (tessera::ze::chainHasCycle(pMemProperties->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  pMemProperties->id = p->id();
+  pMemProperties->size = p->size();
   return ZE_RESULT_SUCCESS;
 }
 

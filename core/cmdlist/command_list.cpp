@@ -29,9 +29,12 @@ std::shared_ptr<RecordedCommands> CommandList::newBuffer() {
 namespace {
 
 // The IN_ORDER bits of Level Zero 1.9, ZE_BIT(3) of ze_command_list_flag_t and ZE_BIT(1) of
-// ze_command_queue_flag_t (tessera/ze_tessera.h's TESSERA_ZE_*_FLAG_IN_ORDER; a public value).
+// ze_command_queue_flag_t, and the COPY_OFFLOAD_HINT bits, ZE_BIT(5) and ZE_BIT(2)
+// (tessera/ze_tessera.h's TESSERA_ZE_*_FLAG_*; public values).
 constexpr ze_command_list_flags_t kListInOrder = 1u << 3;
 constexpr ze_command_queue_flags_t kQueueInOrder = 1u << 1;
+constexpr ze_command_list_flags_t kListCopyOffloadHint = 1u << 5;
+constexpr ze_command_queue_flags_t kQueueCopyOffloadHint = 1u << 2;
 
 // Commands up to this size count as tiny: a launch of at most kTinyItems work-items
 // (launch_policy.h), a copy or fill of at most kTinyBytes, or a command with no operation
@@ -49,6 +52,8 @@ bool CommandList::isTinyAndReady(const Command& c) {
     return !l->indirect && smallAndShort(*l->kernel, l->dims);
   if (const auto* cp = std::get_if<CopyOp>(&c.op)) return cp->size <= kTinyBytes;
   if (const auto* f = std::get_if<FillOp>(&c.op)) return f->size <= kTinyBytes;
+  // Anything else runs on the executor, a host function among them ("The runtime invokes the host
+  // function asynchronously to API calls").
   return false;
 }
 
@@ -68,8 +73,12 @@ ze_result_t CommandList::createImmediate(Context& context, Device& device,
   std::unique_ptr<CommandQueue> queue;
   if (ze_result_t r = CommandQueue::create(context, device, desc, queue); r != ZE_RESULT_SUCCESS)
     return r;
+  // The list flags the queue's flags stand for (zeCommandListGetFlags): EXPLICIT_ONLY, IN_ORDER
+  // and the copy-offload hint are flags of both descriptors.
   ze_command_list_flags_t flags =
-      (desc.flags & ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY) ? ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY : 0;
+      ((desc.flags & ZE_COMMAND_QUEUE_FLAG_EXPLICIT_ONLY) ? ZE_COMMAND_LIST_FLAG_EXPLICIT_ONLY : 0) |
+      ((desc.flags & kQueueInOrder) ? kListInOrder : 0) |
+      ((desc.flags & kQueueCopyOffloadHint) ? kListCopyOffloadHint : 0);
   out.reset(new CommandList(context, device, desc.ordinal, flags));
   out->queue_ = std::move(queue);
   out->inOrder_ = (desc.flags & kQueueInOrder) != 0;

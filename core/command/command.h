@@ -50,6 +50,12 @@ struct QueryTimestampsOp {
 struct ResetEventOp {
   Ref<Event> event;
 };
+// zeCommandListAppendHostFunction: `function(userData)` called on the host when the list reaches
+// it ("neither the runtime nor the device will dereference" userData).
+struct HostFunctionOp {
+  void (*function)(void*);
+  void* userData;
+};
 
 // A kernel launch with the kernel's state as it was at append time ("arguments are copied").
 struct LaunchOp {
@@ -67,7 +73,7 @@ struct MultiLaunchOp {
 };
 
 using Op = std::variant<NopOp, CopyOp, FillOp, RegionCopyOp, TimestampOp, QueryTimestampsOp,
-                        ResetEventOp, LaunchOp, MultiLaunchOp>;
+                        ResetEventOp, LaunchOp, MultiLaunchOp, HostFunctionOp>;
 
 constexpr uint32_t kNoCounter = UINT32_MAX;
 

@@ -56,6 +56,8 @@ Described describe(const Command& c) {
           appendArg(d.args, "\"events\":%zu", o.events.size());
         } else if constexpr (std::is_same_v<T, ResetEventOp>) {
           d.name = "reset event";
+        } else if constexpr (std::is_same_v<T, HostFunctionOp>) {
+          d.name = "host function";
         } else if constexpr (std::is_same_v<T, LaunchOp>) {
           describeLaunch(o, o.indirect, d);
         } else if constexpr (std::is_same_v<T, MultiLaunchOp>) {

@@ -51,6 +51,21 @@ void Context::destroy() {
   release();
 }
 
+Context& Context::defaultFor(Driver& driver) {
+  Driver::DefaultContextSlot& slot = driver.defaultContextSlot();
+  if (Context* c = slot.context.load(std::memory_order_acquire)) return *c;
+  std::lock_guard lock(slot.mutex);
+  if (Context* c = slot.context.load(std::memory_order_acquire)) return *c;
+  Context* c = create(driver, {}).detach();
+  slot.release = [](Context* context) { context->destroy(); };
+  slot.context.store(c, std::memory_order_release);
+  return *c;
+}
+
+bool Context::isDefault() const {
+  return driver_.defaultContextSlot().context.load(std::memory_order_acquire) == this;
+}
+
 ze_result_t Context::getIpcHandle(const void* p, ze_ipc_mem_handle_t* handle) {
   MemoryManager& holder = memoryHolding(p);
   if (holder.find(p)) return holder.getIpcHandle(p, handle);

@@ -33,6 +33,14 @@ class Context : public Object<_ze_context_handle_t, 0x7465737343747831ull /* "te
   // zeContextDestroy: the handle ends and the context no longer answers for memory made in it
   // (memoryHolding); the objects made in it keep it, and its memory, until they are destroyed.
   void destroy();
+  // zeDriverGetDefaultContext: "This returned context contains all the devices available in the
+  // driver" and "The implementation of this function should be lock-free". Made on the first call
+  // (a context of every device, as zeContextCreate makes) and kept by the driver until it is
+  // destroyed (Driver::DefaultContextSlot); later calls are one atomic load. Throws what making a
+  // context throws (nothing is kept then, and the next call tries again). Thread-safe.
+  static Context& defaultFor(Driver& driver);
+  // Whether this is its driver's default context (zeContextDestroy refuses it). Lock-free.
+  bool isDefault() const;
 
   Driver& driver() const { return driver_; }
   // "if nullptr then all devices and any sub-devices supported by the driver instance are visible to

@@ -3,6 +3,7 @@
 
 #include <level_zero/ze_api.h>
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -24,6 +25,8 @@ class Compiler;
 }
 
 namespace tessera::core {
+
+class Context;
 
 // Everything the environment decides, read once: the driver's rows of config/settings.def
 // (rootMode, hierarchy, affinityMask, sharedForceDeviceAlloc, spinUs, inlineLaunch,
@@ -89,6 +92,23 @@ class Driver : public Object<_ze_driver_handle_t, 0x7465737344727631ull /* "tess
   // Host memory imported by zexDriverImportExternalPointer (host_imports.h).
   HostImports& hostImports() { return hostImports_; }
 
+  // Where the driver keeps its default context (zeDriverGetDefaultContext), which
+  // Context::defaultFor makes on first use (core/context/context.h; the context folder includes
+  // this one, not the other way round). The driver releases it when it is destroyed.
+  struct DefaultContextSlot {
+    std::atomic<Context*> context{nullptr};  // holds the reference it was created with
+    std::mutex mutex;                        // makes it once
+    void (*release)(Context*) = nullptr;     // set with `context`
+    DefaultContextSlot() = default;
+    DefaultContextSlot(const DefaultContextSlot&) = delete;
+    DefaultContextSlot& operator=(const DefaultContextSlot&) = delete;
+    ~DefaultContextSlot() {
+      if (Context* c = context.load(std::memory_order_acquire)) release(c);
+    }
+  };
+  DefaultContextSlot& defaultContextSlot() { return defaultContext_; }
+  const DefaultContextSlot& defaultContextSlot() const { return defaultContext_; }
+
  private:
   explicit Driver(DriverConfig config);
   Device* makeDevices(const ExposedNode& node, Device* parent, uint32_t subdeviceId, bool flat);
@@ -104,6 +124,7 @@ class Driver : public Object<_ze_driver_handle_t, 0x7465737344727631ull /* "tess
   std::map<std::pair<const Device*, std::string>, std::unique_ptr<Device>> partitions_;
   ze_driver_uuid_t uuid_{};
   HostImports hostImports_;
+  DefaultContextSlot defaultContext_;  // last: released before the rest of the driver goes
 };
 
 }  // namespace tessera::core

@@ -30,6 +30,11 @@ std::unique_ptr<PhysicalMemory> PhysicalMemory::create(Context& context, Device&
       context, device, fd, bytes, p, static_cast<ExportEntry*>(table), tableBytes));
 }
 
+uint64_t PhysicalMemory::nextId() {
+  static std::atomic<uint64_t> last{0};
+  return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
 PhysicalMemory::~PhysicalMemory() {
   munmap(table_, tableBytes_);
   close(fd_);

@@ -32,6 +32,8 @@ class PhysicalMemory
   Device& device() const { return device_; }
   int fd() const { return fd_; }
   size_t size() const { return size_; }
+  // zePhysicalMemGetProperties' "unique identifier": a serial number, from 1, never reused.
+  uint64_t id() const { return id_; }
   size_t exportTableOffset() const { return size_; }
   // The export entry of the page at `offset` (writes: under the mapping context's VirtualMemory
   // lock).
@@ -58,6 +60,8 @@ class PhysicalMemory
   ExportEntry* table_;
   size_t tableBytes_;
   Placement placement_;
+  const uint64_t id_ = nextId();
+  static uint64_t nextId();
 };
 
 }  // namespace tessera::core

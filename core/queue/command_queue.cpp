@@ -40,7 +40,13 @@ ze_result_t CommandQueue::create(Context& context, Device& device,
 CommandQueue::CommandQueue(Context& context, Device& device, const ze_command_queue_desc_t& desc)
     : context_(&context), device_(device), desc_(desc) {
   desc_.pNext = nullptr;
-  executor_ = std::thread([this] { executorMain(); });
+  list();  // zeDeviceSynchronize finds it (device_sync.cpp)
+  try {
+    executor_ = std::thread([this] { executorMain(); });
+  } catch (...) {
+    unlist();  // no destructor runs for an object whose constructor threw
+    throw;
+  }
 }
 
 CommandQueue::~CommandQueue() {
@@ -50,7 +56,7 @@ CommandQueue::~CommandQueue() {
     support::abandonThread(executor_);
     return;
   }
-  stop_.request();  // wakes the executor wherever it sleeps (sync::Cancel)
+  unlist();  // requests stop_, which wakes the executor wherever it sleeps (sync::Cancel)
   // Interrupts a kernel that does not end (docs/reliability.md, "Faults").
   joinInterrupting(executor_, exited_, &stop_, device_.driver().config().queueDestroyTimeoutMs);
   // What never ran lets go of its allocations, so a BLOCKING_FREE of them does not wait forever.

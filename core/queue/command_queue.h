@@ -44,6 +44,8 @@ class CommandQueue
   uint32_t ordinal() const { return desc_.ordinal; }
   uint32_t index() const { return desc_.index; }
   ze_command_queue_flags_t flags() const { return desc_.flags; }
+  ze_command_queue_mode_t mode() const { return desc_.mode; }
+  ze_command_queue_priority_t priority() const { return desc_.priority; }
   bool synchronous() const { return desc_.mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS; }
 
   // Hands buffers to the executor; returns the submission's ticket.
@@ -60,9 +62,20 @@ class CommandQueue
   // Waits for one ticket, without timeout.
   void waitFor(uint64_t ticket) { completed_.waitAtLeast(ticket, sync::kForever, &stop_); }
 
+  // zeDeviceSynchronize (device_sync.cpp): waits until everything submitted before the call to
+  // every live queue of `device` and of its sub-devices (immediate lists' queues among them) has
+  // completed, or the queue was destroyed meanwhile. SUCCESS, or DEVICE_LOST when one of those
+  // queues' contexts is lost (then it is not waited for, as zeCommandQueueSynchronize does not
+  // wait). Holds no lock while it waits: queues are made, destroyed and run meanwhile.
+  static ze_result_t synchronizeDevice(const Device& device);
+
  private:
   CommandQueue(Context& context, Device& device, const ze_command_queue_desc_t& desc);
   void executorMain();
+  // The process's list of live queues that synchronizeDevice walks (device_sync.cpp). unlist()
+  // takes the queue out and requests stop_, then waits until no synchronizeDevice still holds it.
+  void list();
+  void unlist();
 
   struct Submission {
     std::vector<std::shared_ptr<const RecordedCommands>> buffers;
@@ -85,6 +98,7 @@ class CommandQueue
   sync::Cancel stop_;                // requested by the destructor
   std::atomic<uint32_t> exited_{0};  // a sync flag, set as executorMain returns (teardown.h)
   support::OwnerProcess owner_;      // a fork child's copy has no executor (support/fork_child.h)
+  uint32_t syncHolds_ = 0;  // synchronizeDevice calls waiting on this queue (device_sync.cpp's mutex)
   std::thread executor_;
 };
 

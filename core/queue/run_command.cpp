@@ -139,6 +139,10 @@ void run(const Op& op, const ExecutionTarget& t) {
       });
     }
     void operator()(const ResetEventOp& r) const { r.event->reset(); }
+    // The application's function, on this thread, after the commands before it and before those
+    // after it. Not run under the fault guard: a fault in it is the application's own, as in any
+    // of its host code.
+    void operator()(const HostFunctionOp& h) const { h.function(h.userData); }
     void operator()(const LaunchOp& l) const {
       if (!l.indirect) return launchKernel(l, nullptr, t);
       // The group counts are the application's memory, read now.

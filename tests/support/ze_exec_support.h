@@ -22,6 +22,16 @@ namespace tessera::test {
 // Fails when a call does not succeed, naming the call.
 #define ZE_CHECK_OK(call) REQUIRE((call) == ZE_RESULT_SUCCESS)
 
+// extensionFunction for a function the test needs: fails the test, naming it, when the driver does
+// not give it.
+template <typename Fn>
+Fn requiredFunction(ze_driver_handle_t driver, const char* name) {
+  Fn f = extensionFunction<Fn>(driver, name);
+  INFO(name);
+  REQUIRE(f);
+  return f;
+}
+
 // How long a test waits for something that must happen before it calls the driver broken: long
 // enough for a loaded two-core machine, short enough that a hang shows up as a failure.
 constexpr uint64_t kPatienceNs = 30'000'000'000ull;

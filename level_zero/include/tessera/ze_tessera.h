@@ -352,6 +352,8 @@ typedef ze_result_t(ZE_APICALL* ze_pfnMemSetAtomicAccessAttributeExp_t)(
     ze_context_handle_t, ze_device_handle_t, const void*, size_t, ze_memory_atomic_attr_exp_flags_t);
 typedef ze_result_t(ZE_APICALL* ze_pfnMemGetAtomicAccessAttributeExp_t)(
     ze_context_handle_t, ze_device_handle_t, const void*, size_t, ze_memory_atomic_attr_exp_flags_t*);
+/* 1.14 to 1.17, continued. */
+#include "tessera/ze_tessera_current.h"
 #endif /* ZE_API_VERSION_CURRENT_M */
 
 /* Extension "ZE_tessera_root_device", version 1.0: zeDeviceGetRootDevice from Level Zero 1.9.

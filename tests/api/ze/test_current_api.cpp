@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tessera/ze_tessera.h"
@@ -370,7 +371,8 @@ TEST_CASE("Given the DDI table getters, then a version that has the new slots ge
   CHECK(v19[kBase + 6] == sentinel);  // not Tessera's: left as the loader set it
   auto v114 = table(ze_api_version_t(ZE_MAKE_VERSION(1, 14)));
   CHECK(v114[kBase + 5] == reinterpret_cast<void*>(&zeCommandListIsImmediate));
-  for (size_t i = 6; i < 9; ++i) CHECK(v114[kBase + i] == sentinel);  // 1.12, 1.14: not Tessera's
+  for (size_t i = 6; i < 8; ++i) CHECK(v114[kBase + i] == sentinel);  // 1.12: not Tessera's
+  CHECK(v114[kBase + 8] == reinterpret_cast<void*>(&zeCommandListAppendLaunchKernelWithParameters));
   CHECK(v114[kBase + 9] ==
         reinterpret_cast<void*>(&zeCommandListAppendLaunchKernelWithArguments));
   CHECK(v114[kBase + 10] == sentinel);
@@ -422,5 +424,101 @@ TEST_CASE("Given the DDI table getters, then a version that has the new slots ge
   CHECK(exp[2] == reinterpret_cast<void*>(&zeCommandListGetNextCommandIdExp));
   CHECK(exp[5] == reinterpret_cast<void*>(&zeCommandListUpdateMutableCommandWaitEventsExp));
   CHECK(exp[6] == sentinel);
+}
+
+// The slots of 1.14 to 1.17 (tessera/ze_tessera_current.h): each filled from its version on, the
+// slots between them that are not Tessera's left as the loader set them.
+TEST_CASE("Given the DDI table getters, then the 1.14 to 1.17 slots hold Tessera's functions from "
+          "their version on, and the slots before them that Tessera has no function for stay unset",
+          "[current_api][ddi]") {
+  initDriver();
+  constexpr uint8_t kSentinel = 0xa5;
+  void* sentinel = nullptr;
+  std::memset(&sentinel, kSentinel, sizeof sentinel);
+  // The slots after the 1.4 table `Table` that `getter` writes for minor version `minor`.
+  auto tail = [&](auto getter, auto* tableType, uint32_t minor) {
+    using Table = std::remove_pointer_t<decltype(tableType)>;
+    std::vector<void*> t(sizeof(Table) / sizeof(void*) + 40);
+    std::memset(t.data(), kSentinel, t.size() * sizeof(void*));
+    REQUIRE(getter(ze_api_version_t(ZE_MAKE_VERSION(1, minor)),
+                   reinterpret_cast<Table*>(t.data())) == ZE_RESULT_SUCCESS);
+    return std::vector<void*>(t.begin() + sizeof(Table) / sizeof(void*), t.end());
+  };
+  auto fn = [](auto f) { return reinterpret_cast<void*>(f); };
+
+  // Driver: GetLastErrorDescription (1.6), RTASFormatCompatibilityCheckExt (1.13),
+  // GetDefaultContext (1.14).
+  auto drv13 = tail(zeGetDriverProcAddrTable, (ze_driver_dditable_t*)nullptr, 13);
+  CHECK(drv13[2] == sentinel);
+  auto drv14 = tail(zeGetDriverProcAddrTable, (ze_driver_dditable_t*)nullptr, 14);
+  CHECK(drv14[0] == fn(&zeDriverGetLastErrorDescription));
+  CHECK(drv14[1] == sentinel);
+  CHECK(drv14[2] == fn(&zeDriverGetDefaultContext));
+  CHECK(drv14[3] == sentinel);
+
+  // Device: GetRootDevice (1.7), two not Tessera's (1.12), GetVectorWidthPropertiesExt (1.13),
+  // Synchronize (1.14), four not Tessera's (1.15, 1.16), GetCounterBasedEventMaxValue (1.17).
+  auto dev12 = tail(zeGetDeviceProcAddrTable, (ze_device_dditable_t*)nullptr, 12);
+  CHECK(dev12[3] == sentinel);
+  auto dev14 = tail(zeGetDeviceProcAddrTable, (ze_device_dditable_t*)nullptr, 14);
+  for (size_t i = 1; i < 3; ++i) CHECK(dev14[i] == sentinel);
+  CHECK(dev14[3] == fn(&zeDeviceGetVectorWidthPropertiesExt));
+  CHECK(dev14[4] == fn(&zeDeviceSynchronize));
+  CHECK(dev14[9] == sentinel);
+  auto dev17 = tail(zeGetDeviceProcAddrTable, (ze_device_dditable_t*)nullptr, 17);
+  CHECK(dev17[4] == fn(&zeDeviceSynchronize));
+  for (size_t i = 5; i < 9; ++i) CHECK(dev17[i] == sentinel);
+  CHECK(dev17[9] == fn(&zeDeviceGetCounterBasedEventMaxValue));
+  CHECK(dev17[10] == sentinel);
+
+  // Command queue: GetOrdinal, GetIndex (1.9), GetFlags, GetMode, GetPriority (1.17).
+  auto q16 = tail(zeGetCommandQueueProcAddrTable, (ze_command_queue_dditable_t*)nullptr, 16);
+  CHECK(q16[2] == sentinel);
+  auto q17 = tail(zeGetCommandQueueProcAddrTable, (ze_command_queue_dditable_t*)nullptr, 17);
+  CHECK(q17[2] == fn(&zeCommandQueueGetFlags));
+  CHECK(q17[3] == fn(&zeCommandQueueGetMode));
+  CHECK(q17[4] == fn(&zeCommandQueueGetPriority));
+  CHECK(q17[5] == sentinel);
+
+  // Command list: ... AppendLaunchKernelWithParameters, ...WithArguments (1.14, slots 8 and 9),
+  // the three 1.16 appends with parameters, then GetFlags and the three immediate queries (1.17),
+  // six graph functions not Tessera's and AppendHostFunction (1.17).
+  auto l16 = tail(zeGetCommandListProcAddrTable, (ze_command_list_dditable_t*)nullptr, 16);
+  CHECK(l16[8] == fn(&zeCommandListAppendLaunchKernelWithParameters));
+  CHECK(l16[10] == fn(&zeCommandListAppendMemoryCopyWithParameters));
+  CHECK(l16[11] == fn(&zeCommandListAppendMemoryFillWithParameters));
+  CHECK(l16[12] == fn(&zeCommandListImmediateAppendCommandListsWithParameters));
+  CHECK(l16[13] == sentinel);
+  auto l15 = tail(zeGetCommandListProcAddrTable, (ze_command_list_dditable_t*)nullptr, 15);
+  CHECK(l15[8] == fn(&zeCommandListAppendLaunchKernelWithParameters));
+  CHECK(l15[10] == sentinel);  // 1.16's
+  auto l17 = tail(zeGetCommandListProcAddrTable, (ze_command_list_dditable_t*)nullptr, 17);
+  CHECK(l17[9] == fn(&zeCommandListAppendLaunchKernelWithArguments));
+  CHECK(l17[13] == fn(&zeCommandListGetFlags));
+  CHECK(l17[14] == fn(&zeCommandListImmediateGetFlags));
+  CHECK(l17[15] == fn(&zeCommandListImmediateGetMode));
+  CHECK(l17[16] == fn(&zeCommandListImmediateGetPriority));
+  for (size_t i = 17; i < 23; ++i) CHECK(l17[i] == sentinel);  // the graph functions
+  CHECK(l17[23] == fn(&zeCommandListAppendHostFunction));
+  CHECK(l17[24] == sentinel);
+
+  // Physical memory: GetProperties (1.15).
+  auto pm14 = tail(zeGetPhysicalMemProcAddrTable, (ze_physical_mem_dditable_t*)nullptr, 14);
+  CHECK(pm14[0] == sentinel);
+  auto pm15 = tail(zeGetPhysicalMemProcAddrTable, (ze_physical_mem_dditable_t*)nullptr, 15);
+  CHECK(pm15[0] == fn(&zePhysicalMemGetProperties));
+  CHECK(pm15[1] == sentinel);
+
+  // The experimental command list table: the kernel mutation (1.10), IsMutableExp (1.17).
+  for (uint32_t minor : {9u, 16u, 17u}) {
+    std::vector<void*> exp(12);
+    std::memset(exp.data(), kSentinel, exp.size() * sizeof(void*));
+    REQUIRE(zeGetCommandListExpProcAddrTable(ze_api_version_t(ZE_MAKE_VERSION(1, minor)),
+                                             exp.data()) == ZE_RESULT_SUCCESS);
+    CHECK(exp[6] == (minor >= 10 ? fn(&zeCommandListGetNextCommandIdWithKernelsExp) : sentinel));
+    CHECK(exp[7] == (minor >= 10 ? fn(&zeCommandListUpdateMutableCommandKernelsExp) : sentinel));
+    CHECK(exp[8] == (minor >= 17 ? fn(&zeCommandListIsMutableExp) : sentinel));
+    CHECK(exp[9] == sentinel);
+  }
 }
 #endif

@@ -1,0 +1,145 @@
+/* Core functions of Level Zero 1.14 to 1.17 that Tessera implements, declared from the public
+ * specification's ze_api.h (1.17) for headers that lack them (Debian's are 1.4's). Included by
+ * tessera/ze_tessera.h, which holds the earlier ones (1.6 to 1.15) and says how they are reached:
+ * exported by libze_tessera.so.1, returned by zeDriverGetExtensionFunctionAddress under these
+ * names, and put in the DDI table slots of a loader that asks for the version that added them
+ * (level_zero/ze_ddi_tables_current.cpp). docs/api-coverage.md, "Level Zero after 1.4", lists
+ * each with its state. */
+#ifndef TESSERA_ZE_TESSERA_CURRENT_H
+#define TESSERA_ZE_TESSERA_CURRENT_H
+
+#include <level_zero/ze_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1.14: "Retrieves handle to default context from the driver." "This returned context contains
+ * all the devices available in the driver"; "In case of failure, this function returns null.
+ * Details on the error can be retrieved using zeDriverGetLastErrorDescription function."
+ * Tessera: made on the first call and owned by the driver; zeContextDestroy refuses it
+ * (ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE), so no user of it is left with a dead handle. */
+ZE_APIEXPORT ze_context_handle_t ZE_APICALL zeDriverGetDefaultContext(ze_driver_handle_t hDriver);
+typedef ze_context_handle_t(ZE_APICALL* ze_pfnDriverGetDefaultContext_t)(ze_driver_handle_t);
+
+/* 1.14: "Synchronizes all command queues related to the device." "This function blocks until all
+ * preceding submissions to all queues on the device are completed." Tessera: the command queues
+ * and immediate lists of the device and of its sub-devices, in every context. */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceSynchronize(ze_device_handle_t hDevice);
+typedef ze_result_t(ZE_APICALL* ze_pfnDeviceSynchronize_t)(ze_device_handle_t);
+
+/* 1.15: "Retrieves memory properties of the physical memory object." */
+#define ZE_STRUCTURE_TYPE_PHYSICAL_MEM_PROPERTIES ((ze_structure_type_t)0x00020040)
+typedef struct _ze_physical_mem_properties_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_PHYSICAL_MEM_PROPERTIES */
+  void* pNext;               /* [in,out][optional] */
+  uint64_t id;               /* [out] "unique identifier for the physical memory object" */
+  uint64_t size;             /* [out] "size of the physical memory object in bytes" */
+} ze_physical_mem_properties_t;
+ZE_APIEXPORT ze_result_t ZE_APICALL zePhysicalMemGetProperties(
+    ze_context_handle_t hContext, ze_physical_mem_handle_t hPhysicalMem,
+    ze_physical_mem_properties_t* pMemProperties);
+typedef ze_result_t(ZE_APICALL* ze_pfnPhysicalMemGetProperties_t)(
+    ze_context_handle_t, ze_physical_mem_handle_t, ze_physical_mem_properties_t*);
+
+/* 1.17: the queries of what a list or queue was created with ("The implementation of this function
+ * should be lock-free"). The immediate list queries answer ZE_RESULT_ERROR_INVALID_NULL_POINTER
+ * for a regular list, where their headers list "handle does not correspond to an immediate command
+ * list". zeCommandListGetFlags of an immediate list: the list flags its queue flags stand for. */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetFlags(ze_command_list_handle_t hCommandList,
+                                                          ze_command_list_flags_t* pFlags);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListImmediateGetFlags(
+    ze_command_list_handle_t hCommandList, ze_command_queue_flags_t* pFlags);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListImmediateGetMode(
+    ze_command_list_handle_t hCommandList, ze_command_queue_mode_t* pMode);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListImmediateGetPriority(
+    ze_command_list_handle_t hCommandList, ze_command_queue_priority_t* pPriority);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListIsMutableExp(ze_command_list_handle_t hCommandList,
+                                                              ze_bool_t* pIsMutable);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueGetFlags(ze_command_queue_handle_t hCmdQueue,
+                                                           ze_command_queue_flags_t* pFlags);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueGetMode(ze_command_queue_handle_t hCmdQueue,
+                                                          ze_command_queue_mode_t* pMode);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueGetPriority(
+    ze_command_queue_handle_t hCmdQueue, ze_command_queue_priority_t* pPriority);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListGetFlags_t)(ze_command_list_handle_t,
+                                                             ze_command_list_flags_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListImmediateGetFlags_t)(ze_command_list_handle_t,
+                                                                      ze_command_queue_flags_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListImmediateGetMode_t)(ze_command_list_handle_t,
+                                                                     ze_command_queue_mode_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListImmediateGetPriority_t)(
+    ze_command_list_handle_t, ze_command_queue_priority_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListIsMutableExp_t)(ze_command_list_handle_t,
+                                                                 ze_bool_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandQueueGetFlags_t)(ze_command_queue_handle_t,
+                                                              ze_command_queue_flags_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandQueueGetMode_t)(ze_command_queue_handle_t,
+                                                             ze_command_queue_mode_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandQueueGetPriority_t)(ze_command_queue_handle_t,
+                                                                 ze_command_queue_priority_t*);
+
+/* 1.17: "Returns maximum value supported by the driver for Counter Based Events created with
+ * externally managed counter storage". Tessera: UINT64_MAX, its counters' width (the external
+ * storage descriptors are still refused with ZE_RESULT_ERROR_UNSUPPORTED_FEATURE). */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetCounterBasedEventMaxValue(ze_device_handle_t hDevice,
+                                                                         uint64_t* maxValue);
+typedef ze_result_t(ZE_APICALL* ze_pfnDeviceGetCounterBasedEventMaxValue_t)(ze_device_handle_t,
+                                                                            uint64_t*);
+
+/* 1.17: "Appends a host function call into a command list." "The host function will be executed
+ * on the host when the command list reaches this point during execution"; "The host function must
+ * not call any Level Zero API functions"; "Device will wait for all phWaitEvents to be signaled
+ * before executing the host function." Tessera calls it on the executor thread of the queue that
+ * runs the list, after the commands before it completed and before the commands after it start
+ * (a SYNCHRONOUS immediate list runs every command within its append, this one too).
+ * A null pfnHostFunction: ZE_RESULT_ERROR_INVALID_ARGUMENT; any pNext:
+ * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE ("an extension passed via pNext is not supported"). */
+typedef void (*ze_host_function_callback_t)(void* pUserData); /* ZE_CALLBACK_CONV: none on Linux */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendHostFunction(
+    ze_command_list_handle_t hCommandList, ze_host_function_callback_t pfnHostFunction,
+    void* pUserData, const void* pNext, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListAppendHostFunction_t)(
+    ze_command_list_handle_t, ze_host_function_callback_t, void*, const void*, ze_event_handle_t,
+    uint32_t, ze_event_handle_t*);
+
+/* 1.14 and 1.16: the appends "with additional parameters". zeCommandListAppendLaunchKernel-
+ * WithParameters takes ze_command_list_append_launch_kernel_param_cooperative_desc_t in pNext (a
+ * cooperative launch, as zeCommandListAppendLaunchCooperativeKernel); the others define no pNext
+ * structure. Any other structure: ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, nothing appended;
+ * otherwise each is the append it extends, with its checks and errors. */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendLaunchKernelWithParameters(
+    ze_command_list_handle_t hCommandList, ze_kernel_handle_t hKernel,
+    const ze_group_count_t* pGroupCounts, const void* pNext, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemoryCopyWithParameters(
+    ze_command_list_handle_t hCommandList, void* dstptr, const void* srcptr, size_t size,
+    const void* pNext, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendMemoryFillWithParameters(
+    ze_command_list_handle_t hCommandList, void* ptr, const void* pattern, size_t pattern_size,
+    size_t size, const void* pNext, ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+    ze_event_handle_t* phWaitEvents);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListImmediateAppendCommandListsWithParameters(
+    ze_command_list_handle_t hCommandListImmediate, uint32_t numCommandLists,
+    ze_command_list_handle_t* phCommandLists, const void* pNext, ze_event_handle_t hSignalEvent,
+    uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListAppendLaunchKernelWithParameters_t)(
+    ze_command_list_handle_t, ze_kernel_handle_t, const ze_group_count_t*, const void*,
+    ze_event_handle_t, uint32_t, ze_event_handle_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListAppendMemoryCopyWithParameters_t)(
+    ze_command_list_handle_t, void*, const void*, size_t, const void*, ze_event_handle_t, uint32_t,
+    ze_event_handle_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListAppendMemoryFillWithParameters_t)(
+    ze_command_list_handle_t, void*, const void*, size_t, size_t, const void*, ze_event_handle_t,
+    uint32_t, ze_event_handle_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnCommandListImmediateAppendCommandListsWithParameters_t)(
+    ze_command_list_handle_t, uint32_t, ze_command_list_handle_t*, const void*, ze_event_handle_t,
+    uint32_t, ze_event_handle_t*);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TESSERA_ZE_TESSERA_CURRENT_H */
