@@ -76,7 +76,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCreate(ze_event_pool_handle_t hEventP
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (desc->signal > 0x7 || desc->wait > 0x7) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   return guarded([&] {
-    // The index must be in the pool, with no other live event on it.
+    // The index must be in the pool; events on one index are aliases (EventPool::holds).
     Event* event = Event::create(*pool, desc->index, desc->signal, desc->wait);
     if (!event) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     *phEvent = event->toHandle();

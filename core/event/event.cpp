@@ -4,21 +4,16 @@ namespace tessera::core {
 
 Event* Event::create(EventPool& pool, uint32_t index, ze_event_scope_flags_t signalScope,
                      ze_event_scope_flags_t waitScope) {
-  if (!pool.claim(index)) return nullptr;
-  Event* event;
-  try {
-    event = new Event(pool, index);
-    event->signalScope_ = signalScope;
-    event->waitScope_ = waitScope;
-    event->counterBased_ = pool.counterBased();
-    event->counterFlags_ = pool.counterFlags();
-  } catch (...) {
-    pool.unclaim(index);
-    throw;
-  }
-  // A new event starts not signalled, whatever an earlier event of its index left behind. Not in
-  // IPC pools: there, the processes sharing the pool each create an event on the same slot, and the
-  // other one may already have signalled it (the guide's two-process example).
+  if (!pool.holds(index)) return nullptr;
+  Event* event = new Event(pool, index);
+  event->signalScope_ = signalScope;
+  event->waitScope_ = waitScope;
+  event->counterBased_ = pool.counterBased();
+  event->counterFlags_ = pool.counterFlags();
+  // A new event starts not signalled, whatever an earlier event of its index left behind (and so,
+  // as in Intel's driver, do the live events it aliases). Not in IPC pools: there, the processes
+  // sharing the pool each create an event on the same slot, and the other one may already have
+  // signalled it (the guide's two-process example).
   if (!pool.shared()) {
     event->reset();
     event->slot().timestamps = {};
@@ -58,10 +53,9 @@ void Event::recordSpan(uint64_t start, uint64_t end) {
 }
 
 void Event::destroy() {
-  // The index is free again at once, so the pool can be destroyed even while commands recorded in
-  // lists still hold this event ("destroy all event handles created from the pool before destroying
-  // the pool itself" is about handles); those commands keep the slot's memory alive.
-  pool_->unclaim(index_);
+  // Commands recorded in lists may still hold this event after its handle ends ("destroy all event
+  // handles created from the pool before destroying the pool itself" is about handles); they keep
+  // the slot's memory alive.
   retireHandle();
   destroyed_.request();
   release();

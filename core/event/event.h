@@ -23,7 +23,7 @@ namespace tessera::core {
 class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEvn1" */>,
               public RefCounted<Event> {
  public:
-  // nullptr when the index is out of range or already has a live event. The scopes are the
+  // nullptr when the index is out of range (live events on one index alias each other). The scopes are the
   // descriptor's, kept for zeEventGetSignalScope / zeEventGetWaitScope (host memory is coherent:
   // nothing else depends on them).
   static Event* create(EventPool& pool, uint32_t index, ze_event_scope_flags_t signalScope = 0,

@@ -114,9 +114,7 @@ EventPool::EventPool(Context& context, ze_event_pool_flags_t flags, uint32_t cou
     : Object(registered), context_(&context), flags_(flags), count_(count),
       devices_(std::move(devices)), fd_(fd),
       header_(static_cast<EventPoolHeader*>(mapping ? mapping : oneSlot_)),
-      slots_(reinterpret_cast<EventSlot*>(header_ + 1)), opened_(opened) {
-  if (count > 64) claimedMore_.reset(new std::atomic<uint64_t>[(count - 1) / 64]());
-}
+      slots_(reinterpret_cast<EventSlot*>(header_ + 1)), opened_(opened) {}
 
 EventPool::~EventPool() {
   if (fd_ < 0) {  // not IPC: heap memory (create) unless inside the object
@@ -136,17 +134,6 @@ ze_result_t EventPool::ipcHandle(ze_ipc_event_pool_handle_t& out) const {
   std::memset(out.data, 0, sizeof out.data);
   std::memcpy(out.data, &d, sizeof d);
   return ZE_RESULT_SUCCESS;
-}
-
-bool EventPool::claim(uint32_t index) {
-  if (index >= count_) return false;
-  const uint64_t bit = uint64_t{1} << (index % 64);
-  return !(claimWord(index).fetch_or(bit, std::memory_order_acq_rel) & bit);
-}
-
-void EventPool::unclaim(uint32_t index) {
-  const uint64_t bit = uint64_t{1} << (index % 64);
-  claimWord(index).fetch_and(~bit, std::memory_order_acq_rel);
 }
 
 ze_result_t EventPool::destroy() {

@@ -81,10 +81,12 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
   bool counterBased() const { return counterBased_; }
   uint32_t counterFlags() const { return counterFlags_; }
 
-  // One live event per index: claim() fails when the index is out of range or taken. Lock-free
-  // (one bit per index).
-  bool claim(uint32_t index);
-  void unclaim(uint32_t index);
+  // Whether `index` names a slot of the pool. Several live events may share a slot (zeEventCreate,
+  // "The application must ensure the location in the pool is not being used by another event", is
+  // asked of the application; Intel's driver makes such events aliases, and intel/compute-benchmarks'
+  // WaitOnEventCold creates every event at index 0): they are views of one state, so signalling or
+  // resetting one does the same to the others (docs/api-coverage.md, "Leniency").
+  bool holds(uint32_t index) const { return index < count_; }
 
   // zeEventPoolDestroy (created pools) and zeEventPoolCloseIpcHandle (opened ones): ends the
   // handle; events of the pool keep it.
@@ -97,10 +99,6 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
   EventPool(Context& context, ze_event_pool_flags_t flags, uint32_t count,
             std::vector<Device*> devices, int fd, void* mapping, bool opened,
             bool registered = true);
-  // The word of claimed bits that holds `index`'s.
-  std::atomic<uint64_t>& claimWord(uint32_t index) {
-    return index < 64 ? claimedInline_ : claimedMore_[index / 64 - 1];
-  }
   ~EventPool();
   friend class RefCounted<EventPool>;
   static size_t bytesFor(uint32_t count) { return sizeof(EventPoolHeader) + sizeof(EventSlot) * count; }
@@ -115,10 +113,6 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
   bool opened_;
   bool counterBased_ = false;
   uint32_t counterFlags_ = 0;
-  // Claimed indices, one bit each: the first 64 inline (every pool of up to 64 events needs no
-  // more), the rest on the heap.
-  std::atomic<uint64_t> claimedInline_{0};
-  std::unique_ptr<std::atomic<uint64_t>[]> claimedMore_;
   // A one-event pool's memory (header and slot), zeroed: no allocation of its own (createPrivate,
   // and create() for a count of 1).
   alignas(EventPoolHeader) unsigned char oneSlot_[sizeof(EventPoolHeader) + sizeof(EventSlot)] = {};
