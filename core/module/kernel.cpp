@@ -193,10 +193,18 @@ ze_result_t Kernel::setArguments(void* const* values) {
     size_t size = sizeof(void*);  // global and constant pointers
     const void* value = values[i];
     switch (a.kind) {
-      case ArgKind::LocalPointer:
-        std::memcpy(&size, value, sizeof size);
+      case ArgKind::LocalPointer: {
+        // The local memory size, read as 32 bits: ze_api.h says only "pointer to an array of
+        // pointers", and intel/compute-benchmarks' torch KernelSubmitSlmSize points at an `int`
+        // where others point at a size_t. On this little-endian host both give the size (local
+        // memory is far below 4 GiB), and nothing past a 4-byte value is read
+        // (docs/api-coverage.md, "Leniency").
+        uint32_t low = 0;
+        std::memcpy(&low, value, sizeof low);
+        size = low;
         value = nullptr;
         break;
+      }
       case ArgKind::ByValue:
         size = a.size;
         break;

@@ -284,8 +284,9 @@ typedef struct _ze_event_pool_counter_based_exp_desc_t {
  * with specifying work group size and all kernel arguments"; it "changes kernel state as if
  * separate zeKernelSetGroupSize and zeKernelSetArgumentValue functions were called".
  * pArguments[i] points to argument i's value, as zeKernelSetArgumentValue's pArgValue would, with
- * the size the kernel's argument has; for a __local argument it points to the size_t local memory
- * size (then set as zeKernelSetArgumentValue(hKernel, i, size, nullptr)). pNext: a chain of
+ * the size the kernel's argument has; for a __local argument it points to the local memory size,
+ * a size_t or a 32-bit integer (its first 4 bytes are read: the size on this little-endian host,
+ * either way), then set as zeKernelSetArgumentValue(hKernel, i, size, nullptr). pNext: a chain of
  * ze_command_list_append_launch_kernel_param_cooperative_desc_t (isCooperative: launched as
  * zeCommandListAppendLaunchCooperativeKernel); any other structure: ZE_RESULT_ERROR_UNSUPPORTED_
  * FEATURE ("when passed additional extensions are invalid or incompatible with the device or

@@ -69,6 +69,31 @@ TEST_CASE("Given zeCommandListAppendLaunchKernelWithArguments, then the launch u
   CHECK(out2[1] == 100);  // 9 + ... + 16
 }
 
+// intel/compute-benchmarks' torch KernelSubmitSlmSize points a __local argument's entry at an
+// `int`. Only its 4 bytes are read: the bytes after it here are not zero, and a size_t read would
+// take them into the size (and be refused as too large).
+TEST_CASE("Given zeCommandListAppendLaunchKernelWithArguments with a local size given as a 32-bit "
+          "integer, then the launch uses that size",
+          "[current_api][launch_with_arguments]") {
+  KernelFixture fx;
+  auto launch = withArguments(fx.driver);
+  ze_kernel_handle_t k = fx.kernel("local_reduce", "local_reduce");
+  std::vector<int> in(16);
+  std::iota(in.begin(), in.end(), 1);
+  std::vector<int> out(1, -1);
+  int* inPtr = in.data();
+  int* outPtr = out.data();
+  struct {
+    int32_t size;
+    int32_t after;
+  } local{16 * sizeof(int), -1};
+  void* args[] = {&inPtr, &outPtr, &local.size};
+  ze_command_list_handle_t l = fx.immediate(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+  REQUIRE(launch(l, k, ze_group_count_t{1, 1, 1}, ze_group_size_t{16, 1, 1}, args, nullptr,
+                 nullptr, 0, nullptr) == ZE_RESULT_SUCCESS);
+  CHECK(out[0] == 136);  // 1 + ... + 16
+}
+
 TEST_CASE("Given zeCommandListAppendLaunchKernelWithArguments, then bad handles, pointers, group "
           "sizes, arguments and extensions get the header's errors",
           "[current_api][launch_with_arguments]") {
