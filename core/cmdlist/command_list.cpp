@@ -232,6 +232,12 @@ ze_result_t CommandList::reset() {
   return ZE_RESULT_SUCCESS;
 }
 
+bool CommandList::runsOn(const Device& device) const {
+  if (&device == &device_) return true;
+  auto root = [](const Device& d) { return d.rootDevice() ? d.rootDevice() : &d; };
+  return root(device) == root(device_) && buffer_->cooperativeGroups <= device.workers().size();
+}
+
 ze_result_t executeCommandLists(CommandQueue& queue, const std::vector<CommandList*>& lists,
                                 Fence* fence) {
   if (fence && !fence->madeOn(queue)) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
@@ -248,7 +254,7 @@ ze_result_t executeCommandLists(CommandQueue& queue, const std::vector<CommandLi
     // CPU device does not do; Intel's driver runs such lists, and level-zero-tests (2026,
     // CommandQueueFlagTest and zeCommandQueueSynchronizeTimeoutTests) expects it to.
     // "The application is responsible for calling close before submission."
-    if (list->isImmediate() || !list->isExecutable() || &list->device() != &queue.device())
+    if (list->isImmediate() || !list->isExecutable() || !list->runsOn(queue.device()))
       return ZE_RESULT_ERROR_INVALID_ARGUMENT;
     buffers.push_back(list->buffer());
   }

@@ -129,7 +129,7 @@ class CommandList
   // signal. The lists' buffers are shared, so the run holds them alive whatever happens to the
   // lists afterwards. INVALID_NULL_HANDLE for a handle that is not a list, then the events' errors
   // as append(), then INVALID_ARGUMENT (nothing appended) when this list is not immediate or a list
-  // is immediate, not executable, or of another device or ordinal.
+  // is immediate, not executable, not runnable on this list's device (runsOn) or of another ordinal.
   ze_result_t appendLists(uint32_t numLists, const ze_command_list_handle_t* phLists,
                           const SyncArgs& sync);
   ze_result_t close();
@@ -137,6 +137,14 @@ class CommandList
   std::shared_ptr<const RecordedCommands> buffer() const { return buffer_; }
   // Closed and not updated since: what a queue may execute.
   bool isExecutable() const { return closed_ && !updated_; }
+  // Whether a queue (or immediate list) of `device` may run this regular list. "The application
+  // must ensure the command lists are accessible by the device on which the command queue was
+  // created" (zeCommandQueueExecuteCommandLists) asks for access, not for the same device: a list
+  // of the queue's device, or of another device under the same root device (intel/compute-
+  // benchmarks' multitile copies record on the root device and execute on each tile's queue), as
+  // in Intel's driver. Every device here runs the same code on the same memory; the queue's device
+  // runs the commands, so the list's cooperative launches must fit it (every group resident).
+  bool runsOn(const Device& device) const;
 
   // --- mutable commands (mutable_commands.cpp) ---
   bool isMutable() const { return mutable_; }
@@ -223,8 +231,8 @@ class CommandList
 };
 
 // zeCommandQueueExecuteCommandLists after its handles were checked: the lists must be closed,
-// regular, of `queue`'s device and ordinal (and EXPLICIT_ONLY when the queue is); the fence must be
-// the queue's. Hands their buffers to the queue (waiting for them on a synchronous one).
+// regular, runnable on `queue`'s device (CommandList::runsOn) and of its ordinal; the fence must
+// be the queue's. Hands their buffers to the queue (waiting for them on a synchronous one).
 ze_result_t executeCommandLists(CommandQueue& queue, const std::vector<CommandList*>& lists,
                                 Fence* fence);
 

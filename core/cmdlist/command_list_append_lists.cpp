@@ -22,7 +22,7 @@ ze_result_t CommandList::appendLists(uint32_t numLists, const ze_command_list_ha
   for (CommandList* list : lists) {
     // As zeCommandQueueExecuteCommandLists: "The application is responsible for calling close
     // before submission", of the same device and queue group ordinal.
-    if (!list || list->isImmediate() || !list->isExecutable() || &list->device() != &device_ ||
+    if (!list || list->isImmediate() || !list->isExecutable() || !list->runsOn(device_) ||
         list->ordinal() != ordinal_)
       return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }

@@ -48,6 +48,10 @@ ze_result_t CommandList::appendLaunch(ze_kernel_handle_t hKernel, const ze_group
   // answers for the module's device; a sub-device's list may run fewer at once).
   const uint64_t most = kind == LaunchKind::Cooperative ? device_.workers().size() : UINT32_MAX;
   if (!indirect && !groupCountWithin(*counts, most)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (kind == LaunchKind::Cooperative && !isImmediate())
+    buffer_->cooperativeGroups =
+        std::max(buffer_->cooperativeGroups, uint64_t{counts->groupCountX} * counts->groupCountY *
+                                                 counts->groupCountZ);
   // Built in place: a launch's command is moved once, into the list or to where it runs.
   Command command{LaunchOp{}, {}, {}};
   LaunchOp& op = std::get<LaunchOp>(command.op);
