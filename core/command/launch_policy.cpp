@@ -2,7 +2,8 @@
 
 #include <algorithm>
 
-#include "core/device/limits.h"
+#include "core/device/device.h"
+#include "core/module/module.h"
 #include "core/module/kernel.h"
 
 namespace tessera::core {
@@ -23,12 +24,20 @@ uint32_t largestDivisor(uint64_t n, uint32_t cap) {
 // - Otherwise each dimension, x first, gets the largest divisor of its global size within what the
 //   group has left of its cap: groups must divide the range (Level Zero launches whole groups, and
 //   this device does not report OpenCL's non-uniform work-groups), and a prime global size gets 1.
-// - The cap: 4,096 work-items (limits::kMaxGroupSize, also every per-dimension limit) without
-//   barriers, kBarrierGroupCap = 256 with them. A group's work-items run one after another on one
-//   thread (the JIT's work-group function, vectorized across x), so a group should be long in x to
-//   amortize its start and drain: a vector add of 16M floats runs at 25-27 GB/s in groups of 256
-//   and 31-35 in groups of 1,024 or more here (a plain C++ loop called on 256-element pieces loses
-//   the same tenth; bench/ze_suite_bench shows both). A kernel with barriers instead runs as one
+// - The cap: kPlainGroupCap = 1,024 work-items without barriers (the device takes up to
+//   limits::kMaxGroupSize = 4,096 when the application asks), kBarrierGroupCap = 256 with them. A
+//   group's work-items run one after another on one thread (the JIT's work-group function,
+//   vectorized across x), so a group should be long in x to amortize its start and drain: a vector
+//   add of 16M floats runs at 25-27 GB/s in groups of 256 and 31-35 in groups of 1,024 or more here
+//   (a plain C++ loop called on 256-element pieces loses the same tenth; bench/ze_suite_bench shows
+//   both). Beyond 1,024 nothing is gained, and GPU drivers suggest at most 1,024: programs written
+//   for them size their group counts by it (intel/compute-benchmarks' SinKernelGraph launches 64
+//   groups of the suggested size over 65,536 items, and with 4,096 wrote past its buffers).
+// - Small ranges: a group runs on one thread, so a range with fewer than kGroupsPerPu groups per
+//   PU of the kernel's device at the cap leaves PUs idle (3,000 work-items were one group, one
+//   thread, on any number of cores). The cap is then lowered to items / (kGroupsPerPu x PUs), but
+//   not below kMinBalancedGroup = 64 work-items (four vectors of the widest widening), so such a
+//   range gets at least min(kGroupsPerPu x PUs, items / 64) groups. A kernel with barriers instead runs as one
 //   loop over the group's work-items per region between barriers, and each work-item's values that
 //   live across a barrier are stored in per-work-item scratch: every barrier is a pass over all of
 //   the group's scratch. 256 work-items keep that within a core's L1/L2 between passes (with 64
@@ -40,8 +49,15 @@ std::array<uint32_t, 3> suggestGroupSize(const Kernel& kernel, uint64_t gx, uint
                                          uint64_t gz) {
   if (const auto& required = kernel.info().requiredSize)
     return {required->size[0], required->size[1], required->size[2]};
-  const uint32_t cap =
-      kernel.compiled().barrierCount == 0 ? limits::kMaxGroupSize : kBarrierGroupCap;
+  uint32_t cap = kernel.compiled().barrierCount == 0 ? kPlainGroupCap : kBarrierGroupCap;
+  uint64_t items = 0;
+  if (support::checkedProduct(
+          {std::max<uint64_t>(gx, 1), std::max<uint64_t>(gy, 1), std::max<uint64_t>(gz, 1)},
+          items)) {
+    const uint64_t pus = std::max<uint32_t>(kernel.module().device().resources().pus, 1);
+    const uint64_t balanced = items / (kGroupsPerPu * pus);
+    if (balanced < cap) cap = uint32_t(std::max<uint64_t>(balanced, kMinBalancedGroup));
+  }
   const uint32_t x = largestDivisor(std::max<uint64_t>(gx, 1), cap);
   const uint32_t y = largestDivisor(std::max<uint64_t>(gy, 1), cap / x);
   const uint32_t z = largestDivisor(std::max<uint64_t>(gz, 1), cap / (x * y));

@@ -13,14 +13,18 @@ namespace tessera::core {
 
 class Kernel;
 
-// The largest work-group a kernel with barriers is given when the driver chooses (the rule and
-// its reasons: launch_policy.cpp).
+// The largest work-group the driver chooses, for a kernel without and with barriers, and how far a
+// small range's groups shrink so that every PU of the device gets kGroupsPerPu of them (the rule
+// and its reasons: launch_policy.cpp).
+constexpr uint32_t kPlainGroupCap = 1024;
 constexpr uint32_t kBarrierGroupCap = 256;
+constexpr uint32_t kGroupsPerPu = 4;
+constexpr uint32_t kMinBalancedGroup = 64;
 
 // The group size for a launch of `kernel` over global sizes gx x gy x gz (0 counts as 1): the
 // kernel's required size when it has one; otherwise each dimension, x first, the largest divisor
 // of its global size that keeps the group within the kernel's cap (kBarrierGroupCap with
-// barriers, limits::kMaxGroupSize without).
+// barriers, kPlainGroupCap without, lowered for small ranges as launch_policy.cpp says).
 std::array<uint32_t, 3> suggestGroupSize(const Kernel& kernel, uint64_t gx, uint64_t gy,
                                          uint64_t gz);
 

@@ -77,7 +77,7 @@ TEST_CASE(
   // The OpenCL layer remembers the driver's last choice per thread (cl_shim/ndrange.cpp): the same
   // range on the other kernel, back again, and on a kernel made after one was released (which may
   // take its address) must each get their own kernel's choice.
-  size_t same[3] = {1024, 1, 1};
+  size_t same[3] = {1u << 20, 1, 1};
   for (int round = 0; round < 2; ++round) {
     for (cl_kernel k : {fx.kernel, barriers, fx.kernel}) {
       std::fill(out.begin(), out.end(), 0u);

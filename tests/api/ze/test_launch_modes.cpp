@@ -638,23 +638,53 @@ TEST_CASE(
 
 TEST_CASE(
     "Given a large range, when zeKernelSuggestGroupSize is asked, then a kernel without barriers "
-    "gets long groups and one with barriers groups of at most 256",
+    "gets groups of 1,024 and one with barriers groups of at most 256",
     "[launch][groupsize]") {
   KernelFixture fx;
   uint32_t x = 0, y = 0, z = 0;
-  // Without barriers a longer x loop costs less per work-item (core/module/kernel.cpp).
+  // Without barriers a longer x loop costs less per work-item, up to about 1,024
+  // (core/command/launch_policy.cpp).
   auto plain = fx.kernel("corpus_ranges", "range1d");
   REQUIRE(zeKernelSuggestGroupSize(plain, 16u << 20, 1, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
-  CHECK(x == 4096);
+  CHECK(x == 1024);
   CHECK(y * z == 1);
-  REQUIRE(zeKernelSuggestGroupSize(plain, 3 * 1000, 1, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
-  CHECK(x == 3000);
   // With barriers the group's scratch and __local data should stay near the core.
   auto barriers = fx.kernel("local_reduce", "local_reduce");
   REQUIRE(zeKernelSuggestGroupSize(barriers, 16u << 20, 1, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
   CHECK(x == 256);
-  REQUIRE(zeKernelSuggestGroupSize(barriers, 3 * 1000, 1, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
-  CHECK(x == 250);
+}
+
+// A group runs on one thread: a small range gets groups small enough that each PU of the device has
+// four, down to 64 work-items a group. Checked against the device's PU count (ze_device_properties_t:
+// threads per EU x EUs per subslice x subslices x slices), on this machine and, through
+// api.ze.direct.topology, on a simulated 16-PU one.
+TEST_CASE("Given a small range, when zeKernelSuggestGroupSize is asked, then every PU of the device "
+          "gets four groups or the groups are 64 work-items or fewer",
+          "[launch][groupsize][balance]") {
+  KernelFixture fx;
+  ze_device_properties_t p{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES};
+  REQUIRE(zeDeviceGetProperties(fx.device, &p) == ZE_RESULT_SUCCESS);
+  const uint64_t pus =
+      uint64_t(p.numThreadsPerEU) * p.numEUsPerSubslice * p.numSubslicesPerSlice * p.numSlices;
+  REQUIRE(pus >= 1);
+  auto plain = fx.kernel("corpus_ranges", "range1d");
+  auto barriers = fx.kernel("local_reduce", "local_reduce");
+  for (ze_kernel_handle_t k : {plain, barriers})
+    for (uint32_t items : {3000u, 4096u, 65536u, 1000u * 30u, 64u * 1024u * 3u}) {
+      INFO((k == plain ? "plain" : "barriers") << ", " << items << " work-items, " << pus
+                                               << " PUs");
+      uint32_t x = 0, y = 0, z = 0;
+      REQUIRE(zeKernelSuggestGroupSize(k, items, 1, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
+      REQUIRE(x >= 1);
+      CHECK(items % x == 0);
+      CHECK(x <= (k == plain ? 1024u : 256u));
+      CHECK(items / x >= std::min<uint64_t>(4 * pus, items / 64));
+    }
+  // 65,536 work-items in groups of the suggested size: at least 64 groups, as compute-benchmarks'
+  // SinKernelGraph assumes (64 groups of the suggested size over 65,536 items).
+  uint32_t x = 0, y = 0, z = 0;
+  REQUIRE(zeKernelSuggestGroupSize(plain, 65536, 1, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
+  CHECK(65536 / x >= 64);
 }
 
 TEST_CASE(
@@ -697,11 +727,11 @@ TEST_CASE(
   // Global sizes past 32 bits, which only the extension takes (OpenCL's size_t ranges).
   uint32_t x = 0, y = 0, z = 0;
   REQUIRE(suggest64(plain, uint64_t(1) << 33, 1, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
-  CHECK((x == 4096 && y == 1 && z == 1));
+  CHECK((x == 1024 && y == 1 && z == 1));
   REQUIRE(suggest64(barriers, 3 * (uint64_t(1) << 32), 1, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
   CHECK((x == 256 && y == 1 && z == 1));
   REQUIRE(suggest64(plain, 4097 * (uint64_t(1) << 32), 3, 1, &x, &y, &z) == ZE_RESULT_SUCCESS);
-  CHECK((x == 4096 && y == 1 && z == 1));
+  CHECK((x == 1024 && y == 1 && z == 1));
   // A global size of 0 counts as 1; the errors are zeKernelSuggestGroupSize's.
   REQUIRE(suggest64(plain, 0, 0, 0, &x, &y, &z) == ZE_RESULT_SUCCESS);
   CHECK((x == 1 && y == 1 && z == 1));
