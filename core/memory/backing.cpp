@@ -56,7 +56,7 @@ std::unique_ptr<Backing> Backing::open(size_t dataBytes) {
   raiseFileLimitOnce();
   std::unique_ptr<Backing> b(new Backing);
   b->dataBytes_ = dataBytes;
-  b->tableBytes_ = roundUp(dataBytes / kPageSize * sizeof(ExportEntry), kPageSize);
+  b->tableBytes_ = exportTableBytes(dataBytes);
   b->fd_ = memfd_create("tessera-usm", MFD_CLOEXEC);
   if (b->fd_ < 0) return nullptr;
   if (ftruncate(b->fd_, static_cast<off_t>(dataBytes + b->tableBytes_)) != 0) return nullptr;

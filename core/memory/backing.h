@@ -48,6 +48,23 @@ struct ExportEntry {
   uint64_t size;
 };
 
+// The export table's size after `dataBytes` (a page multiple) of data: one entry per data page,
+// rounded up to whole pages. Memfds of USM allocations (Backing) and of physical memory
+// (physical_memory.cpp) are laid out so.
+inline size_t exportTableBytes(size_t dataBytes) {
+  return roundUp(dataBytes / kPageSize * sizeof(ExportEntry), kPageSize);
+}
+// The data size of such a file of `fileBytes`; 0 when no data size gives that file size.
+inline size_t dataBytesOfFile(size_t fileBytes) {
+  if (fileBytes % kPageSize != 0) return 0;
+  const size_t pages = fileBytes / kPageSize;
+  // data pages + ceil(data pages / 256) = pages (256 entries a page).
+  const size_t guess = pages * 256 / 257;
+  for (size_t p = guess > 0 ? guess - 1 : 0; p <= guess + 1; ++p)
+    if (p > 0 && p * kPageSize + exportTableBytes(p * kPageSize) == fileBytes) return p * kPageSize;
+  return 0;
+}
+
 class Backing {
  public:
   // A memfd of `dataBytes` (a page multiple) mapped at an address aligned to `alignment` (a power

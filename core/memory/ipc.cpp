@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -35,6 +36,37 @@ bool decode(const ze_ipc_mem_handle_t& h, IpcHandleData& d) {
   return d.magic == IpcHandleData::kMagic && d.version == IpcHandleData::kVersion &&
          d.cookie != 0 && d.size != 0 && d.dataOffset % kPageSize == 0 &&
          d.tableOffset % kPageSize == 0 && d.lead < kPageSize;
+}
+
+bool decodeBareDescriptor(const ze_ipc_mem_handle_t& h, IpcHandleData& d) {
+  int32_t fd = -1;
+  std::memcpy(&fd, h.data, sizeof fd);
+  if (fd < 0 || std::any_of(h.data + sizeof fd, h.data + sizeof h.data,
+                            [](char c) { return c != 0; }))
+    return false;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  const size_t dataBytes = dataBytesOfFile(static_cast<size_t>(st.st_size));
+  if (dataBytes == 0) return false;
+  const size_t tableBytes = exportTableBytes(dataBytes);
+  void* table = mmap(nullptr, tableBytes, PROT_READ, MAP_SHARED, fd, static_cast<off_t>(dataBytes));
+  if (table == MAP_FAILED) return false;
+  const auto* entries = static_cast<const ExportEntry*>(table);
+  size_t found = 0, index = 0;
+  for (size_t i = 0; i < dataBytes / kPageSize && found < 2; ++i)
+    if (entries[i].cookie != 0) ++found, index = i;
+  const ExportEntry entry = found == 1 ? entries[index] : ExportEntry{0, 0};
+  munmap(table, tableBytes);
+  if (found != 1 || entry.size == 0 || entry.size > dataBytes - index * kPageSize) return false;
+  d = IpcHandleData{};
+  d.fd = fd;
+  d.pid = getpid();
+  d.dataOffset = index * kPageSize;
+  d.size = entry.size;
+  d.tableOffset = dataBytes;
+  d.cookie = entry.cookie;
+  d.kind = ZE_MEMORY_TYPE_DEVICE;
+  return true;
 }
 
 IpcMapping openIpc(const IpcHandleData& d, bool guarded) {

@@ -46,6 +46,15 @@ static_assert(sizeof(IpcHandleData) <= ZE_MAX_IPC_HANDLE_SIZE);
 void encode(const IpcHandleData& d, ze_ipc_mem_handle_t& h);
 // False when the bytes are not a Tessera IPC handle of this version.
 bool decode(const ze_ipc_mem_handle_t& h, IpcHandleData& d);
+// A handle that holds a descriptor of this process and nothing else (its other bytes zero): what a
+// program written for Intel's driver rebuilds in another process from the descriptor alone.
+// intel/compute-benchmarks' MultiProcessComputeSharedBuffer reads `*(int*)handle.data`, lets the
+// child inherit that descriptor and passes its number on the command line, and the child opens a
+// handle made of that number. When the descriptor names a memfd laid out as Tessera's (Backing,
+// physical memory) whose export table holds exactly one exported allocation, `d` is that
+// allocation's handle (a device allocation; `lead` 0, so not the allocations of the guard-page
+// mode); otherwise false (a file with several exported allocations cannot tell which is meant).
+bool decodeBareDescriptor(const ze_ipc_mem_handle_t& h, IpcHandleData& d);
 
 struct IpcMapping {
   ze_result_t result = ZE_RESULT_ERROR_UNKNOWN;

@@ -210,7 +210,7 @@ ze_result_t MemoryManager::putIpcHandle(const ze_ipc_mem_handle_t& handle) {
 ze_result_t MemoryManager::openIpcHandle(Device* device, const ze_ipc_mem_handle_t& handle,
                                          void** out) {
   IpcHandleData d;
-  if (!decode(handle, d)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!decode(handle, d) && !decodeBareDescriptor(handle, d)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   IpcMapping m = openIpc(d, guardPages_);
   if (m.result != ZE_RESULT_SUCCESS) return m.result;
   Allocation a;

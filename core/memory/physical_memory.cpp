@@ -14,7 +14,7 @@ std::unique_ptr<PhysicalMemory> PhysicalMemory::create(Context& context, Device&
   int fd = memfd_create("tessera-physical", MFD_CLOEXEC);
   if (fd < 0) return nullptr;
   // zePhysicalMemCreate's size is a page multiple (checked by the entry point).
-  const size_t tableBytes = roundUp(bytes / kPageSize * sizeof(ExportEntry), kPageSize);
+  const size_t tableBytes = exportTableBytes(bytes);
   void* table = MAP_FAILED;
   if (ftruncate(fd, static_cast<off_t>(bytes + tableBytes)) == 0)
     table = mmap(nullptr, tableBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd,

@@ -114,3 +114,99 @@ TEST_CASE(
   CHECK(zeEventPoolDestroy(pool) == ZE_RESULT_SUCCESS);
   CHECK(zeMemFree(f.context, p) == ZE_RESULT_SUCCESS);
 }
+
+// The peer of the bare-descriptor case: reads the number of the descriptor it inherited and opens
+// a handle holding only that number, as intel/compute-benchmarks' shared-buffer workload does.
+TEST_CASE("ipc bare fd child: open a handle made of the descriptor alone", "[.ipc_bare_fd_child]") {
+  if (!childRole()) return;
+  MemoryFixture f;
+  int64_t fd = -1;
+  std::cin >> fd;
+  ze_ipc_mem_handle_t h{};
+  std::memcpy(h.data, &fd, sizeof fd);
+  void* p = nullptr;
+  ze_result_t r = zeMemOpenIpcHandle(f.context, f.device, h, 0, &p);
+  if (r == ZE_RESULT_SUCCESS) {
+    std::memset(p, 0x5a, 4096);
+    zeMemCloseIpcHandle(f.context, p);
+  }
+  std::cout << "results " << std::hex << unsigned(r) << std::dec << std::endl;
+}
+
+// A handle whose only content is the exporter's descriptor (the rest zero): the memfd's export
+// table names the allocation when it holds exactly one (core/memory/ipc.h, decodeBareDescriptor).
+TEST_CASE("Given an IPC handle made of its descriptor alone, then it opens the one allocation "
+          "exported from that file, in this process and in a peer that inherited the descriptor",
+          "[memory][ipc]") {
+  MemoryFixture f;
+  // 4 MiB: a file of its own (allocations of 2 MiB or more are not carved from an arena).
+  constexpr size_t kBytes = 4u << 20;
+  void* p = f.allocDevice(kBytes);
+  std::memset(p, 0x11, kBytes);
+  ze_ipc_mem_handle_t h;
+  REQUIRE(zeMemGetIpcHandle(f.context, p, &h) == ZE_RESULT_SUCCESS);
+  ze_ipc_mem_handle_t bare{};
+  const int fd = fdOf(h);
+  std::memcpy(bare.data, &fd, sizeof fd);
+  // In this process: a second mapping of the same pages.
+  void* again = nullptr;
+  REQUIRE(zeMemOpenIpcHandle(f.context, f.device, bare, 0, &again) == ZE_RESULT_SUCCESS);
+  REQUIRE(again != nullptr);
+  CHECK(again != p);
+  static_cast<unsigned char*>(again)[kBytes - 1] = 0x22;
+  CHECK(static_cast<unsigned char*>(p)[kBytes - 1] == 0x22);
+  CHECK(zeMemCloseIpcHandle(f.context, again) == ZE_RESULT_SUCCESS);
+  // Any other byte set: not a bare descriptor, and not a Tessera handle either.
+  ze_ipc_mem_handle_t other = bare;
+  other.data[40] = 1;
+  CHECK(zeMemOpenIpcHandle(f.context, f.device, other, 0, &again) ==
+        ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  // In a peer that inherited the descriptor under another number (as compute-benchmarks' child).
+  int inherited = dup(fd);
+  REQUIRE(inherited >= 0);
+  Child c = startProgram(
+      {"/proc/self/exe", "ipc bare fd child: open a handle made of the descriptor alone"},
+      {{"TESSERA_TEST_MEMORY_CHILD", "peer"}});
+  close(inherited);
+  c.writeLine(std::to_string(inherited));
+  std::string line;
+  while ((line = c.readLine()).rfind("results ", 0) != 0 && !line.empty()) {
+  }
+  CHECK(line == "results 0");
+  c.wait();
+  CHECK(static_cast<unsigned char*>(p)[0] == 0x5a);
+  CHECK(static_cast<unsigned char*>(p)[4095] == 0x5a);
+  CHECK(static_cast<unsigned char*>(p)[4096] == 0x11);
+  // After zeMemPutIpcHandle nothing of the file is exported: refused.
+  REQUIRE(f.putIpcHandle()(f.context, h) == ZE_RESULT_SUCCESS);
+  CHECK(zeMemOpenIpcHandle(f.context, f.device, bare, 0, &again) ==
+        ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(zeMemFree(f.context, p) == ZE_RESULT_SUCCESS);
+}
+
+// Two allocations exported from one arena file: the descriptor alone cannot tell which is meant.
+TEST_CASE("Given two exported allocations of one file, then a handle of the descriptor alone is "
+          "refused",
+          "[memory][ipc]") {
+  MemoryFixture f;
+  void* a = f.allocDevice(4096);
+  void* b = f.allocDevice(4096);
+  ze_ipc_mem_handle_t ha, hb;
+  REQUIRE(zeMemGetIpcHandle(f.context, a, &ha) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeMemGetIpcHandle(f.context, b, &hb) == ZE_RESULT_SUCCESS);
+  if (fdOf(ha) != fdOf(hb)) {
+    WARN("the two allocations are in different files");
+    zeMemFree(f.context, a);
+    zeMemFree(f.context, b);
+    return;
+  }
+  ze_ipc_mem_handle_t bare{};
+  const int fd = fdOf(ha);
+  std::memcpy(bare.data, &fd, sizeof fd);
+  void* p = nullptr;
+  CHECK(zeMemOpenIpcHandle(f.context, f.device, bare, 0, &p) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(f.putIpcHandle()(f.context, ha) == ZE_RESULT_SUCCESS);
+  CHECK(f.putIpcHandle()(f.context, hb) == ZE_RESULT_SUCCESS);
+  CHECK(zeMemFree(f.context, a) == ZE_RESULT_SUCCESS);
+  CHECK(zeMemFree(f.context, b) == ZE_RESULT_SUCCESS);
+}
