@@ -32,6 +32,7 @@ struct Allocation {
   uint8_t* mapping = nullptr;  // for Imported and IpcOpened: what to munmap (base, or below it
   size_t mappedBytes = 0;      // when the guard-page mode added a guard page or a lead)
   uint64_t exportCookie = 0;  // non-zero while an IPC handle of it is out (see ipc.h)
+  int exportFd = -1;          // while exported: this export's own descriptor of the backing
   bool exportable = false;    // made with ze_external_memory_export_desc_t (a backing of its own)
   // Uses by work in flight (command lists of later issues); zeMemFreeExt's policies wait for them.
   uint32_t uses = 0;

@@ -46,7 +46,14 @@ struct Placement {
 struct ExportEntry {
   uint64_t cookie;  // 0 when the page starts no exported allocation
   uint64_t size;
+  // The exporter's own descriptor of the file for this export (its IPC handle's first bytes), so
+  // that a handle rebuilt from that number alone names this allocation (ipc.h,
+  // decodeBareDescriptor); -1 when the export has none of its own.
+  int32_t fd = -1;
+  uint32_t reserved = 0;
+  uint64_t reserved2 = 0;
 };
+static_assert(sizeof(ExportEntry) == 32);
 
 // The export table's size after `dataBytes` (a page multiple) of data: one entry per data page,
 // rounded up to whole pages. Memfds of USM allocations (Backing) and of physical memory
@@ -58,8 +65,9 @@ inline size_t exportTableBytes(size_t dataBytes) {
 inline size_t dataBytesOfFile(size_t fileBytes) {
   if (fileBytes % kPageSize != 0) return 0;
   const size_t pages = fileBytes / kPageSize;
-  // data pages + ceil(data pages / 256) = pages (256 entries a page).
-  const size_t guess = pages * 256 / 257;
+  // data pages + ceil(data pages / entries a page) = pages.
+  const size_t perPage = kPageSize / sizeof(ExportEntry);
+  const size_t guess = pages * perPage / (perPage + 1);
   for (size_t p = guess > 0 ? guess - 1 : 0; p <= guess + 1; ++p)
     if (p > 0 && p * kPageSize + exportTableBytes(p * kPageSize) == fileBytes) return p * kPageSize;
   return 0;

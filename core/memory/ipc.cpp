@@ -51,10 +51,16 @@ bool decodeBareDescriptor(const ze_ipc_mem_handle_t& h, IpcHandleData& d) {
   const size_t tableBytes = exportTableBytes(dataBytes);
   void* table = mmap(nullptr, tableBytes, PROT_READ, MAP_SHARED, fd, static_cast<off_t>(dataBytes));
   if (table == MAP_FAILED) return false;
+  // The export whose own descriptor has this number (the opener inherited it under the number the
+  // exporter had), else the only export of the file.
   const auto* entries = static_cast<const ExportEntry*>(table);
-  size_t found = 0, index = 0;
-  for (size_t i = 0; i < dataBytes / kPageSize && found < 2; ++i)
-    if (entries[i].cookie != 0) ++found, index = i;
+  size_t found = 0, index = 0, named = SIZE_MAX;
+  for (size_t i = 0; i < dataBytes / kPageSize; ++i) {
+    if (entries[i].cookie == 0) continue;
+    ++found, index = i;
+    if (entries[i].fd == fd) named = i;
+  }
+  if (named != SIZE_MAX) found = 1, index = named;
   const ExportEntry entry = found == 1 ? entries[index] : ExportEntry{0, 0};
   munmap(table, tableBytes);
   if (found != 1 || entry.size == 0 || entry.size > dataBytes - index * kPageSize) return false;

@@ -51,9 +51,10 @@ bool decode(const ze_ipc_mem_handle_t& h, IpcHandleData& d);
 // intel/compute-benchmarks' MultiProcessComputeSharedBuffer reads `*(int*)handle.data`, lets the
 // child inherit that descriptor and passes its number on the command line, and the child opens a
 // handle made of that number. When the descriptor names a memfd laid out as Tessera's (Backing,
-// physical memory) whose export table holds exactly one exported allocation, `d` is that
-// allocation's handle (a device allocation; `lead` 0, so not the allocations of the guard-page
-// mode); otherwise false (a file with several exported allocations cannot tell which is meant).
+// physical memory), `d` is the handle of the export whose own descriptor had that number in the
+// exporter (ExportEntry::fd: the number the child inherited), else of the file's only export (a
+// device allocation; `lead` 0, so not the allocations of the guard-page mode); otherwise false (a
+// file with several exports, none under that number, cannot tell which is meant).
 bool decodeBareDescriptor(const ze_ipc_mem_handle_t& h, IpcHandleData& d);
 
 struct IpcMapping {

@@ -93,6 +93,8 @@ void MemoryManager::dispose(Allocation& a) {
     }
     if (a.slot.backing) a.slot.backing->exportEntry(a.slot.offset) = ExportEntry{0, 0};
     a.exportCookie = 0;
+    closeFd(a.exportFd);
+    a.exportFd = -1;
   }
   if (a.origin == Origin::Allocated)
     ArenaAllocator::global().release(a.slot);
@@ -156,11 +158,21 @@ ze_result_t MemoryManager::exportFd(const void* p, int* fd) {
 
 ze_result_t MemoryManager::getIpcHandle(const void* p, ze_ipc_mem_handle_t* handle) {
   IpcHandleData d;
+  bool noFd = false;
   bool ok = map_.update(p, [&](Allocation& a) {
     if (a.origin != Origin::Allocated) return;
     if (!a.exportCookie) {
+      // A descriptor of its own (closed when the last handle is put or the allocation freed):
+      // the handle's first bytes then name this export alone, even in a file other allocations
+      // share (ExportEntry::fd).
+      const int fd = fcntl(a.slot.backing->fd(), F_DUPFD_CLOEXEC, 0);
+      if (fd < 0) {
+        noFd = true;
+        return;
+      }
+      a.exportFd = fd;
       a.exportCookie = randomCookie();
-      a.slot.backing->exportEntry(a.slot.offset) = ExportEntry{a.exportCookie, a.size};
+      a.slot.backing->exportEntry(a.slot.offset) = ExportEntry{a.exportCookie, a.size, fd};
     }
     {
       std::lock_guard lock(exportsMutex_);
@@ -169,7 +181,7 @@ ze_result_t MemoryManager::getIpcHandle(const void* p, ze_ipc_mem_handle_t* hand
       ++e.second;
     }
     d.pid = getpid();
-    d.fd = a.slot.backing->fd();
+    d.fd = a.exportFd;
     d.dataOffset = a.slot.offset;
     d.lead = static_cast<uint32_t>(a.slot.lead());
     d.size = a.size;
@@ -177,6 +189,7 @@ ze_result_t MemoryManager::getIpcHandle(const void* p, ze_ipc_mem_handle_t* hand
     d.cookie = a.exportCookie;
     d.kind = toZe(a.kind);
   });
+  if (noFd) return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
   // Only allocations of this context, made here: an opened or imported mapping has no memfd of
   // ours.
   if (!ok || d.cookie == 0) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
@@ -203,6 +216,8 @@ ze_result_t MemoryManager::putIpcHandle(const ze_ipc_mem_handle_t& handle) {
     exports_.erase(it);
     a.slot.backing->exportEntry(a.slot.offset) = ExportEntry{0, 0};
     a.exportCookie = 0;
+    closeFd(a.exportFd);
+    a.exportFd = -1;
   });
   return ok ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
 }

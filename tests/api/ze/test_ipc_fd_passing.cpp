@@ -4,9 +4,11 @@
 // bytes before the handle is opened. The peer has no ptrace rights over the exporter, so only the
 // descriptor it was given can open the handle (core/common/remote_fd.h, takeHandleFd).
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
+#include <utility>
 
 #include "memory_test_support.h"
 
@@ -184,27 +186,45 @@ TEST_CASE("Given an IPC handle made of its descriptor alone, then it opens the o
   CHECK(zeMemFree(f.context, p) == ZE_RESULT_SUCCESS);
 }
 
-// Two allocations exported from one arena file: the descriptor alone cannot tell which is meant.
-TEST_CASE("Given two exported allocations of one file, then a handle of the descriptor alone is "
-          "refused",
+// Two allocations exported from one arena file: each export has a descriptor of its own, so a
+// handle of that number alone names its allocation; a descriptor of the file under any other
+// number cannot tell which is meant.
+TEST_CASE("Given two exported allocations of one file, then a handle of either export's "
+          "descriptor alone opens that allocation and another descriptor of the file is refused",
           "[memory][ipc]") {
   MemoryFixture f;
   void* a = f.allocDevice(4096);
   void* b = f.allocDevice(4096);
+  std::memset(a, 0xaa, 4096);
+  std::memset(b, 0xbb, 4096);
   ze_ipc_mem_handle_t ha, hb;
   REQUIRE(zeMemGetIpcHandle(f.context, a, &ha) == ZE_RESULT_SUCCESS);
   REQUIRE(zeMemGetIpcHandle(f.context, b, &hb) == ZE_RESULT_SUCCESS);
-  if (fdOf(ha) != fdOf(hb)) {
+  struct stat sa {}, sb {};
+  REQUIRE(fstat(fdOf(ha), &sa) == 0);
+  REQUIRE(fstat(fdOf(hb), &sb) == 0);
+  if (sa.st_ino != sb.st_ino) {
     WARN("the two allocations are in different files");
-    zeMemFree(f.context, a);
-    zeMemFree(f.context, b);
-    return;
+  } else {
+    CHECK(fdOf(ha) != fdOf(hb));
+    for (auto [h, expect] : {std::pair{&ha, 0xaa}, std::pair{&hb, 0xbb}}) {
+      ze_ipc_mem_handle_t bare{};
+      const int fd = fdOf(*h);
+      std::memcpy(bare.data, &fd, sizeof fd);
+      void* p = nullptr;
+      REQUIRE(zeMemOpenIpcHandle(f.context, f.device, bare, 0, &p) == ZE_RESULT_SUCCESS);
+      CHECK(static_cast<unsigned char*>(p)[100] == expect);
+      CHECK(zeMemCloseIpcHandle(f.context, p) == ZE_RESULT_SUCCESS);
+    }
+    const int other = dup(fdOf(ha));
+    REQUIRE(other >= 0);
+    ze_ipc_mem_handle_t bare{};
+    std::memcpy(bare.data, &other, sizeof other);
+    void* p = nullptr;
+    CHECK(zeMemOpenIpcHandle(f.context, f.device, bare, 0, &p) ==
+          ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    close(other);
   }
-  ze_ipc_mem_handle_t bare{};
-  const int fd = fdOf(ha);
-  std::memcpy(bare.data, &fd, sizeof fd);
-  void* p = nullptr;
-  CHECK(zeMemOpenIpcHandle(f.context, f.device, bare, 0, &p) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
   CHECK(f.putIpcHandle()(f.context, ha) == ZE_RESULT_SUCCESS);
   CHECK(f.putIpcHandle()(f.context, hb) == ZE_RESULT_SUCCESS);
   CHECK(zeMemFree(f.context, a) == ZE_RESULT_SUCCESS);
