@@ -46,6 +46,10 @@ const std::vector<Extension>& extensions() {
       {ZE_IMAGE_QUERY_ALLOC_PROPERTIES_EXT_NAME,
        ZE_IMAGE_QUERY_ALLOC_PROPERTIES_EXT_VERSION_CURRENT},
       {ZE_TESSERA_IMAGE_MEMORY_EXT_NAME, ZE_TESSERA_IMAGE_MEMORY_EXT_VERSION},
+      // Record and replay graphs (core/cmdlist/graph.h), under the specification's name and
+      // Intel's.
+      {ZE_RECORD_REPLAY_GRAPH_EXT_NAME, ZE_RECORD_REPLAY_GRAPH_EXT_VERSION_1_0},
+      {ZE_RECORD_REPLAY_GRAPH_EXP_NAME_TESSERA, ZE_MAKE_VERSION(1, 0)},
   };
   return list;
 }
@@ -132,6 +136,35 @@ void* extensionFunction(const char* name) {
       TESSERA_ZE_EXTENSION(zeImageGetAllocPropertiesExt),
       TESSERA_ZE_EXTENSION(zeCommandListAppendImageCopyToMemoryExt),
       TESSERA_ZE_EXTENSION(zeCommandListAppendImageCopyFromMemoryExt),
+      TESSERA_ZE_EXTENSION(zeGraphCreateExt),
+      TESSERA_ZE_EXTENSION(zeCommandListBeginGraphCaptureExt),
+      TESSERA_ZE_EXTENSION(zeCommandListBeginCaptureIntoGraphExt),
+      TESSERA_ZE_EXTENSION(zeCommandListIsGraphCaptureEnabledExt),
+      TESSERA_ZE_EXTENSION(zeCommandListEndGraphCaptureExt),
+      TESSERA_ZE_EXTENSION(zeCommandListGetGraphExt),
+      TESSERA_ZE_EXTENSION(zeGraphGetPrimaryCommandListExt),
+      TESSERA_ZE_EXTENSION(zeGraphSetDestructionCallbackExt),
+      TESSERA_ZE_EXTENSION(zeGraphInstantiateExt),
+      TESSERA_ZE_EXTENSION(zeCommandListAppendGraphExt),
+      TESSERA_ZE_EXTENSION(zeExecutableGraphGetSourceGraphExt),
+      TESSERA_ZE_EXTENSION(zeGraphIsEmptyExt),
+      TESSERA_ZE_EXTENSION(zeGraphDumpContentsExt),
+      TESSERA_ZE_EXTENSION(zeExecutableGraphDestroyExt),
+      TESSERA_ZE_EXTENSION(zeGraphDestroyExt),
+      // Intel's record and replay graphs (compute-runtime's zex_graph.h).
+      TESSERA_ZE_EXTENSION(zeGraphCreateExp),
+      TESSERA_ZE_EXTENSION(zeCommandListBeginGraphCaptureExp),
+      TESSERA_ZE_EXTENSION(zeCommandListBeginCaptureIntoGraphExp),
+      TESSERA_ZE_EXTENSION(zeCommandListEndGraphCaptureExp),
+      TESSERA_ZE_EXTENSION(zeCommandListInstantiateGraphExp),
+      TESSERA_ZE_EXTENSION(zeCommandListAppendGraphExp),
+      TESSERA_ZE_EXTENSION(zeGraphDestroyExp),
+      TESSERA_ZE_EXTENSION(zeExecutableGraphDestroyExp),
+      TESSERA_ZE_EXTENSION(zeCommandListIsGraphCaptureEnabledExp),
+      TESSERA_ZE_EXTENSION(zeGraphIsEmptyExp),
+      TESSERA_ZE_EXTENSION(zeGraphDumpContentsExp),
+      TESSERA_ZE_EXTENSION(zeCommandListGetGraphExp),
+      TESSERA_ZE_EXTENSION(zeGraphSetDestructionCallbackExp),
       // Intel's experimental host-pointer import (compute-runtime's zex_driver.h).
       TESSERA_ZE_EXTENSION(zexDriverImportExternalPointer),
       TESSERA_ZE_EXTENSION(zexDriverReleaseImportedPointer),

@@ -2,6 +2,7 @@
 // (tessera/ze_tessera.h declares them): zeCommandListHostSynchronize and the queries of what a list
 // or queue was created with. The queries read what creation fixed ("should be lock-free").
 #include "core/cmdlist/command_list.h"
+#include "core/cmdlist/graph.h"
 #include "core/context/context.h"
 #include "core/queue/command_queue.h"
 #include "core/command/command_trace.h"
@@ -44,6 +45,10 @@ zeCommandListHostSynchronize(ze_command_list_handle_t hCommandList, uint64_t tim
   if (!list) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   CommandQueue* queue = list->immediateQueue();
   if (!queue) return ZE_RESULT_NOT_READY;
+  // "While capture is active, host-side synchronization operations on recorded work, such as
+  // zeCommandListHostSynchronize or zeEventHostSynchronize, return
+  // ZE_RESULT_ERROR_GRAPH_CAPTURE_UNSUPPORTED" (core/cmdlist/graph.h).
+  if (list->capture()) return kResultGraphCaptureUnsupported;
   if (list->context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
   const bool ready = tracedHostWait("zeCommandListHostSynchronize", nullptr,
                                     [&] { return queue->synchronize(timeout); });

@@ -1,6 +1,7 @@
 // The event pool and event entry points.
 #include <vector>
 
+#include "core/cmdlist/graph.h"
 #include "core/context/context.h"
 #include "core/driver/driver.h"
 #include "core/event/event.h"
@@ -109,6 +110,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeEventHostSynchronize(ze_event_handle_t hEv
   // the handle is refused, as it would be if the call came after the destroy).
   if (!event || !event->tryRetain()) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   Ref<Event> hold = Ref<Event>::adopt(event);
+  // Signalled by a command a capture recorded: nothing will signal it until a replay
+  // (core/cmdlist/graph.h: "return ZE_RESULT_ERROR_GRAPH_CAPTURE_UNSUPPORTED").
+  if (event->capturedBy()) return kResultGraphCaptureUnsupported;
   if (event->pool().context().lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
   const bool ready = tracedHostWait("zeEventHostSynchronize", event,
                                     [&] { return event->wait(timeout, &event->destroyed()); });

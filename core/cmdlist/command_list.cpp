@@ -4,6 +4,7 @@
 #include <variant>
 
 #include "host/affinity.h"
+#include "core/cmdlist/graph.h"
 #include "core/command/launch_policy.h"
 #include "core/context/context.h"
 #include "core/device/device.h"
@@ -28,10 +29,9 @@ std::shared_ptr<RecordedCommands> CommandList::newBuffer() {
 
 namespace {
 
-// The IN_ORDER bits of Level Zero 1.9, ZE_BIT(3) of ze_command_list_flag_t and ZE_BIT(1) of
-// ze_command_queue_flag_t, and the COPY_OFFLOAD_HINT bits, ZE_BIT(5) and ZE_BIT(2)
-// (tessera/ze_tessera.h's TESSERA_ZE_*_FLAG_*; public values).
-constexpr ze_command_list_flags_t kListInOrder = 1u << 3;
+// The IN_ORDER bit of Level Zero 1.9's ze_command_queue_flag_t (kListInOrder: command_list.h), and
+// the COPY_OFFLOAD_HINT bits, ZE_BIT(5) and ZE_BIT(2) (tessera/ze_tessera.h's
+// TESSERA_ZE_*_FLAG_*; public values).
 constexpr ze_command_queue_flags_t kQueueInOrder = 1u << 1;
 constexpr ze_command_list_flags_t kListCopyOffloadHint = 1u << 5;
 constexpr ze_command_queue_flags_t kQueueCopyOffloadHint = 1u << 2;
@@ -139,6 +139,17 @@ bool waitCounterBased(Command& command) {
 }  // namespace
 
 ze_result_t CommandList::append(Command&& command) {
+  if (queue_) {
+    // Graph capture (core/cmdlist/graph.h): recorded, not run. A list that waits for an event a
+    // captured command signals joins that capture (a fork); one that already captures into
+    // another graph may not ("It is invalid to merge two separate graph capture sessions").
+    for (const Ref<Event>& e : command.waits)
+      if (Graph* other = e->capturedBy(); other && other != capture_) {
+        if (capture_) return kResultGraphCaptureMergeAttempt;
+        other->join(*this);
+      }
+    if (capture_) return capture_->record(std::move(command));
+  }
   if (!queue_) {
     // Leniency (docs/api-coverage.head.md): a command appended to a closed list is accepted and
     // not recorded, so the list runs what it held when it was closed. ze_api.h lists no error for
@@ -232,10 +243,15 @@ ze_result_t CommandList::reset() {
   return ZE_RESULT_SUCCESS;
 }
 
-bool CommandList::runsOn(const Device& device) const {
-  if (&device == &device_) return true;
+CommandList::~CommandList() {
+  if (capture_) capture_->leave(*this);
+}
+
+bool CommandList::runnableOn(const Device& recordedFor, uint64_t cooperativeGroups,
+                             const Device& device) {
+  if (&device == &recordedFor) return true;
   auto root = [](const Device& d) { return d.rootDevice() ? d.rootDevice() : &d; };
-  return root(device) == root(device_) && buffer_->cooperativeGroups <= device.workers().size();
+  return root(device) == root(recordedFor) && cooperativeGroups <= device.workers().size();
 }
 
 ze_result_t executeCommandLists(CommandQueue& queue, const std::vector<CommandList*>& lists,

@@ -27,7 +27,9 @@ namespace tessera::core {
 
 class Context;
 class Device;
+class ExecutableGraph;
 class Fence;
+class Graph;
 
 // The signal event and wait list most appends take, as the application gave them (handles, not
 // yet checked).
@@ -72,6 +74,10 @@ struct MutableChange {
   std::array<uint32_t, 3> groupSize{1, 1, 1};  // kMutableGroupSize
   std::array<uint64_t, 3> offset{0, 0, 0};     // kMutableGlobalOffset
 };
+
+// Level Zero 1.9's ZE_COMMAND_LIST_FLAG_IN_ORDER, ZE_BIT(3) of ze_command_list_flag_t
+// (tessera/ze_tessera.h's TESSERA_ZE_COMMAND_LIST_FLAG_IN_ORDER; a public value).
+inline constexpr ze_command_list_flags_t kListInOrder = 1u << 3;
 
 class CommandList
     : public Object<_ze_command_list_handle_t, 0x746573734c737431ull /* "tessLst1" */> {
@@ -132,6 +138,15 @@ class CommandList
   // is immediate, not executable, not runnable on this list's device (runsOn) or of another ordinal.
   ze_result_t appendLists(uint32_t numLists, const ze_command_list_handle_t* phLists,
                           const SyncArgs& sync);
+  // zeCommandListAppendGraphExt: replays `graph` as appendLists replays a list (INVALID_ARGUMENT
+  // for a regular list, or a graph of a device this list cannot run or of another ordinal;
+  // ZE_RESULT_ERROR_GRAPH_CAPTURE_UNSUPPORTED while this list captures: no sub-graphs).
+  ze_result_t appendGraph(ExecutableGraph& graph, const SyncArgs& sync);
+  // The graph this immediate list records into (core/cmdlist/graph.h), null when not capturing.
+  // Set and cleared by the graph.
+  Graph* capture() const { return capture_; }
+  void setCapture(Graph* graph) { capture_ = graph; }
+  ~CommandList();
   ze_result_t close();
   ze_result_t reset();
   std::shared_ptr<const RecordedCommands> buffer() const { return buffer_; }
@@ -144,7 +159,13 @@ class CommandList
   // benchmarks' multitile copies record on the root device and execute on each tile's queue), as
   // in Intel's driver. Every device here runs the same code on the same memory; the queue's device
   // runs the commands, so the list's cooperative launches must fit it (every group resident).
-  bool runsOn(const Device& device) const;
+  bool runsOn(const Device& device) const {
+    return runnableOn(device_, buffer_->cooperativeGroups, device);
+  }
+  // The rule of runsOn for commands recorded for `recordedFor` whose cooperative launches need
+  // `cooperativeGroups` groups resident (an executable graph's too).
+  static bool runnableOn(const Device& recordedFor, uint64_t cooperativeGroups,
+                         const Device& device);
 
   // --- mutable commands (mutable_commands.cpp) ---
   bool isMutable() const { return mutable_; }
@@ -176,6 +197,7 @@ class CommandList
  private:
   CommandList(Context& context, Device& device, uint32_t ordinal, ze_command_list_flags_t flags,
               bool isMutable = false);
+  friend class Graph;  // records a capture's commands with append()
   std::shared_ptr<RecordedCommands> newBuffer();
   // Records the command, or runs it at once on an immediate list (waiting for it in SYNCHRONOUS
   // mode). INVALID_ARGUMENT when a regular list is closed.
@@ -228,6 +250,11 @@ class CommandList
   std::mutex idMutex_;
   std::shared_ptr<RecordedCommands> buffer_;
   std::unique_ptr<CommandQueue> queue_;  // immediate lists only
+  Graph* capture_ = nullptr;             // immediate lists only: capturing into this graph
+  // The buffers run as one submission on this immediate list: `sync`'s waits first, then
+  // `recorded`, then its signal (appendLists, appendGraph).
+  ze_result_t submitRecorded(std::vector<std::shared_ptr<const RecordedCommands>> recorded,
+                             Command& sync);
 };
 
 // zeCommandQueueExecuteCommandLists after its handles were checked: the lists must be closed,

@@ -1,6 +1,8 @@
-// ZE_experimental_immediate_command_list_append: closed regular lists replayed on an immediate list.
+// ZE_experimental_immediate_command_list_append: closed regular lists replayed on an immediate list;
+// zeCommandListAppendGraphExt: an instantiated graph replayed the same way (core/cmdlist/graph.h).
 #include "core/cmdlist/command_list.h"
 
+#include "core/cmdlist/graph.h"
 #include "core/context/context.h"
 
 namespace tessera::core {
@@ -14,11 +16,13 @@ ze_result_t CommandList::appendLists(uint32_t numLists, const ze_command_list_ha
   Command sync;
   if (ze_result_t r = attachSync(syncArgs, sync); r != ZE_RESULT_SUCCESS) return r;
   if (!queue_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  // "If the device does not support ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_APPEND_COMMANDLIST, then while
+  // capture is active, calling zeCommandListImmediateAppendCommandListsExp on the capturing
+  // command list returns an error" (core/cmdlist/graph.h).
+  if (capture_) return kResultGraphCaptureUnsupported;
   // The waits first, the lists' buffers as they are now (shared, never changed again: an update
   // copies a buffer an execution still holds), then the signal; one submission, so nothing else
   // appended to this list can run in between.
-  std::vector<std::shared_ptr<const RecordedCommands>> buffers;
-  buffers.reserve(lists.size() + 2);
   for (CommandList* list : lists) {
     // As zeCommandQueueExecuteCommandLists: "The application is responsible for calling close
     // before submission", of the same device and queue group ordinal.
@@ -26,15 +30,38 @@ ze_result_t CommandList::appendLists(uint32_t numLists, const ze_command_list_ha
         list->ordinal() != ordinal_)
       return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   }
+  std::vector<std::shared_ptr<const RecordedCommands>> recorded;
+  recorded.reserve(lists.size());
+  for (CommandList* list : lists) recorded.push_back(list->buffer());
+  return submitRecorded(std::move(recorded), sync);
+}
+
+ze_result_t CommandList::appendGraph(ExecutableGraph& graph, const SyncArgs& syncArgs) {
+  Command sync;
+  if (ze_result_t r = attachSync(syncArgs, sync); r != ZE_RESULT_SUCCESS) return r;
+  if (!queue_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  // "If the device does not support ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_SUBGRAPHS, then while capture
+  // is active, calling zeCommandListAppendGraphExt on the capturing command list returns an error".
+  if (capture_) return kResultGraphCaptureUnsupported;
+  if (!runnableOn(graph.device(), graph.commands()->cooperativeGroups, device_) ||
+      graph.ordinal() != ordinal_)
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  return submitRecorded({graph.commands()}, sync);
+}
+
+ze_result_t CommandList::submitRecorded(
+    std::vector<std::shared_ptr<const RecordedCommands>> recorded, Command& sync) {
   // As append(): a lost context takes no more work (in a fork() child every context is lost, and
   // a synchronous list would wait for an executor that does not exist there).
   if (context_->lost()) return ZE_RESULT_ERROR_DEVICE_LOST;
+  std::vector<std::shared_ptr<const RecordedCommands>> buffers;
+  buffers.reserve(recorded.size() + 2);
   if (!sync.waits.empty()) {
     auto head = newBuffer();
     head->add(Command{NopOp{}, std::move(sync.waits), {}});
     buffers.push_back(std::move(head));
   }
-  for (CommandList* list : lists) buffers.push_back(list->buffer());
+  for (auto& r : recorded) buffers.push_back(std::move(r));
   if (sync.signal) {
     auto tail = newBuffer();
     tail->add(Command{NopOp{}, {}, std::move(sync.signal)});

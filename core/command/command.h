@@ -101,10 +101,11 @@ struct RecordedCommands {
   Context* context = nullptr;
   std::vector<const void*> touched;
 
-  // The counter-based events the commands wait for or signal, one slot each.
   // The most work-groups of a cooperative launch recorded (0: none), which a queue of another
   // device than the list's must be able to hold resident (CommandList::runsOn).
   uint64_t cooperativeGroups = 0;
+
+  // The counter-based events the commands wait for or signal, one slot each.
   std::vector<Ref<Event>> counterEvents;
   std::vector<size_t> counterLast;  // per slot: the last command signalling it (SIZE_MAX: none)
 

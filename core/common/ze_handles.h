@@ -18,3 +18,6 @@ struct _ze_kernel_handle_t {};
 struct _ze_physical_mem_handle_t {};
 struct _ze_image_handle_t {};
 struct _ze_sampler_handle_t {};
+// Level Zero 1.17's record and replay graphs (core/cmdlist/graph.h), which Debian's headers lack.
+struct _ze_graph_handle_t {};
+struct _ze_executable_graph_handle_t {};

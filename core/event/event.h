@@ -13,12 +13,16 @@
 
 #include <level_zero/ze_api.h>
 
+#include <atomic>
+
 #include "core/common/object.h"
 #include "core/common/ref_counted.h"
 #include "core/event/event_pool.h"
 #include "core/sync/wait.h"
 
 namespace tessera::core {
+
+class Graph;
 
 class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEvn1" */>,
               public RefCounted<Event> {
@@ -77,6 +81,15 @@ class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEv
 
   void destroy();
 
+  // The graph whose capture recorded a command that signals this event, while that capture lasts
+  // (core/cmdlist/graph.h): an immediate list that waits for it joins the capture, and the host
+  // may not wait for it.
+  Graph* capturedBy() const { return capturedBy_.load(std::memory_order_acquire); }
+  void setCapturedBy(Graph* graph) { capturedBy_.store(graph, std::memory_order_release); }
+  void clearCapturedBy(Graph* graph) {
+    capturedBy_.compare_exchange_strong(graph, nullptr, std::memory_order_acq_rel);
+  }
+
  private:
   Event(EventPool& pool, uint32_t index) : pool_(&pool), index_(index) {}
   ~Event();
@@ -93,6 +106,7 @@ class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEv
   uint32_t counterFlags_ = 0;
   std::atomic<uint64_t> issued_{0};
   sync::Counter completed_;
+  std::atomic<Graph*> capturedBy_{nullptr};
 };
 
 }  // namespace tessera::core

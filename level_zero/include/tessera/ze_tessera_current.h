@@ -138,6 +138,87 @@ typedef ze_result_t(ZE_APICALL* ze_pfnCommandListImmediateAppendCommandListsWith
     ze_command_list_handle_t, uint32_t, ze_command_list_handle_t*, const void*, ze_event_handle_t,
     uint32_t, ze_event_handle_t*);
 
+/* 1.17: "Level-Zero Extension for Record and Replay of Graphs" (ZE_extension_record_replay_graph
+ * 1.0), and Intel's ZE_experimental_record_replay_graph (compute-runtime's zex_graph.h), the same
+ * operations under Exp names with pNext and the output swapped in three of them. Tessera
+ * (core/cmdlist/graph.h): appends to an immediate list in capture mode are recorded into one
+ * regular list in append order, forks included ("If an event signaled by a captured command list
+ * is used in the wait list of another immediate command list, that command list also enters graph
+ * capture mode"), and a replay runs them in that order as one submission. Graphs are immutable;
+ * no sub-graphs and no command lists appended while capturing
+ * (ZE_RESULT_ERROR_GRAPH_CAPTURE_UNSUPPORTED, 0x78000025); zeGraphDumpContentsExt:
+ * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE. The queries answer ZE_RESULT_QUERY_TRUE / _FALSE
+ * (0x78000022 / 0x78000023; Intel's Exp names: 0x7fff0000 / 0x7fff0001, zex_graph.h's values). */
+#ifndef ZE_RECORD_REPLAY_GRAPH_EXT_NAME
+#define ZE_RECORD_REPLAY_GRAPH_EXT_NAME "ZE_extension_record_replay_graph"
+typedef enum _ze_record_replay_graph_ext_version_t {
+  ZE_RECORD_REPLAY_GRAPH_EXT_VERSION_1_0 = ZE_MAKE_VERSION(1, 0),
+  ZE_RECORD_REPLAY_GRAPH_EXT_VERSION_CURRENT = ZE_MAKE_VERSION(1, 0),
+  ZE_RECORD_REPLAY_GRAPH_EXT_VERSION_FORCE_UINT32 = 0x7fffffff
+} ze_record_replay_graph_ext_version_t;
+typedef struct _ze_graph_handle_t* ze_graph_handle_t;
+typedef struct _ze_executable_graph_handle_t* ze_executable_graph_handle_t;
+typedef void(ZE_APICALL* zex_mem_graph_free_callback_fn_t)(void* pUserData);
+#endif
+#define ZE_RECORD_REPLAY_GRAPH_EXP_NAME_TESSERA "ZE_experimental_record_replay_graph"
+ZE_APIEXPORT ze_result_t ZE_APICALL zeGraphCreateExt(ze_context_handle_t hContext,
+                                                     const void* pNext, ze_graph_handle_t* phGraph);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListBeginGraphCaptureExt(
+    ze_command_list_handle_t hCommandList, const void* pNext);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListBeginCaptureIntoGraphExt(
+    ze_command_list_handle_t hCommandList, ze_graph_handle_t hGraph, const void* pNext);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListIsGraphCaptureEnabledExt(
+    ze_command_list_handle_t hCommandList);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListEndGraphCaptureExt(
+    ze_command_list_handle_t hCommandList, const void* pNext, ze_graph_handle_t* phGraph);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetGraphExt(ze_command_list_handle_t hCommandList,
+                                                             ze_graph_handle_t* phGraph);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeGraphGetPrimaryCommandListExt(
+    ze_graph_handle_t hGraph, ze_command_list_handle_t* phCommandList);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeGraphSetDestructionCallbackExt(
+    ze_graph_handle_t hGraph, zex_mem_graph_free_callback_fn_t pfnCallback, void* pUserData,
+    const void* pNext);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeGraphInstantiateExt(
+    ze_graph_handle_t hGraph, const void* pNext, ze_executable_graph_handle_t* phExecutableGraph);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendGraphExt(
+    ze_command_list_handle_t hCommandList, ze_executable_graph_handle_t hGraph, const void* pNext,
+    ze_event_handle_t hSignalEvent, uint32_t numWaitEvents, ze_event_handle_t* phWaitEvents);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeExecutableGraphGetSourceGraphExt(
+    ze_executable_graph_handle_t hGraph, ze_graph_handle_t* phSourceGraph);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeGraphIsEmptyExt(ze_graph_handle_t hGraph);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeGraphDumpContentsExt(ze_graph_handle_t hGraph,
+                                                           const char* filePath, const void* pNext);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeExecutableGraphDestroyExt(ze_executable_graph_handle_t hGraph);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeGraphDestroyExt(ze_graph_handle_t hGraph);
+/* Intel's names (zex_graph.h), not exported (Intel's library's symbols): reached through
+ * zeDriverGetExtensionFunctionAddress. */
+ze_result_t ZE_APICALL zeGraphCreateExp(ze_context_handle_t hContext, ze_graph_handle_t* phGraph,
+                                        void* pNext);
+ze_result_t ZE_APICALL zeCommandListBeginGraphCaptureExp(ze_command_list_handle_t hCommandList,
+                                                         void* pNext);
+ze_result_t ZE_APICALL zeCommandListBeginCaptureIntoGraphExp(ze_command_list_handle_t hCommandList,
+                                                             ze_graph_handle_t hGraph, void* pNext);
+ze_result_t ZE_APICALL zeCommandListEndGraphCaptureExp(ze_command_list_handle_t hCommandList,
+                                                       ze_graph_handle_t* phGraph, void* pNext);
+ze_result_t ZE_APICALL zeCommandListInstantiateGraphExp(
+    ze_graph_handle_t hGraph, ze_executable_graph_handle_t* phExecutableGraph, void* pNext);
+ze_result_t ZE_APICALL zeCommandListAppendGraphExp(ze_command_list_handle_t hCommandList,
+                                                   ze_executable_graph_handle_t hGraph,
+                                                   void* pNext, ze_event_handle_t hSignalEvent,
+                                                   uint32_t numWaitEvents,
+                                                   ze_event_handle_t* phWaitEvents);
+ze_result_t ZE_APICALL zeGraphDestroyExp(ze_graph_handle_t hGraph);
+ze_result_t ZE_APICALL zeExecutableGraphDestroyExp(ze_executable_graph_handle_t hGraph);
+ze_result_t ZE_APICALL zeCommandListIsGraphCaptureEnabledExp(ze_command_list_handle_t hCommandList);
+ze_result_t ZE_APICALL zeGraphIsEmptyExp(ze_graph_handle_t hGraph);
+ze_result_t ZE_APICALL zeGraphDumpContentsExp(ze_graph_handle_t hGraph, const char* filePath,
+                                              void* pNext);
+ze_result_t ZE_APICALL zeCommandListGetGraphExp(ze_command_list_handle_t hCommandList,
+                                                ze_graph_handle_t* phGraph);
+ze_result_t ZE_APICALL zeGraphSetDestructionCallbackExp(ze_graph_handle_t hGraph,
+                                                        zex_mem_graph_free_callback_fn_t pfnCallback,
+                                                        void* pUserData, void* pNext);
+
 #ifdef __cplusplus
 }
 #endif
