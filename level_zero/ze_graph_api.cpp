@@ -202,9 +202,12 @@ ze_result_t ZE_APICALL zeCommandListBeginCaptureIntoGraphExp(ze_command_list_han
                                                              void* pNext) {
   return zeCommandListBeginCaptureIntoGraphExt(hCommandList, hGraph, pNext);
 }
+// A null phGraph is taken (Intel's driver takes it, and compute-benchmarks' RecordGraph passes it
+// after capturing into a graph of its own): the graph is the application's already.
 ze_result_t ZE_APICALL zeCommandListEndGraphCaptureExp(ze_command_list_handle_t hCommandList,
                                                        ze_graph_handle_t* phGraph, void* pNext) {
-  return zeCommandListEndGraphCaptureExt(hCommandList, pNext, phGraph);
+  ze_graph_handle_t ignored = nullptr;
+  return zeCommandListEndGraphCaptureExt(hCommandList, pNext, phGraph ? phGraph : &ignored);
 }
 ze_result_t ZE_APICALL zeCommandListInstantiateGraphExp(
     ze_graph_handle_t hGraph, ze_executable_graph_handle_t* phExecutableGraph, void* pNext) {
