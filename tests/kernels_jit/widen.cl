@@ -310,6 +310,18 @@ __kernel void clamped(__global const float* in, __global float* out, int n) {
   out[i] = in[clamp(i - 1, 0, n - 1)] + 2.0f * in[i] + in[clamp(i + 1, 0, n - 1)];
 }
 
+// One row per work-item (a softmax's shape): every access of its loops is a gather or a scatter
+// between work-items, so the region is left to LLVM's loop vectorizer (workgroup_function.cpp,
+// onlyScattered), which vectorizes each work-item's loop along its row.
+__kernel void row_prefix(__global const float* in, __global float* out, int cols) {
+  size_t row = get_global_id(0);
+  float s = 0.0f;
+  for (int c = 0; c < cols; ++c) {
+    s += in[row * cols + c];
+    out[row * cols + c] = s;
+  }
+}
+
 // A local tile read at lx + dx for a loop's dx: InstCombine writes the index as
 // ((lx << 32) + (dx << 32)) >> 32, which lane_strides.h must still see as consecutive (an
 // OpenCV-like erosion gathered every tap before).

@@ -875,6 +875,40 @@ TEST_CASE("Given the JIT's own plan, when a straight-line region branches per wo
 
 namespace tessera::backends::cpu::test {
 
+// The cost model for regions with a loop of their own: widened, unless no access of theirs is
+// consecutive between work-items (onlyScattered, workgroup_function.cpp).
+TEST_CASE("Given the JIT's own plan, when a loop region walks one row per work-item, then it is "
+          "left to LLVM's loop vectorizer, and a grid-stride loop is widened",
+          "[jit][widen]") {
+  const CompiledKernel& rows = widened("row_prefix", 1);
+  CHECK(rows.widen.widenedRegions == 0);
+  CHECK(rows.widen.decision ==
+        "left to LLVM's loop vectorizer (a loop of its own, no access consecutive between "
+        "work-items)");
+  const CompiledKernel& stride = widened("grid_stride", 1);
+  CHECK(stride.widen.widenedRegions == 1);
+  CHECK(stride.widen.decision == "widened: a loop of its own");
+  CHECK(widened("row_prefix", 8).widen.decision == "widened: forced (TESSERA_WIDEN=n)");
+  constexpr int kRows = 40, kCols = 33;
+  std::vector<float> in(kRows * kCols), out(kRows * kCols, -1);
+  for (int i = 0; i < kRows * kCols; ++i) in[i] = float(i % 7 + 1);
+  for (int width : {1, 8}) {
+    INFO("width " << width);
+    const CompiledKernel& k = widened("row_prefix", width);
+    ArgBuffer args(k);
+    args.set(0, ptr(in)).set(1, ptr(out)).set(2, kCols);
+    launch(k, args.data(), dims1(5, 8), pool());
+    for (int r = 0; r < kRows; ++r) {
+      float s = 0;
+      for (int c = 0; c < kCols; ++c) {
+        s += in[r * kCols + c];
+        INFO("row " << r << " col " << c);
+        REQUIRE(out[r * kCols + c] == s);
+      }
+    }
+  }
+}
+
 TEST_CASE("Given tile_row_min, when a local tile is read at lx plus a loop's offset, then the "
           "reads are consecutive loads, not gathers, and the minima match the host",
           "[jit][widen]") {
