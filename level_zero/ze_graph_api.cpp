@@ -12,12 +12,16 @@
 
 using namespace tessera::core;
 using tessera::ze::guarded;
+using tessera::ze::valueQuery;
 
 namespace {
 
 // Intel's zex_graph.h gives its queries' answers other values than the specification's.
-constexpr ze_result_t kIntelQueryTrue = static_cast<ze_result_t>(0x7fff0000);
-constexpr ze_result_t kIntelQueryFalse = static_cast<ze_result_t>(0x7fff0001);
+ze_result_t intelQueryAnswer(ze_result_t r) {
+  if (r == kResultQueryTrue) return static_cast<ze_result_t>(0x7fff0000);
+  if (r == kResultQueryFalse) return static_cast<ze_result_t>(0x7fff0001);
+  return r;
+}
 
 // "pNext [in][optional] must be null or a pointer to an extension-specific structure": Tessera
 // knows none for these functions.
@@ -108,12 +112,10 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListGetGraphExt(ze_command_list_han
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeGraphGetPrimaryCommandListExt(
     ze_graph_handle_t hGraph, ze_command_list_handle_t* phCommandList) {
-  Graph* graph = Graph::fromHandle(hGraph);
-  if (!graph) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!phCommandList) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  CommandList* primary = graph->primary();
-  *phCommandList = primary ? primary->toHandle() : nullptr;
-  return ZE_RESULT_SUCCESS;
+  return valueQuery<Graph>(hGraph, phCommandList, [](Graph& g) -> ze_command_list_handle_t {
+    CommandList* primary = g.primary();
+    return primary ? primary->toHandle() : nullptr;
+  });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeGraphSetDestructionCallbackExt(
@@ -154,11 +156,9 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListAppendGraphExt(
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeExecutableGraphGetSourceGraphExt(
     ze_executable_graph_handle_t hGraph, ze_graph_handle_t* phSourceGraph) {
-  ExecutableGraph* graph = ExecutableGraph::fromHandle(hGraph);
-  if (!graph) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
-  if (!phSourceGraph) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  *phSourceGraph = graph->source().toHandle();
-  return ZE_RESULT_SUCCESS;
+  return valueQuery<ExecutableGraph>(hGraph, phSourceGraph, [](ExecutableGraph& g) {
+    return static_cast<ze_graph_handle_t>(g.source().toHandle());
+  });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeGraphIsEmptyExt(ze_graph_handle_t hGraph) {
@@ -228,12 +228,10 @@ ze_result_t ZE_APICALL zeExecutableGraphDestroyExp(ze_executable_graph_handle_t 
   return zeExecutableGraphDestroyExt(hGraph);
 }
 ze_result_t ZE_APICALL zeCommandListIsGraphCaptureEnabledExp(ze_command_list_handle_t hCommandList) {
-  ze_result_t r = zeCommandListIsGraphCaptureEnabledExt(hCommandList);
-  return r == kResultQueryTrue ? kIntelQueryTrue : r == kResultQueryFalse ? kIntelQueryFalse : r;
+  return intelQueryAnswer(zeCommandListIsGraphCaptureEnabledExt(hCommandList));
 }
 ze_result_t ZE_APICALL zeGraphIsEmptyExp(ze_graph_handle_t hGraph) {
-  ze_result_t r = zeGraphIsEmptyExt(hGraph);
-  return r == kResultQueryTrue ? kIntelQueryTrue : r == kResultQueryFalse ? kIntelQueryFalse : r;
+  return intelQueryAnswer(zeGraphIsEmptyExt(hGraph));
 }
 ze_result_t ZE_APICALL zeGraphDumpContentsExp(ze_graph_handle_t hGraph, const char* filePath,
                                               void* pNext) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include "core/common/remote_fd.h"
 #include "core/memory/backing.h"
@@ -43,6 +44,15 @@ bool decodeBareDescriptor(const ze_ipc_mem_handle_t& h, IpcHandleData& d) {
   std::memcpy(&fd, h.data, sizeof fd);
   if (fd < 0 || std::any_of(h.data + sizeof fd, h.data + sizeof h.data,
                             [](char c) { return c != 0; }))
+    return false;
+  // Only Tessera's own memfds (Backing, physical memory): any other file of the process whose size
+  // happens to fit the layout would otherwise be read as an export table and mapped.
+  char link[64];
+  const std::string path = "/proc/self/fd/" + std::to_string(fd);
+  const ssize_t n = readlink(path.c_str(), link, sizeof link - 1);
+  if (n <= 0) return false;
+  const std::string target(link, size_t(n));
+  if (target.rfind("/memfd:tessera-usm", 0) != 0 && target.rfind("/memfd:tessera-physical", 0) != 0)
     return false;
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return false;

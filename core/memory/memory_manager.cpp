@@ -16,6 +16,15 @@ namespace {
 
 std::atomic<uint64_t> g_nextId{1};
 
+// The allocation is no longer exported: openers of its handles are refused from now on (its
+// export-table entry is cleared) and its own descriptor is closed.
+void endExport(Allocation& a) {
+  if (a.slot.backing) a.slot.backing->exportEntry(a.slot.offset) = ExportEntry{0, 0};
+  a.exportCookie = 0;
+  closeFd(a.exportFd);
+  a.exportFd = -1;
+}
+
 }  // namespace
 
 MemoryManager::MemoryManager(const std::vector<Device*>& devices, const Topology& topology,
@@ -91,10 +100,7 @@ void MemoryManager::dispose(Allocation& a) {
       std::lock_guard lock(exportsMutex_);
       exports_.erase(a.exportCookie);
     }
-    if (a.slot.backing) a.slot.backing->exportEntry(a.slot.offset) = ExportEntry{0, 0};
-    a.exportCookie = 0;
-    closeFd(a.exportFd);
-    a.exportFd = -1;
+    endExport(a);
   }
   if (a.origin == Origin::Allocated)
     ArenaAllocator::global().release(a.slot);
@@ -214,10 +220,7 @@ ze_result_t MemoryManager::putIpcHandle(const ze_ipc_mem_handle_t& handle) {
     if (it == exports_.end() || --it->second.second > 0) return;
     // The last handle is back: openers that still hold the bytes can no longer open them.
     exports_.erase(it);
-    a.slot.backing->exportEntry(a.slot.offset) = ExportEntry{0, 0};
-    a.exportCookie = 0;
-    closeFd(a.exportFd);
-    a.exportFd = -1;
+    endExport(a);
   });
   return ok ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
 }

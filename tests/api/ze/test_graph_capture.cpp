@@ -340,4 +340,11 @@ TEST_CASE("Given the driver's extensions, then both record and replay graph name
         std::string(p.name) == "ZE_experimental_record_replay_graph")
       ++found;
   CHECK(found == 2);
+  // "Supported Record and Replay Graph properties", chained to ze_device_properties_t: immutable
+  // graphs only.
+  ze_record_replay_graph_ext_properties_t graphs{ZE_STRUCTURE_TYPE_RECORD_REPLAY_GRAPH_EXT_PROPERTIES,
+                                                 nullptr, 0xffffffffu};
+  ze_device_properties_t dp{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES, &graphs};
+  REQUIRE(zeDeviceGetProperties(devices(driver).at(0), &dp) == ZE_RESULT_SUCCESS);
+  CHECK(graphs.graphFlags == ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_IMMUTABLE_GRAPH);
 }

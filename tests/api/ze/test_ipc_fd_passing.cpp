@@ -7,8 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 #include "memory_test_support.h"
 
@@ -179,6 +181,24 @@ TEST_CASE("Given an IPC handle made of its descriptor alone, then it opens the o
   CHECK(static_cast<unsigned char*>(p)[0] == 0x5a);
   CHECK(static_cast<unsigned char*>(p)[4095] == 0x5a);
   CHECK(static_cast<unsigned char*>(p)[4096] == 0x11);
+  // Any other file of this process, even one laid out like an export table with a live entry, is
+  // not taken for an export.
+  {
+    FILE* file = tmpfile();
+    REQUIRE(file != nullptr);
+    const size_t bytes = 4096 + 4096;  // one data page and its table page
+    std::vector<unsigned char> fake(bytes, 0);
+    fake[4096] = 1;                       // a cookie
+    fake[4096 + 8] = 16;                  // a size
+    REQUIRE(fwrite(fake.data(), 1, bytes, file) == bytes);
+    fflush(file);
+    ze_ipc_mem_handle_t forged{};
+    const int ffd = fileno(file);
+    std::memcpy(forged.data, &ffd, sizeof ffd);
+    CHECK(zeMemOpenIpcHandle(f.context, f.device, forged, 0, &again) ==
+          ZE_RESULT_ERROR_INVALID_ARGUMENT);
+    fclose(file);
+  }
   // After zeMemPutIpcHandle nothing of the file is exported: refused.
   REQUIRE(f.putIpcHandle()(f.context, h) == ZE_RESULT_SUCCESS);
   CHECK(zeMemOpenIpcHandle(f.context, f.device, bare, 0, &again) ==
