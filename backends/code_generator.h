@@ -94,7 +94,8 @@ class CodeGenerator {
   // Modules compiled so far (loads do not count).
   virtual uint64_t compileCount() const = 0;
   // Whether `name`, a function a module imports, is one the kind's code provides itself (Tessera's
-  // own builtins: tessera_current_pu), so that the module needs no zeModuleDynamicLink for it.
+  // own builtins: tessera_current_pu; vendors' builtins a kernel written for their drivers calls:
+  // Intel's __builtin_IB_lsc_*), so that the module needs no zeModuleDynamicLink for it.
   virtual bool providesFunction(const std::string& name) const = 0;
 
   // Compiles every kernel of `module` (SPIRV-LLVM-Translator output; consumed with its context).

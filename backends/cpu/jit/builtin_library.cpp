@@ -215,6 +215,7 @@ const Table& table() {
     addAtomicBuiltins(m);
     addHostCallBuiltins(m);
     addImageBuiltins(m);
+    addIntelLscBuiltins(m);
     return m;
   }();
   return t;
@@ -236,6 +237,10 @@ llvm::Value* asCallType(Builder& b, llvm::Value* r, llvm::Type* type) {
 }  // namespace
 }  // namespace builtins
 
+bool providesVendorBuiltin(llvm::StringRef name) {
+  return builtins::isIntelLscName(name) && builtins::table().count(name) != 0;
+}
+
 bool lowerBuiltins(llvm::Module& m, std::string* error) {
   using namespace builtins;
   const Table& lowerings = table();
@@ -249,7 +254,8 @@ bool lowerBuiltins(llvm::Module& m, std::string* error) {
   for (llvm::Function* declaration : declarations) {
     llvm::Function& f = *declaration;
     llvm::StringRef base = spirvBaseName(f.getName());
-    if ((!base.startswith("__spirv_") && !isSamplerInitializer(base)) || leftForLaterPasses(base))
+    if ((!base.startswith("__spirv_") && !isSamplerInitializer(base) && !isIntelLscName(base)) ||
+        leftForLaterPasses(base))
       continue;
     auto it = lowerings.find(base);
     if (it == lowerings.end() && base.contains("_R")) {

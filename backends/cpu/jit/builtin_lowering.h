@@ -34,6 +34,8 @@ void addVectorDataBuiltins(Table& t);  // builtin_vector_data.cpp: vload/vstore(
 void addAtomicBuiltins(Table& t);      // builtin_atomics.cpp: atomics, fences, sub-group ops
 void addHostCallBuiltins(Table& t);    // builtin_host_calls.cpp: printf, async copies, prefetch
 void addImageBuiltins(Table& t);       // builtin_image.cpp: image reads, writes, queries, samplers
+void addIntelLscBuiltins(Table& t);    // builtin_intel_lsc.cpp: Intel's __builtin_IB_lsc_*
+bool isIntelLscName(llvm::StringRef name);
 // builtin_image.cpp: why an image builtin cannot be lowered (empty: it can, or it is no image
 // builtin); the builtins whose calls must be lowered after their users' (an image read takes the
 // operands of the OpSampledImage it reads); the inline sampler's builtin, which has no __spirv_

@@ -3,6 +3,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include "backends/cpu/jit/jit_passes.h"
 #include "backends/cpu/jit/kernel_jit.h"
 #include "backends/cpu/jit/native_unit.h"
 #include "backends/cpu/jit/object_check.h"
@@ -21,7 +22,7 @@ class CpuCodeGenerator final : public CodeGenerator {
   std::string describePipeline() const override { return KernelJit::describePipeline(); }
   uint64_t compileCount() const override { return jit_->compileCount(); }
   bool providesFunction(const std::string& name) const override {
-    return jit::isRuntimeFunction(name);
+    return jit::isRuntimeFunction(name) || jit::providesVendorBuiltin(name);
   }
 
   std::shared_ptr<const ModuleCode> compile(std::unique_ptr<llvm::LLVMContext> context,

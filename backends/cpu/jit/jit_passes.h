@@ -193,6 +193,9 @@ bool checkSubgroupUniformity(llvm::Function& kernel, std::string* error);
 // builtin_library.cpp: OpenCL.std ext-insts, relational ops and atomics become IR. Leaves
 // __spirv_ControlBarrier and work-item builtins alone. False (and `error`) on an unknown builtin.
 bool lowerBuiltins(llvm::Module& m, std::string* error);
+// Whether `name` is a vendor's builtin that lowerBuiltins provides (Intel's __builtin_IB_lsc_*
+// loads, stores, prefetches, fences and atomics): a module importing it needs no linking.
+bool providesVendorBuiltin(llvm::StringRef name);
 
 // builtin_image.cpp: Image or Sampler when argument `index` of `kernel` is one (the translator's
 // kernel_arg_type metadata names its OpenCL type; in the IR both are pointers), else nothing.

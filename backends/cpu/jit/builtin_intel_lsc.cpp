@@ -1,0 +1,192 @@
+// Intel's LSC builtins (__builtin_IB_lsc_*): loads, stores, prefetches, fences and atomics with a
+// cache-control hint, which Intel's GPU compiler provides and kernels written for Intel's driver
+// declare and call by name (compute-benchmarks' ulls kernels: write_one_uncached). Their meaning
+// is the plain operation at base[immElemOff]; the hint only steers a GPU's caches, so here each is
+// that operation and the hint is dropped. They come as imported functions: the JIT provides them
+// (isIntelLscBuiltin), so a module calling them needs no zeModuleDynamicLink.
+//
+// The names are regular: __builtin_IB_lsc_<op>_<space>_<type>, where <type> names the memory
+// element (uchar, ushort, uint, uintN, ulong, ulongN, int, long, short, float, double), and
+// "_to_uint" / "_from_uint" (or "_from_int") mark 8- and 16-bit memory carried as 32-bit values.
+// Arguments: (base, immElemOff[, comparand][, value][, cache hint]), immElemOff in elements.
+// Not provided (a module calling them still needs linking): block, cmask and status loads, whose
+// meaning depends on a GPU's sub-group layout.
+#include <llvm/IR/Constants.h>
+
+#include "backends/cpu/jit/builtin_lowering.h"
+
+namespace tessera::backends::cpu::jit::builtins {
+namespace {
+
+constexpr const char* kPrefix = "__builtin_IB_lsc_";
+
+// A memory element named in a builtin's name.
+struct Element {
+  const char* name;  // "uint4"
+  char kind;         // 'u' unsigned, 's' signed, 'f' float
+  unsigned bits;
+  unsigned lanes;
+};
+
+constexpr Element kVectors[] = {{"uint", 'u', 32, 1},  {"uint2", 'u', 32, 2},  {"uint3", 'u', 32, 3},
+                                {"uint4", 'u', 32, 4}, {"uint8", 'u', 32, 8},  {"ulong", 'u', 64, 1},
+                                {"ulong2", 'u', 64, 2}, {"ulong3", 'u', 64, 3}, {"ulong4", 'u', 64, 4},
+                                {"ulong8", 'u', 64, 8}};
+
+llvm::Type* memoryType(llvm::LLVMContext& c, const Element& e) {
+  llvm::Type* scalar = e.kind != 'f'   ? llvm::Type::getIntNTy(c, e.bits)
+                       : e.bits == 32 ? llvm::Type::getFloatTy(c)
+                                      : llvm::Type::getDoubleTy(c);
+  return withLanes(scalar, e.lanes);
+}
+
+// &base[immElemOff] as a pointer to the element (a pointer cast only where pointers are typed).
+llvm::Value* address(Builder& b, const Args& a, llvm::Type* element) {
+  auto* base = llvm::cast<llvm::PointerType>(a[0]->getType());
+  llvm::Value* p = b.CreatePointerCast(a[0], element->getPointerTo(base->getAddressSpace()));
+  return b.CreateGEP(element, p, b.CreateSExtOrTrunc(a[1], b.getInt64Ty()));
+}
+
+llvm::Align elementAlign(const Element& e) { return llvm::Align(e.bits / 8); }
+
+// A value of memory type `to` from the call's 32-bit carrier (or as it is).
+llvm::Value* narrow(Builder& b, llvm::Value* v, llvm::Type* to) {
+  return v->getType() == to ? v : b.CreateTrunc(v, to);
+}
+llvm::Value* widen(Builder& b, llvm::Value* v, llvm::Type* to, const Element& e) {
+  if (v->getType() == to) return v;
+  return e.kind == 's' ? b.CreateSExt(v, to) : b.CreateZExt(v, to);
+}
+
+// Loads and stores of `space` (with a cache hint argument when `hint`), and for global memory the
+// prefetches.
+void addMemoryOps(Table& t, const std::string& space, bool hint) {
+  std::vector<std::pair<Element, std::string>> types;  // element, name suffix
+  for (const Element& e : kVectors) types.push_back({e, e.name});
+  std::vector<std::pair<Element, std::string>> loads = types, stores = types;
+  loads.push_back({{"uchar", 'u', 8, 1}, "uchar_to_uint"});
+  loads.push_back({{"ushort", 'u', 16, 1}, "ushort_to_uint"});
+  stores.push_back({{"uchar", 'u', 8, 1}, "uchar_from_uint"});
+  stores.push_back({{"ushort", 'u', 16, 1}, "ushort_from_uint"});
+  for (const auto& [e, suffix] : loads) {
+    t[kPrefix + ("load_" + space + "_" + suffix)] = [e = e](Builder& b, llvm::CallInst* c,
+                                                           const Args& a) -> llvm::Value* {
+      llvm::Type* m = memoryType(c->getContext(), e);
+      llvm::LoadInst* l = b.CreateAlignedLoad(m, address(b, a, m), elementAlign(e));
+      return widen(b, l, c->getType(), e);
+    };
+  }
+  for (const auto& [e, suffix] : stores) {
+    t[kPrefix + ("store_" + space + "_" + suffix)] = [e = e](Builder& b, llvm::CallInst* c,
+                                                            const Args& a) -> llvm::Value* {
+      llvm::Type* m = memoryType(c->getContext(), e);
+      b.CreateAlignedStore(narrow(b, a[2], m), address(b, a, m), elementAlign(e));
+      return nullptr;
+    };
+  }
+  if (!hint) return;  // prefetches exist for global memory only
+  types.push_back({{"uchar", 'u', 8, 1}, "uchar"});
+  types.push_back({{"ushort", 'u', 16, 1}, "ushort"});
+  for (const auto& [e, suffix] : types)
+    t[kPrefix + ("prefetch_" + space + "_" + suffix)] = [](Builder&, llvm::CallInst*,
+                                                           const Args&) -> llvm::Value* {
+      return nullptr;  // a hint: nothing to do that the hardware prefetchers do not
+    };
+}
+
+llvm::Value* atomicRmw(Builder& b, llvm::AtomicRMWInst::BinOp op, llvm::Value* ptr, llvm::Value* v,
+                       const Element& e) {
+  return b.CreateAtomicRMW(op, ptr, v, elementAlign(e), llvm::AtomicOrdering::SequentiallyConsistent);
+}
+
+// One atomic: `operands` value operands after (base, immElemOff); `op` the read-modify-write
+// (Xchg for store; BAD_BINOP for load and cmpxchg).
+void addAtomic(Table& t, const std::string& name, const Element& e, llvm::AtomicRMWInst::BinOp op,
+               const char* kind) {
+  t[name] = [e, op, kind = std::string(kind)](Builder& b, llvm::CallInst* c,
+                                               const Args& a) -> llvm::Value* {
+    llvm::Type* m = memoryType(c->getContext(), e);
+    llvm::Value* p = address(b, a, m);
+    llvm::Value* old = nullptr;
+    if (kind == "load") {
+      llvm::LoadInst* l = b.CreateAlignedLoad(m, p, elementAlign(e));
+      l->setAtomic(llvm::AtomicOrdering::SequentiallyConsistent);
+      old = l;
+    } else if (kind == "cmpxchg") {
+      llvm::Value* pair = b.CreateAtomicCmpXchg(p, narrow(b, a[2], m), narrow(b, a[3], m),
+                                                elementAlign(e),
+                                                llvm::AtomicOrdering::SequentiallyConsistent,
+                                                llvm::AtomicOrdering::SequentiallyConsistent);
+      old = b.CreateExtractValue(pair, 0);
+    } else if (kind == "step") {  // inc, dec: by one
+      old = atomicRmw(b, op, p, llvm::ConstantInt::get(m, 1), e);
+    } else {
+      old = atomicRmw(b, op, p, narrow(b, a[2], m), e);
+    }
+    return widen(b, old, c->getType(), e);
+  };
+}
+
+void addAtomics(Table& t, const std::string& space) {
+  using Op = llvm::AtomicRMWInst::BinOp;
+  // Integer atomics on 16-, 32- and 64-bit memory; min and max are signed on the signed names.
+  struct Integer {
+    Element unsignedElement, signedElement;
+    std::string unsignedSuffix, signedSuffix;
+  };
+  const Integer integers[] = {
+      {{"ushort", 'u', 16, 1}, {"short", 's', 16, 1}, "ushort_from_uint", "short_from_int"},
+      {{"uint", 'u', 32, 1}, {"int", 's', 32, 1}, "uint", "int"},
+      {{"ulong", 'u', 64, 1}, {"long", 's', 64, 1}, "ulong", "long"}};
+  auto name = [&](const char* op, const std::string& suffix) {
+    return kPrefix + ("atomic_" + std::string(op) + "_" + space + "_" + suffix);
+  };
+  for (const Integer& i : integers) {
+    const Element& u = i.unsignedElement;
+    addAtomic(t, name("inc", i.unsignedSuffix), u, Op::Add, "step");
+    addAtomic(t, name("dec", i.unsignedSuffix), u, Op::Sub, "step");
+    addAtomic(t, name("add", i.unsignedSuffix), u, Op::Add, "rmw");
+    addAtomic(t, name("sub", i.unsignedSuffix), u, Op::Sub, "rmw");
+    addAtomic(t, name("and", i.unsignedSuffix), u, Op::And, "rmw");
+    addAtomic(t, name("or", i.unsignedSuffix), u, Op::Or, "rmw");
+    addAtomic(t, name("xor", i.unsignedSuffix), u, Op::Xor, "rmw");
+    addAtomic(t, name("min", i.unsignedSuffix), u, Op::UMin, "rmw");
+    addAtomic(t, name("max", i.unsignedSuffix), u, Op::UMax, "rmw");
+    addAtomic(t, name("min", i.signedSuffix), i.signedElement, Op::Min, "rmw");
+    addAtomic(t, name("max", i.signedSuffix), i.signedElement, Op::Max, "rmw");
+    addAtomic(t, name("load", i.unsignedSuffix), u, Op::BAD_BINOP, "load");
+    addAtomic(t, name("store", i.unsignedSuffix), u, Op::Xchg, "rmw");
+    addAtomic(t, name("cmpxchg", i.unsignedSuffix), u, Op::BAD_BINOP, "cmpxchg");
+  }
+  const Element f32{"float", 'f', 32, 1}, f64{"double", 'f', 64, 1};
+  addAtomic(t, name("min", "float"), f32, Op::FMin, "rmw");
+  addAtomic(t, name("max", "float"), f32, Op::FMax, "rmw");
+  addAtomic(t, name("cmpxchg", "float"), f32, Op::BAD_BINOP, "cmpxchg");
+  if (space == "global") {  // float add and sub, double add and sub: global memory only
+    addAtomic(t, name("add", "float"), f32, Op::FAdd, "rmw");
+    addAtomic(t, name("sub", "float"), f32, Op::FSub, "rmw");
+    addAtomic(t, name("add", "double"), f64, Op::FAdd, "rmw");
+    addAtomic(t, name("sub", "double"), f64, Op::FSub, "rmw");
+  }
+}
+
+}  // namespace
+
+void addIntelLscBuiltins(Table& t) {
+  addMemoryOps(t, "global", true);
+  addMemoryOps(t, "local", false);
+  addAtomics(t, "global");
+  addAtomics(t, "local");
+  // Fences of every scope and kind: a work-group runs on one thread, so a fence orders against
+  // other work-groups and the host (as __spirv_MemoryBarrier does).
+  for (const char* fence : {"fence_global_untyped", "fence_global_untyped_cross_tile",
+                            "fence_global_typed", "fence_local", "fence_evict_to_memory"})
+    t[kPrefix + std::string(fence)] = [](Builder& b, llvm::CallInst*, const Args&) -> llvm::Value* {
+      b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+      return nullptr;
+    };
+}
+
+bool isIntelLscName(llvm::StringRef name) { return name.startswith(kPrefix); }
+
+}  // namespace tessera::backends::cpu::jit::builtins
