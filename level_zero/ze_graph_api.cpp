@@ -69,6 +69,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandListBeginGraphCaptureExt(
   if (ze_result_t r = noExtensions(pNext); r != ZE_RESULT_SUCCESS) return r;
   return guarded([&] {
     Graph* graph = Graph::create(list->context());
+    graph->ownByCapture();
     ze_result_t r = beginOn(list, graph);
     if (r != ZE_RESULT_SUCCESS) graph->destroy();
     return r;

@@ -68,22 +68,35 @@ ze_result_t Graph::end(CommandList& primary) {
   std::lock_guard lock(mutex_);
   if (!capturing_ || primary_ != &primary) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   endLocked();
+  ownedByCapture_ = false;  // the application's now
   return recording_->close();
 }
 
-void Graph::leave(CommandList& list) {
+void Graph::ownByCapture() {
   std::lock_guard lock(mutex_);
-  if (!capturing_) return;
-  if (&list == primary_) {
+  ownedByCapture_ = true;
+}
+
+void Graph::leave(CommandList& list) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!capturing_) return;
+    if (&list != primary_) {
+      members_.erase(std::remove(members_.begin(), members_.end(), &list), members_.end());
+      list.setCapture(nullptr);
+      return;
+    }
     // The primary list is gone: nobody can end the capture any more, so it ends here, and the
     // graph keeps what was recorded (closed, as an ended capture's).
     endLocked();
     primary_ = nullptr;
     recording_->close();
-    return;
+    if (!ownedByCapture_) return;
+    ownedByCapture_ = false;
   }
-  members_.erase(std::remove(members_.begin(), members_.end(), &list), members_.end());
-  list.setCapture(nullptr);
+  // A graph of the capture's own was never handed out by an end: nobody else would destroy it (a
+  // handle zeCommandListGetGraphExt gave meanwhile is then stale, and refused as such).
+  destroy();
 }
 
 bool Graph::capturing() const {

@@ -60,8 +60,12 @@ class Graph : public Object<_ze_graph_handle_t, 0x7465737347726631ull /* "tessGr
   ze_result_t end(CommandList& primary);
   // A command appended to a capturing list: recorded, not run.
   ze_result_t record(Command&& command);
-  // A list that takes part is destroyed: it leaves the capture (the primary's end ends it).
+  // A list that takes part is destroyed: it leaves the capture (the primary's end ends it). A
+  // graph the capture owns (ownByCapture) goes with its primary list.
   void leave(CommandList& list);
+  // zeCommandListBeginGraphCaptureExt's graph of its own: the capture owns it until its end hands
+  // it to the application.
+  void ownByCapture();
 
   bool capturing() const;
   bool empty() const;
@@ -85,6 +89,7 @@ class Graph : public Object<_ze_graph_handle_t, 0x7465737347726631ull /* "tessGr
   Ref<Context> context_;
   mutable std::mutex mutex_;
   bool capturing_ = false;
+  bool ownedByCapture_ = false;
   CommandList* primary_ = nullptr;
   std::vector<CommandList*> members_;  // the primary and the forks, while capturing
   std::unique_ptr<CommandList> recording_;

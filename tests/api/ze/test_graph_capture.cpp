@@ -327,6 +327,46 @@ TEST_CASE("Given a destruction callback, then it runs when the graph is gone",
   CHECK(calls == 1);
 }
 
+TEST_CASE("Given a primary list destroyed while it captures, then a graph of the capture's own "
+          "goes with it and an application's graph stays with what was recorded",
+          "[current_api][graph]") {
+  KernelFixture fx;
+  Graphs x(fx.driver);
+  auto callback = [](void* p) { ++*static_cast<int*>(p); };
+  auto makeList = [&] {
+    auto d = queueDesc(0, 0, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+    ze_command_list_handle_t l = nullptr;
+    REQUIRE(zeCommandListCreateImmediate(fx.context, fx.device, &d, &l) == ZE_RESULT_SUCCESS);
+    return l;
+  };
+
+  // zeCommandListBeginGraphCaptureExt's graph: nobody else holds it until the end hands it out.
+  ze_command_list_handle_t primary = makeList();
+  REQUIRE(x.CommandListBeginGraphCaptureExt(primary, nullptr) == ZE_RESULT_SUCCESS);
+  ze_graph_handle_t own = nullptr;
+  REQUIRE(x.CommandListGetGraphExt(primary, &own) == ZE_RESULT_SUCCESS);
+  int ownCalls = 0;
+  REQUIRE(x.GraphSetDestructionCallbackExt(own, callback, &ownCalls, nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendBarrier(primary, nullptr, 0, nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListDestroy(primary) == ZE_RESULT_SUCCESS);
+  CHECK(ownCalls == 1);
+  CHECK(x.GraphIsEmptyExt(own) == ZE_RESULT_ERROR_INVALID_NULL_HANDLE);  // stale, refused
+
+  // The application's graph: closed with what was recorded, destroyed by the application.
+  ze_graph_handle_t graph = nullptr;
+  REQUIRE(x.GraphCreateExt(fx.context, nullptr, &graph) == ZE_RESULT_SUCCESS);
+  int calls = 0;
+  REQUIRE(x.GraphSetDestructionCallbackExt(graph, callback, &calls, nullptr) == ZE_RESULT_SUCCESS);
+  primary = makeList();
+  REQUIRE(x.CommandListBeginCaptureIntoGraphExt(primary, graph, nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendBarrier(primary, nullptr, 0, nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListDestroy(primary) == ZE_RESULT_SUCCESS);
+  CHECK(calls == 0);
+  CHECK(x.GraphIsEmptyExt(graph) == kQueryFalse);
+  REQUIRE(x.GraphDestroyExt(graph) == ZE_RESULT_SUCCESS);
+  CHECK(calls == 1);
+}
+
 TEST_CASE("Given the driver's extensions, then both record and replay graph names are listed",
           "[current_api][graph]") {
   ze_driver_handle_t driver = initDriver();
