@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 python3 "$root/tests/api/ze/negative/generate.py" /usr/include/level_zero/ze_api.h \
   "$build/lib/libze_tessera.so.1" "$tmp/ze.cpp" "$tmp/ze.md" >/dev/null
 python3 "$root/scripts/api_coverage_current.py" "$root/docs/api-coverage.ze-current.tsv" \
-  "$build/lib/libze_tessera.so.1" "$tmp/ze-current.md"
+  "$build/lib/libze_tessera.so.1" "$tmp/ze-current.md" "$root/level_zero/ze_driver_api.cpp"
 python3 "$root/tests/api/cl/negative/generate.py" "$root/cl_shim/api.h" "$tmp/cl.cpp" \
   --coverage "$tmp/cl.md" /usr/include/CL/cl.h /usr/include/CL/cl_ext.h /usr/include/CL/cl_gl.h \
   /usr/include/CL/cl_egl.h >/dev/null
