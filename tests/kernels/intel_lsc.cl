@@ -29,6 +29,8 @@ int __builtin_IB_lsc_atomic_min_global_int(volatile __global int* base, int immE
 uint __builtin_IB_lsc_atomic_max_local_uint(volatile __local uint* base, int immElemOff, uint val);
 float __builtin_IB_lsc_atomic_add_global_float(volatile __global float* base, int immElemOff,
                                                float val, enum LSC_STCC cacheOpt);
+float __builtin_IB_lsc_atomic_cmpxchg_global_float(volatile __global float* base, int immElemOff,
+                                                   float cmp, float val, enum LSC_STCC cacheOpt);
 uint __builtin_IB_lsc_atomic_cmpxchg_global_uint(volatile __global uint* base, int immElemOff,
                                                  uint cmp, uint val, enum LSC_STCC cacheOpt);
 void __builtin_IB_lsc_fence_global_untyped(int scope, int flushType);
@@ -59,8 +61,8 @@ __kernel void memory_ops(__global uint* out, const __global uint* in, const __gl
   out[4 * i + 3] = (uint)(s.x + (s.y >> 40));
 }
 
-// counters: [0] sum of i, [1] count, [2] min of 100 - i, [3] max over groups of the local max,
-// [4] float sum, [5] the cmpxchg winner count.
+// counters: [0] sum of i, [1] count, [2] min of 100 - i, [3] the sum of the groups' local maxima,
+// [5] the compare-exchange winner (also in [6]); fsum: [0] the float sum, [1] 2.5 once exchanged.
 __kernel void atomic_ops(__global uint* counters, __global float* fsum, __local uint* localMax) {
   uint i = get_global_id(0);
   if (get_local_id(0) == 0) *localMax = 0;
@@ -71,6 +73,7 @@ __kernel void atomic_ops(__global uint* counters, __global float* fsum, __local 
                                          LSC_STCC_DEFAULT);
   __builtin_IB_lsc_atomic_max_local_uint(localMax, 0, i);
   __builtin_IB_lsc_atomic_add_global_float(fsum, 0, 0.5f, LSC_STCC_DEFAULT);
+  __builtin_IB_lsc_atomic_cmpxchg_global_float(fsum, 1, 0.0f, 2.5f, LSC_STCC_DEFAULT);
   if (__builtin_IB_lsc_atomic_cmpxchg_global_uint(counters, 5, 0u, i + 1, LSC_STCC_DEFAULT) == 0u)
     counters[6] = i + 1;
   __builtin_IB_lsc_fence_global_untyped(0, 0);

@@ -28,13 +28,13 @@ struct Element {
   unsigned lanes;
 };
 
-constexpr Element kVectors[] = {{"uint", 'u', 32, 1},  {"uint2", 'u', 32, 2},  {"uint3", 'u', 32, 3},
-                                {"uint4", 'u', 32, 4}, {"uint8", 'u', 32, 8},  {"ulong", 'u', 64, 1},
-                                {"ulong2", 'u', 64, 2}, {"ulong3", 'u', 64, 3}, {"ulong4", 'u', 64, 4},
-                                {"ulong8", 'u', 64, 8}};
+constexpr Element kVectors[] = {
+    {"uint", 'u', 32, 1},   {"uint2", 'u', 32, 2}, {"uint3", 'u', 32, 3},  {"uint4", 'u', 32, 4},
+    {"uint8", 'u', 32, 8},  {"ulong", 'u', 64, 1}, {"ulong2", 'u', 64, 2}, {"ulong3", 'u', 64, 3},
+    {"ulong4", 'u', 64, 4}, {"ulong8", 'u', 64, 8}};
 
 llvm::Type* memoryType(llvm::LLVMContext& c, const Element& e) {
-  llvm::Type* scalar = e.kind != 'f'   ? llvm::Type::getIntNTy(c, e.bits)
+  llvm::Type* scalar = e.kind != 'f'  ? llvm::Type::getIntNTy(c, e.bits)
                        : e.bits == 32 ? llvm::Type::getFloatTy(c)
                                       : llvm::Type::getDoubleTy(c);
   return withLanes(scalar, e.lanes);
@@ -47,7 +47,9 @@ llvm::Value* address(Builder& b, const Args& a, llvm::Type* element) {
   return b.CreateGEP(element, p, b.CreateSExtOrTrunc(a[1], b.getInt64Ty()));
 }
 
-llvm::Align elementAlign(const Element& e) { return llvm::Align(e.bits / 8); }
+llvm::Align elementAlign(const Element& e) {
+  return llvm::Align(e.bits / 8);
+}
 
 // A value of memory type `to` from the call's 32-bit carrier (or as it is).
 llvm::Value* narrow(Builder& b, llvm::Value* v, llvm::Type* to) {
@@ -70,7 +72,7 @@ void addMemoryOps(Table& t, const std::string& space, bool hint) {
   stores.push_back({{"ushort", 'u', 16, 1}, "ushort_from_uint"});
   for (const auto& [e, suffix] : loads) {
     t[kPrefix + ("load_" + space + "_" + suffix)] = [e = e](Builder& b, llvm::CallInst* c,
-                                                           const Args& a) -> llvm::Value* {
+                                                            const Args& a) -> llvm::Value* {
       llvm::Type* m = memoryType(c->getContext(), e);
       llvm::LoadInst* l = b.CreateAlignedLoad(m, address(b, a, m), elementAlign(e));
       return widen(b, l, c->getType(), e);
@@ -78,7 +80,7 @@ void addMemoryOps(Table& t, const std::string& space, bool hint) {
   }
   for (const auto& [e, suffix] : stores) {
     t[kPrefix + ("store_" + space + "_" + suffix)] = [e = e](Builder& b, llvm::CallInst* c,
-                                                            const Args& a) -> llvm::Value* {
+                                                             const Args& a) -> llvm::Value* {
       llvm::Type* m = memoryType(c->getContext(), e);
       b.CreateAlignedStore(narrow(b, a[2], m), address(b, a, m), elementAlign(e));
       return nullptr;
@@ -96,32 +98,51 @@ void addMemoryOps(Table& t, const std::string& space, bool hint) {
 
 llvm::Value* atomicRmw(Builder& b, llvm::AtomicRMWInst::BinOp op, llvm::Value* ptr, llvm::Value* v,
                        const Element& e) {
-  return b.CreateAtomicRMW(op, ptr, v, elementAlign(e), llvm::AtomicOrdering::SequentiallyConsistent);
+  return b.CreateAtomicRMW(op, ptr, v, elementAlign(e),
+                           llvm::AtomicOrdering::SequentiallyConsistent);
 }
 
-// One atomic: `operands` value operands after (base, immElemOff); `op` the read-modify-write
-// (Xchg for store; BAD_BINOP for load and cmpxchg).
+// The operands an atomic takes after (base, immElemOff), before the cache hint.
+enum class Operands {
+  Value,            // (value): a read-modify-write `op`; store is an exchange
+  None,             // (): inc and dec, `op` by one
+  Load,             // (): an atomic load
+  CompareAndValue,  // (comparand, value): cmpxchg
+};
+
+// One atomic, returning the memory's old value in the call's type.
 void addAtomic(Table& t, const std::string& name, const Element& e, llvm::AtomicRMWInst::BinOp op,
-               const char* kind) {
-  t[name] = [e, op, kind = std::string(kind)](Builder& b, llvm::CallInst* c,
-                                               const Args& a) -> llvm::Value* {
+               Operands operands) {
+  t[name] = [e, op, operands](Builder& b, llvm::CallInst* c, const Args& a) -> llvm::Value* {
     llvm::Type* m = memoryType(c->getContext(), e);
     llvm::Value* p = address(b, a, m);
     llvm::Value* old = nullptr;
-    if (kind == "load") {
-      llvm::LoadInst* l = b.CreateAlignedLoad(m, p, elementAlign(e));
-      l->setAtomic(llvm::AtomicOrdering::SequentiallyConsistent);
-      old = l;
-    } else if (kind == "cmpxchg") {
-      llvm::Value* pair = b.CreateAtomicCmpXchg(p, narrow(b, a[2], m), narrow(b, a[3], m),
-                                                elementAlign(e),
-                                                llvm::AtomicOrdering::SequentiallyConsistent,
-                                                llvm::AtomicOrdering::SequentiallyConsistent);
-      old = b.CreateExtractValue(pair, 0);
-    } else if (kind == "step") {  // inc, dec: by one
-      old = atomicRmw(b, op, p, llvm::ConstantInt::get(m, 1), e);
-    } else {
-      old = atomicRmw(b, op, p, narrow(b, a[2], m), e);
+    switch (operands) {
+      case Operands::Load: {
+        llvm::LoadInst* l = b.CreateAlignedLoad(m, p, elementAlign(e));
+        l->setAtomic(llvm::AtomicOrdering::SequentiallyConsistent);
+        old = l;
+        break;
+      }
+      case Operands::CompareAndValue: {
+        // cmpxchg takes integers: a float's bits are compared (as the GPU's compare-exchange does).
+        llvm::Type* bits = b.getIntNTy(e.bits);
+        llvm::Value* at =
+            b.CreatePointerCast(p, bits->getPointerTo(p->getType()->getPointerAddressSpace()));
+        llvm::Value* pair =
+            b.CreateAtomicCmpXchg(at, b.CreateBitCast(narrow(b, a[2], m), bits),
+                                  b.CreateBitCast(narrow(b, a[3], m), bits), elementAlign(e),
+                                  llvm::AtomicOrdering::SequentiallyConsistent,
+                                  llvm::AtomicOrdering::SequentiallyConsistent);
+        old = b.CreateBitCast(b.CreateExtractValue(pair, 0), m);
+        break;
+      }
+      case Operands::None:
+        old = atomicRmw(b, op, p, llvm::ConstantInt::get(m, 1), e);
+        break;
+      case Operands::Value:
+        old = atomicRmw(b, op, p, narrow(b, a[2], m), e);
+        break;
     }
     return widen(b, old, c->getType(), e);
   };
@@ -143,30 +164,30 @@ void addAtomics(Table& t, const std::string& space) {
   };
   for (const Integer& i : integers) {
     const Element& u = i.unsignedElement;
-    addAtomic(t, name("inc", i.unsignedSuffix), u, Op::Add, "step");
-    addAtomic(t, name("dec", i.unsignedSuffix), u, Op::Sub, "step");
-    addAtomic(t, name("add", i.unsignedSuffix), u, Op::Add, "rmw");
-    addAtomic(t, name("sub", i.unsignedSuffix), u, Op::Sub, "rmw");
-    addAtomic(t, name("and", i.unsignedSuffix), u, Op::And, "rmw");
-    addAtomic(t, name("or", i.unsignedSuffix), u, Op::Or, "rmw");
-    addAtomic(t, name("xor", i.unsignedSuffix), u, Op::Xor, "rmw");
-    addAtomic(t, name("min", i.unsignedSuffix), u, Op::UMin, "rmw");
-    addAtomic(t, name("max", i.unsignedSuffix), u, Op::UMax, "rmw");
-    addAtomic(t, name("min", i.signedSuffix), i.signedElement, Op::Min, "rmw");
-    addAtomic(t, name("max", i.signedSuffix), i.signedElement, Op::Max, "rmw");
-    addAtomic(t, name("load", i.unsignedSuffix), u, Op::BAD_BINOP, "load");
-    addAtomic(t, name("store", i.unsignedSuffix), u, Op::Xchg, "rmw");
-    addAtomic(t, name("cmpxchg", i.unsignedSuffix), u, Op::BAD_BINOP, "cmpxchg");
+    addAtomic(t, name("inc", i.unsignedSuffix), u, Op::Add, Operands::None);
+    addAtomic(t, name("dec", i.unsignedSuffix), u, Op::Sub, Operands::None);
+    addAtomic(t, name("add", i.unsignedSuffix), u, Op::Add, Operands::Value);
+    addAtomic(t, name("sub", i.unsignedSuffix), u, Op::Sub, Operands::Value);
+    addAtomic(t, name("and", i.unsignedSuffix), u, Op::And, Operands::Value);
+    addAtomic(t, name("or", i.unsignedSuffix), u, Op::Or, Operands::Value);
+    addAtomic(t, name("xor", i.unsignedSuffix), u, Op::Xor, Operands::Value);
+    addAtomic(t, name("min", i.unsignedSuffix), u, Op::UMin, Operands::Value);
+    addAtomic(t, name("max", i.unsignedSuffix), u, Op::UMax, Operands::Value);
+    addAtomic(t, name("min", i.signedSuffix), i.signedElement, Op::Min, Operands::Value);
+    addAtomic(t, name("max", i.signedSuffix), i.signedElement, Op::Max, Operands::Value);
+    addAtomic(t, name("load", i.unsignedSuffix), u, Op::BAD_BINOP, Operands::Load);
+    addAtomic(t, name("store", i.unsignedSuffix), u, Op::Xchg, Operands::Value);
+    addAtomic(t, name("cmpxchg", i.unsignedSuffix), u, Op::BAD_BINOP, Operands::CompareAndValue);
   }
   const Element f32{"float", 'f', 32, 1}, f64{"double", 'f', 64, 1};
-  addAtomic(t, name("min", "float"), f32, Op::FMin, "rmw");
-  addAtomic(t, name("max", "float"), f32, Op::FMax, "rmw");
-  addAtomic(t, name("cmpxchg", "float"), f32, Op::BAD_BINOP, "cmpxchg");
+  addAtomic(t, name("min", "float"), f32, Op::FMin, Operands::Value);
+  addAtomic(t, name("max", "float"), f32, Op::FMax, Operands::Value);
+  addAtomic(t, name("cmpxchg", "float"), f32, Op::BAD_BINOP, Operands::CompareAndValue);
   if (space == "global") {  // float add and sub, double add and sub: global memory only
-    addAtomic(t, name("add", "float"), f32, Op::FAdd, "rmw");
-    addAtomic(t, name("sub", "float"), f32, Op::FSub, "rmw");
-    addAtomic(t, name("add", "double"), f64, Op::FAdd, "rmw");
-    addAtomic(t, name("sub", "double"), f64, Op::FSub, "rmw");
+    addAtomic(t, name("add", "float"), f32, Op::FAdd, Operands::Value);
+    addAtomic(t, name("sub", "float"), f32, Op::FSub, Operands::Value);
+    addAtomic(t, name("add", "double"), f64, Op::FAdd, Operands::Value);
+    addAtomic(t, name("sub", "double"), f64, Op::FSub, Operands::Value);
   }
 }
 
@@ -187,6 +208,8 @@ void addIntelLscBuiltins(Table& t) {
     };
 }
 
-bool isIntelLscName(llvm::StringRef name) { return name.startswith(kPrefix); }
+bool isIntelLscName(llvm::StringRef name) {
+  return name.startswith(kPrefix);
+}
 
 }  // namespace tessera::backends::cpu::jit::builtins

@@ -83,7 +83,7 @@ TEST_CASE("Given Intel LSC atomics and a fence from every work-item, then the co
   constexpr uint32_t kGroup = 16, kGroups = 8, kItems = kGroup * kGroups;
   AlignedVector<uint32_t> counters(8, 0);
   counters[2] = 1000;
-  AlignedVector<float> fsum(1, 0.0f);
+  AlignedVector<float> fsum(2, 0.0f);
   uint32_t* pc = counters.data();
   float* pf = fsum.data();
   setArgs(k, pc, pf);
@@ -97,6 +97,7 @@ TEST_CASE("Given Intel LSC atomics and a fence from every work-item, then the co
   CHECK(int32_t(counters[2]) == 100 - int32_t(kItems - 1));
   CHECK(counters[3] == groupMaxima);
   CHECK(fsum[0] == 0.5f * kItems);
+  CHECK(fsum[1] == 2.5f);
   CHECK(counters[5] != 0);
   CHECK(counters[6] == counters[5]);
 }
