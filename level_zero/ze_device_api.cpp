@@ -132,10 +132,13 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetProperties(ze_device_handle_t hDe
         reinterpret_cast<ze_event_query_kernel_timestamps_ext_properties_t*>(e)->flags =
             ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_FLAG_KERNEL |
             ZE_EVENT_QUERY_KERNEL_TIMESTAMPS_EXT_FLAG_SYNCHRONIZED;
-      // ZE_extension_record_replay_graph (core/cmdlist/graph.h): immutable graphs only.
+      // ZE_extension_record_replay_graph (core/cmdlist/graph.h): immutable graphs, into which
+      // captures may append graphs and command lists.
       if (e->stype == ZE_STRUCTURE_TYPE_RECORD_REPLAY_GRAPH_EXT_PROPERTIES)
         reinterpret_cast<ze_record_replay_graph_ext_properties_t*>(e)->graphFlags =
-            ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_IMMUTABLE_GRAPH;
+            ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_IMMUTABLE_GRAPH |
+            ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_SUBGRAPHS |
+            ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_APPEND_COMMANDLIST;
       if (e->stype != ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_LIST_EXP_PROPERTIES) continue;
       auto* m = reinterpret_cast<ze_mutable_command_list_exp_properties_t*>(e);
       m->mutableCommandListFlags = 0;

@@ -139,8 +139,9 @@ class CommandList
   ze_result_t appendLists(uint32_t numLists, const ze_command_list_handle_t* phLists,
                           const SyncArgs& sync);
   // zeCommandListAppendGraphExt: replays `graph` as appendLists replays a list (INVALID_ARGUMENT
-  // for a regular list, or a graph of a device this list cannot run or of another ordinal;
-  // ZE_RESULT_ERROR_GRAPH_CAPTURE_UNSUPPORTED while this list captures: no sub-graphs).
+  // for a regular list, or a graph of a device this list cannot run or of another ordinal). While
+  // this list captures, both record the commands into the capture instead (a sub-graph, lists
+  // appended to a graph: ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_SUBGRAPHS and _APPEND_COMMANDLIST).
   ze_result_t appendGraph(ExecutableGraph& graph, const SyncArgs& sync);
   // The graph this immediate list records into (core/cmdlist/graph.h), null when not capturing.
   // Set and cleared by the graph.
@@ -255,6 +256,10 @@ class CommandList
   // `recorded`, then its signal (appendLists, appendGraph).
   ze_result_t submitRecorded(std::vector<std::shared_ptr<const RecordedCommands>> recorded,
                              Command& sync);
+  // The same appended to this list's capture command by command: the waits, the buffers' commands
+  // as they are now, then the signal.
+  ze_result_t captureRecorded(const std::vector<std::shared_ptr<const RecordedCommands>>& recorded,
+                              Command& sync);
 };
 
 // zeCommandQueueExecuteCommandLists after its handles were checked: the lists must be closed,

@@ -16,10 +16,6 @@ ze_result_t CommandList::appendLists(uint32_t numLists, const ze_command_list_ha
   Command sync;
   if (ze_result_t r = attachSync(syncArgs, sync); r != ZE_RESULT_SUCCESS) return r;
   if (!queue_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  // "If the device does not support ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_APPEND_COMMANDLIST, then while
-  // capture is active, calling zeCommandListImmediateAppendCommandListsExp on the capturing
-  // command list returns an error" (core/cmdlist/graph.h).
-  if (capture_) return kResultGraphCaptureUnsupported;
   // The waits first, the lists' buffers as they are now (shared, never changed again: an update
   // copies a buffer an execution still holds), then the signal; one submission, so nothing else
   // appended to this list can run in between.
@@ -33,6 +29,9 @@ ze_result_t CommandList::appendLists(uint32_t numLists, const ze_command_list_ha
   std::vector<std::shared_ptr<const RecordedCommands>> recorded;
   recorded.reserve(lists.size());
   for (CommandList* list : lists) recorded.push_back(list->buffer());
+  // ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_APPEND_COMMANDLIST: "Supports appending a command list into a
+  // graph" (reported, core/cmdlist/graph.h).
+  if (capture_) return captureRecorded(recorded, sync);
   return submitRecorded(std::move(recorded), sync);
 }
 
@@ -40,13 +39,27 @@ ze_result_t CommandList::appendGraph(ExecutableGraph& graph, const SyncArgs& syn
   Command sync;
   if (ze_result_t r = attachSync(syncArgs, sync); r != ZE_RESULT_SUCCESS) return r;
   if (!queue_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  // "If the device does not support ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_SUBGRAPHS, then while capture
-  // is active, calling zeCommandListAppendGraphExt on the capturing command list returns an error".
-  if (capture_) return kResultGraphCaptureUnsupported;
   if (!runnableOn(graph.device(), graph.commands()->cooperativeGroups, device_) ||
       graph.ordinal() != ordinal_)
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  // ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_SUBGRAPHS: "Supports appending a subgraph into a graph".
+  if (capture_) return captureRecorded({graph.commands()}, sync);
   return submitRecorded({graph.commands()}, sync);
+}
+
+ze_result_t CommandList::captureRecorded(
+    const std::vector<std::shared_ptr<const RecordedCommands>>& recorded, Command& sync) {
+  // Each through append(), as if appended one by one: a wait on another capture's event is the
+  // merge error, an event the commands signal becomes the capture's (forks), and the order is the
+  // replay's (the capture's recording runs its commands in order, as a submission does).
+  if (!sync.waits.empty())
+    if (ze_result_t r = append(Command{NopOp{}, std::move(sync.waits), {}}); r != ZE_RESULT_SUCCESS)
+      return r;
+  for (const auto& buffer : recorded)
+    for (size_t i = 0; i < buffer->commands.size(); ++i)
+      if (ze_result_t r = append(buffer->asAppended(i)); r != ZE_RESULT_SUCCESS) return r;
+  if (sync.signal) return append(Command{NopOp{}, {}, std::move(sync.signal)});
+  return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t CommandList::submitRecorded(

@@ -84,4 +84,11 @@ void RecordedCommands::add(Command command) {
   commands.push_back(std::move(command));
 }
 
+Command RecordedCommands::asAppended(size_t index) const {
+  const Command& c = commands[index];
+  Command copy{c.op, c.waits, c.signal};
+  for (uint32_t slot : c.counterWaits) copy.waits.push_back(counterEvents[slot]);
+  return copy;
+}
+
 }  // namespace tessera::core

@@ -112,6 +112,9 @@ struct RecordedCommands {
   // Records the command and the allocations its operation touches; moves its counter-based waits
   // out of `waits` into slots.
   void add(Command command);
+  // Command `index` as it was appended (its counter-based waits back among its waits), for adding
+  // to other commands.
+  Command asAppended(size_t index) const;
   bool usesCounters() const { return !counterEvents.empty(); }
   // How many values one execution has: two per slot.
   size_t counterValueCount() const { return 2 * counterEvents.size(); }

@@ -161,10 +161,15 @@ typedef struct _ze_executable_graph_handle_t* ze_executable_graph_handle_t;
 typedef void(ZE_APICALL* zex_mem_graph_free_callback_fn_t)(void* pUserData);
 typedef uint32_t ze_record_replay_graph_ext_flags_t;
 #define ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_IMMUTABLE_GRAPH ((ze_record_replay_graph_ext_flags_t)ZE_BIT(0))
+#define ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_MUTABLE_GRAPH ((ze_record_replay_graph_ext_flags_t)ZE_BIT(1))
+#define ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_SUBGRAPHS ((ze_record_replay_graph_ext_flags_t)ZE_BIT(2))
+#define ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_APPEND_COMMANDLIST \
+  ((ze_record_replay_graph_ext_flags_t)ZE_BIT(3))
+#define ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_CB_EXTERNAL_IPC ((ze_record_replay_graph_ext_flags_t)ZE_BIT(4))
 #define ZE_STRUCTURE_TYPE_RECORD_REPLAY_GRAPH_EXT_PROPERTIES ((ze_structure_type_t)0x00020047)
 /* "Supported Record and Replay Graph properties. This structure is accepted as pNext to
- * ze_device_properties_t." Tessera: IMMUTABLE_GRAPH only (no mutable graphs, sub-graphs,
- * command lists appended into a graph, or IPC counter-based events). */
+ * ze_device_properties_t." Tessera: IMMUTABLE_GRAPH, SUBGRAPHS and APPEND_COMMANDLIST (no mutable
+ * graphs, no IPC counter-based events). */
 typedef struct _ze_record_replay_graph_ext_properties_t {
   ze_structure_type_t stype;
   void* pNext;

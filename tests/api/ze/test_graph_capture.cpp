@@ -277,10 +277,10 @@ TEST_CASE("Given graph capture, then the errors the specification names are give
         ZE_RESULT_ERROR_INVALID_NULL_POINTER);
   CHECK(x.CommandListIsGraphCaptureEnabledExt(async) == kQueryTrue);
   CHECK(x.GraphInstantiateExt(graph, nullptr, &exec) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
-  // No command lists and no sub-graphs appended while capturing.
-  REQUIRE(zeCommandListClose(regular) == ZE_RESULT_SUCCESS);
+  // A list that is not closed is refused while capturing as otherwise.
   CHECK(x.appendLists(async, 1, &regular, nullptr, 0, nullptr) ==
-        kCaptureUnsupported);
+        ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  REQUIRE(zeCommandListClose(regular) == ZE_RESULT_SUCCESS);
   // Two captures may not merge: a list capturing into `second` waits for an event of `graph`'s.
   auto ev = fx.events(1);
   REQUIRE(zeCommandListAppendSignalEvent(async, ev[0]) == ZE_RESULT_SUCCESS);
@@ -294,10 +294,8 @@ TEST_CASE("Given graph capture, then the errors the specification names are give
   CHECK(x.CommandListBeginCaptureIntoGraphExt(async, graph, nullptr) ==
         ZE_RESULT_ERROR_INVALID_ARGUMENT);
   REQUIRE(x.GraphInstantiateExt(graph, nullptr, &exec) == ZE_RESULT_SUCCESS);
-  // A sub-graph appended to a capturing list.
+  // A capture that appends nothing leaves its graph empty.
   REQUIRE(x.CommandListBeginGraphCaptureExt(other, nullptr) == ZE_RESULT_SUCCESS);
-  CHECK(x.CommandListAppendGraphExt(other, exec, nullptr, nullptr, 0, nullptr) ==
-        kCaptureUnsupported);
   ze_graph_handle_t third = nullptr;
   REQUIRE(x.CommandListEndGraphCaptureExt(other, nullptr, &third) == ZE_RESULT_SUCCESS);
   CHECK(x.GraphIsEmptyExt(third) == kQueryTrue);
@@ -310,6 +308,74 @@ TEST_CASE("Given graph capture, then the errors the specification names are give
   CHECK(zeEventHostSynchronize(ev[0], kPatienceNs) == ZE_RESULT_SUCCESS);
   CHECK(x.ExecutableGraphDestroyExt(exec) == ZE_RESULT_SUCCESS);
   for (ze_graph_handle_t g : {graph, second, third}) CHECK(x.GraphDestroyExt(g) == ZE_RESULT_SUCCESS);
+}
+
+TEST_CASE("Given a command list and a sub-graph appended while capturing, then their commands "
+          "are recorded in place and run with every replay, not at the append",
+          "[current_api][graph]") {
+  KernelFixture fx;
+  Graphs x(fx.driver);
+  auto count = fx.kernel("corpus_atomics", "atomic_count");
+  std::vector<int> counter(1, 0), copies(2, -1);
+  int* pc = counter.data();
+  setArgs(count, pc);
+  REQUIRE(zeKernelSetGroupSize(count, 16, 1, 1) == ZE_RESULT_SUCCESS);
+  ze_group_count_t groups{1, 1, 1};  // 16 a launch
+  auto capturing = fx.immediate(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+  auto runner = fx.immediate(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+
+  // A regular list: two launches with a barrier between them.
+  auto regular = fx.list();
+  REQUIRE(zeCommandListAppendLaunchKernel(regular, count, &groups, nullptr, 0, nullptr) ==
+          ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendBarrier(regular, nullptr, 0, nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendLaunchKernel(regular, count, &groups, nullptr, 0, nullptr) ==
+          ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListClose(regular) == ZE_RESULT_SUCCESS);
+  // A sub-graph: one launch.
+  REQUIRE(x.CommandListBeginGraphCaptureExt(capturing, nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendLaunchKernel(capturing, count, &groups, nullptr, 0, nullptr) ==
+          ZE_RESULT_SUCCESS);
+  ze_graph_handle_t inner = nullptr;
+  REQUIRE(x.CommandListEndGraphCaptureExt(capturing, nullptr, &inner) == ZE_RESULT_SUCCESS);
+  ze_executable_graph_handle_t innerExec = nullptr;
+  REQUIRE(x.GraphInstantiateExt(inner, nullptr, &innerExec) == ZE_RESULT_SUCCESS);
+
+  // The outer capture: the list (after an event's wait), a copy of the counter, the sub-graph
+  // (signalling an event), another copy, each in order.
+  auto ev = fx.events(3);
+  REQUIRE(x.CommandListBeginGraphCaptureExt(capturing, nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendSignalEvent(capturing, ev[0]) == ZE_RESULT_SUCCESS);
+  REQUIRE(x.appendLists(capturing, 1, &regular, nullptr, 1, &ev[0]) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendBarrier(capturing, nullptr, 0, nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendMemoryCopy(capturing, &copies[0], pc, sizeof(int), nullptr, 0,
+                                        nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(x.CommandListAppendGraphExt(capturing, innerExec, nullptr, ev[1], 0, nullptr) ==
+          ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendMemoryCopy(capturing, &copies[1], pc, sizeof(int), nullptr, 1,
+                                        &ev[1]) == ZE_RESULT_SUCCESS);
+  CHECK(counter[0] == 0);  // recorded, not run
+  ze_graph_handle_t outer = nullptr;
+  REQUIRE(x.CommandListEndGraphCaptureExt(capturing, nullptr, &outer) == ZE_RESULT_SUCCESS);
+  ze_executable_graph_handle_t outerExec = nullptr;
+  REQUIRE(x.GraphInstantiateExt(outer, nullptr, &outerExec) == ZE_RESULT_SUCCESS);
+  CHECK(counter[0] == 0);
+  for (int replay = 1; replay <= 2; ++replay) {
+    REQUIRE(zeEventHostReset(ev[2]) == ZE_RESULT_SUCCESS);
+    REQUIRE(x.CommandListAppendGraphExt(runner, outerExec, nullptr, ev[2], 0, nullptr) ==
+            ZE_RESULT_SUCCESS);
+    REQUIRE(zeEventHostSynchronize(ev[2], kPatienceNs) == ZE_RESULT_SUCCESS);
+    CHECK(counter[0] == 48 * replay);
+    CHECK(copies[0] == 48 * replay - 16);  // the list's two launches ran before the first copy
+    CHECK(copies[1] == 48 * replay);       // the sub-graph's before the second
+    CHECK(zeEventQueryStatus(ev[1]) == ZE_RESULT_SUCCESS);
+    REQUIRE(zeEventHostReset(ev[0]) == ZE_RESULT_SUCCESS);
+    REQUIRE(zeEventHostReset(ev[1]) == ZE_RESULT_SUCCESS);
+  }
+  CHECK(x.ExecutableGraphDestroyExt(outerExec) == ZE_RESULT_SUCCESS);
+  CHECK(x.ExecutableGraphDestroyExt(innerExec) == ZE_RESULT_SUCCESS);
+  CHECK(x.GraphDestroyExt(outer) == ZE_RESULT_SUCCESS);
+  CHECK(x.GraphDestroyExt(inner) == ZE_RESULT_SUCCESS);
 }
 
 TEST_CASE("Given a destruction callback, then it runs when the graph is gone",
@@ -386,5 +452,7 @@ TEST_CASE("Given the driver's extensions, then both record and replay graph name
                                                  nullptr, 0xffffffffu};
   ze_device_properties_t dp{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES, &graphs};
   REQUIRE(zeDeviceGetProperties(devices(driver).at(0), &dp) == ZE_RESULT_SUCCESS);
-  CHECK(graphs.graphFlags == ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_IMMUTABLE_GRAPH);
+  CHECK(graphs.graphFlags == (ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_IMMUTABLE_GRAPH |
+                              ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_SUBGRAPHS |
+                              ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_APPEND_COMMANDLIST));
 }
