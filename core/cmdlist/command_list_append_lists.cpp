@@ -2,6 +2,8 @@
 // zeCommandListAppendGraphExt: an instantiated graph replayed the same way (core/cmdlist/graph.h).
 #include "core/cmdlist/command_list.h"
 
+#include <algorithm>
+
 #include "core/cmdlist/graph.h"
 #include "core/context/context.h"
 
@@ -51,7 +53,20 @@ ze_result_t CommandList::captureRecorded(
     const std::vector<std::shared_ptr<const RecordedCommands>>& recorded, Command& sync) {
   // Each through append(), as if appended one by one: a wait on another capture's event is the
   // merge error, an event the commands signal becomes the capture's (forks), and the order is the
-  // replay's (the capture's recording runs its commands in order, as a submission does).
+  // replay's (the capture's recording runs its commands in order, as a submission does). A wait
+  // on another capture's event is refused before anything is recorded.
+  auto merges = [&](const std::vector<Ref<Event>>& waits) {
+    return std::any_of(waits.begin(), waits.end(), [&](const Ref<Event>& e) {
+      Graph* other = e->capturedBy();
+      return other && other != capture_;
+    });
+  };
+  if (merges(sync.waits)) return kResultGraphCaptureMergeAttempt;
+  for (const auto& buffer : recorded) {
+    if (merges(buffer->counterEvents)) return kResultGraphCaptureMergeAttempt;
+    for (const Command& c : buffer->commands)
+      if (merges(c.waits)) return kResultGraphCaptureMergeAttempt;
+  }
   if (!sync.waits.empty())
     if (ze_result_t r = append(Command{NopOp{}, std::move(sync.waits), {}}); r != ZE_RESULT_SUCCESS)
       return r;

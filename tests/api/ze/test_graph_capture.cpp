@@ -286,8 +286,17 @@ TEST_CASE("Given graph capture, then the errors the specification names are give
   REQUIRE(zeCommandListAppendSignalEvent(async, ev[0]) == ZE_RESULT_SUCCESS);
   REQUIRE(x.CommandListBeginCaptureIntoGraphExt(other, second, nullptr) == ZE_RESULT_SUCCESS);
   CHECK(zeCommandListAppendWaitOnEvents(other, 1, &ev[0]) == kMergeAttempt);
+  // The same through appended lists (a wait of the append, a wait inside a list): refused before
+  // anything of them is recorded.
+  auto waiter = fx.list();
+  REQUIRE(zeCommandListAppendWaitOnEvents(waiter, 1, &ev[0]) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendBarrier(waiter, nullptr, 0, nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListClose(waiter) == ZE_RESULT_SUCCESS);
+  CHECK(x.appendLists(other, 1, &regular, nullptr, 1, &ev[0]) == kMergeAttempt);
+  CHECK(x.appendLists(other, 1, &waiter, nullptr, 0, nullptr) == kMergeAttempt);
   REQUIRE(x.CommandListEndGraphCaptureExt(other, nullptr, &out) == ZE_RESULT_SUCCESS);
   CHECK(out == second);
+  CHECK(x.GraphIsEmptyExt(second) == kQueryTrue);
   REQUIRE(x.CommandListEndGraphCaptureExt(async, nullptr, &out) == ZE_RESULT_SUCCESS);
   CHECK(out == graph);
   // A graph captures once: "The graph must be empty when capture begins."
