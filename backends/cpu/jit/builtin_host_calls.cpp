@@ -165,6 +165,7 @@ llvm::Value* lowerPtrMemSemantics(Builder& b, llvm::CallInst* call, const Args& 
 
 std::string refusal(llvm::StringRef base, llvm::CallInst* call) {
   if (std::string why = imageRefusal(base, call); !why.empty()) return why;
+  if (std::string why = intelLscRefusal(base, call); !why.empty()) return why;
   if (base == "__spirv_GroupAsyncCopy") {
     if (asyncCopyElement(call) == nullptr) {
       return "async_work_group_copy: element type not found in " +

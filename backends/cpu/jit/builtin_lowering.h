@@ -36,6 +36,9 @@ void addHostCallBuiltins(Table& t);    // builtin_host_calls.cpp: printf, async 
 void addImageBuiltins(Table& t);       // builtin_image.cpp: image reads, writes, queries, samplers
 void addIntelLscBuiltins(Table& t);    // builtin_intel_lsc.cpp: Intel's __builtin_IB_lsc_*
 bool isIntelLscName(llvm::StringRef name);
+// Why a call of an Intel LSC builtin cannot be lowered (its operands or result are not the
+// builtin's types; a kernel declares these itself), or empty.
+std::string intelLscRefusal(llvm::StringRef base, llvm::CallInst* call);
 // builtin_image.cpp: why an image builtin cannot be lowered (empty: it can, or it is no image
 // builtin); the builtins whose calls must be lowered after their users' (an image read takes the
 // operands of the OpSampledImage it reads); the inline sampler's builtin, which has no __spirv_

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "aligned_vector.h"
+#include "tessera/ze_tessera.h"
 #include "kernel_test_support.h"
 
 using namespace tessera::test;
@@ -115,4 +116,26 @@ TEST_CASE("Given a kernel calling an Intel LSC builtin Tessera does not provide,
   CHECK(zeModuleDynamicLink(1, &m, &log) == ZE_RESULT_ERROR_MODULE_LINK_FAILURE);
   CHECK(buildLogText(log).find("__builtin_IB_lsc_load_block_global_uint") != std::string::npos);
   zeModuleBuildLogDestroy(log);
+}
+
+TEST_CASE("Given Intel LSC builtins declared with other types than Intel's, then each kernel "
+          "calling one fails to build with the builtin's name, and nothing crashes",
+          "[module][vendor_builtins]") {
+  KernelFixture fx;
+  auto build = extensionFunction<ze_pfnTesseraModuleBuildKernels_t>(fx.driver,
+                                                                    "zeTesseraModuleBuildKernels");
+  REQUIRE(build);
+  // The module shares no storage, so its kernels compile when created (ZE_tessera_module_kernels).
+  ze_module_handle_t m = fx.module("intel_lsc_mismatch");
+  for (const char* name : {"too_few", "wrong_value"}) {
+    INFO(name);
+    ze_kernel_desc_t kd{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name};
+    ze_kernel_handle_t k = nullptr;
+    CHECK(zeKernelCreate(m, &kd, &k) == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+    ze_module_build_log_handle_t log = nullptr;
+    CHECK(build(m, 1, &name, &log) == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE);
+    std::string text = buildLogText(log);
+    zeModuleBuildLogDestroy(log);
+    CHECK(text.find("is called with other types than Intel's builtin has") != std::string::npos);
+  }
 }
