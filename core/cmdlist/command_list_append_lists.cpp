@@ -55,18 +55,20 @@ ze_result_t CommandList::captureRecorded(
   // merge error, an event the commands signal becomes the capture's (forks), and the order is the
   // replay's (the capture's recording runs its commands in order, as a submission does). A wait
   // on another capture's event is refused before anything is recorded.
+  auto foreign = [&](const Event& e) {
+    Graph* other = e.capturedBy();
+    return other && other != capture_;
+  };
   auto merges = [&](const std::vector<Ref<Event>>& waits) {
-    return std::any_of(waits.begin(), waits.end(), [&](const Ref<Event>& e) {
-      Graph* other = e->capturedBy();
-      return other && other != capture_;
-    });
+    return std::any_of(waits.begin(), waits.end(), [&](const Ref<Event>& e) { return foreign(*e); });
   };
   if (merges(sync.waits)) return kResultGraphCaptureMergeAttempt;
-  for (const auto& buffer : recorded) {
-    if (merges(buffer->counterEvents)) return kResultGraphCaptureMergeAttempt;
-    for (const Command& c : buffer->commands)
+  for (const auto& buffer : recorded)
+    for (const Command& c : buffer->commands) {
       if (merges(c.waits)) return kResultGraphCaptureMergeAttempt;
-  }
+      for (uint32_t slot : c.counterWaits)
+        if (foreign(*buffer->counterEvents[slot])) return kResultGraphCaptureMergeAttempt;
+    }
   if (!sync.waits.empty())
     if (ze_result_t r = append(Command{NopOp{}, std::move(sync.waits), {}}); r != ZE_RESULT_SUCCESS)
       return r;

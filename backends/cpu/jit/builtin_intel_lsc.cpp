@@ -3,7 +3,7 @@
 // declare and call by name (compute-benchmarks' ulls kernels: write_one_uncached). Their meaning
 // is the plain operation at base[immElemOff]; the hint only steers a GPU's caches, so here each is
 // that operation and the hint is dropped. They come as imported functions: the JIT provides them
-// (isIntelLscBuiltin), so a module calling them needs no zeModuleDynamicLink.
+// (jit::providesVendorBuiltin), so a module calling them needs no zeModuleDynamicLink.
 //
 // The names are regular: __builtin_IB_lsc_<op>_<space>_<type>, where <type> names the memory
 // element (uchar, ushort, uint, uintN, ulong, ulongN, int, long, short, float, double), and
@@ -80,10 +80,11 @@ llvm::Align elementAlign(const Element& e) {
 }
 
 // A value of memory type `to` from the call's 32-bit carrier (or as it is).
-llvm::Value* narrow(Builder& b, llvm::Value* v, llvm::Type* to) {
+llvm::Value* toMemory(Builder& b, llvm::Value* v, llvm::Type* to) {
   return v->getType() == to ? v : b.CreateTrunc(v, to);
 }
-llvm::Value* widen(Builder& b, llvm::Value* v, llvm::Type* to, const Element& e) {
+// And back: a value of memory element `e` in the call's type (extended by the element's sign).
+llvm::Value* toCarrier(Builder& b, llvm::Value* v, llvm::Type* to, const Element& e) {
   if (v->getType() == to) return v;
   return e.kind == 's' ? b.CreateSExt(v, to) : b.CreateZExt(v, to);
 }
@@ -103,14 +104,14 @@ void addMemoryOps(Registry& t, const std::string& space, bool hint) {
         [e = e](Builder& b, llvm::CallInst* c, const Args& a) -> llvm::Value* {
           llvm::Type* m = memoryType(c->getContext(), e);
           llvm::LoadInst* l = b.CreateAlignedLoad(m, address(b, a, m), elementAlign(e));
-          return widen(b, l, c->getType(), e);
+          return toCarrier(b, l, c->getType(), e);
         });
   }
   for (const auto& [e, suffix] : stores) {
     add(t, kPrefix + ("store_" + space + "_" + suffix), {e, 1, hint, false},
         [e = e](Builder& b, llvm::CallInst* c, const Args& a) -> llvm::Value* {
           llvm::Type* m = memoryType(c->getContext(), e);
-          b.CreateAlignedStore(narrow(b, a[2], m), address(b, a, m), elementAlign(e));
+          b.CreateAlignedStore(toMemory(b, a[2], m), address(b, a, m), elementAlign(e));
           return nullptr;
         });
   }
@@ -161,8 +162,8 @@ void addAtomic(Registry& t, const std::string& name, const Element& e,
             llvm::Value* at =
                 b.CreatePointerCast(p, bits->getPointerTo(p->getType()->getPointerAddressSpace()));
             llvm::Value* pair =
-                b.CreateAtomicCmpXchg(at, b.CreateBitCast(narrow(b, a[2], m), bits),
-                                      b.CreateBitCast(narrow(b, a[3], m), bits), elementAlign(e),
+                b.CreateAtomicCmpXchg(at, b.CreateBitCast(toMemory(b, a[2], m), bits),
+                                      b.CreateBitCast(toMemory(b, a[3], m), bits), elementAlign(e),
                                       llvm::AtomicOrdering::SequentiallyConsistent,
                                       llvm::AtomicOrdering::SequentiallyConsistent);
             old = b.CreateBitCast(b.CreateExtractValue(pair, 0), m);
@@ -172,10 +173,10 @@ void addAtomic(Registry& t, const std::string& name, const Element& e,
             old = atomicRmw(b, op, p, llvm::ConstantInt::get(m, 1), e);
             break;
           case Operands::Value:
-            old = atomicRmw(b, op, p, narrow(b, a[2], m), e);
+            old = atomicRmw(b, op, p, toMemory(b, a[2], m), e);
             break;
         }
-        return widen(b, old, c->getType(), e);
+        return toCarrier(b, old, c->getType(), e);
       });
 }
 
