@@ -169,10 +169,13 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeGraphIsEmptyExt(ze_graph_handle_t hGraph) 
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeGraphDumpContentsExt(ze_graph_handle_t hGraph,
-                                                           const char* filePath, const void*) {
-  if (!Graph::fromHandle(hGraph)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+                                                           const char* filePath,
+                                                           const void* pNext) {
+  Graph* graph = Graph::fromHandle(hGraph);
+  if (!graph) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!filePath) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  if (ze_result_t r = noExtensions(pNext); r != ZE_RESULT_SUCCESS) return r;
+  return guarded([&] { return graph->dumpDot(filePath); });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeExecutableGraphDestroyExt(ze_executable_graph_handle_t hGraph) {

@@ -1,8 +1,10 @@
 #include "core/cmdlist/graph.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "core/cmdlist/command_list.h"
+#include "core/cmdlist/graph_dot.h"
 #include "core/context/context.h"
 #include "core/event/event.h"
 
@@ -10,7 +12,9 @@ namespace tessera::core {
 
 Graph::Graph(Context& context) : context_(&context) {}
 
-Graph* Graph::create(Context& context) { return new Graph(context); }
+Graph* Graph::create(Context& context) {
+  return new Graph(context);
+}
 
 Graph::~Graph() {
   // "Callback function pointer type invoked when a graph is destroyed": once nothing uses the
@@ -22,8 +26,7 @@ ze_result_t Graph::begin(CommandList& primary) {
   if (&primary.context() != context_.get()) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   std::lock_guard lock(mutex_);
   if (capturing_ || recording_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  ze_command_list_desc_t desc{ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, nullptr,
-                              primary.ordinal(),
+  ze_command_list_desc_t desc{ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC, nullptr, primary.ordinal(),
                               primary.isInOrder() ? kListInOrder : 0u};
   if (ze_result_t r = CommandList::create(*context_, primary.device(), desc, false, recording_);
       r != ZE_RESULT_SUCCESS)
@@ -134,6 +137,21 @@ void Graph::setDestructionCallback(DestructionCallback callback, void* userData)
   std::lock_guard lock(mutex_);
   callback_ = callback;
   callbackData_ = userData;
+}
+
+ze_result_t Graph::dumpDot(const char* path) const {
+  std::shared_ptr<const RecordedCommands> commands;
+  {
+    std::lock_guard lock(mutex_);
+    if (capturing_) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+    if (recording_) commands = recording_->buffer();
+  }
+  std::string dot = commands ? graphDot(*commands) : graphDot(RecordedCommands{});
+  std::FILE* f = std::fopen(path, "w");
+  if (!f) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  bool written = std::fwrite(dot.data(), 1, dot.size(), f) == dot.size();
+  written = std::fclose(f) == 0 && written;
+  return written ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_INVALID_ARGUMENT;
 }
 
 ze_result_t Graph::destroy() {

@@ -76,6 +76,9 @@ class Graph : public Object<_ze_graph_handle_t, 0x7465737347726631ull /* "tessGr
   uint32_t ordinal() const;
 
   void setDestructionCallback(DestructionCallback callback, void* userData);
+  // zeGraphDumpContentsExt: the recorded commands as DOT (graph_dot.h) written to `path`;
+  // INVALID_ARGUMENT while capturing ("a recorded graph") or when the file cannot be written.
+  ze_result_t dumpDot(const char* path) const;
   // zeGraphDestroyExt: HANDLE_OBJECT_IN_USE while capturing; executable graphs made from it keep
   // it until they are destroyed.
   ze_result_t destroy();

@@ -10,10 +10,7 @@
 namespace tessera::core {
 namespace {
 
-struct Described {
-  std::string name;
-  std::string args;
-};
+using Described = CommandDescription;
 
 void appendArg(std::string& args, const char* fmt, auto... values) {
   char buf[128];
@@ -32,7 +29,9 @@ void describeLaunch(const LaunchOp& l, const ze_group_count_t* counts, Described
   if (l.indirect) appendArg(d.args, "\"indirect\":true");
 }
 
-Described describe(const Command& c) {
+}  // namespace
+
+CommandDescription describeCommand(const Command& c) {
   Described d;
   std::visit(
       [&](const auto& o) {
@@ -72,8 +71,6 @@ Described describe(const Command& c) {
   return d;
 }
 
-}  // namespace
-
 uint64_t traceCommandBegin(const Command& command) {
   uint64_t start = trace::nowNs();
   // Flows end 1 ns into the span, so viewers bind them to it.
@@ -86,7 +83,7 @@ uint64_t traceCommandBegin(const Command& command) {
 void traceCommandEnd(const Command& command, uint64_t start) {
   uint64_t end = trace::nowNs();
   if (end < start + 2) end = start + 2;
-  Described d = describe(command);
+  Described d = describeCommand(command);
   trace::complete("command", d.name, start, end, d.args);
   if (command.signal) trace::flowStart(traceEventId(command.signal.get()), end - 1);
 }

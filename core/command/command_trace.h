@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "trace/trace.h"
 
@@ -11,6 +12,14 @@ namespace tessera::core {
 struct Command;
 class Device;
 class Event;
+
+// A command as the trace names it: "copy", "fill", a kernel's name, ...; and its details as JSON
+// members ("bytes":4096,...), also what a graph's DOT dump shows (core/cmdlist/graph_dot.h).
+struct CommandDescription {
+  std::string name;
+  std::string args;
+};
+CommandDescription describeCommand(const Command& command);
 
 // Called once a command's waits are met: ends the flows of its wait events here and returns the
 // span's start.

@@ -4,8 +4,12 @@
 // the specification names.
 #include <level_zero/ze_api.h>
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -310,7 +314,10 @@ TEST_CASE("Given graph capture, then the errors the specification names are give
   CHECK(x.GraphIsEmptyExt(third) == kQueryTrue);
   CHECK(x.CommandListAppendGraphExt(regular, exec, nullptr, nullptr, 0, nullptr) ==
         ZE_RESULT_ERROR_INVALID_ARGUMENT);
-  CHECK(x.GraphDumpContentsExt(graph, "/dev/null", nullptr) == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+  CHECK(x.GraphDumpContentsExt(graph, "/dev/null", nullptr) == ZE_RESULT_SUCCESS);
+  CHECK(x.GraphDumpContentsExt(graph, "/nonexistent-folder/graph.dot", nullptr) ==
+        ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  CHECK(x.GraphDumpContentsExt(graph, nullptr, nullptr) == ZE_RESULT_ERROR_INVALID_NULL_POINTER);
   // The executable graph runs the signal the capture recorded.
   REQUIRE(x.CommandListAppendGraphExt(other, exec, nullptr, nullptr, 0, nullptr) ==
           ZE_RESULT_SUCCESS);
@@ -365,7 +372,29 @@ TEST_CASE("Given a command list and a sub-graph appended while capturing, then t
                                         &ev[1]) == ZE_RESULT_SUCCESS);
   CHECK(counter[0] == 0);  // recorded, not run
   ze_graph_handle_t outer = nullptr;
+  REQUIRE(x.CommandListGetGraphExt(capturing, &outer) == ZE_RESULT_SUCCESS);
+  CHECK(x.GraphDumpContentsExt(outer, "/dev/null", nullptr) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
   REQUIRE(x.CommandListEndGraphCaptureExt(capturing, nullptr, &outer) == ZE_RESULT_SUCCESS);
+  // Its DOT: one node per recorded command (the signal, the list's wait, launch, barrier and
+  // launch, the barrier, the copy, the sub-graph's launch and signal, the second copy's wait and
+  // copy), in order, the kernels with their arguments, and the event edges dashed.
+  std::string path = "/tmp/tessera_graph_" + std::to_string(getpid()) + ".dot";
+  REQUIRE(x.GraphDumpContentsExt(outer, path.c_str(), nullptr) == ZE_RESULT_SUCCESS);
+  std::stringstream read;
+  read << std::ifstream(path).rdbuf();
+  std::remove(path.c_str());
+  std::string dot = read.str();
+  INFO(dot);
+  CHECK(dot.rfind("digraph tessera_graph {", 0) == 0);
+  CHECK(dot.find("kernel atomic_count") != std::string::npos);
+  CHECK(dot.find("arg 0") != std::string::npos);
+  CHECK(dot.find("global pointer, 8 bytes = 0x") != std::string::npos);
+  CHECK(dot.find("style=dashed") != std::string::npos);
+  CHECK(dot.find("copy") != std::string::npos);
+  size_t nodes = 0;
+  for (size_t at = dot.find("[label="); at != std::string::npos; at = dot.find("[label=", at + 1))
+    ++nodes;
+  CHECK(nodes >= 8);
   ze_executable_graph_handle_t outerExec = nullptr;
   REQUIRE(x.GraphInstantiateExt(outer, nullptr, &outerExec) == ZE_RESULT_SUCCESS);
   CHECK(counter[0] == 0);
