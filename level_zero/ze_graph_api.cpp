@@ -207,11 +207,18 @@ ze_result_t ZE_APICALL zeCommandListBeginCaptureIntoGraphExp(ze_command_list_han
   return zeCommandListBeginCaptureIntoGraphExt(hCommandList, hGraph, pNext);
 }
 // A null phGraph is taken (Intel's driver takes it, and compute-benchmarks' RecordGraph passes it
-// after capturing into a graph of its own): the graph is the application's already.
+// after capturing into a graph of its own): the graph is the application's already. A graph of
+// the capture's own (zeCommandListBeginGraphCaptureExp) that nobody receives is destroyed.
 ze_result_t ZE_APICALL zeCommandListEndGraphCaptureExp(ze_command_list_handle_t hCommandList,
                                                        ze_graph_handle_t* phGraph, void* pNext) {
-  ze_graph_handle_t ignored = nullptr;
-  return zeCommandListEndGraphCaptureExt(hCommandList, pNext, phGraph ? phGraph : &ignored);
+  if (phGraph) return zeCommandListEndGraphCaptureExt(hCommandList, pNext, phGraph);
+  CommandList* list = CommandList::fromHandle(hCommandList);
+  Graph* graph = list ? list->capture() : nullptr;
+  const bool unclaimed = graph && graph->ownedByCapture();
+  ze_graph_handle_t ended = nullptr;
+  ze_result_t r = zeCommandListEndGraphCaptureExt(hCommandList, pNext, &ended);
+  if (r == ZE_RESULT_SUCCESS && unclaimed) zeGraphDestroyExt(ended);
+  return r;
 }
 ze_result_t ZE_APICALL zeCommandListInstantiateGraphExp(
     ze_graph_handle_t hGraph, ze_executable_graph_handle_t* phExecutableGraph, void* pNext) {

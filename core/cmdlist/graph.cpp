@@ -80,6 +80,11 @@ void Graph::ownByCapture() {
   ownedByCapture_ = true;
 }
 
+bool Graph::ownedByCapture() const {
+  std::lock_guard lock(mutex_);
+  return ownedByCapture_;
+}
+
 void Graph::leave(CommandList& list) {
   {
     std::lock_guard lock(mutex_);

@@ -66,6 +66,7 @@ class Graph : public Object<_ze_graph_handle_t, 0x7465737347726631ull /* "tessGr
   // zeCommandListBeginGraphCaptureExt's graph of its own: the capture owns it until its end hands
   // it to the application.
   void ownByCapture();
+  bool ownedByCapture() const;
 
   bool capturing() const;
   bool empty() const;
