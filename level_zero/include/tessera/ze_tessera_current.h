@@ -145,9 +145,8 @@ typedef ze_result_t(ZE_APICALL* ze_pfnCommandListImmediateAppendCommandListsWith
  * regular list in append order, forks included ("If an event signaled by a captured command list
  * is used in the wait list of another immediate command list, that command list also enters graph
  * capture mode"), and a replay runs them in that order as one submission. Graphs are immutable;
- * no sub-graphs and no command lists appended while capturing
- * (ZE_RESULT_ERROR_GRAPH_CAPTURE_UNSUPPORTED, 0x78000025); zeGraphDumpContentsExt:
- * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE. The queries answer ZE_RESULT_QUERY_TRUE / _FALSE
+ * command lists and executable graphs appended to a capturing list have their commands recorded
+ * into the capture (sub-graphs); zeGraphDumpContentsExt writes DOT. The queries answer ZE_RESULT_QUERY_TRUE / _FALSE
  * (0x78000022 / 0x78000023; Intel's Exp names: 0x7fff0000 / 0x7fff0001, zex_graph.h's values). */
 #ifndef ZE_RECORD_REPLAY_GRAPH_EXT_NAME
 #define ZE_RECORD_REPLAY_GRAPH_EXT_NAME "ZE_extension_record_replay_graph"
