@@ -13,6 +13,8 @@ using namespace tessera::ze;
 
 namespace {
 
+constexpr ze_physical_mem_flags_t kAllocateOnHost = 1u << 1;  // ZE_PHYSICAL_MEM_FLAG_ALLOCATE_ON_HOST
+
 bool validAccess(ze_memory_access_attribute_t a) {
   return a <= ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY;
 }
@@ -57,18 +59,22 @@ zePhysicalMemCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
                     ze_physical_mem_desc_t* desc, ze_physical_mem_handle_t* phPhysicalMemory) {
   Context* c = Context::fromHandle(hContext);
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  // "hDevice: handle of the device object, can be nullptr if creating physical host memory"
+  // (1.11's ZE_PHYSICAL_MEM_FLAG_ALLOCATE_ON_HOST, "Allocate physical host memory instead").
+  const bool onHost = desc && (desc->flags & kAllocateOnHost);
   Device* d = Device::fromHandle(hDevice);
-  if (!d || !c->hasDevice(d)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if ((hDevice || !onHost) && (!d || !c->hasDevice(d))) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!desc || !phPhysicalMemory) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  if (desc->flags > 0x1) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  if (desc->flags > 0x3) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   if (desc->size == 0) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
-  // The size is a multiple of the page size zeVirtualMemQueryPageSize gives.
-  if (desc->size % VirtualMemory::pageSize(desc->size))
-    return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
+  // "The size must be page aligned. For host memory, the operating system page size should be
+  // used. For device memory, see zeVirtualMemQueryPageSize." Both are 4 KiB pages here.
+  const size_t page = onHost ? tessera::core::kPageSize : VirtualMemory::pageSize(desc->size);
+  if (desc->size % page) return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
   return guarded([&] {
-    auto p = PhysicalMemory::create(*c, *d, desc->size);
+    auto p = PhysicalMemory::create(*c, onHost ? nullptr : d, desc->size);
     if (!p) return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
     *phPhysicalMemory = p.release()->toHandle();
     return ZE_RESULT_SUCCESS;

@@ -60,6 +60,10 @@ ze_result_t MemoryManager::mapImport(const AllocRequest& r, Allocation& a) {
   return ZE_RESULT_SUCCESS;
 }
 
+Placement MemoryManager::placement(MemoryKind kind, const Device* device) const {
+  return placementFor(kind, device, contextNodes_, sharedForceDeviceAlloc_, topology_);
+}
+
 ze_result_t MemoryManager::allocate(const AllocRequest& r, void** out) {
   uint64_t limit = r.device ? limits::maxMemAllocSize(r.device->resources()) : hostLimit_;
   // Tessera does not offer ZE_experimental_relaxed_allocation_limits: maxMemAllocSize is a limit.
@@ -72,8 +76,7 @@ ze_result_t MemoryManager::allocate(const AllocRequest& r, void** out) {
     ze_result_t res = mapImport(r, a);
     if (res != ZE_RESULT_SUCCESS) return res;
   } else {
-    Placement placement =
-        placementFor(r.kind, r.device, contextNodes_, sharedForceDeviceAlloc_, topology_);
+    Placement placement = this->placement(r.kind, r.device);
     ArenaAllocator& arena = ArenaAllocator::global();
     a.slot = guardPages_ && !r.exportable
                  ? arena.allocateGuarded(r.size, r.alignment, placement)

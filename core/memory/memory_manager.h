@@ -50,6 +50,9 @@ class MemoryManager {
   ~MemoryManager();  // frees whatever the application left
 
   ze_result_t allocate(const AllocRequest& request, void** out);
+  // Where this context puts the pages of memory of `kind` made with `device` (may be null):
+  // placement.h's rule with the context's nodes (what allocate() applies; physical memory too).
+  Placement placement(MemoryKind kind, const Device* device) const;
   // INVALID_ARGUMENT when ptr is not the base of an allocation of this context.
   ze_result_t free(void* ptr, FreePolicy policy = FreePolicy::Immediate);
   std::optional<Allocation> find(const void* p) const { return map_.find(p); }

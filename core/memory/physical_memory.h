@@ -21,15 +21,17 @@ class Device;
 class PhysicalMemory
     : public Object<_ze_physical_mem_handle_t, 0x7465737350686d31ull /* "tessPhm1" */> {
  public:
-  // Null when the system has no memory or descriptors left.
-  static std::unique_ptr<PhysicalMemory> create(Context& context, Device& device, size_t bytes);
+  // Device memory of `device`, or host memory when `device` is null (ZE_PHYSICAL_MEM_FLAG_
+  // ALLOCATE_ON_HOST: placed as the context's host allocations are). Null when the system has no
+  // memory or descriptors left.
+  static std::unique_ptr<PhysicalMemory> create(Context& context, Device* device, size_t bytes);
   static PhysicalMemory* fromHandle(ze_physical_mem_handle_t h) {
     return Object::fromHandle<PhysicalMemory>(h);
   }
   ~PhysicalMemory();
 
   Context& context() const { return context_; }
-  Device& device() const { return device_; }
+  Device* device() const { return device_; }  // null: host memory
   int fd() const { return fd_; }
   size_t size() const { return size_; }
   // zePhysicalMemGetProperties' "unique identifier": a serial number, from 1, never reused.
@@ -44,7 +46,7 @@ class PhysicalMemory
   std::atomic<uint32_t> mappings{0};
 
  private:
-  PhysicalMemory(Context& c, Device& d, int fd, size_t size, Placement p, ExportEntry* table,
+  PhysicalMemory(Context& c, Device* d, int fd, size_t size, Placement p, ExportEntry* table,
                  size_t tableBytes)
       : context_(c),
         device_(d),
@@ -54,7 +56,7 @@ class PhysicalMemory
         tableBytes_(tableBytes),
         placement_(std::move(p)) {}
   Context& context_;
-  Device& device_;
+  Device* device_;
   int fd_;
   size_t size_;
   ExportEntry* table_;

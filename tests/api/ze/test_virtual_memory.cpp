@@ -293,7 +293,7 @@ TEST_CASE_METHOD(VmFixture, "Given bad virtual memory arguments, then the spec's
   CHECK(zePhysicalMemCreate(context, device, nullptr, &h) == ZE_RESULT_ERROR_INVALID_NULL_POINTER);
   CHECK(zePhysicalMemCreate(context, device, &desc, nullptr) ==
         ZE_RESULT_ERROR_INVALID_NULL_POINTER);
-  desc.flags = 2;
+  desc.flags = 4;  // past ALLOCATE_ON_DEVICE | ALLOCATE_ON_HOST ("0x3 < desc->flags")
   CHECK(zePhysicalMemCreate(context, device, &desc, &h) == ZE_RESULT_ERROR_INVALID_ENUMERATION);
   desc.flags = 0;
   desc.size = 0;
@@ -375,4 +375,49 @@ TEST_CASE_METHOD(MemoryFixture,
   CHECK(zeContextEvictMemory(context, nullptr, p, 4) == ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
   CHECK(zeContextEvictMemory(context, device, nullptr, 4) == ZE_RESULT_ERROR_INVALID_NULL_POINTER);
   CHECK(zeMemFree(context, p) == ZE_RESULT_SUCCESS);
+}
+
+// 1.11's ZE_PHYSICAL_MEM_FLAG_ALLOCATE_ON_HOST: "Allocate physical host memory instead"; hDevice
+// "can be nullptr if creating physical host memory"; "For host memory, the operating system page
+// size should be used"; the flags' limit became "0x3 < desc->flags". (The 1.4 validation layer
+// refuses the null device and the flag.)
+TEST_CASE_METHOD(VmFixture,
+                 "Given physical host memory, with or without a device, then it maps at an offset "
+                 "and holds what is written through either mapping",
+                 "[memory][vm][novalidation]") {
+  constexpr ze_physical_mem_flags_t kOnHost = 1u << 1;
+  const size_t page = 4096;
+  ze_physical_mem_desc_t desc{ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC, nullptr, kOnHost, 4 * page};
+  ze_physical_mem_handle_t host = nullptr, withDevice = nullptr, refused = nullptr;
+  REQUIRE(zePhysicalMemCreate(context, nullptr, &desc, &host) == ZE_RESULT_SUCCESS);
+  REQUIRE(zePhysicalMemCreate(context, device, &desc, &withDevice) == ZE_RESULT_SUCCESS);
+  desc.size = page + 1;
+  CHECK(zePhysicalMemCreate(context, nullptr, &desc, &refused) ==
+        ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT);
+  desc.size = page;
+  desc.flags = 0x4 | kOnHost;
+  CHECK(zePhysicalMemCreate(context, nullptr, &desc, &refused) ==
+        ZE_RESULT_ERROR_INVALID_ENUMERATION);
+  desc.flags = 0;  // device memory needs its device
+  CHECK(zePhysicalMemCreate(context, nullptr, &desc, &refused) ==
+        ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+  CHECK(refused == nullptr);
+
+  // Two ranges over the same host pages: the whole object, and its last two pages.
+  auto* whole = static_cast<uint8_t*>(reserve(4 * page));
+  auto* tail = static_cast<uint8_t*>(reserve(2 * page));
+  REQUIRE(zeVirtualMemMap(context, whole, 4 * page, host, 0,
+                          ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeVirtualMemMap(context, tail, 2 * page, host, 2 * page,
+                          ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE) == ZE_RESULT_SUCCESS);
+  std::memset(whole, 0x5a, 4 * page);
+  tail[page] = 0x11;
+  CHECK(whole[3 * page] == 0x11);
+  CHECK(tail[0] == 0x5a);
+  CHECK(zeVirtualMemUnmap(context, whole, 4 * page) == ZE_RESULT_SUCCESS);
+  CHECK(zeVirtualMemUnmap(context, tail, 2 * page) == ZE_RESULT_SUCCESS);
+  CHECK(zeVirtualMemFree(context, whole, 4 * page) == ZE_RESULT_SUCCESS);
+  CHECK(zeVirtualMemFree(context, tail, 2 * page) == ZE_RESULT_SUCCESS);
+  CHECK(zePhysicalMemDestroy(context, host) == ZE_RESULT_SUCCESS);
+  CHECK(zePhysicalMemDestroy(context, withDevice) == ZE_RESULT_SUCCESS);
 }

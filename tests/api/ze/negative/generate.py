@@ -56,6 +56,9 @@ CONTRADICTED = {
     ("zeCommandListAppendMemAdvise", "::ZE_MEMORY_ADVICE_BIAS_UNCACHED < advice"):
         "later headers raised the limit to CLEAR_SYSTEM_MEMORY_PREFERRED_LOCATION (9); "
         "test_cmdlist.cpp checks it",
+    # Level Zero 1.11 added ZE_PHYSICAL_MEM_FLAG_ALLOCATE_ON_HOST: "0x3 < desc->flags".
+    ("zePhysicalMemCreate", "0x1 < desc->flags"):
+        "1.11 raised the limit to 0x3 (ALLOCATE_ON_HOST); test_virtual_memory.cpp checks it",
     # Level Zero 1.6 added ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP: "0xf < desc->flags".
     ("zeEventPoolCreate", "0x7 < desc->flags"):
         "1.6 raised the limit to 0xf (KERNEL_MAPPED_TIMESTAMP); test_kernel_timestamps_ext.cpp "
