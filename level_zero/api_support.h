@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <new>
 #include <system_error>
 #include <vector>
@@ -138,7 +139,7 @@ ze_result_t countQueryStructs(uint32_t* pCount, T* pOut, const std::vector<T>& i
       adoptOutputStruct(pOut[i], stype);
   return countQuery(pCount, pOut, items.size(), [&](uint32_t i, T& out) {
     auto pNext = out.pNext;
-    out = items[i];
+    std::memcpy(&out, &items[i], sizeof out);  // every byte: the items' padding is zero
     out.stype = stype;
     out.pNext = pNext;
   });

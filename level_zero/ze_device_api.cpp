@@ -139,6 +139,11 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetProperties(ze_device_handle_t hDe
             ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_IMMUTABLE_GRAPH |
             ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_SUBGRAPHS |
             ZE_RECORD_REPLAY_GRAPH_EXT_FLAG_APPEND_COMMANDLIST;
+      // ZE_extension_virtual_mem_readonly_properties: a READONLY page is mapped PROT_READ, and a
+      // write faults ("writes to read-only pages will cause a device fault").
+      if (e->stype == ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES)
+        reinterpret_cast<ze_device_readonly_memory_ext_properties_t*>(e)->readonlyCapability =
+            ZE_DEVICE_READONLY_MEMORY_CAPABILITY_ENFORCED;
       if (e->stype != ZE_STRUCTURE_TYPE_MUTABLE_COMMAND_LIST_EXP_PROPERTIES) continue;
       auto* m = reinterpret_cast<ze_mutable_command_list_exp_properties_t*>(e);
       m->mutableCommandListFlags = 0;

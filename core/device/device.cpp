@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <thread>
 
@@ -16,12 +17,20 @@
 namespace tessera::core {
 namespace {
 
-// Copies `value` into `out` but keeps the caller's stype and pNext.
+// Every byte of a property struct zero, padding included: `T v{}` leaves the padding unspecified,
+// and whole structs are copied into the application's (level-zero-tests compares two queries'
+// results with memcmp).
+template <typename T>
+void clear(T& v) {
+  std::memset(&v, 0, sizeof v);
+}
+
+// Copies `value` into `out`, every byte, but keeps the caller's stype and pNext.
 template <typename T>
 void assignKeepingHeader(T& out, const T& value) {
   auto stype = out.stype;
   auto pNext = out.pNext;
-  out = value;
+  std::memcpy(&out, &value, sizeof out);
   out.stype = stype;
   out.pNext = pNext;
 }
@@ -85,7 +94,8 @@ Device* Device::rootDevice() const {
 }
 
 void Device::properties(ze_device_properties_t& p) const {
-  ze_device_properties_t v{};
+  ze_device_properties_t v;
+  clear(v);
   v.type = ZE_DEVICE_TYPE_CPU;
   v.vendorId = vendorId_;
   v.deviceId = deviceId_;
@@ -116,7 +126,8 @@ void Device::properties(ze_device_properties_t& p) const {
 }
 
 void Device::computeProperties(ze_device_compute_properties_t& p) const {
-  ze_device_compute_properties_t v{};
+  ze_device_compute_properties_t v;
+  clear(v);
   v.maxTotalGroupSize = limits::kMaxGroupSize;
   v.maxGroupSizeX = v.maxGroupSizeY = v.maxGroupSizeZ = limits::kMaxGroupSize;
   v.maxGroupCountX = v.maxGroupCountY = v.maxGroupCountZ = UINT32_MAX;
@@ -148,7 +159,8 @@ void Device::floatAtomicProperties(ze_float_atomic_ext_properties_t& p) const {
 }
 
 void Device::moduleProperties(ze_device_module_properties_t& p) const {
-  ze_device_module_properties_t v{};
+  ze_device_module_properties_t v;
+  clear(v);
   v.spirvVersionSupported = ZE_MAKE_VERSION(1, 2);
   v.flags =
       ZE_DEVICE_MODULE_FLAG_FP16 | ZE_DEVICE_MODULE_FLAG_FP64 | ZE_DEVICE_MODULE_FLAG_INT64_ATOMICS;
@@ -169,14 +181,16 @@ void Device::moduleProperties(ze_device_module_properties_t& p) const {
 }
 
 std::vector<ze_command_queue_group_properties_t> Device::queueGroups() const {
-  ze_command_queue_group_properties_t compute{};
+  ze_command_queue_group_properties_t compute;
+  clear(compute);
   compute.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES;
   compute.flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE |
                   ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY |
                   ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COOPERATIVE_KERNELS;
   compute.maxMemoryFillPatternSize = limits::maxFillPatternSize(0);
   compute.numQueues = limits::kComputeQueues;
-  ze_command_queue_group_properties_t copy = compute;
+  ze_command_queue_group_properties_t copy;
+  std::memcpy(&copy, &compute, sizeof copy);
   copy.flags = ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY;
   copy.maxMemoryFillPatternSize = limits::maxFillPatternSize(1);
   copy.numQueues = limits::kCopyQueues;
@@ -187,7 +201,8 @@ std::vector<ze_device_memory_properties_t> Device::memoryProperties() const {
   static const uint32_t memoryBusWidth = host_cpu::memoryBusWidthBits();
   std::vector<ze_device_memory_properties_t> out;
   for (const NumaNodeInfo& n : resources_.numaNodes) {
-    ze_device_memory_properties_t m{};
+    ze_device_memory_properties_t m;
+    clear(m);
     m.stype = ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES;
     m.totalSize = n.bytes;
     // "Maximum bus width between device and memory": the PUs reach the node's memory over its
@@ -204,7 +219,8 @@ void Device::memoryAccessProperties(ze_device_memory_access_properties_t& p) con
   ze_memory_access_cap_flags_t all = ZE_MEMORY_ACCESS_CAP_FLAG_RW | ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC |
                                      ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT |
                                      ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT_ATOMIC;
-  ze_device_memory_access_properties_t v{};
+  ze_device_memory_access_properties_t v;
+  clear(v);
   v.hostAllocCapabilities = v.deviceAllocCapabilities = all;
   v.sharedSingleDeviceAllocCapabilities = v.sharedCrossDeviceAllocCapabilities = all;
   v.sharedSystemAllocCapabilities = all;
@@ -214,7 +230,8 @@ void Device::memoryAccessProperties(ze_device_memory_access_properties_t& p) con
 std::vector<ze_device_cache_properties_t> Device::cacheProperties() const {
   std::vector<ze_device_cache_properties_t> out;
   for (const CacheLevelInfo& c : resources_.caches) {
-    ze_device_cache_properties_t v{};
+    ze_device_cache_properties_t v;
+    clear(v);
     v.stype = ZE_STRUCTURE_TYPE_DEVICE_CACHE_PROPERTIES;
     v.cacheSize = c.bytesPerCache;  // "Per-cache size, in bytes"
     out.push_back(v);
@@ -223,7 +240,8 @@ std::vector<ze_device_cache_properties_t> Device::cacheProperties() const {
 }
 
 void Device::imageProperties(ze_device_image_properties_t& p) const {
-  ze_device_image_properties_t v{};
+  ze_device_image_properties_t v;
+  clear(v);
   v.maxImageDims1D = limits::kMaxImageDims1D;
   v.maxImageDims2D = limits::kMaxImageDims2D;
   v.maxImageDims3D = limits::kMaxImageDims3D;
@@ -239,7 +257,8 @@ void Device::externalMemoryProperties(ze_device_external_memory_properties_t& p)
   // Device and host allocations are memfd pages: they export and import as opaque fds (the memfd).
   // There is no dma_buf exporter behind them; images neither import nor export (imageImportTypes and
   // imageExportTypes 0: an image over other memory is ZE_tessera_image_memory's).
-  ze_device_external_memory_properties_t v{};
+  ze_device_external_memory_properties_t v;
+  clear(v);
   v.memoryAllocationImportTypes = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD;
   v.memoryAllocationExportTypes = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD;
   assignKeepingHeader(p, v);

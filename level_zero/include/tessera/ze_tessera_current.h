@@ -175,6 +175,30 @@ typedef struct _ze_record_replay_graph_ext_properties_t {
   ze_record_replay_graph_ext_flags_t graphFlags; /* [out] */
 } ze_record_replay_graph_ext_properties_t;
 #endif
+/* 1.17: "Virtual Memory Read-Only Properties" (ZE_extension_virtual_mem_readonly_properties 1.0):
+ * what ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY does to a virtual memory page, "returned from
+ * zeDeviceGetProperties via the pNext member of ze_device_properties_t". Tessera: ENFORCED (the
+ * page is mapped PROT_READ; a kernel's or a copy's write faults and loses the context). */
+#ifndef ZE_VIRTUAL_MEM_READONLY_PROPERTIES_EXT_NAME
+#define ZE_VIRTUAL_MEM_READONLY_PROPERTIES_EXT_NAME "ZE_extension_virtual_mem_readonly_properties"
+typedef enum _ze_virtual_mem_readonly_properties_ext_version_t {
+  ZE_VIRTUAL_MEM_READONLY_PROPERTIES_EXT_VERSION_1_0 = ZE_MAKE_VERSION(1, 0),
+  ZE_VIRTUAL_MEM_READONLY_PROPERTIES_EXT_VERSION_CURRENT = ZE_MAKE_VERSION(1, 0),
+  ZE_VIRTUAL_MEM_READONLY_PROPERTIES_EXT_VERSION_FORCE_UINT32 = 0x7fffffff
+} ze_virtual_mem_readonly_properties_ext_version_t;
+typedef enum _ze_device_readonly_memory_capability_t {
+  ZE_DEVICE_READONLY_MEMORY_CAPABILITY_NONE = 0,
+  ZE_DEVICE_READONLY_MEMORY_CAPABILITY_HINT = 1,
+  ZE_DEVICE_READONLY_MEMORY_CAPABILITY_ENFORCED = 2,
+  ZE_DEVICE_READONLY_MEMORY_CAPABILITY_FORCE_UINT32 = 0x7fffffff
+} ze_device_readonly_memory_capability_t;
+#define ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES ((ze_structure_type_t)0x10015)
+typedef struct _ze_device_readonly_memory_ext_properties_t {
+  ze_structure_type_t stype;
+  void* pNext;
+  ze_device_readonly_memory_capability_t readonlyCapability; /* [out] */
+} ze_device_readonly_memory_ext_properties_t;
+#endif
 #define ZE_RECORD_REPLAY_GRAPH_EXP_NAME_TESSERA "ZE_experimental_record_replay_graph"
 ZE_APIEXPORT ze_result_t ZE_APICALL zeGraphCreateExt(ze_context_handle_t hContext,
                                                      const void* pNext, ze_graph_handle_t* phGraph);

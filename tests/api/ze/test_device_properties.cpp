@@ -3,11 +3,14 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
+#include "tessera/ze_tessera.h"
 #include "ze_test_support.h"
 
 namespace {
@@ -304,5 +307,86 @@ TEST_CASE(
     // Taken together: the two clocks' gaps agree within a millisecond.
     int64_t hostGap = int64_t(host2 - host1), devGap = int64_t(dev2 - dev1);
     CHECK(std::llabs(hostGap - devGap) < 1000000);
+  }
+}
+
+namespace {
+
+// The bytes a query writes into a struct first filled with `fill` (the header set as the query
+// asks). Two calls over different fills must write the same bytes: nothing of the driver's stack
+// lands in the struct's padding.
+template <typename T, typename Query>
+std::vector<unsigned char> queriedBytes(unsigned char fill, ze_structure_type_t stype, Query&& q) {
+  T p;
+  std::memset(&p, fill, sizeof p);
+  p.stype = stype;
+  p.pNext = nullptr;
+  REQUIRE(q(&p) == ZE_RESULT_SUCCESS);
+  const auto* bytes = reinterpret_cast<const unsigned char*>(&p);
+  return {bytes, bytes + sizeof p};
+}
+
+}  // namespace
+
+TEST_CASE(
+    "Given property structs filled with different bytes, when queried, then every byte written "
+    "is the same (no stack bytes in their padding)",
+    "[device][properties]") {
+  for (ze_device_handle_t d : allDevices()) {
+    auto groups = [&](ze_command_queue_group_properties_t* p) {
+      uint32_t one = 1;
+      return zeDeviceGetCommandQueueGroupProperties(d, &one, p);
+    };
+    auto group = queriedBytes<ze_command_queue_group_properties_t>(
+        0xab, ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES, groups);
+    CHECK(group == queriedBytes<ze_command_queue_group_properties_t>(
+                       0xcd, ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES, groups));
+    // Its padding (after stype, flags and numQueues on LP64) is zero.
+    using G = ze_command_queue_group_properties_t;
+    const size_t gaps[][2] = {
+        {offsetof(G, stype) + sizeof(G::stype), offsetof(G, pNext)},
+        {offsetof(G, flags) + sizeof(G::flags), offsetof(G, maxMemoryFillPatternSize)},
+        {offsetof(G, numQueues) + sizeof(G::numQueues), sizeof(G)}};
+    for (const auto& gap : gaps)
+      for (size_t b = gap[0]; b < gap[1]; ++b) CHECK(group[b] == 0);
+    auto memory = [&](ze_device_memory_properties_t* p) {
+      uint32_t one = 1;
+      return zeDeviceGetMemoryProperties(d, &one, p);
+    };
+    CHECK(queriedBytes<ze_device_memory_properties_t>(
+              0xab, ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES, memory) ==
+          queriedBytes<ze_device_memory_properties_t>(
+              0xcd, ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES, memory));
+    auto compute = [&](ze_device_compute_properties_t* p) {
+      return zeDeviceGetComputeProperties(d, p);
+    };
+    CHECK(queriedBytes<ze_device_compute_properties_t>(
+              0xab, ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES, compute) ==
+          queriedBytes<ze_device_compute_properties_t>(
+              0xcd, ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES, compute));
+  }
+}
+
+TEST_CASE(
+    "Given ze_device_readonly_memory_ext_properties_t chained to the device properties, then "
+    "read-only pages are reported enforced, and the extension is listed",
+    "[device][properties]") {
+  ze_driver_handle_t driver = tessera::test::initDriver();
+  uint32_t n = 0;
+  REQUIRE(zeDriverGetExtensionProperties(driver, &n, nullptr) == ZE_RESULT_SUCCESS);
+  std::vector<ze_driver_extension_properties_t> extensions(n);
+  REQUIRE(zeDriverGetExtensionProperties(driver, &n, extensions.data()) == ZE_RESULT_SUCCESS);
+  bool listed = false;
+  for (const auto& e : extensions)
+    listed |= std::string(e.name) == ZE_VIRTUAL_MEM_READONLY_PROPERTIES_EXT_NAME;
+  CHECK(listed);
+  for (ze_device_handle_t d : allDevices()) {
+    ze_device_readonly_memory_ext_properties_t ro{
+        ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES, nullptr,
+        ZE_DEVICE_READONLY_MEMORY_CAPABILITY_NONE};
+    ze_device_properties_t p{ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES, &ro};
+    REQUIRE(zeDeviceGetProperties(d, &p) == ZE_RESULT_SUCCESS);
+    CHECK(ro.readonlyCapability == ZE_DEVICE_READONLY_MEMORY_CAPABILITY_ENFORCED);
+    CHECK(p.pNext == &ro);
   }
 }
