@@ -113,6 +113,7 @@ void* extensionFunction(const char* name) {
       TESSERA_ZE_EXTENSION(zeTesseraDeviceCreatePartition),
       TESSERA_ZE_EXTENSION(zeEventPoolPutIpcHandle),
       TESSERA_ZE_EXTENSION(zeMemPutIpcHandle),
+      TESSERA_ZE_EXTENSION(zeMemGetIpcHandleWithProperties),
       TESSERA_ZE_EXTENSION(zeMemFreeExt),
       TESSERA_ZE_EXTENSION(zeTesseraModuleGetIL),
       TESSERA_ZE_EXTENSION(zeTesseraModuleBuildKernels),

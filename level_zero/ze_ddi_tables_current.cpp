@@ -50,6 +50,8 @@ struct DeviceTail {
 struct MemTail {
   ze_mem_dditable_t prefix;  // the 1.4 table
   ze_pfnMemPutIpcHandle_t pfnPutIpcHandle;  // 1.6
+  FnPtr pfnGetPitchFor2dImage;              // 1.9, not implemented
+  ze_pfnMemGetIpcHandleWithProperties_t pfnGetIpcHandleWithProperties;  // 1.15
 };
 
 struct PhysicalMemTail {
@@ -161,6 +163,9 @@ void fillCurrentSlots(ze_api_version_t v, ze_device_dditable_t& table) {
 void fillCurrentSlots(ze_api_version_t v, ze_mem_dditable_t& table) {
   if (atLeast(v, 6))
     TESSERA_SLOT(table, MemTail, pfnPutIpcHandle) = TESSERA_ZE_ENTRY(zeMemPutIpcHandle);
+  if (atLeast(v, 15))
+    TESSERA_SLOT(table, MemTail, pfnGetIpcHandleWithProperties) =
+        TESSERA_ZE_ENTRY(zeMemGetIpcHandleWithProperties);
 }
 
 void fillCurrentSlots(ze_api_version_t v, ze_physical_mem_dditable_t& table) {

@@ -208,6 +208,26 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetIpcHandle(ze_context_handle_t hConte
   return guarded([&] { return c->getIpcHandle(ptr, pIpcHandle); });
 }
 
+// 1.15. The chain's ze_ipc_mem_handle_type_ext_desc_t asks for a handle type: the local one
+// (DEFAULT, or no type) is zeMemGetIpcHandle's; a fabric handle cannot be made here.
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetIpcHandleWithProperties(ze_context_handle_t hContext,
+                                                                    const void* ptr, void* pNext,
+                                                                    ze_ipc_mem_handle_t* pIpcHandle) {
+  Context* c = Context::fromHandle(hContext);
+  if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!ptr || !pIpcHandle) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  for (auto* e = static_cast<const ze_base_desc_t*>(pNext); e;
+       e = static_cast<const ze_base_desc_t*>(e->pNext)) {
+    if (e->stype != ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC) continue;  // not ours to read
+    auto flags = reinterpret_cast<const ze_ipc_mem_handle_type_ext_desc_t*>(e)->typeFlags;
+    if (flags & ~(ZE_IPC_MEM_HANDLE_TYPE_FLAG_DEFAULT | ZE_IPC_MEM_HANDLE_TYPE_FLAG_FABRIC_ACCESSIBLE))
+      return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    if (flags & ZE_IPC_MEM_HANDLE_TYPE_FLAG_FABRIC_ACCESSIBLE)
+      return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  }
+  return guarded([&] { return c->getIpcHandle(ptr, pIpcHandle); });
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL zeMemPutIpcHandle(ze_context_handle_t hContext,
                                                       ze_ipc_mem_handle_t handle) {
   Context* c = Context::fromHandle(hContext);

@@ -42,6 +42,30 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zePhysicalMemGetProperties(
 typedef ze_result_t(ZE_APICALL* ze_pfnPhysicalMemGetProperties_t)(
     ze_context_handle_t, ze_physical_mem_handle_t, ze_physical_mem_properties_t*);
 
+/* 1.15: "Creates an IPC memory handle for the specified allocation with properties for the
+ * requested handle." pNext may chain ze_ipc_mem_handle_type_ext_desc_t
+ * (ZE_extension_ipc_mem_handle_type). Tessera: the handle zeMemGetIpcHandle makes, for
+ * ZE_IPC_MEM_HANDLE_TYPE_FLAG_DEFAULT or no type; FABRIC_ACCESSIBLE is UNSUPPORTED_FEATURE (no
+ * fabric). */
+#ifndef ZE_IPC_MEM_HANDLE_TYPE_EXT_NAME
+#define ZE_IPC_MEM_HANDLE_TYPE_EXT_NAME "ZE_extension_ipc_mem_handle_type"
+#define ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC ((ze_structure_type_t)0x0002003D)
+typedef uint32_t ze_ipc_mem_handle_type_flags_t;
+#define ZE_IPC_MEM_HANDLE_TYPE_FLAG_DEFAULT ((ze_ipc_mem_handle_type_flags_t)ZE_BIT(0))
+#define ZE_IPC_MEM_HANDLE_TYPE_FLAG_FABRIC_ACCESSIBLE ((ze_ipc_mem_handle_type_flags_t)ZE_BIT(1))
+typedef struct _ze_ipc_mem_handle_type_ext_desc_t {
+  ze_structure_type_t stype;
+  const void* pNext;
+  ze_ipc_mem_handle_type_flags_t typeFlags; /* [in] */
+} ze_ipc_mem_handle_type_ext_desc_t;
+#endif
+ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetIpcHandleWithProperties(ze_context_handle_t hContext,
+                                                                    const void* ptr, void* pNext,
+                                                                    ze_ipc_mem_handle_t* pIpcHandle);
+typedef ze_result_t(ZE_APICALL* ze_pfnMemGetIpcHandleWithProperties_t)(ze_context_handle_t,
+                                                                       const void*, void*,
+                                                                       ze_ipc_mem_handle_t*);
+
 /* 1.17: the queries of what a list or queue was created with ("The implementation of this function
  * should be lock-free"). The immediate list queries answer ZE_RESULT_ERROR_INVALID_NULL_POINTER
  * for a regular list, where their headers list "handle does not correspond to an immediate command

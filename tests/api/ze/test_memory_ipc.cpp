@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "memory_test_support.h"
+#include "tessera/ze_tessera.h"
 
 using namespace tessera::test;
 
@@ -122,6 +123,40 @@ TEST_CASE_METHOD(MemoryFixture,
     CHECK(putIpcHandle()(context, h) == ZE_RESULT_SUCCESS);
     CHECK(zeMemFree(context, p) == ZE_RESULT_SUCCESS);
   }
+}
+
+// 1.15's zeMemGetIpcHandleWithProperties: the handle zeMemGetIpcHandle makes, with no chain or a
+// ze_ipc_mem_handle_type_ext_desc_t asking for the local (DEFAULT) type, which another process
+// opens; a fabric handle is UNSUPPORTED_FEATURE and an unknown type bit INVALID_ENUMERATION.
+TEST_CASE_METHOD(MemoryFixture,
+                 "Given zeMemGetIpcHandleWithProperties, then a local handle opens in another "
+                 "process and a fabric handle is not made",
+                 "[memory][ipc]") {
+  auto withProperties = extensionFunction<ze_pfnMemGetIpcHandleWithProperties_t>(
+      driver, "zeMemGetIpcHandleWithProperties");
+  REQUIRE(withProperties);
+  void* p = allocDevice(kBytes);
+  ze_ipc_mem_handle_t h;
+  ze_ipc_mem_handle_type_ext_desc_t type{ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC, nullptr,
+                                         ZE_IPC_MEM_HANDLE_TYPE_FLAG_FABRIC_ACCESSIBLE};
+  CHECK(withProperties(context, p, &type, &h) == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+  type.typeFlags = 1u << 5;
+  CHECK(withProperties(context, p, &type, &h) == ZE_RESULT_ERROR_INVALID_ENUMERATION);
+  CHECK(withProperties(context, nullptr, nullptr, &h) == ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+  CHECK(withProperties(context, p, nullptr, nullptr) == ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+  for (void* chain : {static_cast<void*>(nullptr), static_cast<void*>(&type)}) {
+    type.typeFlags = ZE_IPC_MEM_HANDLE_TYPE_FLAG_DEFAULT;
+    fill(p, 10);
+    REQUIRE(withProperties(context, p, chain, &h) == ZE_RESULT_SUCCESS);
+    Child c = startChild("child: open an IPC handle");
+    c.writeLine(toHex(h));
+    c.writeLine("10");
+    CHECK(lineStarting(c, "opened") == "opened");
+    finish(c);
+    CHECK(holds(p, 11));
+    CHECK(putIpcHandle()(context, h) == ZE_RESULT_SUCCESS);
+  }
+  CHECK(zeMemFree(context, p) == ZE_RESULT_SUCCESS);
 }
 
 // level-zero-tests' IpcMemoryAccessTest ...PhysicalMemoryAllocatedAndReserved...: a reserved range
