@@ -74,7 +74,7 @@ zePhysicalMemCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
   const size_t page = onHost ? tessera::core::kPageSize : VirtualMemory::pageSize(desc->size);
   if (desc->size % page) return ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT;
   return guarded([&] {
-    auto p = PhysicalMemory::create(*c, onHost ? nullptr : d, desc->size);
+    auto p = c->memory().createPhysical(*c, onHost ? nullptr : d, desc->size);
     if (!p) return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
     *phPhysicalMemory = p.release()->toHandle();
     return ZE_RESULT_SUCCESS;

@@ -10,6 +10,7 @@
 #include "core/common/remote_fd.h"
 #include "core/device/device.h"
 #include "core/device/limits.h"
+#include "core/memory/physical_memory.h"
 
 namespace tessera::core {
 namespace {
@@ -62,6 +63,13 @@ ze_result_t MemoryManager::mapImport(const AllocRequest& r, Allocation& a) {
 
 Placement MemoryManager::placement(MemoryKind kind, const Device* device) const {
   return placementFor(kind, device, contextNodes_, sharedForceDeviceAlloc_, topology_);
+}
+
+std::unique_ptr<PhysicalMemory> MemoryManager::createPhysical(Context& context, Device* device,
+                                                              size_t bytes) const {
+  return PhysicalMemory::create(context, device,
+                                placement(device ? MemoryKind::Device : MemoryKind::Host, device),
+                                bytes);
 }
 
 ze_result_t MemoryManager::allocate(const AllocRequest& r, void** out) {

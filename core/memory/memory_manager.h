@@ -10,6 +10,7 @@
 #include <level_zero/ze_api.h>
 
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
@@ -22,7 +23,9 @@
 
 namespace tessera::core {
 
+class Context;
 class Device;
+class PhysicalMemory;
 class Topology;
 
 struct AllocRequest {
@@ -53,6 +56,10 @@ class MemoryManager {
   // Where this context puts the pages of memory of `kind` made with `device` (may be null):
   // placement.h's rule with the context's nodes (what allocate() applies; physical memory too).
   Placement placement(MemoryKind kind, const Device* device) const;
+  // zePhysicalMemCreate: device memory of `device`, or host memory when it is null, placed by the
+  // rule above (physical_memory.h).
+  std::unique_ptr<PhysicalMemory> createPhysical(Context& context, Device* device,
+                                                 size_t bytes) const;
   // INVALID_ARGUMENT when ptr is not the base of an allocation of this context.
   ze_result_t free(void* ptr, FreePolicy policy = FreePolicy::Immediate);
   std::optional<Allocation> find(const void* p) const { return map_.find(p); }

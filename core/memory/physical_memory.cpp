@@ -3,13 +3,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/context/context.h"
 #include "core/memory/placement.h"
 
 namespace tessera::core {
 
 std::unique_ptr<PhysicalMemory> PhysicalMemory::create(Context& context, Device* device,
-                                                       size_t bytes) {
+                                                       Placement placement, size_t bytes) {
   int fd = memfd_create("tessera-physical", MFD_CLOEXEC);
   if (fd < 0) return nullptr;
   // zePhysicalMemCreate's size is a page multiple (checked by the entry point).
@@ -22,11 +21,9 @@ std::unique_ptr<PhysicalMemory> PhysicalMemory::create(Context& context, Device*
     close(fd);
     return nullptr;
   }
-  // Placed as device memory of the device (one of the context's: the entry point checks), or as
-  // the context's host memory (placement.h).
-  Placement p = context.memory().placement(device ? MemoryKind::Device : MemoryKind::Host, device);
   return std::unique_ptr<PhysicalMemory>(new PhysicalMemory(
-      context, device, fd, bytes, p, static_cast<ExportEntry*>(table), tableBytes));
+      context, device, fd, bytes, std::move(placement), static_cast<ExportEntry*>(table),
+      tableBytes));
 }
 
 uint64_t PhysicalMemory::nextId() {

@@ -22,9 +22,10 @@ class PhysicalMemory
     : public Object<_ze_physical_mem_handle_t, 0x7465737350686d31ull /* "tessPhm1" */> {
  public:
   // Device memory of `device`, or host memory when `device` is null (ZE_PHYSICAL_MEM_FLAG_
-  // ALLOCATE_ON_HOST: placed as the context's host allocations are). Null when the system has no
-  // memory or descriptors left.
-  static std::unique_ptr<PhysicalMemory> create(Context& context, Device* device, size_t bytes);
+  // ALLOCATE_ON_HOST), its pages going where `placement` says (the context's rule for that kind,
+  // MemoryManager::placement). Null when the system has no memory or descriptors left.
+  static std::unique_ptr<PhysicalMemory> create(Context& context, Device* device,
+                                                Placement placement, size_t bytes);
   static PhysicalMemory* fromHandle(ze_physical_mem_handle_t h) {
     return Object::fromHandle<PhysicalMemory>(h);
   }
