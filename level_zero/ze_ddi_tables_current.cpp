@@ -40,7 +40,8 @@ struct DeviceTail {
   FnPtr pfnReleaseExternalSemaphoreExt;          // 1.12, not implemented
   ze_pfnDeviceGetVectorWidthPropertiesExt_t pfnGetVectorWidthPropertiesExt;  // 1.13
   ze_pfnDeviceSynchronize_t pfnSynchronize;      // 1.14
-  FnPtr pfnGetAggregatedCopyOffloadIncrementValue;  // 1.15, not implemented
+  ze_pfnDeviceGetAggregatedCopyOffloadIncrementValue_t
+      pfnGetAggregatedCopyOffloadIncrementValue;  // 1.15
   FnPtr pfnGetRuntimeRequirements;                  // 1.16, not implemented
   FnPtr pfnGetRuntimeRequirementsKey;               // 1.16, not implemented
   FnPtr pfnValidateRuntimeRequirements;             // 1.16, not implemented
@@ -105,9 +106,9 @@ struct EventTail {
   ze_pfnEventGetSignalScope_t pfnGetSignalScope;              // 1.9
   ze_pfnEventGetWaitScope_t pfnGetWaitScope;                  // 1.9
   ze_pfnEventCounterBasedCreate_t pfnCounterBasedCreate;      // 1.15
-  FnPtr pfnCounterBasedGetIpcHandle;                          // 1.15, not implemented
-  FnPtr pfnCounterBasedOpenIpcHandle;                         // 1.15, not implemented
-  FnPtr pfnCounterBasedCloseIpcHandle;                        // 1.15, not implemented
+  ze_pfnEventCounterBasedGetIpcHandle_t pfnCounterBasedGetIpcHandle;      // 1.15
+  ze_pfnEventCounterBasedOpenIpcHandle_t pfnCounterBasedOpenIpcHandle;    // 1.15
+  ze_pfnEventCounterBasedCloseIpcHandle_t pfnCounterBasedCloseIpcHandle;  // 1.15
   ze_pfnEventCounterBasedGetDeviceAddress_t pfnCounterBasedGetDeviceAddress;  // 1.15
   ze_pfnEventGetCounterBasedFlags_t pfnGetCounterBasedFlags;  // 1.17
 };
@@ -155,6 +156,9 @@ void fillCurrentSlots(ze_api_version_t v, ze_device_dditable_t& table) {
         TESSERA_ZE_ENTRY(zeDeviceGetVectorWidthPropertiesExt);
   if (atLeast(v, 14))
     TESSERA_SLOT(table, DeviceTail, pfnSynchronize) = TESSERA_ZE_ENTRY(zeDeviceSynchronize);
+  if (atLeast(v, 15))
+    TESSERA_SLOT(table, DeviceTail, pfnGetAggregatedCopyOffloadIncrementValue) =
+        TESSERA_ZE_ENTRY(zeDeviceGetAggregatedCopyOffloadIncrementValue);
   if (atLeast(v, 17))
     TESSERA_SLOT(table, DeviceTail, pfnGetCounterBasedEventMaxValue) =
         TESSERA_ZE_ENTRY(zeDeviceGetCounterBasedEventMaxValue);
@@ -244,6 +248,12 @@ void fillCurrentSlots(ze_api_version_t v, ze_event_dditable_t& table) {
         TESSERA_ZE_ENTRY(zeEventCounterBasedCreate);
     TESSERA_SLOT(table, EventTail, pfnCounterBasedGetDeviceAddress) =
         TESSERA_ZE_ENTRY(zeEventCounterBasedGetDeviceAddress);
+    TESSERA_SLOT(table, EventTail, pfnCounterBasedGetIpcHandle) =
+        TESSERA_ZE_ENTRY(zeEventCounterBasedGetIpcHandle);
+    TESSERA_SLOT(table, EventTail, pfnCounterBasedOpenIpcHandle) =
+        TESSERA_ZE_ENTRY(zeEventCounterBasedOpenIpcHandle);
+    TESSERA_SLOT(table, EventTail, pfnCounterBasedCloseIpcHandle) =
+        TESSERA_ZE_ENTRY(zeEventCounterBasedCloseIpcHandle);
   }
   if (atLeast(v, 17))
     TESSERA_SLOT(table, EventTail, pfnGetCounterBasedFlags) =

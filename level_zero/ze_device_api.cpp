@@ -115,6 +115,17 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetCounterBasedEventMaxValue(ze_devi
   return ZE_RESULT_SUCCESS;
 }
 
+// Level Zero 1.15: "Returns unique increment value that can be used for Event creation with
+// external storage provided by user": 1, as every append raises a counter by one (one executor
+// runs a copy, however it splits it among threads).
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDeviceGetAggregatedCopyOffloadIncrementValue(ze_device_handle_t hDevice, uint32_t* incrementValue) {
+  if (!Device::fromHandle(hDevice)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!incrementValue) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  *incrementValue = 1;
+  return ZE_RESULT_SUCCESS;
+}
+
 ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetProperties(ze_device_handle_t hDevice,
                                                           ze_device_properties_t* p) {
   // Both forms are accepted; they differ in the unit of timerResolution.

@@ -64,9 +64,8 @@ zeEventCounterBasedCreate(ze_context_handle_t hContext, ze_device_handle_t hDevi
   const ze_event_counter_based_flags_t timestampFlags =
       ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP | ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP;
   if ((desc->flags & timestampFlags) == timestampFlags) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  // The counter lives in this process's memory: no IPC, no external storage (the external sync
-  // allocation and aggregate storage descriptors of the pNext chain).
-  if (desc->flags & ZE_EVENT_COUNTER_BASED_FLAG_IPC) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  // The counter lives in Tessera's memory (a memfd's page for IPC): no external storage (the
+  // external sync allocation and aggregate storage descriptors of the pNext chain).
   if (tessera::ze::chainHasCycle(desc->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   for (auto* e = static_cast<const ze_base_desc_t*>(desc->pNext); e;
        e = static_cast<const ze_base_desc_t*>(e->pNext))
@@ -102,6 +101,41 @@ zeEventGetCounterBasedFlags(ze_event_handle_t hEvent, ze_event_counter_based_fla
     return event.counterFlags() ? event.counterFlags()
                                 : ze_event_counter_based_flags_t{ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE};
   });
+}
+
+static_assert(tessera::core::kCounterBasedIpc == ZE_EVENT_COUNTER_BASED_FLAG_IPC);
+
+// IPC counter-based events (core/event/event.h; tessera/ze_tessera_current.h).
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeEventCounterBasedGetIpcHandle(ze_event_handle_t hEvent, ze_ipc_event_counter_based_handle_t* phIpc) {
+  Event* event = Event::fromHandle(hEvent);
+  if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!phIpc) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return event->counterIpcHandle(phIpc->data);
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCounterBasedOpenIpcHandle(
+    ze_context_handle_t hContext, ze_ipc_event_counter_based_handle_t hIpc,
+    ze_event_handle_t* phEvent) {
+  Context* context = Context::fromHandle(hContext);
+  if (!context) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!phEvent) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  return tessera::ze::guarded([&] {
+    Event* event = nullptr;
+    ze_result_t r = Event::openCounterBased(*context, hIpc.data, event);
+    if (r == ZE_RESULT_SUCCESS) *phEvent = event->toHandle();
+    return r;
+  });
+}
+
+// "[release] handle of event object": an event this process opened; others
+// INVALID_SYNCHRONIZATION_OBJECT (zeEventDestroy ends them).
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCounterBasedCloseIpcHandle(ze_event_handle_t hEvent) {
+  Event* event = Event::fromHandle(hEvent);
+  if (!event) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!event->opened()) return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
+  event->destroy();
+  return ZE_RESULT_SUCCESS;
 }
 
 // "Returns Counter Based Event completion value (counter) and its device address": the value of

@@ -1,6 +1,23 @@
 #include "core/event/event.h"
 
+#include <cstring>
+#include <mutex>
+#include <new>
+
 namespace tessera::core {
+namespace {
+
+// What an IPC counter-based event's handle carries after its pool's handle (EventPool::ipcHandle):
+// the value the opened event waits for and the exporter's flags.
+struct CounterIpcTail {
+  static constexpr uint32_t kMagic = 0x45437354;  // "TsCE"
+  uint64_t value;
+  uint32_t flags;
+  uint32_t magic;
+};
+static_assert(EventPool::kIpcBytesUsed + sizeof(CounterIpcTail) <= ZE_MAX_IPC_HANDLE_SIZE);
+
+}  // namespace
 
 Event* Event::create(EventPool& pool, uint32_t index, ze_event_scope_flags_t signalScope,
                      ze_event_scope_flags_t waitScope) {
@@ -25,8 +42,11 @@ Event* Event::createCounterBased(Context& context, uint32_t flags,
                                  ze_event_pool_flags_t timestampFlags,
                                  ze_event_scope_flags_t signalScope,
                                  ze_event_scope_flags_t waitScope) {
-  EventPool* pool =
-      EventPool::createPrivate(context, ZE_EVENT_POOL_FLAG_HOST_VISIBLE | timestampFlags);
+  // An IPC event's slot is a memfd's page, its counter made there (process-shared).
+  const bool ipc = flags & kCounterBasedIpc;
+  EventPool* pool = EventPool::createPrivate(
+      context, ZE_EVENT_POOL_FLAG_HOST_VISIBLE | timestampFlags |
+                   (ipc ? ze_event_pool_flags_t{ZE_EVENT_POOL_FLAG_IPC} : 0));
   pool->makeCounterBased(flags);
   Event* event;
   try {
@@ -36,10 +56,65 @@ Event* Event::createCounterBased(Context& context, uint32_t flags,
     throw;
   }
   event->standalone_ = true;
+  if (ipc) event->completed_.store(new (&event->slot().counter) sync::Counter(/*shared=*/true));
   // The pool is the event's alone and has no handle: the event holds it, the creation's
   // reference ends now.
   pool->destroy();
   return event;
+}
+
+ze_result_t Event::counterIpcHandle(IpcBytes& out) const {
+  if (!counterBased_ || !(counterFlags_ & kCounterBasedIpc) || opened_)
+    return ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT;
+  ze_ipc_event_pool_handle_t poolHandle;
+  if (ze_result_t r = pool_->ipcHandle(poolHandle); r != ZE_RESULT_SUCCESS) return r;
+  std::memcpy(out, poolHandle.data, sizeof poolHandle.data);
+  CounterIpcTail tail{issued(), counterFlags_, CounterIpcTail::kMagic};
+  std::memcpy(out + EventPool::kIpcBytesUsed, &tail, sizeof tail);
+  return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t Event::openCounterBased(Context& context, const IpcBytes& handle, Event*& out) {
+  CounterIpcTail tail;
+  std::memcpy(&tail, handle + EventPool::kIpcBytesUsed, sizeof tail);
+  if (tail.magic != CounterIpcTail::kMagic || !(tail.flags & kCounterBasedIpc))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  ze_ipc_event_pool_handle_t poolHandle{};
+  std::memcpy(poolHandle.data, handle, EventPool::kIpcBytesUsed);
+  EventPool* pool = nullptr;
+  if (ze_result_t r = EventPool::open(context, poolHandle, pool, /*registered=*/false);
+      r != ZE_RESULT_SUCCESS)
+    return r;
+  if (pool->count() != 1) {  // an event pool's handle with a forged tail
+    pool->destroy();
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
+  Event* event;
+  try {
+    event = new Event(*pool, 0);
+  } catch (...) {
+    pool->destroy();
+    throw;
+  }
+  pool->makeCounterBased(tail.flags);
+  event->counterBased_ = true;
+  event->counterFlags_ = tail.flags;
+  event->standalone_ = true;
+  event->opened_ = true;
+  event->issued_.store(tail.value);
+  event->completed_.store(&event->slot().counter);  // made by the exporter
+  pool->destroy();  // the event holds it
+  out = event;
+  return ZE_RESULT_SUCCESS;
+}
+
+void Event::detach() {
+  static std::mutex mutex;  // only opened events come here, once each
+  std::lock_guard<std::mutex> lock(mutex);
+  if (detached_.load(std::memory_order_acquire)) return;
+  issued_.store(0, std::memory_order_release);
+  completed_.store(&ownCounter_, std::memory_order_release);
+  detached_.store(true, std::memory_order_release);
 }
 
 Event::~Event() = default;

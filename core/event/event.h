@@ -9,6 +9,14 @@
 // signal event"); a wait appended after it waits for the value issued then, not for a later one.
 // Nothing resets it: each new append raises `issued`, so it is reused without reset, and a command
 // waiting for an earlier value is not held up by a later signal.
+//
+// An IPC counter-based event (ZE_EVENT_COUNTER_BASED_FLAG_IPC, "Event can be shared across
+// processes for waiting") keeps `completed` in a memfd's page (its pool's slot, EventSlot::counter)
+// that zeEventCounterBasedOpenIpcHandle maps in another process; the handle carries the value
+// issued when it was made, which the opened event waits for. "Enqueuing a signal operation
+// overwrites the previous tracking point": the first append in the importing process that signals
+// the opened event moves it to a counter of its own, so that process's signals never touch the
+// exporter's counter.
 #pragma once
 
 #include <level_zero/ze_api.h>
@@ -23,6 +31,9 @@
 namespace tessera::core {
 
 class Graph;
+
+// ZE_EVENT_COUNTER_BASED_FLAG_IPC (1.15; the 1.4 headers lack it, level_zero checks they agree).
+constexpr uint32_t kCounterBasedIpc = 1u << 3;
 
 class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEvn1" */>,
               public RefCounted<Event> {
@@ -42,6 +53,17 @@ class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEv
                                    ze_event_scope_flags_t signalScope,
                                    ze_event_scope_flags_t waitScope);
 
+  // zeEventCounterBasedGetIpcHandle: an event created with ZE_EVENT_COUNTER_BASED_FLAG_IPC
+  // (others: INVALID_SYNCHRONIZATION_OBJECT), with the value issued now.
+  // The handle's bytes are ze_ipc_event_counter_based_handle_t's `data`.
+  using IpcBytes = char[ZE_MAX_IPC_HANDLE_SIZE];
+  ze_result_t counterIpcHandle(IpcBytes& out) const;
+  // zeEventCounterBasedOpenIpcHandle.
+  static ze_result_t openCounterBased(Context& context, const IpcBytes& handle, Event*& out);
+  // Whether it was opened from another process's handle (and is ended by
+  // zeEventCounterBasedCloseIpcHandle).
+  bool opened() const { return opened_; }
+
   EventPool& pool() const { return *pool_; }
   // Whether it came from zeEventCounterBasedCreate (it has no pool of the application's).
   bool standalone() const { return standalone_; }
@@ -49,21 +71,24 @@ class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEv
   // zeEventGetCounterBasedFlags: the flags it was created with (0 for an ordinary event).
   uint32_t counterFlags() const { return counterFlags_; }
   // A counter-based event: the value a new execution that signals it stores when done.
-  uint64_t issue() { return issued_.fetch_add(1, std::memory_order_acq_rel) + 1; }
+  uint64_t issue() {
+    if (opened_ && !detached_.load(std::memory_order_acquire)) detach();
+    return issued_.fetch_add(1, std::memory_order_acq_rel) + 1;
+  }
   // The value of the last execution that signals it (0: none yet, complete).
   uint64_t issued() const { return issued_.load(std::memory_order_acquire); }
   // The execution `value` has finished signalling it.
-  void complete(uint64_t value) { completed_.advanceTo(value); }
-  uint64_t completedValue() const { return completed_.load(); }
-  const uint64_t* counterAddress() const { return completed_.address(); }
+  void complete(uint64_t value) { completed().advanceTo(value); }
+  uint64_t completedValue() const { return completed().load(); }
+  const uint64_t* counterAddress() const { return completed().address(); }
   // Waits for the execution `value` to have signalled (false on timeout or cancel).
   bool waitFor(uint64_t value, uint64_t timeoutNs, const sync::Cancel* cancel = nullptr) {
-    return completed_.waitAtLeast(value, timeoutNs, cancel);
+    return completed().waitAtLeast(value, timeoutNs, cancel);
   }
   ze_event_scope_flags_t signalScope() const { return signalScope_; }
   ze_event_scope_flags_t waitScope() const { return waitScope_; }
   bool isSignaled() const {
-    return counterBased_ ? completed_.load() >= issued() : sync::flagIsSet(slot().state);
+    return counterBased_ ? completed().load() >= issued() : sync::flagIsSet(slot().state);
   }
   void signal() { sync::flagSet(slot().state, pool_->shared()); }
   void reset() { sync::flagClear(slot().state); }
@@ -95,6 +120,9 @@ class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEv
   ~Event();
   friend class RefCounted<Event>;
   EventSlot& slot() const { return pool_->slot(index_); }
+  sync::Counter& completed() const { return *completed_.load(std::memory_order_acquire); }
+  // An opened event's first signal in this process: a counter of its own from now on.
+  void detach();
 
   Ref<EventPool> pool_;
   uint32_t index_;
@@ -105,7 +133,11 @@ class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEv
   bool counterBased_ = false;
   uint32_t counterFlags_ = 0;
   std::atomic<uint64_t> issued_{0};
-  sync::Counter completed_;
+  // The counter in use: ownCounter_, or the shared page's (IPC, exported or opened).
+  mutable sync::Counter ownCounter_;
+  std::atomic<sync::Counter*> completed_{&ownCounter_};
+  bool opened_ = false;
+  std::atomic<bool> detached_{false};
   std::atomic<Graph*> capturedBy_{nullptr};
 };
 

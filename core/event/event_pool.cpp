@@ -17,7 +17,7 @@ namespace {
 // the reference driver send the first four bytes as a descriptor: core/common/remote_fd.h).
 struct IpcData {
   static constexpr uint32_t kMagic = 0x50457354;  // "TsEP"
-  static constexpr uint32_t kVersion = 2;
+  static constexpr uint32_t kVersion = 3;  // 3: slots of 64 bytes (EventSlot::counter)
   int32_t fd;
   uint32_t magic;
   uint32_t version;
@@ -26,7 +26,7 @@ struct IpcData {
   uint32_t count;
   uint32_t flags;
 };
-static_assert(sizeof(IpcData) <= ZE_MAX_IPC_HANDLE_SIZE);
+static_assert(sizeof(IpcData) <= EventPool::kIpcBytesUsed);
 
 void* mapShared(int fd, size_t bytes) {
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -55,6 +55,11 @@ EventPool* EventPool::create(Context& context, ze_event_pool_flags_t flags, uint
       throw;
     }
   }
+  return createShared(context, flags, count, std::move(devices), /*registered=*/true);
+}
+
+EventPool* EventPool::createShared(Context& context, ze_event_pool_flags_t flags, uint32_t count,
+                                   std::vector<Device*> devices, bool registered) {
   int fd = memfd_create("tessera-event-pool", MFD_CLOEXEC);
   if (fd < 0) throw std::bad_alloc();
   void* p = ftruncate(fd, static_cast<off_t>(bytesFor(count))) == 0 ? mapShared(fd, bytesFor(count))
@@ -64,16 +69,17 @@ EventPool* EventPool::create(Context& context, ze_event_pool_flags_t flags, uint
     throw std::bad_alloc();
   }
   // Zero-filled pages are slots in the not-signalled state.
-  auto* pool = new EventPool(context, flags, count, std::move(devices), fd, p, false);
+  auto* pool =
+      new EventPool(context, flags, count, std::move(devices), fd, p, false, registered);
   pool->header_->count = count;
   pool->header_->flags = flags;
-  if (pool->shared()) pool->header_->cookie = randomCookie();
+  pool->header_->cookie = randomCookie();
   return pool;
 }
 
 EventPool* EventPool::createPrivate(Context& context, ze_event_pool_flags_t flags) {
-  return createInline(context, flags & ~ze_event_pool_flags_t{ZE_EVENT_POOL_FLAG_IPC}, {},
-                      /*registered=*/false);
+  if (flags & ZE_EVENT_POOL_FLAG_IPC) return createShared(context, flags, 1, {}, false);
+  return createInline(context, flags, {}, /*registered=*/false);
 }
 
 EventPool* EventPool::createInline(Context& context, ze_event_pool_flags_t flags,
@@ -86,7 +92,7 @@ EventPool* EventPool::createInline(Context& context, ze_event_pool_flags_t flags
 }
 
 ze_result_t EventPool::open(Context& context, const ze_ipc_event_pool_handle_t& handle,
-                            EventPool*& out) {
+                            EventPool*& out, bool registered) {
   IpcData d;
   std::memcpy(&d, handle.data, sizeof d);
   if (d.magic != IpcData::kMagic || d.version != IpcData::kVersion || d.count == 0)
@@ -104,7 +110,7 @@ ze_result_t EventPool::open(Context& context, const ze_ipc_event_pool_handle_t& 
   };
   RemoteFd remote = takeHandleFd(d.pid, d.fd, bytesFor(d.count), exported);
   if (remote.result != ZE_RESULT_SUCCESS) return remote.result;
-  out = new EventPool(context, d.flags, d.count, {}, remote.fd, p, true);
+  out = new EventPool(context, d.flags, d.count, {}, remote.fd, p, true, registered);
   return ZE_RESULT_SUCCESS;
 }
 

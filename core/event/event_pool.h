@@ -12,6 +12,7 @@
 #include "core/common/object.h"
 #include "core/common/ref_counted.h"
 #include "core/device/device.h"
+#include "core/sync/wait.h"
 
 namespace tessera::core {
 
@@ -26,6 +27,9 @@ struct EventSlot {
   std::atomic<uint32_t> state;  // a sync flag: bit 0 signalled (core/sync/wait.h)
   uint32_t reserved;
   ze_kernel_timestamp_result_t timestamps;
+  // The completion counter of an IPC counter-based event (core/event/event.h), made in place by
+  // its creator; unused in other slots (an ordinary counter-based event's is in the Event).
+  sync::Counter counter;
 };
 
 // The pool's memory: a header, then the slots. An IPC pool's pages live in a memfd, so they can be
@@ -44,13 +48,17 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
   static EventPool* create(Context& context, ze_event_pool_flags_t flags, uint32_t count,
                            std::vector<Device*> devices);
   // A pool of one event that never has a handle (a counter-based event's own,
-  // zeEventCounterBasedCreate): not in the handle registry, its slot inside the object.
+  // zeEventCounterBasedCreate): not in the handle registry, its slot inside the object, or in a
+  // memfd when `flags` has ZE_EVENT_POOL_FLAG_IPC (an IPC counter-based event's).
   static EventPool* createPrivate(Context& context, ze_event_pool_flags_t flags);
-  // zeEventPoolOpenIpcHandle: maps the pool another process exported.
+  // zeEventPoolOpenIpcHandle: maps the pool another process exported (`registered`: gets a
+  // handle; an opened counter-based event's pool has none).
   static ze_result_t open(Context& context, const ze_ipc_event_pool_handle_t& handle,
-                          EventPool*& out);
-  // zeEventPoolGetIpcHandle: only pools created with ZE_EVENT_POOL_FLAG_IPC.
+                          EventPool*& out, bool registered = true);
+  // zeEventPoolGetIpcHandle: only pools created with ZE_EVENT_POOL_FLAG_IPC. It writes only the
+  // first kIpcBytesUsed bytes (an IPC counter-based event's handle puts its own after them).
   ze_result_t ipcHandle(ze_ipc_event_pool_handle_t& out) const;
+  static constexpr size_t kIpcBytesUsed = 48;
   // Whether this process opened the pool from an IPC handle (and must close, not destroy, it).
   bool opened() const { return opened_; }
   static EventPool* fromHandle(ze_event_pool_handle_t h) { return Object::fromHandle<EventPool>(h); }
@@ -95,6 +103,9 @@ class EventPool : public Object<_ze_event_pool_handle_t, 0x7465737345767031ull /
  private:
   // A one-event pool whose slot lives inside the object (mapping null); `registered`: has a handle.
   static EventPool* createInline(Context& context, ze_event_pool_flags_t flags,
+                                 std::vector<Device*> devices, bool registered);
+  // A pool whose pages are a memfd's, which other processes may map (ZE_EVENT_POOL_FLAG_IPC).
+  static EventPool* createShared(Context& context, ze_event_pool_flags_t flags, uint32_t count,
                                  std::vector<Device*> devices, bool registered);
   EventPool(Context& context, ze_event_pool_flags_t flags, uint32_t count,
             std::vector<Device*> devices, int fd, void* mapping, bool opened,

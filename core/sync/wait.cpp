@@ -162,7 +162,7 @@ void Counter::increment() {
   // see the new value before it sleeps.
   value_.fetch_add(1);
   seq_.fetch_add(1);
-  if (sleepers_.load()) futexWakeAll(seq_, false);
+  if (sleepers_.load()) futexWakeAll(seq_, shared_);
 }
 
 void Counter::advanceTo(uint64_t v) {
@@ -171,12 +171,12 @@ void Counter::advanceTo(uint64_t v) {
   }
   if (cur >= v) return;
   seq_.fetch_add(1);
-  if (sleepers_.load()) futexWakeAll(seq_, false);
+  if (sleepers_.load()) futexWakeAll(seq_, shared_);
 }
 
 void Counter::wakeAll() {
   seq_.fetch_add(1);
-  futexWakeAll(seq_, false);
+  futexWakeAll(seq_, shared_);
 }
 
 bool Counter::waitAtLeast(uint64_t target, uint64_t timeoutNs, const Cancel* cancel) const {
@@ -188,7 +188,7 @@ bool Counter::waitAtLeast(uint64_t target, uint64_t timeoutNs, const Cancel* can
     return load() >= target;
   sleepers_.fetch_add(1);
   bool reached = false;
-  Registration registration(cancel, seq_, false);
+  Registration registration(cancel, seq_, shared_);
   while (true) {
     uint32_t seq = seq_.load();
     if (value_.load() >= target) {
@@ -198,7 +198,7 @@ bool Counter::waitAtLeast(uint64_t target, uint64_t timeoutNs, const Cancel* can
     if (cancelled(cancel)) break;
     uint64_t now = nowNs();
     if (now >= deadline) break;
-    futexWait(seq_, seq, sleepFor(now, deadline), false);
+    futexWait(seq_, seq, sleepFor(now, deadline), shared_);
   }
   sleepers_.fetch_sub(1);
   return reached;

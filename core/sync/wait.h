@@ -59,9 +59,14 @@ inline void flagClear(std::atomic<uint32_t>& word) {
 bool flagWait(std::atomic<uint32_t>& word, uint64_t timeoutNs, bool shared,
               const Cancel* cancel = nullptr);
 
-// A counter that threads wait on until it reaches a value (queue completion, submissions).
+// A counter that threads wait on until it reaches a value (queue completion, submissions). A
+// `shared` counter lives in memory mapped by several processes (an IPC counter-based event's) and
+// uses the process-shared futex; it is made in place there (placement new) by the process that
+// creates the memory, and the others use it as found.
 class Counter {
  public:
+  Counter() = default;
+  explicit Counter(bool shared) : shared_(shared) {}
   uint64_t load() const { return value_.load(std::memory_order_acquire); }
   // Adds one and wakes waiters.
   void increment();
@@ -78,6 +83,7 @@ class Counter {
   std::atomic<uint64_t> value_{0};
   mutable std::atomic<uint32_t> seq_{0};       // futex word: low bits of the value's changes
   mutable std::atomic<uint32_t> sleepers_{0};
+  bool shared_ = false;
 };
 
 // How long a waiter spins before it sleeps (100 us unless set). Spinning is what makes wake-ups

@@ -218,9 +218,9 @@ typedef ze_result_t(ZE_APICALL* ze_pfnEventPoolGetFlags_t)(ze_event_pool_handle_
  * not be signaled from host" (zeEventHostReset, zeCommandListAppendEventReset, zeEventHostSignal:
  * ZE_RESULT_ERROR_INVALID_ARGUMENT); "may be reused multiple times without a need for reset";
  * "Querying a counter-based event queries only the last saved counter value from the last command
- * list that incremented it". Not supported (ZE_RESULT_ERROR_UNSUPPORTED_FEATURE): the IPC flag and
- * the zeEventCounterBased*IpcHandle functions, an IPC pool of counter-based events, and the
- * external sync allocation / aggregate storage descriptors. */
+ * list that incremented it". The IPC flag and the zeEventCounterBased*IpcHandle functions:
+ * tessera/ze_tessera_current.h. Not supported (ZE_RESULT_ERROR_UNSUPPORTED_FEATURE): an IPC pool
+ * of counter-based events, and the external sync allocation / aggregate storage descriptors. */
 #define ZE_STRUCTURE_TYPE_COUNTER_BASED_EVENT_POOL_EXP_DESC ((ze_structure_type_t)0x00020014)
 #define ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC ((ze_structure_type_t)0x0002003A)
 /* The two pNext structures of ze_event_counter_based_desc_t (1.15 and 1.17): "Counter Based Event

@@ -66,6 +66,43 @@ typedef ze_result_t(ZE_APICALL* ze_pfnMemGetIpcHandleWithProperties_t)(ze_contex
                                                                        const void*, void*,
                                                                        ze_ipc_mem_handle_t*);
 
+/* 1.15: IPC counter-based events. "Gets an IPC counter based event handle that can be shared with
+ * another process"; "Opens an IPC event handle to retrieve from another process" ("Any context of
+ * the importing process may be used"; "Any device of the importing process may signal the opened
+ * event. Enqueuing a signal operation overwrites the previous tracking point"); "Closes an IPC
+ * event handle in the current process". Tessera: an event created with
+ * ZE_EVENT_COUNTER_BASED_FLAG_IPC keeps its counter in a memfd; the handle names it and the value
+ * the event's last signalling append will store, which the opened event waits for (on the host or
+ * in the importer's lists). An event without the flag, or an opened one, has no handle
+ * (ZE_RESULT_ERROR_INVALID_SYNCHRONIZATION_OBJECT); a handle that names no live exported event is
+ * ZE_RESULT_ERROR_INVALID_ARGUMENT. */
+#ifndef ZE_MAX_IPC_HANDLE_SIZE
+#define ZE_MAX_IPC_HANDLE_SIZE 64
+#endif
+typedef struct _ze_ipc_event_counter_based_handle_t {
+  char data[ZE_MAX_IPC_HANDLE_SIZE]; /* [out] "Opaque data representing an IPC handle" */
+} ze_ipc_event_counter_based_handle_t;
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCounterBasedGetIpcHandle(
+    ze_event_handle_t hEvent, ze_ipc_event_counter_based_handle_t* phIpc);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCounterBasedOpenIpcHandle(
+    ze_context_handle_t hContext, ze_ipc_event_counter_based_handle_t hIpc,
+    ze_event_handle_t* phEvent);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeEventCounterBasedCloseIpcHandle(ze_event_handle_t hEvent);
+typedef ze_result_t(ZE_APICALL* ze_pfnEventCounterBasedGetIpcHandle_t)(
+    ze_event_handle_t, ze_ipc_event_counter_based_handle_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnEventCounterBasedOpenIpcHandle_t)(
+    ze_context_handle_t, ze_ipc_event_counter_based_handle_t, ze_event_handle_t*);
+typedef ze_result_t(ZE_APICALL* ze_pfnEventCounterBasedCloseIpcHandle_t)(ze_event_handle_t);
+
+/* 1.15: "Returns unique increment value that can be used for Event creation with external storage
+ * provided by user" ("when user is not able define number of internal driver operations during
+ * given append call, for example dividing copy into multiple engines"). Tessera: 1, since every
+ * append that signals a counter-based event raises its counter by one however it runs. */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zeDeviceGetAggregatedCopyOffloadIncrementValue(ze_device_handle_t hDevice, uint32_t* incrementValue);
+typedef ze_result_t(ZE_APICALL* ze_pfnDeviceGetAggregatedCopyOffloadIncrementValue_t)(
+    ze_device_handle_t, uint32_t*);
+
 /* 1.17: the queries of what a list or queue was created with ("The implementation of this function
  * should be lock-free"). The immediate list queries answer ZE_RESULT_ERROR_INVALID_NULL_POINTER
  * for a regular list, where their headers list "handle does not correspond to an immediate command

@@ -199,8 +199,6 @@ TEST_CASE("Given counter-based events, then lists that are not in-order, host re
   d.signal = 0;
   d.flags = ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP | ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP;
   CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
-  d.flags = ZE_EVENT_COUNTER_BASED_FLAG_IPC;
-  CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
   CHECK(e == nullptr);
   // The external sync allocation and aggregate storage descriptors, first or later in the chain;
   // a structure Tessera does not know is passed over.

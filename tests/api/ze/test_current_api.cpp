@@ -398,7 +398,9 @@ TEST_CASE("Given the DDI table getters, then a version that has the new slots ge
   CHECK(events[e + 1] == reinterpret_cast<void*>(&zeEventGetEventPool));
   CHECK(events[e + 3] == reinterpret_cast<void*>(&zeEventGetWaitScope));
   CHECK(events[e + 4] == reinterpret_cast<void*>(&zeEventCounterBasedCreate));
-  for (size_t i = 5; i < 8; ++i) CHECK(events[e + i] == sentinel);  // the IPC functions
+  CHECK(events[e + 5] == reinterpret_cast<void*>(&zeEventCounterBasedGetIpcHandle));
+  CHECK(events[e + 6] == reinterpret_cast<void*>(&zeEventCounterBasedOpenIpcHandle));
+  CHECK(events[e + 7] == reinterpret_cast<void*>(&zeEventCounterBasedCloseIpcHandle));
   CHECK(events[e + 8] == reinterpret_cast<void*>(&zeEventCounterBasedGetDeviceAddress));
   CHECK(events[e + 9] == reinterpret_cast<void*>(&zeEventGetCounterBasedFlags));
   CHECK(events[e + 10] == sentinel);
@@ -457,17 +459,20 @@ TEST_CASE("Given the DDI table getters, then the 1.14 to 1.17 slots hold Tessera
   CHECK(drv14[3] == sentinel);
 
   // Device: GetRootDevice (1.7), two not Tessera's (1.12), GetVectorWidthPropertiesExt (1.13),
-  // Synchronize (1.14), four not Tessera's (1.15, 1.16), GetCounterBasedEventMaxValue (1.17).
+  // Synchronize (1.14), GetAggregatedCopyOffloadIncrementValue (1.15), three not Tessera's (1.16),
+  // GetCounterBasedEventMaxValue (1.17).
   auto dev12 = tail(zeGetDeviceProcAddrTable, (ze_device_dditable_t*)nullptr, 12);
   CHECK(dev12[3] == sentinel);
   auto dev14 = tail(zeGetDeviceProcAddrTable, (ze_device_dditable_t*)nullptr, 14);
   for (size_t i = 1; i < 3; ++i) CHECK(dev14[i] == sentinel);
   CHECK(dev14[3] == fn(&zeDeviceGetVectorWidthPropertiesExt));
   CHECK(dev14[4] == fn(&zeDeviceSynchronize));
+  CHECK(dev14[5] == sentinel);  // 1.15's
   CHECK(dev14[9] == sentinel);
   auto dev17 = tail(zeGetDeviceProcAddrTable, (ze_device_dditable_t*)nullptr, 17);
   CHECK(dev17[4] == fn(&zeDeviceSynchronize));
-  for (size_t i = 5; i < 9; ++i) CHECK(dev17[i] == sentinel);
+  CHECK(dev17[5] == fn(&zeDeviceGetAggregatedCopyOffloadIncrementValue));
+  for (size_t i = 6; i < 9; ++i) CHECK(dev17[i] == sentinel);
   CHECK(dev17[9] == fn(&zeDeviceGetCounterBasedEventMaxValue));
   CHECK(dev17[10] == sentinel);
 

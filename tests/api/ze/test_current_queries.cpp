@@ -1,7 +1,8 @@
 // The queries of Level Zero 1.15 and 1.17 (tessera/ze_tessera_current.h): what a command list or
 // queue was created with (zeCommandListGetFlags, zeCommandListImmediateGetFlags / GetMode /
 // GetPriority, zeCommandListIsMutableExp, zeCommandQueueGetFlags / GetMode / GetPriority),
-// zeDeviceGetCounterBasedEventMaxValue and zePhysicalMemGetProperties, with the header's errors.
+// zeDeviceGetCounterBasedEventMaxValue, zeDeviceGetAggregatedCopyOffloadIncrementValue and
+// zePhysicalMemGetProperties, with the header's errors.
 // Both test builds reach them by name through zeDriverGetExtensionFunctionAddress. [novalidation]:
 // the lists and queues made with 1.9's flags, which Debian's validation layer refuses
 // (docs/api-coverage.md).
@@ -195,6 +196,28 @@ TEST_CASE(
   uint64_t v = 0;
   CHECK(maxValue(nullptr, &v) == kNullHandle);
   CHECK(maxValue(devices(driver).at(0), nullptr) == kNullPointer);
+}
+
+TEST_CASE(
+    "Given zeDeviceGetAggregatedCopyOffloadIncrementValue, then every device answers 1, the "
+    "step an append raises a counter by, and bad arguments get the header's errors",
+    "[current_api][device]") {
+  ze_driver_handle_t driver = initDriver();
+  auto increment = requiredFunction<ze_pfnDeviceGetAggregatedCopyOffloadIncrementValue_t>(
+      driver, "zeDeviceGetAggregatedCopyOffloadIncrementValue");
+  for (ze_device_handle_t d : devices(driver)) {
+    uint32_t v = 0;
+    REQUIRE(increment(d, &v) == ZE_RESULT_SUCCESS);
+    CHECK(v == 1);
+    for (ze_device_handle_t s : subDevices(d)) {
+      v = 0;
+      REQUIRE(increment(s, &v) == ZE_RESULT_SUCCESS);
+      CHECK(v == 1);
+    }
+  }
+  uint32_t v = 0;
+  CHECK(increment(nullptr, &v) == kNullHandle);
+  CHECK(increment(devices(driver).at(0), nullptr) == kNullPointer);
 }
 
 TEST_CASE(
