@@ -194,6 +194,12 @@ backends::CodeGenerator* Compiler::generator(std::string& error) {
   return generator_.get();
 }
 
+bool Compiler::codeTarget(backends::CodeTarget& out, std::string& error) {
+  backends::CodeGenerator* g = generator(error);
+  if (g) out = g->target();
+  return g != nullptr;
+}
+
 CacheKey Compiler::keyOf(const Program& program) {
   CodeTarget target;
   std::string error;

@@ -104,6 +104,9 @@ class Compiler {
   uint64_t compileCount();
   // Programs translated to LLVM IR so far (what the translation notes saved shows here).
   uint64_t translateCount() const { return translations_.load(); }
+  // What the code this process makes is for (native binaries and cache keys carry it): false with
+  // `error` when no code can be generated here.
+  bool codeTarget(backends::CodeTarget& out, std::string& error);
 
  private:
   // The kind's code generator, made on first need; null (and `error`) when the kind cannot

@@ -42,9 +42,9 @@ struct DeviceTail {
   ze_pfnDeviceSynchronize_t pfnSynchronize;      // 1.14
   ze_pfnDeviceGetAggregatedCopyOffloadIncrementValue_t
       pfnGetAggregatedCopyOffloadIncrementValue;  // 1.15
-  FnPtr pfnGetRuntimeRequirements;                  // 1.16, not implemented
-  FnPtr pfnGetRuntimeRequirementsKey;               // 1.16, not implemented
-  FnPtr pfnValidateRuntimeRequirements;             // 1.16, not implemented
+  ze_pfnDeviceGetRuntimeRequirements_t pfnGetRuntimeRequirements;                // 1.16
+  ze_pfnDeviceGetRuntimeRequirementsKey_t pfnGetRuntimeRequirementsKey;          // 1.16
+  ze_pfnDeviceValidateRuntimeRequirements_t pfnValidateRuntimeRequirements;      // 1.16
   ze_pfnDeviceGetCounterBasedEventMaxValue_t pfnGetCounterBasedEventMaxValue;  // 1.17
 };
 
@@ -159,6 +159,14 @@ void fillCurrentSlots(ze_api_version_t v, ze_device_dditable_t& table) {
   if (atLeast(v, 15))
     TESSERA_SLOT(table, DeviceTail, pfnGetAggregatedCopyOffloadIncrementValue) =
         TESSERA_ZE_ENTRY(zeDeviceGetAggregatedCopyOffloadIncrementValue);
+  if (atLeast(v, 16)) {
+    TESSERA_SLOT(table, DeviceTail, pfnGetRuntimeRequirements) =
+        TESSERA_ZE_ENTRY(zeDeviceGetRuntimeRequirements);
+    TESSERA_SLOT(table, DeviceTail, pfnGetRuntimeRequirementsKey) =
+        TESSERA_ZE_ENTRY(zeDeviceGetRuntimeRequirementsKey);
+    TESSERA_SLOT(table, DeviceTail, pfnValidateRuntimeRequirements) =
+        TESSERA_ZE_ENTRY(zeDeviceValidateRuntimeRequirements);
+  }
   if (atLeast(v, 17))
     TESSERA_SLOT(table, DeviceTail, pfnGetCounterBasedEventMaxValue) =
         TESSERA_ZE_ENTRY(zeDeviceGetCounterBasedEventMaxValue);

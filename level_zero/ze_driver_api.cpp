@@ -117,7 +117,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDriverGet(uint32_t* pCount, ze_driver_hand
 // The version whose core functions are all implemented (docs/api-coverage.md, "Level Zero after
 // 1.4", which scripts/api_coverage_current.py checks against this line); later versions' functions
 // that are implemented are reached all the same, and extensions are reported one by one.
-constexpr uint32_t kApiVersion = ZE_MAKE_VERSION(1, 15);
+constexpr uint32_t kApiVersion = ZE_MAKE_VERSION(1, 17);
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeDriverGetApiVersion(ze_driver_handle_t hDriver,
                                                           ze_api_version_t* version) {

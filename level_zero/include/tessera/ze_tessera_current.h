@@ -319,6 +319,56 @@ ze_result_t ZE_APICALL zeGraphSetDestructionCallbackExp(ze_graph_handle_t hGraph
                                                         zex_mem_graph_free_callback_fn_t pfnCallback,
                                                         void* pUserData, void* pNext);
 
+/* 1.16: runtime requirements. "Gathers null-terminated plain text representation of runtime
+ * requirements for provided object" (a module or a graph, described by pObjDesc); "Retrieves
+ * requirements producer key"; "Validates runtime requirements" ("e.g. cached from previous runs").
+ * Tessera: the text names the code target its native code is made for and loaded under (the host
+ * CPU, its LLVM feature string, the toolchain), the same for every module and graph of the driver;
+ * the key is "TESSERA.L0.CPU"; validation answers REQUIREMENTS_MET when all three are this
+ * process's, REQUIREMENTS_NOT_MET otherwise, NOT_APPLICABLE for text that is not Tessera's
+ * (core/module/runtime_requirements.h). pSize counts the terminating null. */
+#define ZE_STRUCTURE_TYPE_RUNTIME_REQUIREMENTS_MODULE_DESC ((ze_structure_type_t)0x00020044)
+#define ZE_STRUCTURE_TYPE_RUNTIME_REQUIREMENTS_GRAPH_DESC ((ze_structure_type_t)0x00020045)
+#define ZE_STRUCTURE_TYPE_RUNTIME_REQUIREMENTS_OUTPUT ((ze_structure_type_t)0x00020046)
+typedef struct _ze_runtime_requirements_module_desc_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_RUNTIME_REQUIREMENTS_MODULE_DESC */
+  const void* pNext;         /* [in][optional] */
+  ze_module_handle_t requirementsSrc; /* [in] "Module for which the requirements are being gathered" */
+} ze_runtime_requirements_module_desc_t;
+typedef struct _ze_runtime_requirements_graph_desc_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_RUNTIME_REQUIREMENTS_GRAPH_DESC */
+  const void* pNext;         /* [in][optional] */
+  ze_graph_handle_t requirementsSrc; /* [in] "Graph for which the requirements are being gathered" */
+} ze_runtime_requirements_graph_desc_t;
+typedef enum _ze_validate_runtime_requirements_result_t {
+  ZE_VALIDATE_RUNTIME_REQUIREMENTS_RESULT_NOT_APPLICABLE = 0,
+  ZE_VALIDATE_RUNTIME_REQUIREMENTS_RESULT_REQUIREMENTS_MET = 1,
+  ZE_VALIDATE_RUNTIME_REQUIREMENTS_RESULT_REQUIREMENTS_MET_RECOMPILATION_ADVISABLE = 2,
+  ZE_VALIDATE_RUNTIME_REQUIREMENTS_RESULT_REQUIREMENTS_NOT_MET = 3,
+  ZE_VALIDATE_RUNTIME_REQUIREMENTS_RESULT_FORCE_UINT32 = 0x7fffffff
+} ze_validate_runtime_requirements_result_t;
+typedef struct _ze_validate_runtime_requirements_output_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_RUNTIME_REQUIREMENTS_OUTPUT */
+  void* pNext;               /* [in,out][optional] */
+  ze_validate_runtime_requirements_result_t result; /* [out] */
+} ze_validate_runtime_requirements_output_t;
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetRuntimeRequirements(ze_device_handle_t hDevice,
+                                                                   const void* pObjDesc,
+                                                                   size_t* pSize,
+                                                                   char* pRequirements);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetRuntimeRequirementsKey(ze_device_handle_t hDevice,
+                                                                      const char** pKey);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceValidateRuntimeRequirements(
+    ze_device_handle_t hDevice, const char* pRequirements,
+    ze_validate_runtime_requirements_output_t* pOut);
+typedef ze_result_t(ZE_APICALL* ze_pfnDeviceGetRuntimeRequirements_t)(ze_device_handle_t,
+                                                                       const void*, size_t*,
+                                                                       char*);
+typedef ze_result_t(ZE_APICALL* ze_pfnDeviceGetRuntimeRequirementsKey_t)(ze_device_handle_t,
+                                                                          const char**);
+typedef ze_result_t(ZE_APICALL* ze_pfnDeviceValidateRuntimeRequirements_t)(
+    ze_device_handle_t, const char*, ze_validate_runtime_requirements_output_t*);
+
 #ifdef __cplusplus
 }
 #endif

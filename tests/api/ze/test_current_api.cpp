@@ -459,8 +459,8 @@ TEST_CASE("Given the DDI table getters, then the 1.14 to 1.17 slots hold Tessera
   CHECK(drv14[3] == sentinel);
 
   // Device: GetRootDevice (1.7), two not Tessera's (1.12), GetVectorWidthPropertiesExt (1.13),
-  // Synchronize (1.14), GetAggregatedCopyOffloadIncrementValue (1.15), three not Tessera's (1.16),
-  // GetCounterBasedEventMaxValue (1.17).
+  // Synchronize (1.14), GetAggregatedCopyOffloadIncrementValue (1.15), the three runtime
+  // requirement functions (1.16), GetCounterBasedEventMaxValue (1.17).
   auto dev12 = tail(zeGetDeviceProcAddrTable, (ze_device_dditable_t*)nullptr, 12);
   CHECK(dev12[3] == sentinel);
   auto dev14 = tail(zeGetDeviceProcAddrTable, (ze_device_dditable_t*)nullptr, 14);
@@ -472,7 +472,12 @@ TEST_CASE("Given the DDI table getters, then the 1.14 to 1.17 slots hold Tessera
   auto dev17 = tail(zeGetDeviceProcAddrTable, (ze_device_dditable_t*)nullptr, 17);
   CHECK(dev17[4] == fn(&zeDeviceSynchronize));
   CHECK(dev17[5] == fn(&zeDeviceGetAggregatedCopyOffloadIncrementValue));
-  for (size_t i = 6; i < 9; ++i) CHECK(dev17[i] == sentinel);
+  CHECK(dev17[6] == fn(&zeDeviceGetRuntimeRequirements));
+  CHECK(dev17[7] == fn(&zeDeviceGetRuntimeRequirementsKey));
+  CHECK(dev17[8] == fn(&zeDeviceValidateRuntimeRequirements));
+  auto dev15 = tail(zeGetDeviceProcAddrTable, (ze_device_dditable_t*)nullptr, 15);
+  CHECK(dev15[5] == fn(&zeDeviceGetAggregatedCopyOffloadIncrementValue));
+  CHECK(dev15[6] == sentinel);  // 1.16's
   CHECK(dev17[9] == fn(&zeDeviceGetCounterBasedEventMaxValue));
   CHECK(dev17[10] == sentinel);
 
