@@ -96,4 +96,35 @@ TEST_CASE("sync: a waiter on a claimed PU sleeps at once; on a free one it spins
   CHECK(w.result);
 }
 
+TEST_CASE("sync: timed waits that time out end no earlier than their deadline, sleeping then "
+          "spinning its last stretch, and a signal still ends them",
+          "[sync]") {
+  SpinWindow window(0);  // no initial spin: sleep, then the final stretch
+  for (uint64_t timeout : {50'000ull, 1'000'000ull, 5'000'000ull}) {
+    INFO("timeout " << timeout << " ns");
+    std::atomic<uint32_t> word{0};
+    uint64_t start = nowNs();
+    CHECK_FALSE(flagWait(word, timeout, false));
+    CHECK(nowNs() - start >= timeout);
+    Counter counter;
+    start = nowNs();
+    CHECK_FALSE(counter.waitAtLeast(1, timeout));
+    CHECK(nowNs() - start >= timeout);
+    Counter shared(/*shared=*/true);
+    start = nowNs();
+    CHECK_FALSE(shared.waitAtLeast(1, timeout));
+    CHECK(nowNs() - start >= timeout);
+  }
+  // Signalled from another thread: the wait succeeds whether it was asleep or spinning then.
+  std::atomic<uint32_t> word{0};
+  Counter counter(/*shared=*/true);
+  std::thread signaller([&] {
+    flagSet(word, false);
+    counter.advanceTo(3);
+  });
+  CHECK(flagWait(word, 20'000'000'000ull, false));
+  CHECK(counter.waitAtLeast(3, 20'000'000'000ull));
+  signaller.join();
+}
+
 }  // namespace tessera::core::sync
