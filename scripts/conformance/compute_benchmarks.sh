@@ -187,12 +187,8 @@ for name in $binaries; do
   done
 done
 
-# The commit of the Tessera tree TESSERA_BUILD belongs to (TESSERA_COMMIT overrides).
-tessera=$(git -C "$build" rev-parse --short HEAD 2>/dev/null || echo unknown)
-[ -z "${TESSERA_COMMIT:-}" ] || tessera=$TESSERA_COMMIT
-# The library's time too: a build directory can be rebuilt between two runs.
-libtime=$(date -u -r "$build/lib/libze_tessera.so.1" '+%Y-%m-%d %H:%M UTC' 2>/dev/null || echo unknown)
-python3 - "$out" "$commit" "$binaries" "$timeout_s" "$tessera ($libtime)" "$run_args" "$arg_filter" <<'PYEOF'
+source "$root/scripts/conformance/tessera_build_id.sh"
+python3 - "$out" "$commit" "$binaries" "$timeout_s" "$tessera" "$run_args" "$arg_filter" <<'PYEOF'
 import os, platform, re, sys, datetime
 out, commit, binaries, timeout_s, tessera, run_args, arg_filter = sys.argv[1:8]
 binaries = binaries.split()

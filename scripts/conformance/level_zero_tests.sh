@@ -16,7 +16,13 @@
 #   LZT_TIMEOUT   seconds one run of a binary may take (default 1800)
 #   LZT_OUT       where logs and summary.txt go (default build/conformance/level_zero_tests)
 #   LZT_COMMIT    the suite's commit, for the summary (default: SUITE_DIR/COMMIT when present)
+#   LZT_LOADER    the folder of the loader (libze_loader.so.1) the suite was built against, put first
+#                 in LD_LIBRARY_PATH (default: SUITE_DIR/../l0/lib when it holds one, else the
+#                 system's). It must come first: a newer loader otherwise loads Debian's 1.8 tracing
+#                 layer from /lib and zeInit fails with ZE_RESULT_ERROR_UNSUPPORTED_VERSION
 #   TESSERA_BUILD Tessera's build directory (default build; scripts/build.sh makes it)
+#   TESSERA_COMMIT  Tessera's commit, for the summary (default: git of TESSERA_BUILD's tree, with
+#                 the library's time)
 #   LZT_SUMMARY_ONLY=1  runs nothing: summarizes the logs already in LZT_OUT
 # A binary that crashes or times out is run again suite by suite (gtest filter "Suite.*") on the
 # cases it had not reached, so one crash does not hide the rest; the case that was running is
@@ -60,7 +66,9 @@ mkdir -p "$out"
 summary_only=${LZT_SUMMARY_ONLY:-0}
 [ "$summary_only" = 1 ] || rm -f "$out"/*.log "$out"/*.list "$out"/*.status "$out"/*.missing
 
-export LD_LIBRARY_PATH="$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+loader=${LZT_LOADER:-}
+[ -n "$loader" ] || [ ! -e "$suite/../l0/lib/libze_loader.so.1" ] || loader=$(cd "$suite/../l0/lib" && pwd)
+export LD_LIBRARY_PATH="${loader:+$loader:}$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export ZE_ENABLE_ALT_DRIVERS=libze_tessera.so.1
 
 # run_binary NAME LOG [FILTER]: one run, its exit status appended to NAME.status. gtest's own lines
@@ -115,7 +123,7 @@ for name in $binaries; do
   fi
 done
 
-tessera=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+source "$root/scripts/conformance/tessera_build_id.sh"
 python3 - "$out" "$commit" "$binaries" "$timeout_s" "$tessera" <<'EOF'
 import os, platform, re, sys, datetime
 out, commit, binaries, timeout_s, tessera = sys.argv[1:6]
@@ -163,7 +171,9 @@ for l in open('/proc/cpuinfo'):
     if l.startswith('model name'):
         model = l.split(':', 1)[1].strip()
         break
-head = [f'level-zero-tests {commit} against Tessera {tessera}, through libze_loader '
+loader = next((d for d in os.environ.get('LD_LIBRARY_PATH', '').split(':')
+               if os.path.exists(f'{d}/libze_loader.so.1')), 'the system\'s')
+head = [f'level-zero-tests {commit} against Tessera {tessera}, through libze_loader of {loader} '
         f'(ZE_ENABLE_ALT_DRIVERS=libze_tessera.so.1), {datetime.date.today()}',
         f'machine: {model}, {os.cpu_count()} CPUs, {platform.release()}; '
         f'timeout {timeout_s} s per run',
