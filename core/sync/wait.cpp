@@ -55,12 +55,10 @@ uint64_t sleepFor(uint64_t now, uint64_t deadline) {
   return deadline - now > kFinalSpinNs ? deadline - now - kFinalSpinNs : 0;
 }
 
-// One step of the final stretch's spin: a pause, and every 64 steps a yield, so that a thread
-// that needs this PU (the executor that would signal) gets it.
-void spinFinalStretch(uint32_t& steps) {
-  if ((++steps & 63) == 0) sched_yield();
-  TESSERA_PAUSE();
-}
+// One step of the final stretch's spin: a pause, never a yield (a yield to another runnable
+// thread gives it a whole time slice, which ends the wait milliseconds late: level-zero-tests saw
+// 1.2x of 5 ms with one). At most kFinalSpinNs of it per timed wait that times out.
+void spinFinalStretch() { TESSERA_PAUSE(); }
 
 // A sleeping wait's registration with its Cancel (none without one).
 class Registration {
@@ -159,7 +157,6 @@ bool flagWait(std::atomic<uint32_t>& word, uint64_t timeoutNs, bool shared, cons
   if (spinUntil([&] { return flagIsSet(word) || cancelled(cancel); }, start, deadline))
     return flagIsSet(word);
   Registration registration(cancel, word, shared);
-  uint32_t steps = 0;
   while (true) {
     // The cancel first: a destroyed event's waiter must not report the signal of the next event
     // of its slot.
@@ -170,7 +167,7 @@ bool flagWait(std::atomic<uint32_t>& word, uint64_t timeoutNs, bool shared, cons
     if (now >= deadline) return false;
     uint64_t sleep = sleepFor(now, deadline);
     if (sleep == 0) {
-      spinFinalStretch(steps);
+      spinFinalStretch();
       continue;
     }
     // Announce a sleeper, then sleep while the word still says "not set, sleepers".
@@ -211,7 +208,6 @@ bool Counter::waitAtLeast(uint64_t target, uint64_t timeoutNs, const Cancel* can
   sleepers_.fetch_add(1);
   bool reached = false;
   Registration registration(cancel, seq_, shared_);
-  uint32_t steps = 0;
   while (true) {
     uint32_t seq = seq_.load();
     if (value_.load() >= target) {
@@ -224,7 +220,7 @@ bool Counter::waitAtLeast(uint64_t target, uint64_t timeoutNs, const Cancel* can
     if (uint64_t sleep = sleepFor(now, deadline); sleep != 0)
       futexWait(seq_, seq, sleep, shared_);
     else
-      spinFinalStretch(steps);
+      spinFinalStretch();
   }
   sleepers_.fetch_sub(1);
   return reached;
