@@ -63,6 +63,30 @@ inline bool chainHasCycle(const void* pNext) {
   return false;
 }
 
+// ZE_extension_ipc_mem_handle_type: a ze_ipc_mem_handle_type_ext_desc_t in `pNext` (which has no
+// cycle) "to specify the IPC memory handle type to create for this allocation", chained to
+// zeMemAllocDevice, zeMemAllocHost, zePhysicalMemCreate and zeMemGetIpcHandleWithProperties. Every
+// allocation has the local handle (DEFAULT, or no flag); a fabric handle cannot be made on a
+// machine without a fabric (UNSUPPORTED_FEATURE); other bits are INVALID_ENUMERATION.
+inline ze_result_t checkIpcHandleTypes(const void* pNext) {
+  // 0x0002003D, ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC; bit 0 DEFAULT, bit 1
+  // FABRIC_ACCESSIBLE (tessera/ze_tessera_current.h declares them for 1.4's headers).
+  constexpr auto kDescType = static_cast<ze_structure_type_t>(0x0002003D);
+  struct Desc {
+    ze_structure_type_t stype;
+    const void* pNext;
+    uint32_t typeFlags;
+  };
+  for (auto* e = static_cast<const ze_base_desc_t*>(pNext); e;
+       e = static_cast<const ze_base_desc_t*>(e->pNext)) {
+    if (e->stype != kDescType) continue;  // not this extension's to read
+    uint32_t flags = reinterpret_cast<const Desc*>(e)->typeFlags;
+    if (flags & ~uint32_t{0x3}) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    if (flags & 0x2) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+  }
+  return ZE_RESULT_SUCCESS;
+}
+
 // The count protocol of zeDeviceGet and friends: "if count is zero, then the driver shall update the
 // value with the total number [available]. if count is greater than the number available, then the
 // driver shall update the value with the correct number available." A smaller count fills that

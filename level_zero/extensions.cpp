@@ -52,6 +52,9 @@ const std::vector<Extension>& extensions() {
       {ZE_RECORD_REPLAY_GRAPH_EXP_NAME_TESSERA, ZE_MAKE_VERSION(1, 0)},
       {ZE_VIRTUAL_MEM_READONLY_PROPERTIES_EXT_NAME,
        ZE_VIRTUAL_MEM_READONLY_PROPERTIES_EXT_VERSION_1_0},
+      // IPC memory handle types (1.0): the local handle; FABRIC_ACCESSIBLE UNSUPPORTED_FEATURE
+      // (api_support.h, checkIpcHandleTypes).
+      {ZE_IPC_MEM_HANDLE_TYPE_EXT_NAME, ZE_MAKE_VERSION(1, 0)},
   };
   return list;
 }

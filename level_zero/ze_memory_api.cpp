@@ -21,10 +21,11 @@ struct ChainHeader {
 };
 
 // Reads the extension structures Tessera knows in an allocation descriptor's pNext chain: the
-// external memory export request and the opaque-fd import. Structures of extensions Tessera does
-// not offer are skipped, as for any driver that lacks them.
+// external memory export request, the opaque-fd import and the IPC handle types. Structures of
+// extensions Tessera does not offer are skipped, as for any driver that lacks them.
 ze_result_t readAllocChain(const void* pNext, AllocRequest& r) {
   if (chainHasCycle(pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (ze_result_t e = checkIpcHandleTypes(pNext); e != ZE_RESULT_SUCCESS) return e;
   for (auto* h = static_cast<const ChainHeader*>(pNext); h;
        h = static_cast<const ChainHeader*>(h->pNext)) {
     if (h->stype == ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_DESC) {
@@ -216,15 +217,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeMemGetIpcHandleWithProperties(ze_context_h
   Context* c = Context::fromHandle(hContext);
   if (!c) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!ptr || !pIpcHandle) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  for (auto* e = static_cast<const ze_base_desc_t*>(pNext); e;
-       e = static_cast<const ze_base_desc_t*>(e->pNext)) {
-    if (e->stype != ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC) continue;  // not ours to read
-    auto flags = reinterpret_cast<const ze_ipc_mem_handle_type_ext_desc_t*>(e)->typeFlags;
-    if (flags & ~(ZE_IPC_MEM_HANDLE_TYPE_FLAG_DEFAULT | ZE_IPC_MEM_HANDLE_TYPE_FLAG_FABRIC_ACCESSIBLE))
-      return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-    if (flags & ZE_IPC_MEM_HANDLE_TYPE_FLAG_FABRIC_ACCESSIBLE)
-      return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-  }
+  if (chainHasCycle(pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (ze_result_t r = checkIpcHandleTypes(pNext); r != ZE_RESULT_SUCCESS) return r;
   return guarded([&] { return c->getIpcHandle(ptr, pIpcHandle); });
 }
 

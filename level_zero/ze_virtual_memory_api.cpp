@@ -68,6 +68,9 @@ zePhysicalMemCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
   if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (desc->flags > 0x3) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  if (tessera::ze::chainHasCycle(desc->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (ze_result_t r = tessera::ze::checkIpcHandleTypes(desc->pNext); r != ZE_RESULT_SUCCESS)
+    return r;
   if (desc->size == 0) return ZE_RESULT_ERROR_UNSUPPORTED_SIZE;
   // "The size must be page aligned. For host memory, the operating system page size should be
   // used. For device memory, see zeVirtualMemQueryPageSize." Both are 4 KiB pages here.

@@ -44,9 +44,10 @@ typedef ze_result_t(ZE_APICALL* ze_pfnPhysicalMemGetProperties_t)(
 
 /* 1.15: "Creates an IPC memory handle for the specified allocation with properties for the
  * requested handle." pNext may chain ze_ipc_mem_handle_type_ext_desc_t
- * (ZE_extension_ipc_mem_handle_type). Tessera: the handle zeMemGetIpcHandle makes, for
- * ZE_IPC_MEM_HANDLE_TYPE_FLAG_DEFAULT or no type; FABRIC_ACCESSIBLE is UNSUPPORTED_FEATURE (no
- * fabric). */
+ * (ZE_extension_ipc_mem_handle_type, listed; also chained to zeMemAllocDevice, zeMemAllocHost and
+ * zePhysicalMemCreate "to specify the IPC memory handle type to create for this allocation").
+ * Tessera: the handle zeMemGetIpcHandle makes, for ZE_IPC_MEM_HANDLE_TYPE_FLAG_DEFAULT or no type;
+ * FABRIC_ACCESSIBLE is UNSUPPORTED_FEATURE (no fabric), at allocation too. */
 #ifndef ZE_IPC_MEM_HANDLE_TYPE_EXT_NAME
 #define ZE_IPC_MEM_HANDLE_TYPE_EXT_NAME "ZE_extension_ipc_mem_handle_type"
 #define ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC ((ze_structure_type_t)0x0002003D)

@@ -159,6 +159,57 @@ TEST_CASE_METHOD(MemoryFixture,
   CHECK(zeMemFree(context, p) == ZE_RESULT_SUCCESS);
 }
 
+// ZE_extension_ipc_mem_handle_type at allocation: ze_ipc_mem_handle_type_ext_desc_t chained to
+// zeMemAllocDevice, zeMemAllocHost and zePhysicalMemCreate asks for the handle types the
+// allocation will be shared with. The local one is every allocation's (its handle opens in another
+// process); a fabric one cannot be made (UNSUPPORTED_FEATURE, nothing allocated); an unknown bit
+// is INVALID_ENUMERATION. The extension is listed.
+TEST_CASE_METHOD(MemoryFixture,
+                 "Given IPC handle types chained to allocations, then the local type is made and "
+                 "shared, and a fabric type is refused without allocating",
+                 "[memory][ipc]") {
+  CHECK(extensionVersion(driver, ZE_IPC_MEM_HANDLE_TYPE_EXT_NAME) == ZE_MAKE_VERSION(1, 0));
+  ze_ipc_mem_handle_type_ext_desc_t type{ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC, nullptr,
+                                         ZE_IPC_MEM_HANDLE_TYPE_FLAG_FABRIC_ACCESSIBLE};
+  ze_device_mem_alloc_desc_t dd{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, &type, 0, 0};
+  ze_host_mem_alloc_desc_t hd{ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, &type, 0};
+  ze_physical_mem_desc_t pd{ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC, &type, 0, 4096};
+  for (uint32_t flags : {uint32_t{ZE_IPC_MEM_HANDLE_TYPE_FLAG_FABRIC_ACCESSIBLE}, 1u << 4}) {
+    INFO("typeFlags " << flags);
+    type.typeFlags = flags;
+    const ze_result_t expected = flags == ZE_IPC_MEM_HANDLE_TYPE_FLAG_FABRIC_ACCESSIBLE
+                                     ? ZE_RESULT_ERROR_UNSUPPORTED_FEATURE
+                                     : ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    void* p = nullptr;
+    CHECK(zeMemAllocDevice(context, &dd, kBytes, 0, device, &p) == expected);
+    CHECK(zeMemAllocHost(context, &hd, kBytes, 0, &p) == expected);
+    CHECK(p == nullptr);
+    ze_physical_mem_handle_t phys = nullptr;
+    CHECK(zePhysicalMemCreate(context, device, &pd, &phys) == expected);
+    CHECK(phys == nullptr);
+  }
+  type.typeFlags = ZE_IPC_MEM_HANDLE_TYPE_FLAG_DEFAULT;
+  ze_physical_mem_handle_t phys = nullptr;
+  REQUIRE(zePhysicalMemCreate(context, device, &pd, &phys) == ZE_RESULT_SUCCESS);
+  CHECK(zePhysicalMemDestroy(context, phys) == ZE_RESULT_SUCCESS);
+  void* host = nullptr;
+  REQUIRE(zeMemAllocHost(context, &hd, kBytes, 0, &host) == ZE_RESULT_SUCCESS);
+  CHECK(zeMemFree(context, host) == ZE_RESULT_SUCCESS);
+  void* p = nullptr;
+  REQUIRE(zeMemAllocDevice(context, &dd, kBytes, 0, device, &p) == ZE_RESULT_SUCCESS);
+  fill(p, 20);
+  ze_ipc_mem_handle_t h;
+  REQUIRE(zeMemGetIpcHandle(context, p, &h) == ZE_RESULT_SUCCESS);
+  Child c = startChild("child: open an IPC handle");
+  c.writeLine(toHex(h));
+  c.writeLine("20");
+  CHECK(lineStarting(c, "opened") == "opened");
+  finish(c);
+  CHECK(holds(p, 21));
+  CHECK(putIpcHandle()(context, h) == ZE_RESULT_SUCCESS);
+  CHECK(zeMemFree(context, p) == ZE_RESULT_SUCCESS);
+}
+
 // level-zero-tests' IpcMemoryAccessTest ...PhysicalMemoryAllocatedAndReserved...: a reserved range
 // mapped to a physical memory object is exported like an allocation (the reference driver's
 // behaviour; the header only says "pointer to the device memory allocation"). [novalidation]: it
