@@ -49,6 +49,16 @@ void finish(Child& c) {
   CHECK(rest.find("All tests passed") != std::string::npos);
 }
 
+// Another process opens `h`, checks that the allocation holds `seed`'s bytes and writes seed + 1's
+// ("child: open an IPC handle"); the caller then sees what it wrote.
+void openInChild(const ze_ipc_mem_handle_t& h, int seed) {
+  Child c = startChild("child: open an IPC handle");
+  c.writeLine(toHex(h));
+  c.writeLine(std::to_string(seed));
+  CHECK(lineStarting(c, "opened") == "opened");
+  finish(c);
+}
+
 }  // namespace
 
 // The opener: reads a handle and the byte seed it should see, opens it, checks the bytes, writes
@@ -114,11 +124,7 @@ TEST_CASE_METHOD(MemoryFixture,
     fill(p, 10);
     ze_ipc_mem_handle_t h;
     REQUIRE(zeMemGetIpcHandle(context, p, &h) == ZE_RESULT_SUCCESS);
-    Child c = startChild("child: open an IPC handle");
-    c.writeLine(toHex(h));
-    c.writeLine("10");
-    CHECK(lineStarting(c, "opened") == "opened");
-    finish(c);
+    openInChild(h, 10);
     CHECK(holds(p, 11));  // what the child wrote
     CHECK(putIpcHandle()(context, h) == ZE_RESULT_SUCCESS);
     CHECK(zeMemFree(context, p) == ZE_RESULT_SUCCESS);
@@ -148,11 +154,7 @@ TEST_CASE_METHOD(MemoryFixture,
     type.typeFlags = ZE_IPC_MEM_HANDLE_TYPE_FLAG_DEFAULT;
     fill(p, 10);
     REQUIRE(withProperties(context, p, chain, &h) == ZE_RESULT_SUCCESS);
-    Child c = startChild("child: open an IPC handle");
-    c.writeLine(toHex(h));
-    c.writeLine("10");
-    CHECK(lineStarting(c, "opened") == "opened");
-    finish(c);
+    openInChild(h, 10);
     CHECK(holds(p, 11));
     CHECK(putIpcHandle()(context, h) == ZE_RESULT_SUCCESS);
   }
@@ -200,11 +202,7 @@ TEST_CASE_METHOD(MemoryFixture,
   fill(p, 20);
   ze_ipc_mem_handle_t h;
   REQUIRE(zeMemGetIpcHandle(context, p, &h) == ZE_RESULT_SUCCESS);
-  Child c = startChild("child: open an IPC handle");
-  c.writeLine(toHex(h));
-  c.writeLine("20");
-  CHECK(lineStarting(c, "opened") == "opened");
-  finish(c);
+  openInChild(h, 20);
   CHECK(holds(p, 21));
   CHECK(putIpcHandle()(context, h) == ZE_RESULT_SUCCESS);
   CHECK(zeMemFree(context, p) == ZE_RESULT_SUCCESS);
@@ -229,11 +227,7 @@ TEST_CASE_METHOD(MemoryFixture,
   fill(p, 20);
   ze_ipc_mem_handle_t h;
   REQUIRE(zeMemGetIpcHandle(context, p, &h) == ZE_RESULT_SUCCESS);
-  Child c = startChild("child: open an IPC handle");
-  c.writeLine(toHex(h));
-  c.writeLine("20");
-  CHECK(lineStarting(c, "opened") == "opened");
-  finish(c);
+  openInChild(h, 20);
   CHECK(holds(p, 21));  // what the child wrote
   CHECK(putIpcHandle()(context, h) == ZE_RESULT_SUCCESS);
   // Put: another opener is refused.
