@@ -1,7 +1,6 @@
 #include "core/cmdlist/graph_dot.h"
 
 #include <cstdio>
-#include <cstring>
 #include <map>
 
 #include "core/command/command.h"

@@ -10,8 +10,6 @@
 namespace tessera::core {
 namespace {
 
-using Described = CommandDescription;
-
 void appendArg(std::string& args, const char* fmt, auto... values) {
   char buf[128];
   std::snprintf(buf, sizeof buf, fmt, values...);
@@ -19,7 +17,7 @@ void appendArg(std::string& args, const char* fmt, auto... values) {
   args += buf;
 }
 
-void describeLaunch(const LaunchOp& l, const ze_group_count_t* counts, Described& d) {
+void describeLaunch(const LaunchOp& l, const ze_group_count_t* counts, CommandDescription& d) {
   d.name = l.kernel->name();
   uint32_t gx = counts ? counts->groupCountX : l.dims.groupCount[0];
   uint32_t gy = counts ? counts->groupCountY : l.dims.groupCount[1];
@@ -32,7 +30,7 @@ void describeLaunch(const LaunchOp& l, const ze_group_count_t* counts, Described
 }  // namespace
 
 CommandDescription describeCommand(const Command& c) {
-  Described d;
+  CommandDescription d;
   std::visit(
       [&](const auto& o) {
         using T = std::decay_t<decltype(o)>;
@@ -83,7 +81,7 @@ uint64_t traceCommandBegin(const Command& command) {
 void traceCommandEnd(const Command& command, uint64_t start) {
   uint64_t end = trace::nowNs();
   if (end < start + 2) end = start + 2;
-  Described d = describeCommand(command);
+  CommandDescription d = describeCommand(command);
   trace::complete("command", d.name, start, end, d.args);
   if (command.signal) trace::flowStart(traceEventId(command.signal.get()), end - 1);
 }
