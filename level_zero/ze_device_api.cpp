@@ -105,8 +105,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceSynchronize(ze_device_handle_t hDevi
 
 // Level Zero 1.17: "Returns maximum value supported by the driver for Counter Based Events created
 // with externally managed counter storage": Tessera's counters are 64-bit and compared as such
-// (core/event/event.h), so UINT64_MAX. (The externally managed storage descriptors themselves are
-// still refused with UNSUPPORTED_FEATURE by zeEventCounterBasedCreate.)
+// (core/event/event.h), so UINT64_MAX. (External aggregate storage is taken by
+// zeEventCounterBasedCreate; the external sync allocation is refused with UNSUPPORTED_FEATURE.)
 ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetCounterBasedEventMaxValue(ze_device_handle_t hDevice,
                                                                          uint64_t* maxValue) {
   if (!Device::fromHandle(hDevice)) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;

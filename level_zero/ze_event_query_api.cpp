@@ -64,15 +64,28 @@ zeEventCounterBasedCreate(ze_context_handle_t hContext, ze_device_handle_t hDevi
   const ze_event_counter_based_flags_t timestampFlags =
       ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP | ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP;
   if ((desc->flags & timestampFlags) == timestampFlags) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  // The counter lives in Tessera's memory (a memfd's page for IPC): no external storage (the
-  // external sync allocation and aggregate storage descriptors of the pNext chain).
+  // The counter lives in Tessera's memory (a memfd's page for IPC), or in the application's
+  // aggregate storage; an external sync allocation is not taken.
   if (tessera::ze::chainHasCycle(desc->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  const ze_event_counter_based_external_aggregate_storage_desc_t* aggregate = nullptr;
   for (auto* e = static_cast<const ze_base_desc_t*>(desc->pNext); e;
-       e = static_cast<const ze_base_desc_t*>(e->pNext))
-    if (e->stype == ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_SYNC_ALLOCATION_DESC ||
-        e->stype == ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_AGGREGATE_STORAGE_DESC)
+       e = static_cast<const ze_base_desc_t*>(e->pNext)) {
+    if (e->stype == ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_SYNC_ALLOCATION_DESC)
       return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+    if (e->stype == ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_AGGREGATE_STORAGE_DESC)
+      aggregate = reinterpret_cast<const ze_event_counter_based_external_aggregate_storage_desc_t*>(e);
+  }
   if (&device->driver() != &context->driver()) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (aggregate) {
+    if (desc->flags & ZE_EVENT_COUNTER_BASED_FLAG_IPC) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+    if (!aggregate->deviceAddress) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+    // Read and written by every signal and wait: it must be the application's memory that lasts.
+    auto a = context->memory().find(aggregate->deviceAddress);
+    auto* p = reinterpret_cast<const uint8_t*>(aggregate->deviceAddress);
+    if (reinterpret_cast<uintptr_t>(p) % alignof(uint64_t) || !a ||
+        p + sizeof(uint64_t) > a->base + a->size)
+      return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  }
   return tessera::ze::guarded([&] {
     // Device and host timestamps are one clock on a CPU device (CLOCK_MONOTONIC). DEVICE_TIMESTAMP,
     // "timestamps populated in the device time domain", records as a KERNEL_TIMESTAMP pool does;
@@ -86,6 +99,9 @@ zeEventCounterBasedCreate(ze_context_handle_t hContext, ze_device_handle_t hDevi
             : 0;
     Event* event = Event::createCounterBased(*context, desc->flags, poolTimestamps,
                                              desc->signal, desc->wait);
+    if (aggregate)
+      event->useAggregateStorage(aggregate->deviceAddress, aggregate->incrementValue,
+                                 aggregate->completionValue);
     *phEvent = event->toHandle();
     return ZE_RESULT_SUCCESS;
   });

@@ -1,5 +1,7 @@
 #include "core/event/event.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -115,6 +117,37 @@ void Event::detach() {
   issued_.store(0, std::memory_order_release);
   completed_.store(&ownCounter_, std::memory_order_release);
   detached_.store(true, std::memory_order_release);
+}
+
+void Event::complete(uint64_t value) {
+  if (!aggregate_) {
+    completed().advanceTo(value);
+    return;
+  }
+  std::atomic_ref<uint64_t>(*aggregate_).fetch_add(aggregateIncrement_, std::memory_order_acq_rel);
+  ownCounter_.increment();  // wakes the waiters
+}
+
+uint64_t Event::completedValue() const {
+  if (aggregate_) return std::atomic_ref<uint64_t>(*aggregate_).load(std::memory_order_acquire);
+  return completed().load();
+}
+
+bool Event::waitAggregate(uint64_t value, uint64_t timeoutNs, const sync::Cancel* cancel) {
+  const uint64_t start = sync::nowNs();
+  while (true) {
+    // The count of signals first: one that lands after the check below ends the sleep.
+    const uint64_t signals = ownCounter_.load();
+    if (completedValue() >= value) return true;
+    if (cancel && cancel->requested()) return false;
+    const uint64_t waited = sync::nowNs() - start;
+    if (timeoutNs != sync::kForever && waited >= timeoutNs) return false;
+    // This process's signals wake the sleep; the application may write the storage too (it resets
+    // it with a fill, and may add to it), which wakes nobody: so 1 ms at most at a time.
+    uint64_t slice = 1'000'000;
+    if (timeoutNs != sync::kForever) slice = std::min(slice, timeoutNs - waited);
+    ownCounter_.waitAtLeast(signals + 1, slice, cancel);
+  }
 }
 
 Event::~Event() = default;

@@ -10,6 +10,13 @@
 // Nothing resets it: each new append raises `issued`, so it is reused without reset, and a command
 // waiting for an earlier value is not held up by a later signal.
 //
+// An event with external aggregate storage (1.17, ze_event_counter_based_external_aggregate_storage_
+// desc_t) keeps no counter of its own: "device address that would be updated with atomic_add upon
+// signaling of this event", by "value which would by atomically added upon each completion", and
+// "when value under deviceAddress is equal or greater then this value then event is considered as
+// completed". Every command that signals it adds (not only the last of a list, as for the others),
+// its waits wait for the completion value, and the application may reset the storage (a fill).
+//
 // An IPC counter-based event (ZE_EVENT_COUNTER_BASED_FLAG_IPC, "Event can be shared across
 // processes for waiting") keeps `completed` in a memfd's page (its pool's slot, EventSlot::counter)
 // that zeEventCounterBasedOpenIpcHandle maps in another process; the handle carries the value
@@ -70,25 +77,37 @@ class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEv
   bool counterBased() const { return counterBased_; }
   // zeEventGetCounterBasedFlags: the flags it was created with (0 for an ordinary event).
   uint32_t counterFlags() const { return counterFlags_; }
+  // Set once, right after creation: the storage (8-byte aligned, in the application's memory).
+  void useAggregateStorage(uint64_t* address, uint64_t increment, uint64_t completion) {
+    aggregate_ = address;
+    aggregateIncrement_ = increment;
+    aggregateCompletion_ = completion;
+  }
+  // Whether every command that signals it counts (external aggregate storage).
+  bool aggregates() const { return aggregate_ != nullptr; }
   // A counter-based event: the value a new execution that signals it stores when done.
   uint64_t issue() {
+    if (aggregate_) return aggregateCompletion_;
     if (opened_ && !detached_.load(std::memory_order_acquire)) detach();
     return issued_.fetch_add(1, std::memory_order_acq_rel) + 1;
   }
   // The value of the last execution that signals it (0: none yet, complete).
-  uint64_t issued() const { return issued_.load(std::memory_order_acquire); }
-  // The execution `value` has finished signalling it.
-  void complete(uint64_t value) { completed().advanceTo(value); }
-  uint64_t completedValue() const { return completed().load(); }
-  const uint64_t* counterAddress() const { return completed().address(); }
+  uint64_t issued() const {
+    return aggregate_ ? aggregateCompletion_ : issued_.load(std::memory_order_acquire);
+  }
+  // The execution `value` has finished signalling it (aggregate storage: one more signal).
+  void complete(uint64_t value);
+  uint64_t completedValue() const;
+  const uint64_t* counterAddress() const { return aggregate_ ? aggregate_ : completed().address(); }
   // Waits for the execution `value` to have signalled (false on timeout or cancel).
   bool waitFor(uint64_t value, uint64_t timeoutNs, const sync::Cancel* cancel = nullptr) {
+    if (aggregate_) return waitAggregate(value, timeoutNs, cancel);
     return completed().waitAtLeast(value, timeoutNs, cancel);
   }
   ze_event_scope_flags_t signalScope() const { return signalScope_; }
   ze_event_scope_flags_t waitScope() const { return waitScope_; }
   bool isSignaled() const {
-    return counterBased_ ? completed().load() >= issued() : sync::flagIsSet(slot().state);
+    return counterBased_ ? completedValue() >= issued() : sync::flagIsSet(slot().state);
   }
   void signal() { sync::flagSet(slot().state, pool_->shared()); }
   void reset() { sync::flagClear(slot().state); }
@@ -123,6 +142,7 @@ class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEv
   sync::Counter& completed() const { return *completed_.load(std::memory_order_acquire); }
   // An opened event's first signal in this process: a counter of its own from now on.
   void detach();
+  bool waitAggregate(uint64_t value, uint64_t timeoutNs, const sync::Cancel* cancel);
 
   Ref<EventPool> pool_;
   uint32_t index_;
@@ -138,6 +158,11 @@ class Event : public Object<_ze_event_handle_t, 0x7465737345766e31ull /* "tessEv
   std::atomic<sync::Counter*> completed_{&ownCounter_};
   bool opened_ = false;
   std::atomic<bool> detached_{false};
+  // External aggregate storage (null: none); ownCounter_ then counts this process's signals, to
+  // wake the waiters.
+  uint64_t* aggregate_ = nullptr;
+  uint64_t aggregateIncrement_ = 0;
+  uint64_t aggregateCompletion_ = 0;
   std::atomic<Graph*> capturedBy_{nullptr};
 };
 

@@ -173,6 +173,8 @@ void finish(const Command& command, const ExecutionTarget& target, uint64_t star
     if (command.signal->pool().timestamps()) command.signal->recordSpan(start, deviceTimestampNow());
     if (command.counterSignal == kNoCounter)
       command.signal->signal();
+    else if (command.signal->aggregates())  // every signal adds (core/event/event.h)
+      command.signal->complete(0);
     else if (command.counterFinal && target.counterValues)
       command.signal->complete(target.counterValues[2 * command.counterSignal + 1]);
   }

@@ -219,19 +219,31 @@ typedef ze_result_t(ZE_APICALL* ze_pfnEventPoolGetFlags_t)(ze_event_pool_handle_
  * ZE_RESULT_ERROR_INVALID_ARGUMENT); "may be reused multiple times without a need for reset";
  * "Querying a counter-based event queries only the last saved counter value from the last command
  * list that incremented it". The IPC flag and the zeEventCounterBased*IpcHandle functions:
- * tessera/ze_tessera_current.h. Not supported (ZE_RESULT_ERROR_UNSUPPORTED_FEATURE): an IPC pool
- * of counter-based events, and the external sync allocation / aggregate storage descriptors. */
+ * tessera/ze_tessera_current.h. External aggregate storage (1.17): below. Not supported
+ * (ZE_RESULT_ERROR_UNSUPPORTED_FEATURE): an IPC pool of counter-based events, the external sync
+ * allocation descriptor, and aggregate storage together with the IPC flag. */
 #define ZE_STRUCTURE_TYPE_COUNTER_BASED_EVENT_POOL_EXP_DESC ((ze_structure_type_t)0x00020014)
 #define ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC ((ze_structure_type_t)0x0002003A)
 /* The two pNext structures of ze_event_counter_based_desc_t (1.15 and 1.17): "Counter Based Event
- * external sync allocation descriptor. Passed as pNext to ze_event_counter_based_desc_t" and
- * "Counter Based Event external aggregate storage. Passed as pNext to
- * ze_event_counter_based_desc_t". Only their structure types are declared: Tessera refuses both
- * (ZE_RESULT_ERROR_UNSUPPORTED_FEATURE) without reading them. */
+ * external sync allocation descriptor. Passed as pNext to ze_event_counter_based_desc_t" (only its
+ * structure type is declared: Tessera refuses it, ZE_RESULT_ERROR_UNSUPPORTED_FEATURE, without
+ * reading it) and "Counter Based Event external aggregate storage": deviceAddress "would be
+ * updated with atomic_add upon signaling of this event, must be device USM memory"; every command
+ * that signals the event adds incrementValue there, and the event is complete "when value under
+ * deviceAddress is equal or greater then" completionValue. Tessera: deviceAddress must be 8-byte
+ * aligned inside an allocation of the context with 8 bytes from it
+ * (ZE_RESULT_ERROR_INVALID_ARGUMENT otherwise; null: ZE_RESULT_ERROR_INVALID_NULL_POINTER). */
 #define ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_SYNC_ALLOCATION_DESC \
   ((ze_structure_type_t)0x0002003B)
 #define ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_AGGREGATE_STORAGE_DESC \
   ((ze_structure_type_t)0x0002003F)
+typedef struct _ze_event_counter_based_external_aggregate_storage_desc_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_AGGREGATE_STORAGE_DESC */
+  const void* pNext;         /* [in][optional] */
+  uint64_t* deviceAddress;   /* [in] */
+  uint64_t incrementValue;   /* [in] */
+  uint64_t completionValue;  /* [in] */
+} ze_event_counter_based_external_aggregate_storage_desc_t;
 typedef uint32_t ze_event_counter_based_flags_t;
 typedef enum _ze_event_counter_based_flag_t {
   ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE = ZE_BIT(0),

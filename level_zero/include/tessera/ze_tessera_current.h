@@ -142,8 +142,9 @@ typedef ze_result_t(ZE_APICALL* ze_pfnCommandQueueGetPriority_t)(ze_command_queu
                                                                  ze_command_queue_priority_t*);
 
 /* 1.17: "Returns maximum value supported by the driver for Counter Based Events created with
- * externally managed counter storage". Tessera: UINT64_MAX, its counters' width (the external
- * storage descriptors are still refused with ZE_RESULT_ERROR_UNSUPPORTED_FEATURE). */
+ * externally managed counter storage". Tessera: UINT64_MAX, its counters' width (external
+ * aggregate storage is taken; the external sync allocation is refused with
+ * ZE_RESULT_ERROR_UNSUPPORTED_FEATURE). */
 ZE_APIEXPORT ze_result_t ZE_APICALL zeDeviceGetCounterBasedEventMaxValue(ze_device_handle_t hDevice,
                                                                          uint64_t* maxValue);
 typedef ze_result_t(ZE_APICALL* ze_pfnDeviceGetCounterBasedEventMaxValue_t)(ze_device_handle_t,

@@ -42,7 +42,17 @@ struct CounterFixture : ExecFixture {
   ~CounterFixture() {
     destroyLists();  // before their events; the base class then destroys the rest
     for (auto e : counterEvents) zeEventDestroy(e);
+    for (void* p : buffers) zeMemFree(context, p);
   }
+  // Device memory (external aggregate storage "must be device USM memory").
+  void* deviceBuffer(size_t bytes) {
+    ze_device_mem_alloc_desc_t d{ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC};
+    void* p = nullptr;
+    REQUIRE(zeMemAllocDevice(context, &d, bytes, sizeof(uint64_t), device, &p) == ZE_RESULT_SUCCESS);
+    buffers.push_back(p);
+    return p;
+  }
+  std::vector<void*> buffers;
   ze_event_handle_t counterEvent(ze_event_counter_based_flags_t flags =
                                      ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE) {
     ze_event_counter_based_desc_t d{ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC, nullptr, flags,
@@ -163,6 +173,66 @@ TEST_CASE("Given a counter-based event signalled twice in an in-order regular li
   fx.destroyLists();
 }
 
+TEST_CASE("Given a counter-based event with external aggregate storage, then every signal adds "
+          "its increment there, and the event is complete from the completion value on, "
+          "execution after execution",
+          "[current_api][counter_based][novalidation]") {
+  CounterFixture fx;
+  auto* storage = static_cast<uint64_t*>(fx.deviceBuffer(sizeof(uint64_t)));
+  *storage = 0;
+  uint32_t increment = 0;
+  auto incrementOf = requiredFunction<ze_pfnDeviceGetAggregatedCopyOffloadIncrementValue_t>(
+      fx.driver, "zeDeviceGetAggregatedCopyOffloadIncrementValue");
+  REQUIRE(incrementOf(fx.device, &increment) == ZE_RESULT_SUCCESS);
+  ze_event_counter_based_external_aggregate_storage_desc_t aggregate{
+      ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_AGGREGATE_STORAGE_DESC, nullptr, storage,
+      2 * increment, 6 * increment};
+  ze_event_counter_based_desc_t d{ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC, &aggregate,
+                                  ZE_EVENT_COUNTER_BASED_FLAG_NON_IMMEDIATE, 0, 0};
+  ze_event_handle_t cb = nullptr;
+  REQUIRE(fx.create(fx.context, fx.device, &d, &cb) == ZE_RESULT_SUCCESS);
+  fx.counterEvents.push_back(cb);
+  uint64_t value = 0, address = 0;
+  REQUIRE(fx.deviceAddress(cb, &value, &address) == ZE_RESULT_SUCCESS);
+  CHECK(value == 6 * increment);
+  CHECK(address == reinterpret_cast<uintptr_t>(storage));
+  CHECK(zeEventQueryStatus(cb) == ZE_RESULT_NOT_READY);
+
+  // The list resets the storage, waits for a gate, signals three times (three increments of two),
+  // then a fill waits for the event.
+  auto gates = fx.events(1);
+  ze_command_queue_handle_t q = fx.queue(0, 0, ZE_COMMAND_QUEUE_MODE_DEFAULT, kQueueInOrder);
+  ze_command_list_handle_t l = fx.list(0, kListInOrder);
+  const uint64_t zero = 0;
+  REQUIRE(zeCommandListAppendMemoryFill(l, storage, &zero, sizeof zero, sizeof zero, nullptr, 0,
+                                        nullptr) == ZE_RESULT_SUCCESS);
+  REQUIRE(zeCommandListAppendBarrier(l, nullptr, 1, &gates[0]) == ZE_RESULT_SUCCESS);
+  for (int i = 0; i < 3; ++i)
+    REQUIRE(zeCommandListAppendSignalEvent(l, cb) == ZE_RESULT_SUCCESS);
+  uint32_t x = 0;
+  fillAfter(l, &x, 5, cb, nullptr);
+  REQUIRE(zeCommandListClose(l) == ZE_RESULT_SUCCESS);
+  for (int run = 0; run < 2; ++run) {
+    INFO("execution " << run);
+    x = 0;
+    *storage = 0;
+    REQUIRE(zeEventHostReset(gates[0]) == ZE_RESULT_SUCCESS);
+    REQUIRE(zeCommandQueueExecuteCommandLists(q, 1, &l, nullptr) == ZE_RESULT_SUCCESS);
+    // A host wait that sleeps while the list is held at the gate, then wakes on the last signal.
+    std::thread opener([&] { zeEventHostSignal(gates[0]); });
+    CHECK(zeEventHostSynchronize(cb, kPatienceNs) == ZE_RESULT_SUCCESS);
+    opener.join();
+    REQUIRE(zeCommandQueueSynchronize(q, kPatienceNs) == ZE_RESULT_SUCCESS);
+    CHECK(*storage == 6 * increment);
+    CHECK(x == 5);
+    CHECK(zeEventQueryStatus(cb) == ZE_RESULT_SUCCESS);
+  }
+  // The application's own write below the completion value makes it pending again.
+  *storage = 4 * increment;
+  CHECK(zeEventQueryStatus(cb) == ZE_RESULT_NOT_READY);
+  CHECK(zeEventHostSynchronize(cb, 1'000'000) == ZE_RESULT_NOT_READY);
+}
+
 TEST_CASE("Given counter-based events, then lists that are not in-order, host reset and signal, "
           "and append reset are refused with INVALID_ARGUMENT",
           "[current_api][counter_based][novalidation]") {
@@ -200,22 +270,38 @@ TEST_CASE("Given counter-based events, then lists that are not in-order, host re
   d.flags = ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP | ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP;
   CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
   CHECK(e == nullptr);
-  // The external sync allocation and aggregate storage descriptors, first or later in the chain;
-  // a structure Tessera does not know is passed over.
+  // The external sync allocation descriptor, first or later in the chain; a structure Tessera
+  // does not know is passed over.
   d.flags = 0;
   ze_base_desc_t unknown{static_cast<ze_structure_type_t>(0x7ff00001), nullptr};
-  for (ze_structure_type_t external :
-       {ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_SYNC_ALLOCATION_DESC,
-        ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_AGGREGATE_STORAGE_DESC}) {
-    ze_base_desc_t chained{external, nullptr};
-    d.pNext = &chained;
-    CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
-    unknown.pNext = &chained;
-    d.pNext = &unknown;
-    CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
-    CHECK(e == nullptr);
-  }
+  ze_base_desc_t chained{ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_SYNC_ALLOCATION_DESC,
+                         nullptr};
+  d.pNext = &chained;
+  CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+  unknown.pNext = &chained;
+  d.pNext = &unknown;
+  CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+  CHECK(e == nullptr);
+  // Aggregate storage that is not 8 bytes of an allocation of the context, or with the IPC flag.
+  uint64_t onStack = 0;
+  ze_event_counter_based_external_aggregate_storage_desc_t aggregate{
+      ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_EXTERNAL_AGGREGATE_STORAGE_DESC, nullptr, nullptr, 1, 1};
+  d.pNext = &aggregate;
+  CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+  aggregate.deviceAddress = &onStack;
+  CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  auto* storage = static_cast<uint8_t*>(fx.deviceBuffer(16));
+  aggregate.deviceAddress = reinterpret_cast<uint64_t*>(storage + 4);  // misaligned
+  CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  aggregate.deviceAddress = reinterpret_cast<uint64_t*>(storage + 16);  // past the allocation
+  CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+  aggregate.deviceAddress = reinterpret_cast<uint64_t*>(storage + 8);
+  d.flags = ZE_EVENT_COUNTER_BASED_FLAG_IPC;
+  CHECK(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+  CHECK(e == nullptr);
+  d.flags = 0;
   unknown.pNext = nullptr;
+  d.pNext = &unknown;
   REQUIRE(fx.create(fx.context, fx.device, &d, &e) == ZE_RESULT_SUCCESS);
   fx.counterEvents.push_back(e);
   d.pNext = nullptr;
