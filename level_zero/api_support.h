@@ -11,6 +11,8 @@
 #include <system_error>
 #include <vector>
 
+#include "tessera/ze_tessera.h"
+
 namespace tessera::ze {
 
 // Set by the first successful zeInit.
@@ -69,20 +71,14 @@ inline bool chainHasCycle(const void* pNext) {
 // allocation has the local handle (DEFAULT, or no flag); a fabric handle cannot be made on a
 // machine without a fabric (UNSUPPORTED_FEATURE); other bits are INVALID_ENUMERATION.
 inline ze_result_t checkIpcHandleTypes(const void* pNext) {
-  // 0x0002003D, ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC; bit 0 DEFAULT, bit 1
-  // FABRIC_ACCESSIBLE (tessera/ze_tessera_current.h declares them for 1.4's headers).
-  constexpr auto kDescType = static_cast<ze_structure_type_t>(0x0002003D);
-  struct Desc {
-    ze_structure_type_t stype;
-    const void* pNext;
-    uint32_t typeFlags;
-  };
   for (auto* e = static_cast<const ze_base_desc_t*>(pNext); e;
        e = static_cast<const ze_base_desc_t*>(e->pNext)) {
-    if (e->stype != kDescType) continue;  // not this extension's to read
-    uint32_t flags = reinterpret_cast<const Desc*>(e)->typeFlags;
-    if (flags & ~uint32_t{0x3}) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
-    if (flags & 0x2) return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+    if (e->stype != ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC) continue;  // not ours to read
+    auto flags = reinterpret_cast<const ze_ipc_mem_handle_type_ext_desc_t*>(e)->typeFlags;
+    if (flags & ~(ZE_IPC_MEM_HANDLE_TYPE_FLAG_DEFAULT | ZE_IPC_MEM_HANDLE_TYPE_FLAG_FABRIC_ACCESSIBLE))
+      return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+    if (flags & ZE_IPC_MEM_HANDLE_TYPE_FLAG_FABRIC_ACCESSIBLE)
+      return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
   }
   return ZE_RESULT_SUCCESS;
 }
