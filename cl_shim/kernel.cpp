@@ -29,7 +29,7 @@ Kernel* Kernel::create(Program& program, const std::string& name, cl_int& err) {
   // The image type each image argument declares, for clSetKernelArg's check.
   for (const spirv::KernelArg& a : info->args)
     if (a.kind == ArgKind::Image) {
-      k->imageTypes_ = argTypeInfo(program.unitSpirv(unit), *info).imageTypes;
+      k->imageTypes_ = program.argTypes(unit, *info).imageTypes;
       break;
     }
   err = k->makeZeKernels();
@@ -419,7 +419,7 @@ cl_int Kernel::argInfo(cl_uint index, cl_kernel_arg_info param, size_t size, voi
     }
     case CL_KERNEL_ARG_TYPE_NAME:
     case CL_KERNEL_ARG_TYPE_QUALIFIER: {
-      ArgTypeInfo t = argTypeInfo(program_->unitSpirv(unit_), info_);
+      ArgTypeInfo t = program_->argTypes(unit_, info_);
       if (param == CL_KERNEL_ARG_TYPE_NAME) return out.string(t.typeNames.at(index));
       return out.scalar<cl_kernel_arg_type_qualifier>(t.qualifiers.at(index));
     }

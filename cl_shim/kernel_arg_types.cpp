@@ -39,7 +39,47 @@ cl_mem_object_type imageObjectType(const std::vector<uint32_t>& ops) {
   }
 }
 
+// An argument's qualifiers: `words` as the source spelled them ("const volatile"), `decorated` as
+// the module's decorations say, both for pointers only; a pointer to __constant is const.
+cl_kernel_arg_type_qualifier qualifiersOf(const std::string& words,
+                                          cl_kernel_arg_type_qualifier decorated, ArgKind kind) {
+  cl_kernel_arg_type_qualifier q = decorated;
+  if (words.find("const") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_CONST;
+  if (words.find("restrict") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_RESTRICT;
+  if (words.find("volatile") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_VOLATILE;
+  if (words.find("pipe") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_PIPE;
+  if (!isPointer(kind) && kind != ArgKind::LocalPointer) q = CL_KERNEL_ARG_TYPE_NONE;
+  // "CL_KERNEL_ARG_TYPE_CONST is returned ... if the argument is a pointer to constant".
+  if (kind == ArgKind::ConstantPointer) q |= CL_KERNEL_ARG_TYPE_CONST;
+  return q;
+}
+
+// The memory object an image argument of OpenCL C type `name` takes ("image2d_array_t").
+cl_mem_object_type imageObjectTypeOf(const std::string& name) {
+  static const std::map<std::string, cl_mem_object_type> types = {
+      {"image1d_t", CL_MEM_OBJECT_IMAGE1D},
+      {"image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY},
+      {"image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER},
+      {"image2d_t", CL_MEM_OBJECT_IMAGE2D},
+      {"image2d_depth_t", CL_MEM_OBJECT_IMAGE2D},
+      {"image2d_array_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+      {"image2d_array_depth_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+      {"image3d_t", CL_MEM_OBJECT_IMAGE3D}};
+  auto it = types.find(name);
+  return it == types.end() ? 0 : it->second;
+}
+
 }  // namespace
+
+ArgTypeInfo argTypeInfo(const spirv::KernelInfo& k) {
+  ArgTypeInfo out;
+  for (const spirv::KernelArg& arg : k.args) {
+    out.typeNames.push_back(arg.typeName);
+    out.qualifiers.push_back(qualifiersOf(arg.typeQualifier, CL_KERNEL_ARG_TYPE_NONE, arg.kind));
+    out.imageTypes.push_back(arg.kind == ArgKind::Image ? imageObjectTypeOf(arg.typeName) : 0);
+  }
+  return out;
+}
 
 ArgTypeInfo argTypeInfo(const std::vector<uint8_t>& bytes, const spirv::KernelInfo& k) {
   ArgTypeInfo out;
@@ -147,17 +187,8 @@ ArgTypeInfo argTypeInfo(const std::vector<uint8_t>& bytes, const spirv::KernelIn
     out.typeNames.push_back(n);
     cl_kernel_arg_type_qualifier q = CL_KERNEL_ARG_TYPE_NONE;
     if (i < params.size() && decorations.count(params[i])) q = decorations[params[i]];
-    if (keptQualifiers.size() == k.args.size()) {
-      const std::string& words = keptQualifiers[i];
-      if (words.find("const") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_CONST;
-      if (words.find("restrict") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_RESTRICT;
-      if (words.find("volatile") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_VOLATILE;
-      if (words.find("pipe") != std::string::npos) q |= CL_KERNEL_ARG_TYPE_PIPE;
-    }
-    if (!isPointer(arg.kind) && arg.kind != ArgKind::LocalPointer) q = CL_KERNEL_ARG_TYPE_NONE;
-    // "CL_KERNEL_ARG_TYPE_CONST is returned ... if the argument is a pointer to constant".
-    if (arg.kind == ArgKind::ConstantPointer) q |= CL_KERNEL_ARG_TYPE_CONST;
-    out.qualifiers.push_back(q);
+    out.qualifiers.push_back(
+        qualifiersOf(keptQualifiers.size() == k.args.size() ? keptQualifiers[i] : "", q, arg.kind));
   }
   return out;
 }

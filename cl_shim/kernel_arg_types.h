@@ -27,6 +27,9 @@ struct ArgTypeInfo {
   std::vector<cl_mem_object_type> imageTypes;
 };
 
+// A kernel of a SPIR-V module (`spirv`, reflected as `kernel`): names rebuilt from its types.
 ArgTypeInfo argTypeInfo(const std::vector<uint8_t>& spirv, const spirv::KernelInfo& kernel);
+// A kernel of a Tessera IR module: reflection kept the source's spellings (KernelArg::typeName).
+ArgTypeInfo argTypeInfo(const spirv::KernelInfo& kernel);
 
 }  // namespace tessera::cl

@@ -9,6 +9,7 @@
 #include "cl_shim/errors.h"
 #include "cl_shim/platform.h"
 #include "cl_shim/program_binary.h"
+#include "spirv/ir_reflect.h"
 #include "spirv/link.h"
 
 namespace tessera::cl {
@@ -41,14 +42,19 @@ bool uniformGroupsOption(const std::string& options) {
   return false;
 }
 
-Program::Unit makeUnit(std::vector<uint8_t> spirv, std::string* error) {
+// A unit of `module`, SPIR-V or Tessera IR. Tessera IR comes from this layer's own front end or
+// from a module the driver loaded (a native binary's, which the driver has read in its compiler
+// process first), never from the application directly.
+Program::Unit makeUnit(std::vector<uint8_t> module, std::string* error) {
   Program::Unit u;
-  u.spirv = std::move(spirv);
-  spirv::ReflectResult r = spirv::reflect(u.spirv);
+  u.module = std::move(module);
+  u.ir = spirv::isTesseraIR(u.module);
+  spirv::ReflectResult r = u.ir ? spirv::reflectIR(u.module) : spirv::reflect(u.module);
+  u.reflected = r.ok;
   if (r.ok)
     u.info = std::move(r.module);
   else if (error)
-    *error = "SPIR-V reflection failed: " + r.error;
+    *error = (u.ir ? "Tessera IR reflection failed: " : "SPIR-V reflection failed: ") + r.error;
   return u;
 }
 
@@ -223,9 +229,9 @@ cl_int Program::makeModules(Device& d, const std::string& flags, std::vector<ZeM
       }
     ze_module_constants_t constants{uint32_t(ids.size()), ids.data(), values.data()};
     ze_module_desc_t desc{ZE_STRUCTURE_TYPE_MODULE_DESC};
-    desc.format = ZE_MODULE_FORMAT_IL_SPIRV;
-    desc.inputSize = u.spirv.size();
-    desc.pInputModule = u.spirv.data();
+    desc.format = u.ir ? TESSERA_ZE_MODULE_FORMAT_LLVM_IR : ZE_MODULE_FORMAT_IL_SPIRV;
+    desc.inputSize = u.module.size();
+    desc.pInputModule = u.module.data();
     desc.pBuildFlags = flags.c_str();
     desc.pConstants = ids.empty() ? nullptr : &constants;
     ze_module_handle_t m = nullptr;
@@ -265,7 +271,12 @@ cl_int Program::build(const std::vector<Device*>& devices, const std::string& op
   // the options once here.
   std::string flags;
   if (origin_ == Origin::Source) {
-    CompileResult c = compileSource(source_, options, {});
+    // Tessera IR: clang's LLVM IR reaches the driver's code generator without SPIR-V
+    // (spirv/friendly_ir.h); SPIR-V is made only for clCompileProgram's objects (and with
+    // TESSERA_CL_BUILD_IR=0, to compare the two front ends).
+    const bool ir = baseDevices_.front()->platform().settings().buildIR;
+    CompileResult c = compileSource(
+        source_, options, {}, ir ? spirv::CompileOutput::TesseraIR : spirv::CompileOutput::Spirv);
     if (c.error != CL_SUCCESS) {
       for (Device* d : devices) {
         DeviceBuild* b = recordFor(*d);
@@ -279,7 +290,7 @@ cl_int Program::build(const std::vector<Device*>& devices, const std::string& op
     }
     units_.clear();
     std::string error;
-    units_.push_back(makeUnit(std::move(c.spirv), &error));
+    units_.push_back(makeUnit(std::move(c.module), &error));
     units_.back().sources = {source_};
     units_.back().argInfo = c.argInfo;
     units_.back().uniformGroups = c.uniformGroups;
@@ -321,8 +332,8 @@ cl_int Program::build(const std::vector<Device*>& devices, const std::string& op
     if (nb.modules.empty()) r = makeModules(*d, flags, nb.modules, nb.log);
     if (r == CL_SUCCESS) {
       for (const Unit& u : units_)
-        if (u.info.kernels.empty() && u.info.bound == 0) {
-          appendLog(nb.log, "the SPIR-V module could not be reflected");
+        if (!u.reflected) {
+          appendLog(nb.log, "the module could not be reflected");
           r = CL_BUILD_PROGRAM_FAILURE;
         }
     }
@@ -352,12 +363,12 @@ cl_int Program::compile(const std::vector<Device*>& devices, const std::string& 
   std::string log;
   cl_int result = CL_SUCCESS;
   if (origin_ == Origin::Source) {
-    CompileResult c = compileSource(source_, options, headers);
+    CompileResult c = compileSource(source_, options, headers, spirv::CompileOutput::Spirv);
     log = c.log;
     if (c.error == CL_SUCCESS) {
       units_.clear();
       std::string error;
-      units_.push_back(makeUnit(std::move(c.spirv), &error));
+      units_.push_back(makeUnit(std::move(c.module), &error));
       units_.back().sources = {source_};
       units_.back().argInfo = c.argInfo;
       units_.back().uniformGroups = c.uniformGroups;
@@ -368,7 +379,7 @@ cl_int Program::compile(const std::vector<Device*>& devices, const std::string& 
   } else {
     // SPIR-V is already compiled: compiling keeps it, once reflection has read it.
     std::string error;
-    Unit check = makeUnit(units_.front().spirv, &error);
+    Unit check = makeUnit(units_.front().module, &error);
     if (!error.empty()) {
       log = error;
       result = CL_COMPILE_PROGRAM_FAILURE;
@@ -410,7 +421,7 @@ Program* Program::link(Context& context, const std::vector<Device*>& devices,
   for (Program* in : inputs) {
     std::lock_guard lock(in->mutex_);
     for (const Unit& u : in->units_) {
-      modules.push_back(spirv::toWords(u.spirv));
+      modules.push_back(spirv::toWords(u.module));
       sources.insert(sources.end(), u.sources.begin(), u.sources.end());
       argInfo = argInfo && u.argInfo;
       uniformGroups = uniformGroups || u.uniformGroups;
@@ -523,6 +534,13 @@ std::vector<Device*> Program::executableDevices() {
   return out;
 }
 
+ArgTypeInfo Program::argTypes(size_t unit, const spirv::KernelInfo& kernel) const {
+  std::lock_guard lock(mutex_);
+  if (unit >= units_.size()) return {};
+  const Unit& u = units_[unit];
+  return u.ir ? argTypeInfo(kernel) : argTypeInfo(u.module, kernel);
+}
+
 const spirv::KernelInfo* Program::findKernel(const std::string& name, size_t* unit) const {
   for (size_t i = 0; i < units_.size(); ++i)
     if (const spirv::KernelInfo* k = units_[i].info.findKernel(name)) {
@@ -553,7 +571,7 @@ cl_int Program::info(cl_program_info param, size_t size, void* value, size_t* si
                  (b->binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && b->modules.size() > 1);
     if (units && !units_.empty()) {
       ObjectBinary ob{b->binaryType, b->options, {}};
-      for (const Unit& u : units_) ob.units.push_back(u.spirv);
+      for (const Unit& u : units_) ob.units.push_back(u.module);
       return encodeObjectBinary(ob);
     }
     if (b->modules.size() != 1) return {};

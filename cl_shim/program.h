@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "cl_shim/context.h"
+#include "cl_shim/kernel_arg_types.h"
 #include "cl_shim/object.h"
+#include "spirv/opencl_c.h"
 #include "spirv/reflect.h"
 
 namespace tessera::cl {
@@ -37,9 +39,12 @@ class Program : public Object<_cl_program, 0x50524731 /* "PRG1" */> {
  public:
   enum class Origin { IL, Source, Binary, Linked };
 
-  // One SPIR-V unit and what reflection says about it.
+  // One unit and what reflection says about it: SPIR-V, or Tessera IR for programs built from
+  // source (the driver's TESSERA_ZE_MODULE_FORMAT_LLVM_IR: no SPIR-V is made for them).
   struct Unit {
-    std::vector<uint8_t> spirv;
+    std::vector<uint8_t> module;
+    bool ir = false;         // `module` is Tessera IR
+    bool reflected = false;  // reflection read it
     spirv::ModuleInfo info;
     // The OpenCL C sources the unit was compiled from (several once linked); empty for units
     // from IL or binaries. CL_KERNEL_ATTRIBUTES reads them.
@@ -109,11 +114,8 @@ class Program : public Object<_cl_program, 0x50524731 /* "PRG1" */> {
   // Every kernel of every unit, in order.
   std::vector<std::pair<size_t, const spirv::KernelInfo*>> kernels() const;
 
-  // A unit's SPIR-V (fixed once the program has an executable).
-  std::vector<uint8_t> unitSpirv(size_t unit) const {
-    std::lock_guard lock(mutex_);
-    return unit < units_.size() ? units_[unit].spirv : std::vector<uint8_t>{};
-  }
+  // What clGetKernelArgInfo and image arguments need of `kernel`, a kernel of `unit`.
+  ArgTypeInfo argTypes(size_t unit, const spirv::KernelInfo& kernel) const;
 
   // Whether a unit's kernels launch with uniform work-groups only (Unit::uniformGroups).
   bool unitUniformGroups(size_t unit) const {
@@ -163,11 +165,12 @@ class Program : public Object<_cl_program, 0x50524731 /* "PRG1" */> {
   std::vector<std::pair<Device*, DeviceBuild>> builds_;
 };
 
-// The front end for OpenCL C (program_compiler.cpp): source to SPIR-V.
+// The front end for OpenCL C (program_compiler.cpp): source to Tessera IR (clBuildProgram) or
+// SPIR-V (clCompileProgram, whose objects clLinkProgram links and CL_PROGRAM_BINARIES gives).
 struct CompileResult {
   // CL_SUCCESS, CL_COMPILE_PROGRAM_FAILURE or CL_INVALID_BUILD_OPTIONS
   cl_int error = CL_SUCCESS;
-  std::vector<uint8_t> spirv;
+  std::vector<uint8_t> module;
   std::string log;
   // From the options as the front end parsed them (once): zeModuleCreate's pBuildFlags, and
   // whether -cl-kernel-arg-info was given.
@@ -177,6 +180,7 @@ struct CompileResult {
   bool uniformGroups = false;
 };
 CompileResult compileSource(const std::string& source, const std::string& options,
-                            const std::vector<std::pair<std::string, std::string>>& headers);
+                            const std::vector<std::pair<std::string, std::string>>& headers,
+                            spirv::CompileOutput output);
 
 }  // namespace tessera::cl

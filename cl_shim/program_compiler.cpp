@@ -1,6 +1,6 @@
 // The OpenCL C front end of clBuildProgram / clCompileProgram for programs made from source: the
-// compiler process of spirv/clc (tessera-clc: clang as a library, then the SPIR-V translator),
-// reached through spirv::compileOpenCLC.
+// compiler process of spirv/clc (tessera-clc: clang as a library, then the translator's IR passes
+// for Tessera IR, or its writer for SPIR-V), reached through spirv::compileOpenCLC.
 #include <cstring>
 
 #include "cl_shim/program.h"
@@ -9,10 +9,11 @@
 namespace tessera::cl {
 
 CompileResult compileSource(const std::string& source, const std::string& options,
-                            const std::vector<std::pair<std::string, std::string>>& headers) {
+                            const std::vector<std::pair<std::string, std::string>>& headers,
+                            spirv::CompileOutput output) {
   std::vector<spirv::OpenCLHeader> inputs;
   for (const auto& [name, text] : headers) inputs.push_back({name, text});
-  spirv::CompileResult c = spirv::compileOpenCLC(source, options, inputs);
+  spirv::CompileResult c = spirv::compileOpenCLC(source, options, inputs, output);
   CompileResult r;
   r.log = std::move(c.log);
   if (c.invalidOptions) {
@@ -29,8 +30,12 @@ CompileResult compileSource(const std::string& source, const std::string& option
   r.argInfo = c.options.kernelArgInfo;
   r.uniformGroups =
       c.options.version < spirv::OpenCLVersion::CL20 || c.options.uniformWorkGroupSize;
-  r.spirv.resize(c.spirv.size() * sizeof(uint32_t));
-  std::memcpy(r.spirv.data(), c.spirv.data(), r.spirv.size());
+  if (output == spirv::CompileOutput::TesseraIR) {
+    r.module.assign(c.ir.begin(), c.ir.end());
+  } else {
+    r.module.resize(c.spirv.size() * sizeof(uint32_t));
+    std::memcpy(r.module.data(), c.spirv.data(), r.module.size());
+  }
   return r;
 }
 

@@ -16,6 +16,7 @@
 #include "compiler/native_binary.h"
 #include "spirv/clc/client.h"
 #include "spirv/clc/translate.h"
+#include "spirv/ir_reflect.h"
 
 namespace tessera::compiler {
 namespace {
@@ -32,14 +33,32 @@ backends::CompileOptions compileOptions(const Program& program, const CompilerCo
   return c;
 }
 
-// A program of `spirv` with what reflection says it imports and exports (its key is set later).
+// Reflection of a module's bytes in the format they are in.
+spirv::ReflectResult reflectInput(std::span<const uint8_t> input) {
+  return formatOf(input) == ModuleFormat::TesseraIR ? spirv::reflectIR(input)
+                                                    : spirv::reflect(input);
+}
+
+// `p`'s module as LLVM IR in `context`: Tessera IR as it is, SPIR-V translated (in the compiler
+// process `process`, spirv/clc/translate.h).
+spirv::TranslateResult moduleOf(llvm::LLVMContext& context, const Program& p,
+                                const spirv::clc::Settings& process) {
+  if (p.format == ModuleFormat::TesseraIR) return spirv::readTesseraIR(context, p.input);
+  spirv::TranslateOptions options;
+  options.specConstants = p.specs;
+  options.process = &process;
+  return spirv::translate(context, p.input, options);
+}
+
+// A program of `input` with what reflection says it imports and exports (its key is set later).
 // `generator` (null when there is none) says which imported functions its code provides itself.
-std::shared_ptr<Program> makeProgram(std::vector<uint8_t> spirv, spirv::ModuleInfo info,
+std::shared_ptr<Program> makeProgram(std::vector<uint8_t> input, spirv::ModuleInfo info,
                                      BuildOptions options,
                                      std::vector<spirv::SpecAssignment> specs,
                                      const backends::CodeGenerator* generator) {
   auto p = std::make_shared<Program>();
-  p->spirv = std::move(spirv);
+  p->format = formatOf(input);
+  p->input = std::move(input);
   p->info = std::move(info);
   p->options = options;
   p->specs = std::move(specs);
@@ -97,12 +116,7 @@ std::shared_ptr<const ModuleCode> translateAndCompile(backends::CodeGenerator& g
                                                       std::span<const Compiler::Provider> providers,
                                                       std::string& error, std::string& warnings) {
   auto context = std::make_unique<llvm::LLVMContext>();
-  auto translate = [&](const Program& p) {
-    spirv::TranslateOptions options;
-    options.specConstants = p.specs;
-    options.process = &settings.process;
-    return spirv::translate(*context, p.spirv, options);
-  };
+  auto translate = [&](const Program& p) { return moduleOf(*context, p, settings.process); };
   spirv::TranslateResult main = translate(importer);
   if (!main.ok()) {
     error = main.log;
@@ -194,6 +208,10 @@ backends::CodeGenerator* Compiler::generator(std::string& error) {
   return generator_.get();
 }
 
+ModuleFormat formatOf(std::span<const uint8_t> bytes) {
+  return spirv::isTesseraIR(bytes) ? ModuleFormat::TesseraIR : ModuleFormat::Spirv;
+}
+
 bool Compiler::codeTarget(backends::CodeTarget& out, std::string& error) {
   backends::CodeGenerator* g = generator(error);
   if (g) out = g->target();
@@ -204,7 +222,7 @@ CacheKey Compiler::keyOf(const Program& program) {
   CodeTarget target;
   std::string error;
   if (backends::CodeGenerator* g = generator(error)) target = g->target();
-  return cacheKey(program.spirv, program.options, program.specs, settings_.code, target);
+  return cacheKey(program.input, program.options, program.specs, settings_.code, target);
 }
 
 namespace {
@@ -263,8 +281,8 @@ Compiler::Result Compiler::buildProgram(std::span<const uint8_t> binary, const c
   if (constants.empty()) {
     std::lock_guard lock(programMutex_);
     for (const RecentProgram& p : recentPrograms_)
-      if (p.flags == flags && p.spirv.size() == binary.size() &&
-          std::equal(p.spirv.begin(), p.spirv.end(), binary.begin())) {
+      if (p.flags == flags && p.input.size() == binary.size() &&
+          std::equal(p.input.begin(), p.input.end(), binary.begin())) {
         program = p.program;
         break;
       }
@@ -287,9 +305,10 @@ std::shared_ptr<Program> Compiler::makeProgramFrom(std::span<const uint8_t> bina
                                                    std::string& log) {
   BuildOptions options;
   if (!parseBuildOptions(buildFlags, options, log)) return nullptr;
-  spirv::ReflectResult reflected = spirv::reflect(binary);
+  const bool ir = formatOf(binary) == ModuleFormat::TesseraIR;
+  spirv::ReflectResult reflected = reflectInput(binary);
   if (!reflected.ok) {
-    log = "invalid SPIR-V: " + reflected.error;
+    log = (ir ? "invalid Tessera IR: " : "invalid SPIR-V: ") + reflected.error;
     return nullptr;
   }
   // "Specialization constants ... ze_module_constants_t": ids and pointers to values whose size
@@ -342,7 +361,7 @@ Compiler::Result Compiler::buildFrom(std::shared_ptr<Program> program) {
     NativeImage image;
     std::string why;
     if (!readNativeBinary(bytes, *generator, image, why)) return nullptr;
-    if (!sameBuild(image, *program, *generator) || image.spirv != program->spirv) return nullptr;
+    if (!sameBuild(image, *program, *generator) || image.spirv != program->input) return nullptr;
     return loadUnits(*generator, *program, image.units, why);
   };
   if (auto code = cache_.find(program->key, program->shareable(), fromDisk)) {
@@ -396,9 +415,17 @@ Compiler::Result Compiler::loadNative(std::span<const uint8_t> bytes) {
             target.features + "': create the module from SPIR-V again";
     return r;
   }
-  spirv::ReflectResult reflected = spirv::reflect(image.spirv);
+  // A native binary's Tessera IR is the application's bytes: read once in the compiler process
+  // before this process's bitcode reader sees them.
+  if (formatOf(image.spirv) == ModuleFormat::TesseraIR) {
+    if (std::string why = spirv::checkTesseraIR(image.spirv, &settings_.process); !why.empty()) {
+      r.log = "the native binary's module: " + why;
+      return r;
+    }
+  }
+  spirv::ReflectResult reflected = reflectInput(image.spirv);
   if (!reflected.ok) {
-    r.log = "the native binary's SPIR-V: " + reflected.error;
+    r.log = "the native binary's module: " + reflected.error;
     return r;
   }
   spirv::applySpecializationToSizes(reflected.module, image.specs);
@@ -474,7 +501,7 @@ std::vector<uint8_t> Compiler::nativeBinary(const Program& program, const Module
     image.cpu = generator->target().cpu;
     image.features = generator->target().features;
   }
-  image.spirv = program.spirv;
+  image.spirv = program.input;
   image.optLevel = program.options.optLevel;
   image.specs = program.specs;
   if (generator && code && !code->parts.empty()) {
@@ -593,11 +620,8 @@ Compiler::Result Compiler::buildByKernel(std::shared_ptr<Program> program) {
 bool Compiler::translateProgram(const Program& program, std::string& bitcode, std::string& log,
                                 std::string& warnings) {
   llvm::LLVMContext context;
-  spirv::TranslateOptions options;
-  options.specConstants = program.specs;
-  options.process = &settings_.process;
-  translations_.fetch_add(1);
-  spirv::TranslateResult t = spirv::translate(context, program.spirv, options);
+  if (program.format == ModuleFormat::Spirv) translations_.fetch_add(1);
+  spirv::TranslateResult t = moduleOf(context, program, settings_.process);
   if (!t.ok()) {
     log += t.log;
     return false;

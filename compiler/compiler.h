@@ -1,6 +1,7 @@
 // The compiler facade: the one owner of the pipeline that turns a module's SPIR-V into native code
 //
-//   SPIR-V -> options parsed, reflected, specialization checked -> [a program that compiles by
+//   SPIR-V or Tessera IR (program.h: ModuleFormat; IR skips the validation and translation below)
+//          -> options parsed, reflected, specialization checked -> [a program that compiles by
 //             kernel: translated once, then each kernel when first needed, lazy_code.h]
 //          -> cache (memory, then disk)
 //          -> validated (+ repaired), legalized, guarded, translated (spirv/clc/translate.h, in the
@@ -63,8 +64,9 @@ class Compiler {
     bool ok() const { return program != nullptr; }
   };
 
-  // zeModuleCreate from SPIR-V: `buildFlags` as build_options.h reads them. A program that imports
-  // functions (Program::needsLinking) gets no code until link().
+  // zeModuleCreate from SPIR-V or Tessera IR (by the bytes' magic; Tessera IR must have been read
+  // in the compiler process once: spirv::checkTesseraIR): `buildFlags` as build_options.h reads
+  // them. A program that imports functions (Program::needsLinking) gets no code until link().
   Result build(std::span<const uint8_t> spirv, const char* buildFlags,
                std::span<const SpecConstant> constants);
   // zeModuleCreate from a native binary (native_binary.h): loads its code without compiling, if
@@ -180,7 +182,7 @@ class Compiler {
   // Programs made from SPIR-V without specialization constants, by their bytes and build flags
   // (buildProgram), at most kRecent, newest last: a program is never changed once made.
   struct RecentProgram {
-    std::vector<uint8_t> spirv;
+    std::vector<uint8_t> input;
     std::string flags;
     std::shared_ptr<Program> program;
   };

@@ -7,7 +7,7 @@
 // generator's (CodeGenerator::writeUnit; the CPU's: backends/cpu/jit/native_unit.h). The disk
 // cache's entries for one kernel are native binaries too, with that kernel's unit and no SPIR-V
 // (the key names it). Strings and byte arrays are u32 length + bytes; integers little-endian (the
-// host's). The SPIR-V is kept for reflection (and for linking a module that still has imports:
+// host's). The module (`spirv`: SPIR-V or Tessera IR, compiler/program.h) is kept for reflection (and for linking a module that still has imports:
 // such a module has no code yet). `cpu` and `features` are the generator's target (CodeTarget);
 // a binary is loaded only where both match.
 #pragma once

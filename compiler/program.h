@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,17 @@ using CompiledSymbol = backends::CompiledSymbol;
 // A module's code (backends/code_generator.h): core reads its kernels and symbols.
 using ModuleCode = backends::ModuleCode;
 
+// What a module is made from: SPIR-V, or Tessera IR (LLVM bitcode of Tessera's own OpenCL C front
+// end, spirv/friendly_ir.h), which reaches the code generator without a translation.
+enum class ModuleFormat : uint8_t { Spirv, TesseraIR };
+
+// The format of a module's bytes, by their first word: LLVM bitcode's magic ("BC" 0xC0DE) is
+// Tessera IR, anything else is taken for SPIR-V (whose reflection refuses what is not).
+ModuleFormat formatOf(std::span<const uint8_t> bytes);
+
 struct Program {
-  std::vector<uint8_t> spirv;  // as given (also for a module loaded from a native binary)
+  ModuleFormat format = ModuleFormat::Spirv;
+  std::vector<uint8_t> input;  // as given (also for a module loaded from a native binary)
   spirv::ModuleInfo info;      // reflection, with specialized work-group sizes
   BuildOptions options;
   std::vector<spirv::SpecAssignment> specs;

@@ -14,6 +14,7 @@ using namespace tessera::core;
 using tessera::ze::guarded;
 
 static_assert(tessera::core::kModuleFormatOpenCLC == TESSERA_ZE_MODULE_FORMAT_OCLC);
+static_assert(tessera::core::kModuleFormatTesseraIR == TESSERA_ZE_MODULE_FORMAT_LLVM_IR);
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
                                                    ze_device_handle_t hDevice,
@@ -26,7 +27,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleCreate(ze_context_handle_t hContext,
   if (!desc || !phModule) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_MODULE_DESC))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  if (desc->format > ZE_MODULE_FORMAT_NATIVE && desc->format != TESSERA_ZE_MODULE_FORMAT_OCLC)
+  if (desc->format > ZE_MODULE_FORMAT_NATIVE && desc->format != TESSERA_ZE_MODULE_FORMAT_OCLC &&
+      desc->format != TESSERA_ZE_MODULE_FORMAT_LLVM_IR)
     return ZE_RESULT_ERROR_INVALID_ENUMERATION;
   if (!desc->pInputModule) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   if (desc->inputSize == 0) return ZE_RESULT_ERROR_INVALID_SIZE;

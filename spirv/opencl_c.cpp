@@ -10,6 +10,7 @@
 #include <clang/Frontend/TextDiagnosticBuffer.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Dominators.h>
@@ -27,6 +28,7 @@
 #include <new>
 #include <sstream>
 
+#include "spirv/friendly_ir.h"
 #include "spirv/include_filesystem.h"
 #include "spirv/merge_types.h"
 #include "spirv/zero_length_arrays.h"
@@ -397,14 +399,31 @@ std::vector<uint32_t> translateToSpirv(llvm::Module& module, std::string& log) {
   return words;
 }
 
+// Tessera IR (friendly_ir.h) as bitcode; empty with the reason in `log` on failure.
+std::string translateToTesseraIR(llvm::Module& module, std::string& log) {
+  keepInlineDefinitions(module);
+  promoteHandleSlots(module);
+  if (!toTesseraIR(module, log)) return {};
+  std::string bitcode;
+  llvm::raw_string_ostream out(bitcode);
+  llvm::WriteBitcodeToFile(module, out);
+  out.flush();
+  return bitcode;
+}
+
 void compileHere(std::string_view source, const CompileOptions& options,
                  const std::vector<OpenCLHeader>& headers, IncludeRule includes,
-                 CompileResult& result) {
+                 CompileOutput output, CompileResult& result) {
   clang::noteBottomOfStack();
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module =
       emitLLVM(context, source, options, headers, includes, result);
   if (module == nullptr) return;
+  if (output == CompileOutput::TesseraIR) {
+    result.ir = translateToTesseraIR(*module, result.log);
+    result.ok = !result.ir.empty();
+    return;
+  }
   std::vector<uint32_t> words = translateToSpirv(*module, result.log);
   if (words.empty()) return;
   // The translator's duplicate OpTypeSampler (merge_types.h): its mistake, not the program's, so
@@ -426,14 +445,14 @@ void compileHere(std::string_view source, const CompileOptions& options,
 
 CompileResult compileOpenCLCInProcess(std::string_view source, const CompileOptions& parsed,
                                       const std::vector<OpenCLHeader>& headers,
-                                      IncludeRule includes) {
+                                      IncludeRule includes, CompileOutput output) {
   if (!parsed.ok) return invalidOptionsResult(parsed);
   CompileResult result;
   // No exception may cross LLVM's frames or leave the thread: catch here, report after the join.
   bool outOfMemory = false;
   llvm::thread worker(llvm::Optional<unsigned>(kCompilerStack), [&] {
     try {
-      compileHere(source, parsed, headers, includes, result);
+      compileHere(source, parsed, headers, includes, output, result);
     } catch (const std::bad_alloc&) {
       outOfMemory = true;
     }

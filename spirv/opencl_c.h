@@ -40,12 +40,18 @@ enum class IncludeRule : uint32_t {
   Strict = 1,
 };
 
+// What a compile produces: SPIR-V (clCompileProgram's objects, CL_PROGRAM_BINARIES, IL a user
+// asked for), or Tessera IR, the LLVM bitcode the JIT reads without SPIR-V (friendly_ir.h; what
+// zeModuleCreate takes as TESSERA_ZE_MODULE_FORMAT_LLVM_IR).
+enum class CompileOutput : uint32_t { Spirv = 0, TesseraIR = 1 };
+
 struct CompileResult {
   bool ok = false;
   // The options were not valid (CL_INVALID_BUILD_OPTIONS / CL_INVALID_COMPILER_OPTIONS /
   // CL_INVALID_LINKER_OPTIONS); `log` names the option. Nothing was compiled.
   bool invalidOptions = false;
-  std::vector<uint32_t> spirv;  // host-order words; empty unless ok
+  std::vector<uint32_t> spirv;  // host-order words; empty unless ok and the output is SPIR-V
+  std::string ir;               // Tessera IR (LLVM bitcode); empty unless ok and asked for
   std::string log;              // clang's warnings and errors (also when ok), or why it failed
   // The compile read a file outside the folders the frontend cache's key covers (possible under
   // IncludeRule::Preprocessor): the result must not be cached.
@@ -77,7 +83,8 @@ inline CompileResult invalidOptionsResult(const CompileOptions& parsed) {
 // emitted, as if -cl-kernel-arg-info were given: argument names become OpName of the parameters and
 // the types and qualifiers OpStrings "kernel_arg_type.<kernel>.<types>," and the like.
 CompileResult compileOpenCLC(std::string_view source, std::string_view options,
-                             const std::vector<OpenCLHeader>& headers = {});
+                             const std::vector<OpenCLHeader>& headers = {},
+                             CompileOutput output = CompileOutput::Spirv);
 
 // Ends the idle compiler processes (clUnloadPlatformCompiler); compiles under way are not
 // affected, and the next compile starts a process again.

@@ -11,6 +11,7 @@ namespace tessera::spirv {
 // `options` were parsed by the client (compileOpenCLC) and must be valid (ok).
 CompileResult compileOpenCLCInProcess(std::string_view source, const CompileOptions& options,
                                       const std::vector<OpenCLHeader>& headers,
-                                      IncludeRule includes);
+                                      IncludeRule includes,
+                                      CompileOutput output = CompileOutput::Spirv);
 
 }  // namespace tessera::spirv

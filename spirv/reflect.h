@@ -36,6 +36,11 @@ struct KernelArg {
   uint32_t alignment = 0;
   std::string name;     // from OpName; empty when the module does not name it
   uint32_t typeId = 0;  // the OpFunctionParameter's type (the pointee for ByVal)
+  // Tessera IR only (ir_reflect.h): the OpenCL C type and qualifiers as the source spells them
+  // (clang's kernel_arg_type and kernel_arg_type_qual: "float4*", "const volatile"). SPIR-V's
+  // are rebuilt from its types by the OpenCL layer.
+  std::string typeName;
+  std::string typeQualifier;
   // Images: the access qualifier (0 read, 1 write, 2 read-write) or -1 when not given.
   int imageAccess = -1;
   // Whether the kernel may read / write the image argument (its access qualifier says so).

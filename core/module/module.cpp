@@ -10,6 +10,7 @@
 #include "core/device/device.h"
 #include "core/device/limits.h"
 #include "core/driver/driver.h"
+#include "spirv/clc/translate.h"
 #include "spirv/opencl_c.h"
 
 namespace tessera::core {
@@ -85,24 +86,45 @@ ze_result_t Module::build(Context& context, Device& device, const ze_module_desc
       log = std::move(built.log);
       return ZE_RESULT_ERROR_INVALID_NATIVE_BINARY;
     }
+  } else if (desc.format == kModuleFormatTesseraIR) {
+    std::span<const uint8_t> input{desc.pInputModule, desc.inputSize};
+    // The application's bytes: read once in the compiler process, where a reader that trusts its
+    // input can fail without ending the application (spirv/clc/translate.h).
+    std::string why = compiler::formatOf(input) != compiler::ModuleFormat::TesseraIR
+                          ? "not LLVM bitcode\n"
+                          : spirv::checkTesseraIR(input, &compiler.settings().process);
+    if (desc.pConstants && desc.pConstants->numConstants > 0)
+      why += "Tessera IR has no specialization constants\n";
+    if (!why.empty()) {
+      log = "invalid Tessera IR: " + why;
+      return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+    }
+    built = compiler.build(input, desc.pBuildFlags, {});
+    log = std::move(built.log);
+    if (!built.ok()) return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
   } else if (desc.format == ZE_MODULE_FORMAT_IL_SPIRV ||
              desc.format == kModuleFormatOpenCLC) {
-    // OpenCL C source (Intel's format): compiled as clBuildProgram compiles it (the compiler
-    // process, the frontend cache), its build options giving the module's flags.
-    std::span<const uint8_t> spirv{desc.pInputModule, desc.inputSize};
+    // OpenCL C source (Intel's format): compiled in the compiler process (with the frontend
+    // cache) into Tessera IR, which the code generator reads without SPIR-V (spirv/friendly_ir.h),
+    // its build options giving the module's flags.
+    std::span<const uint8_t> input{desc.pInputModule, desc.inputSize};
     const char* buildFlags = desc.pBuildFlags;
     spirv::CompileResult source;
     if (desc.format == kModuleFormatOpenCLC) {
       source = spirv::compileOpenCLC(
           std::string_view(reinterpret_cast<const char*>(desc.pInputModule), desc.inputSize),
-          desc.pBuildFlags ? desc.pBuildFlags : "");
+          desc.pBuildFlags ? desc.pBuildFlags : "", {}, spirv::CompileOutput::TesseraIR);
       if (!source.ok) {
         log = std::move(source.log);
         return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
       }
-      spirv = {reinterpret_cast<const uint8_t*>(source.spirv.data()),
-               source.spirv.size() * sizeof(uint32_t)};
+      input = {reinterpret_cast<const uint8_t*>(source.ir.data()), source.ir.size()};
       buildFlags = source.options.moduleFlags.c_str();
+    } else if (compiler::formatOf(input) != compiler::ModuleFormat::Spirv) {
+      // Tessera IR is made by Tessera's own front end, not taken from applications (its bitcode
+      // reader trusts its input): an IL that is bitcode is not SPIR-V.
+      log = "invalid SPIR-V: the module is LLVM bitcode\n";
+      return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
     }
     std::vector<compiler::Compiler::SpecConstant> constants;
     if (const ze_module_constants_t* c = desc.pConstants) {
@@ -111,7 +133,7 @@ ze_result_t Module::build(Context& context, Device& device, const ze_module_desc
       for (uint32_t i = 0; i < c->numConstants; ++i)
         constants.push_back({c->pConstantIds[i], c->pConstantValues[i]});
     }
-    built = compiler.build(spirv, buildFlags, constants);
+    built = compiler.build(input, buildFlags, constants);
     log = source.log + built.log;  // clang's warnings, then the build's
     if (!built.ok()) return ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
   } else {

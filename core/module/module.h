@@ -30,6 +30,8 @@ class Device;
 // Intel's module format of OpenCL C source (TESSERA_ZE_MODULE_FORMAT_OCLC in tessera/ze_tessera.h;
 // level_zero checks they agree).
 constexpr ze_module_format_t kModuleFormatOpenCLC = ze_module_format_t(3);
+// Tessera IR (TESSERA_ZE_MODULE_FORMAT_LLVM_IR; spirv/friendly_ir.h).
+constexpr ze_module_format_t kModuleFormatTesseraIR = ze_module_format_t(0x54530001U);
 
 class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tessMod1" */>,
                public RefCounted<Module> {
@@ -46,8 +48,9 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
   Device& device() const { return device_; }
   const compiler::Program& program() const { return *program_; }
   const spirv::ModuleInfo& info() const { return program_->info; }
-  // The SPIR-V the module was built from (also for a module loaded from a native binary).
-  const std::vector<uint8_t>& il() const { return program_->spirv; }
+  // The SPIR-V or Tessera IR the module was built from (also for a module loaded from a native
+  // binary).
+  const std::vector<uint8_t>& il() const { return program_->input; }
   std::vector<std::string> kernelNames() const;
   // The compiled kernel `name` (compiled now when the module compiles by kernel and nothing
   // compiled it yet, compiler/lazy_code.h). INVALID_KERNEL_NAME when the module has no such kernel;

@@ -249,34 +249,39 @@ Reply run(const Request& request, const Settings& settings) {
 }  // namespace clc
 
 CompileResult compileOpenCLC(std::string_view source, std::string_view options,
-                             const std::vector<OpenCLHeader>& headers) {
+                             const std::vector<OpenCLHeader>& headers, CompileOutput output) {
   CompileOptions parsed = parseCompileOptions(options);
   if (!parsed.ok) return invalidOptionsResult(parsed);
   // Read at each request: the OpenCL layer compiles without a driver to hold settings.
   const clc::Settings settings = clc::settingsFromEnvironment();
   // A build another process (or this one) made of the same inputs is on disk (frontend_cache.h).
   const clc::FrontendCache cache(clc::diskCacheFromEnvironment(), source, options, headers,
-                                 parsed.includeFolders,
-                                 clc::compilerPath(settings));
+                                 parsed.includeFolders, clc::compilerPath(settings), output);
   if (std::optional<CompileResult> cached = cache.find()) {
     cached->options = std::move(parsed);
     return std::move(*cached);
   }
   CompileResult result;
   clc::Request request;
-  request.kind = clc::Kind::CompileOpenCLC;
+  request.kind = output == CompileOutput::TesseraIR ? clc::Kind::CompileOpenCLCToIR
+                                                   : clc::Kind::CompileOpenCLC;
   request.source = std::string(source);
   request.options = parsed;  // the compiler process does not parse them again
   request.headers = headers;
   request.includes = settings.includes;
   clc::Reply reply = clc::run(request, settings);
-  result.ok = reply.ok && !reply.payload.empty() && reply.payload.size() % sizeof(uint32_t) == 0;
+  result.ok = reply.ok && !reply.payload.empty() &&
+              (output == CompileOutput::TesseraIR || reply.payload.size() % sizeof(uint32_t) == 0);
   result.invalidOptions = reply.invalidOptions;
   result.log = std::move(reply.log);
   result.options = std::move(parsed);
   if (result.ok) {
-    result.spirv.resize(reply.payload.size() / sizeof(uint32_t));
-    std::memcpy(result.spirv.data(), reply.payload.data(), reply.payload.size());
+    if (output == CompileOutput::TesseraIR) {
+      result.ir = std::move(reply.payload);
+    } else {
+      result.spirv.resize(reply.payload.size() / sizeof(uint32_t));
+      std::memcpy(result.spirv.data(), reply.payload.data(), reply.payload.size());
+    }
     // A file read outside the folders the key covers could change unseen.
     if (!reply.readOutsideFolders) cache.store(result);
   }

@@ -73,10 +73,11 @@ void put(std::string& out, T v) {
 FrontendCache::FrontendCache(const support::DiskCacheSettings& disk, std::string_view source,
                              std::string_view options, const std::vector<OpenCLHeader>& headers,
                              const std::vector<std::string>& includeFolders,
-                             const std::string& compilerProgram)
-    : disk_(disk) {
+                             const std::string& compilerProgram, CompileOutput output)
+    : disk_(disk), output_(output) {
   if (!disk_.enabled) return;
   std::string text = "tessera OpenCL C front end 1\x01" LLVM_VERSION_STRING "\x01";
+  text += output == CompileOutput::TesseraIR ? "ir\x01" : "spirv\x01";
   field(text, identity(compilerProgram));
   field(text, identity(TESSERA_CLANG_LIBRARY));
   field(text, identity(TESSERA_CLANG_RESOURCE_DIR "/include/opencl-c-base.h"));
@@ -130,14 +131,18 @@ std::optional<CompileResult> FrontendCache::find() const {
     pos += n;
     return true;
   };
-  std::string spirv, log;
-  if (!take(spirv) || !take(log) || pos != body.size() || spirv.empty() ||
-      spirv.size() % sizeof(uint32_t) != 0)
+  std::string code, log;
+  if (!take(code) || !take(log) || pos != body.size() || code.empty() ||
+      (output_ == CompileOutput::Spirv && code.size() % sizeof(uint32_t) != 0))
     return corrupt();
   CompileResult r;
   r.ok = true;
-  r.spirv.resize(spirv.size() / sizeof(uint32_t));
-  std::memcpy(r.spirv.data(), spirv.data(), spirv.size());
+  if (output_ == CompileOutput::TesseraIR) {
+    r.ir = std::move(code);
+  } else {
+    r.spirv.resize(code.size() / sizeof(uint32_t));
+    std::memcpy(r.spirv.data(), code.data(), code.size());
+  }
   r.log = std::move(log);
   support::disk_cache::debug(disk_, "hit", entry_);
   support::disk_cache::touch(*dir, entry_);
@@ -145,13 +150,17 @@ std::optional<CompileResult> FrontendCache::find() const {
 }
 
 void FrontendCache::store(const CompileResult& result) const {
-  if (entry_.empty() || !result.ok || result.spirv.empty()) return;
+  const std::string_view code =
+      output_ == CompileOutput::TesseraIR
+          ? std::string_view(result.ir)
+          : std::string_view(reinterpret_cast<const char*>(result.spirv.data()),
+                             result.spirv.size() * sizeof(uint32_t));
+  if (entry_.empty() || !result.ok || code.empty()) return;
   std::optional<std::string> dir = support::disk_cache::directory(disk_);
   if (!dir) return;
   std::string out(kMagic, sizeof kMagic);
-  put(out, static_cast<uint32_t>(result.spirv.size() * sizeof(uint32_t)));
-  out.append(reinterpret_cast<const char*>(result.spirv.data()),
-             result.spirv.size() * sizeof(uint32_t));
+  put(out, static_cast<uint32_t>(code.size()));
+  out += code;
   put(out, static_cast<uint32_t>(result.log.size()));
   out += result.log;
   put(out, support::fnv1a64(out));

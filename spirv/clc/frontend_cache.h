@@ -1,4 +1,4 @@
-// The OpenCL C front end's cache: the SPIR-V (and clang's log) a successful compileOpenCLC made of
+// The OpenCL C front end's cache: the SPIR-V or Tessera IR (and clang's log) a successful compileOpenCLC made of
 // a source, on disk in Tessera's cache folder (support/disk_cache.h: the same folder, trust rule,
 // size bound and TESSERA_CACHE* settings as the compiler's code cache), so that another process
 // building the same program does not run clang.
@@ -13,8 +13,8 @@
 // files or kMaxIncludedBytes bytes, the build is not cached (hashing them would cost more than it
 // saves).
 //
-// An entry: "TESSFE01" | u32 SPIR-V bytes | SPIR-V | u32 log bytes | log | u64 FNV-1a of what
-// precedes; one that does not check is ignored (and replaced by the next store). Failed builds are
+// An entry: "TESSFE01" | u32 code bytes | code | u32 log bytes | log | u64 FNV-1a of what
+// precedes, the code being SPIR-V or Tessera IR as the output asked (which the key covers); one that does not check is ignored (and replaced by the next store). Failed builds are
 // not cached.
 #pragma once
 
@@ -38,7 +38,8 @@ class FrontendCache {
   // `compilerProgram`: the compiler process's program (its identity is part of the key).
   FrontendCache(const support::DiskCacheSettings& disk, std::string_view source,
                 std::string_view options, const std::vector<OpenCLHeader>& headers,
-                const std::vector<std::string>& includeFolders, const std::string& compilerProgram);
+                const std::vector<std::string>& includeFolders, const std::string& compilerProgram,
+                CompileOutput output = CompileOutput::Spirv);
 
   // The cached result, or nullopt (no entry, a corrupt one, caching off or not possible).
   std::optional<CompileResult> find() const;
@@ -49,6 +50,7 @@ class FrontendCache {
 
  private:
   support::DiskCacheSettings disk_;
+  CompileOutput output_;
   std::string entry_;
 };
 

@@ -6,7 +6,9 @@
 // exit() on LLVM IR it cannot express (e.g. a zero-length array), asserts on SPIR-V it does not
 // expect, and LLVM has fatal errors of its own: here they end only this process, after a reply
 // that says why where they let it.
+#include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/Verifier.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/ErrorHandling.h>
@@ -46,14 +48,36 @@ void onExit() {
 tessera::spirv::clc::Reply compile(const tessera::spirv::clc::Request& request) {
   tessera::spirv::clc::Reply reply;
   tessera::spirv::CompileResult r =
-      tessera::spirv::compileOpenCLCInProcess(request.source, request.options, request.headers,
-                                              request.includes);
+      tessera::spirv::compileOpenCLCInProcess(
+          request.source, request.options, request.headers, request.includes,
+          request.kind == tessera::spirv::clc::Kind::CompileOpenCLCToIR
+              ? tessera::spirv::CompileOutput::TesseraIR
+              : tessera::spirv::CompileOutput::Spirv);
   reply.ok = r.ok;
   reply.invalidOptions = r.invalidOptions;
   reply.readOutsideFolders = r.readOutsideFolders;
   reply.log = std::move(r.log);
-  reply.payload.assign(reinterpret_cast<const char*>(r.spirv.data()),
-                       r.spirv.size() * sizeof(uint32_t));
+  if (!r.ir.empty())
+    reply.payload = std::move(r.ir);
+  else
+    reply.payload.assign(reinterpret_cast<const char*>(r.spirv.data()),
+                         r.spirv.size() * sizeof(uint32_t));
+  return reply;
+}
+
+// Whether Tessera IR from outside reads and verifies: LLVM's bitcode reader may assert or fail
+// fatally on corrupt input, here rather than in the application.
+tessera::spirv::clc::Reply checkIR(const tessera::spirv::clc::Request& request) {
+  tessera::spirv::clc::Reply reply;
+  llvm::LLVMContext context;
+  llvm::Expected<std::unique_ptr<llvm::Module>> parsed = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(llvm::StringRef(request.object), "tessera-ir"), context);
+  if (!parsed) {
+    reply.log = "unreadable bitcode: " + llvm::toString(parsed.takeError()) + "\n";
+    return reply;
+  }
+  llvm::raw_string_ostream problems(reply.log);
+  reply.ok = !llvm::verifyModule(**parsed, &problems);
   return reply;
 }
 
@@ -102,6 +126,7 @@ int main() {
     using tessera::spirv::clc::Kind;
     tessera::spirv::clc::Reply reply = request.kind == Kind::TranslateSpirv ? translate(request)
                                        : request.kind == Kind::LoadObject   ? loadObject(request)
+                                       : request.kind == Kind::CheckIR      ? checkIR(request)
                                                                             : compile(request);
     compiling = false;
     if (!tessera::spirv::clc::sendReply(kSocket, reply)) break;

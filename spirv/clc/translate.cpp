@@ -92,15 +92,37 @@ TranslateResult translate(llvm::LLVMContext& context, std::span<const uint8_t> b
     result.log = reply.log.empty() ? "SPIR-V translation failed: no reason given" : reply.log;
     return result;
   }
+  std::span<const uint8_t> bitcode(reinterpret_cast<const uint8_t*>(reply.payload.data()),
+                                   reply.payload.size());
+  TranslateResult read = readTesseraIR(context, bitcode, options.verify);
+  if (!read.ok()) read.log = "the compiler process returned " + read.log;
+  read.warnings = std::move(result.warnings);
+  return read;
+}
+
+std::string checkTesseraIR(std::span<const uint8_t> bitcode, const clc::Settings* process) {
+  clc::Request request;
+  request.kind = clc::Kind::CheckIR;
+  request.object.assign(reinterpret_cast<const char*>(bitcode.data()), bitcode.size());
+  clc::Reply reply = clc::run(request, process ? *process : clc::settingsFromEnvironment());
+  if (reply.ok) return {};
+  return reply.log.empty() ? "the Tessera IR does not read: no reason given" : reply.log;
+}
+
+TranslateResult readTesseraIR(llvm::LLVMContext& context, std::span<const uint8_t> bitcode,
+                              bool verify) {
+  TranslateResult result;
   llvm::Expected<std::unique_ptr<llvm::Module>> parsed = llvm::parseBitcodeFile(
-      llvm::MemoryBufferRef(llvm::StringRef(reply.payload), "tessera-clc"), context);
+      llvm::MemoryBufferRef(
+          llvm::StringRef(reinterpret_cast<const char*>(bitcode.data()), bitcode.size()),
+          "tessera-ir"),
+      context);
   if (!parsed) {
-    result.log = "the compiler process returned unreadable bitcode: " +
-                 llvm::toString(parsed.takeError());
+    result.log = "unreadable bitcode: " + llvm::toString(parsed.takeError());
     return result;
   }
   std::unique_ptr<llvm::Module> module = std::move(*parsed);
-  if (options.verify) {
+  if (verify) {
     std::string problems;
     llvm::raw_string_ostream os(problems);
     if (llvm::verifyModule(*module, &os)) {

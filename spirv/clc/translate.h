@@ -53,6 +53,17 @@ struct TranslateResult {
 TranslateResult translate(llvm::LLVMContext& context, std::span<const uint8_t> binary,
                           const TranslateOptions& options = {});
 
+// Tessera IR (friendly_ir.h: what compileOpenCLC makes with CompileOutput::TesseraIR), read into
+// `context` and, with `verify`, checked by LLVM's verifier; no translation. The bytes must come
+// from Tessera's compiler process (or have been read there once): LLVM's bitcode reader trusts
+// more of its input than the checks above let reach the translator.
+TranslateResult readTesseraIR(llvm::LLVMContext& context, std::span<const uint8_t> bitcode,
+                              bool verify = true);
+
+// Whether Tessera IR that did not come from Tessera's compiler process reads and verifies, checked
+// in that process (`process`; null: as the environment says): empty when it does, else why not.
+std::string checkTesseraIR(std::span<const uint8_t> bitcode, const clc::Settings* process);
+
 // Steps (1) to (3) alone: whether translate() would hand this binary to the translator.
 // Returns an empty string when it would, else the reason.
 std::string checkTranslatable(std::span<const uint8_t> binary);

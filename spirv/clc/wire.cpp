@@ -195,7 +195,8 @@ bool receiveRequest(int fd, Request& request) {
   std::string words;
   if (!r.receive(fd) || !r.u32(magic) || magic != kRequestMagic || !r.u32(kind) ||
       (kind != uint32_t(Kind::CompileOpenCLC) && kind != uint32_t(Kind::TranslateSpirv) &&
-       kind != uint32_t(Kind::LoadObject)) ||
+       kind != uint32_t(Kind::LoadObject) && kind != uint32_t(Kind::CompileOpenCLCToIR) &&
+       kind != uint32_t(Kind::CheckIR)) ||
       !r.string(request.source) || !readOptions(r, request.options) || !r.u32(headers)) {
     return false;
   }

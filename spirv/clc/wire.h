@@ -21,6 +21,9 @@ enum class Kind : uint32_t {
   // object code, symbols -> ok when a JIT loads it and finds every symbol (compiler/, the check
   // of backends/cpu/jit/object_check.h that a native binary's object cannot end the application)
   LoadObject = 3,
+  CompileOpenCLCToIR = 4,  // as CompileOpenCLC -> Tessera IR (spirv/friendly_ir.h) as bitcode
+  // Tessera IR from outside (a native binary's module; `object`) -> ok when it reads and verifies
+  CheckIR = 5,
 };
 
 struct Request {
@@ -43,7 +46,7 @@ struct Reply {
   // the client must not send it another request.
   bool ending = false;
   std::string log;
-  std::string payload;  // SPIR-V words (CompileOpenCLC) or LLVM bitcode (TranslateSpirv)
+  std::string payload;  // SPIR-V words (CompileOpenCLC) or LLVM bitcode (TranslateSpirv, ...ToIR)
 };
 
 // The client's side is bounded by one absolute `deadline` for the whole exchange: every wait (for

@@ -46,6 +46,15 @@ extern "C" {
  * build options, as clBuildProgram does, and builds the module from the result. Compile errors
  * are ZE_RESULT_ERROR_MODULE_BUILD_FAILURE with the compiler's messages in the build log. */
 #define TESSERA_ZE_MODULE_FORMAT_OCLC ((ze_module_format_t)3U)
+/* Tessera IR: LLVM 15 bitcode of a spir64 module as Tessera's own OpenCL C front end writes it
+ * (clang's IR with the builtins in SPIRV-LLVM-Translator's "SPIR-V friendly" form; what the OpenCL
+ * layer builds programs from source with, so that OpenCL C reaches the code generator without a
+ * translation to SPIR-V and back). pBuildFlags are module flags as for SPIR-V; there are no
+ * specialization constants. The bytes are read and verified in Tessera's compiler process before
+ * the driver's own process reads them; what does not read or verify is
+ * ZE_RESULT_ERROR_MODULE_BUILD_FAILURE with the reason in the build log. zeTesseraModuleGetIL of
+ * such a module gives the bitcode. */
+#define TESSERA_ZE_MODULE_FORMAT_LLVM_IR ((ze_module_format_t)0x54530001U)
 /* Intel's experimental host-pointer import (compute-runtime's zex_driver.h), reached through
  * zeDriverGetExtensionFunctionAddress by these names (not exported: Intel's own library's
  * symbols). zexDriverImportExternalPointer makes [ptr, ptr + size) imported host memory;

@@ -6,6 +6,7 @@
 // C) and zero-length arrays. Every program must build, and every
 // kernel must compute on the device what the host computes, for several values of a runtime flag
 // (so that nothing folds at compile time).
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -251,40 +252,83 @@ TEST_CASE("Given valid OpenCL C in the translator's weak forms, then it builds a
   }
 }
 
-TEST_CASE("Given a program whose SPIR-V needs 1.4, then CL_PROGRAM_BINARIES declare 1.4 and "
-          "build again from the binary",
-          "[cl][program][source][translation]") {
-  ClFixture fx;
-  cl_program p = builtProgram(fx, R"(
-constant float table[2] = {0.25f, 0.5f};
-kernel void k(global int* out, int flag) {
-  float4 v = flag ? (float4)(1, 2, 3, 4) : (float4)(0.25f, 0.5f, 0, 0);
-  v += (float4)(table[flag & 1]);
-  vstore4(convert_int4(v * 4), 0, out);
-})");
+namespace {
+
+// CL_PROGRAM_BINARIES of `p` (one device).
+std::vector<unsigned char> programBinary(cl_program p) {
   size_t size = 0;
   REQUIRE(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) == CL_SUCCESS);
   std::vector<unsigned char> binary(size);
   unsigned char* data = binary.data();
   REQUIRE(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof data, &data, nullptr) == CL_SUCCESS);
-  // The binary holds the program's SPIR-V after a header of Tessera's: its magic number, then the
-  // version word.
+  return binary;
+}
+
+// The offset of the first SPIR-V module in `binary` (its magic number, at a word boundary after
+// Tessera's header), or the binary's size when it holds none.
+size_t spirvAt(const std::vector<unsigned char>& binary) {
   const uint32_t magic = 0x07230203u;
   size_t at = 0;
-  while (at + 8 <= size && std::memcmp(binary.data() + at, &magic, 4) != 0) at += 4;
-  REQUIRE(at + 8 <= size);
-  uint32_t version = 0;
-  std::memcpy(&version, binary.data() + at + 4, 4);
-  CHECK(version == 0x00010400u);
+  while (at + 8 <= binary.size() && std::memcmp(binary.data() + at, &magic, 4) != 0) at += 4;
+  return at + 8 <= binary.size() ? at : binary.size();
+}
+
+cl_program fromBinary(ClFixture& fx, const std::vector<unsigned char>& binary) {
   cl_int status = CL_SUCCESS, err = CL_SUCCESS;
   const unsigned char* bytes = binary.data();
-  cl_program again = clCreateProgramWithBinary(fx.ctx, 1, &fx.dev, &size, &bytes, &status, &err);
+  size_t size = binary.size();
+  cl_program p = clCreateProgramWithBinary(fx.ctx, 1, &fx.dev, &size, &bytes, &status, &err);
   REQUIRE(err == CL_SUCCESS);
+  return p;
+}
+
+}  // namespace
+
+// clBuildProgram gives the driver Tessera IR, clang's LLVM IR without a detour through SPIR-V
+// (spirv/friendly_ir.h), so a built program's binary holds no SPIR-V; clCompileProgram's objects
+// are SPIR-V, at the version their instructions need.
+TEST_CASE("Given a program whose SPIR-V needs 1.4, then a compiled object's binary declares 1.4 "
+          "and links, and a built program's binary holds no SPIR-V and builds again",
+          "[cl][program][source][translation]") {
+  ClFixture fx;
+  const char* source = R"(
+constant float table[2] = {0.25f, 0.5f};
+kernel void k(global int* out, int flag) {
+  float4 v = flag ? (float4)(1, 2, 3, 4) : (float4)(0.25f, 0.5f, 0, 0);
+  v += (float4)(table[flag & 1]);
+  vstore4(convert_int4(v * 4), 0, out);
+})";
+  cl_program built = builtProgram(fx, source);
+  std::vector<unsigned char> binary = programBinary(built);
+  // (TESSERA_CL_BUILD_IR=0, api.cl.spirv_front_end: the SPIR-V front end, whose binary holds it.)
+  const char* ir = std::getenv("TESSERA_CL_BUILD_IR");
+  CHECK((spirvAt(binary) == binary.size()) == (ir == nullptr || std::string(ir) != "0"));
+  cl_program again = fromBinary(fx, binary);
   REQUIRE(clBuildProgram(again, 1, &fx.dev, nullptr, nullptr, nullptr) == CL_SUCCESS);
   checkPrefix(runFlag(fx, again, "k", 0), {2, 3, 1, 1});
   checkPrefix(runFlag(fx, again, "k", 1), {6, 10, 14, 18});
   clReleaseProgram(again);
-  clReleaseProgram(p);
+  clReleaseProgram(built);
+
+  cl_int err = CL_SUCCESS;
+  cl_program compiled = clCreateProgramWithSource(fx.ctx, 1, &source, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  REQUIRE(clCompileProgram(compiled, 1, &fx.dev, "", 0, nullptr, nullptr, nullptr, nullptr) ==
+          CL_SUCCESS);
+  binary = programBinary(compiled);
+  const size_t at = spirvAt(binary);
+  REQUIRE(at < binary.size());
+  uint32_t version = 0;
+  std::memcpy(&version, binary.data() + at + 4, 4);
+  CHECK(version == 0x00010400u);
+  cl_program object = fromBinary(fx, binary);
+  cl_program linked = clLinkProgram(fx.ctx, 1, &fx.dev, "", 1, &object, nullptr, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  checkPrefix(runFlag(fx, linked, "k", 0), {2, 3, 1, 1});
+  checkPrefix(runFlag(fx, linked, "k", 1), {6, 10, 14, 18});
+  clReleaseProgram(linked);
+  clReleaseProgram(object);
+  clReleaseProgram(compiled);
 }
 
 // Zero-length arrays and flexible array members are `[0 x T]` in clang's IR, which no SPIR-V version

@@ -245,7 +245,7 @@ TEST_CASE("Given a native binary from the compiler, then load gives the program 
   INFO(loaded.log);
   REQUIRE(loaded.ok());
   CHECK(c.compileCount() == 0);
-  CHECK(loaded.program->spirv == kernel("vector_add"));
+  CHECK(loaded.program->input == kernel("vector_add"));
   REQUIRE(loaded.code);
   CHECK(tessera::backends::cpu::compiledModule(*loaded.code).find("vector_add")->fn != nullptr);
   binary[binary.size() / 2] ^= 0xff;
