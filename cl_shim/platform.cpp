@@ -49,6 +49,7 @@ bool Platform::init() {
                    get("zeTesseraDeviceGetNumaNodes", e.numaNodes) &&
                    get("zeTesseraDeviceGetCaches", e.caches) &&
                    get("zeTesseraModuleGetIL", e.moduleIL) &&
+                   get("zeTesseraModuleGetKernelTable", e.kernelTable) &&
                    get("zeTesseraKernelSuggestGroupSize", e.suggestGroupSize) &&
                    get("zeTesseraCommandListAppendLaunchKernelShaped", e.appendLaunchShaped) &&
                    get("zeDeviceGetVectorWidthPropertiesExt", e.vectorWidths);

@@ -24,6 +24,9 @@ struct ZeExtensions {
   ze_pfnTesseraDeviceGetCaches_t caches = nullptr;
   ze_pfnTesseraDeviceCreatePartition_t createPartition = nullptr;
   ze_pfnTesseraModuleGetIL_t moduleIL = nullptr;
+  // A module's kernels as the driver reflected them (ZE_tessera_module_il 1.1): a Tessera IR
+  // unit's reflection.
+  ze_pfnTesseraModuleGetKernelTable_t kernelTable = nullptr;
   // Kernels compiled when first needed (ZE_tessera_module_kernels): several at once, and the
   // reason one cannot be.
   ze_pfnTesseraModuleBuildKernels_t buildKernels = nullptr;

@@ -10,6 +10,7 @@
 #include "cl_shim/platform.h"
 #include "cl_shim/program_binary.h"
 #include "spirv/ir_reflect.h"
+#include "spirv/kernel_table.h"
 #include "spirv/link.h"
 
 namespace tessera::cl {
@@ -42,19 +43,20 @@ bool uniformGroupsOption(const std::string& options) {
   return false;
 }
 
-// A unit of `module`, SPIR-V or Tessera IR. Tessera IR comes from this layer's own front end or
-// from a module the driver loaded (a native binary's, which the driver has read in its compiler
-// process first), never from the application directly.
+// A unit of `module`, SPIR-V or Tessera IR. SPIR-V is reflected here (its specialization
+// constants are needed before any module exists); Tessera IR is not: its kernels are the driver's
+// reflection of the module made from it (adoptKernelTables), so the bitcode is read once.
 Program::Unit makeUnit(std::vector<uint8_t> module, std::string* error) {
   Program::Unit u;
   u.module = std::move(module);
   u.ir = spirv::isTesseraIR(u.module);
-  spirv::ReflectResult r = u.ir ? spirv::reflectIR(u.module) : spirv::reflect(u.module);
+  if (u.ir) return u;
+  spirv::ReflectResult r = spirv::reflect(u.module);
   u.reflected = r.ok;
   if (r.ok)
     u.info = std::move(r.module);
   else if (error)
-    *error = (u.ir ? "Tessera IR reflection failed: " : "SPIR-V reflection failed: ") + r.error;
+    *error = "SPIR-V reflection failed: " + r.error;
   return u;
 }
 
@@ -172,6 +174,11 @@ Program* Program::createWithBinary(Context& context, const std::vector<Device*>&
   for (Device* d : devices) p->deviceRefs_.emplace_back(d);
   p->units_ = std::move(units);
   p->builds_ = std::move(builds);
+  // A native binary's Tessera IR: its kernels are the loaded module's.
+  if (!p->builds_.empty() && !p->adoptKernelTables(p->builds_.front().second.modules)) {
+    p->releaseApi();
+    return refuseAll();
+  }
   if (object) {
     // An executable of several units is made again from its SPIR-V, as clLinkProgram made it.
     for (Device* d : objectDevices) {
@@ -265,6 +272,24 @@ cl_int Program::makeModules(Device& d, const std::string& flags, std::vector<ZeM
   return CL_SUCCESS;
 }
 
+bool Program::adoptKernelTables(const std::vector<ZeModulePtr>& modules) {
+  const ZeExtensions& ext = context_->devices().front()->platform().ext();
+  for (size_t i = 0; i < units_.size() && i < modules.size(); ++i) {
+    Unit& u = units_[i];
+    if (u.reflected) continue;
+    size_t size = 0;
+    std::vector<uint8_t> table;
+    if (ext.kernelTable(modules[i]->handle, &size, nullptr) == ZE_RESULT_SUCCESS) {
+      table.resize(size);
+      if (ext.kernelTable(modules[i]->handle, &size, table.data()) != ZE_RESULT_SUCCESS)
+        table.clear();
+    }
+    u.reflected = !table.empty() && spirv::readKernelTable(table, u.info);
+    if (!u.reflected) return false;
+  }
+  return true;
+}
+
 cl_int Program::build(const std::vector<Device*>& devices, const std::string& options) {
   std::lock_guard lock(mutex_);
   // zeModuleCreate's flags: from the front end's parse of the options for source, else read from
@@ -331,6 +356,7 @@ cl_int Program::build(const std::vector<Device*>& devices, const std::string& op
     cl_int r = CL_SUCCESS;
     if (nb.modules.empty()) r = makeModules(*d, flags, nb.modules, nb.log);
     if (r == CL_SUCCESS) {
+      adoptKernelTables(nb.modules);
       for (const Unit& u : units_)
         if (!u.reflected) {
           appendLog(nb.log, "the module could not be reflected");

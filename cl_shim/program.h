@@ -43,8 +43,10 @@ class Program : public Object<_cl_program, 0x50524731 /* "PRG1" */> {
   // source (the driver's TESSERA_ZE_MODULE_FORMAT_LLVM_IR: no SPIR-V is made for them).
   struct Unit {
     std::vector<uint8_t> module;
-    bool ir = false;         // `module` is Tessera IR
-    bool reflected = false;  // reflection read it
+    bool ir = false;  // `module` is Tessera IR
+    // `info` is known: SPIR-V's reflection, or for Tessera IR the driver's, once a module exists
+    // (Program::adoptKernelTables).
+    bool reflected = false;
     spirv::ModuleInfo info;
     // The OpenCL C sources the unit was compiled from (several once linked); empty for units
     // from IL or binaries. CL_KERNEL_ATTRIBUTES reads them.
@@ -149,6 +151,9 @@ class Program : public Object<_cl_program, 0x50524731 /* "PRG1" */> {
   // pBuildFlags `flags`; returns the CL code and appends to `log`.
   cl_int makeModules(Device& d, const std::string& flags, std::vector<ZeModulePtr>& out,
                      std::string& log);
+  // The kernels of each Tessera IR unit not reflected yet, from the driver's reflection of its
+  // module in `modules` (one per unit, in order); false when one cannot be read.
+  bool adoptKernelTables(const std::vector<ZeModulePtr>& modules);
   DeviceBuild* recordFor(const Device& d);  // exact record or null; mutex_ held
   std::vector<Device*> programDevicesLocked() const;
 

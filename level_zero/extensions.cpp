@@ -126,6 +126,7 @@ void* extensionFunction(const char* name) {
       TESSERA_ZE_EXTENSION(zeMemGetIpcHandleWithProperties),
       TESSERA_ZE_EXTENSION(zeMemFreeExt),
       TESSERA_ZE_EXTENSION(zeTesseraModuleGetIL),
+      TESSERA_ZE_EXTENSION(zeTesseraModuleGetKernelTable),
       TESSERA_ZE_EXTENSION(zeTesseraModuleBuildKernels),
       TESSERA_ZE_EXTENSION(zeTesseraModuleGetCompiledKernelCount),
       TESSERA_ZE_EXTENSION(zeTesseraTraceFlush),

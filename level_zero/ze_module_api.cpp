@@ -8,6 +8,7 @@
 #include "core/module/linkage_inspection.h"
 #include "core/module/module.h"
 #include "level_zero/api_support.h"
+#include "spirv/kernel_table.h"
 #include "tessera/ze_tessera.h"
 
 using namespace tessera::core;
@@ -205,6 +206,20 @@ zeTesseraModuleGetCompiledKernelCount(ze_module_handle_t hModule, uint32_t* pCou
   if (!module) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!pCount) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   *pCount = module->compiledKernelCount();
+  return ZE_RESULT_SUCCESS;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraModuleGetKernelTable(ze_module_handle_t hModule,
+                                                                  size_t* pSize, uint8_t* pTable) {
+  Module* module = Module::fromHandle(hModule);
+  if (!module) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
+  if (!pSize) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+  const std::vector<uint8_t> table = tessera::spirv::writeKernelTable(module->info());
+  if (pTable) {
+    if (*pSize < table.size()) return ZE_RESULT_ERROR_INVALID_SIZE;
+    std::memcpy(pTable, table.data(), table.size());
+  }
+  *pSize = table.size();
   return ZE_RESULT_SUCCESS;
 }
 

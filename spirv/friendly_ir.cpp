@@ -149,6 +149,12 @@ void dropBuiltinParameterAttributes(llvm::Module& module) {
 
 }  // namespace
 
+void nameAsTheReaderDoes(llvm::Module& module) {
+  nameKernelsByTheirEntryPoints(module);
+  nameHandlesAsTheReaderDoes(module);
+  dropBuiltinParameterAttributes(module);
+}
+
 bool toTesseraIR(llvm::Module& module, std::string& log) {
   // The passes llvm::writeSpirv runs before translating (SPIRVWriter.cpp's addPassesForSPIRV, in
   // its order), without mem2reg (the JIT optimizes) and without the writer itself.
@@ -163,9 +169,7 @@ bool toTesseraIR(llvm::Module& module, std::string& log) {
   passes.add(llvm::createSPIRVRegularizeLLVMLegacy());
   passes.add(llvm::createSPIRVLowerMemmoveLegacy());
   passes.run(module);
-  nameKernelsByTheirEntryPoints(module);
-  nameHandlesAsTheReaderDoes(module);
-  dropBuiltinParameterAttributes(module);
+  nameAsTheReaderDoes(module);
   std::string problems;
   llvm::raw_string_ostream out(problems);
   if (llvm::verifyModule(module, &out)) {

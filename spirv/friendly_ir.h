@@ -21,4 +21,9 @@ namespace tessera::spirv {
 // function of its own name. False with the reason in `log` when the result does not verify.
 bool toTesseraIR(llvm::Module& module, std::string& log);
 
+// toTesseraIR's second half, on a module the translator's passes have been run on (llvm-spirv -s
+// writes such modules too): kernels, handle types and builtins named as the translator's reader
+// names them, stale builtin parameter attributes dropped. No verification.
+void nameAsTheReaderDoes(llvm::Module& module);
+
 }  // namespace tessera::spirv

@@ -435,10 +435,21 @@ typedef ze_result_t(ZE_APICALL* ze_pfnTesseraDriverGetLaunchBalance_t)(
     ze_driver_handle_t, ze_bool_t, ze_tessera_launch_balance_t*);
 
 #define ZE_TESSERA_MODULE_IL_EXT_NAME "ZE_tessera_module_il"
-#define ZE_TESSERA_MODULE_IL_EXT_VERSION ZE_MAKE_VERSION(1, 0)
+#define ZE_TESSERA_MODULE_IL_EXT_VERSION ZE_MAKE_VERSION(1, 1)
 ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraModuleGetIL(ze_module_handle_t hModule, size_t* pSize,
                                                          uint8_t* pIL);
 typedef ze_result_t(ZE_APICALL* ze_pfnTesseraModuleGetIL_t)(ze_module_handle_t, size_t*, uint8_t*);
+/* Version 1.1: the module's kernels as the driver reflected them, in Tessera's own format
+ * (spirv/kernel_table.h: per kernel its name, its arguments' kinds, sizes, alignments, names,
+ * type spellings and image access, its work-group size attributes; the program-scope variables'
+ * sizes), for the OpenCL layer, which so
+ * reflects a module made from Tessera IR once. Size query as zeTesseraModuleGetIL:
+ * INVALID_NULL_HANDLE, INVALID_NULL_POINTER for a null pSize, INVALID_SIZE when *pSize is smaller
+ * than the table. */
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraModuleGetKernelTable(ze_module_handle_t hModule,
+                                                                  size_t* pSize, uint8_t* pTable);
+typedef ze_result_t(ZE_APICALL* ze_pfnTesseraModuleGetKernelTable_t)(ze_module_handle_t, size_t*,
+                                                                     uint8_t*);
 
 /* Extension "ZE_tessera_kernel_work_dim", version 1.0: the value get_work_dim() returns in the
  * launches of hKernel appended after this call. Level Zero has no work dimension: by default

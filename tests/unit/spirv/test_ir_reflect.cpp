@@ -3,8 +3,8 @@
 // is translated to SPIR-V and, apart, given only the translator's IR-to-IR passes (Tessera IR,
 // before the wrappers take their kernels' names): tests/CMakeLists.txt, TESSERA_TEST_KERNELS_IR.
 // The two reflections must describe the same kernels, variables, linkage and printf, in the
-// wrapper form and after the renaming spirv/friendly_ir.cpp does (done again here in a few
-// lines, so that this test does not depend on the compiler process). A few values are checked
+// wrapper form and after the renaming spirv/friendly_ir.cpp does (friendly_ir.h's
+// nameAsTheReaderDoes, called here directly rather than through the compiler process). A few values are checked
 // outright too, and hand-written IR covers what the corpus has no example of.
 #include <catch2/catch.hpp>
 
@@ -24,7 +24,9 @@
 #include <spirv/unified1/spirv.hpp>
 #include <tuple>
 
+#include "spirv/friendly_ir.h"
 #include "spirv/ir_reflect.h"
+#include "spirv/kernel_table.h"
 #include "spirv/reflect.h"
 
 using namespace tessera::spirv;
@@ -67,30 +69,7 @@ ModuleInfo reflectBitcode(const std::string& name) {
 
 // friendly_ir.cpp's renaming: the wrapper takes the kernel's name, the body an internal one, and
 // clang's image and sampler types the reader's names.
-void adapt(llvm::Module& m) {
-  for (llvm::Function& f : m) {
-    llvm::StringRef name = f.getName();
-    if (f.getCallingConv() != llvm::CallingConv::SPIR_KERNEL ||
-        !name.consume_front("__spirv_entry_"))
-      continue;
-    std::string kernel = name.str();
-    if (llvm::Function* body = m.getFunction(kernel)) {
-      body->setName("__tessera_kernel_body." + kernel);
-      body->setLinkage(llvm::GlobalValue::InternalLinkage);
-    }
-    f.setName(kernel);
-    f.setLinkage(llvm::GlobalValue::ExternalLinkage);
-  }
-  for (llvm::StructType* t : m.getIdentifiedStructTypes()) {
-    llvm::StringRef n = t->getName();
-    if (n == "opencl.sampler_t") t->setName("spirv.Sampler");
-    if (n.startswith("opencl.image2d_")) {
-      t->setName("spirv.Image._void_1_0_0_0_0_0_" + std::string(n.endswith("_ro_t")   ? "0"
-                                                                : n.endswith("_wo_t") ? "1"
-                                                                                      : "2"));
-    }
-  }
-}
+void adapt(llvm::Module& m) { nameAsTheReaderDoes(m); }
 
 using Variable = std::tuple<std::string, uint64_t, uint32_t>;
 std::vector<Variable> variables(const std::vector<WorkgroupVariable>& list) {
@@ -351,4 +330,32 @@ TEST_CASE("Given bytes that are no valid bitcode, when reflected, then ok is fal
   std::vector<uint8_t> shifted(1, 0);
   shifted.insert(shifted.end(), bitcode.begin(), bitcode.end());
   CHECK(reflectIR(std::span<const uint8_t>(shifted.data() + 1, bitcode.size())).ok);
+}
+
+TEST_CASE("Given the corpus's kernels and variables, when written as a kernel table and read back, "
+          "then they are the same; a table cut short or of another version is refused",
+          "[spirv][ir_reflect][kernel_table]") {
+  for (const std::string& name : irCorpus()) {
+    INFO(name);
+    ModuleInfo reflected = reflectBitcode(name);
+    std::vector<uint8_t> table = writeKernelTable(reflected);
+    ModuleInfo read = reflected;
+    read.kernels.clear();
+    read.globalVariables.clear();
+    REQUIRE(readKernelTable(table, read));
+    compare(read, reflected);
+    for (size_t i = 0; i < read.kernels.size(); ++i)
+      for (size_t a = 0; a < read.kernels[i].args.size(); ++a) {
+        CHECK(read.kernels[i].args[a].typeName == reflected.kernels[i].args[a].typeName);
+        CHECK(read.kernels[i].args[a].typeQualifier == reflected.kernels[i].args[a].typeQualifier);
+      }
+    for (size_t cut = 0; cut < table.size(); cut += 1 + table.size() / 64) {
+      ModuleInfo out;
+      CHECK_FALSE(readKernelTable(std::span<const uint8_t>(table.data(), cut), out));
+    }
+    std::vector<uint8_t> other = table;
+    other[0] ^= 0xff;
+    ModuleInfo out;
+    CHECK_FALSE(readKernelTable(other, out));
+  }
 }
