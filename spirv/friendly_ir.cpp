@@ -5,6 +5,7 @@
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Pass.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -20,8 +21,10 @@ constexpr llvm::StringLiteral kEntryPrefix = "__spirv_entry_";
 
 // The translator's regularization gives every kernel a wrapper, `__spirv_entry_<name>`, the
 // entry point its writer names <name>, and makes the kernel's own body a spir_func called by it
-// (and by the kernels that call it as a function). The JIT finds a kernel by its name: the wrapper
-// takes the name, the body another that no OpenCL C identifier can be.
+// (and by the kernels that call it as a function). Its reader gives the JIT each kernel as one
+// function, body included, and the JIT's kernel passes expect that shape: the body is inlined into
+// the wrapper, which takes the kernel's name; a body no other kernel calls is then dropped, and one
+// that is called keeps a name no OpenCL C identifier can have.
 void nameKernelsByTheirEntryPoints(llvm::Module& module) {
   std::vector<llvm::Function*> wrappers;
   for (llvm::Function& f : module)
@@ -32,6 +35,16 @@ void nameKernelsByTheirEntryPoints(llvm::Module& module) {
     if (llvm::Function* body = module.getFunction(name)) {
       body->setName("__tessera_kernel_body." + name);
       body->setLinkage(llvm::GlobalValue::InternalLinkage);
+      std::vector<llvm::CallBase*> calls;
+      for (llvm::User* u : body->users())
+        if (auto* call = llvm::dyn_cast<llvm::CallBase>(u))
+          if (call->getFunction() == wrapper && call->getCalledFunction() == body)
+            calls.push_back(call);
+      for (llvm::CallBase* call : calls) {
+        llvm::InlineFunctionInfo info;
+        llvm::InlineFunction(*call, info);
+      }
+      if (body->use_empty()) body->eraseFromParent();
     }
     wrapper->setName(name);
     wrapper->setLinkage(llvm::GlobalValue::ExternalLinkage);

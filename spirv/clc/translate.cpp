@@ -112,6 +112,10 @@ std::string checkTesseraIR(std::span<const uint8_t> bitcode, const clc::Settings
 TranslateResult readTesseraIR(llvm::LLVMContext& context, std::span<const uint8_t> bitcode,
                               bool verify) {
   TranslateResult result;
+  // The code generator reads opaque pointers, which is what the translator's reader writes;
+  // Tessera IR is clang's typed-pointer IR, upgraded as it is read. (Left alone, the reader would
+  // make a context that has not chosen yet typed, and the widening's rewrites would not verify.)
+  if (!context.hasSetOpaquePointersValue()) context.setOpaquePointers(true);
   llvm::Expected<std::unique_ptr<llvm::Module>> parsed = llvm::parseBitcodeFile(
       llvm::MemoryBufferRef(
           llvm::StringRef(reinterpret_cast<const char*>(bitcode.data()), bitcode.size()),

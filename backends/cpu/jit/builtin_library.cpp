@@ -226,11 +226,12 @@ bool leftForLaterPasses(llvm::StringRef base) {
 }
 
 // The lowered value in the call's type. Booleans the translator carries as integers (a vector
-// relational returns <n x i8>, which it truncates to <n x i1>) get every bit of the lane set.
+// relational returns <n x i8>, which it truncates to <n x i1>) get every bit of the lane set; a
+// scalar relational of OpenCL's int type (Tessera IR's isgreater(float, float)) is 1 when true.
 llvm::Value* asCallType(Builder& b, llvm::Value* r, llvm::Type* type) {
   if (r->getType() == type) return r;
   if (r->getType()->isIntOrIntVectorTy(1) && type->isIntOrIntVectorTy())
-    return b.CreateSExt(r, type);
+    return type->isVectorTy() ? b.CreateSExt(r, type) : b.CreateZExt(r, type);
   return b.CreateBitOrPointerCast(r, type);
 }
 

@@ -49,6 +49,24 @@ void addRelationalBuiltins(Table& m) {
   m["__spirv_LessOrGreater"] = [](Builder& b, llvm::CallInst*, const Args& a) {
     return b.CreateFCmpONE(a[0], a[1]);
   };
+  // The comparisons, which the translator's reader gives as instructions (fcmp) but its IR passes
+  // leave as calls of OpenCL's result type for isequal, isgreater, ... (Tessera IR,
+  // spirv/friendly_ir.h): a scalar's 1, a vector lane's -1 (asCallType).
+  using P = llvm::CmpInst::Predicate;
+  const std::pair<const char*, P> comparisons[] = {
+      {"__spirv_FOrdEqual", P::FCMP_OEQ},        {"__spirv_FOrdNotEqual", P::FCMP_ONE},
+      {"__spirv_FOrdLessThan", P::FCMP_OLT},     {"__spirv_FOrdGreaterThan", P::FCMP_OGT},
+      {"__spirv_FOrdLessThanEqual", P::FCMP_OLE}, {"__spirv_FOrdGreaterThanEqual", P::FCMP_OGE},
+      {"__spirv_FUnordEqual", P::FCMP_UEQ},      {"__spirv_FUnordNotEqual", P::FCMP_UNE},
+      {"__spirv_FUnordLessThan", P::FCMP_ULT},   {"__spirv_FUnordGreaterThan", P::FCMP_UGT},
+      {"__spirv_FUnordLessThanEqual", P::FCMP_ULE},
+      {"__spirv_FUnordGreaterThanEqual", P::FCMP_UGE}};
+  for (const auto& [name, predicate] : comparisons) {
+    P p = predicate;
+    m[name] = [p](Builder& b, llvm::CallInst*, const Args& a) {
+      return b.CreateFCmp(p, a[0], a[1]);
+    };
+  }
   m["__spirv_Any"] = [](Builder& b, llvm::CallInst*, const Args& a) {
     llvm::Value* v = truth(b, a[0]);
     return v->getType()->isVectorTy() ? b.CreateOrReduce(v) : v;

@@ -6,12 +6,15 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/SourceMgr.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <sstream>
 
 #include "compiler/compiler_config.h"
+#include "spirv/clc/translate.h"
+#include "spirv/opencl_c.h"
 
 namespace tessera::backends::cpu::test {
 
@@ -55,8 +58,45 @@ std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name) {
   return readAndCompile(name, defaultOptions());
 }
 
+bool tesseraIRFrontEnd() {
+  static const bool ir = [] {
+    const char* v = std::getenv("TESSERA_TEST_FRONT_END");
+    return v != nullptr && std::string(v) == "ir";
+  }();
+  return ir;
+}
+
+namespace {
+
+std::shared_ptr<const CompiledModule> compileFromSource(const std::string& name,
+                                                        const CompileOptions& options) {
+  std::ifstream file(std::string(TESSERA_KERNELS_JIT_SOURCES) + "/" + name + ".cl");
+  REQUIRE(file.good());
+  std::stringstream source;
+  source << file.rdbuf();
+  // As the build compiles the files (third_party/opencl_to_spirv.cmake): OpenCL C 2.0.
+  spirv::CompileResult r = spirv::compileOpenCLC(source.str(), "-cl-std=CL2.0", {},
+                                                 spirv::CompileOutput::TesseraIR);
+  INFO(r.log);
+  REQUIRE(r.ok);
+  auto context = std::make_unique<llvm::LLVMContext>();
+  spirv::TranslateResult t = spirv::readTesseraIR(
+      *context, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(r.ir.data()), r.ir.size()));
+  INFO(t.log);
+  REQUIRE(t.ok());
+  std::string error;
+  std::shared_ptr<const CompiledModule> compiled =
+      jit().compile(std::move(context), std::move(t.module), &error, options);
+  INFO(error);
+  REQUIRE(compiled != nullptr);
+  return compiled;
+}
+
+}  // namespace
+
 std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name,
                                                      const CompileOptions& options) {
+  if (tesseraIRFrontEnd()) return compileFromSource(name, options);
   std::string path = std::string(TESSERA_KERNELS_JIT) + "/" + name + ".spv";
   std::ifstream file(path, std::ios::binary);
   REQUIRE(file.good());

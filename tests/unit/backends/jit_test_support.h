@@ -30,6 +30,11 @@ std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name);
 std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name,
                                                      const CompileOptions& options);
 const CompiledKernel& kernel(const std::string& file, const std::string& name);
+// TESSERA_TEST_FRONT_END=ir: readAndCompile compiles the kernel files as clBuildProgram builds
+// them, OpenCL C through the compiler process to Tessera IR (spirv/friendly_ir.h), rather than
+// reading their SPIR-V from the build (ctest unit.backends.tessera_ir: the widening's own tests on
+// the IR the OpenCL layer gives the JIT).
+bool tesseraIRFrontEnd();
 // Compiles LLVM IR text written as the translator writes it (spir_kernel functions, SPIRVFriendlyIR
 // builtins): what OpenCL C through clang cannot produce (unmasked shifts, reductions).
 std::shared_ptr<const CompiledModule> compileIR(const std::string& ir,
