@@ -176,7 +176,7 @@ Result run(cl_platform_id platform, bool quick) {
   r.n = quick ? 4 * kGroup : (size_t(1) << 24);
   r.reps = quick ? 2 : 15;
   std::vector<int> host(r.n);
-  for (size_t i = 0; i < r.n; ++i) host[i] = int((i * 2654435761u) >> 20) - 2048;
+  for (size_t i = 0; i < r.n; ++i) host[i] = int(((i * 2654435761u) >> 20) & 0xfff) - 2048;  // in [-2048, 2047]
   r.in = clCreateBuffer(r.ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, r.n * sizeof(int),
                         host.data(), &err);
   CL_CHECK(err);
