@@ -68,8 +68,10 @@ struct CompileOptions {
   // in loops with a barrier (0 off; 1 or -1 on). A kind without them ignores them.
   int widen = -1;
   int prefetch = -1;
-  // TESSERA_JIT_DUMP=1: what the kind's passes did to the module, on stderr.
+  // TESSERA_JIT_DUMP=1: what the kind's passes did to the module, on stderr;
+  // TESSERA_JIT_DUMP=times: the time each of its passes took on the module.
   bool dumpModule = false;
+  bool dumpTimes = false;
 };
 
 // What made code and what it runs on: native binaries and cache keys carry it, and code is loaded

@@ -11,6 +11,7 @@ CompilerConfig configFromEnvironment(std::vector<std::string>& warnings) {
   s.code.prefetch = c.prefetch;
   s.dumpModule = c.jitDump == config::JitDump::Module;
   s.dumpPasses = c.jitDump == config::JitDump::Passes;
+  s.dumpTimes = c.jitDump == config::JitDump::Times;
   s.perfJit = c.perfJit;
   s.cache = support::diskCacheSettings(c.cache, c.cacheDir, c.cacheMaxMb, c.cacheDebug);
   s.process.program = c.clc;

@@ -31,6 +31,8 @@ struct CompilerConfig {
   bool dumpModule = false;
   // TESSERA_JIT_DUMP=passes: the JIT's pipeline, one pass a line, once, on stderr.
   bool dumpPasses = false;
+  // TESSERA_JIT_DUMP=times: the time each pass took on each module, on stderr.
+  bool dumpTimes = false;
   // TESSERA_PERF_JIT=1: a jitdump file for `perf inject --jit`.
   bool perfJit = false;
   DiskCacheSettings cache;

@@ -29,10 +29,10 @@ constexpr std::span<const char* const> choiceWords(RootMode) {
   return kRootModeWords;
 }
 
-// TESSERA_JIT_DUMP: nothing, each module (what the widening did, then its IR before O3), or the
-// JIT's pipeline (the pass list, once).
-enum class JitDump { Off, Module, Passes };
-inline constexpr const char* kJitDumpWords[] = {"0", "1", "passes"};
+// TESSERA_JIT_DUMP: nothing, each module (what the widening did, then its IR before O3), the
+// JIT's pipeline (the pass list, once), or the time each pass took on each module.
+enum class JitDump { Off, Module, Passes, Times };
+inline constexpr const char* kJitDumpWords[] = {"0", "1", "passes", "times"};
 constexpr std::span<const char* const> choiceWords(JitDump) {
   return kJitDumpWords;
 }

@@ -123,6 +123,16 @@ __kernel void regions(__global const float* in, __global float* out, __local flo
   out[get_global_id(0)] = tmp[get_local_size(0) - 1 - l] + v;
 }
 
+// The same with a required size that every width divides (clFFT's kernels have one).
+__kernel __attribute__((reqd_work_group_size(64, 1, 1)))
+void regions_reqd(__global const float* in, __global float* out, __local float* tmp) {
+  size_t l = get_local_id(0);
+  float v = in[get_global_id(0)] * 3.0f;
+  tmp[l] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tmp[get_local_size(0) - 1 - l] + v;
+}
+
 // cl_speed_bench's reduction: a grid-stride region, then a halving with a barrier per step.
 __kernel void reduce(__global const float* in, __global float* out, __local float* scratch,
                      uint n) {

@@ -9,6 +9,8 @@
 #include <llvm/Target/TargetMachine.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 
 #include "backends/cpu/jit/widener.h"
 
@@ -217,6 +219,7 @@ bool dump(PipelineState& s) {
   for (const CompiledKernel& k : s.result.kernels) {
     const WidenStats& w = k.widen;
     llvm::errs() << "tessera: kernel " << k.name << ": width " << w.width
+                 << (w.halfWidth ? " then " + std::to_string(w.halfWidth) : "")
                  << (w.loopWidth ? " (" + std::to_string(w.loopWidth) + " in loop regions)" : "")
                  << ", " << w.widenedRegions << " of " << k.barrierCount + 1
                  << " regions widened (contiguous " << w.contiguous << ", gathers " << w.gathers
@@ -393,11 +396,47 @@ std::span<const JitPass> pipeline() {
   return kPipeline;
 }
 
+namespace {
+
+// TESSERA_JIT_DUMP=times: the time each pass took on a module (Kernel passes summed over its
+// kernels), one line on stderr when the module is done.
+class PassTimes {
+ public:
+  explicit PassTimes(size_t passes) : seconds_(passes, 0.0) {}
+  template <typename F>
+  bool run(size_t pass, F&& f) {
+    auto start = std::chrono::steady_clock::now();
+    bool ok = f();
+    seconds_[pass] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return ok;
+  }
+  void print(std::span<const JitPass> passes, const PipelineState& s) const {
+    double total = 0;
+    std::string line;
+    char ms[32];
+    for (size_t p = 0; p < passes.size(); ++p) {
+      total += seconds_[p];
+      std::snprintf(ms, sizeof ms, " %.1f", seconds_[p] * 1e3);
+      line += std::string(p ? "," : "") + " " + passes[p].name + ms;
+    }
+    std::snprintf(ms, sizeof ms, "%.1f", total * 1e3);
+    llvm::errs() << "tessera: JIT times of module " << s.module.getModuleIdentifier() << " ("
+                 << s.result.kernels.size() << " kernels), ms: total " << ms << ";" << line << "\n";
+  }
+
+ private:
+  std::vector<double> seconds_;
+};
+
+}  // namespace
+
 bool runPipeline(PipelineState& s) {
   const std::span<const JitPass> passes = pipeline();
+  PassTimes times(passes.size());
+  auto run = [&](size_t p) { return times.run(p, [&] { return passes[p].run(s); }); };
   for (size_t i = 0; i < passes.size();) {
     if (passes[i].scope == PassScope::Module) {
-      if (!passes[i].run(s)) return false;
+      if (!run(i)) return false;
       ++i;
       continue;
     }
@@ -408,11 +447,12 @@ bool runPipeline(PipelineState& s) {
       s.kernel = s.kernels[k];
       s.kernelIndex = k;
       for (size_t p = i; p < end; ++p)
-        if (!passes[p].run(s)) return false;
+        if (!run(p)) return false;
     }
     s.kernel = nullptr;
     i = end;
   }
+  if (s.options.dumpTimes) times.print(passes, s);
   return true;
 }
 

@@ -53,6 +53,7 @@ using WorkGroupFn = void (*)(const WorkGroupContext* ctx, uint64_t groupX, uint6
 struct WidenStats {
   uint32_t width = 0;             // work-items per vector iteration (0: not widened)
   uint32_t loopWidth = 0;         // in regions with a loop of their own, first (0: none)
+  uint32_t halfWidth = 0;         // then for what is left of a row after `width` (0: none)
   uint32_t widenedRegions = 0;    // regions with a widened loop (of barrierCount + 1)
   uint32_t contiguous = 0;        // vector loads/stores of consecutive addresses (or one address)
   uint32_t gathers = 0;           // gathers of other varying addresses

@@ -334,6 +334,32 @@ TEST_CASE("Given regions, when a kernel has a barrier, then each region widens o
   }
 }
 
+TEST_CASE("Given a required work-group size that the width divides, when the kernel is widened, "
+          "then it has no half-width level and a partial group still runs right",
+          "[jit][widen]") {
+  for (int width : {8, 16}) {
+    INFO("width " << width);
+    CHECK(widened("regions", width).widen.halfWidth == uint32_t(width / 2));
+    const CompiledKernel& k = widened("regions_reqd", width);
+    CHECK(k.widen.widenedRegions == 2);
+    CHECK(k.widen.halfWidth == 0);
+    // 64: whole groups; the others are what the last group of a non-uniform range has (the
+    // scalar loop runs what the width leaves).
+    for (uint32_t sx : {64u, 61u, 13u, 3u}) {
+      INFO("local size " << sx);
+      std::vector<float> in(2 * sx), out(2 * sx, -1);
+      for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i) + 0.5f;
+      ArgBuffer args(k);
+      args.set(0, ptr(in)).set(1, ptr(out)).local(2, sx * sizeof(float));
+      launch(k, args.data(), dims1(2, sx), pool());
+      for (uint32_t i = 0; i < in.size(); ++i) {
+        uint32_t g = i / sx, l = i % sx;
+        REQUIRE(out[i] == in[g * sx + (sx - 1 - l)] * 3.0f + in[i] * 3.0f);
+      }
+    }
+  }
+}
+
 TEST_CASE("Given the host, when widening is left to the JIT, then it picks 8 or 16 work-items",
           "[jit][widen]") {
   const CompiledKernel& k = widened("sgemm_naive", 1);

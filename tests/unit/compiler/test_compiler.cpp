@@ -348,7 +348,7 @@ class Environment {
 std::string describe(const CompilerConfig& s) {
   return "widen " + std::to_string(s.code.widen) + " prefetch " + std::to_string(s.code.prefetch) +
          " dumpModule " + std::to_string(s.dumpModule) + " dumpPasses " +
-         std::to_string(s.dumpPasses) + " perf " + std::to_string(s.perfJit) + " cache " +
+         std::to_string(s.dumpPasses) + " dumpTimes " + std::to_string(s.dumpTimes) + " perf " + std::to_string(s.perfJit) + " cache " +
          std::to_string(s.cache.enabled) + " '" + s.cache.folder + "' " +
          std::to_string(s.cache.maxBytes) + " debug " + std::to_string(s.cache.debug) + " clc '" +
          s.process.program + "' " + std::to_string(s.process.deadlineSeconds) + " strict " +
@@ -382,6 +382,12 @@ TEST_CASE("Given the environment, then configFromEnvironment reads every compile
     expected.perfJit = true;
     expected.cache = {true, "/tmp/xdg/tessera", uint64_t{1} << 19, true};
     expected.process = {"/bin/false", 2.5, tessera::spirv::IncludeRule::Strict};
+    CHECK(describe(configFromEnvironment(warnings)) == describe(expected));
+  }
+  SECTION("pass times") {
+    Environment env({{"TESSERA_JIT_DUMP", "times"}, {"TESSERA_CACHE_DIR", "/tmp/somewhere"}});
+    expected.cache = {true, "/tmp/somewhere", expected.cache.maxBytes, false};
+    expected.dumpTimes = true;
     CHECK(describe(configFromEnvironment(warnings)) == describe(expected));
   }
   SECTION("values the rules refuse keep the default, with a warning naming the variable") {
