@@ -160,12 +160,41 @@ void dropBuiltinParameterAttributes(llvm::Module& module) {
   }
 }
 
+// Whether a builtin is one every work-item of a group (or sub-group) must reach together: barriers
+// and the group and sub-group operations (SPIR-V's OpControlBarrier, OpGroup*, OpGroupNonUniform*,
+// OpSubgroup*INTEL), which the translator's reader alone marks convergent.
+bool groupBuiltin(llvm::StringRef name) {
+  for (const char* word : {"Barrier", "Group", "Subgroup", "SubGroup", "sub_group", "work_group"})
+    if (name.contains(word)) return true;
+  return false;
+}
+
+// Clang marks every function and call of OpenCL C convergent, the builtins included. On a work-item
+// query (get_group_id's __spirv_BuiltInWorkgroupId), a math function or a conversion that forbids
+// hoisting it out of a loop (LICM and GVN leave convergent calls where they are), which keeps
+// addresses built from it from being seen as loop-invariant: the JIT's prefetch across barriers
+// found no step for a tile load of CLBlast's shape (tiles4), where the SPIR-V front end's IR,
+// with the reader's attributes, gave three. So builtins other than the group ones lose it, as
+// the reader would have them.
+void dropConvergenceOfPlainBuiltins(llvm::Module& module) {
+  for (llvm::Function& f : module) {
+    if (!f.isDeclaration() || !f.getName().contains("__spirv_") || groupBuiltin(f.getName()))
+      continue;
+    f.removeFnAttr(llvm::Attribute::Convergent);
+    for (llvm::User* u : f.users())
+      if (auto* call = llvm::dyn_cast<llvm::CallBase>(u);
+          call && call->getCalledFunction() == &f)
+        call->removeFnAttr(llvm::Attribute::Convergent);
+  }
+}
+
 }  // namespace
 
 void nameAsTheReaderDoes(llvm::Module& module) {
   nameKernelsByTheirEntryPoints(module);
   nameHandlesAsTheReaderDoes(module);
   dropBuiltinParameterAttributes(module);
+  dropConvergenceOfPlainBuiltins(module);
 }
 
 bool toTesseraIR(llvm::Module& module, std::string& log) {

@@ -23,7 +23,8 @@ bool toTesseraIR(llvm::Module& module, std::string& log);
 
 // toTesseraIR's second half, on a module the translator's passes have been run on (llvm-spirv -s
 // writes such modules too): kernels, handle types and builtins named as the translator's reader
-// names them, stale builtin parameter attributes dropped. No verification.
+// names them, stale builtin parameter attributes dropped, clang's `convergent` kept only on the
+// barriers and group operations. No verification.
 void nameAsTheReaderDoes(llvm::Module& module);
 
 }  // namespace tessera::spirv
