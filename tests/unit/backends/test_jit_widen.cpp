@@ -314,6 +314,19 @@ TEST_CASE("Given local2d, when widened in 2D with a private array, then linear i
   }
 }
 
+// Runs `regions` (or regions_reqd) on `groups` groups of `sx` work-items against the host.
+void checkRegions(const CompiledKernel& k, uint32_t sx, uint32_t groups) {
+  std::vector<float> in(groups * sx), out(groups * sx, -1);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i) + 0.5f;
+  ArgBuffer args(k);
+  args.set(0, ptr(in)).set(1, ptr(out)).local(2, sx * sizeof(float));
+  launch(k, args.data(), dims1(groups, sx), pool());
+  for (uint32_t i = 0; i < in.size(); ++i) {
+    uint32_t g = i / sx, l = i % sx;
+    REQUIRE(out[i] == in[g * sx + (sx - 1 - l)] * 3.0f + in[i] * 3.0f);
+  }
+}
+
 TEST_CASE("Given regions, when a kernel has a barrier, then each region widens on its own",
           "[jit][widen]") {
   for (int width : {0, 8, 16}) {
@@ -321,15 +334,7 @@ TEST_CASE("Given regions, when a kernel has a barrier, then each region widens o
     if (width) CHECK(k.widen.widenedRegions == 2);
     for (uint32_t sx : {32u, 36u, 7u}) {
       INFO("width " << width << " local size " << sx);
-      std::vector<float> in(3 * sx), out(3 * sx, -1);
-      for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i) + 0.5f;
-      ArgBuffer args(k);
-      args.set(0, ptr(in)).set(1, ptr(out)).local(2, sx * sizeof(float));
-      launch(k, args.data(), dims1(3, sx), pool());
-      for (uint32_t i = 0; i < in.size(); ++i) {
-        uint32_t g = i / sx, l = i % sx;
-        REQUIRE(out[i] == in[g * sx + (sx - 1 - l)] * 3.0f + in[i] * 3.0f);
-      }
+      checkRegions(k, sx, 3);
     }
   }
 }
@@ -347,15 +352,7 @@ TEST_CASE("Given a required work-group size that the width divides, when the ker
     // scalar loop runs what the width leaves).
     for (uint32_t sx : {64u, 61u, 13u, 3u}) {
       INFO("local size " << sx);
-      std::vector<float> in(2 * sx), out(2 * sx, -1);
-      for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i) + 0.5f;
-      ArgBuffer args(k);
-      args.set(0, ptr(in)).set(1, ptr(out)).local(2, sx * sizeof(float));
-      launch(k, args.data(), dims1(2, sx), pool());
-      for (uint32_t i = 0; i < in.size(); ++i) {
-        uint32_t g = i / sx, l = i % sx;
-        REQUIRE(out[i] == in[g * sx + (sx - 1 - l)] * 3.0f + in[i] * 3.0f);
-      }
+      checkRegions(k, sx, 2);
     }
   }
 }
