@@ -9,6 +9,7 @@
 #include "cl_shim/errors.h"
 #include "cl_shim/platform.h"
 #include "cl_shim/program_binary.h"
+#include "spirv/clc/translate.h"
 #include "spirv/ir_reflect.h"
 #include "spirv/kernel_table.h"
 #include "spirv/link.h"
@@ -43,9 +44,9 @@ bool uniformGroupsOption(const std::string& options) {
   return false;
 }
 
-// A unit of `module`, SPIR-V or Tessera IR. SPIR-V is reflected here (its specialization
-// constants are needed before any module exists); Tessera IR is not: its kernels are the driver's
-// reflection of the module made from it (adoptKernelTables), so the bitcode is read once.
+
+}  // namespace
+
 Program::Unit makeUnit(std::vector<uint8_t> module, std::string* error) {
   Program::Unit u;
   u.module = std::move(module);
@@ -59,8 +60,6 @@ Program::Unit makeUnit(std::vector<uint8_t> module, std::string* error) {
     *error = "SPIR-V reflection failed: " + r.error;
   return u;
 }
-
-}  // namespace
 
 Program* Program::createWithIL(Context& context, const void* il, size_t length, cl_int& err) {
   // "CL_INVALID_VALUE if il is NULL or if length is zero." ... "if the length-byte memory pointed
@@ -93,7 +92,7 @@ Program* Program::createWithBinary(Context& context, const std::vector<Device*>&
                                    cl_int* binaryStatus, cl_int& err) {
   std::vector<std::pair<Device*, DeviceBuild>> builds;
   std::vector<uint8_t> il;
-  // Binaries of SPIR-V units (program_binary.h): the same for every device, since a program has
+  // Binaries of units, SPIR-V or Tessera IR (program_binary.h): the same for every device, since a program has
   // one set of units; a native binary next to them is refused (one program, one kind).
   std::optional<ObjectBinary> object;
   std::vector<Device*> objectDevices;
@@ -166,6 +165,10 @@ Program* Program::createWithBinary(Context& context, const std::vector<Device*>&
     std::string reflectError;
     units.push_back(makeUnit(std::move(bytes), &reflectError));
     if (!reflectError.empty()) return refuseAll();
+    // An object's Tessera IR is read and verified in the compiler process (the application never
+    // parses bitcode it did not make): what does not read is "an invalid program binary".
+    if (object && units.back().ir && !spirv::checkTesseraIR(units.back().module, nullptr).empty())
+      return refuseAll();
   }
   auto* p = new Program;
   p->context_ = Ref<Context>(&context);
@@ -389,7 +392,11 @@ cl_int Program::compile(const std::vector<Device*>& devices, const std::string& 
   std::string log;
   cl_int result = CL_SUCCESS;
   if (origin_ == Origin::Source) {
-    CompileResult c = compileSource(source_, options, headers, spirv::CompileOutput::Spirv);
+    // The object is Tessera IR, as clBuildProgram's program is, and clLinkProgram links it as
+    // LLVM IR (spirv/ir_link.h): no SPIR-V on the way from clang to the JIT.
+    const bool ir = baseDevices_.front()->platform().settings().buildIR;
+    CompileResult c = compileSource(source_, options, headers,
+                                    ir ? spirv::CompileOutput::TesseraIR : spirv::CompileOutput::Spirv);
     log = c.log;
     if (c.error == CL_SUCCESS) {
       units_.clear();
@@ -437,54 +444,15 @@ Program* Program::link(Context& context, const std::vector<Device*>& devices,
   p->context_ = Ref<Context>(&context);
   p->origin_ = Origin::Linked;
   for (const auto& d : context.devices()) p->baseDevices_.push_back(d.get());
-  // One SPIR-V module out of every input's units (spirv/link.h): functions, variables and types
-  // defined in one input and declared extern in another resolve at the SPIR-V level, before any
-  // code exists. "-create-library: Create a library of compiled binaries": the result keeps its
-  // exports and may leave imports to a later link.
-  std::vector<std::vector<uint32_t>> modules;
-  std::vector<std::string> sources;
-  bool argInfo = true, uniformGroups = false;
+  // The inputs' units, linked (program_link.cpp).
+  std::vector<Unit> units;
   for (Program* in : inputs) {
     std::lock_guard lock(in->mutex_);
-    for (const Unit& u : in->units_) {
-      modules.push_back(spirv::toWords(u.module));
-      sources.insert(sources.end(), u.sources.begin(), u.sources.end());
-      argInfo = argInfo && u.argInfo;
-      uniformGroups = uniformGroups || u.uniformGroups;
-    }
+    units.insert(units.end(), in->units_.begin(), in->units_.end());
   }
-  // SPIRV-Tools links modules of one SPIR-V version only (and a 1.0 module is not always valid as
-  // 1.4): units of different versions stay separate modules, whose functions zeModuleDynamicLink
-  // resolves (makeModules).
-  bool oneVersion = std::all_of(modules.begin(), modules.end(), [&](const auto& m) {
-    return m.size() > 1 && m[1] == modules.front()[1];
-  });
-  if (!oneVersion) {
-    for (Program* in : inputs) {
-      std::lock_guard lock(in->mutex_);
-      p->units_.insert(p->units_.end(), in->units_.begin(), in->units_.end());
-    }
-  }
-  spirv::CompileResult linked;
-  if (oneVersion) {
-    linked = spirv::linkSpirv(modules, parsed.createLibrary);
-  } else {
-    // Apart, only a name two inputs define is a failure now; imports are zeModuleDynamicLink's.
-    linked.log = spirv::duplicateDefinitions(modules);
-    linked.ok = linked.log.empty();
-  }
-  std::string linkLog = linked.log;
-  if (oneVersion && linked.ok) {
-    std::vector<uint8_t> bytes(linked.spirv.size() * 4);
-    std::memcpy(bytes.data(), linked.spirv.data(), bytes.size());
-    std::string error;
-    p->units_.push_back(makeUnit(std::move(bytes), &error));
-    p->units_.back().sources = std::move(sources);
-    p->units_.back().argInfo = argInfo;
-    p->units_.back().uniformGroups = uniformGroups;
-    appendLog(linkLog, error);
-    if (!error.empty()) linked.ok = false;
-  }
+  LinkedUnits linked = linkUnits(std::move(units), parsed.createLibrary);
+  p->units_ = std::move(linked.units);
+  const std::string& linkLog = linked.log;
   std::string mathOptions;
   for (const std::string& o : parsed.mathOptions)
     mathOptions += (mathOptions.empty() ? "" : " ") + o;
@@ -502,6 +470,11 @@ Program* Program::link(Context& context, const std::vector<Device*>& devices,
       b.binaryType = CL_PROGRAM_BINARY_TYPE_LIBRARY;
     } else {
       cl_int r = p->makeModules(*d, mathOptions, b.modules, b.log);
+      // Tessera IR's kernels are known from its module (adoptKernelTables).
+      if (r == CL_SUCCESS && !p->adoptKernelTables(b.modules)) {
+        appendLog(b.log, "the module could not be reflected");
+        r = CL_LINK_PROGRAM_FAILURE;
+      }
       if (r == CL_SUCCESS) {
         b.status = CL_BUILD_SUCCESS;
         b.binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
@@ -589,9 +562,8 @@ cl_int Program::info(cl_program_info param, size_t size, void* value, size_t* si
   auto binaryOf = [&](Device* d) -> std::vector<uint8_t> {
     DeviceBuild* b = recordFor(*d);
     if (!b) return {};
-    // A compiled object or a library: its SPIR-V (program_binary.h).
-    // A compiled object, a library or an executable of several modules: the SPIR-V units
-    // (program_binary.h); an executable of one module: its native binary.
+    // A compiled object, a library or an executable of several modules: the units, SPIR-V or
+    // Tessera IR (program_binary.h); an executable of one module: its native binary.
     bool units = b->binaryType == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
                  b->binaryType == CL_PROGRAM_BINARY_TYPE_LIBRARY ||
                  (b->binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && b->modules.size() > 1);

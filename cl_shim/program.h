@@ -1,4 +1,4 @@
-// A cl_program: one or more SPIR-V units (one for a program made from IL, source or a binary; one
+// A cl_program: one or more units, SPIR-V or Tessera IR (one for a program made from IL, source or a binary; one
 // per input for a linked program) and, per device it was built for, one Level Zero module per unit.
 // Modules made for a device also serve the device's sub-devices (zeModuleCreate's module for a
 // device runs on its partitions), so a kernel launched on a queue whose device descends from a
@@ -170,8 +170,9 @@ class Program : public Object<_cl_program, 0x50524731 /* "PRG1" */> {
   std::vector<std::pair<Device*, DeviceBuild>> builds_;
 };
 
-// The front end for OpenCL C (program_compiler.cpp): source to Tessera IR (clBuildProgram) or
-// SPIR-V (clCompileProgram, whose objects clLinkProgram links and CL_PROGRAM_BINARIES gives).
+// The front end for OpenCL C (program_compiler.cpp): source to Tessera IR (clBuildProgram, and
+// clCompileProgram's objects, which clLinkProgram links and CL_PROGRAM_BINARIES gives) or, with
+// TESSERA_CL_BUILD_IR=0, SPIR-V.
 struct CompileResult {
   // CL_SUCCESS, CL_COMPILE_PROGRAM_FAILURE or CL_INVALID_BUILD_OPTIONS
   cl_int error = CL_SUCCESS;
@@ -187,5 +188,26 @@ struct CompileResult {
 CompileResult compileSource(const std::string& source, const std::string& options,
                             const std::vector<std::pair<std::string, std::string>>& headers,
                             spirv::CompileOutput output);
+
+// A unit of `module`, SPIR-V or Tessera IR. SPIR-V is reflected here (its specialization
+// constants are needed before any module exists); Tessera IR is not: its kernels are the driver's
+// reflection of the module made from it (Program's adoptKernelTables), so the bitcode is read once.
+// `error` gets why SPIR-V does not reflect.
+Program::Unit makeUnit(std::vector<uint8_t> module, std::string* error);
+
+// clLinkProgram's work on the inputs' units (program_link.cpp): functions, variables and types
+// defined in one input and declared extern in another resolve before any code exists. Tessera IR
+// units (OpenCL C compiled by clCompileProgram) are linked as LLVM IR (spirv/ir_link.h), SPIR-V
+// units of one version as SPIR-V (spirv/link.h). SPIR-V units of different versions, and SPIR-V
+// beside Tessera IR, stay separate units, each a module whose imports zeModuleDynamicLink resolves
+// (Program::makeModules); a name two of them define is still a failure here.
+// "-create-library: Create a library of compiled binaries": the result keeps its exports and may
+// leave imports to a later link.
+struct LinkedUnits {
+  bool ok = false;
+  std::string log;
+  std::vector<Program::Unit> units;
+};
+LinkedUnits linkUnits(std::vector<Program::Unit> inputs, bool createLibrary);
 
 }  // namespace tessera::cl

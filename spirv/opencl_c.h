@@ -86,6 +86,13 @@ CompileResult compileOpenCLC(std::string_view source, std::string_view options,
                              const std::vector<OpenCLHeader>& headers = {},
                              CompileOutput output = CompileOutput::Spirv);
 
+// clLinkProgram of Tessera IR objects (CompileOutput::TesseraIR): `modules` linked into one Tessera
+// IR module by LLVM's linker in a compiler process (ir_link.h), in `ir`. `createLibrary` lets
+// imports stay unresolved; `definedElsewhere` are names units linked beside them define (a second
+// definition is an error). ok == false with the reasons in `log` otherwise.
+CompileResult linkTesseraIR(const std::vector<std::string>& modules, bool createLibrary,
+                            const std::vector<std::string>& definedElsewhere = {});
+
 // Ends the idle compiler processes (clUnloadPlatformCompiler); compiles under way are not
 // affected, and the next compile starts a process again.
 void unloadCompiler();

@@ -288,6 +288,21 @@ CompileResult compileOpenCLC(std::string_view source, std::string_view options,
   return result;
 }
 
+CompileResult linkTesseraIR(const std::vector<std::string>& modules, bool createLibrary,
+                            const std::vector<std::string>& definedElsewhere) {
+  clc::Request request;
+  request.kind = clc::Kind::LinkIR;
+  request.modules = modules;
+  request.createLibrary = createLibrary;
+  request.symbols = definedElsewhere;
+  clc::Reply reply = clc::run(request, clc::settingsFromEnvironment());
+  CompileResult result;
+  result.ok = reply.ok && !reply.payload.empty();
+  result.log = std::move(reply.log);
+  if (result.ok) result.ir = std::move(reply.payload);
+  return result;
+}
+
 void unloadCompiler() { clc::pool().clear(); }
 
 }  // namespace tessera::spirv

@@ -1,7 +1,8 @@
 // tessera-clc: the compiler process. Tessera starts it (client.cpp) with a stream socket as file
 // descriptor 3 and sends it requests until it closes the socket: OpenCL C to compile to SPIR-V
-// (clang, then SPIRV-LLVM-Translator), SPIR-V to translate to LLVM IR (returned as bitcode), a
-// native binary's object code to load on trial (backends/cpu/jit/object_check.h). They
+// (clang, then SPIRV-LLVM-Translator, or Tessera IR), SPIR-V to translate to LLVM IR (returned as
+// bitcode), Tessera IR to check or to link (spirv/ir_link.h), a native binary's object code to load
+// on trial (backends/cpu/jit/object_check.h). They
 // run here rather than in the application because the installed translator ends its process with
 // exit() on LLVM IR it cannot express (e.g. a zero-length array), asserts on SPIR-V it does not
 // expect, and LLVM has fatal errors of its own: here they end only this process, after a reply
@@ -21,6 +22,7 @@
 
 #include "backends/cpu/jit/object_check.h"
 #include "spirv/clc/wire.h"
+#include "spirv/ir_link.h"
 #include "spirv/opencl_c_inprocess.h"
 #include "spirv/translate_inprocess.h"
 
@@ -81,6 +83,16 @@ tessera::spirv::clc::Reply checkIR(const tessera::spirv::clc::Request& request) 
   return reply;
 }
 
+// clLinkProgram's Tessera IR objects into one module (spirv/ir_link.h).
+tessera::spirv::clc::Reply linkIR(const tessera::spirv::clc::Request& request) {
+  tessera::spirv::clc::Reply reply;
+  reply.payload =
+      tessera::spirv::linkTesseraIRInProcess(request.modules, request.createLibrary,
+                                             request.symbols, reply.log);
+  reply.ok = !reply.payload.empty();
+  return reply;
+}
+
 tessera::spirv::clc::Reply translate(const tessera::spirv::clc::Request& request) {
   tessera::spirv::clc::Reply reply;
   llvm::LLVMContext context;
@@ -127,6 +139,7 @@ int main() {
     tessera::spirv::clc::Reply reply = request.kind == Kind::TranslateSpirv ? translate(request)
                                        : request.kind == Kind::LoadObject   ? loadObject(request)
                                        : request.kind == Kind::CheckIR      ? checkIR(request)
+                                       : request.kind == Kind::LinkIR       ? linkIR(request)
                                                                             : compile(request);
     compiling = false;
     if (!tessera::spirv::clc::sendReply(kSocket, reply)) break;

@@ -186,6 +186,8 @@ bool sendRequest(int fd, const Request& request, Deadline deadline) {
   }
   w.string(request.object);
   w.strings(request.symbols);
+  w.strings(request.modules);
+  w.u32(request.createLibrary ? 1u : 0u);
   return w.send(fd, deadline);
 }
 
@@ -196,7 +198,7 @@ bool receiveRequest(int fd, Request& request) {
   if (!r.receive(fd) || !r.u32(magic) || magic != kRequestMagic || !r.u32(kind) ||
       (kind != uint32_t(Kind::CompileOpenCLC) && kind != uint32_t(Kind::TranslateSpirv) &&
        kind != uint32_t(Kind::LoadObject) && kind != uint32_t(Kind::CompileOpenCLCToIR) &&
-       kind != uint32_t(Kind::CheckIR)) ||
+       kind != uint32_t(Kind::CheckIR) && kind != uint32_t(Kind::LinkIR)) ||
       !r.string(request.source) || !readOptions(r, request.options) || !r.u32(headers)) {
     return false;
   }
@@ -218,7 +220,11 @@ bool receiveRequest(int fd, Request& request) {
     if (!r.u32(a.specId) || !r.bytes(&a.value, sizeof a.value)) return false;
     request.specConstants.push_back(a);
   }
-  if (!r.string(request.object) || !r.strings(request.symbols)) return false;
+  uint32_t library = 0;
+  if (!r.string(request.object) || !r.strings(request.symbols) || !r.strings(request.modules) ||
+      !r.u32(library) || library > 1)
+    return false;
+  request.createLibrary = library == 1;
   return r.done();
 }
 

@@ -1,6 +1,6 @@
 // The messages between Tessera and its compiler process (tessera-clc, clc/main.cpp): a request
-// (OpenCL C to compile, SPIR-V to translate into LLVM IR, or a native binary's object code to load
-// on trial) answered by one reply, each a
+// (OpenCL C to compile, SPIR-V to translate into LLVM IR, Tessera IR to check or link, or a native
+// binary's object code to load on trial) answered by one reply, each a
 // length-prefixed frame on a stream socket. Blocking calls; false on end of stream, a broken peer
 // or a malformed frame.
 #pragma once
@@ -24,6 +24,9 @@ enum class Kind : uint32_t {
   CompileOpenCLCToIR = 4,  // as CompileOpenCLC -> Tessera IR (spirv/friendly_ir.h) as bitcode
   // Tessera IR from outside (a native binary's module; `object`) -> ok when it reads and verifies
   CheckIR = 5,
+  // Tessera IR modules (`modules`: clCompileProgram's objects and libraries) -> one Tessera IR
+  // module, linked by LLVM's linker; unless `createLibrary`, every import must be defined
+  LinkIR = 6,
 };
 
 struct Request {
@@ -35,7 +38,10 @@ struct Request {
   std::vector<uint32_t> spirv;
   std::vector<SpecAssignment> specConstants;
   std::string object;                // LoadObject: the relocatable object
-  std::vector<std::string> symbols;  // LoadObject: the names it must define
+  // LoadObject: the names it must define; LinkIR: the names other units define (ir_link.h)
+  std::vector<std::string> symbols;
+  std::vector<std::string> modules;  // LinkIR: the modules' bitcode
+  bool createLibrary = false;        // LinkIR: imports may stay unresolved
 };
 
 struct Reply {

@@ -3,6 +3,7 @@
 // clSetKernelArgSVMPointer (the device has fine-grain system SVM), so these tests need no buffers.
 #pragma once
 
+#include <cstdlib>
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
@@ -29,10 +30,24 @@ inline std::string buildLog(cl_program p, cl_device_id d) {
 }
 
 // A program built from OpenCL C `source` for the fixture's device (its build log shown on failure).
+// With TESSERA_TEST_COMPILE_LINK=1 (ctest api.cl.compile_link) it is compiled by clCompileProgram
+// and linked alone by clLinkProgram instead: the objects' path must build every program
+// clBuildProgram builds, and run it the same.
 inline cl_program builtProgram(ClFixture& fx, const char* source, const char* options = nullptr) {
   cl_int err = CL_SUCCESS;
   cl_program p = clCreateProgramWithSource(fx.ctx, 1, &source, nullptr, &err);
   REQUIRE(err == CL_SUCCESS);
+  const char* compileLink = std::getenv("TESSERA_TEST_COMPILE_LINK");
+  if (compileLink && std::string(compileLink) == "1") {
+    cl_int r = clCompileProgram(p, 1, &fx.dev, options, 0, nullptr, nullptr, nullptr, nullptr);
+    INFO("compile log: " << buildLog(p, fx.dev));
+    REQUIRE(r == CL_SUCCESS);
+    cl_program linked = clLinkProgram(fx.ctx, 1, &fx.dev, "", 1, &p, nullptr, nullptr, &err);
+    REQUIRE(clReleaseProgram(p) == CL_SUCCESS);
+    INFO("link log: " << (linked ? buildLog(linked, fx.dev) : std::string()));
+    REQUIRE(err == CL_SUCCESS);
+    return linked;
+  }
   cl_int r = clBuildProgram(p, 1, &fx.dev, options, nullptr, nullptr);
   INFO(buildLog(p, fx.dev));
   REQUIRE(r == CL_SUCCESS);
