@@ -192,6 +192,10 @@ struct DeviceTraits {
   // The most private memory one work-item may need (its stack and scratch): a kernel needing more
   // is refused at launch.
   uint64_t maxPrivateMemory = 0;
+  // The argument buffer's slots (KernelArgInfo::offset) are aligned to their argument's alignment,
+  // at most this; pointers, images and samplers take 8 bytes aligned to 8. With it, core knows a
+  // kernel's argument table from reflection before the kernel is compiled (core/module/kernel.h).
+  uint32_t maxArgumentAlignment = 0;
 };
 
 class DeviceKind {

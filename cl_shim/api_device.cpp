@@ -13,7 +13,9 @@ cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_ui
     if (!p) return CL_INVALID_PLATFORM;
     const cl_device_type known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
                                  CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
-    if (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~known)) return CL_INVALID_DEVICE_TYPE;
+    // No type at all is "not a valid value" either (OpenCL-CTS negative_get_device_ids).
+    if (device_type == 0 || (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~known)))
+      return CL_INVALID_DEVICE_TYPE;
     if ((num_entries == 0 && devices) || (!devices && !num_devices)) return CL_INVALID_VALUE;
     // cl_ext_device_fission: "Only root level devices shall be returned by this function."
     bool match = device_type == CL_DEVICE_TYPE_ALL ||

@@ -32,6 +32,7 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
   // sub-devices.
   Kernel::PerDevice* z = k->forDevice(q->device());
   if (!z) return CL_INVALID_PROGRAM_EXECUTABLE;
+  if (cl_int err = k->ready(*z); err != CL_SUCCESS) return err;
   // "CL_INVALID_WORK_DIMENSION if work_dim is not a valid value (i.e. a value between 1 and
   // CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)."
   if (work_dim < 1 || work_dim > 3) return CL_INVALID_WORK_DIMENSION;

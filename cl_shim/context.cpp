@@ -30,7 +30,12 @@ Context* Context::create(const cl_context_properties* properties, std::vector<De
           seenPlatform = true;
           break;
         case CL_CONTEXT_INTEROP_USER_SYNC:
-          if (seenSync) { err = CL_INVALID_PROPERTY; return nullptr; }
+          // A cl_bool: "CL_INVALID_PROPERTY if ... the value specified for a supported property
+          // name is not valid".
+          if (seenSync || (p[1] != CL_TRUE && p[1] != CL_FALSE)) {
+            err = CL_INVALID_PROPERTY;
+            return nullptr;
+          }
           seenSync = true;
           break;
         default:

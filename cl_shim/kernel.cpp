@@ -46,26 +46,28 @@ cl_int Kernel::makeZeKernels() {
   for (Device* d : program_->executableDevices()) {
     std::vector<ZeModulePtr> mods = program_->modulesFor(*d);
     if (mods.size() <= unit_) return CL_INVALID_PROGRAM_EXECUTABLE;
-    ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC, nullptr, 0, name_.c_str()};
+    // Code generation waits for the kernel's first launch (ZE_tessera_module_kernels 1.1), as
+    // in PoCL: programs that create every kernel at start and launch few (darktable: 289 kernels
+    // created) do not compile the rest. ready() compiles.
+    ze_tessera_kernel_deferred_desc_t deferred{ZE_STRUCTURE_TYPE_TESSERA_KERNEL_DEFERRED_DESC,
+                                               nullptr};
+    ze_kernel_desc_t desc{ZE_STRUCTURE_TYPE_KERNEL_DESC, &deferred, 0, name_.c_str()};
     ze_kernel_handle_t h = nullptr;
     ze_result_t r = zeKernelCreate(mods[unit_]->handle, &desc, &h);
     if (r != ZE_RESULT_SUCCESS) {
       if (r == ZE_RESULT_ERROR_INVALID_KERNEL_NAME) return CL_INVALID_KERNEL_NAME;
       if (r == ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED) return CL_INVALID_PROGRAM_EXECUTABLE;
       if (r == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE) {
-        // Tessera compiles a kernel when it is first needed: one whose code generation fails
-        // has no executable ("CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
-        // executable for program"), and the reason joins the program's build log.
+        // A kernel the driver could not defer was compiled now and failed: it has no executable
+        // ("CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built executable for
+        // program"), and the reason joins the program's build log.
         program_->noteKernelFailure(*d, mods[unit_]->handle, name_);
         return CL_INVALID_PROGRAM_EXECUTABLE;
       }
       return fromZe(r);
     }
-    ze_kernel_properties_t props{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
-    uint64_t staticLocal =
-        zeKernelGetProperties(h, &props) == ZE_RESULT_SUCCESS ? props.localMemSize : 0;
     static std::atomic<uint64_t> serials{0};
-    zes_.push_back(PerDevice{d, mods[unit_], h, staticLocal, ++serials});
+    zes_.push_back(PerDevice{d, mods[unit_], h, 0, false, ++serials});
   }
   if (zes_.empty()) return CL_INVALID_PROGRAM_EXECUTABLE;
   return CL_SUCCESS;
@@ -299,6 +301,33 @@ cl_int Kernel::setExecInfo(cl_kernel_exec_info param, size_t size, const void* v
   }
 }
 
+cl_int Kernel::ready(PerDevice& z) {
+  std::lock_guard lock(readyMutex_);
+  if (z.ready) return CL_SUCCESS;
+  ze_kernel_properties_t props{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
+  ze_result_t r = zeKernelGetProperties(z.ze, &props);
+  if (r == ZE_RESULT_ERROR_MODULE_BUILD_FAILURE) {
+    // The kernel's code generation failed at its first need: the program has no executable for
+    // it, as clEnqueueNDRangeKernel says ("CL_INVALID_PROGRAM_EXECUTABLE if there is no
+    // successfully built program executable available for device associated with
+    // command_queue"), and the reason joins the program's build log.
+    program_->noteKernelFailure(*z.device, z.module->handle, name_);
+    return CL_INVALID_PROGRAM_EXECUTABLE;
+  }
+  if (r != ZE_RESULT_SUCCESS) return fromZe(r);
+  z.staticLocal = props.localMemSize;
+  z.ready = true;
+  return CL_SUCCESS;
+}
+
+cl_int Kernel::readyForQuery(PerDevice& z) {
+  // The queries list no CL_INVALID_PROGRAM_EXECUTABLE: a kernel whose code cannot be generated
+  // has none of the resources they describe ("CL_OUT_OF_RESOURCES if there is a failure to
+  // allocate resources required by the OpenCL implementation on the device").
+  cl_int err = ready(z);
+  return err == CL_INVALID_PROGRAM_EXECUTABLE ? CL_OUT_OF_RESOURCES : err;
+}
+
 Kernel::PerDevice* Kernel::forDevice(const Device& d) {
   PerDevice* best = nullptr;
   int bestDepth = -1;
@@ -445,6 +474,7 @@ cl_int Kernel::workGroupInfo(Device* device, cl_kernel_work_group_info param, si
                              void* value, size_t* sizeRet) {
   PerDevice* z = nullptr;
   if (cl_int err = queriedDevice(device, z); err != CL_SUCCESS) return err;
+  if (cl_int err = readyForQuery(*z); err != CL_SUCCESS) return err;
   InfoWriter out(size, value, sizeRet);
   ze_kernel_properties_t props{ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES};
   ze_kernel_preferred_group_size_properties_t preferred{

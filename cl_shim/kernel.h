@@ -42,8 +42,10 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
     Device* device;
     ZeModulePtr module;
     ze_kernel_handle_t ze = nullptr;
-    // The kernel's static __local bytes, asked of Level Zero once: every enqueue checks them.
+    // The kernel's static __local bytes, asked of Level Zero once, by ready(): every enqueue
+    // checks them.
     uint64_t staticLocal = 0;
+    bool ready = false;  // the ze kernel has code (ready())
     // Unique in the process (never reused, unlike a handle's address): names this ze kernel in
     // the per-thread memo of the driver's group-size choice (ndrange.cpp).
     uint64_t serial = 0;
@@ -67,6 +69,13 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
   // The ze kernel for a launch on `d` (its own device's or the nearest ancestor's); null when the
   // program has no executable for either.
   PerDevice* forDevice(const Device& d);
+  // The ze kernel `z` with its code (Tessera generates a kernel's code at its first need,
+  // ZE_tessera_module_kernels 1.1), and z.staticLocal known: what every launch and every query of
+  // the code asks first. CL_INVALID_PROGRAM_EXECUTABLE when its code generation fails, the reason
+  // joining the program's build log. Not under mutex().
+  cl_int ready(PerDevice& z);
+  // ready() for clGetKernelWorkGroupInfo and clGetKernelSubGroupInfo: CL_OUT_OF_RESOURCES instead.
+  cl_int readyForQuery(PerDevice& z);
   // The mutex that serializes argument setting and appending launches.
   std::mutex& mutex() { return mutex_; }
   // True when every argument has a value. Under mutex().
@@ -121,6 +130,7 @@ class Kernel : public Object<_cl_kernel, 0x4b524e31 /* "KRN1" */> {
   std::vector<void*> svmPointers_;
   cl_bool fineGrainSystem_ = CL_TRUE;
   mutable std::mutex mutex_;
+  std::mutex readyMutex_;  // ready(): one compile per ze kernel
 };
 
 }  // namespace tessera::cl

@@ -57,6 +57,7 @@ cl_int Kernel::subGroupInfo(Device* device, cl_kernel_sub_group_info param, size
   if (cl_int err = queriedDevice(device, z); err != CL_SUCCESS) return err;
   // "CL_INVALID_OPERATION if device does not support sub-groups."
   if (!device->subgroupSupport()) return CL_INVALID_OPERATION;
+  if (cl_int err = readyForQuery(*z); err != CL_SUCCESS) return err;
   // cl_khr_subgroups (and cl_intel_subgroups, which copies it) names two queries for
   // clGetKernelSubGroupInfoKHR, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE_KHR and
   // CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE_KHR; cl_intel_required_subgroup_size adds

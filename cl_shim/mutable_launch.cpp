@@ -63,6 +63,7 @@ cl_int appendCapturedLaunch(ze_command_list_handle_t list, const Device& device,
   Kernel::PerDevice* z = d.kernel->forDevice(device);
   // As a launch on that device would answer.
   if (!z) return CL_INVALID_PROGRAM_EXECUTABLE;
+  if (cl_int err = d.kernel->ready(*z); err != CL_SUCCESS) return err;
   if (cl_int err = nextId(list, id); err != CL_SUCCESS) return err;
   ze_group_count_t groups = d.shape.groups();
   std::lock_guard lock(d.kernel->mutex());

@@ -56,6 +56,7 @@ bool Platform::init() {
     get("zeTesseraDeviceCreatePartition", e.createPartition);  // without it: no fission
     get("zeTesseraKernelSetWorkDim", e.kernelWorkDim);
     get("zeTesseraModuleBuildKernels", e.buildKernels);
+    get("zeTesseraModuleGetNativeBinaryAsIs", e.nativeBinaryAsIs);
     if (!tessera) continue;
     driver_ = d;
     ext_ = e;

@@ -30,6 +30,9 @@ struct ZeExtensions {
   // Kernels compiled when first needed (ZE_tessera_module_kernels): several at once, and the
   // reason one cannot be.
   ze_pfnTesseraModuleBuildKernels_t buildKernels = nullptr;
+  // A module's native binary without compiling for it (ZE_tessera_module_kernels 1.1):
+  // CL_PROGRAM_BINARIES. Without it: zeModuleGetNativeBinary.
+  ze_pfnTesseraModuleGetNativeBinaryAsIs_t nativeBinaryAsIs = nullptr;
   ze_pfnTesseraKernelSetWorkDim_t kernelWorkDim = nullptr;  // without it: Level Zero's rule
   // The group size of a NULL local size (ZE_tessera_kernel_group_size).
   ze_pfnTesseraKernelSuggestGroupSize_t suggestGroupSize = nullptr;

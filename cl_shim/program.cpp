@@ -575,9 +575,14 @@ cl_int Program::info(cl_program_info param, size_t size, void* value, size_t* si
     if (b->modules.size() != 1) return {};
     size_t n = 0;
     ze_module_handle_t m = b->modules.front()->handle;
-    if (zeModuleGetNativeBinary(m, &n, nullptr) != ZE_RESULT_SUCCESS) return {};
+    // As the module is: kernels not launched yet are not compiled for the binary (a program that
+    // saves its binary after building, as darktable does, would wait for every kernel); a
+    // program made from it compiles them when first needed, from the IR the binary carries.
+    auto binary = context_->devices().front()->platform().ext().nativeBinaryAsIs;
+    if (!binary) binary = zeModuleGetNativeBinary;
+    if (binary(m, &n, nullptr) != ZE_RESULT_SUCCESS) return {};
     std::vector<uint8_t> bytes(n);
-    if (zeModuleGetNativeBinary(m, &n, bytes.data()) != ZE_RESULT_SUCCESS) return {};
+    if (binary(m, &n, bytes.data()) != ZE_RESULT_SUCCESS) return {};
     bytes.resize(n);
     return bytes;
   };

@@ -129,6 +129,7 @@ void* extensionFunction(const char* name) {
       TESSERA_ZE_EXTENSION(zeTesseraModuleGetKernelTable),
       TESSERA_ZE_EXTENSION(zeTesseraModuleBuildKernels),
       TESSERA_ZE_EXTENSION(zeTesseraModuleGetCompiledKernelCount),
+      TESSERA_ZE_EXTENSION(zeTesseraModuleGetNativeBinaryAsIs),
       TESSERA_ZE_EXTENSION(zeTesseraTraceFlush),
       TESSERA_ZE_EXTENSION(zeTesseraDriverGetLaunchBalance),
       TESSERA_ZE_EXTENSION(zeTesseraKernelSetWorkDim),

@@ -20,9 +20,15 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelCreate(ze_module_handle_t hModule,
   if (!tessera::ze::isStructType(desc->stype, ZE_STRUCTURE_TYPE_KERNEL_DESC))
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   if (desc->flags > 0x3) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  if (chainHasCycle(desc->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  // ZE_tessera_module_kernels 1.1: code generated at the kernel's first need.
+  bool deferred = false;
+  for (auto* e = static_cast<const ze_base_desc_t*>(desc->pNext); e;
+       e = static_cast<const ze_base_desc_t*>(e->pNext))
+    deferred = deferred || e->stype == ZE_STRUCTURE_TYPE_TESSERA_KERNEL_DEFERRED_DESC;
   return guarded([&] {
     Kernel* kernel = nullptr;
-    ze_result_t r = Kernel::create(*module, desc->pKernelName, kernel);
+    ze_result_t r = Kernel::create(*module, desc->pKernelName, deferred, kernel);
     if (r == ZE_RESULT_SUCCESS) *phKernel = kernel->toHandle();
     return r;
   });
@@ -58,9 +64,13 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraKernelSuggestGroupSize(
   Kernel* kernel = Kernel::fromHandle(hKernel);
   if (!kernel) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!x || !y || !z) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  auto s = suggestGroupSize(*kernel, globalSizeX, globalSizeY, globalSizeZ);
-  *x = s[0], *y = s[1], *z = s[2];
-  return ZE_RESULT_SUCCESS;
+  return guarded([&] {
+    // The choice reads the code (its barriers): a deferred kernel is compiled now.
+    if (ze_result_t r = kernel->ensureCode(); r != ZE_RESULT_SUCCESS) return r;
+    auto s = suggestGroupSize(*kernel, globalSizeX, globalSizeY, globalSizeZ);
+    *x = s[0], *y = s[1], *z = s[2];
+    return ZE_RESULT_SUCCESS;
+  });
 }
 
 ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelSuggestMaxCooperativeGroupCount(
@@ -118,6 +128,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelGetProperties(ze_kernel_handle_t hKe
   if (!p) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   tessera::ze::adoptOutputStruct(*p, ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES);
   if (chainHasCycle(p->pNext)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (ze_result_t r = kernel->ensureCode(); r != ZE_RESULT_SUCCESS) return r;
   kernel->properties(*p);
   // "ze_kernel_preferred_group_size_properties_t ... may be passed to zeKernelGetProperties, via
   // the pNext member of ze_kernel_properties_t, to query additional kernel preferred group size
@@ -198,6 +209,7 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeKernelGetSourceAttributes(ze_kernel_handle
   // The header: "pointer to null-terminated string, whose lifetime is tied to the kernel object".
   // A null *pString receives the kernel's own string; a non-null one is taken as a buffer of
   // *pSize bytes (what drivers that copy expect), and *pSize == 0 only asks for the size.
+  if (ze_result_t r = kernel->ensureCode(); r != ZE_RESULT_SUCCESS) return r;
   const std::string& text = kernel->sourceAttributes();
   uint32_t needed = static_cast<uint32_t>(text.size() + 1);
   // A null pString asks for the size. The 1.4 header lists it as INVALID_NULL_POINTER, but later

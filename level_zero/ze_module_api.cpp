@@ -162,14 +162,15 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetFunctionPointer(ze_module_handle_
   return guarded([&] { return module->functionPointer(pFunctionName, pfnFunction); });
 }
 
-ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetNativeBinary(ze_module_handle_t hModule,
-                                                            size_t* pSize,
-                                                            uint8_t* pModuleNativeBinary) {
+namespace {
+
+ze_result_t nativeBinary(ze_module_handle_t hModule, size_t* pSize, uint8_t* pModuleNativeBinary,
+                         bool compileAll) {
   Module* module = Module::fromHandle(hModule);
   if (!module) return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!pSize) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   return guarded([&] {
-    std::vector<uint8_t> binary = module->nativeBinary();
+    std::vector<uint8_t> binary = module->nativeBinary(compileAll);
     if (!pModuleNativeBinary) {
       *pSize = binary.size();
       return ZE_RESULT_SUCCESS;
@@ -180,6 +181,20 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetNativeBinary(ze_module_handle_t h
     *pSize = binary.size();
     return ZE_RESULT_SUCCESS;
   });
+}
+
+}  // namespace
+
+ZE_APIEXPORT ze_result_t ZE_APICALL zeModuleGetNativeBinary(ze_module_handle_t hModule,
+                                                            size_t* pSize,
+                                                            uint8_t* pModuleNativeBinary) {
+  return nativeBinary(hModule, pSize, pModuleNativeBinary, true);
+}
+
+// ZE_tessera_module_kernels 1.1 (tessera/ze_tessera.h).
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraModuleGetNativeBinaryAsIs(
+    ze_module_handle_t hModule, size_t* pSize, uint8_t* pModuleNativeBinary) {
+  return nativeBinary(hModule, pSize, pModuleNativeBinary, false);
 }
 
 // Extension ZE_tessera_module_il.

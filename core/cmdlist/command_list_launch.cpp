@@ -9,6 +9,8 @@ namespace tessera::core {
 
 ze_result_t CommandList::makeLaunch(Kernel& kernel, const ze_group_count_t* counts,
                                     LaunchOp& out, const LaunchDims* shape) const {
+  // A deferred kernel's first launch compiles it (core/module/kernel.h).
+  if (ze_result_t r = kernel.ensureCode(); r != ZE_RESULT_SUCCESS) return r;
   if (shape) {
     const auto& g = shape->groupSize;
     if (ze_result_t r = kernel.checkGroupSize(g[0], g[1], g[2]); r != ZE_RESULT_SUCCESS) return r;

@@ -42,7 +42,7 @@ std::string hexBytes(const uint8_t* bytes, uint32_t size) {
 // One line per argument of the launch: "arg 1 n: by value, 4 bytes = 0x00000010".
 std::string argumentLines(const LaunchOp& launch) {
   const Kernel& kernel = *launch.kernel;
-  const auto& slots = kernel.compiled().args;
+  const auto& slots = kernel.argumentTable();
   const auto& reflected = kernel.info().args;
   std::string lines;
   for (size_t i = 0; i < slots.size(); ++i) {

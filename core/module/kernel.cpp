@@ -1,7 +1,9 @@
 #include "core/module/kernel.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "backends/device_kind.h"
 #include "core/common/hash.h"
@@ -47,30 +49,114 @@ std::string attributeText(const spirv::KernelInfo& info, uint32_t requiredSubgro
   return text;
 }
 
+// The argument table `kind` lays out for `info` before any code exists (DeviceTraits::
+// maxArgumentAlignment); nullopt when reflection cannot tell (an argument of unknown size or an
+// unsupported kind, 32-bit pointers).
+std::optional<std::vector<KernelArgInfo>> tableFromReflection(const spirv::KernelInfo& info,
+                                                              const spirv::ModuleInfo& module,
+                                                              const backends::DeviceKind& kind,
+                                                              uint32_t& bufferSize) {
+  const uint64_t maxAlign = kind.traits().maxArgumentAlignment;
+  if (maxAlign == 0 || module.pointerSize != 8) return std::nullopt;
+  std::vector<KernelArgInfo> table;
+  uint64_t offset = 0;
+  for (const spirv::KernelArg& a : info.args) {
+    ArgKind k;
+    uint64_t size = 8, align = 8;
+    switch (a.kind) {
+      case spirv::ArgKind::GlobalPointer:
+      case spirv::ArgKind::GenericPointer: k = ArgKind::GlobalPointer; break;
+      case spirv::ArgKind::ConstantPointer: k = ArgKind::ConstantPointer; break;
+      case spirv::ArgKind::LocalPointer: k = ArgKind::LocalPointer; break;
+      case spirv::ArgKind::Image: k = ArgKind::Image; break;
+      case spirv::ArgKind::Sampler: k = ArgKind::Sampler; break;
+      case spirv::ArgKind::ByValue:
+        k = ArgKind::ByValue;
+        size = a.size;
+        align = std::min<uint64_t>(std::max<uint32_t>(a.alignment, 1), maxAlign);
+        if (size == 0 || (align & (align - 1)) != 0) return std::nullopt;
+        break;
+      default:
+        return std::nullopt;
+    }
+    offset = (offset + align - 1) / align * align;
+    if (offset + size > UINT32_MAX) return std::nullopt;
+    table.push_back({k, static_cast<uint32_t>(size), static_cast<uint32_t>(offset)});
+    offset += size;
+  }
+  bufferSize = static_cast<uint32_t>((offset + 7) / 8 * 8);
+  return table;
+}
+
 }  // namespace
 
-ze_result_t Kernel::create(Module& module, const char* name, Kernel*& out) {
+ze_result_t Kernel::create(Module& module, const char* name, bool deferred, Kernel*& out) {
   const spirv::KernelInfo* info = module.reflected(name);
   if (!info) return ZE_RESULT_ERROR_INVALID_KERNEL_NAME;
   if (module.unlinked()) return ZE_RESULT_ERROR_INVALID_MODULE_UNLINKED;
+  uint32_t bufferSize = 0;
+  std::optional<std::vector<KernelArgInfo>> table;
+  if (deferred && module.compilesByKernel())
+    table = tableFromReflection(*info, module.info(), module.device().kind(), bufferSize);
+  if (table) {
+    out = new Kernel(module, *info, std::move(*table), bufferSize);
+    return ZE_RESULT_SUCCESS;
+  }
   const compiler::KernelCode* compiled = nullptr;
   if (ze_result_t r = module.compiled(name, compiled); r != ZE_RESULT_SUCCESS) return r;
-  out = new Kernel(module, *compiled, *info);
+  out = new Kernel(module, *info, compiled->args, compiled->argBufferSize);
+  out->adopt(*compiled);
   return ZE_RESULT_SUCCESS;
 }
 
-Kernel::Kernel(Module& module, const compiler::KernelCode& compiled,
-               const spirv::KernelInfo& info)
+Kernel::Kernel(Module& module, const spirv::KernelInfo& info, std::vector<KernelArgInfo> table,
+               uint32_t argBufferSize)
     : module_(&module),
-      compiled_(&compiled),
       info_(&info),
-      args_(compiled.argBufferSize, 0),
-      set_(compiled.args.size(), false),
-      sourceAttributes_(attributeText(info, compiled.requiredSubgroupSize)),
+      table_(std::move(table)),
+      args_(argBufferSize, 0),
+      set_(table_.size(), false),
       maxSharedLocal_(limits::maxSharedLocalMemory(module.device().resources())) {
   if (info.requiredSize)
     groupSize_ = {info.requiredSize->size[0], info.requiredSize->size[1],
                   info.requiredSize->size[2]};
+}
+
+ze_result_t Kernel::ensureCode() {
+  if (code_.load(std::memory_order_acquire)) return ZE_RESULT_SUCCESS;
+  std::lock_guard lock(codeMutex_);
+  if (code_.load(std::memory_order_relaxed)) return ZE_RESULT_SUCCESS;
+  const compiler::KernelCode* code = nullptr;
+  if (ze_result_t r = module_->compiled(info_->name, code); r != ZE_RESULT_SUCCESS) return r;
+  return adopt(*code) ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+}
+
+bool Kernel::adopt(const compiler::KernelCode& code) {
+  const std::vector<KernelArgInfo>& next = code.args;
+  // Reflection and the code disagree: what setArgument accepted may not fit the code. A bug of
+  // Tessera's, said where a user can see it rather than launched with wrong arguments.
+  auto disagree = [&](const std::string& what) {
+    std::fprintf(stderr, "tessera: kernel %s: %s in its reflection and its code; not launched\n",
+                 info_->name.c_str(), what.c_str());
+    return false;
+  };
+  if (next.size() != table_.size()) return disagree("a different number of arguments");
+  for (size_t i = 0; i < next.size(); ++i)
+    if (next[i].kind != table_[i].kind || next[i].size != table_[i].size)
+      return disagree("argument " + std::to_string(i) + " of another kind or size");
+  if (args_.size() != code.argBufferSize ||
+      !std::equal(next.begin(), next.end(), table_.begin(), [](const auto& a, const auto& b) {
+        return a.offset == b.offset;
+      })) {
+    std::vector<uint8_t> moved(code.argBufferSize, 0);
+    for (size_t i = 0; i < next.size(); ++i)
+      std::memcpy(moved.data() + next[i].offset, args_.data() + table_[i].offset, next[i].size);
+    args_ = std::move(moved);
+  }
+  table_ = next;
+  sourceAttributes_ = attributeText(*info_, code.requiredSubgroupSize);
+  code_.store(&code, std::memory_order_release);
+  return true;
 }
 
 Kernel::~Kernel() = default;
@@ -88,8 +174,8 @@ ze_result_t Kernel::setArgument(uint32_t index, size_t size, const void* value) 
 
 ze_result_t Kernel::encodeArgument(uint32_t index, size_t size, const void* value,
                                    uint8_t* buffer) const {
-  if (index >= compiled_->args.size()) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX;
-  const KernelArgInfo& a = compiled_->args[index];
+  if (index >= table_.size()) return ZE_RESULT_ERROR_INVALID_KERNEL_ARGUMENT_INDEX;
+  const KernelArgInfo& a = table_[index];
   uint8_t* slot = buffer ? buffer + a.offset : nullptr;
   switch (a.kind) {
     case ArgKind::LocalPointer: {
@@ -177,7 +263,7 @@ ze_result_t Kernel::encodeArgument(uint32_t index, size_t size, const void* valu
 }
 
 ze_result_t Kernel::checkArgumentValues(void* const* values) const {
-  const auto& args = compiled_->args;
+  const auto& args = table_;
   if (!args.empty() && !values) return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
   for (size_t i = 0; i < args.size(); ++i)
     if (!values[i] && args[i].kind == ArgKind::LocalPointer)
@@ -187,7 +273,7 @@ ze_result_t Kernel::checkArgumentValues(void* const* values) const {
 
 ze_result_t Kernel::setArguments(void* const* values) {
   if (ze_result_t r = checkArgumentValues(values); r != ZE_RESULT_SUCCESS) return r;
-  const auto& args = compiled_->args;
+  const auto& args = table_;
   for (uint32_t i = 0; i < args.size(); ++i) {
     const KernelArgInfo& a = args[i];
     size_t size = sizeof(void*);  // global and constant pointers
@@ -230,7 +316,7 @@ ze_result_t Kernel::setArguments(void* const* values) {
 // appends eat_time before setting its int argument). args_ starts zeroed, so an unset by-value or
 // pointer argument is 0 or null; the kinds for which zero is no value stay refused.
 bool Kernel::argumentsLaunchable() const {
-  const auto& args = compiled_->args;
+  const auto& args = table_;
   for (size_t i = 0; i < set_.size(); ++i) {
     if (set_[i]) continue;
     switch (args[i].kind) {
@@ -272,7 +358,7 @@ ze_result_t Kernel::checkLocalMemory(const std::vector<uint8_t>& args, const Dev
   const uint32_t max = &device == &module_->device()
                            ? maxSharedLocal_
                            : limits::maxSharedLocalMemory(device.resources());
-  if (device.kind().localMemoryBytes(*compiled_, args.data(), bytes) && bytes <= max)
+  if (device.kind().localMemoryBytes(compiled(), args.data(), bytes) && bytes <= max)
     return ZE_RESULT_SUCCESS;
   // The header names no error of zeCommandListAppendLaunchKernel for this; the reference driver
   // (Intel's compute-runtime) answers ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY ("insufficient device
@@ -281,7 +367,7 @@ ze_result_t Kernel::checkLocalMemory(const std::vector<uint8_t>& args, const Dev
 }
 
 uint32_t Kernel::subgroupSize() const {
-  return std::max<uint32_t>(compiled_->subgroupSize, 1);
+  return std::max<uint32_t>(compiled().subgroupSize, 1);
 }
 
 uint64_t Kernel::maxGroupSize() const {
@@ -295,7 +381,7 @@ uint32_t Kernel::maxCooperativeGroupCount() const {
 }
 
 uint64_t Kernel::privateMemSize() const {
-  return uint64_t{compiled_->stackBytes} + compiled_->scratchBytesPerWorkItem;
+  return uint64_t{compiled().stackBytes} + compiled().scratchBytesPerWorkItem;
 }
 
 ze_result_t Kernel::checkPrivateMemory() const {
@@ -313,7 +399,7 @@ void Kernel::properties(ze_kernel_properties_t& p) const {
   p = {};
   p.stype = stype;
   p.pNext = pNext;
-  p.numKernelArgs = static_cast<uint32_t>(compiled_->args.size());
+  p.numKernelArgs = static_cast<uint32_t>(compiled().args.size());
   if (info_->requiredSize) {
     p.requiredGroupSizeX = info_->requiredSize->size[0];
     p.requiredGroupSizeY = info_->requiredSize->size[1];
@@ -325,14 +411,14 @@ void Kernel::properties(ze_kernel_properties_t& p) const {
   // kernel may run with (its required size, else the device's maxTotalGroupSize). No source
   // form requires a number of sub-groups (SPIR-V's SubgroupsPerWorkgroup needs the
   // SubgroupDispatch capability of device-side enqueue, which the device does not have).
-  p.requiredSubgroupSize = compiled_->requiredSubgroupSize;
+  p.requiredSubgroupSize = compiled().requiredSubgroupSize;
   p.requiredNumSubGroups = 0;
   p.maxSubgroupSize = subgroupSize();
   p.maxNumSubgroups = static_cast<uint32_t>((maxGroupSize() + subgroupSize() - 1) / subgroupSize());
-  p.localMemSize = compiled_->staticLocalBytes;
+  p.localMemSize = compiled().staticLocalBytes;
   p.privateMemSize = static_cast<uint32_t>(std::min<uint64_t>(privateMemSize(), UINT32_MAX));
   p.spillMemSize = 0;
-  stableUuid("tessera-kernel|" + compiled_->name, p.uuid.kid);
+  stableUuid("tessera-kernel|" + compiled().name, p.uuid.kid);
   std::memcpy(p.uuid.mid, p.uuid.kid, sizeof p.uuid.mid);
 }
 

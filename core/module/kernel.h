@@ -1,14 +1,23 @@
 // A kernel: one of a module's compiled kernels (the compiler's KernelCode, compiler/program.h)
 // with the state launches copy at append time (argument values, group size, global offset).
 //
+// A deferred kernel (ZE_tessera_module_kernels 1.1, what the OpenCL layer creates: PoCL too compiles
+// a kernel at its first launch, and darktable creates 289 kernels at start and launches few) has
+// no code until its first need: the first launch appended, or a query only code answers
+// (properties, source attributes, the suggested group size). Until then its arguments are set in
+// the table the kind lays out from reflection (DeviceTraits::maxArgumentAlignment); the code's own
+// table replaces it when the code comes (ensureCode), the values set so far moved into it.
+//
 // Threading: like command lists, a kernel's setters are the application's to serialize; appended
-// launches hold their own copy of that state.
+// launches hold their own copy of that state. ensureCode may run on any thread (two appends of
+// the kernel into different lists at once).
 #pragma once
 
 #include <level_zero/ze_api.h>
 
 #include <array>
 #include <atomic>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -23,18 +32,28 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
                public RefCounted<Kernel> {
  public:
   // The kernel is compiled now when its module compiles by kernel and nothing compiled it yet
-  // (compiler/lazy_code.h); MODULE_BUILD_FAILURE when that fails (Module::compiled).
+  // (compiler/lazy_code.h); MODULE_BUILD_FAILURE when that fails (Module::compiled). With
+  // `deferred`, not now but at its first need (ensureCode), when its module compiles by kernel and
+  // reflection gives its argument table (else as without).
   // INVALID_KERNEL_NAME when the module has no such kernel, INVALID_MODULE_UNLINKED while the
   // module has unresolved imports.
-  static ze_result_t create(Module& module, const char* name, Kernel*& out);
+  static ze_result_t create(Module& module, const char* name, bool deferred, Kernel*& out);
   static Kernel* fromHandle(ze_kernel_handle_t h) { return Object::fromHandle<Kernel>(h); }
 
   Module& module() const { return *module_; }
-  const std::string& name() const { return compiled_->name; }
-  const compiler::KernelCode& compiled() const { return *compiled_; }
+  const std::string& name() const { return info_->name; }
+  // The kernel's code, compiled now unless it has been: MODULE_BUILD_FAILURE when its code
+  // generation fails (the module's log of it says why, zeTesseraModuleBuildKernels; every later
+  // call answers the same).
+  ze_result_t ensureCode();
+  // The code, once ensureCode succeeded (launches appended, the queries after it).
+  const compiler::KernelCode& compiled() const { return *code_.load(std::memory_order_acquire); }
+  // The argument table setArgument encodes into: the code's, or reflection's before it.
+  const std::vector<backends::KernelArgInfo>& argumentTable() const { return table_; }
   const spirv::KernelInfo& info() const { return *info_; }
   // zeKernelGetSourceAttributes: the kernel's attributes as OpenCL C source, space-separated
-  // ("reqd_work_group_size(8,4,2) vec_type_hint(float4)"); empty when it declares none.
+  // ("reqd_work_group_size(8,4,2) vec_type_hint(float4)"); empty when it declares none. After
+  // ensureCode (a required sub-group size is the code's).
   const std::string& sourceAttributes() const { return sourceAttributes_; }
 
   ze_result_t setArgument(uint32_t index, size_t size, const void* value);
@@ -87,6 +106,7 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
     return longVerdicts_.fetch_add(1, std::memory_order_relaxed) + 1;
   }
   // The sub-group size the kernel runs with (backends/device_kind.h, KernelCode::subgroupSize).
+  // This, privateMemSize, checkPrivateMemory, checkLocalMemory and properties: after ensureCode.
   uint32_t subgroupSize() const;
   // The most work-items a work-group of it may have: its required size, else the device's
   // maxTotalGroupSize.
@@ -110,14 +130,19 @@ class Kernel : public Object<_ze_kernel_handle_t, 0x746573734b726e31ull /* "tess
   void destroy();
 
  private:
-  Kernel(Module& module, const compiler::KernelCode& compiled,
-         const spirv::KernelInfo& info);
+  Kernel(Module& module, const spirv::KernelInfo& info, std::vector<backends::KernelArgInfo> table,
+         uint32_t argBufferSize);
   ~Kernel();
   friend class RefCounted<Kernel>;
+  // Takes `code` as the kernel's: its argument table replaces table_ (the values set so far moved
+  // to its slots); false when the two tables disagree on an argument's kind or size.
+  bool adopt(const compiler::KernelCode& code);
 
   Ref<Module> module_;
-  const compiler::KernelCode* compiled_;
+  std::atomic<const compiler::KernelCode*> code_{nullptr};
+  std::mutex codeMutex_;  // one ensureCode at a time adopts the code
   const spirv::KernelInfo* info_;
+  std::vector<backends::KernelArgInfo> table_;
   std::vector<uint8_t> args_;
   std::vector<bool> set_;
   std::array<uint32_t, 3> groupSize_{1, 1, 1};

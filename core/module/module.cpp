@@ -153,12 +153,12 @@ compiler::Compiler& Module::compiler() const {
   return device_.driver().compiler();
 }
 
-std::vector<uint8_t> Module::nativeBinary() const {
+std::vector<uint8_t> Module::nativeBinary(bool compileAll) const {
   if (lazy_) {
     // "every kernel": those not compiled yet are compiled now; a binary without code when one
     // cannot be (its module compiles from the SPIR-V again, compiler.h's load).
     std::string log;
-    auto whole = lazy_->compile({}, log) ? lazy_->whole() : nullptr;
+    auto whole = !compileAll || lazy_->compile({}, log) ? lazy_->whole() : nullptr;
     return compiler().nativeBinary(*program_, whole.get());
   }
   auto code = this->code();

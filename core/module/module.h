@@ -61,6 +61,9 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
   // (zeTesseraModuleBuildKernels); MODULE_BUILD_FAILURE with `log` when one fails as compiled()
   // would, INVALID_KERNEL_NAME when the module has no kernel of one of the names.
   ze_result_t compileKernels(const std::vector<std::string>& names, std::string& log);
+  // Whether its kernels are compiled one by one when first needed (compiler/lazy_code.h), rather
+  // than all at creation.
+  bool compilesByKernel() const { return lazy_ != nullptr; }
   // How many of its kernels have code (all of a module compiled at creation).
   uint32_t compiledKernelCount() const;
   const spirv::KernelInfo* reflected(const std::string& name) const {
@@ -85,8 +88,10 @@ class Module : public Object<_ze_module_handle_t, 0x746573734d6f6431ull /* "tess
   // JIT's object code with what the kernels need (compiler/native_binary.h).
   // A module that compiles by kernel compiles those it has not yet first (in parallel); when one
   // cannot be compiled, the binary carries no code and a module created from it compiles its
-  // kernels from its SPIR-V, again when first needed.
-  std::vector<uint8_t> nativeBinary() const;
+  // kernels from its SPIR-V, again when first needed. Without `compileAll`
+  // (zeTesseraModuleGetNativeBinaryAsIs) nothing is compiled for it: the binary carries code only
+  // when every kernel has some already.
+  std::vector<uint8_t> nativeBinary(bool compileAll = true) const;
 
   // zeModuleDestroy: ends the handle; kernels made from the module keep it.
   ze_result_t destroy();

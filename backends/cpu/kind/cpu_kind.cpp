@@ -22,6 +22,9 @@ DeviceTraits makeTraits() {
   // A work-item's private memory is its share of the thread's kernel stack (kernel_stack.h),
   // which is never larger than this.
   t.maxPrivateMemory = kMaxKernelStackNeed;
+  // The work-group function's slots (jit/workgroup_function.cpp) in a buffer aligned to this
+  // (runtime/launcher.cpp).
+  t.maxArgumentAlignment = kMaxTypeAlignment;
   return t;
 }
 

@@ -529,9 +529,27 @@ typedef ze_result_t(ZE_APICALL* ze_pfnTesseraCommandListAppendLaunchKernelShaped
  *     phBuildLog is not null, also on success; destroy it with zeModuleBuildLogDestroy) naming each
  *     such kernel and why; ZE_RESULT_ERROR_INVALID_KERNEL_NAME when the module has no kernel of one
  *     of the names. For a module compiled whole at creation it compiles nothing.
- *   zeTesseraModuleGetCompiledKernelCount: how many of the module's kernels have code now. */
+ *   zeTesseraModuleGetCompiledKernelCount: how many of the module's kernels have code now.
+ * Version 1.1: a ze_tessera_kernel_deferred_desc_t in ze_kernel_desc_t's pNext asks zeKernelCreate
+ * to leave the kernel's code generation to its first need, as OpenCL implementations compile a
+ * kernel at its first launch: the first zeCommandListAppendLaunchKernel* (or mutable command
+ * update) of it, zeKernelGetProperties, zeKernelGetSourceAttributes or
+ * zeKernelSuggestGroupSize / zeTesseraKernelSuggestGroupSize. Those calls then answer
+ * ZE_RESULT_ERROR_MODULE_BUILD_FAILURE when that fails (every time; zeTesseraModuleBuildKernels
+ * with its name gives the log). zeKernelSetArgumentValue checks values as for any kernel. Without
+ * effect on a module compiled whole at creation.
+ *   zeTesseraModuleGetNativeBinaryAsIs: zeModuleGetNativeBinary without compiling anything for it:
+ *     the binary carries the kernels' code when every kernel has some already, else none (a module
+ *     made from it compiles each kernel when first needed, as from IL). What OpenCL's
+ *     CL_PROGRAM_BINARIES gives: a program that saves its binary after the build (darktable) does
+ *     not wait for every kernel's code. */
 #define ZE_TESSERA_MODULE_KERNELS_EXT_NAME "ZE_tessera_module_kernels"
-#define ZE_TESSERA_MODULE_KERNELS_EXT_VERSION ZE_MAKE_VERSION(1, 0)
+#define ZE_TESSERA_MODULE_KERNELS_EXT_VERSION ZE_MAKE_VERSION(1, 1)
+#define ZE_STRUCTURE_TYPE_TESSERA_KERNEL_DEFERRED_DESC ((ze_structure_type_t)0x7e550004)
+typedef struct _ze_tessera_kernel_deferred_desc_t {
+  ze_structure_type_t stype; /* [in] ZE_STRUCTURE_TYPE_TESSERA_KERNEL_DEFERRED_DESC */
+  const void* pNext;         /* [in][optional] */
+} ze_tessera_kernel_deferred_desc_t;
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zeTesseraModuleBuildKernels(ze_module_handle_t hModule, uint32_t count, const char** pKernelNames,
                             ze_module_build_log_handle_t* phBuildLog);
@@ -542,6 +560,11 @@ ZE_APIEXPORT ze_result_t ZE_APICALL
 zeTesseraModuleGetCompiledKernelCount(ze_module_handle_t hModule, uint32_t* pCount);
 typedef ze_result_t(ZE_APICALL* ze_pfnTesseraModuleGetCompiledKernelCount_t)(ze_module_handle_t,
                                                                              uint32_t*);
+ZE_APIEXPORT ze_result_t ZE_APICALL zeTesseraModuleGetNativeBinaryAsIs(ze_module_handle_t hModule,
+                                                                      size_t* pSize,
+                                                                      uint8_t* pModuleNativeBinary);
+typedef ze_result_t(ZE_APICALL* ze_pfnTesseraModuleGetNativeBinaryAsIs_t)(ze_module_handle_t,
+                                                                         size_t*, uint8_t*);
 
 /* Tessera's OpenCL C builtins, provided by the kernel JIT to any module that declares them (no
  * zeModuleDynamicLink needed):

@@ -54,6 +54,26 @@ inline cl_program builtProgram(ClFixture& fx, const char* source, const char* op
   return p;
 }
 
+// Kernel `name` of `p`, whose code generation fails: Tessera generates a kernel's code at its
+// first launch, as PoCL does (docs/conformance.md), so clCreateKernel succeeds and each launch
+// answers CL_INVALID_PROGRAM_EXECUTABLE ("if there is no successfully built program executable
+// available for device"), the work-group queries CL_OUT_OF_RESOURCES. Returns the program's
+// build log then, which the reason has joined.
+inline std::string failedKernelLog(ClFixture& fx, cl_program p, const char* name) {
+  cl_int err = CL_SUCCESS;
+  cl_kernel k = clCreateKernel(p, name, &err);
+  REQUIRE(err == CL_SUCCESS);
+  size_t one = 1;
+  for (int i = 0; i < 2; ++i)
+    CHECK(clEnqueueNDRangeKernel(fx.queue, k, 1, nullptr, &one, nullptr, 0, nullptr, nullptr) ==
+          CL_INVALID_PROGRAM_EXECUTABLE);
+  size_t size = 0;
+  CHECK(clGetKernelWorkGroupInfo(k, fx.dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof size, &size,
+                                 nullptr) == CL_OUT_OF_RESOURCES);
+  REQUIRE(clReleaseKernel(k) == CL_SUCCESS);
+  return buildLog(p, fx.dev);
+}
+
 // Sets a kernel's arguments from the first: (size, value) pairs.
 inline void setKernelArgs(cl_kernel k, std::initializer_list<std::pair<size_t, const void*>> args) {
   cl_uint i = 0;

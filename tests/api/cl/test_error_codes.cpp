@@ -258,3 +258,32 @@ TEST_CASE(
     }
   }
 }
+
+// OpenCL-CTS test_api's negative_get_device_ids and negative_create_context(_from_type).
+TEST_CASE(
+    "Given no device type, or CL_CONTEXT_INTEROP_USER_SYNC with a value that is no cl_bool, then "
+    "CL_INVALID_DEVICE_TYPE and CL_INVALID_PROPERTY",
+    "[cl][errors]") {
+  ClFixture fx;
+  cl_platform_id platform = nullptr;
+  REQUIRE(clGetDeviceInfo(fx.dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr) ==
+          CL_SUCCESS);
+  cl_device_id d = nullptr;
+  CHECK(clGetDeviceIDs(platform, 0, 1, &d, nullptr) == CL_INVALID_DEVICE_TYPE);
+  for (cl_context_properties value : {cl_context_properties{-1}, cl_context_properties{2}}) {
+    cl_context_properties props[] = {CL_CONTEXT_INTEROP_USER_SYNC, value, 0};
+    cl_int err = CL_SUCCESS;
+    CHECK(clCreateContext(props, 1, &fx.dev, nullptr, nullptr, &err) == nullptr);
+    CHECK(err == CL_INVALID_PROPERTY);
+    cl_context_properties typed[] = {CL_CONTEXT_PLATFORM,
+                                     reinterpret_cast<cl_context_properties>(platform),
+                                     CL_CONTEXT_INTEROP_USER_SYNC, value, 0};
+    CHECK(clCreateContextFromType(typed, CL_DEVICE_TYPE_CPU, nullptr, nullptr, &err) == nullptr);
+    CHECK(err == CL_INVALID_PROPERTY);
+  }
+  cl_context_properties ok[] = {CL_CONTEXT_INTEROP_USER_SYNC, CL_TRUE, 0};
+  cl_int err = CL_SUCCESS;
+  cl_context ctx = clCreateContext(ok, 1, &fx.dev, nullptr, nullptr, &err);
+  CHECK(err == CL_SUCCESS);
+  if (ctx) clReleaseContext(ctx);
+}
