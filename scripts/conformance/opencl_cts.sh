@@ -75,7 +75,7 @@ binaries=(
   "test_api|api/test_api||"
   "test_basic|basic/test_basic||"
   "test_atomics|atomics/test_atomics||"
-  "test_compiler|compiler/test_compiler||"
+  "test_compiler|compiler/test_compiler|--spirv-binaries-path $cts_build/test_conformance/compiler/spirv_bin|"
   "test_geometrics|geometrics/test_geometrics||"
   "test_relationals|relationals/test_relationals||"
   "test_integer_ops|integer_ops/test_integer_ops||integer_* unary_ops_* extended_bit_ops_* popcount quick_* vector_scalar"
