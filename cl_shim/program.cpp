@@ -29,12 +29,6 @@ std::string logText(ze_module_build_log_handle_t log) {
   return std::string(text.c_str());
 }
 
-void appendLog(std::string& log, const std::string& more) {
-  if (more.empty()) return;
-  if (!log.empty() && log.back() != '\n') log += '\n';
-  log += more;
-}
-
 // Whether build options name -cl-uniform-work-group-size (a program from IL, a binary or a link;
 // sources have it from the front end's parse, CompileResult::uniformGroups).
 bool uniformGroupsOption(const std::string& options) {
@@ -44,8 +38,13 @@ bool uniformGroupsOption(const std::string& options) {
   return false;
 }
 
-
 }  // namespace
+
+void appendLog(std::string& log, const std::string& more) {
+  if (more.empty()) return;
+  if (!log.empty() && log.back() != '\n') log += '\n';
+  log += more;
+}
 
 Program::Unit makeUnit(std::vector<uint8_t> module, std::string* error) {
   Program::Unit u;

@@ -195,6 +195,9 @@ CompileResult compileSource(const std::string& source, const std::string& option
 // `error` gets why SPIR-V does not reflect.
 Program::Unit makeUnit(std::vector<uint8_t> module, std::string* error);
 
+// Appends `more` to a build log on a line of its own.
+void appendLog(std::string& log, const std::string& more);
+
 // clLinkProgram's work on the inputs' units (program_link.cpp): functions, variables and types
 // defined in one input and declared extern in another resolve before any code exists. Tessera IR
 // units (OpenCL C compiled by clCompileProgram) are linked as LLVM IR (spirv/ir_link.h), SPIR-V

@@ -9,12 +9,6 @@
 namespace tessera::cl {
 namespace {
 
-void appendLine(std::string& log, const std::string& text) {
-  if (text.empty()) return;
-  log += text;
-  if (log.back() != '\n') log += '\n';
-}
-
 // One unit made of linked `module` bytes, with what its inputs say of the whole: the sources
 // (CL_KERNEL_ATTRIBUTES), argument info only when every input has it, uniform work-groups when any
 // input needs them ("If the program was created using clLinkProgram and any of the linked
@@ -25,7 +19,7 @@ bool addMergedUnit(std::vector<uint8_t> module, const std::vector<Program::Unit>
                    LinkedUnits& out) {
   std::string error;
   Program::Unit u = makeUnit(std::move(module), &error);
-  appendLine(out.log, error);
+  appendLog(out.log, error);
   u.argInfo = true;
   for (const Program::Unit& in : inputs) {
     u.sources.insert(u.sources.end(), in.sources.begin(), in.sources.end());
@@ -37,6 +31,13 @@ bool addMergedUnit(std::vector<uint8_t> module, const std::vector<Program::Unit>
 }
 
 std::vector<uint8_t> bytesOf(const std::string& s) { return {s.begin(), s.end()}; }
+
+// The units' Tessera IR, as linkTesseraIR takes it.
+std::vector<std::string> bitcodeOf(const std::vector<Program::Unit>& units) {
+  std::vector<std::string> modules;
+  for (const Program::Unit& u : units) modules.emplace_back(u.module.begin(), u.module.end());
+  return modules;
+}
 
 std::vector<uint8_t> bytesOf(const std::vector<uint32_t>& words) {
   std::vector<uint8_t> bytes(words.size() * sizeof(uint32_t));
@@ -54,13 +55,7 @@ LinkedUnits linkUnits(std::vector<Program::Unit> inputs, bool createLibrary) {
   LinkedUnits out;
 
   if (spirvUnits.empty()) {
-    spirv::CompileResult linked = spirv::linkTesseraIR(
-        [&] {
-          std::vector<std::string> modules;
-          for (const Program::Unit& u : ir) modules.emplace_back(u.module.begin(), u.module.end());
-          return modules;
-        }(),
-        createLibrary);
+    spirv::CompileResult linked = spirv::linkTesseraIR(bitcodeOf(ir), createLibrary);
     out.log = linked.log;
     if (!linked.ok) return out;
     out.ok = addMergedUnit(bytesOf(linked.ir), ir, out);
@@ -85,13 +80,12 @@ LinkedUnits linkUnits(std::vector<Program::Unit> inputs, bool createLibrary) {
   if (!ir.empty()) {
     // The Tessera IR units become one, which may import from the SPIR-V units (a library link)
     // and must not define again what they define.
-    std::vector<std::string> modules, definedElsewhere;
-    for (const Program::Unit& u : ir) modules.emplace_back(u.module.begin(), u.module.end());
+    std::vector<std::string> definedElsewhere;
     for (const Program::Unit& u : out.units)
       for (const spirv::LinkageEntry& e : u.info.linkage)
         if (e.kind == spirv::LinkageKind::Export) definedElsewhere.push_back(e.name);
     spirv::CompileResult linked =
-        spirv::linkTesseraIR(modules, /*createLibrary=*/true, definedElsewhere);
+        spirv::linkTesseraIR(bitcodeOf(ir), /*createLibrary=*/true, definedElsewhere);
     out.log = linked.log;
     if (!linked.ok) return out;
     out.ok = addMergedUnit(bytesOf(linked.ir), ir, out);
