@@ -68,6 +68,9 @@ struct CompileOptions {
   // in loops with a barrier (0 off; 1 or -1 on). A kind without them ignores them.
   int widen = -1;
   int prefetch = -1;
+  // Rows of a 2-D work-group run four at once in the regions that allow it (0 off; -1 the kind's
+  // default).
+  int rowJam = -1;
   // TESSERA_JIT_DUMP=1: what the kind's passes did to the module, on stderr;
   // TESSERA_JIT_DUMP=times: the time each of its passes took on the module.
   bool dumpModule = false;

@@ -2,8 +2,9 @@
 // and suite.cl's tiled SGEMM), timed by event profiling on every OpenCL platform the ICD loader
 // shows (Tessera and PoCL side by side when OCL_ICD_VENDORS names a folder with both; scripts/
 // bench.sh makes one), each result checked against the host. On Tessera each pattern also runs with
-// the widening off (TESSERA_WIDEN=0) and forced to 16 work-items (TESSERA_WIDEN=16), in child
-// processes, since the setting is read once per process. Printed per pattern: kernel time (median
+// the widening off (TESSERA_WIDEN=0), forced to 16 work-items (TESSERA_WIDEN=16) and with the rows of
+// 2-D groups run one by one (TESSERA_ROW_JAM=0), in child processes, since the settings are read
+// once per process. Printed per pattern: kernel time (median
 // of the repetitions), PoCL's time over Tessera's (above 1: Tessera faster) and the fraction of the
 // machine's limit: the copy bandwidth measured in the same run for patterns whose traffic is known,
 // the FMA peak measured in the same run for the SGEMM (host::fmaPeak: independent FMA chains in
@@ -58,18 +59,18 @@ struct Row {
   std::map<std::string, Outcome> byColumn;  // platform or "Tessera, widen 0" etc.
 };
 
-// Runs the patterns as a child with TESSERA_WIDEN=`widen` on Tessera, and reads its results.
-void runChild(const std::string& self, const char* widen, bool quick,
+// Runs the patterns as a child with `setting` (VAR=value) on Tessera, and reads its results into
+// `column`.
+void runChild(const std::string& self, const char* setting, const std::string& column, bool quick,
               const std::vector<std::string>& only, std::map<std::string, Row>& rows) {
-  std::string cmd = std::string("TESSERA_WIDEN=") + widen + " '" + self +
-                    "' --child --platform Tessera" + (quick ? " --quick" : "");
+  std::string cmd = std::string(setting) + " '" + self + "' --child --platform Tessera" +
+                    (quick ? " --quick" : "");
   for (const std::string& key : only) cmd += " --pattern '" + key + "'";
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return;
   char key[128];
   double ms = 0;
   int ok = 0;
-  std::string column = std::string("Tessera, widen ") + widen;
   while (std::fscanf(p, " RESULT %127s %lf %d", key, &ms, &ok) == 3)
     rows[key].byColumn[column] = Outcome{ms, ok != 0, 0};
   pclose(p);
@@ -127,9 +128,13 @@ int main(int argc, char** argv) {
   }
   if (child) return 0;
   if (sawTessera) {
-    for (const char* widen : {"0", "16"}) {
-      runChild(argv[0], widen, quick, only, rows);
-      columns.push_back(std::string("Tessera, widen ") + widen);
+    const std::pair<const char*, const char*> children[] = {
+        {"TESSERA_WIDEN=0", "Tessera, widen 0"},
+        {"TESSERA_WIDEN=16", "Tessera, widen 16"},
+        {"TESSERA_ROW_JAM=0", "Tessera, rows one by one"}};
+    for (auto [setting, column] : children) {
+      runChild(argv[0], setting, column, quick, only, rows);
+      columns.push_back(column);
     }
   }
 

@@ -56,7 +56,8 @@ CacheKey cacheKey(std::span<const uint8_t> spirv, const BuildOptions& options,
   text += "\x01";
   for (const spirv::SpecAssignment& s : specs)
     text += std::to_string(s.specId) + "=" + std::to_string(s.value) + ";";
-  text += "\x01W" + std::to_string(code.widen) + "|P" + std::to_string(code.prefetch);
+  text += "\x01W" + std::to_string(code.widen) + "|P" + std::to_string(code.prefetch) + "|J" +
+          std::to_string(code.rowJam);
   text += "\x01" + target.cpu + "\x01" + target.features + "\x01" + target.toolchain + "\x01" +
           buildIdentity();
   return hash128(text);

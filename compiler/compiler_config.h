@@ -20,6 +20,8 @@ struct CodeSettings {
   int widen = 1;
   // TESSERA_PREFETCH: prefetches across barriers, off when the value starts with 0.
   bool prefetch = true;
+  // TESSERA_ROW_JAM: rows of 2-D work-groups four at once (row_jam.cpp), off when it starts with 0.
+  bool rowJam = true;
 };
 
 // The on-disk tier of the cache (support/disk_cache.h).

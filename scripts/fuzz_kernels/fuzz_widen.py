@@ -2,7 +2,8 @@
 """Differential testing of the JIT's widening (issue 27, item 2): random OpenCL C kernels with
 integer arithmetic on vectors of 2, 3, 4, 8 and 16 elements, vloadN/vstoreN at odd offsets,
 guards that end inside a chunk, guards the low lanes skip, divergent branches, loops with per-lane
-trip counts, unsigned range checks and __local tiles across a barrier, run through pyopencl
+trip counts, unsigned range checks, __local tiles across a barrier and 2-D groups whose rows meet
+in a tile across barriers (the rows the JIT runs four at once, row_jam.cpp), run through pyopencl
 against Tessera scalar (TESSERA_WIDEN=0) and widened (forced widths), and PoCL where installed.
 Integer results must agree bit for bit. Every buffer ends flush against an inaccessible page
 (CL_MEM_USE_HOST_PTR on memory of our own), so a read or write past a buffer faults.
@@ -29,6 +30,7 @@ TYPES = [("uchar", 1), ("ushort", 2), ("uint", 4)]
 WIDTHS = [2, 3, 4, 8, 16]
 LOCAL = 32  # local size; the global size is GROUPS * LOCAL
 GROUPS = 3
+ROW_X, ROWS = 16, 6  # the 2-D shape's local size: rows of one 16-wide chunk, 4 jammed + 2
 LETTERS = "0123456789abcdef"
 
 
@@ -90,8 +92,8 @@ class Gen:
         n = r.choice(WIDTHS)
         vt = self.vtype(t, n)
         off = r.randint(0, n + 2)  # elements before the first vector: odd offsets
-        shape = r.choice(["plain", "guard", "skip", "loop", "range", "branch", "local"])
-        g = GROUPS * LOCAL
+        shape = r.choice(["plain", "guard", "skip", "loop", "range", "branch", "local", "rows"])
+        g = GROUPS * (ROW_X * ROWS if shape == "rows" else LOCAL)
         body = []
         params = [f"__global const {t}* in", f"__global {t}* out", "uint n", "uint s"]
         # How many vectors of `in` the kernel may read (the buffer holds exactly those).
@@ -131,6 +133,17 @@ class Gen:
             body = [f"  {vt} v = vload{n}(gid, in + {off});", f"  {vt} r;",
                     f"  if ((lid & 3u) == (s & 3u)) r = {e1}; else r = {e2};",
                     f"  vstore{n}(r, gid, out + {off});"]
+        elif shape == "rows":
+            body = ["  uint lx = get_local_id(0), ly = get_local_id(1);",
+                    f"  __local {vt} tile[{ROWS}][{ROW_X}];",
+                    f"  {vt} v = vload{n}(gid, in + {off});", "  tile[ly][lx] = v;",
+                    "  barrier(CLK_LOCAL_MEM_FENCE);",
+                    f"  w = tile[(ly + s) % {ROWS}u][(lx + n) % {ROW_X}u];", f"  {vt} r = {e1};",
+                    f"  if (n & 1u) r = ({vt})(r ^ {e2});", "  barrier(CLK_LOCAL_MEM_FENCE);",
+                    "  if ((ly & 1u) == (s & 1u)) tile[ly][lx] = r;",
+                    "  barrier(CLK_LOCAL_MEM_FENCE);",
+                    f"  r = ({vt})(r ^ tile[(ly + 1u) % {ROWS}u][lx]);",
+                    f"  vstore{n}(r, gid, out + {off});"]
         else:  # local
             body = [f"  __local {vt} tile[{LOCAL}];", f"  {vt} v = vload{n}(gid, in + {off});",
                     "  tile[lid] = v;", "  barrier(CLK_LOCAL_MEM_FENCE);",
@@ -139,10 +152,16 @@ class Gen:
         src = "\n".join([
             f"// fuzz_widen: type {t}{n} shape {shape} offset {off}",
             f"__kernel void {name}({', '.join(params)}) {{",
-            "  uint lid = get_local_id(0);", "  uint gid = get_global_id(0);", *head, *body, "}",
-            ""])
+            *(["  uint lid = get_local_id(1) * get_local_size(0) + get_local_id(0);",
+               "  uint gid = get_global_id(1) * get_global_size(0) + get_global_id(0);"]
+              if shape == "rows" else
+              ["  uint lid = get_local_id(0);", "  uint gid = get_global_id(0);"]),
+            *head, *body, "}", ""])
         meta = {"name": name, "type": t, "size": size, "n": n, "off": off, "shape": shape,
                 "in_elems": off + reads * n, "out_elems": off + g * n, "nval": nval, "sval": sval}
+        if shape == "rows":
+            meta["local"] = [ROW_X, ROWS]
+            meta["global"] = [ROW_X, ROWS * GROUPS]
         return src, meta
 
 
@@ -190,7 +209,8 @@ def run_all(files, platform_name):
             A = buffer(ctx, a.view(dt), cl.mem_flags.READ_ONLY)
             O = buffer(ctx, o.view(dt))
             k.set_args(A, O, np.uint32(meta["nval"]), np.uint32(meta["sval"]))
-            cl.enqueue_nd_range_kernel(q, k, (GROUPS * LOCAL,), (LOCAL,))
+            cl.enqueue_nd_range_kernel(q, k, tuple(meta.get("global", [GROUPS * LOCAL])),
+                                       tuple(meta.get("local", [LOCAL])))
             back = np.empty(o.size, np.uint8)
             cl.enqueue_copy(q, back.view(dt), O)
             q.finish()

@@ -346,3 +346,23 @@ __kernel void tile_row_min(__global const uchar* in, __global uchar* out) {
   for (int dx = 0; dx < 7; ++dx) m = min(m, tile[ly][lx + dx]);
   out[gy * w + gx] = m;
 }
+
+// Rows jammed (backends/cpu/jit/row_jam.cpp): in a 2-D group whose rows are one widened chunk,
+// four rows run at once in the regions whose branches are the same for every row (the first, the
+// second with its branch on n, the last); the third branches on the row and runs row by row. Each
+// work-item's `own` crosses the barriers in its own slot.
+__kernel void rows_jam(__global const float* in, __global float* out, int n) {
+  __local float tile[8][16];
+  int lx = get_local_id(0), ly = get_local_id(1), sy = get_local_size(1);
+  int gid = get_global_id(1) * get_global_size(0) + get_global_id(0);
+  float own = in[gid] * (float)(ly + 1);
+  tile[ly][lx] = own;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float s = tile[ly][lx] + 2.0f * tile[(ly + 1) % sy][lx] + 3.0f * tile[(ly + 2) % sy][lx];
+  if (n > 2) s += own;
+  else s -= own;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (ly % 2 == 0) tile[ly][lx] = s;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[gid] = tile[(ly + 1) % sy][lx] + s;
+}

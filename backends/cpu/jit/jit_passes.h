@@ -270,6 +270,14 @@ inline constexpr const char* kLinearAlignedAttribute = "tessera-linear-aligned";
 llvm::Function* widenRegion(llvm::Function& region, unsigned firstRegionParam, unsigned vf,
                             WidenStats* stats, std::string* why);
 
+// row_jam.cpp: a copy of the widened region `wide` that runs `rows` consecutive rows (local id y
+// from its kLocalIdY argument on, the linear id from kLocalLinearId on in steps of the local size
+// x) with the rows' instructions interleaved, or null when `wide` is not straight-line or is
+// larger than kMaxJamInstructions. It returns what the last row's copy returns.
+inline constexpr size_t kMaxJamInstructions = 2000;
+inline constexpr unsigned kJamRows = 4;
+llvm::Function* jamRows(llvm::Function& wide, unsigned firstRegionParam, unsigned rows);
+
 // workgroup_function.cpp: the exported work-group function (WorkGroupFn) that loads the arguments,
 // loops over the work-items for each region and dispatches between regions. Fills `info`'s
 // argument layout. The region functions are inlined and erased. With `widenVF` > 1 each region
@@ -281,6 +289,8 @@ llvm::Function* widenRegion(llvm::Function& region, unsigned firstRegionParam, u
 struct WidenPlan {
   unsigned width = 0;
   bool everyRegion = false;
+  // Rows jammed (row_jam.cpp) where a region allows it.
+  bool rowJam = true;
 };
 
 llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& regions,

@@ -79,12 +79,13 @@ void optimize(llvm::Module& m, llvm::TargetMachine* tm, unsigned level) {
 WidenPlan widenPlan(llvm::Function& f, llvm::TargetMachine* tm, const CompileOptions& options) {
   int setting = options.widen < 0 ? 1 : options.widen;
   if (setting == 0) return {};
-  if (setting > 1) return {static_cast<unsigned>(setting), true};
+  const bool rowJam = options.rowJam != 0;
+  if (setting > 1) return {static_cast<unsigned>(setting), true, rowJam};
   uint64_t bits = tm->getTargetTransformInfo(f)
                       .getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector)
                       .getFixedSize();
   unsigned vf = static_cast<unsigned>(std::min<uint64_t>(2 * (bits / 32), 16));
-  return {vf >= 4 ? vf : 0, false};
+  return {vf >= 4 ? vf : 0, false, rowJam};
 }
 
 // --- the passes, as the list below names them -------------------------------------------------
@@ -222,7 +223,8 @@ bool dump(PipelineState& s) {
                  << (w.halfWidth ? " then " + std::to_string(w.halfWidth) : "")
                  << (w.loopWidth ? " (" + std::to_string(w.loopWidth) + " in loop regions)" : "")
                  << ", " << w.widenedRegions << " of " << k.barrierCount + 1
-                 << " regions widened (contiguous " << w.contiguous << ", gathers " << w.gathers
+                 << " regions widened, " << w.jammedRegions << " by " << kJamRows
+                 << " rows at once (contiguous " << w.contiguous << ", gathers " << w.gathers
                  << ", versioned loads " << w.versionedLoads
                  << ", strided loads " << w.stridedLoads
                  << ", scatters " << w.scatters << ", vector gathers " << w.vectorGathers

@@ -37,7 +37,12 @@ inline unsigned vectorElements(llvm::Type* t) {
              : 0;
 }
 
+// Integers of more than 64 bits are not: LLVM 15's x86 instruction selection aborts the process
+// on some vectors of them ("Cannot select: i32 = any_extend" for a <16 x i128> shift, and-mask and
+// compare: a sub-group ballot's bit extract widened 16 work-items at a time, reduced with
+// llvm-reduce on an AVX2 EPYC), so such a region runs scalar.
 inline bool widenable(llvm::Type* t) {
+  if (t->getScalarType()->isIntegerTy() && t->getScalarSizeInBits() > 64) return false;
   return scalarType(t) || vectorElements(t) != 0;
 }
 

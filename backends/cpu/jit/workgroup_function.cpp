@@ -8,6 +8,7 @@
 // addresses across iterations and atomics do depend on each other.
 #include <llvm/Analysis/CFG.h>
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -32,14 +33,30 @@ bool hasLoop(const llvm::Function& f) {
 
 // Arithmetic or memory on OpenCL vector values (float4, int16, ...): LLVM's loop vectorizer leaves
 // such a work-item loop scalar, so the widening takes the region even without a loop of its own.
+// Except a vector that is only loaded and stored again (a float4 copy: already one 16-byte access
+// per work-item, and the widened copy, 64 floats a chunk, streamed slower: bench/cl_pattern_bench's
+// copy4 17.3 ms widened, 14.2 unwidened, PoCL 15.0; session 23). Loads whose vectors are used
+// otherwise still count: left to LLVM's loop vectorizer, a sub-group ballot's region (its
+// exchange slots read as uint4) made LLVM 15's instruction selection abort ("Cannot select:
+// any_extend"; test_extensions.cpp, cl_khr_subgroup_ballot).
 bool hasVectorArithmetic(const llvm::Function& f) {
+  auto onlyCopied = [](const llvm::LoadInst& load) {
+    return std::all_of(load.user_begin(), load.user_end(), [&](const llvm::User* u) {
+      auto* st = llvm::dyn_cast<llvm::StoreInst>(u);
+      return st != nullptr && st->getValueOperand() == &load;
+    });
+  };
   for (const llvm::BasicBlock& bb : f)
     for (const llvm::Instruction& i : bb) {
-      llvm::Type* t = i.getType();
-      if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) t = st->getValueOperand()->getType();
-      if (t->isVectorTy() && (llvm::isa<llvm::BinaryOperator>(i) || llvm::isa<llvm::CallInst>(i) ||
-                              llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i)))
+      const llvm::Value* v = &i;
+      if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) v = st->getValueOperand();
+      if (!v->getType()->isVectorTy()) continue;
+      if (llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i)) {
+        auto* load = llvm::dyn_cast<llvm::LoadInst>(v);
+        if (load == nullptr || !onlyCopied(*load)) return true;
+      } else if (llvm::isa<llvm::BinaryOperator>(i) || llvm::isa<llvm::CallInst>(i)) {
         return true;
+      }
     }
   return false;
 }
@@ -291,6 +308,12 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   if (widths.size() > 1) info->widen.halfWidth = widths[1];
   if (each) each->resetStamps(b);
   if (!single) b.CreateBr(dispatch);
+  // Whether the kernel reads its local or global id y: if not, it is launched in one dimension,
+  // and a jammed copy of its regions (row_jam.cpp) would only cost compile time.
+  const bool rowsUsed = std::any_of(
+      regions.functions.begin(), regions.functions.end(), [&](llvm::Function* region) {
+        return !region->getArg(firstRegionParam + kLocalIdY)->use_empty();
+      });
   std::vector<llvm::CallInst*> calls;
   for (unsigned k = 0; k < regions.functions.size(); ++k) {
     llvm::Function* region = regions.functions[k];
@@ -437,6 +460,39 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       llvm::Value* row = nullptr;
       llvm::BasicBlock* enter = yHeader;  // where the next level's check is reached from
       llvm::Value* start = llvm::ConstantInt::get(i64, 0);
+      // Rows jammed (row_jam.cpp): kJamRows rows per call while that many rows remain and a row is
+      // one VF-wide chunk (no x loop around the call: LICM would hoist the rows' row-invariant
+      // loads, the SGEMM's 64 A broadcasts, out of it and spill them); the other rows take the
+      // levels below.
+      llvm::Function* jam = nullptr;
+      llvm::BasicBlock* jammedRows = nullptr;
+      if (widen.rowJam && !each && rowsUsed && levels.front().width == widenVF &&
+          !levels.front().mayBail)
+        jam = jamRows(*levels.front().fn, firstRegionParam, kJamRows);
+      if (jam) {
+        widened.push_back(jam);
+        auto* jcheck = llvm::BasicBlock::Create(ctx, "wi.rows.check", wg, header[0]);
+        auto* jbody = llvm::BasicBlock::Create(ctx, "wi.rows", wg, header[0]);
+        llvm::BranchInst::Create(jcheck, enter);
+        llvm::IRBuilder<> rb(yHeader->getFirstNonPHI());
+        row = rb.CreateMul(rb.CreateAdd(rb.CreateMul(id[2], ls[1]), id[1]), ls[0]);
+        llvm::IRBuilder<> jb(jcheck);
+        llvm::Value* fits =
+            jb.CreateAnd(jb.CreateICmpULE(jb.CreateAdd(id[1], jb.getInt64(kJamRows)), ls[1]),
+                         jb.CreateICmpEQ(ls[0], jb.getInt64(widenVF)));
+        enter = llvm::BasicBlock::Create(ctx, "wi.rows.no", wg, header[0]);
+        jb.CreateCondBr(fits, jbody, enter);
+        jb.SetInsertPoint(jbody);
+        std::vector<llvm::Value*> jargs = callArgs;
+        jargs[firstRegionParam + kLocalIdX] = jb.getInt64(0);
+        jargs[firstRegionParam + kLocalLinearId] = row;
+        llvm::CallInst* jcall = jb.CreateCall(jam, jargs);
+        calls.push_back(jcall);
+        if (!single) jb.CreateStore(jcall, next);
+        jb.CreateBr(latch[1]);
+        jammedRows = jbody;
+        ++info->widen.jammedRegions;
+      }
       for (size_t l = 0; l < levels.size(); ++l) {
         const Level& level = levels[l];
         auto* vcheck = llvm::BasicBlock::Create(ctx, "wi.xv.check", wg, header[0]);
@@ -522,6 +578,14 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       // What the widened levels leave of a row is fewer work-items than the narrowest level's
       // width. Unless sub-group cuts send whole unaligned rows here.
       if (!each) keepScalar(*latch[0]->getTerminator());
+      if (jammedRows) {
+        // The y loop steps over the jammed rows.
+        auto* incY = llvm::cast<llvm::Instruction>(id[1]->getIncomingValueForBlock(latch[1]));
+        llvm::PHINode* step = llvm::PHINode::Create(i64, 3, "wi.y.step", &latch[1]->front());
+        for (llvm::BasicBlock* p : llvm::predecessors(latch[1]))
+          step->addIncoming(llvm::ConstantInt::get(i64, p == jammedRows ? kJamRows : 1), p);
+        incY->setOperand(1, step);
+      }
       id[0]->setIncomingBlock(0, scheck);
       id[0]->setIncomingValue(0, start);
     }

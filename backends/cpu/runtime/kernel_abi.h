@@ -55,6 +55,7 @@ struct WidenStats {
   uint32_t loopWidth = 0;         // in regions with a loop of their own, first (0: none)
   uint32_t halfWidth = 0;         // then for what is left of a row after `width` (0: none)
   uint32_t widenedRegions = 0;    // regions with a widened loop (of barrierCount + 1)
+  uint32_t jammedRegions = 0;     // of those, regions that also run several rows at once
   uint32_t contiguous = 0;        // vector loads/stores of consecutive addresses (or one address)
   uint32_t gathers = 0;           // gathers of other varying addresses
   uint32_t versionedLoads = 0;    // loads at clamped indices: a vector load where no lane is

@@ -363,6 +363,56 @@ TEST_CASE("Given the host, when widening is left to the JIT, then it picks 8 or 
   CHECK((k.widen.width == 8 || k.widen.width == 16 || k.widen.width == 4));
 }
 
+
+TEST_CASE("Given rows_jam, when a group's rows are one widened chunk, then regions whose branches "
+          "are the same in every row run four rows at once and agree with the host",
+          "[jit][widen][rows]") {
+  const int gx = 2, gy = 3;  // groups
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("rows_jam", width);
+    // Regions 0, 1 and 3 (region 2 branches on the row); none without the widening.
+    CHECK(k.widen.jammedRegions == (width == 0 ? 0u : 3u));
+    // Rows of one chunk (jammed: all rows, or four then the rest row by row), of two chunks and of
+    // a chunk and a half (row by row).
+    for (auto [sx, sy] : {std::pair{width ? width : 16, 8}, {width ? width : 16, 6}, {16, 5},
+                          {12, 7}}) {
+      const int w = gx * sx, h = gy * sy;
+      std::vector<float> in(w * h), out(w * h, -1), ref(w * h);
+      for (int i = 0; i < w * h; ++i) in[i] = float(i % 13) - 6;
+      for (int n : {1, 3}) {
+        // The host: the same three phases over each group's tile.
+        for (int g = 0; g < gx * gy; ++g) {
+          const int ox = (g % gx) * sx, oy = (g / gx) * sy;
+          std::vector<float> own(sx * sy), s(sx * sy), tile(sx * sy);
+          for (int y = 0; y < sy; ++y)
+            for (int x = 0; x < sx; ++x) tile[y * sx + x] = own[y * sx + x] =
+                in[(oy + y) * w + ox + x] * float(y + 1);
+          for (int y = 0; y < sy; ++y)
+            for (int x = 0; x < sx; ++x) {
+              float v = tile[y * sx + x] + 2.0f * tile[(y + 1) % sy * sx + x] +
+                        3.0f * tile[(y + 2) % sy * sx + x];
+              s[y * sx + x] = n > 2 ? v + own[y * sx + x] : v - own[y * sx + x];
+            }
+          for (int y = 0; y < sy; y += 2)
+            for (int x = 0; x < sx; ++x) tile[y * sx + x] = s[y * sx + x];
+          for (int y = 0; y < sy; ++y)
+            for (int x = 0; x < sx; ++x)
+              ref[(oy + y) * w + ox + x] = tile[(y + 1) % sy * sx + x] + s[y * sx + x];
+        }
+        ArgBuffer args(k);
+        args.set(0, ptr(in)).set(1, ptr(out)).set(2, n);
+        launch(k, args.data(), dims2(gx, gy, sx, sy), pool());
+        INFO("width " << width << ", group " << sx << "x" << sy << ", n " << n);
+        for (int i = 0; i < w * h; ++i) REQUIRE(out[i] == ref[i]);
+      }
+    }
+  }
+  // TESSERA_ROW_JAM=0: row by row.
+  CompileOptions options;
+  options.widen = 16;
+  options.rowJam = 0;
+  CHECK(readAndCompile("widen", options)->find("rows_jam")->widen.jammedRegions == 0);
+}
 }  // namespace tessera::backends::cpu::test
 
 namespace tessera::backends::cpu::test {
@@ -766,6 +816,9 @@ TEST_CASE("Given tiled, when regions are formed, then ids and addresses are reco
     // the next tile's row (jit/prefetch.cpp); A's moves 64 bytes per tile and is left to the
     // hardware.
     CHECK(k.prefetches == 1);
+    // Every region runs four rows at once when a row is one chunk (row_jam.cpp): the tile copy's
+    // branch on t is the same in every row.
+    if (width >= 8) CHECK(k.widen.jammedRegions == 3);
     std::vector<float> c(n * n, -1);
     ArgBuffer args(k);
     args.set(0, ptr(a)).set(1, ptr(b)).set(2, ptr(c)).set(3, n);
@@ -958,6 +1011,60 @@ TEST_CASE("Given tile_row_min, when a local tile is read at lx plus a loop's off
         INFO("x " << x << " y " << y);
         REQUIRE(out[y * w + x] == m);
       }
+  }
+}
+
+}  // namespace tessera::backends::cpu::test
+
+namespace tessera::backends::cpu::test {
+
+// A bit of a 128-bit mask picked per work-item (a sub-group ballot's bit extract): vectors of i128
+// made LLVM 15's x86 instruction selection abort the process ("Cannot select: any_extend") on AVX2
+// and AVX-512 hosts, so the widening refuses integers wider than 64 bits and the region runs
+// scalar.
+TEST_CASE("Given a varying 128-bit integer, when the JIT widens, then it refuses the region and "
+          "the kernel compiles and computes each work-item's bit",
+          "[jit][widen]") {
+  const char* ir = R"(
+target triple = "spir64-unknown-unknown"
+declare spir_func i64 @_Z33__spirv_BuiltInGlobalInvocationIdi(i32)
+define spir_kernel void @bit_of_mask(ptr addrspace(1) %masks, ptr addrspace(1) %out) {
+entry:
+  %gid = call spir_func i64 @_Z33__spirv_BuiltInGlobalInvocationIdi(i32 0)
+  %p = getelementptr inbounds i128, ptr addrspace(1) %masks, i64 %gid
+  %m = load i128, ptr addrspace(1) %p, align 16
+  %k = and i64 %gid, 127
+  %k128 = zext i64 %k to i128
+  %bit = shl i128 1, %k128
+  %and = and i128 %m, %bit
+  %set = icmp ne i128 %and, 0
+  %v = zext i1 %set to i32
+  %q = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %gid
+  store i32 %v, ptr addrspace(1) %q
+  ret void
+}
+)";
+  const uint32_t items = 256;
+  std::vector<uint64_t> masks(2 * items);
+  for (uint32_t i = 0; i < 2 * items; ++i) masks[i] = uint64_t(i) * 0x9E3779B97F4A7C15ull;
+  for (int width : {16, 8}) {
+    INFO("width " << width);
+    CompileOptions options;
+    options.widen = width;
+    auto compiled = compileIR(ir, options);
+    const CompiledKernel& k = *compiled->find("bit_of_mask");
+    CHECK(k.widen.widenedRegions == 0);
+    CHECK(k.widen.refused.find("i128") != std::string::npos);
+    std::vector<int32_t> out(items, 7);
+    ArgBuffer args(k);
+    args.set(0, masks.data()).set(1, out.data());
+    launch(k, args.data(), dims1(items / 16, 16), pool());
+    for (uint32_t i = 0; i < items; ++i) {
+      const uint32_t b = i % 128;
+      const uint64_t word = masks[2 * i + b / 64];
+      INFO("work-item " << i);
+      CHECK(out[i] == int32_t((word >> (b % 64)) & 1));
+    }
   }
 }
 

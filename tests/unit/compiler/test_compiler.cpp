@@ -136,16 +136,21 @@ TEST_CASE("Given a changed build option, specialization constant or code switch,
   CHECK(again.code == a.code);
   CHECK(c.compileCount() == 4);
 
-  // The code switches (TESSERA_WIDEN, TESSERA_PREFETCH) are part of the key, as parsed values.
+  // The code switches (TESSERA_WIDEN, TESSERA_PREFETCH, TESSERA_ROW_JAM) are part of the key, as
+  // parsed values.
   CodeSettings off;
   off.widen = 0;
   CodeSettings noPrefetch;
   noPrefetch.prefetch = false;
+  CodeSettings noJam;
+  noJam.rowJam = false;
   const std::vector<uint8_t> spirv = kernel("vector_add");
   CodeTarget target{"cpu", "+avx2", "15"};
   const CacheKey base = cacheKey(spirv, {}, {}, CodeSettings{}, target);
   CHECK(cacheKey(spirv, {}, {}, off, target) != base);
   CHECK(cacheKey(spirv, {}, {}, noPrefetch, target) != base);
+  CHECK(cacheKey(spirv, {}, {}, noJam, target) != base);
+  CHECK(cacheKey(spirv, {}, {}, noJam, target) != cacheKey(spirv, {}, {}, noPrefetch, target));
   CHECK(cacheKey(spirv, {}, {}, CodeSettings{}, {"cpu", "+avx512f", "15"}) != base);
   CHECK(cacheKey(spirv, {}, {}, CodeSettings{}, {"cpu", "+avx2", "16"}) != base);
   CHECK(cacheKey(spirv, {}, {}, CodeSettings{}, target) == base);
@@ -331,7 +336,7 @@ class Environment {
  public:
   explicit Environment(const std::map<std::string, const char*>& values) {
     for (const char* name :
-         {"TESSERA_WIDEN", "TESSERA_PREFETCH", "TESSERA_JIT_DUMP", "TESSERA_PERF_JIT",
+         {"TESSERA_WIDEN", "TESSERA_PREFETCH", "TESSERA_ROW_JAM", "TESSERA_JIT_DUMP", "TESSERA_PERF_JIT",
           "TESSERA_CACHE", "TESSERA_CACHE_DIR", "XDG_CACHE_HOME", "TESSERA_CACHE_MAX_MB",
           "TESSERA_CACHE_DEBUG", "TESSERA_CLC", "TESSERA_COMPILE_TIMEOUT_S",
           "TESSERA_STRICT_INCLUDES"}) {
@@ -347,6 +352,7 @@ class Environment {
 // The settings as one line, to compare whole structs.
 std::string describe(const CompilerConfig& s) {
   return "widen " + std::to_string(s.code.widen) + " prefetch " + std::to_string(s.code.prefetch) +
+         " rows " + std::to_string(s.code.rowJam) +
          " dumpModule " + std::to_string(s.dumpModule) + " dumpPasses " +
          std::to_string(s.dumpPasses) + " dumpTimes " + std::to_string(s.dumpTimes) + " perf " + std::to_string(s.perfJit) + " cache " +
          std::to_string(s.cache.enabled) + " '" + s.cache.folder + "' " +
@@ -369,6 +375,7 @@ TEST_CASE("Given the environment, then configFromEnvironment reads every compile
   SECTION("values") {
     Environment env({{"TESSERA_WIDEN", "16"},
                      {"TESSERA_PREFETCH", "0"},
+                     {"TESSERA_ROW_JAM", "0"},
                      {"TESSERA_JIT_DUMP", "passes"},
                      {"TESSERA_PERF_JIT", "1"},
                      {"XDG_CACHE_HOME", "/tmp/xdg"},
@@ -377,7 +384,7 @@ TEST_CASE("Given the environment, then configFromEnvironment reads every compile
                      {"TESSERA_CLC", "/bin/false"},
                      {"TESSERA_COMPILE_TIMEOUT_S", "2.5"},
                      {"TESSERA_STRICT_INCLUDES", "1"}});
-    expected.code = {16, false};
+    expected.code = {16, false, false};
     expected.dumpPasses = true;
     expected.perfJit = true;
     expected.cache = {true, "/tmp/xdg/tessera", uint64_t{1} << 19, true};

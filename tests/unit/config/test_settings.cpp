@@ -251,6 +251,7 @@ TEST_CASE("Given nothing set, then each struct holds the table's defaults", "[co
   CompilerSettings c;
   CHECK(c.widen == 1);
   CHECK(c.prefetch == true);
+  CHECK(c.rowJam == true);
   CHECK(c.cache == true);
   CHECK(c.cacheMaxMb == 256);
   CHECK(c.compileTimeoutS == 600);
@@ -262,7 +263,7 @@ TEST_CASE(
     "Zero's, documented, and in the usage table",
     "[config][docs]") {
   std::vector<Description> all = describeAll();
-  CHECK(all.size() == 28);
+  CHECK(all.size() == 29);
   std::set<std::string> names;
   std::string table = usageTable();
   for (const Description& d : all) {
@@ -275,7 +276,8 @@ TEST_CASE(
     CHECK(table.find("| `" + d.name + "`") != std::string::npos);
   }
   // The compiler's variables, which its settings function reads in one place.
-  for (const char* n : {"TESSERA_WIDEN", "TESSERA_PREFETCH", "TESSERA_JIT_DUMP", "TESSERA_PERF_JIT",
+  for (const char* n : {"TESSERA_WIDEN", "TESSERA_PREFETCH", "TESSERA_ROW_JAM", "TESSERA_JIT_DUMP",
+                        "TESSERA_PERF_JIT",
                         "TESSERA_CACHE", "TESSERA_CACHE_DIR", "TESSERA_CACHE_MAX_MB",
                         "TESSERA_CACHE_DEBUG", "TESSERA_CLC", "TESSERA_COMPILE_TIMEOUT_S"}) {
     INFO(n);
