@@ -351,8 +351,8 @@ __kernel void tile_row_min(__global const uchar* in, __global uchar* out) {
 // four rows run at once in the regions whose branches are the same for every row (the first, the
 // second with its branch on n, the last); the third branches on the row and runs row by row. Each
 // work-item's `own` crosses the barriers in its own slot.
-__kernel void rows_jam(__global const float* in, __global float* out, int n) {
-  __local float tile[8][16];
+void rows_jam_tile(__global const float* in, __global float* out, int n,
+                   __local float (*tile)[16]) {
   int lx = get_local_id(0), ly = get_local_id(1), sy = get_local_size(1);
   int gid = get_global_id(1) * get_global_size(0) + get_global_id(0);
   float own = in[gid] * (float)(ly + 1);
@@ -365,4 +365,17 @@ __kernel void rows_jam(__global const float* in, __global float* out, int n) {
   if (ly % 2 == 0) tile[ly][lx] = s;
   barrier(CLK_LOCAL_MEM_FENCE);
   out[gid] = tile[(ly + 1) % sy][lx] + s;
+}
+
+__kernel void rows_jam(__global const float* in, __global float* out, int n) {
+  __local float tile[8][16];
+  rows_jam_tile(in, out, n, tile);
+}
+
+// The same with a required size of 8 x 8: widened at 16, only the 8-wide level can run (a row has
+// 8 work-items) and rows jam only at 16, so neither the 16-wide level nor jammed rows are built.
+__kernel __attribute__((reqd_work_group_size(8, 8, 1)))
+void rows_jam_reqd8(__global const float* in, __global float* out, int n) {
+  __local float tile[8][16];
+  rows_jam_tile(in, out, n, tile);
 }

@@ -111,13 +111,23 @@ bool onlyScattered(const WidenStats& before, const WidenStats& after) {
          after.versionedLoads == before.versionedLoads;
 }
 
-// The x of the kernel's reqd_work_group_size, if it has one.
-std::optional<uint32_t> requiredSizeX(const llvm::Function& kernel) {
+// Dimension d of the kernel's reqd_work_group_size, if it has one.
+std::optional<uint32_t> requiredSize(const llvm::Function& kernel, unsigned d) {
   const llvm::MDNode* node = kernel.getMetadata("reqd_work_group_size");
   if (node == nullptr || node->getNumOperands() != 3) return std::nullopt;
-  auto* x = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(node->getOperand(0));
-  if (x == nullptr || x->getValue().getActiveBits() > 32 || x->isZero()) return std::nullopt;
-  return static_cast<uint32_t>(x->getZExtValue());
+  auto* n = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(node->getOperand(d));
+  if (n == nullptr || n->getValue().getActiveBits() > 32 || n->isZero()) return std::nullopt;
+  return static_cast<uint32_t>(n->getZExtValue());
+}
+
+// Marks which of `widths` (widest first) a row of `left` work-items runs: each level takes what the
+// wider ones left, rounded down to a multiple of its width.
+void markRun(const std::vector<unsigned>& widths, uint32_t left, std::vector<bool>* run) {
+  for (size_t i = 0; i < widths.size(); ++i)
+    if (left >= widths[i]) {
+      (*run)[i] = true;
+      left %= widths[i];
+    }
 }
 
 // Marks the loop whose back edge is `back` not to be vectorized or unrolled by LLVM, keeping its
@@ -281,18 +291,17 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   // Widening levels: VF work-items per iteration, then (when VF >= 8) VF/2 for what is left of a
   // row, then the scalar loop. Level i covers x in [end(i-1), end(i)), end(i) = ls.x rounded down
   // to a multiple of its width (end(-1) = 0).
-  // With a required work-group size whose x is a multiple of VF (reqd_work_group_size(128,1,1),
-  // clFFT's kernels), every row of a whole group is: the VF/2 level would run only in the partial
-  // last group of a non-uniform range, where the scalar loop does as well. Without it each region
-  // is one widened copy fewer for the code generator (clFFT's 1024-point plan: 2.7 -> 2.0 s of JIT).
-  const std::optional<uint32_t> requiredX = requiredSizeX(kernel);
-  const bool rowsOfVF = requiredX && widenVF > 1 && *requiredX % widenVF == 0;
+  // With a required work-group size (reqd_work_group_size: CLBlast's Xgemm, clFFT's kernels) a
+  // whole group's rows are known, and only the levels such a row runs are built: a level of width
+  // w runs when the row has w work-items left after the wider levels. Xgemm with MDIMC 8 on an
+  // AVX2 host (VF 16) ran its 8-wide level only, yet carried the 64- and 16-wide copies (and the
+  // rows jammed at 16): 3-4 times the code for the code generator, 20-35 s of JIT per program.
+  // The partial last group of a non-uniform range, if any, leaves its rest to the scalar loop.
+  const std::optional<uint32_t> requiredX = requiredSize(kernel, 0);
+  const std::optional<uint32_t> requiredY = requiredSize(kernel, 1);
   std::vector<unsigned> widths;
-  for (unsigned w = widenVF; w > 1 && widths.size() < (widenVF >= 8 && !rowsOfVF ? 2u : 1u); w /= 2)
-    widths.push_back(w);
-  std::vector<llvm::Value*> levelEnd;
-  for (unsigned w : widths)
-    levelEnd.push_back(b.CreateAnd(ls[0], b.getInt64(~uint64_t{w - 1}), "ls.x.wide"));
+  const unsigned narrowest = widenVF >= 8 ? widenVF / 2 : widenVF;
+  for (unsigned w = widenVF; w >= narrowest && w > 1; w /= 2) widths.push_back(w);
   // A region with a loop of its own first runs 4 x VF work-items per iteration while that many
   // remain in the row: each iteration of a loop that strides through memory (a grid-stride
   // loop; naive SGEMM's walk down B's columns) then reads four consecutive cache lines of a
@@ -301,10 +310,24 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   // forced (TESSERA_WIDEN=n), nor for regions without a loop (tiled SGEMM's tile steps lost a
   // sixth when the bigger work-group function carried a level they never use).
   // Nor with sub-group cuts: 4 x VF lanes would span several sub-groups (gathers of their slots).
-  const unsigned loopVF = !widen.everyRegion && widenVF >= 8 && !each ? 4 * widenVF : 0;
+  unsigned loopVF = !widen.everyRegion && widenVF >= 8 && !each ? 4 * widenVF : 0;
+  if (requiredX) {
+    if (*requiredX < loopVF) loopVF = 0;
+    std::vector<bool> run(widths.size());
+    markRun(widths, *requiredX, &run);                        // regions without the loop level
+    if (loopVF) markRun(widths, *requiredX % loopVF, &run);   // what the loop level leaves
+    for (size_t i = widths.size(); i-- > 0;)
+      if (!run[i]) widths.erase(widths.begin() + static_cast<long>(i));
+  }
+  std::vector<llvm::Value*> levelEnd;
+  for (unsigned w : widths)
+    levelEnd.push_back(b.CreateAnd(ls[0], b.getInt64(~uint64_t{w - 1}), "ls.x.wide"));
   llvm::Value* loopLevelEnd =
       loopVF ? b.CreateAnd(ls[0], b.getInt64(~uint64_t{loopVF - 1}), "ls.x.loop") : nullptr;
-  if (widenVF > 1) info->widen.width = widenVF;
+  // The statistics describe the widest level built below the loop level (VF unless the required
+  // size rules it out).
+  const unsigned statsWidth = widths.empty() ? 0 : widths.front();
+  if (statsWidth > 1) info->widen.width = statsWidth;
   if (widths.size() > 1) info->widen.halfWidth = widths[1];
   if (each) each->resetStamps(b);
   if (!single) b.CreateBr(dispatch);
@@ -347,9 +370,9 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       if (loop && loopVF) regionLevels.push_back({loopVF, loopLevelEnd});
       for (size_t l = 0; l < widths.size(); ++l) regionLevels.push_back({widths[l], levelEnd[l]});
       for (size_t l = 0; l < regionLevels.size(); ++l) {
-        // The statistics describe the VF level; the others are the same code, wider or narrower.
+        // The statistics describe one level; the others are the same code, wider or narrower.
         WidenStats scratch;
-        WidenStats* stats = regionLevels[l].first == widenVF ? &info->widen : &scratch;
+        WidenStats* stats = regionLevels[l].first == statsWidth ? &info->widen : &scratch;
         std::string why;
         uint32_t checked = stats->checkedBranches;
         if (each) region->addFnAttr(kLinearAlignedAttribute);
@@ -466,7 +489,11 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       // levels below.
       llvm::Function* jam = nullptr;
       llvm::BasicBlock* jammedRows = nullptr;
-      if (widen.rowJam && !each && rowsUsed && levels.front().width == widenVF &&
+      // Not when the required size rules the jammed rows out (rows of another width, fewer
+      // rows than kJamRows).
+      const bool jamRuns = (!requiredX || *requiredX == widenVF) &&
+                           (!requiredY || *requiredY >= kJamRows);
+      if (widen.rowJam && !each && rowsUsed && jamRuns && levels.front().width == widenVF &&
           !levels.front().mayBail)
         jam = jamRows(*levels.front().fn, firstRegionParam, kJamRows);
       if (jam) {

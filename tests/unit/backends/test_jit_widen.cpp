@@ -364,10 +364,43 @@ TEST_CASE("Given the host, when widening is left to the JIT, then it picks 8 or 
 }
 
 
+// Runs rows_jam (or rows_jam_reqd8) on 2 x 3 groups of sx x sy work-items against the host.
+void checkRowsJam(const CompiledKernel& k, int sx, int sy) {
+  const int gx = 2, gy = 3;  // groups
+  const int w = gx * sx, h = gy * sy;
+  std::vector<float> in(w * h), out(w * h, -1), ref(w * h);
+  for (int i = 0; i < w * h; ++i) in[i] = float(i % 13) - 6;
+  for (int n : {1, 3}) {
+    // The host: the same three phases over each group's tile.
+    for (int g = 0; g < gx * gy; ++g) {
+      const int ox = (g % gx) * sx, oy = (g / gx) * sy;
+      std::vector<float> own(sx * sy), s(sx * sy), tile(sx * sy);
+      for (int y = 0; y < sy; ++y)
+        for (int x = 0; x < sx; ++x) tile[y * sx + x] = own[y * sx + x] =
+            in[(oy + y) * w + ox + x] * float(y + 1);
+      for (int y = 0; y < sy; ++y)
+        for (int x = 0; x < sx; ++x) {
+          float v = tile[y * sx + x] + 2.0f * tile[(y + 1) % sy * sx + x] +
+                    3.0f * tile[(y + 2) % sy * sx + x];
+          s[y * sx + x] = n > 2 ? v + own[y * sx + x] : v - own[y * sx + x];
+        }
+      for (int y = 0; y < sy; y += 2)
+        for (int x = 0; x < sx; ++x) tile[y * sx + x] = s[y * sx + x];
+      for (int y = 0; y < sy; ++y)
+        for (int x = 0; x < sx; ++x)
+          ref[(oy + y) * w + ox + x] = tile[(y + 1) % sy * sx + x] + s[y * sx + x];
+    }
+    ArgBuffer args(k);
+    args.set(0, ptr(in)).set(1, ptr(out)).set(2, n);
+    launch(k, args.data(), dims2(gx, gy, sx, sy), pool());
+    INFO("group " << sx << "x" << sy << ", n " << n);
+    for (int i = 0; i < w * h; ++i) REQUIRE(out[i] == ref[i]);
+  }
+}
+
 TEST_CASE("Given rows_jam, when a group's rows are one widened chunk, then regions whose branches "
           "are the same in every row run four rows at once and agree with the host",
           "[jit][widen][rows]") {
-  const int gx = 2, gy = 3;  // groups
   for (int width : {0, 8, 16}) {
     const CompiledKernel& k = widened("rows_jam", width);
     // Regions 0, 1 and 3 (region 2 branches on the row); none without the widening.
@@ -376,35 +409,8 @@ TEST_CASE("Given rows_jam, when a group's rows are one widened chunk, then regio
     // a chunk and a half (row by row).
     for (auto [sx, sy] : {std::pair{width ? width : 16, 8}, {width ? width : 16, 6}, {16, 5},
                           {12, 7}}) {
-      const int w = gx * sx, h = gy * sy;
-      std::vector<float> in(w * h), out(w * h, -1), ref(w * h);
-      for (int i = 0; i < w * h; ++i) in[i] = float(i % 13) - 6;
-      for (int n : {1, 3}) {
-        // The host: the same three phases over each group's tile.
-        for (int g = 0; g < gx * gy; ++g) {
-          const int ox = (g % gx) * sx, oy = (g / gx) * sy;
-          std::vector<float> own(sx * sy), s(sx * sy), tile(sx * sy);
-          for (int y = 0; y < sy; ++y)
-            for (int x = 0; x < sx; ++x) tile[y * sx + x] = own[y * sx + x] =
-                in[(oy + y) * w + ox + x] * float(y + 1);
-          for (int y = 0; y < sy; ++y)
-            for (int x = 0; x < sx; ++x) {
-              float v = tile[y * sx + x] + 2.0f * tile[(y + 1) % sy * sx + x] +
-                        3.0f * tile[(y + 2) % sy * sx + x];
-              s[y * sx + x] = n > 2 ? v + own[y * sx + x] : v - own[y * sx + x];
-            }
-          for (int y = 0; y < sy; y += 2)
-            for (int x = 0; x < sx; ++x) tile[y * sx + x] = s[y * sx + x];
-          for (int y = 0; y < sy; ++y)
-            for (int x = 0; x < sx; ++x)
-              ref[(oy + y) * w + ox + x] = tile[(y + 1) % sy * sx + x] + s[y * sx + x];
-        }
-        ArgBuffer args(k);
-        args.set(0, ptr(in)).set(1, ptr(out)).set(2, n);
-        launch(k, args.data(), dims2(gx, gy, sx, sy), pool());
-        INFO("width " << width << ", group " << sx << "x" << sy << ", n " << n);
-        for (int i = 0; i < w * h; ++i) REQUIRE(out[i] == ref[i]);
-      }
+      INFO("width " << width);
+      checkRowsJam(k, sx, sy);
     }
   }
   // TESSERA_ROW_JAM=0: row by row.
@@ -412,6 +418,26 @@ TEST_CASE("Given rows_jam, when a group's rows are one widened chunk, then regio
   options.widen = 16;
   options.rowJam = 0;
   CHECK(readAndCompile("widen", options)->find("rows_jam")->widen.jammedRegions == 0);
+}
+
+TEST_CASE("Given a required size of 8 x 8, when the width is 16, then only the 8-wide level is "
+          "built, no rows are jammed, and whole and partial groups agree with the host",
+          "[jit][widen][rows]") {
+  const CompiledKernel& at16 = widened("rows_jam_reqd8", 16);
+  CHECK(at16.widen.width == 8);
+  CHECK(at16.widen.halfWidth == 0);
+  CHECK(at16.widen.widenedRegions == 4);
+  CHECK(at16.widen.jammedRegions == 0);
+  // At 8 a row is one chunk: jammed as rows_jam is.
+  const CompiledKernel& at8 = widened("rows_jam_reqd8", 8);
+  CHECK(at8.widen.width == 8);
+  CHECK(at8.widen.jammedRegions == 3);
+  // 8 x 8: whole groups; 5 x 8 and 8 x 3: what the last group of a non-uniform range has.
+  for (const CompiledKernel* k : {&at16, &at8})
+    for (auto [sx, sy] : {std::pair{8, 8}, {5, 8}, {8, 3}}) {
+      INFO("width " << k->widen.width << ", jammed " << k->widen.jammedRegions);
+      checkRowsJam(*k, sx, sy);
+    }
 }
 }  // namespace tessera::backends::cpu::test
 
