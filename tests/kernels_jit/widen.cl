@@ -379,3 +379,13 @@ void rows_jam_reqd8(__global const float* in, __global float* out, int n) {
   __local float tile[8][16];
   rows_jam_tile(in, out, n, tile);
 }
+
+// A loop with one access consecutive between work-items (a[k * n + i]) and one gathered
+// (b[i * n + k]): widened, but without the 4 x VF loop level, which is for consecutive accesses.
+__kernel void loop_gather(__global const float* a, __global const float* b, __global float* out,
+                          int n) {
+  int i = get_global_id(0);
+  float s = 0.0f;
+  for (int k = 0; k < n; ++k) s += a[k * n + i] * b[i * n + k];
+  out[i] = s;
+}

@@ -95,6 +95,13 @@ const char* worthWidening(const WidenStats& before, const WidenStats& after) {
   return nullptr;
 }
 
+// Gathers, strided loads and scatters the widening made between two snapshots of its statistics.
+uint32_t scatteredAccesses(const WidenStats& before, const WidenStats& after) {
+  return (after.gathers - before.gathers) + (after.stridedLoads - before.stridedLoads) +
+         (after.scatters - before.scatters) + (after.vectorGathers - before.vectorGathers) +
+         (after.vectorScatters - before.vectorScatters);
+}
+
 // A region with a loop of its own, in a kernel without barriers, whose widened accesses are none
 // of them consecutive between work-items: each work-item walks memory of its own (a softmax of one
 // row per work-item), so the widening makes every access of the loop a gather or a scatter, while
@@ -102,12 +109,7 @@ const char* worthWidening(const WidenStats& before, const WidenStats& after) {
 // its row. bench/cl_pattern_bench's row softmax (16k rows of 1k): 111 ms widened, 49 unwidened,
 // PoCL 3.1 61-77, one run 2026-11-30.
 bool onlyScattered(const WidenStats& before, const WidenStats& after) {
-  const uint32_t scattered = (after.gathers - before.gathers) +
-                             (after.stridedLoads - before.stridedLoads) +
-                             (after.scatters - before.scatters) +
-                             (after.vectorGathers - before.vectorGathers) +
-                             (after.vectorScatters - before.vectorScatters);
-  return scattered > 0 && after.contiguous == before.contiguous &&
+  return scatteredAccesses(before, after) > 0 && after.contiguous == before.contiguous &&
          after.versionedLoads == before.versionedLoads;
 }
 
@@ -367,9 +369,16 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     const size_t widenedBefore = widened.size();
     if (!widths.empty()) {
       std::vector<std::pair<unsigned, llvm::Value*>> regionLevels;
-      if (loop && loopVF) regionLevels.push_back({loopVF, loopLevelEnd});
       for (size_t l = 0; l < widths.size(); ++l) regionLevels.push_back({widths[l], levelEnd[l]});
+      // The 4 x VF loop level is built last and runs first, and only when the VF level's
+      // accesses are all consecutive between work-items: what it is for (consecutive cache lines
+      // the prefetchers follow) does not apply to gathers and scatters, while each costs a load or
+      // store per lane on most hosts (CLBlast's Xgemv: 72 gathers at 64 lanes, 10-19 s of code
+      // generation per program on an AVX2 host).
+      if (loop && loopVF) regionLevels.push_back({loopVF, loopLevelEnd});
       for (size_t l = 0; l < regionLevels.size(); ++l) {
+        const bool loopLevel = regionLevels[l].first == loopVF;
+        if (loopLevel && scatteredAccesses(before, info->widen) > 0) continue;
         // The statistics describe one level; the others are the same code, wider or narrower.
         WidenStats scratch;
         WidenStats* stats = regionLevels[l].first == statsWidth ? &info->widen : &scratch;
@@ -379,14 +388,15 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         llvm::Function* fn =
             widenRegion(*region, firstRegionParam, regionLevels[l].first, stats, &why);
         if (fn == nullptr) {
-          if (l == 0 && info->widen.refused.empty())
+          if ((l == 0 || loopLevel) && info->widen.refused.empty())
             info->widen.refused = "region " + std::to_string(k) + ": " + why;
           continue;  // a narrower level may still take it (vector values too wide for this one)
         }
-        if (regionLevels[l].first == loopVF) info->widen.loopWidth = loopVF;
+        if (loopLevel) info->widen.loopWidth = loopVF;
         widened.push_back(fn);
-        levels.push_back(
-            {regionLevels[l].first, regionLevels[l].second, fn, stats->checkedBranches != checked});
+        const Level level{regionLevels[l].first, regionLevels[l].second, fn,
+                          stats->checkedBranches != checked};
+        levels.insert(loopLevel ? levels.begin() : levels.end(), level);
       }
       const char* found = reason ? reason : worthWidening(before, info->widen);
       const bool scatteredLoop = !widen.everyRegion && regions.functions.size() == 1 && loop &&

@@ -612,6 +612,33 @@ TEST_CASE("Given vec_masked, when vector values meet predicated blocks, then sto
   }
 }
 
+TEST_CASE("Given loop_gather, when a loop's widened accesses include gathers, then it has no 4 x "
+          "VF level and agrees with the host",
+          "[jit][widen]") {
+  const CompiledKernel& k = widened("loop_gather", 1);
+  REQUIRE(k.widen.width >= 8);
+  CHECK(k.widen.widenedRegions == 1);
+  CHECK(k.widen.contiguous > 0);
+  CHECK(k.widen.gathers + k.widen.stridedLoads > 0);
+  CHECK(k.widen.loopWidth == 0);
+  // A group that a 4 x VF level would have run, then the VF, VF/2 and scalar levels.
+  const uint32_t local = 4 * k.widen.width + k.widen.width + k.widen.width / 2 + 3, n = 2 * local;
+  std::vector<float> a(n * n), b(n * n), out(n, -1);
+  for (uint32_t i = 0; i < n * n; ++i) {
+    a[i] = float(i % 7) - 3;
+    b[i] = float(i % 5) * 0.5f;
+  }
+  ArgBuffer args(k);
+  args.set(0, ptr(a)).set(1, ptr(b)).set(2, ptr(out)).set(3, int(n));
+  launch(k, args.data(), dims1(2, local), pool());
+  for (uint32_t i = 0; i < n; ++i) {
+    float s = 0.0f;
+    for (uint32_t j = 0; j < n; ++j) s += a[j * n + i] * b[i * n + j];
+    INFO("work-item " << i);
+    REQUIRE(out[i] == Approx(s));
+  }
+}
+
 TEST_CASE("Given vec16_loop, when the plan's widest level would hold too much, then a narrower "
           "level widens the region and the results match the scalar loop",
           "[jit][widen]") {
