@@ -16,6 +16,8 @@
 #include <llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h>
 #include <llvm/ExecutionEngine/SectionMemoryManager.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
@@ -129,6 +131,20 @@ bool lookupSymbol(llvm::orc::LLJIT& lljit, llvm::orc::JITDylib& dylib, const std
   return true;
 }
 
+// LLVM's diagnostics during a compile. Without a handler of its own, a context prints warnings and
+// remarks on the application's stderr (OpenCV's matchTemplate printed 196 "loop not unrolled"
+// warnings for its kernels' `#pragma unroll`) and ends the process on an error. Here warnings and
+// remarks are dropped (the kernel's source asked for a transformation that is only a hint) and
+// errors are kept, to fail the compile with their text.
+void collectErrors(const llvm::DiagnosticInfo& info, void* context) {
+  if (info.getSeverity() != llvm::DS_Error) return;
+  auto* errors = static_cast<std::string*>(context);
+  llvm::raw_string_ostream os(*errors);
+  llvm::DiagnosticPrinterRawOStream printer(os);
+  if (!errors->empty()) os << "\n";
+  info.print(printer);
+}
+
 }  // namespace
 
 std::shared_ptr<const CompiledModule> KernelJit::compile(std::unique_ptr<llvm::LLVMContext> context,
@@ -142,6 +158,8 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(std::unique_ptr<llvm::L
     ~ModuleFirst() { module.reset(); }
   } moduleFirst{module};
   auto start = std::chrono::steady_clock::now();
+  std::string diagnostics;
+  context->setDiagnosticHandlerCallBack(collectErrors, &diagnostics);
   // This compile's own TargetMachine: the passes and code generation run on this thread, beside
   // other compiles.
   auto tm = machines_->createTargetMachine();
@@ -219,6 +237,10 @@ std::shared_ptr<const CompiledModule> KernelJit::compile(std::unique_ptr<llvm::L
     return true;
   };
   if (!jit::runPipeline(state)) return nullptr;
+  if (!diagnostics.empty()) {
+    *error = diagnostics;
+    return nullptr;
+  }
   ++compiles_;
   result->compileMs =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
