@@ -220,6 +220,32 @@ __kernel void tiled(__global const float* A, __global const float* B, __global f
   C[row * n + col] = acc;
 }
 
+// Values carried around a loop with barriers: the counter t and the sum s every work-item holds the
+// same value of (one group copy, s written under a condition in one region, t in another), and
+// per-work-item acc and drift, where acc's old value is still read after its next one is computed
+// (its slot cannot be that of the next value). Local size at most 256.
+__kernel void carried(__global const float* in, __global float* out, __global int* sums, int n) {
+  __local float tile[256];
+  int lid = get_local_id(0) + get_local_id(1) * get_local_size(0);
+  int items = get_local_size(0) * get_local_size(1);
+  int gid = get_global_id(0) + get_global_id(1) * get_global_size(0);
+  float acc = 0.0f, drift = 0.0f;
+  int s = 0, t = 0;
+  do {  // (not a for loop: no path around the loop that stores a value of acc of its own)
+    tile[lid] = in[(gid + t) % 97];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    float prev = acc;
+    acc = acc * 0.5f + tile[(lid + t) % items];
+    if (t % 2 == 0) s += t;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    drift += prev - acc;
+    t += 3;
+  } while (t < n);
+  out[2 * gid] = acc;
+  out[2 * gid + 1] = drift;
+  sums[gid] = s;
+}
+
 // OpenCL vectors whose lanes are not consecutive in memory: float4s two and three float4s apart
 // (each lane's vector loaded or stored at its own address), float2s three apart (a gather or a
 // scatter of 64-bit integers), and a float4 stored at one address per group (lane by lane, in

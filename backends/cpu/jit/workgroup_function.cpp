@@ -483,6 +483,17 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       llvm::IRBuilder<> ab(after);
       each->end(ab, next, dispatch);
     } else {
+      if (k < regions.writesShared.size() && regions.writesShared[k]) {
+        // The copy this region wrote becomes the current one (barrier_regions.cpp, SharedSlots).
+        llvm::IRBuilder<> ab(after);
+        llvm::Value* items = ab.CreateMul(ab.CreateMul(ls[0], ls[1]), ls[2]);
+        auto* word = llvm::cast<llvm::Instruction>(ab.CreateInBoundsGEP(
+            i8, wg->getArg(5), ab.CreateMul(ab.getInt64(regions.parityOffset), items)));
+        word->setMetadata(kScratchSlotMetadata,
+                          llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(
+                                                     ab.getInt64(regions.parityOffset))}));
+        ab.CreateStore(ab.CreateXor(ab.CreateLoad(ab.getInt32Ty(), word), ab.getInt32(1)), word);
+      }
       llvm::BranchInst::Create(single ? exit : dispatch, after);
     }
     if (!levels.empty()) {

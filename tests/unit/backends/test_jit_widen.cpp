@@ -880,6 +880,51 @@ TEST_CASE("Given tiled, when regions are formed, then ids and addresses are reco
   }
 }
 
+
+// The counter and the conditional sum are slots every work-item holds the same value in: one copy
+// per group, two in fact (barrier_regions.cpp, SharedSlots), which copy is current flipping after
+// each region that writes them. Wrong copies show as wrong sums or tiles read at the wrong t;
+// group sizes that are one work-item, not a multiple of the width, and 2-D.
+TEST_CASE("Given carried, when uniform and per-work-item values cross barriers in a loop, then "
+          "every group of every shape computes them right",
+          "[jit][widen][regions]") {
+  const int n = 20;
+  std::vector<float> in(97);
+  for (int i = 0; i < 97; ++i) in[i] = float(i % 13) * 0.75f - 3.0f;
+  int sum = 0;
+  for (int t = 0; t < n; t += 3)
+    if (t % 2 == 0) sum += t;
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("carried", width);
+    CHECK(k.barrierCount == 2);
+    for (auto [sx, sy] : {std::pair{1u, 1u}, {7u, 1u}, {16u, 1u}, {36u, 1u}, {16u, 16u},
+                          {5u, 3u}, {24u, 4u}}) {
+      INFO("width " << width << " local size " << sx << " x " << sy);
+      const uint32_t gx = 3, gy = 2, w = gx * sx, items = sx * sy;
+      const size_t total = size_t(w) * gy * sy;
+      std::vector<float> out(2 * total, -1);
+      std::vector<int> sums(total, -1);
+      ArgBuffer args(k);
+      args.set(0, ptr(in)).set(1, ptr(out)).set(2, ptr(sums)).set(3, n);
+      launch(k, args.data(), dims2(gx, gy, sx, sy), pool());
+      for (uint32_t g = 0; g < total; ++g) {
+        const uint32_t x = g % w, y = g / w, lid = x % sx + (y % sy) * sx;
+        const uint32_t base = (y / sy) * sy * w + (x / sx) * sx;  // the group's first id
+        float acc = 0, drift = 0;
+        for (int t = 0; t < n; t += 3) {
+          const uint32_t other = (lid + t) % items;  // whose tile entry this one reads
+          const uint32_t ogid = base + other / sx * w + other % sx;
+          const float prev = acc;
+          acc = acc * 0.5f + in[(ogid + t) % 97];
+          drift += prev - acc;
+        }
+        REQUIRE(out[2 * g] == acc);
+        REQUIRE(out[2 * g + 1] == drift);
+        REQUIRE(sums[g] == sum);
+      }
+    }
+  }
+}
 }  // namespace tessera::backends::cpu::test
 
 namespace tessera::backends::cpu::test {
