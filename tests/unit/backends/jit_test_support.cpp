@@ -6,6 +6,9 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/SourceMgr.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -155,6 +158,24 @@ const CompiledKernel& kernel(const std::string& file, const std::string& name) {
   const CompiledKernel* k = compileKernelFile(file)->find(name);
   REQUIRE(k != nullptr);
   return *k;
+}
+
+std::string captureFd(int fd, const std::function<void()>& body) {
+  std::fflush(nullptr);
+  std::FILE* file = std::tmpfile();
+  REQUIRE(file != nullptr);
+  const int saved = dup(fd);
+  REQUIRE(dup2(fileno(file), fd) == fd);
+  body();  // launch() flushes stdout before it returns
+  std::fflush(nullptr);
+  dup2(saved, fd);
+  close(saved);
+  std::string text;
+  std::rewind(file);
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, file)) > 0;) text.append(buffer, n);
+  std::fclose(file);
+  return text;
 }
 
 }  // namespace tessera::backends::cpu::test

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,6 +42,10 @@ std::shared_ptr<const CompiledModule> compileIR(const std::string& ir,
                                                 const CompileOptions& options = defaultOptions());
 // The JIT's error for IR it must refuse (empty when it compiled).
 std::string compileIRError(const std::string& ir);
+
+// Runs `body` with file descriptor `fd` (1: stdout, 2: stderr) going to a temporary file, the C
+// streams flushed around it; returns what was written there.
+std::string captureFd(int fd, const std::function<void()>& body);
 
 class ArgBuffer {
  public:

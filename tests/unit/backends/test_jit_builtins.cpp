@@ -2,7 +2,6 @@
 // math with a result through a pointer, printf (stdout captured), async work-group copies,
 // sub-group functions (sub-groups of one work-item), by-value arguments the kernel writes,
 // work-group collectives.
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -235,26 +234,6 @@ TEST_CASE("Given pointer_math_vec, when sincos and frexp take vectors, then lane
   }
 }
 
-// Runs `body` with fd 1 going to a temporary file; returns what was written there.
-template <typename F>
-std::string captureStdout(F body) {
-  std::fflush(stdout);
-  std::FILE* file = std::tmpfile();
-  REQUIRE(file != nullptr);
-  int saved = dup(1);
-  REQUIRE(dup2(fileno(file), 1) == 1);
-  body();  // launch() flushes stdout before it returns
-  dup2(saved, 1);
-  close(saved);
-  std::string text;
-  std::rewind(file);
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
-  std::fclose(file);
-  return text;
-}
-
 std::vector<std::string> sortedLines(const std::string& text) {
   std::vector<std::string> lines;
   size_t start = 0;
@@ -274,7 +253,7 @@ TEST_CASE("Given print_values, when launched, then every work-item's line is on 
   std::vector<float> x = {0.5f, -1.25f, 3.0f, 100.0f, 2.125f, -0.0625f};
   ArgBuffer args(k);
   args.set(0, ptr(x));
-  std::string text = captureStdout([&] { launch(k, args.data(), dims1(3, 2), pool()); });
+  std::string text = captureFd(1, [&] { launch(k, args.data(), dims1(3, 2), pool()); });
   std::vector<std::string> ref;
   for (int i = 0; i < 6; ++i) {
     char line[512];
@@ -292,7 +271,7 @@ TEST_CASE("Given print_after_barrier, when one work-item per group prints, then 
   const CompiledKernel& k = kernel("printf", "print_after_barrier");
   ArgBuffer args(k);
   args.local(0, 4 * sizeof(int));
-  std::string text = captureStdout([&] { launch(k, args.data(), dims1(5, 4), pool()); });
+  std::string text = captureFd(1, [&] { launch(k, args.data(), dims1(5, 4), pool()); });
   std::vector<std::string> ref;
   for (int g = 0; g < 5; ++g) ref.push_back("group " + std::to_string(g) + " sum 30");
   std::sort(ref.begin(), ref.end());
@@ -305,7 +284,7 @@ TEST_CASE("Given print_result, when a format does not match its arguments, then 
   std::vector<int> out(2, 7);
   ArgBuffer args(k);
   args.set(0, ptr(out));
-  std::string text = captureStdout([&] { launch(k, args.data(), dims1(1, 1), pool()); });
+  std::string text = captureFd(1, [&] { launch(k, args.data(), dims1(1, 1), pool()); });
   CHECK(text == "42\n");
   CHECK(out[0] == 0);
   CHECK(out[1] == -1);

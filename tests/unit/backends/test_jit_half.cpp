@@ -3,7 +3,6 @@
 // and arguments by value. Kernels: tests/kernels_jit/half.cl. References are computed here: a
 // half is its bits; roundHalf rounds an exact value (long double holds every operand and every
 // 64-bit integer) to half by a mode.
-#include <unistd.h>
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -651,33 +650,13 @@ TEST_CASE(
   CHECK(wrong == 0);
 }
 
-// Runs `body` with fd 1 going to a temporary file; returns what was written there.
-template <typename F>
-std::string captureStdout(F body) {
-  std::fflush(stdout);
-  std::FILE* file = std::tmpfile();
-  REQUIRE(file != nullptr);
-  int saved = dup(1);
-  REQUIRE(dup2(fileno(file), 1) == 1);
-  body();  // launch() flushes stdout before it returns
-  dup2(saved, 1);
-  close(saved);
-  std::string text;
-  std::rewind(file);
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
-  std::fclose(file);
-  return text;
-}
-
 TEST_CASE("Given printf with a half and half vectors (%v2hf), then the values are printed",
           "[jit][half][printf]") {
   const CompiledKernel& k = kernel("half", "print_half");
   AlignedVector<Half> a = {0x3E00, 0xC500, 0x0001, 0x7BFF, 0x3555, 0x4248, 0, 0};  // 1.5, -5, ...
   ArgBuffer args(k);
   args.set(0, ptr(a.data()));
-  std::string text = captureStdout([&] { launch(k, args.data(), dims1(1, 2), pool()); });
+  std::string text = captureFd(1, [&] { launch(k, args.data(), dims1(1, 2), pool()); });
   std::vector<std::string> lines;
   for (int i = 0; i < 2; ++i) {
     char line[256];

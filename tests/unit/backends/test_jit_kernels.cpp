@@ -10,8 +10,6 @@
 #include <stdexcept>
 #include <vector>
 
-#include <unistd.h>
-
 #include "backends/cpu/jit/jit_pipeline.h"
 #include "jit_test_support.h"
 
@@ -464,22 +462,10 @@ done:
 !0 = distinct !{!0, !1}
 !1 = !{!"llvm.loop.unroll.enable"}
 )";
-  std::fflush(stderr);
-  std::FILE* file = std::tmpfile();
-  REQUIRE(file != nullptr);
-  const int saved = dup(2);
-  REQUIRE(dup2(fileno(file), 2) == 2);
   CompileOptions options = defaultOptions();
   options.widen = 0;  // the loop as written, without widened copies
-  auto compiled = compileIR(ir, options);
-  std::fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  std::string text;
-  std::rewind(file);
-  char buffer[4096];
-  for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, file)) > 0;) text.append(buffer, n);
-  std::fclose(file);
+  std::shared_ptr<const CompiledModule> compiled;
+  std::string text = captureFd(2, [&] { compiled = compileIR(ir, options); });
   CHECK(text.empty());
   REQUIRE(compiled != nullptr);
   const CompiledKernel& k = *compiled->find("unroll_hint");
