@@ -2,8 +2,8 @@
 """Differential testing of the JIT's widening (issue 27, item 2): random OpenCL C kernels with
 integer arithmetic on vectors of 2, 3, 4, 8 and 16 elements, vloadN/vstoreN at odd offsets,
 guards that end inside a chunk, guards the low lanes skip, divergent branches, loops with per-lane
-trip counts, unsigned range checks, __local tiles across a barrier and 2-D groups whose rows meet
-in a tile across barriers (the rows the JIT runs four at once, row_jam.cpp), run through pyopencl
+trip counts, unsigned range checks, __local tiles across a barrier, barriers in a loop that carries
+values across them, and 2-D groups whose rows meet in a tile across barriers (the rows the JIT runs four at once, row_jam.cpp), run through pyopencl
 against Tessera scalar (TESSERA_WIDEN=0) and widened (forced widths), and PoCL where installed.
 Integer results must agree bit for bit. Every buffer ends flush against an inaccessible page
 (CL_MEM_USE_HOST_PTR on memory of our own), so a read or write past a buffer faults.
@@ -92,7 +92,8 @@ class Gen:
         n = r.choice(WIDTHS)
         vt = self.vtype(t, n)
         off = r.randint(0, n + 2)  # elements before the first vector: odd offsets
-        shape = r.choice(["plain", "guard", "skip", "loop", "range", "branch", "local", "rows"])
+        shape = r.choice(["plain", "guard", "skip", "loop", "range", "branch", "local", "rows",
+                          "carried"])
         g = GROUPS * (ROW_X * ROWS if shape == "rows" else LOCAL)
         body = []
         params = [f"__global const {t}* in", f"__global {t}* out", "uint n", "uint s"]
@@ -144,6 +145,18 @@ class Gen:
                     "  barrier(CLK_LOCAL_MEM_FENCE);",
                     f"  r = ({vt})(r ^ tile[(ly + 1u) % {ROWS}u][lx]);",
                     f"  vstore{n}(r, gid, out + {off});"]
+        elif shape == "carried":
+            # Barriers in a loop of a uniform trip count: the counter t and the sum u are the same
+            # in every work-item (one copy per group, barrier_regions.cpp), acc's old value is
+            # still read after its next one is computed (its own slot).
+            body = [f"  __local {vt} tile[{LOCAL}];", f"  {vt} v = vload{n}(gid, in + {off});",
+                    f"  {vt} acc = v, drift = ({vt})(0);", "  uint u = s;",
+                    "  for (uint t = 0; t < (n & 7u) + 1u; ++t) {", "    tile[lid] = acc;",
+                    "    barrier(CLK_LOCAL_MEM_FENCE);", f"    w = tile[(lid + t + s) % {LOCAL}u];",
+                    f"    {vt} prev = acc;", f"    acc = ({vt})({e1} ^ ({t})u);",
+                    "    if (t & 1u) u += t;", "    barrier(CLK_LOCAL_MEM_FENCE);",
+                    f"    drift = ({vt})(drift ^ prev ^ acc);", "  }",
+                    f"  vstore{n}(({vt})(acc ^ drift), gid, out + {off});"]
         else:  # local
             body = [f"  __local {vt} tile[{LOCAL}];", f"  {vt} v = vload{n}(gid, in + {off});",
                     "  tile[lid] = v;", "  barrier(CLK_LOCAL_MEM_FENCE);",
