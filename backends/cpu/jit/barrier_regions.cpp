@@ -28,12 +28,12 @@
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/Local.h>
-#include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
 #include <map>
 #include <set>
 
 #include "backends/cpu/jit/jit_passes.h"
+#include "backends/cpu/jit/slot_sharing.h"
 
 namespace tessera::backends::cpu::jit {
 namespace {
@@ -264,91 +264,6 @@ void reloadFromPhiSlot(llvm::AllocaInst* slot, llvm::BasicBlock* header) {
   }
 }
 
-// Whether, from just after `from`, an instruction `target` accepts is reached on some path before
-// one `stop` accepts.
-template <typename Target, typename Stop>
-bool reaches(llvm::Instruction* from, Target target, Stop stop) {
-  std::set<llvm::BasicBlock*> entered;
-  std::vector<llvm::Instruction*> work{from->getNextNode()};
-  while (!work.empty()) {
-    llvm::Instruction* i = work.back();
-    work.pop_back();
-    for (; i != nullptr; i = i->getNextNode()) {
-      if (target(*i)) return true;
-      if (stop(*i)) break;
-      if (i->isTerminator())
-        for (llvm::BasicBlock* succ : llvm::successors(i))
-          if (entered.insert(succ).second) work.push_back(&succ->front());
-    }
-  }
-  return false;
-}
-
-// A loop-carried value crossing a barrier lives in two slots: the phi's (`phi`, stored by each
-// predecessor) and that of the value the latch carries back (`carried`, stored where it is
-// computed), and the latch copies one into the other: the tiled SGEMM's accumulator, reloaded and
-// stored again for every row of every tile. When the phi's old value is dead once the new one is
-// stored (no read of `phi` after that store before `phi` is written again), and no other value
-// is stored into `phi` while the carried one may still be read, the two are one slot and the
-// copy goes.
-// Returns the slot merged into `phi` (erased), or null. `mayMerge` says which slots may be.
-template <typename MayMerge>
-llvm::AllocaInst* coalesceCarriedSlot(llvm::AllocaInst* phi, MayMerge mayMerge) {
-  llvm::StoreInst* copy = nullptr;
-  std::vector<llvm::StoreInst*> others;
-  for (llvm::User* u : phi->users()) {
-    auto* st = llvm::dyn_cast<llvm::StoreInst>(u);
-    if (st == nullptr) {
-      if (!llvm::isa<llvm::LoadInst>(u)) return nullptr;
-      continue;
-    }
-    if (st->getPointerOperand() != phi) return nullptr;
-    auto* load = llvm::dyn_cast<llvm::LoadInst>(st->getValueOperand());
-    if (load && llvm::isa<llvm::AllocaInst>(load->getPointerOperand()) &&
-        load->getPointerOperand() != phi) {
-      if (copy) return nullptr;
-      copy = st;
-    } else {
-      others.push_back(st);
-    }
-  }
-  if (copy == nullptr) return nullptr;
-  auto* carried = llvm::cast<llvm::AllocaInst>(
-      llvm::cast<llvm::LoadInst>(copy->getValueOperand())->getPointerOperand());
-  if (!mayMerge(carried) || carried->getAllocatedType() != phi->getAllocatedType() ||
-      carried->isArrayAllocation() || phi->isArrayAllocation())
-    return nullptr;
-  llvm::StoreInst* def = nullptr;
-  for (llvm::User* u : carried->users()) {
-    if (auto* st = llvm::dyn_cast<llvm::StoreInst>(u)) {
-      if (def || st->getPointerOperand() != carried) return nullptr;
-      def = st;
-    } else if (!llvm::isa<llvm::LoadInst>(u)) {
-      return nullptr;
-    }
-  }
-  if (def == nullptr) return nullptr;
-  auto storesPhi = [&](llvm::Instruction& i) {
-    auto* st = llvm::dyn_cast<llvm::StoreInst>(&i);
-    return st && st->getPointerOperand() == phi;
-  };
-  auto loads = [](llvm::AllocaInst* slot) {
-    return [slot](llvm::Instruction& i) {
-      auto* l = llvm::dyn_cast<llvm::LoadInst>(&i);
-      return l && l->getPointerOperand() == slot;
-    };
-  };
-  if (reaches(def, loads(phi), storesPhi)) return nullptr;
-  for (llvm::StoreInst* other : others)
-    if (reaches(other, loads(carried), [&](llvm::Instruction& i) { return &i == def; })) return nullptr;
-  llvm::LoadInst* copied = llvm::cast<llvm::LoadInst>(copy->getValueOperand());
-  copy->eraseFromParent();
-  if (copied->use_empty()) copied->eraseFromParent();
-  carried->replaceAllUsesWith(phi);
-  carried->eraseFromParent();
-  return carried;
-}
-
 // __tessera_lane_slot(slot, lane, bytes) (subgroup_collectives.cpp): `slot` is this work-item's
 // copy of a scratch slot, laid out structure of arrays (slot offset * work-items + id * bytes),
 // so work-item `lane`'s copy lies (lane - id) * bytes away.
@@ -379,101 +294,6 @@ void resolveLaneSlots(llvm::Function& region, llvm::Value* wiLinear, llvm::Value
     call->eraseFromParent();
   }
 }
-
-// Slots every work-item stores the same value in (a loop counter or a tile's index carried across
-// a barrier) hold one copy per work-group instead of one per work-item, when every region runs
-// for all the group's work-items before the next region starts (no sub-group cuts). The
-// work-items of a region run one after the other, so one copy written in place would give the
-// second work-item the value the first one left (a loop counter stepped twice). So there are two
-// copies: a region reads every such value from the current copy into a variable of its own at its
-// start (later reads are that variable), and a region that writes any of them stores them all
-// into the other copy at each of its exits; the work-group function then makes that copy current
-// (Regions::writesShared). All the work-items of a run read the values from before it and store
-// the same values after it. The tiled SGEMM stored its tile counter, broadcast as a 64-bit vector,
-// into sixteen work-items' slots per row: a tenth of its time.
-class SharedSlots {
- public:
-  SharedSlots(llvm::IRBuilder<>& b, llvm::Value* scratch, llvm::Value* workItems,
-              uint64_t parityOffset)
-      : b_(b), scratch_(scratch), workItems_(workItems), parityOffset_(parityOffset) {}
-
-  // The slot of `a` at `offset`: its two copies, `size` bytes each.
-  void add(llvm::AllocaInst* a, uint64_t offset, uint64_t size) {
-    if (current_ == nullptr) {
-      llvm::Value* parity = b_.CreateLoad(b_.getInt32Ty(), address(parityOffset_, nullptr));
-      current_ = b_.CreateZExt(b_.CreateAnd(parity, b_.getInt32(1)), b_.getInt64Ty(), "copy");
-    }
-    llvm::Value* other = b_.CreateXor(current_, b_.getInt64(1));
-    slots_.push_back({a, address(offset, b_.CreateMul(current_, b_.getInt64(size))),
-                      address(offset, b_.CreateMul(other, b_.getInt64(size)))});
-  }
-
-  // In `region`, whose allocas precede `entryEnd`: each slot's alloca loaded from the current copy
-  // before `entryEnd`, every value stored into the other copy before each return if the region
-  // writes any, the allocas promoted to registers (and taken out of `allocas`). Whether the region
-  // writes any.
-  bool exchange(llvm::Function& region, llvm::Instruction* entryEnd,
-                std::vector<llvm::AllocaInst*>& allocas) {
-    bool writes = false;
-    std::vector<llvm::AllocaInst*> used;
-    for (Slot& s : slots_) {
-      if (s.a->use_empty()) continue;
-      used.push_back(s.a);
-      for (llvm::User* u : s.a->users()) writes |= llvm::isa<llvm::StoreInst>(u);
-    }
-    llvm::IRBuilder<> b(entryEnd);
-    for (llvm::AllocaInst* a : used)
-      b.CreateStore(b.CreateLoad(a->getAllocatedType(), in(a)), a);
-    if (writes) {
-      std::vector<llvm::ReturnInst*> returns;
-      for (llvm::BasicBlock& bb : region)
-        if (auto* ret = llvm::dyn_cast<llvm::ReturnInst>(bb.getTerminator())) returns.push_back(ret);
-      for (llvm::ReturnInst* ret : returns) {
-        b.SetInsertPoint(ret);
-        for (Slot& s : slots_) {
-          llvm::Type* t = s.a->getAllocatedType();
-          bool local = std::find(used.begin(), used.end(), s.a) != used.end();
-          b.CreateStore(b.CreateLoad(t, local ? static_cast<llvm::Value*>(s.a) : s.in), s.out);
-        }
-      }
-    }
-    if (!used.empty()) {
-      llvm::DominatorTree dt(region);
-      llvm::PromoteMemToReg(used, dt);
-      for (llvm::AllocaInst* a : used) allocas.erase(std::find(allocas.begin(), allocas.end(), a));
-    }
-    return writes;
-  }
-
- private:
-  struct Slot {
-    llvm::AllocaInst* a;
-    llvm::Value* in;   // the current copy
-    llvm::Value* out;  // the other one
-  };
-  llvm::Value* in(llvm::AllocaInst* a) {
-    return std::find_if(slots_.begin(), slots_.end(), [&](Slot& s) { return s.a == a; })->in;
-  }
-  // The group's copy of the slot at `offset` (a slot of offset * work-items bytes on), `within`
-  // bytes into it.
-  llvm::Value* address(uint64_t offset, llvm::Value* within) {
-    llvm::Value* at = b_.CreateMul(b_.getInt64(offset), workItems_);
-    if (within) at = b_.CreateAdd(at, within);
-    llvm::Value* p = b_.CreateInBoundsGEP(b_.getInt8Ty(), scratch_, at);
-    if (auto* gep = llvm::dyn_cast<llvm::Instruction>(p))
-      gep->setMetadata(kScratchSlotMetadata,
-                       llvm::MDNode::get(b_.getContext(), {llvm::ConstantAsMetadata::get(
-                                                              b_.getInt64(offset))}));
-    return p;
-  }
-
-  llvm::IRBuilder<>& b_;
-  llvm::Value* scratch_;
-  llvm::Value* workItems_;
-  uint64_t parityOffset_;
-  llvm::Value* current_ = nullptr;
-  std::vector<Slot> slots_;
-};
 
 }  // namespace
 
@@ -610,7 +430,7 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
 
   // 4. Private allocas and scratch slots. Without sub-group cuts every region runs for all the
   // group's work-items before the next one starts, and a slot every work-item stores the same
-  // value in is one group copy (sharedSlots, see exchangeSharedSlots), at twice its size.
+  // value in is one group copy (SharedSlots), at twice its size.
   const bool shareUniform =
       std::all_of(out->subgroupCut.begin(), out->subgroupCut.end(),
                   [](uint8_t kind) { return kind == kNotSubgroupCut; });
@@ -708,7 +528,7 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
         const uint64_t align = a->getAlign().value();
         shared.add(a, offset,
                    (dl.getTypeAllocSize(a->getAllocatedType()) + align - 1) / align * align);
-        continue;  // stays an alloca of the region: exchangeSharedSlots
+        continue;  // stays an alloca of the region: SharedSlots::exchange
       }
       uint64_t size = dl.getTypeAllocSize(a->getAllocatedType()) *
                       llvm::cast<llvm::ConstantInt>(a->getArraySize())->getZExtValue();

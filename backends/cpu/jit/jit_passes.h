@@ -250,7 +250,7 @@ struct Regions {
   // the work-group function follows each work-item's next region (workgroup_dispatch.cpp).
   std::vector<uint8_t> subgroupCut;
   // Per region: whether it writes the group's copy of the slots every work-item stores the same
-  // value in (barrier_regions.cpp, SharedSlots); after such a region the work-group function
+  // value in (slot_sharing.h, SharedSlots); after such a region the work-group function
   // flips the 4-byte word at parityOffset * work-items in scratch, which says which copy is
   // current.
   std::vector<bool> writesShared;
