@@ -101,11 +101,13 @@ llvm::Value* rematerialize(llvm::Value* v, llvm::BasicBlock* block, Copies& copi
 // and sizes, and what is computed from them alone; with `controlUniform`, phis of such values too.
 // Loads and other calls are not (another work-item may store in between).
 std::set<llvm::Value*> groupUniformValues(llvm::Function& kernel) {
-  static const std::set<llvm::StringRef> uniformBuiltins = {
-      "__spirv_BuiltInWorkgroupId",     "__spirv_BuiltInWorkgroupSize",
-      "__spirv_BuiltInEnqueuedWorkgroupSize", "__spirv_BuiltInNumWorkgroups",
-      "__spirv_BuiltInGlobalSize",      "__spirv_BuiltInGlobalOffset",
-      "__spirv_BuiltInWorkDim"};
+  static const std::set<llvm::StringRef> uniformBuiltins = {"__spirv_BuiltInWorkgroupId",
+                                                            "__spirv_BuiltInWorkgroupSize",
+                                                            "__spirv_BuiltInEnqueuedWorkgroupSize",
+                                                            "__spirv_BuiltInNumWorkgroups",
+                                                            "__spirv_BuiltInGlobalSize",
+                                                            "__spirv_BuiltInGlobalOffset",
+                                                            "__spirv_BuiltInWorkDim"};
   // Optimistic: every candidate starts uniform (so that loop phis can be), and whatever has an
   // operand that is not leaves, until nothing changes.
   std::set<llvm::Value*> uniform;
@@ -431,9 +433,8 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
   // 4. Private allocas and scratch slots. Without sub-group cuts every region runs for all the
   // group's work-items before the next one starts, and a slot every work-item stores the same
   // value in is one group copy (SharedSlots), at twice its size.
-  const bool shareUniform =
-      std::all_of(out->subgroupCut.begin(), out->subgroupCut.end(),
-                  [](uint8_t kind) { return kind == kNotSubgroupCut; });
+  const bool shareUniform = std::all_of(out->subgroupCut.begin(), out->subgroupCut.end(),
+                                        [](uint8_t kind) { return kind == kNotSubgroupCut; });
   std::map<llvm::AllocaInst*, uint64_t> slotOffset;
   std::set<llvm::AllocaInst*> uniformSlots, sharedSlots;
   uint64_t scratch = 0;
@@ -455,16 +456,15 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
     }
     uint64_t size = dl.getTypeAllocSize(a->getAllocatedType()) * count->getZExtValue();
     uint64_t align = a->getAlign().value();
-    scratch = (scratch + align - 1) / align * align;
+    scratch = llvm::alignTo(scratch, align);
     slotOffset[a] = scratch;
-    const bool shared = shareUniform && uniformAllocas.count(a) && !kernelAllocas.count(a);
-    if (shared) {
+    if (shareUniform && uniformAllocas.count(a)) {  // (only slots the demotion made)
       sharedSlots.insert(a);
-      size = 2 * ((size + align - 1) / align * align);  // the two copies (a group has 1 or more)
+      size = 2 * llvm::alignTo(size, align);  // the two copies (a group has 1 or more)
     } else if (uniformAllocas.count(a)) {
       uniformSlots.insert(a);
     }
-    scratch += (size + align - 1) / align * align;
+    scratch += llvm::alignTo(size, align);
   }
   // Which copy of the shared slots is current: a 4-byte slot of its own.
   out->parityOffset = 0;
@@ -525,22 +525,16 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
     for (auto [original, offset] : slotOffset) {
       auto* a = llvm::cast<llvm::AllocaInst>(vmap[original]);
       if (sharedSlots.count(original)) {
-        const uint64_t align = a->getAlign().value();
         shared.add(a, offset,
-                   (dl.getTypeAllocSize(a->getAllocatedType()) + align - 1) / align * align);
+                   llvm::alignTo(dl.getTypeAllocSize(a->getAllocatedType()), a->getAlign()));
         continue;  // stays an alloca of the region: SharedSlots::exchange
       }
       uint64_t size = dl.getTypeAllocSize(a->getAllocatedType()) *
                       llvm::cast<llvm::ConstantInt>(a->getArraySize())->getZExtValue();
-      llvm::Value* at = b.CreateAdd(b.CreateMul(b.getInt64(offset), workItems),
-                                    b.CreateMul(wiLinear, b.getInt64(size)));
-      llvm::Value* p = b.CreateInBoundsGEP(b.getInt8Ty(), region->getArg(first + kScratch), at);
-      if (auto* gep = llvm::dyn_cast<llvm::Instruction>(p)) {
-        if (uniformSlots.count(original))
-          gep->setMetadata(kUniformSlotMetadata, llvm::MDNode::get(ctx, {}));
-        gep->setMetadata(kScratchSlotMetadata,
-                         llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(b.getInt64(offset))}));
-      }
+      llvm::Value* p = scratchSlotAddress(b, region->getArg(first + kScratch), offset, workItems,
+                                          b.CreateMul(wiLinear, b.getInt64(size)));
+      if (auto* gep = llvm::dyn_cast<llvm::Instruction>(p); gep && uniformSlots.count(original))
+        gep->setMetadata(kUniformSlotMetadata, llvm::MDNode::get(ctx, {}));
       p = b.CreatePointerCast(p, a->getType(), a->getName() + ".slot");
       a->replaceAllUsesWith(p);
       a->eraseFromParent();

@@ -82,7 +82,8 @@ llvm::AllocaInst* coalesceCarriedSlot(llvm::AllocaInst* phi,
   };
   if (reaches(def, loads(phi), storesPhi)) return nullptr;
   for (llvm::StoreInst* other : others)
-    if (reaches(other, loads(carried), [&](llvm::Instruction& i) { return &i == def; })) return nullptr;
+    if (reaches(other, loads(carried), [&](llvm::Instruction& i) { return &i == def; }))
+      return nullptr;
   llvm::LoadInst* copied = llvm::cast<llvm::LoadInst>(copy->getValueOperand());
   copy->eraseFromParent();
   if (copied->use_empty()) copied->eraseFromParent();
@@ -91,15 +92,18 @@ llvm::AllocaInst* coalesceCarriedSlot(llvm::AllocaInst* phi,
   return carried;
 }
 
-
 void SharedSlots::add(llvm::AllocaInst* a, uint64_t offset, uint64_t size) {
   if (current_ == nullptr) {
-    llvm::Value* parity = b_.CreateLoad(b_.getInt32Ty(), address(parityOffset_, nullptr));
+    llvm::Value* parity = b_.CreateLoad(
+        b_.getInt32Ty(), scratchSlotAddress(b_, scratch_, parityOffset_, workItems_, nullptr));
     current_ = b_.CreateZExt(b_.CreateAnd(parity, b_.getInt32(1)), b_.getInt64Ty(), "copy");
   }
   llvm::Value* other = b_.CreateXor(current_, b_.getInt64(1));
-  slots_.push_back({a, address(offset, b_.CreateMul(current_, b_.getInt64(size))),
-                    address(offset, b_.CreateMul(other, b_.getInt64(size)))});
+  slots_.push_back({a,
+                    scratchSlotAddress(b_, scratch_, offset, workItems_,
+                                       b_.CreateMul(current_, b_.getInt64(size))),
+                    scratchSlotAddress(b_, scratch_, offset, workItems_,
+                                       b_.CreateMul(other, b_.getInt64(size)))});
 }
 
 bool SharedSlots::exchange(llvm::Function& region, llvm::Instruction* entryEnd,
@@ -112,8 +116,7 @@ bool SharedSlots::exchange(llvm::Function& region, llvm::Instruction* entryEnd,
     for (llvm::User* u : s.a->users()) writes |= llvm::isa<llvm::StoreInst>(u);
   }
   llvm::IRBuilder<> b(entryEnd);
-  for (llvm::AllocaInst* a : used)
-    b.CreateStore(b.CreateLoad(a->getAllocatedType(), in(a)), a);
+  for (llvm::AllocaInst* a : used) b.CreateStore(b.CreateLoad(a->getAllocatedType(), in(a)), a);
   if (writes) {
     std::vector<llvm::ReturnInst*> returns;
     for (llvm::BasicBlock& bb : region)
@@ -139,14 +142,15 @@ llvm::Value* SharedSlots::in(llvm::AllocaInst* a) {
   return std::find_if(slots_.begin(), slots_.end(), [&](Slot& s) { return s.a == a; })->in;
 }
 
-llvm::Value* SharedSlots::address(uint64_t offset, llvm::Value* within) {
-  llvm::Value* at = b_.CreateMul(b_.getInt64(offset), workItems_);
-  if (within) at = b_.CreateAdd(at, within);
-  llvm::Value* p = b_.CreateInBoundsGEP(b_.getInt8Ty(), scratch_, at);
+llvm::Value* scratchSlotAddress(llvm::IRBuilder<>& b, llvm::Value* scratch, uint64_t offset,
+                                llvm::Value* workItems, llvm::Value* within) {
+  llvm::Value* at = b.CreateMul(b.getInt64(offset), workItems);
+  if (within) at = b.CreateAdd(at, within);
+  llvm::Value* p = b.CreateInBoundsGEP(b.getInt8Ty(), scratch, at);
   if (auto* gep = llvm::dyn_cast<llvm::Instruction>(p))
-    gep->setMetadata(kScratchSlotMetadata,
-                     llvm::MDNode::get(b_.getContext(), {llvm::ConstantAsMetadata::get(
-                                                            b_.getInt64(offset))}));
+    gep->setMetadata(
+        kScratchSlotMetadata,
+        llvm::MDNode::get(b.getContext(), {llvm::ConstantAsMetadata::get(b.getInt64(offset))}));
   return p;
 }
 

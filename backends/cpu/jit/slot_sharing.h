@@ -12,6 +12,12 @@
 
 namespace tessera::backends::cpu::jit {
 
+// The address `within` bytes into the scratch slot at `offset` (a slot is offset * work-items bytes
+// into the region's `scratch` parameter, one `offset`-sized part per work-item), tagged with
+// kScratchSlotMetadata so later passes know it for a slot.
+llvm::Value* scratchSlotAddress(llvm::IRBuilder<>& b, llvm::Value* scratch, uint64_t offset,
+                                llvm::Value* workItems, llvm::Value* within);
+
 // A loop-carried value crossing a barrier lives in two slots: the phi's (`phi`, stored by each
 // predecessor) and that of the value the latch carries back (`carried`, stored where it is
 // computed), and the latch copies one into the other: the tiled SGEMM's accumulator, reloaded and
@@ -59,9 +65,6 @@ class SharedSlots {
     llvm::Value* out;  // the other one
   };
   llvm::Value* in(llvm::AllocaInst* a);
-  // The group's copy of the slot at `offset` (a slot of offset * work-items bytes on), `within`
-  // bytes into it.
-  llvm::Value* address(uint64_t offset, llvm::Value* within);
 
   llvm::IRBuilder<>& b_;
   llvm::Value* scratch_;

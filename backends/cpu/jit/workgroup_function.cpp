@@ -1,11 +1,12 @@
 // Pass: the exported work-group function. Its entry loads the launch context and the arguments
 // once (through noalias pointers, so nothing reloads them); then for each region a z/y/x loop nest
 // over the work-items calls the region, and a dispatcher picks the next region from what the last
-// work-item returned (with sub-group cuts, from what each returned: workgroup_dispatch.h). The innermost loop is marked parallel (llvm.loop.parallel_accesses over the
-// region's memory accesses): work-items between two barriers are independent by the OpenCL
-// execution model, which the vectorizer could not prove on its own. Accesses to private (alloca)
-// memory and atomics are left out of the access group, since work-items share those allocas'
-// addresses across iterations and atomics do depend on each other.
+// work-item returned (with sub-group cuts, from what each returned: workgroup_dispatch.h). The
+// innermost loop is marked parallel (llvm.loop.parallel_accesses over the region's memory
+// accesses): work-items between two barriers are independent by the OpenCL execution model, which
+// the vectorizer could not prove on its own. Accesses to private (alloca) memory and atomics are
+// left out of the access group, since work-items share those allocas' addresses across iterations
+// and atomics do depend on each other.
 #include <llvm/Analysis/CFG.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/CFG.h>
@@ -16,6 +17,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include "backends/cpu/jit/jit_passes.h"
+#include "backends/cpu/jit/slot_sharing.h"
 #include "backends/cpu/jit/workgroup_dispatch.h"
 
 #include <algorithm>
@@ -141,9 +143,9 @@ void keepScalar(llvm::Instruction& back) {
   std::vector<llvm::Metadata*> ops{nullptr};
   if (llvm::MDNode* old = back.getMetadata(llvm::LLVMContext::MD_loop))
     for (unsigned i = 1; i < old->getNumOperands(); ++i) ops.push_back(old->getOperand(i));
-  ops.push_back(llvm::MDNode::get(
-      ctx, {llvm::MDString::get(ctx, "llvm.loop.vectorize.enable"),
-            llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(ctx))}));
+  ops.push_back(
+      llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.vectorize.enable"),
+                              llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(ctx))}));
   ops.push_back(llvm::MDNode::get(ctx, {llvm::MDString::get(ctx, "llvm.loop.unroll.disable")}));
   llvm::MDNode* loop = llvm::MDNode::getDistinct(ctx, ops);
   loop->replaceOperandWith(0, loop);
@@ -170,10 +172,6 @@ llvm::MDNode* tagAccesses(llvm::Function& region) {
     }
   }
   return group;
-}
-
-uint64_t alignTo(uint64_t v, uint64_t a) {
-  return (v + a - 1) / a * a;
 }
 
 }  // namespace
@@ -231,12 +229,12 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       uint64_t align = std::max<uint64_t>(a.getParamAlign().valueOrOne().value(),
                                           dl.getABITypeAlign(value).value());
       // The buffer is aligned to kMaxTypeAlignment (launcher.cpp), and so is at most a slot.
-      offset = alignTo(offset, std::min<uint64_t>(align, kMaxTypeAlignment));
+      offset = llvm::alignTo(offset, std::min<uint64_t>(align, kMaxTypeAlignment));
       arg = {ArgKind::ByValue, static_cast<uint32_t>(dl.getTypeAllocSize(value)),
              static_cast<uint32_t>(offset)};
       v = b.CreatePointerCast(b.CreateConstInBoundsGEP1_64(i8, args, offset), t);
     } else if (t->isPointerTy()) {
-      offset = alignTo(offset, 8);
+      offset = llvm::alignTo(offset, 8);
       unsigned as = t->getPointerAddressSpace();
       // An image's slot holds its ImageView's address, a sampler's its value (image_abi.h).
       ArgKind kind = imageArgumentKind(kernel, a.getArgNo())
@@ -252,8 +250,8 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         v = b.CreateLoad(t, slot, a.getName());
       }
     } else {
-      offset =
-          alignTo(offset, std::min<uint64_t>(dl.getABITypeAlign(t).value(), kMaxTypeAlignment));
+      offset = llvm::alignTo(offset,
+                             std::min<uint64_t>(dl.getABITypeAlign(t).value(), kMaxTypeAlignment));
       // The allocation size is OpenCL C's sizeof: a 3-element vector takes four elements.
       arg = {ArgKind::ByValue, static_cast<uint32_t>(dl.getTypeAllocSize(t)),
              static_cast<uint32_t>(offset)};
@@ -263,7 +261,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     info->args.push_back(arg);
     kernelArgs.push_back(v);
   }
-  info->argBufferSize = static_cast<uint32_t>(alignTo(offset, 8));
+  info->argBufferSize = static_cast<uint32_t>(llvm::alignTo(offset, 8));
   info->scratchBytesPerWorkItem = regions.scratchBytesPerWorkItem;
   info->barrierCount = static_cast<uint32_t>(regions.functions.size() - 1);
 
@@ -316,8 +314,8 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   if (requiredX) {
     if (*requiredX < loopVF) loopVF = 0;
     std::vector<bool> run(widths.size());
-    markRun(widths, *requiredX, &run);                        // regions without the loop level
-    if (loopVF) markRun(widths, *requiredX % loopVF, &run);   // what the loop level leaves
+    markRun(widths, *requiredX, &run);                       // regions without the loop level
+    if (loopVF) markRun(widths, *requiredX % loopVF, &run);  // what the loop level leaves
     for (size_t i = widths.size(); i-- > 0;)
       if (!run[i]) widths.erase(widths.begin() + static_cast<long>(i));
   }
@@ -335,8 +333,8 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   if (!single) b.CreateBr(dispatch);
   // Whether the kernel reads its local or global id y: if not, it is launched in one dimension,
   // and a jammed copy of its regions (row_jam.cpp) would only cost compile time.
-  const bool rowsUsed = std::any_of(
-      regions.functions.begin(), regions.functions.end(), [&](llvm::Function* region) {
+  const bool rowsUsed =
+      std::any_of(regions.functions.begin(), regions.functions.end(), [&](llvm::Function* region) {
         return !region->getArg(firstRegionParam + kLocalIdY)->use_empty();
       });
   std::vector<llvm::CallInst*> calls;
@@ -358,12 +356,12 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     // Between barriers the widening does better (tiled SGEMM's unrolled tile product: 15-20%
     // faster widened in one loaded run).
     const bool loop = hasLoop(*region);
-    const char* reason = widen.everyRegion                 ? "forced (TESSERA_WIDEN=n)"
-                         : regions.functions.size() > 1   ? "between barriers"
-                         : loop                           ? "a loop of its own"
-                         : hasVectorArithmetic(*region)   ? "OpenCL vector arithmetic"
-                         : callsImageFunctions(*region)   ? "image accesses"
-                                                          : nullptr;
+    const char* reason = widen.everyRegion              ? "forced (TESSERA_WIDEN=n)"
+                         : regions.functions.size() > 1 ? "between barriers"
+                         : loop                         ? "a loop of its own"
+                         : hasVectorArithmetic(*region) ? "OpenCL vector arithmetic"
+                         : callsImageFunctions(*region) ? "image accesses"
+                                                        : nullptr;
     // Otherwise the region is widened on trial and kept only when worthWidening says so.
     const WidenStats before = info->widen;
     const size_t widenedBefore = widened.size();
@@ -409,12 +407,12 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         info->widen = before;
       }
       if (k == 0)
-        info->widen.decision =
-            found          ? std::string("widened: ") + found
-            : scatteredLoop ? "left to LLVM's loop vectorizer (a loop of its own, no access "
-                              "consecutive between work-items)"
-                            : "left to LLVM's loop vectorizer (straight-line, consecutive "
-                              "accesses, no branch that differs between work-items)";
+        info->widen.decision = found ? std::string("widened: ") + found
+                               : scatteredLoop
+                                   ? "left to LLVM's loop vectorizer (a loop of its own, no access "
+                                     "consecutive between work-items)"
+                                   : "left to LLVM's loop vectorizer (straight-line, consecutive "
+                                     "accesses, no branch that differs between work-items)";
       if (!levels.empty()) ++info->widen.widenedRegions;
     }
     llvm::MDNode* group = tagAccesses(*region);
@@ -446,9 +444,9 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         lb.CreateAdd(lb.CreateMul(lb.CreateAdd(lb.CreateMul(id[2], ls[1]), id[1]), ls[0]), id[0]);
     std::vector<llvm::Value*> callArgs = kernelArgs;
     llvm::Value* extra[kRegionParamCount] = {
-        id[0],  id[1],  id[2],  wg->getArg(1), wg->getArg(2), wg->getArg(3), ls[0],
-        ls[1],  ls[2],  gc[0],  gc[1],         gc[2],         enq[0],        enq[1],
-        enq[2], gs[0],  gs[1],  gs[2],         off[0],        off[1],        off[2],
+        id[0],  id[1],   id[2],         wg->getArg(1), wg->getArg(2), wg->getArg(3), ls[0],
+        ls[1],  ls[2],   gc[0],         gc[1],         gc[2],         enq[0],        enq[1],
+        enq[2], gs[0],   gs[1],         gs[2],         off[0],        off[1],        off[2],
         linear, workDim, wg->getArg(4), wg->getArg(5), stamps};
     callArgs.insert(callArgs.end(), std::begin(extra), std::end(extra));
     llvm::CallInst* call = lb.CreateCall(region, callArgs);
@@ -484,14 +482,11 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       each->end(ab, next, dispatch);
     } else {
       if (k < regions.writesShared.size() && regions.writesShared[k]) {
-        // The copy this region wrote becomes the current one (barrier_regions.cpp, SharedSlots).
+        // The copy this region wrote becomes the current one (slot_sharing.h, SharedSlots).
         llvm::IRBuilder<> ab(after);
-        llvm::Value* items = ab.CreateMul(ab.CreateMul(ls[0], ls[1]), ls[2]);
-        auto* word = llvm::cast<llvm::Instruction>(ab.CreateInBoundsGEP(
-            i8, wg->getArg(5), ab.CreateMul(ab.getInt64(regions.parityOffset), items)));
-        word->setMetadata(kScratchSlotMetadata,
-                          llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(
-                                                     ab.getInt64(regions.parityOffset))}));
+        llvm::Value* word =
+            scratchSlotAddress(ab, wg->getArg(5), regions.parityOffset,
+                               ab.CreateMul(ab.CreateMul(ls[0], ls[1]), ls[2]), nullptr);
         ab.CreateStore(ab.CreateXor(ab.CreateLoad(ab.getInt32Ty(), word), ab.getInt32(1)), word);
       }
       llvm::BranchInst::Create(single ? exit : dispatch, after);
@@ -512,8 +507,8 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       llvm::BasicBlock* jammedRows = nullptr;
       // Not when the required size rules the jammed rows out (rows of another width, fewer
       // rows than kJamRows).
-      const bool jamRuns = (!requiredX || *requiredX == widenVF) &&
-                           (!requiredY || *requiredY >= kJamRows);
+      const bool jamRuns =
+          (!requiredX || *requiredX == widenVF) && (!requiredY || *requiredY >= kJamRows);
       if (widen.rowJam && !each && rowsUsed && jamRuns && levels.front().width == widenVF &&
           !levels.front().mayBail)
         jam = jamRows(*levels.front().fn, firstRegionParam, kJamRows);
@@ -641,9 +636,9 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   if (each) {
     std::vector<llvm::Value*> args = kernelArgs;
     llvm::Value* extra[kRegionParamCount] = {
-        nullptr, nullptr, nullptr, wg->getArg(1), wg->getArg(2), wg->getArg(3), ls[0],
-        ls[1],   ls[2],   gc[0],   gc[1],         gc[2],         enq[0],        enq[1],
-        enq[2],  gs[0],   gs[1],   gs[2],         off[0],        off[1],        off[2],
+        nullptr, nullptr, nullptr,       wg->getArg(1), wg->getArg(2), wg->getArg(3), ls[0],
+        ls[1],   ls[2],   gc[0],         gc[1],         gc[2],         enq[0],        enq[1],
+        enq[2],  gs[0],   gs[1],         gs[2],         off[0],        off[1],        off[2],
         nullptr, workDim, wg->getArg(4), wg->getArg(5), stamps};
     args.insert(args.end(), std::begin(extra), std::end(extra));
     each->buildRounds(wg, regions.functions, args, firstRegionParam + kLocalIdX,
