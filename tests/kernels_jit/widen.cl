@@ -415,3 +415,42 @@ __kernel void loop_gather(__global const float* a, __global const float* b, __gl
   for (int k = 0; k < n; ++k) s += a[k * n + i] * b[i * n + k];
   out[i] = s;
 }
+
+// CLBlast's Xgemm in small (SA = SB = 1, VWM = 4, VWN = 2, MultiplyAddVector without
+// USE_VECTOR_MAD): float4 accumulators updated element by element, `c.x = mad(a.x, b, c.x)` and
+// so on, from __local tiles across barriers. Built as clBuildProgram builds it
+// (TESSERA_TEST_FRONT_END=ir), each four mads reach the JIT as element operations rebuilding the
+// float4, and vector_recombine.cpp makes them one vector fmuladd; clang -O2's SPIR-V keeps each
+// element of the accumulators in a phi of its own (nothing to recombine). Local size at most 16 x 16, each dimension at least 8 (the tiles' rows). Written
+// with a do-while and the k loop unrolled: clang's block order for the for loops is one the
+// SPIR-V validator refuses.
+#define MAD4(c, a, s)        \
+  c.x = mad(a.x, s, c.x);    \
+  c.y = mad(a.y, s, c.y);    \
+  c.z = mad(a.z, s, c.z);    \
+  c.w = mad(a.w, s, c.w)
+__kernel void tile_mad(__global const float4* a, __global const float2* b, __global float4* c,
+                       int tiles) {
+  __local float4 at[8][16];
+  __local float2 bt[8][16];
+  int lx = get_local_id(0), ly = get_local_id(1);
+  int gx = get_global_id(0), gy = get_global_id(1);
+  int w = get_global_size(0), h = get_global_size(1);
+  float4 c0 = (float4)(0.0f), c1 = (float4)(0.0f);
+  int t = 0;
+  do {
+    if (ly < 8) at[ly][lx] = a[(t * 8 + ly) * w + gx];
+    if (lx < 8) bt[lx][ly] = b[(t * 8 + lx) * h + gy];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    #pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      float4 av = at[k][lx];
+      float2 bv = bt[k][ly];
+      MAD4(c0, av, bv.x);
+      MAD4(c1, av, bv.y);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  } while (++t < tiles);
+  c[2 * (gy * w + gx)] = c0;
+  c[2 * (gy * w + gx) + 1] = c1;
+}

@@ -216,6 +216,12 @@ void simplifyKernels(llvm::Module& m, llvm::TargetMachine* tm);
 // pixel at the end of an image).
 void narrowVectorLoads(llvm::Function& f);
 
+// vector_recombine.cpp: a vector rebuilt element by element (inserts at every index) from n
+// instructions of one kind whose operands are elements of vectors at matching positions, splats
+// or constants (CLBlast's `c.x = mad(a.x, b, c.x); c.y = ...`) becomes that instruction on
+// vectors, which the widening keeps in whole registers. Returns how many vectors it rebuilt.
+unsigned recombineVectorOps(llvm::Function& f);
+
 // static_locals.cpp: offsets of the addrspace(3) variables `kernel` reaches (its own instructions
 // and the functions it calls) in a work-group's local memory; each kernel of a module has its own
 // layout, so one kernel's variables take no memory from another's work-groups. `overflow`: the

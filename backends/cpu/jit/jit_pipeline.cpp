@@ -121,6 +121,12 @@ bool simplify(PipelineState& s) {
   return true;
 }
 
+bool recombineVectors(PipelineState& s) {
+  for (llvm::Function& f : s.module)
+    if (!f.isDeclaration()) recombineVectorOps(f);
+  return true;
+}
+
 bool demandedLoads(PipelineState& s) {
   for (llvm::Function& f : s.module)
     if (!f.isDeclaration()) narrowVectorLoads(f);
@@ -330,6 +336,10 @@ constexpr JitPass kPipeline[] = {
      "LLVM's function simplification (unless optLevel is 0): OpenCL C arrives unoptimized and the "
      "region passes want registers and canonical loops; after builtins, so their IR is simplified "
      "too"},
+    {"recombine-vectors", PassScope::Module, recombineVectors,
+     "element-by-element arithmetic rebuilding an OpenCL vector made one vector operation "
+     "(vector_recombine.cpp); after simplification (SROA makes the insert chains), before the "
+     "widening, which would shuffle every element in and out of its lane-major vectors"},
     {"demanded-loads", PassScope::Module, demandedLoads,
      "vector loads narrowed to the elements their users extract or shuffle (demanded_loads.cpp); "
      "after simplification (SROA leaves the vload builtins' loads with their extracts), before "

@@ -124,6 +124,14 @@ std::shared_ptr<const CompiledModule> readAndCompile(const std::string& name,
   return compiled;
 }
 
+std::unique_ptr<llvm::Module> parseModule(llvm::LLVMContext& context, const char* ir) {
+  llvm::SMDiagnostic diagnostic;
+  std::unique_ptr<llvm::Module> m = llvm::parseAssemblyString(ir, diagnostic, context);
+  INFO(diagnostic.getMessage().str());
+  REQUIRE(m != nullptr);
+  return m;
+}
+
 namespace {
 
 // IR text parsed and compiled: the module, or null and the JIT's `error`.
@@ -131,10 +139,7 @@ std::shared_ptr<const CompiledModule> compileText(const std::string& ir,
                                                   const CompileOptions& options,
                                                   std::string& error) {
   auto context = std::make_unique<llvm::LLVMContext>();
-  llvm::SMDiagnostic diagnostic;
-  std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(ir, diagnostic, *context);
-  INFO(diagnostic.getMessage().str());
-  REQUIRE(module != nullptr);
+  std::unique_ptr<llvm::Module> module = parseModule(*context, ir.c_str());
   return jit().compile(std::move(context), std::move(module), &error, options);
 }
 

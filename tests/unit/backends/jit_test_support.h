@@ -36,6 +36,9 @@ const CompiledKernel& kernel(const std::string& file, const std::string& name);
 // reading their SPIR-V from the build (ctest unit.backends.tessera_ir: the widening's own tests on
 // the IR the OpenCL layer gives the JIT).
 bool tesseraIRFrontEnd();
+// LLVM IR text parsed into a module of `context` (the test fails with the parser's message when it
+// does not parse): for the tests of single passes on hand-written IR.
+std::unique_ptr<llvm::Module> parseModule(llvm::LLVMContext& context, const char* ir);
 // Compiles LLVM IR text written as the translator writes it (spir_kernel functions, SPIRVFriendlyIR
 // builtins): what OpenCL C through clang cannot produce (unmasked shifts, reductions).
 std::shared_ptr<const CompiledModule> compileIR(const std::string& ir,

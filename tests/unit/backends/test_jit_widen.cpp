@@ -925,6 +925,39 @@ TEST_CASE("Given carried, when uniform and per-work-item values cross barriers i
     }
   }
 }
+
+// Element-by-element mads into float4 accumulators (vector_recombine.cpp makes them vector
+// fmuladds, which widen lane-major): each element must get its own product, with the A value and
+// B's .x or .y each belongs to. Small integers, so fused and unfused multiply-adds agree.
+TEST_CASE("Given tile_mad, when float4 accumulators are updated element by element across "
+          "barriers, then every element of every work-item of every group shape is right",
+          "[jit][widen][regions]") {
+  const int tiles = 3;
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("tile_mad", width);
+    CHECK(k.barrierCount == 2);
+    for (auto [sx, sy] : {std::pair{8u, 8u}, {16u, 8u}, {8u, 16u}, {12u, 9u}, {16u, 16u}}) {
+      INFO("width " << width << " local size " << sx << " x " << sy);
+      const uint32_t w = 2 * sx, h = 2 * sy;
+      std::vector<float> a(size_t(tiles) * 8 * w * 4), b(size_t(tiles) * 8 * h * 2);
+      for (size_t i = 0; i < a.size(); ++i) a[i] = float(int(i * 7 % 11) - 5);
+      for (size_t i = 0; i < b.size(); ++i) b[i] = float(int(i * 5 % 7) - 3);
+      std::vector<float> c(size_t(w) * h * 8, -1);
+      ArgBuffer args(k);
+      args.set(0, ptr(a)).set(1, ptr(b)).set(2, ptr(c)).set(3, tiles);
+      launch(k, args.data(), dims2(2, 2, sx, sy), pool());
+      for (uint32_t y = 0; y < h; ++y)
+        for (uint32_t x = 0; x < w; ++x)
+          for (int half = 0; half < 2; ++half)
+            for (int e = 0; e < 4; ++e) {
+              float want = 0;
+              for (int kk = 0; kk < tiles * 8; ++kk)
+                want += a[(size_t(kk) * w + x) * 4 + e] * b[(size_t(kk) * h + y) * 2 + half];
+              REQUIRE(c[((size_t(y) * w + x) * 2 + half) * 4 + e] == want);
+            }
+    }
+  }
+}
 }  // namespace tessera::backends::cpu::test
 
 namespace tessera::backends::cpu::test {

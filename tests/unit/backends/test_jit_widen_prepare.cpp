@@ -2,29 +2,20 @@
 // scratch slots that become private variables, and vector phis that become element phis.
 #include <catch2/catch.hpp>
 
-#include <llvm/AsmParser/Parser.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
-#include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <memory>
 #include <string>
 
+#include "jit_test_support.h"
 #include "backends/cpu/jit/widen_prepare.h"
 
 namespace tessera::backends::cpu::test {
 namespace {
-
-std::unique_ptr<llvm::Module> parse(llvm::LLVMContext& context, const char* ir) {
-  llvm::SMDiagnostic diagnostic;
-  std::unique_ptr<llvm::Module> m = llvm::parseAssemblyString(ir, diagnostic, context);
-  INFO(diagnostic.getMessage().str());
-  REQUIRE(m != nullptr);
-  return m;
-}
 
 bool verifies(llvm::Function& f) {
   std::string problems;
@@ -98,7 +89,7 @@ done:
 }
 )";
   llvm::LLVMContext context;
-  auto m = parse(context, ir);
+  auto m = parseModule(context, ir);
   llvm::Function& f = *m->getFunction("region");
   jit::localizeSlots(f, 1);
   REQUIRE(verifies(f));
@@ -153,7 +144,7 @@ exit:
 }
 )";
   llvm::LLVMContext context;
-  auto m = parse(context, ir);
+  auto m = parseModule(context, ir);
   llvm::Function& f = *m->getFunction("f");
   CHECK(jit::scalarizeVectorPhis(f));
   REQUIRE(verifies(f));
