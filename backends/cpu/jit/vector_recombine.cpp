@@ -39,6 +39,10 @@ bool sameKind(const llvm::Instruction* a, const llvm::Instruction* b) {
   if (a->getOpcode() != b->getOpcode() || a->getType() != b->getType() ||
       a->getNumOperands() != b->getNumOperands())
     return false;
+  // (Operands of one type position by position: compares and casts of different source types
+  // would otherwise make a column of mixed types.)
+  for (unsigned k = 0; k < a->getNumOperands(); ++k)
+    if (a->getOperand(k)->getType() != b->getOperand(k)->getType()) return false;
   if (auto* ca = llvm::dyn_cast<llvm::CmpInst>(a))
     return ca->getPredicate() == llvm::cast<llvm::CmpInst>(b)->getPredicate();
   if (auto* ia = llvm::dyn_cast<llvm::IntrinsicInst>(a)) {

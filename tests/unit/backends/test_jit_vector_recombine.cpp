@@ -64,7 +64,8 @@ define <2 x i32> @tree(<4 x i32> %x, <2 x i32> %y, i32 %alpha) {
 )";
 
 // What stays: an element left out, different operations, a division, an element's value used
-// elsewhere too, elements from two vectors at one position, an operation in another block.
+// elsewhere too, elements from two vectors at one position, compares of an i8 and an i16 (a
+// column of constants of two types), an operation in another block.
 constexpr const char* kUntouched = R"(
 define <2 x float> @partial(<2 x float> %a, float %b) {
   %a0 = extractelement <2 x float> %a, i64 0
@@ -108,6 +109,13 @@ define <2 x float> @two_sources(<2 x float> %a, <2 x float> %c, float %b) {
   %v0 = insertelement <2 x float> poison, float %r0, i64 0
   %v1 = insertelement <2 x float> %v0, float %r1, i64 1
   ret <2 x float> %v1
+}
+define <2 x i1> @mixed_types(i8 %c, i16 %s) {
+  %r0 = icmp slt i8 3, %c
+  %r1 = icmp slt i16 3, %s
+  %v0 = insertelement <2 x i1> poison, i1 %r0, i64 0
+  %v1 = insertelement <2 x i1> %v0, i1 %r1, i64 1
+  ret <2 x i1> %v1
 }
 define <2 x float> @other_block(<2 x float> %a, float %b, i1 %p) {
 entry:
@@ -205,8 +213,8 @@ TEST_CASE(
 
 TEST_CASE(
     "Given vectors rebuilt from a left-out element, different operations, divisions, a value "
-    "used elsewhere, two source vectors or another block's operations, when vector operations "
-    "are recombined, then nothing changes",
+    "used elsewhere, two source vectors, compares of different types or another block's "
+    "operations, when vector operations are recombined, then nothing changes",
     "[jit][widen]") {
   llvm::LLVMContext context;
   auto m = parseModule(context, kUntouched);
