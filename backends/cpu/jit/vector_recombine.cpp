@@ -25,7 +25,6 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/Transforms/Utils/Local.h>
 
-#include <algorithm>
 #include <vector>
 
 #include "backends/cpu/jit/jit_passes.h"
@@ -54,15 +53,7 @@ bool sameKind(const llvm::Instruction* a, const llvm::Instruction* b) {
 
 // Whether `i` is an instruction of a kind this pass makes a vector one of.
 bool elementwise(const llvm::Instruction* i) {
-  switch (i->getOpcode()) {
-    case llvm::Instruction::UDiv:
-    case llvm::Instruction::SDiv:
-    case llvm::Instruction::URem:
-    case llvm::Instruction::SRem:
-      return false;
-    default:
-      break;
-  }
+  if (i->isIntDivRem()) return false;
   if (llvm::isa<llvm::BinaryOperator>(i) || llvm::isa<llvm::UnaryOperator>(i) ||
       llvm::isa<llvm::CastInst>(i) || llvm::isa<llvm::CmpInst>(i) || llvm::isa<llvm::SelectInst>(i))
     return !i->getType()->isVectorTy() && !i->getOperand(0)->getType()->isVectorTy();
@@ -97,7 +88,7 @@ class Recombiner {
   // The vector whose element i is lanes[i], or null (nothing built then is used).
   llvm::Value* vectorOf(const std::vector<llvm::Value*>& lanes, unsigned depth) {
     const unsigned n = static_cast<unsigned>(lanes.size());
-    if (std::all_of(lanes.begin(), lanes.end(), [&](llvm::Value* v) { return v == lanes[0]; }))
+    if (llvm::all_of(lanes, [&](llvm::Value* v) { return v == lanes[0]; }))
       return llvm::isa<llvm::Constant>(lanes[0]) || depth > 0 ? b_.CreateVectorSplat(n, lanes[0])
                                                               : nullptr;
     if (llvm::all_of(lanes, [](llvm::Value* v) { return llvm::isa<llvm::Constant>(v); })) {
@@ -207,7 +198,7 @@ unsigned recombineVectorOps(llvm::Function& f) {
   for (llvm::BasicBlock& bb : f)
     for (llvm::Instruction& i : bb)
       if (auto* ins = llvm::dyn_cast<llvm::InsertElementInst>(&i)) {
-        const bool chained = std::any_of(ins->user_begin(), ins->user_end(), [&](llvm::User* u) {
+        const bool chained = llvm::any_of(ins->users(), [&](llvm::User* u) {
           auto* next = llvm::dyn_cast<llvm::InsertElementInst>(u);
           return next && next->getOperand(0) == ins;
         });
@@ -218,8 +209,7 @@ unsigned recombineVectorOps(llvm::Function& f) {
     std::vector<llvm::Value*> lanes = insertedElements(root);
     if (lanes.empty()) continue;
     // Only instructions: a vector of constants or of one value is InstCombine's to fold.
-    if (!std::all_of(lanes.begin(), lanes.end(),
-                     [](llvm::Value* v) { return llvm::isa<llvm::Instruction>(v); }))
+    if (!llvm::all_of(lanes, [](llvm::Value* v) { return llvm::isa<llvm::Instruction>(v); }))
       continue;
     Recombiner r(root);
     llvm::Value* v = r.vectorOf(lanes, 0);
