@@ -34,6 +34,7 @@
 
 #include "backends/cpu/jit/jit_passes.h"
 #include "backends/cpu/jit/slot_sharing.h"
+#include "backends/cpu/jit/uniformity.h"
 
 namespace tessera::backends::cpu::jit {
 namespace {
@@ -95,71 +96,6 @@ llvm::Value* rematerialize(llvm::Value* v, llvm::BasicBlock* block, Copies& copi
   copy->insertBefore(anchor->second);
   copies.of[{v, block}] = copy;
   return copy;
-}
-
-// Values that are the same for every work-item of a group: arguments, constants, the group's ids
-// and sizes, and what is computed from them alone; with `controlUniform`, phis of such values too.
-// Loads and other calls are not (another work-item may store in between).
-std::set<llvm::Value*> groupUniformValues(llvm::Function& kernel) {
-  static const std::set<llvm::StringRef> uniformBuiltins = {"__spirv_BuiltInWorkgroupId",
-                                                            "__spirv_BuiltInWorkgroupSize",
-                                                            "__spirv_BuiltInEnqueuedWorkgroupSize",
-                                                            "__spirv_BuiltInNumWorkgroups",
-                                                            "__spirv_BuiltInGlobalSize",
-                                                            "__spirv_BuiltInGlobalOffset",
-                                                            "__spirv_BuiltInWorkDim"};
-  // Optimistic: every candidate starts uniform (so that loop phis can be), and whatever has an
-  // operand that is not leaves, until nothing changes.
-  std::set<llvm::Value*> uniform;
-  for (llvm::BasicBlock& bb : kernel)
-    for (llvm::Instruction& i : bb) {
-      bool candidate = false;
-      if (auto* call = llvm::dyn_cast<llvm::CallInst>(&i)) {
-        candidate = call->getCalledFunction() &&
-                    uniformBuiltins.count(spirvBaseName(call->getCalledFunction()->getName()));
-      } else {
-        candidate = llvm::isa<llvm::BinaryOperator>(i) || llvm::isa<llvm::CastInst>(i) ||
-                    llvm::isa<llvm::GetElementPtrInst>(i) || llvm::isa<llvm::CmpInst>(i) ||
-                    llvm::isa<llvm::SelectInst>(i) || llvm::isa<llvm::PHINode>(i) ||
-                    llvm::isa<llvm::ExtractElementInst>(i) ||
-                    llvm::isa<llvm::InsertElementInst>(i) || llvm::isa<llvm::UnaryOperator>(i) ||
-                    llvm::isa<llvm::FreezeInst>(i);
-      }
-      if (candidate) uniform.insert(&i);
-    }
-  auto isUniform = [&](llvm::Value* v) {
-    return llvm::isa<llvm::Argument>(v) || llvm::isa<llvm::Constant>(v) || uniform.count(v);
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (llvm::BasicBlock& bb : kernel)
-      for (llvm::Instruction& i : bb)
-        if (uniform.count(&i) &&
-            !llvm::all_of(i.operands(), [&](llvm::Use& u) { return isUniform(u); })) {
-          uniform.erase(&i);
-          changed = true;
-        }
-  }
-  return uniform;
-}
-
-// Whether every branch and switch of the kernel decides the same way for all work-items of a
-// group: then a phi of group-uniform values is group-uniform too.
-bool controlUniform(llvm::Function& kernel, const std::set<llvm::Value*>& uniform) {
-  auto isUniform = [&](llvm::Value* v) {
-    return llvm::isa<llvm::Argument>(v) || llvm::isa<llvm::Constant>(v) || uniform.count(v);
-  };
-  for (llvm::BasicBlock& bb : kernel) {
-    llvm::Instruction* t = bb.getTerminator();
-    if (auto* br = llvm::dyn_cast<llvm::BranchInst>(t)) {
-      if (br->isConditional() && !isUniform(br->getCondition())) return false;
-    } else if (auto* sw = llvm::dyn_cast<llvm::SwitchInst>(t)) {
-      if (!isUniform(sw->getCondition())) return false;
-    } else if (!llvm::isa<llvm::ReturnInst>(t) && !llvm::isa<llvm::UnreachableInst>(t)) {
-      return false;
-    }
-  }
-  return true;
 }
 
 // Recomputes the cheap values used outside their block at each such use. A phi whose incoming
@@ -334,6 +270,7 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
   // 2. Demote values that cross blocks (only needed when there are several regions).
   std::set<llvm::AllocaInst*> kernelAllocas;
   std::set<llvm::AllocaInst*> uniformAllocas;  // slots every work-item stores the same value in
+  bool uniformControl = true;  // no branch differs between the work-items of a group
   for (llvm::Instruction& i : kernel.getEntryBlock()) {
     if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i)) kernelAllocas.insert(a);
   }
@@ -349,11 +286,19 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
     }
     rematerializeCrossingValues(kernel);
     forwardSingleValuePhis(kernel);
-    // Which values are the same for all work-items of a group (widen.cpp loads their slots once).
-    // Only when the kernel's control flow is uniform: then a phi of uniform values is uniform.
-    std::set<llvm::Value*> uniform = groupUniformValues(kernel);
-    const bool uniformControl = controlUniform(kernel, uniform);
-    if (!uniformControl) uniform.clear();
+    // Which values are the same for all work-items of a group (widen.cpp loads their slots once):
+    // those uniformity.h finds, in blocks every work-item runs. (XgemmDirect's k loop counter
+    // beside its tiles' bounds checks; a value crossing a barrier is defined where every
+    // work-item passes anyway, as the barrier dominates its use.)
+    std::set<llvm::Value*> uniform;
+    {
+      Uniformity analysis(kernel, Uniformity::Scope::WorkGroup);
+      uniformControl = analysis.controlUniform();
+      for (llvm::BasicBlock& bb : kernel)
+        if (!analysis.divergent(&bb))
+          for (llvm::Instruction& i : bb)
+            if (analysis.uniform(&i)) uniform.insert(&i);
+    }
     // Phis first: their reloads are new values that may cross blocks themselves.
     std::vector<llvm::PHINode*> phis;
     for (llvm::BasicBlock& bb : kernel) {
@@ -391,7 +336,7 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
         if (llvm::isa<llvm::LoadInst>(u)) uniform.insert(u);
     }
     // (After every phi's demotion: a later one's stores into the predecessors are uses too.)
-    if (!uniform.empty())  // the control flow is uniform (above)
+    if (uniformControl)
       for (auto& [a, header] : phiSlots) reloadFromPhiSlot(a, header);
     std::vector<llvm::Instruction*> crossing;
     for (llvm::BasicBlock& bb : kernel) {
@@ -432,8 +377,9 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
 
   // 4. Private allocas and scratch slots. Without sub-group cuts every region runs for all the
   // group's work-items before the next one starts, and a slot every work-item stores the same
-  // value in is one group copy (SharedSlots), at twice its size.
-  const bool shareUniform = std::all_of(out->subgroupCut.begin(), out->subgroupCut.end(),
+  // value in is one group copy (SharedSlots), at twice its size. (Only with uniform control flow:
+  // otherwise such a slot is read once a chunk of lanes, widen_classify.cpp.)
+  const bool shareUniform = uniformControl && std::all_of(out->subgroupCut.begin(), out->subgroupCut.end(),
                                         [](uint8_t kind) { return kind == kNotSubgroupCut; });
   std::map<llvm::AllocaInst*, uint64_t> slotOffset;
   std::set<llvm::AllocaInst*> uniformSlots, sharedSlots;

@@ -23,6 +23,7 @@
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Attributes.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -95,12 +96,41 @@ void plainPrivateAccesses(llvm::Function& f) {
   }
 }
 
+// The local ids of a kernel with a required work-group size are below it (the launch refuses any
+// other size: core/module/kernel.cpp), and saying so as !range lets the simplification and the
+// uniformity analysis (uniformity.h) reason on them: `group * 16 + lid * 2` of an 8-wide group
+// then has the group's id above its low four bits alone.
+void boundLocalIds(llvm::Function& f) {
+  const llvm::MDNode* reqd = f.getMetadata("reqd_work_group_size");
+  if (reqd == nullptr || reqd->getNumOperands() != 3) return;
+  for (llvm::BasicBlock& bb : f)
+    for (llvm::Instruction& i : bb) {
+      auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+      if (call == nullptr || call->getCalledFunction() == nullptr || call->arg_size() != 1 ||
+          !call->getType()->isIntegerTy() ||
+          spirvBaseName(call->getCalledFunction()->getName()) != "__spirv_BuiltInLocalInvocationId")
+        continue;
+      auto* dim = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(0));
+      if (dim == nullptr || dim->getZExtValue() > 2) continue;
+      auto* size = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(
+          reqd->getOperand(static_cast<unsigned>(dim->getZExtValue())));
+      if (size == nullptr || size->isZero()) continue;
+      const unsigned bits = call->getType()->getIntegerBitWidth();
+      if (size->getValue().getActiveBits() >= bits) continue;
+      llvm::MDBuilder md(f.getContext());
+      call->setMetadata(llvm::LLVMContext::MD_range,
+                        md.createRange(llvm::APInt(bits, 0), size->getValue().zextOrTrunc(bits)));
+    }
+}
+
 }  // namespace
 
 void simplifyKernels(llvm::Module& m, llvm::TargetMachine* tm) {
   markBuiltinDeclarations(m);
   for (llvm::Function& f : m) {
-    if (!f.isDeclaration()) plainPrivateAccesses(f);
+    if (f.isDeclaration()) continue;
+    plainPrivateAccesses(f);
+    boundLocalIds(f);
   }
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
