@@ -169,3 +169,28 @@ __kernel void clamped_row(__global const float* in, __global float* out, uint n,
   }
   out[x] = acc;
 }
+
+// Lanes two, three and four elements apart whose accesses interleave (each work-item its own run
+// of neighbouring elements, as CLBlast's XgemmDirect stages its tiles): strided loads and
+// scatters. The elements no store of a kernel writes (the middle of a triple, three longs of four)
+// keep their bytes; the guard leaves lanes out.
+__kernel void interleaved_pairs(__global const float* in, __global float* out) {
+  size_t i = get_global_id(0);
+  float a = in[2 * i], b = in[2 * i + 1];
+  out[2 * i] = a + b;
+  out[2 * i + 1] = a - b;
+}
+
+__kernel void interleaved_triples(__global const float* in, __global float* out, uint skip) {
+  size_t i = get_global_id(0);
+  if (i % 5 != skip) {
+    float a = in[3 * i], c = in[3 * i + 2];
+    out[3 * i] = c * 2.0f;
+    out[3 * i + 2] = a;
+  }
+}
+
+__kernel void interleaved_quads(__global const long* in, __global long* out) {
+  size_t i = get_global_id(0);
+  out[4 * i + 1] = in[4 * i + 3] - in[4 * i];
+}
