@@ -287,9 +287,8 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
     rematerializeCrossingValues(kernel);
     forwardSingleValuePhis(kernel);
     // Which values are the same for all work-items of a group (widen.cpp loads their slots once):
-    // those uniformity.h finds, in blocks every work-item runs. (XgemmDirect's k loop counter
-    // beside its tiles' bounds checks; a value crossing a barrier is defined where every
-    // work-item passes anyway, as the barrier dominates its use.)
+    // those uniformity.h finds, in blocks that are not divergent (CLBlast's XgemmDirect: its k
+    // loop counters, beside bounds checks on the local ids).
     std::set<llvm::Value*> uniform;
     {
       Uniformity analysis(kernel, Uniformity::Scope::WorkGroup);
@@ -377,10 +376,11 @@ bool formRegions(llvm::Function& kernel, const StaticLocalLayout& locals, Region
 
   // 4. Private allocas and scratch slots. Without sub-group cuts every region runs for all the
   // group's work-items before the next one starts, and a slot every work-item stores the same
-  // value in is one group copy (SharedSlots), at twice its size. (Only with uniform control flow:
-  // otherwise such a slot is read once a chunk of lanes, widen_classify.cpp.)
-  const bool shareUniform = uniformControl && std::all_of(out->subgroupCut.begin(), out->subgroupCut.end(),
-                                        [](uint8_t kind) { return kind == kNotSubgroupCut; });
+  // value in is one group copy (SharedSlots), at twice its size. Only with uniform control flow;
+  // otherwise such a slot stays one per work-item, which the widening reads once a chunk.
+  const bool shareUniform =
+      uniformControl && std::all_of(out->subgroupCut.begin(), out->subgroupCut.end(),
+                                    [](uint8_t kind) { return kind == kNotSubgroupCut; });
   std::map<llvm::AllocaInst*, uint64_t> slotOffset;
   std::set<llvm::AllocaInst*> uniformSlots, sharedSlots;
   uint64_t scratch = 0;

@@ -36,7 +36,8 @@ entry:
   %idm = or i32 %base, %off
   %tiles = sdiv i32 %m, 16
   %bound = shl i32 %tiles, 4
-  %c = )" + compare + R"(
+  %c = )" +
+         compare + R"(
   br i1 %c, label %full, label %edge
 full:
   br label %join
@@ -47,7 +48,8 @@ join:
   store i32 %p, ptr %out
   ret void
 }
-!0 = !{i64 0, i64 )" + std::to_string(range) + "}\n";
+!0 = !{i64 0, i64 )" +
+         std::to_string(range) + "}\n";
 }
 
 llvm::Value* named(llvm::Function& f, const std::string& name) {
@@ -67,21 +69,22 @@ llvm::BasicBlock* block(llvm::Function& f, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("Given a group's column compared with whole tiles, when the local id cannot reach the "
-          "next tile, then the choice is uniform, and otherwise varying",
-          "[jit][uniformity]") {
+TEST_CASE(
+    "Given a group's column compared with whole tiles, when the local id cannot reach the "
+    "next tile, then the choice is uniform, and otherwise varying",
+    "[jit][uniformity]") {
   struct Case {
     std::string compare;
     unsigned range;
     bool uniform;
   };
-  for (const Case& c : {Case{"icmp slt i32 %idm, %bound", 8, true},
-                        Case{"icmp sgt i32 %bound, %idm", 8, true},
-                        Case{"icmp uge i32 %idm, %bound", 8, true},
-                        Case{"icmp slt i32 %idm, %bound", 9, false},   // lid * 2 reaches 16
-                        Case{"icmp sle i32 %idm, %bound", 8, false},   // idm == bound for lid 0
-                        Case{"icmp eq i32 %idm, %bound", 8, false},
-                        Case{"icmp slt i32 %idm, %m", 8, false}}) {  // m is not whole tiles
+  for (const Case& c :
+       {Case{"icmp slt i32 %idm, %bound", 8, true}, Case{"icmp sgt i32 %bound, %idm", 8, true},
+        Case{"icmp uge i32 %idm, %bound", 8, true},
+        Case{"icmp slt i32 %idm, %bound", 9, false},  // lid * 2 reaches 16
+        Case{"icmp sle i32 %idm, %bound", 8, false},  // idm == bound for lid 0
+        Case{"icmp eq i32 %idm, %bound", 8, false},
+        Case{"icmp slt i32 %idm, %m", 8, false}}) {  // m is not whole tiles
     INFO(c.compare << ", local id below " << c.range);
     llvm::LLVMContext context;
     std::unique_ptr<llvm::Module> m = parseModule(context, tileChoice(c.compare, c.range).c_str());
@@ -95,9 +98,10 @@ TEST_CASE("Given a group's column compared with whole tiles, when the local id c
   }
 }
 
-TEST_CASE("Given a loop whose trip count is each work-item's own, when analysed, then its "
-          "counter and what leaves it are varying and a value of uniform operands in it is not",
-          "[jit][uniformity]") {
+TEST_CASE(
+    "Given a loop whose trip count is each work-item's own, when analysed, then its "
+    "counter and what leaves it are varying and a value of uniform operands in it is not",
+    "[jit][uniformity]") {
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> m = parseModule(context, R"(
 declare i64 @_Z32__spirv_BuiltInLocalInvocationIdi(i32)
@@ -159,9 +163,10 @@ LaunchDims dims(uint32_t gx, uint32_t gy, uint32_t sx, uint32_t sy) {
 // The tile counter crosses both barriers in a slot every work-item holds the same value in (read
 // once a chunk of lanes); matrices of whole tiles, of a partial one (groups of both paths), and
 // fewer k than one tile.
-TEST_CASE("Given edge_tiles, when a group chooses whole tiles with barriers by its work-items' "
-          "columns, then every output of both paths is right",
-          "[jit][uniformity][regions]") {
+TEST_CASE(
+    "Given edge_tiles, when a group chooses whole tiles with barriers by its work-items' "
+    "columns, then every output of both paths is right",
+    "[jit][uniformity][regions]") {
   for (int width : {0, 8, 16}) {
     const CompiledKernel& k = compiled("edge_tiles", width);
     CHECK(k.barrierCount == 2);
@@ -187,10 +192,11 @@ TEST_CASE("Given edge_tiles, when a group chooses whole tiles with barriers by i
   }
 }
 
-TEST_CASE("Given joined_values, when values of uniform operands join after a branch on the local "
-          "id or leave a loop of each work-item's own trip count, then each work-item keeps its "
-          "own across the barrier",
-          "[jit][uniformity][regions]") {
+TEST_CASE(
+    "Given joined_values, when values of uniform operands join after a branch on the local "
+    "id or leave a loop of each work-item's own trip count, then each work-item keeps its "
+    "own across the barrier",
+    "[jit][uniformity][regions]") {
   const int n = 7;
   for (int width : {0, 8, 16}) {
     const CompiledKernel& k = compiled("joined_values", width);
