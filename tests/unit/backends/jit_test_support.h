@@ -79,4 +79,13 @@ inline LaunchDims dims1(uint32_t groups, uint32_t size, uint64_t offset = 0) {
   return d;
 }
 
+inline LaunchDims dims2(uint32_t gx, uint32_t gy, uint32_t sx, uint32_t sy) {
+  LaunchDims d;
+  d.groupCount[0] = gx;
+  d.groupCount[1] = gy;
+  d.groupSize[0] = sx;
+  d.groupSize[1] = sy;
+  return d;
+}
+
 }  // namespace tessera::backends::cpu::test

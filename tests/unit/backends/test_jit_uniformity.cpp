@@ -149,15 +149,6 @@ const CompiledKernel& compiled(const std::string& name, int width) {
   return *k;
 }
 
-LaunchDims dims(uint32_t gx, uint32_t gy, uint32_t sx, uint32_t sy) {
-  LaunchDims d;
-  d.groupCount[0] = gx;
-  d.groupCount[1] = gy;
-  d.groupSize[0] = sx;
-  d.groupSize[1] = sy;
-  return d;
-}
-
 }  // namespace
 
 // The tile counter crosses both barriers in a slot every work-item holds the same value in (read
@@ -177,7 +168,7 @@ TEST_CASE(
       ArgBuffer args(k);
       args.set(0, a.data()).set(1, out.data()).set(2, m).set(3, kSize);
       const uint32_t groups = uint32_t(m + 15) / 16;
-      launch(k, args.data(), dims(groups, groups, 8, 8), pool());
+      launch(k, args.data(), dims2(groups, groups, 8, 8), pool());
       for (int row = 0; row < m; ++row)
         for (int col = 0; col < m; ++col) {
           float want = -1;
@@ -207,7 +198,7 @@ TEST_CASE(
       std::vector<int> out(2 * total, -1), marks(total, 0);
       ArgBuffer args(k);
       args.set(0, out.data()).set(1, marks.data()).set(2, n);
-      launch(k, args.data(), dims(2, 1, size, 1), pool());
+      launch(k, args.data(), dims2(2, 1, size, 1), pool());
       for (uint32_t g = 0; g < total; ++g) {
         const uint32_t lid = g % size;
         REQUIRE(out[2 * g] == (lid % 3 == 1 ? 3 * n : n));

@@ -41,15 +41,6 @@ const CompiledKernel& widened(const std::string& name, int width) {
   return *k;
 }
 
-LaunchDims dims2(uint32_t gx, uint32_t gy, uint32_t sx, uint32_t sy) {
-  LaunchDims d;
-  d.groupCount[0] = gx;
-  d.groupCount[1] = gy;
-  d.groupSize[0] = sx;
-  d.groupSize[1] = sy;
-  return d;
-}
-
 }  // namespace
 
 TEST_CASE("Given sgemm_naive, when widened, then its uniform k loop runs 8 or 16 columns at once",

@@ -78,15 +78,6 @@ const CompiledKernel& exactKernel(const std::string& name, int width) {
   return *k;
 }
 
-LaunchDims dims2(uint32_t gx, uint32_t gy, uint32_t sx, uint32_t sy) {
-  LaunchDims d;
-  d.groupCount[0] = gx;
-  d.groupCount[1] = gy;
-  d.groupSize[0] = sx;
-  d.groupSize[1] = sy;
-  return d;
-}
-
 constexpr int kWidths[] = {0, 4, 8, 16};
 
 }  // namespace
