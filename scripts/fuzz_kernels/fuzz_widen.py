@@ -3,7 +3,9 @@
 integer arithmetic on vectors of 2, 3, 4, 8 and 16 elements, vloadN/vstoreN at odd offsets,
 guards that end inside a chunk, guards the low lanes skip, divergent branches, loops with per-lane
 trip counts, unsigned range checks, __local tiles across a barrier, barriers in a loop that carries
-values across them, and 2-D groups whose rows meet in a tile across barriers (the rows the JIT runs four at once, row_jam.cpp), run through pyopencl
+values across them, 2-D groups whose rows meet in a tile across barriers (the rows the JIT runs
+four at once, row_jam.cpp), and groups of a required size whose work-items are renumbered as
+CLBlast's are (the lane-stride analysis's masks and shifts), run through pyopencl
 against Tessera scalar (TESSERA_WIDEN=0) and widened (forced widths), and PoCL where installed.
 Integer results must agree bit for bit. Every buffer ends flush against an inaccessible page
 (CL_MEM_USE_HOST_PTR on memory of our own), so a read or write past a buffer faults.
@@ -31,14 +33,20 @@ WIDTHS = [2, 3, 4, 8, 16]
 LOCAL = 32  # local size; the global size is GROUPS * LOCAL
 GROUPS = 3
 ROW_X, ROWS = 16, 6  # the 2-D shape's local size: rows of one 16-wide chunk, 4 jammed + 2
+RESHAPE_X, RESHAPE_Y = 16, 8  # the reshaped shape's required local size
 LETTERS = "0123456789abcdef"
 
 
 # --- generation ---------------------------------------------------------------------------------
 
+SHAPES = ["plain", "guard", "skip", "loop", "range", "branch", "local", "rows", "carried",
+          "reshaped"]
+
+
 class Gen:
-    def __init__(self, rng):
+    def __init__(self, rng, shape=None):
         self.r = rng
+        self.shape = shape
 
     def vtype(self, t, n):
         return t if n == 1 else f"{t}{n}"
@@ -92,9 +100,10 @@ class Gen:
         n = r.choice(WIDTHS)
         vt = self.vtype(t, n)
         off = r.randint(0, n + 2)  # elements before the first vector: odd offsets
-        shape = r.choice(["plain", "guard", "skip", "loop", "range", "branch", "local", "rows",
-                          "carried"])
-        g = GROUPS * (ROW_X * ROWS if shape == "rows" else LOCAL)
+        shape = r.choice(SHAPES)
+        shape = self.shape or shape  # drawn anyway: the same seed makes the same kernels
+        two_d = {"rows": (ROW_X, ROWS), "reshaped": (RESHAPE_X, RESHAPE_Y)}.get(shape)
+        g = GROUPS * (two_d[0] * two_d[1] if two_d else LOCAL)
         body = []
         params = [f"__global const {t}* in", f"__global {t}* out", "uint n", "uint s"]
         # How many vectors of `in` the kernel may read (the buffer holds exactly those).
@@ -157,6 +166,22 @@ class Gen:
                     "    if (t & 1u) u += t;", "    barrier(CLK_LOCAL_MEM_FENCE);",
                     f"    drift = ({vt})(drift ^ prev ^ acc);", "  }",
                     f"  vstore{n}(({vt})(acc ^ drift), gid, out + {off});"]
+        elif shape == "reshaped":
+            # CLBlast's reshaping of a group with a required size (its GlobalToLocalA): the
+            # work-items renumbered as tid % a columns of tid / a rows, each reading the element
+            # at (row * k + c, column) of its group's block, in memory and in a local tile across
+            # a barrier: the optimizer's masks, shifts and ors of tid (((tid >> 2) & 30) | 1),
+            # which the widening may find the same for a chunk.
+            a, k, c = r.choice([2, 4, 8, 16, 32]), r.randint(1, 4), r.randint(0, 3)
+            it = r.choice(["int", "uint"])
+            items = RESHAPE_X * RESHAPE_Y
+            body = [f"  {it} tid = ({it})get_local_id(0) + {RESHAPE_X} * ({it})get_local_id(1);",
+                    f"  {it} la0 = tid % {a}, la1 = tid / {a};",
+                    f"  {it} at = ((la1 * {k} + {c}) * {a} + la0) & {items - 1};",
+                    f"  __local {vt} tile[{items}];",
+                    f"  {vt} v = vload{n}(get_group_id(1) * {items} + at, in + {off});",
+                    f"  {vt} r = {e1};", "  tile[tid] = r;", "  barrier(CLK_LOCAL_MEM_FENCE);",
+                    "  w = tile[at];", f"  r = ({vt})(r ^ {e2});", f"  vstore{n}(r, gid, out + {off});"]
         else:  # local
             body = [f"  __local {vt} tile[{LOCAL}];", f"  {vt} v = vload{n}(gid, in + {off});",
                     "  tile[lid] = v;", "  barrier(CLK_LOCAL_MEM_FENCE);",
@@ -164,17 +189,19 @@ class Gen:
                     f"  vstore{n}(r, gid, out + {off});"]
         src = "\n".join([
             f"// fuzz_widen: type {t}{n} shape {shape} offset {off}",
-            f"__kernel void {name}({', '.join(params)}) {{",
+            "__kernel " + (f"__attribute__((reqd_work_group_size({RESHAPE_X}, {RESHAPE_Y}, 1))) "
+                           if shape == "reshaped" else "") +
+            f"void {name}({', '.join(params)}) {{",
             *(["  uint lid = get_local_id(1) * get_local_size(0) + get_local_id(0);",
                "  uint gid = get_global_id(1) * get_global_size(0) + get_global_id(0);"]
-              if shape == "rows" else
+              if two_d else
               ["  uint lid = get_local_id(0);", "  uint gid = get_global_id(0);"]),
             *head, *body, "}", ""])
         meta = {"name": name, "type": t, "size": size, "n": n, "off": off, "shape": shape,
                 "in_elems": off + reads * n, "out_elems": off + g * n, "nval": nval, "sval": sval}
-        if shape == "rows":
-            meta["local"] = [ROW_X, ROWS]
-            meta["global"] = [ROW_X, ROWS * GROUPS]
+        if two_d:
+            meta["local"] = [two_d[0], two_d[1]]
+            meta["global"] = [two_d[0], two_d[1] * GROUPS]
         return src, meta
 
 
@@ -254,6 +281,7 @@ def main():
     ap.add_argument("--keep", default=os.path.join(HERE, "regressions"),
                     help="where kernels that disagree or fault are kept")
     ap.add_argument("--widths", default="4,8,16")
+    ap.add_argument("--shape", choices=SHAPES, help="generate only kernels of this shape (reshaped, rows, ...)")
     ap.add_argument("--no-pocl", action="store_true")
     ap.add_argument("--replay", nargs="*")
     ap.add_argument("--child", nargs="+")
@@ -282,7 +310,7 @@ def generate_and_compare(args, tmp, tessera_icd):
     else:
         rng = random.Random(args.seed)
         for i in range(args.count):
-            src, meta = Gen(rng).kernel(f"k{args.seed}_{i}")
+            src, meta = Gen(rng, args.shape).kernel(f"k{args.seed}_{i}")
             path = os.path.join(tmp, f"k{args.seed}_{i}.cl")
             with open(path, "w") as f:
                 f.write(with_meta(src, meta))

@@ -454,3 +454,26 @@ __kernel void tile_mad(__global const float4* a, __global const float2* b, __glo
   c[2 * (gy * w + gx)] = c0;
   c[2 * (gy * w + gx) + 1] = c1;
 }
+
+// CLBlast's GlobalToLocalA (MDIMA 8, KWA 2) in its 8 x 16 work-group: the group's 128 work-items
+// reshaped by tid = lx + 8 * ly into 8 columns (tid % 8) of float4s and 16 pairs of tile rows
+// (tid / 8 * 2), which InstCombine writes (ly << 3 | lx) & 7 and ((ly << 3 | lx) >> 2) & 30,
+// knowing lx < 8 from the required size (shifts and masks here: clang's freeze of a / and %
+// pair does not translate to SPIR-V). A row of work-items reads one row of the matrix, its
+// float4s consecutive; the tile's rows are written back in reverse order after the barrier.
+__kernel __attribute__((reqd_work_group_size(8, 16, 1)))
+void reshaped_tile(__global const float4* a, __global float4* out, int ld) {
+  __local float4 tile[32][8];
+  int tid = get_local_id(0) + 8 * get_local_id(1);
+  int la0 = tid & 7, la1 = tid >> 3;
+  int row0 = get_group_id(1) * 32, col0 = get_group_id(0) * 8;
+  for (int kia = 0; kia < 2; ++kia) {
+    int kg = kia + la1 * 2;
+    tile[kg][la0] = a[(row0 + kg) * ld + col0 + la0];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int kia = 0; kia < 2; ++kia) {
+    int kg = kia + la1 * 2;
+    out[(row0 + kg) * ld + col0 + la0] = tile[31 - kg][la0];
+  }
+}

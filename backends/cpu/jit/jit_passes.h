@@ -275,6 +275,10 @@ unsigned prefetchAcrossBarriers(llvm::Function& kernel);
 // width (workgroup_function.cpp checks the row), which the stride analysis may count on
 // (lane_strides.cpp: the sub-group of lane 0 then holds the whole chunk when the width divides S).
 inline constexpr const char* kLinearAlignedAttribute = "tessera-linear-aligned";
+// On a region of a kernel with a required work-group size: that size in x (decimal), an upper
+// bound of its local id x the stride analysis uses where an `or` joins it to higher bits
+// (lane_strides.cpp; CLBlast's tid = get_local_id(0) | get_local_id(1) << 3).
+inline constexpr const char* kRequiredSizeXAttribute = "tessera-required-size-x";
 
 // widen.cpp: a copy of `region` that runs VF consecutive work-items in x (from its kLocalIdX
 // argument on) with vector instructions, or null (and `why`) when the region cannot be widened.

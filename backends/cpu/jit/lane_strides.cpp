@@ -46,9 +46,17 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
         case llvm::Instruction::Or:
           // An add of operands without common bits (InstCombine's `(tid & 7) | g << 5`); their
           // known bits come from how they are computed, which holds for every lane.
-          if (llvm::haveNoCommonBitsSet(a, b, dl_)) {
+          if (llvm::haveNoCommonBitsSet(a, b, dl_) || idBelowLowZeros(a, b) ||
+              idBelowLowZeros(b, a)) {
             auto sa = of(a, depth + 1), sb = of(b, depth + 1);
             if (sa && sb) r = *sa + *sb;
+          } else if (cb && cb->getValue().countTrailingOnes() > 0 &&
+                     cb->getValue().countTrailingOnes() < 31) {
+            // x | C with C's low k bits set, (x & -2^k) | C: the same for every lane when
+            // x & -2^k is. clang's (tid / 8) * 2 + 1 is (tid >> 2) | 1.
+            auto q = withinMultiples(a, uint64_t{1} << cb->getValue().countTrailingOnes(), false,
+                                     false, depth + 1);
+            if (q && *q == 0) r = 0;
           }
           break;
         case llvm::Instruction::Sub: {
@@ -70,8 +78,7 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
           if (cb && cb->getValue().countTrailingOnes() >= 32 && cb->getValue().isMask()) {
             if (!exact_ || nonNegative(a, cb->getValue().countTrailingOnes(), depth + 1))
               r = of(a, depth + 1);
-          }
-          else if (cb && cb->getValue().isMask())
+          } else if (cb && cb->getValue().isMask())
             r = withinMultiples(a, uint64_t{1} << cb->getValue().countTrailingOnes(), true, false,
                                 depth + 1);
           // x & -2^k, x rounded down to a multiple of 2^k (InstCombine's x - x % 2^k): a
@@ -79,6 +86,14 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
           else if (cb && (-cb->getValue()).isPowerOf2() && cb->getValue().countTrailingZeros() < 31)
             r = withinMultiples(a, uint64_t{1} << cb->getValue().countTrailingZeros(), false, false,
                                 depth + 1);
+          // Any other mask whose low k bits are zero, x & C = (x & -2^k) & C: the same for every
+          // lane when x & -2^k is. InstCombine's (tid / 8) * 2 is (tid >> 2) & 30.
+          else if (cb && !cb->isZero() && cb->getValue().countTrailingZeros() > 0 &&
+                   cb->getValue().countTrailingZeros() < 31) {
+            auto q = withinMultiples(a, uint64_t{1} << cb->getValue().countTrailingZeros(), false,
+                                     false, depth + 1);
+            if (q && *q == 0) r = 0;
+          }
           break;
         case llvm::Instruction::URem:
         case llvm::Instruction::SRem:
@@ -125,8 +140,7 @@ std::optional<int64_t> LaneStrides::of(llvm::Value* v, int depth) {
                  nonNegative(shl->getOperand(0),
                              bo->getType()->getIntegerBitWidth() - cb->getZExtValue(), depth + 1)))
               r = of(shl->getOperand(0), depth + 1);
-          }
-          else if (cb && cb->getZExtValue() < 31)
+          } else if (cb && cb->getZExtValue() < 31)
             // A quotient by 2^k, rounded down (both shifts: the lanes do not wrap).
             r = withinMultiples(a, uint64_t{1} << cb->getZExtValue(), false, false, depth + 1);
           break;
@@ -203,6 +217,19 @@ llvm::Value* LaneStrides::clampedOperand(llvm::Value* v,
 
 std::optional<int64_t> LaneStrides::withinMultiples(llvm::Value* x, uint64_t m, bool remainder,
                                                     bool isSigned, int depth) {
+  // (x >> k) / m = x / (m << k): the lanes of x >> k stay between two multiples of m when those of
+  // x stay between two multiples of m << k, though x >> k itself has no stride (an arithmetic
+  // shift of an x that is not negative in any lane is a logical one).
+  if (auto* sh = llvm::dyn_cast<llvm::BinaryOperator>(x);
+      !remainder && !isSigned && sh && depth < 32 &&
+      (sh->getOpcode() == llvm::Instruction::LShr ||
+       (sh->getOpcode() == llvm::Instruction::AShr && nonNegative(sh->getOperand(0), 0, depth)))) {
+    auto* k = llvm::dyn_cast<llvm::ConstantInt>(sh->getOperand(1));
+    if (k && k->getZExtValue() < 31 && m <= (uint64_t{1} << 31) >> k->getZExtValue()) {
+      auto q = withinMultiples(sh->getOperand(0), m << k->getZExtValue(), false, false, depth + 1);
+      if (q && *q == 0) return 0;
+    }
+  }
   auto s = of(x, depth);
   if (!s || *s < 0) return std::nullopt;
   if (*s == 0) return 0;
@@ -212,6 +239,20 @@ std::optional<int64_t> LaneStrides::withinMultiples(llvm::Value* x, uint64_t m, 
   if (static_cast<uint64_t>(*s) * (vf_ - 1) >= align) return std::nullopt;
   if (isSigned && !nonNegative(x, 0, depth)) return std::nullopt;
   return remainder ? *s : 0;
+}
+
+bool LaneStrides::idBelowLowZeros(llvm::Value* id, llvm::Value* other) {
+  while (llvm::isa<llvm::ZExtInst, llvm::TruncInst, llvm::FreezeInst>(id))
+    id = llvm::cast<llvm::Instruction>(id)->getOperand(0);
+  if (id != f_.getArg(first_ + kLocalIdX) || !other->getType()->isIntegerTy()) return false;
+  uint64_t size = 0;
+  if (!f_.hasFnAttribute(kRequiredSizeXAttribute) ||
+      f_.getFnAttribute(kRequiredSizeXAttribute).getValueAsString().getAsInteger(10, size) ||
+      size == 0)
+    return false;
+  // The id is below `size`, so within its bit width; the other operand has those bits zero.
+  const unsigned idBits = llvm::Log2_64_Ceil(size);
+  return llvm::computeKnownBits(other, dl_).countMinTrailingZeros() >= idBits;
 }
 
 uint64_t LaneStrides::laneZeroAlign(llvm::Value* v, int depth) {
@@ -257,8 +298,8 @@ uint64_t LaneStrides::laneZeroAlign(llvm::Value* v, int depth) {
   }
 }
 
-// Whether v's low `bits` bits, read as a signed number, are not negative in any lane (bits 0: all of
-// v's): what a zero-extension or a mask of those bits needs to keep the lanes on one side of the
+// Whether v's low `bits` bits, read as a signed number, are not negative in any lane (bits 0: all
+// of v's): what a zero-extension or a mask of those bits needs to keep the lanes on one side of the
 // wrap-around. `add i64 %lid, 4294967295` (lid - 1 as the optimizer writes it before masking the
 // low 32 bits) is not negative as 64 bits, but its low 32 bits are -1 in lane 0.
 bool LaneStrides::nonNegative(llvm::Value* v, unsigned bits, int depth) {
@@ -268,9 +309,7 @@ bool LaneStrides::nonNegative(llvm::Value* v, unsigned bits, int depth) {
   if (auto* arg = llvm::dyn_cast<llvm::Argument>(v))
     // The ids, sizes, counts, offsets and the work dimension (RegionParam up to kWorkDim).
     return arg->getArgNo() >= first_ + kLocalIdX && arg->getArgNo() <= first_ + kWorkDim;
-  auto known = [&] {
-    return width != 0 && llvm::computeKnownBits(v, dl_).Zero[bits - 1];
-  };
+  auto known = [&] { return width != 0 && llvm::computeKnownBits(v, dl_).Zero[bits - 1]; };
   auto* i = llvm::dyn_cast<llvm::Instruction>(v);
   if (i == nullptr || depth > 32 || !spend()) return known();
   auto op = [&](unsigned k, unsigned at) { return nonNegative(i->getOperand(k), at, depth + 1); };

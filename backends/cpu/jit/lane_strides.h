@@ -14,7 +14,12 @@
 // `tid % 8` with tid = get_local_id(0) + 8 * get_local_id(1), 8 lanes). Lane 0's local id x is a
 // multiple of the width (each widened chunk starts at one, workgroup_function.cpp); uniform
 // values bring their known low zero bits. A signed remainder or quotient also needs lane 0's
-// value not negative: ids, sizes and counts are not (the same no-wrap assumption).
+// value not negative: ids, sizes and counts are not (the same no-wrap assumption). Through a right
+// shift (x >> k stays between multiples of m where x stays between multiples of m << k), and for
+// masks and ors with constants whose low k bits are clear or set (x & C, x | C depend on x / 2^k
+// alone): CLBlast's (tid / 8) * 2 as (tid >> 2) & 30 or, plus one, (tid >> 2) | 1 is the same for
+// a row of 8 lanes. An `or` of the local id x and a value whose low bits are zero is an add when a
+// required work-group size bounds the id (kRequiredSizeXAttribute).
 #pragma once
 
 #include <llvm/ADT/DenseMap.h>
@@ -76,6 +81,9 @@ class LaneStrides {
   // between two multiples of m.
   std::optional<int64_t> withinMultiples(llvm::Value* x, uint64_t m, bool remainder, bool isSigned,
                                          int depth);
+  // Whether `id` is the local id x (through extensions and truncations) of a region with a
+  // required size in x (kRequiredSizeXAttribute) and `other` has the bits the id can set zero.
+  bool idBelowLowZeros(llvm::Value* id, llvm::Value* other);
   // A power of two that divides lane 0's value (1 when nothing more is known).
   uint64_t laneZeroAlign(llvm::Value* v, int depth);
   // v's low `bits` bits (0: all) as a signed number, not negative in any lane.

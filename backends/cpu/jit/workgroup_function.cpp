@@ -340,6 +340,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   std::vector<llvm::CallInst*> calls;
   for (unsigned k = 0; k < regions.functions.size(); ++k) {
     llvm::Function* region = regions.functions[k];
+    if (requiredX) region->addFnAttr(kRequiredSizeXAttribute, std::to_string(*requiredX));
     struct Level {
       unsigned width;
       llvm::Value* end;

@@ -1,6 +1,7 @@
-// Widening across work-items (backends/cpu/jit/widen.cpp): each kernel of tests/kernels_jit/widen.cl
-// compiled widened (8 and 16 work-items per iteration, and the host's width) and scalar; both must
-// agree with the host reference, with local sizes that are and are not multiples of the width.
+// Widening across work-items (backends/cpu/jit/widen.cpp): each kernel of
+// tests/kernels_jit/widen.cl compiled widened (8 and 16 work-items per iteration, and the host's
+// width) and scalar; both must agree with the host reference, with local sizes that are and are not
+// multiples of the width.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -35,9 +36,8 @@ const CompiledKernel& widened(const std::string& name, int width) {
   UNSCOPED_INFO(name << " width " << w.width << ": regions " << w.widenedRegions << ", contiguous "
                      << w.contiguous << ", gathers " << w.gathers << ", scatters " << w.scatters
                      << ", vector gathers " << w.vectorGathers << ", vector scatters "
-                     << w.vectorScatters
-                     << ", per lane " << w.perLane << ", vector calls " << w.vectorCalls
-                     << ", refused: " << w.refused);
+                     << w.vectorScatters << ", per lane " << w.perLane << ", vector calls "
+                     << w.vectorCalls << ", refused: " << w.refused);
   return *k;
 }
 
@@ -79,9 +79,10 @@ TEST_CASE("Given sgemm_naive, when widened, then its uniform k loop runs 8 or 16
   }
 }
 
-TEST_CASE("Given strided, when widened, then strided loads gather (or load per lane) and the "
-          "indirect store scatters",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given strided, when widened, then strided loads gather (or load per lane) and the "
+    "indirect store scatters",
+    "[jit][widen]") {
   const uint32_t n = 36 * 3;
   std::vector<float> in(3 * n + 3);
   std::vector<int> perm(n);
@@ -129,9 +130,10 @@ TEST_CASE("Given guarded, when its guard is varying, then the guarded store is m
   }
 }
 
-TEST_CASE("Given guarded_uniform, when a varying guard surrounds uniform branches of its own, "
-          "then the guarded code is masked as a whole and matches the host",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given guarded_uniform, when a varying guard surrounds uniform branches of its own, "
+    "then the guarded code is masked as a whole and matches the host",
+    "[jit][widen]") {
   std::vector<float> in(72);
   for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i) * 0.25f;
   for (int width : {0, 8, 16}) {
@@ -159,9 +161,10 @@ TEST_CASE("Given guarded_uniform, when a varying guard surrounds uniform branche
   }
 }
 
-TEST_CASE("Given after_effect, when a varying branch that cannot be masked follows an atomic, "
-          "then widening refuses and the scalar loop runs it",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given after_effect, when a varying branch that cannot be masked follows an atomic, "
+    "then widening refuses and the scalar loop runs it",
+    "[jit][widen]") {
   const CompiledKernel& k = widened("after_effect", 8);
   CHECK(k.widen.widenedRegions == 0);
   CHECK(k.widen.refused.find("divergent branch after a side effect") != std::string::npos);
@@ -175,9 +178,10 @@ TEST_CASE("Given after_effect, when a varying branch that cannot be masked follo
   for (uint32_t i = 0; i < 64; ++i) REQUIRE(out[i] == (i < 50 ? float(i) * 0.5f : -1.0f));
 }
 
-TEST_CASE("Given edge_path, when a refused part follows a varying branch before any store, then "
-          "that part is cut off: full chunks run widened, the others scalar",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given edge_path, when a refused part follows a varying branch before any store, then "
+    "that part is cut off: full chunks run widened, the others scalar",
+    "[jit][widen]") {
   for (int width : {8, 16}) {
     const CompiledKernel& k = widened("edge_path", width);
     INFO("width " << width);
@@ -200,9 +204,10 @@ TEST_CASE("Given edge_path, when a refused part follows a varying branch before 
   }
 }
 
-TEST_CASE("Given masked_far, when lanes that skip a masked block have addresses far outside the "
-          "buffer, then none of them is read and the others' results are right",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given masked_far, when lanes that skip a masked block have addresses far outside the "
+    "buffer, then none of them is read and the others' results are right",
+    "[jit][widen]") {
   for (int width : {8, 16}) {
     const CompiledKernel& k = widened("masked_far", width);
     CHECK(k.widen.widenedRegions == 1);
@@ -249,9 +254,10 @@ TEST_CASE("Given grid_stride, when lanes run equal or unequal trip counts, then 
   }
 }
 
-TEST_CASE("Given lanes, when widened, then atomics run per lane and the results match the "
-          "scalar loop within the math bounds",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given lanes, when widened, then atomics run per lane and the results match the "
+    "scalar loop within the math bounds",
+    "[jit][widen]") {
   const uint32_t n = 2 * 44;
   std::vector<float> in(n);
   for (uint32_t i = 0; i < n; ++i) in[i] = 0.1f * float(i);
@@ -330,9 +336,10 @@ TEST_CASE("Given regions, when a kernel has a barrier, then each region widens o
   }
 }
 
-TEST_CASE("Given a required work-group size that the width divides, when the kernel is widened, "
-          "then it has no half-width level and a partial group still runs right",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given a required work-group size that the width divides, when the kernel is widened, "
+    "then it has no half-width level and a partial group still runs right",
+    "[jit][widen]") {
   for (int width : {8, 16}) {
     INFO("width " << width);
     CHECK(widened("regions", width).widen.halfWidth == uint32_t(width / 2));
@@ -354,7 +361,6 @@ TEST_CASE("Given the host, when widening is left to the JIT, then it picks 8 or 
   CHECK((k.widen.width == 8 || k.widen.width == 16 || k.widen.width == 4));
 }
 
-
 // Runs rows_jam (or rows_jam_reqd8) on 2 x 3 groups of sx x sy work-items against the host.
 void checkRowsJam(const CompiledKernel& k, int sx, int sy) {
   const int gx = 2, gy = 3;  // groups
@@ -367,8 +373,8 @@ void checkRowsJam(const CompiledKernel& k, int sx, int sy) {
       const int ox = (g % gx) * sx, oy = (g / gx) * sy;
       std::vector<float> own(sx * sy), s(sx * sy), tile(sx * sy);
       for (int y = 0; y < sy; ++y)
-        for (int x = 0; x < sx; ++x) tile[y * sx + x] = own[y * sx + x] =
-            in[(oy + y) * w + ox + x] * float(y + 1);
+        for (int x = 0; x < sx; ++x)
+          tile[y * sx + x] = own[y * sx + x] = in[(oy + y) * w + ox + x] * float(y + 1);
       for (int y = 0; y < sy; ++y)
         for (int x = 0; x < sx; ++x) {
           float v = tile[y * sx + x] + 2.0f * tile[(y + 1) % sy * sx + x] +
@@ -389,17 +395,18 @@ void checkRowsJam(const CompiledKernel& k, int sx, int sy) {
   }
 }
 
-TEST_CASE("Given rows_jam, when a group's rows are one widened chunk, then regions whose branches "
-          "are the same in every row run four rows at once and agree with the host",
-          "[jit][widen][rows]") {
+TEST_CASE(
+    "Given rows_jam, when a group's rows are one widened chunk, then regions whose branches "
+    "are the same in every row run four rows at once and agree with the host",
+    "[jit][widen][rows]") {
   for (int width : {0, 8, 16}) {
     const CompiledKernel& k = widened("rows_jam", width);
     // Regions 0, 1 and 3 (region 2 branches on the row); none without the widening.
     CHECK(k.widen.jammedRegions == (width == 0 ? 0u : 3u));
     // Rows of one chunk (jammed: all rows, or four then the rest row by row), of two chunks and of
     // a chunk and a half (row by row).
-    for (auto [sx, sy] : {std::pair{width ? width : 16, 8}, {width ? width : 16, 6}, {16, 5},
-                          {12, 7}}) {
+    for (auto [sx, sy] :
+         {std::pair{width ? width : 16, 8}, {width ? width : 16, 6}, {16, 5}, {12, 7}}) {
       INFO("width " << width);
       checkRowsJam(k, sx, sy);
     }
@@ -411,9 +418,10 @@ TEST_CASE("Given rows_jam, when a group's rows are one widened chunk, then regio
   CHECK(readAndCompile("widen", options)->find("rows_jam")->widen.jammedRegions == 0);
 }
 
-TEST_CASE("Given a required size of 8 x 8, when the width is 16, then only the 8-wide level is "
-          "built, no rows are jammed, and whole and partial groups agree with the host",
-          "[jit][widen][rows]") {
+TEST_CASE(
+    "Given a required size of 8 x 8, when the width is 16, then only the 8-wide level is "
+    "built, no rows are jammed, and whole and partial groups agree with the host",
+    "[jit][widen][rows]") {
   const CompiledKernel& at16 = widened("rows_jam_reqd8", 16);
   CHECK(at16.widen.width == 8);
   CHECK(at16.widen.halfWidth == 0);
@@ -434,9 +442,10 @@ TEST_CASE("Given a required size of 8 x 8, when the width is 16, then only the 8
 
 namespace tessera::backends::cpu::test {
 
-TEST_CASE("Given the JIT's own plan, when a region has a loop, then a level of four times the "
-          "width runs first and every level agrees with the host",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given the JIT's own plan, when a region has a loop, then a level of four times the "
+    "width runs first and every level agrees with the host",
+    "[jit][widen]") {
   std::vector<float> in(4000);
   for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i % 13) * 0.5f;
   const CompiledKernel& k = widened("grid_stride", 1);
@@ -464,9 +473,10 @@ TEST_CASE("Given the JIT's own plan, when a region has a loop, then a level of f
   CHECK(widened("guarded", 1).widen.loopWidth == 0);
 }
 
-TEST_CASE("Given drifting, when a loop variable's lanes do not keep their stride, then its load "
-          "gathers and sums match",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given drifting, when a loop variable's lanes do not keep their stride, then its load "
+    "gathers and sums match",
+    "[jit][widen]") {
   std::vector<float> in(64 * 5);
   for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i % 11) + 0.25f;
   for (int width : {0, 8, 16}) {
@@ -489,9 +499,10 @@ TEST_CASE("Given drifting, when a loop variable's lanes do not keep their stride
   }
 }
 
-TEST_CASE("Given reduce, when widened, then the grid-stride and halving regions agree with the "
-          "host",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given reduce, when widened, then the grid-stride and halving regions agree with the "
+    "host",
+    "[jit][widen]") {
   std::vector<float> in(4096 + 100);
   for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i % 17);
   for (int width : {0, 8, 16}) {
@@ -529,9 +540,10 @@ TEST_CASE("Given reduce, when widened, then the grid-stride and halving regions 
 
 namespace tessera::backends::cpu::test {
 
-TEST_CASE("Given vec_ops, when OpenCL vector values are widened lane-major, then every element "
-          "agrees with the scalar loop",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given vec_ops, when OpenCL vector values are widened lane-major, then every element "
+    "agrees with the scalar loop",
+    "[jit][widen]") {
   const uint32_t n = 96;  // local size 48: a VF level, a VF/2 level and the scalar rest
   std::vector<float> in(4 * n);
   for (uint32_t i = 0; i < in.size(); ++i) in[i] = float((i * 7) % 23) * 0.25f - 2.0f;
@@ -575,9 +587,10 @@ TEST_CASE("Given vec_ops, when OpenCL vector values are widened lane-major, then
   }
 }
 
-TEST_CASE("Given vec_masked, when vector values meet predicated blocks, then stores are masked "
-          "per lane and the join picks each lane's vector",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given vec_masked, when vector values meet predicated blocks, then stores are masked "
+    "per lane and the join picks each lane's vector",
+    "[jit][widen]") {
   const uint32_t n = 80;
   std::vector<float> in(4 * n);
   for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i) * 0.5f;
@@ -603,9 +616,10 @@ TEST_CASE("Given vec_masked, when vector values meet predicated blocks, then sto
   }
 }
 
-TEST_CASE("Given loop_gather, when a loop's widened accesses include gathers, then it has no 4 x "
-          "VF level and agrees with the host",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given loop_gather, when a loop's widened accesses include gathers, then it has no 4 x "
+    "VF level and agrees with the host",
+    "[jit][widen]") {
   const CompiledKernel& k = widened("loop_gather", 1);
   REQUIRE(k.widen.width >= 8);
   CHECK(k.widen.widenedRegions == 1);
@@ -630,9 +644,10 @@ TEST_CASE("Given loop_gather, when a loop's widened accesses include gathers, th
   }
 }
 
-TEST_CASE("Given vec16_loop, when the plan's widest level would hold too much, then a narrower "
-          "level widens the region and the results match the scalar loop",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given vec16_loop, when the plan's widest level would hold too much, then a narrower "
+    "level widens the region and the results match the scalar loop",
+    "[jit][widen]") {
   const uint32_t n = 128;
   // float16 buffers are 64-byte aligned, as OpenCL requires of a float16 pointer.
   struct Free {
@@ -663,9 +678,10 @@ TEST_CASE("Given vec16_loop, when the plan's widest level would hold too much, t
   }
 }
 
-TEST_CASE("Given copy4, when float4s are copied, then the widening loads and stores the lanes' "
-          "vectors contiguously",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given copy4, when float4s are copied, then the widening loads and stores the lanes' "
+    "vectors contiguously",
+    "[jit][widen]") {
   const CompiledKernel& copy = widened("copy4", 8);
   CHECK(copy.widen.widenedRegions == 1);
   CHECK(copy.widen.contiguous == 2);
@@ -677,9 +693,10 @@ TEST_CASE("Given copy4, when float4s are copied, then the widening loads and sto
   CHECK(out == in);
 }
 
-TEST_CASE("Given vec_strided, when float4s and float2s lie two or three vectors apart, then each "
-          "lane's vector is loaded and stored at its own address and the results match the host",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given vec_strided, when float4s and float2s lie two or three vectors apart, then each "
+    "lane's vector is loaded and stored at its own address and the results match the host",
+    "[jit][widen]") {
   const uint32_t n = 80;  // two groups of 40: the VF level, the VF/2 level (width 16) and the rest
   std::vector<float> in(4 * (3 * n + 3)), in2(2 * 3 * n);
   for (uint32_t i = 0; i < in.size(); ++i) in[i] = float((i * 7) % 29) * 0.5f - 3.0f;
@@ -718,9 +735,10 @@ TEST_CASE("Given vec_strided, when float4s and float2s lie two or three vectors 
   }
 }
 
-TEST_CASE("Given vec_strided_masked, when such vectors are loaded and stored in predicated "
-          "blocks, then only the lanes that take a block touch memory",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given vec_strided_masked, when such vectors are loaded and stored in predicated "
+    "blocks, then only the lanes that take a block touch memory",
+    "[jit][widen]") {
   const uint32_t n = 80;
   std::vector<float> in(4 * (3 * n + 3)), in2(2 * 2 * n);
   for (uint32_t i = 0; i < in.size(); ++i) in[i] = float((i * 11) % 31) * 0.25f - 1.0f;
@@ -750,9 +768,10 @@ TEST_CASE("Given vec_strided_masked, when such vectors are loaded and stored in 
   }
 }
 
-TEST_CASE("Given tiles4, when CLBlast's shape of tiled GEMM is widened, then every region widens "
-          "and the product matches the host",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given tiles4, when CLBlast's shape of tiled GEMM is widened, then every region widens "
+    "and the product matches the host",
+    "[jit][widen]") {
   const int m = 64, n = 16, kk = 24;  // 2 x 2 groups of 8 x 4, three tiles of k
   std::vector<float> a(kk * m), b(kk * n), ref(n * m, 0.0f);
   // Small integers: every product and sum is exact, whatever the order or fusion.
@@ -787,9 +806,10 @@ TEST_CASE("Given tiles4, when CLBlast's shape of tiled GEMM is widened, then eve
   }
 }
 
-TEST_CASE("Given tile_ids, when a 2D tile id is split by remainders and quotients, then the "
-          "lanes of a chunk that stay between two multiples are contiguous and the rest gathers",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given tile_ids, when a 2D tile id is split by remainders and quotients, then the "
+    "lanes of a chunk that stay between two multiples are contiguous and the rest gathers",
+    "[jit][widen]") {
   std::vector<float> in(80), in4(4 * 64);
   for (uint32_t i = 0; i < in.size(); ++i) in[i] = float(i) * 0.5f;
   for (uint32_t i = 0; i < in4.size(); ++i) in4[i] = float(i) + 0.25f;
@@ -819,9 +839,10 @@ TEST_CASE("Given tile_ids, when a 2D tile id is split by remainders and quotient
   }
 }
 
-TEST_CASE("Given cas_unused, when a compare-exchange's result is unused, then it still runs per "
-          "lane in id order",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given cas_unused, when a compare-exchange's result is unused, then it still runs per "
+    "lane in id order",
+    "[jit][widen]") {
   const CompiledKernel& cas = widened("cas_unused", 8);
   std::vector<int> flags(4, 0);
   ArgBuffer cargs(cas);
@@ -834,9 +855,10 @@ TEST_CASE("Given cas_unused, when a compare-exchange's result is unused, then it
 
 namespace tessera::backends::cpu::test {
 
-TEST_CASE("Given tiled, when regions are formed, then ids and addresses are recomputed per region "
-          "and only acc and t cross the barriers in slots",
-          "[jit][widen][regions]") {
+TEST_CASE(
+    "Given tiled, when regions are formed, then ids and addresses are recomputed per region "
+    "and only acc and t cross the barriers in slots",
+    "[jit][widen][regions]") {
   const int n = 48;
   std::vector<float> a(n * n), b(n * n), ref(n * n);
   for (int i = 0; i < n * n; ++i) a[i] = float(i % 11) - 5, b[i] = float(i % 7) * 0.25f;
@@ -871,14 +893,14 @@ TEST_CASE("Given tiled, when regions are formed, then ids and addresses are reco
   }
 }
 
-
 // The counter and the conditional sum are slots every work-item holds the same value in: one copy
 // per group, two in fact (barrier_regions.cpp, SharedSlots), which copy is current flipping after
 // each region that writes them. Wrong copies show as wrong sums or tiles read at the wrong t;
 // group sizes that are one work-item, not a multiple of the width, and 2-D.
-TEST_CASE("Given carried, when uniform and per-work-item values cross barriers in a loop, then "
-          "every group of every shape computes them right",
-          "[jit][widen][regions]") {
+TEST_CASE(
+    "Given carried, when uniform and per-work-item values cross barriers in a loop, then "
+    "every group of every shape computes them right",
+    "[jit][widen][regions]") {
   const int n = 20;
   std::vector<float> in(97);
   for (int i = 0; i < 97; ++i) in[i] = float(i % 13) * 0.75f - 3.0f;
@@ -888,8 +910,8 @@ TEST_CASE("Given carried, when uniform and per-work-item values cross barriers i
   for (int width : {0, 8, 16}) {
     const CompiledKernel& k = widened("carried", width);
     CHECK(k.barrierCount == 2);
-    for (auto [sx, sy] : {std::pair{1u, 1u}, {7u, 1u}, {16u, 1u}, {36u, 1u}, {16u, 16u},
-                          {5u, 3u}, {24u, 4u}}) {
+    for (auto [sx, sy] :
+         {std::pair{1u, 1u}, {7u, 1u}, {16u, 1u}, {36u, 1u}, {16u, 16u}, {5u, 3u}, {24u, 4u}}) {
       INFO("width " << width << " local size " << sx << " x " << sy);
       const uint32_t gx = 3, gy = 2, w = gx * sx, items = sx * sy;
       const size_t total = size_t(w) * gy * sy;
@@ -920,9 +942,10 @@ TEST_CASE("Given carried, when uniform and per-work-item values cross barriers i
 // Element-by-element mads into float4 accumulators (vector_recombine.cpp makes them vector
 // fmuladds, which widen lane-major): each element must get its own product, with the A value and
 // B's .x or .y each belongs to. Small integers, so fused and unfused multiply-adds agree.
-TEST_CASE("Given tile_mad, when float4 accumulators are updated element by element across "
-          "barriers, then every element of every work-item of every group shape is right",
-          "[jit][widen][regions]") {
+TEST_CASE(
+    "Given tile_mad, when float4 accumulators are updated element by element across "
+    "barriers, then every element of every work-item of every group shape is right",
+    "[jit][widen][regions]") {
   const int tiles = 3;
   for (int width : {0, 8, 16}) {
     const CompiledKernel& k = widened("tile_mad", width);
@@ -1040,9 +1063,10 @@ namespace tessera::backends::cpu::test {
 // The cost model for regions without a loop in kernels without barriers: widened only when the
 // widening finds what LLVM's loop vectorizer does badly (workgroup_function.cpp, worthWidening),
 // and the decision says why.
-TEST_CASE("Given the JIT's own plan, when a straight-line region branches per work-item or reads "
-          "clamped neighbours, then it is widened, and plain consecutive code is not",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given the JIT's own plan, when a straight-line region branches per work-item or reads "
+    "clamped neighbours, then it is widened, and plain consecutive code is not",
+    "[jit][widen]") {
   const CompiledKernel& plain = widened("straight", 1);
   CHECK(plain.widen.widenedRegions == 0);
   CHECK(plain.widen.decision.find("left to LLVM's loop vectorizer") != std::string::npos);
@@ -1066,7 +1090,8 @@ TEST_CASE("Given the JIT's own plan, when a straight-line region branches per wo
     launch(k, args.data(), dims1(3, local), pool());
     for (int i = 0; i < n; ++i) {
       INFO("local " << local << " i " << i);
-      REQUIRE(out[i] == in[std::clamp(i - 1, 0, n - 1)] + 2.0f * in[i] + in[std::clamp(i + 1, 0, n - 1)]);
+      REQUIRE(out[i] ==
+              in[std::clamp(i - 1, 0, n - 1)] + 2.0f * in[i] + in[std::clamp(i + 1, 0, n - 1)]);
     }
   }
 }
@@ -1077,9 +1102,10 @@ namespace tessera::backends::cpu::test {
 
 // The cost model for regions with a loop of their own: widened, unless no access of theirs is
 // consecutive between work-items (onlyScattered, workgroup_function.cpp).
-TEST_CASE("Given the JIT's own plan, when a loop region walks one row per work-item, then it is "
-          "left to LLVM's loop vectorizer, and a grid-stride loop is widened",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given the JIT's own plan, when a loop region walks one row per work-item, then it is "
+    "left to LLVM's loop vectorizer, and a grid-stride loop is widened",
+    "[jit][widen]") {
   const CompiledKernel& rows = widened("row_prefix", 1);
   CHECK(rows.widen.widenedRegions == 0);
   CHECK(rows.widen.decision ==
@@ -1109,9 +1135,10 @@ TEST_CASE("Given the JIT's own plan, when a loop region walks one row per work-i
   }
 }
 
-TEST_CASE("Given tile_row_min, when a local tile is read at lx plus a loop's offset, then the "
-          "reads are consecutive loads, not gathers, and the minima match the host",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given tile_row_min, when a local tile is read at lx plus a loop's offset, then the "
+    "reads are consecutive loads, not gathers, and the minima match the host",
+    "[jit][widen]") {
   for (int width : {1, 16}) {
     const CompiledKernel& k = widened("tile_row_min", width);
     INFO("width " << width);
@@ -1144,9 +1171,10 @@ namespace tessera::backends::cpu::test {
 // made LLVM 15's x86 instruction selection abort the process ("Cannot select: any_extend") on AVX2
 // and AVX-512 hosts, so the widening refuses integers wider than 64 bits and the region runs
 // scalar.
-TEST_CASE("Given a varying 128-bit integer, when the JIT widens, then it refuses the region and "
-          "the kernel compiles and computes each work-item's bit",
-          "[jit][widen]") {
+TEST_CASE(
+    "Given a varying 128-bit integer, when the JIT widens, then it refuses the region and "
+    "the kernel compiles and computes each work-item's bit",
+    "[jit][widen]") {
   const char* ir = R"(
 target triple = "spir64-unknown-unknown"
 declare spir_func i64 @_Z33__spirv_BuiltInGlobalInvocationIdi(i32)
@@ -1187,6 +1215,40 @@ entry:
       INFO("work-item " << i);
       CHECK(out[i] == int32_t((word >> (b % 64)) & 1));
     }
+  }
+}
+
+}  // namespace tessera::backends::cpu::test
+
+namespace tessera::backends::cpu::test {
+
+// The reshaped work-items' rows are the same for a row of work-items ((tid >> 2) & 30 drops what
+// the lanes change), so each row's float4s are one consecutive load and store: no gather or
+// scatter of float4s, and every element lands where the reversed rows say.
+TEST_CASE(
+    "Given CLBlast's reshaped tile load in a required 8 x 16 group, when widened, then a row "
+    "of work-items loads consecutive float4s and every element is right",
+    "[jit][widen][regions]") {
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("reshaped_tile", width);
+    if (width != 0) {
+      CHECK(k.widen.widenedRegions == 2);
+      CHECK(k.widen.vectorGathers == 0);
+      CHECK(k.widen.vectorScatters == 0);
+    }
+    const int ld = 16, rows = 64;  // two groups across, two down
+    std::vector<float> a(size_t(rows) * ld * 4), out(a.size(), -1);
+    for (size_t i = 0; i < a.size(); ++i) a[i] = float(i);
+    ArgBuffer args(k);
+    args.set(0, ptr(a)).set(1, ptr(out)).set(2, ld);
+    launch(k, args.data(), dims2(2, 2, 8, 16), pool());
+    INFO("width " << width);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < ld; ++c)
+        for (int e = 0; e < 4; ++e) {
+          const int tr = r / 32 * 32 + 31 - r % 32, tc = c;
+          REQUIRE(out[(size_t(r) * ld + c) * 4 + e] == a[(size_t(tr) * ld + tc) * 4 + e]);
+        }
   }
 }
 
