@@ -28,12 +28,13 @@ struct Allocation {
   Device* device = nullptr;  // null for host allocations and shared ones made without a device
   uint64_t id = 0;           // unique in the process, never reused
   Origin origin = Origin::Allocated;
-  Slot slot;                  // for Allocated
+  Slot slot;                   // for Allocated
   uint8_t* mapping = nullptr;  // for Imported and IpcOpened: what to munmap (base, or below it
   size_t mappedBytes = 0;      // when the guard-page mode added a guard page or a lead)
-  uint64_t exportCookie = 0;  // non-zero while an IPC handle of it is out (see ipc.h)
-  int exportFd = -1;          // while exported: this export's own descriptor of the backing
-  bool exportable = false;    // made with ze_external_memory_export_desc_t (a backing of its own)
+  uint64_t exportCookie = 0;   // non-zero while an IPC handle of it is out (see ipc.h)
+  int exportFd = -1;           // while exported: this export's own descriptor of the backing
+  bool exportable = false;     // made with ze_external_memory_export_desc_t (a backing of its own)
+  bool ipcExported = false;    // an IPC handle of it was made: its pages may be mapped elsewhere
   // Uses by work in flight (command lists of later issues); zeMemFreeExt's policies wait for them.
   uint32_t uses = 0;
   bool freePending = false;  // DEFER_FREE asked while in use: freed by the last release

@@ -1,11 +1,23 @@
 #include "core/memory/arena.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <bit>
 
 #include "core/memory/guard.h"
 
 namespace tessera::core {
+namespace {
+
+// A process under RLIMIT_AS needs what it frees back at once (its next mapping, or the JIT's, may
+// need that address space): nothing is kept for reuse then.
+bool addressSpaceLimited() {
+  rlimit r{};
+  return getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY;
+}
+
+}  // namespace
 
 ArenaAllocator& ArenaAllocator::global() {
   // Never destroyed: allocations may be freed by static destructors at exit.
@@ -45,8 +57,11 @@ Slot ArenaAllocator::allocate(size_t size, size_t alignment, const Placement& pl
   if (bytes < size) return {};  // size so large that rounding overflowed
   // A dedicated backing is the allocation's alone, so huge pages do not mix allocations ("unique
   // physical pages for each device and shared memory allocation").
-  std::shared_ptr<Backing> b =
-      Backing::create(bytes, std::max(alignment, kPageSize), placement, bytes >= kHugePageBytes);
+  std::shared_ptr<Backing> b = takeCached(bytes, alignment, placement);
+  for (int attempt = 0; !b && attempt < 2; ++attempt) {
+    if (attempt == 1) dropCached();  // out of memory or address space: give back what is kept
+    b = Backing::create(bytes, std::max(alignment, kPageSize), placement, bytes >= kHugePageBytes);
+  }
   if (!b) return {};
   Slot s{b->data(), b.get(), 0, bytes, std::move(b), nullptr};
   return s;
@@ -65,13 +80,49 @@ Slot ArenaAllocator::allocateGuarded(size_t size, size_t alignment, const Placem
   return s;
 }
 
-void ArenaAllocator::release(Slot& slot) {
+void ArenaAllocator::release(Slot& slot, const Placement* reuseAs) {
   if (!slot.ptr) return;
   if (Pool* p = static_cast<Pool*>(slot.pool)) {
     std::lock_guard lock(p->mutex);
     p->free.push_back(slot);
+  } else if (reuseAs && slot.owned && !slot.owned->guarded() && slot.owned.use_count() == 1 &&
+             slot.bytes <= kCachedBytes / 4 && !addressSpaceLimited() &&
+             slot.owned->setAccessible(false)) {
+    std::vector<std::shared_ptr<Backing>> dropped;  // unmapped outside the lock
+    std::lock_guard lock(cacheMutex_);
+    cached_.push_front({*reuseAs, std::move(slot.owned)});
+    cachedBytes_ += slot.bytes;
+    while (cachedBytes_ > kCachedBytes) {
+      cachedBytes_ -= cached_.back().backing->dataBytes();
+      dropped.push_back(std::move(cached_.back().backing));
+      cached_.pop_back();
+    }
   }
   slot = Slot{};  // a dedicated backing goes with its last holder (an export may still hold it)
+}
+
+std::shared_ptr<Backing> ArenaAllocator::takeCached(size_t bytes, size_t alignment,
+                                                    const Placement& placement) {
+  std::lock_guard lock(cacheMutex_);
+  for (auto it = cached_.begin(); it != cached_.end(); ++it) {
+    const bool samePlacement = !(it->placement < placement) && !(placement < it->placement);
+    if (it->backing->dataBytes() != bytes || !samePlacement ||
+        reinterpret_cast<uintptr_t>(it->backing->data()) % std::max<size_t>(alignment, 1) != 0)
+      continue;
+    std::shared_ptr<Backing> b = std::move(it->backing);
+    cachedBytes_ -= bytes;
+    cached_.erase(it);
+    if (!b->setAccessible(true)) return nullptr;  // unmapped as it goes
+    return b;
+  }
+  return nullptr;
+}
+
+void ArenaAllocator::dropCached() {
+  std::list<Cached> dropped;
+  std::lock_guard lock(cacheMutex_);
+  dropped.swap(cached_);
+  cachedBytes_ = 0;
 }
 
 }  // namespace tessera::core

@@ -6,13 +6,21 @@
 // Slots are whole pages: the guide asks that "drivers will assign unique physical pages for each
 // device and shared memory allocation", and an IPC opener maps whole pages. A 64-byte allocation
 // therefore takes 4 KiB. Freed slots go back to their class's free list and are reused (their pages
-// stay committed); arenas live as long as the process. Dedicated backings are unmapped on free.
+// stay committed); arenas live as long as the process. A freed dedicated backing is kept for the
+// next dedicated allocation of its size and placement, up to kCachedBytes of them (least recently
+// freed first out): libraries that allocate their temporaries on every call (CLBlast's GEMM, 8 MiB
+// of them at n = 1024) then find them with their pages present rather than taking a page fault
+// per 4 KiB each time. Their contents are what the last allocation left (USM and OpenCL buffers
+// promise none); pages another process may have mapped (exported, IPC) are never kept, and kept
+// ones are inaccessible until handed out again, so a use after free still faults. Under RLIMIT_AS
+// nothing is kept; an allocation that finds no memory drops what is.
 //
 // Threading: every method may be called from any thread; each (placement, class) pool has its own
 // lock.
 #pragma once
 
 #include <cstddef>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -24,9 +32,9 @@ namespace tessera::core {
 
 struct Slot {
   uint8_t* ptr = nullptr;
-  Backing* backing = nullptr;      // the arena's, or the dedicated one (then `owned` holds it)
-  size_t offset = 0;               // of ptr in the backing's data
-  size_t bytes = 0;                // pages given to the allocation
+  Backing* backing = nullptr;  // the arena's, or the dedicated one (then `owned` holds it)
+  size_t offset = 0;           // of ptr in the backing's data
+  size_t bytes = 0;            // pages given to the allocation
   // ptr - (backing->data() + offset): where the allocation starts in its first page; non-zero only
   // for a guarded slot.
   size_t lead() const { return backing ? size_t(ptr - backing->data()) - offset : 0; }
@@ -53,7 +61,14 @@ class ArenaAllocator {
   // the backing's first page (offset stays 0: the page the allocation starts in; lead() is where).
   // Released like a dedicated slot.
   Slot allocateGuarded(size_t size, size_t alignment, const Placement& placement);
-  void release(Slot& slot);
+  // Gives the slot's pages back. A dedicated backing whose allocation was placed as `reuseAs`
+  // says (null: never to be reused) may be kept for a later allocation; otherwise it goes with its
+  // last holder.
+  void release(Slot& slot, const Placement* reuseAs = nullptr);
+  // Unmaps the kept backings (a dedicated allocation that found no memory does, then retries).
+  void dropCached();
+
+  static constexpr size_t kCachedBytes = size_t{64} << 20;
 
  private:
   struct Pool {
@@ -65,6 +80,16 @@ class ArenaAllocator {
 
   std::mutex poolsMutex_;
   std::map<std::pair<Placement, int>, std::unique_ptr<Pool>> pools_;
+
+  // A kept backing of `bytes` placed as `placement` whose data is aligned to `alignment`, or null.
+  std::shared_ptr<Backing> takeCached(size_t bytes, size_t alignment, const Placement& placement);
+  struct Cached {
+    Placement placement;
+    std::shared_ptr<Backing> backing;
+  };
+  std::mutex cacheMutex_;
+  std::list<Cached> cached_;  // most recently freed first
+  size_t cachedBytes_ = 0;
 };
 
 }  // namespace tessera::core

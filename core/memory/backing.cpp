@@ -87,8 +87,8 @@ std::unique_ptr<Backing> Backing::create(size_t dataBytes, size_t alignment,
   // context. Reads past the end now see zeros; writes still fault. The page is mapped as part of
   // the data's span (the memfd's next page), then replaced by an anonymous one, so it is always
   // there. TESSERA_GUARD_PAGES=1 (createGuarded) is the mode that finds such reads.
-  void* data = mapAligned(dataBytes + kPageSize, alignment, PROT_READ | PROT_WRITE, MAP_SHARED,
-                          b->fd_, 0);
+  void* data =
+      mapAligned(dataBytes + kPageSize, alignment, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd_, 0);
   if (!data) return nullptr;
   b->data_ = static_cast<uint8_t*>(data);
   b->readableTail_ = true;
@@ -113,6 +113,10 @@ std::unique_ptr<Backing> Backing::createGuarded(size_t dataBytes, size_t endAlig
   b->reservedBytes_ = m.reservedBytes;
   if (!b->finish(placement)) return nullptr;
   return b;
+}
+
+bool Backing::setAccessible(bool accessible) {
+  return mprotect(data_, dataBytes_, accessible ? PROT_READ | PROT_WRITE : PROT_NONE) == 0;
 }
 
 Backing::~Backing() {

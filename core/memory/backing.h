@@ -96,6 +96,9 @@ class Backing {
   ExportEntry& exportEntry(size_t dataOffset) { return table_[dataOffset / kPageSize]; }
   bool bound() const { return bound_; }
   bool guarded() const { return reservation_ != nullptr; }
+  // The data made inaccessible (false) or read-write again (true), its pages kept: a backing kept
+  // for reuse after its allocation was freed (ArenaAllocator) still faults on a use after free.
+  bool setAccessible(bool accessible);
 
  private:
   Backing() = default;

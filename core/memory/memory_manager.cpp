@@ -67,9 +67,8 @@ Placement MemoryManager::placement(MemoryKind kind, const Device* device) const 
 
 std::unique_ptr<PhysicalMemory> MemoryManager::createPhysical(Context& context, Device* device,
                                                               size_t bytes) const {
-  return PhysicalMemory::create(context, device,
-                                placement(device ? MemoryKind::Device : MemoryKind::Host, device),
-                                bytes);
+  return PhysicalMemory::create(
+      context, device, placement(device ? MemoryKind::Device : MemoryKind::Host, device), bytes);
 }
 
 ze_result_t MemoryManager::allocate(const AllocRequest& r, void** out) {
@@ -113,9 +112,12 @@ void MemoryManager::dispose(Allocation& a) {
     }
     endExport(a);
   }
-  if (a.origin == Origin::Allocated)
-    ArenaAllocator::global().release(a.slot);
-  else if (a.mapping)
+  if (a.origin == Origin::Allocated) {
+    // Pages no other process can have mapped may serve a later allocation of this context's
+    // placement (ArenaAllocator::release).
+    const Placement reuse = placement(a.kind, a.device);
+    ArenaAllocator::global().release(a.slot, a.exportable || a.ipcExported ? nullptr : &reuse);
+  } else if (a.mapping)
     munmap(a.mapping, a.mappedBytes);
   a.base = nullptr;
 }
@@ -189,6 +191,7 @@ ze_result_t MemoryManager::getIpcHandle(const void* p, ze_ipc_mem_handle_t* hand
       }
       a.exportFd = fd;
       a.exportCookie = randomCookie();
+      a.ipcExported = true;
       a.slot.backing->exportEntry(a.slot.offset) = ExportEntry{a.exportCookie, a.size, fd};
     }
     {
@@ -239,7 +242,8 @@ ze_result_t MemoryManager::putIpcHandle(const ze_ipc_mem_handle_t& handle) {
 ze_result_t MemoryManager::openIpcHandle(Device* device, const ze_ipc_mem_handle_t& handle,
                                          void** out) {
   IpcHandleData d;
-  if (!decode(handle, d) && !decodeBareDescriptor(handle, d)) return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+  if (!decode(handle, d) && !decodeBareDescriptor(handle, d))
+    return ZE_RESULT_ERROR_INVALID_ARGUMENT;
   IpcMapping m = openIpc(d, guardPages_);
   if (m.result != ZE_RESULT_SUCCESS) return m.result;
   Allocation a;

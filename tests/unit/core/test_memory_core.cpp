@@ -1,5 +1,7 @@
 // core/memory without the API: the allocation map, the arena allocator, zeMemFreeExt's policies
 // (uses held by work in flight), and the topology's area binding.
+#include <sys/stat.h>
+
 #include <atomic>
 #include <cstring>
 #include <thread>
@@ -103,6 +105,59 @@ TEST_CASE(
   a.release(big);
   a.release(exported);
   for (Slot& s : slots) a.release(s);
+}
+
+namespace {
+
+// The memfd behind an allocation, by its inode: unique among live files, so a kept backing
+// shows up as the same inode in the next allocation.
+ino_t backingInode(MemoryManager& m, void* p) {
+  struct stat st {};
+  auto a = m.find(p);
+  REQUIRE(a);
+  REQUIRE(fstat(a->slot.backing->fd(), &st) == 0);
+  return st.st_ino;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "Given a freed large allocation, when one of its size is made again, then it gets the same "
+    "pages unless another process may have mapped them (IPC) or it is placed elsewhere",
+    "[unit][memory]") {
+  auto driver = syntheticDriver();
+  auto context = Context::create(*driver, {});
+  MemoryManager& m = context->memory();
+  ArenaAllocator::global().dropCached();  // what earlier tests left
+  const size_t bytes = 3 << 20;
+  AllocRequest r{MemoryKind::Device, bytes, 0, driver->devices()[0]};
+  void* p = nullptr;
+  REQUIRE(m.allocate(r, &p) == ZE_RESULT_SUCCESS);
+  std::memset(p, 0x5a, bytes);
+  const ino_t first = backingInode(m, p);
+  REQUIRE(m.free(p) == ZE_RESULT_SUCCESS);
+
+  // Same size and placement: the kept backing, its pages still there.
+  REQUIRE(m.allocate(r, &p) == ZE_RESULT_SUCCESS);
+  CHECK(backingInode(m, p) == first);
+  CHECK(static_cast<uint8_t*>(p)[bytes - 1] == 0x5a);
+  // Another size: a backing of its own.
+  void* other = nullptr;
+  AllocRequest larger = r;
+  larger.size = bytes + kPageSize;
+  REQUIRE(m.allocate(larger, &other) == ZE_RESULT_SUCCESS);
+  CHECK(backingInode(m, other) != first);
+  REQUIRE(m.free(other) == ZE_RESULT_SUCCESS);
+
+  // An IPC handle was made: its file may be mapped elsewhere, so it is not kept.
+  ze_ipc_mem_handle_t handle{};
+  REQUIRE(m.getIpcHandle(p, &handle) == ZE_RESULT_SUCCESS);
+  REQUIRE(m.putIpcHandle(handle) == ZE_RESULT_SUCCESS);
+  REQUIRE(m.free(p) == ZE_RESULT_SUCCESS);
+  REQUIRE(m.allocate(r, &p) == ZE_RESULT_SUCCESS);
+  CHECK(backingInode(m, p) != first);
+  REQUIRE(m.free(p) == ZE_RESULT_SUCCESS);
+  ArenaAllocator::global().dropCached();
 }
 
 TEST_CASE(
