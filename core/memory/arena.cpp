@@ -80,21 +80,21 @@ Slot ArenaAllocator::allocateGuarded(size_t size, size_t alignment, const Placem
   return s;
 }
 
-void ArenaAllocator::release(Slot& slot, const Placement* reuseAs) {
+void ArenaAllocator::release(Slot& slot, bool reusable) {
   if (!slot.ptr) return;
   if (Pool* p = static_cast<Pool*>(slot.pool)) {
     std::lock_guard lock(p->mutex);
     p->free.push_back(slot);
-  } else if (reuseAs && slot.owned && !slot.owned->guarded() && slot.owned.use_count() == 1 &&
+  } else if (reusable && slot.owned && !slot.owned->guarded() && slot.owned.use_count() == 1 &&
              slot.bytes <= kCachedBytes / 4 && !addressSpaceLimited() &&
              slot.owned->setAccessible(false)) {
     std::vector<std::shared_ptr<Backing>> dropped;  // unmapped outside the lock
     std::lock_guard lock(cacheMutex_);
-    cached_.push_front({*reuseAs, std::move(slot.owned)});
+    cached_.push_front(std::move(slot.owned));
     cachedBytes_ += slot.bytes;
     while (cachedBytes_ > kCachedBytes) {
-      cachedBytes_ -= cached_.back().backing->dataBytes();
-      dropped.push_back(std::move(cached_.back().backing));
+      cachedBytes_ -= cached_.back()->dataBytes();
+      dropped.push_back(std::move(cached_.back()));
       cached_.pop_back();
     }
   }
@@ -105,11 +105,11 @@ std::shared_ptr<Backing> ArenaAllocator::takeCached(size_t bytes, size_t alignme
                                                     const Placement& placement) {
   std::lock_guard lock(cacheMutex_);
   for (auto it = cached_.begin(); it != cached_.end(); ++it) {
-    const bool samePlacement = !(it->placement < placement) && !(placement < it->placement);
-    if (it->backing->dataBytes() != bytes || !samePlacement ||
-        reinterpret_cast<uintptr_t>(it->backing->data()) % std::max<size_t>(alignment, 1) != 0)
+    const Placement& p = (*it)->placement();
+    if ((*it)->dataBytes() != bytes || p < placement || placement < p ||
+        reinterpret_cast<uintptr_t>((*it)->data()) % std::max<size_t>(alignment, 1) != 0)
       continue;
-    std::shared_ptr<Backing> b = std::move(it->backing);
+    std::shared_ptr<Backing> b = std::move(*it);
     cachedBytes_ -= bytes;
     cached_.erase(it);
     if (!b->setAccessible(true)) return nullptr;  // unmapped as it goes
@@ -119,7 +119,7 @@ std::shared_ptr<Backing> ArenaAllocator::takeCached(size_t bytes, size_t alignme
 }
 
 void ArenaAllocator::dropCached() {
-  std::list<Cached> dropped;
+  std::list<std::shared_ptr<Backing>> dropped;
   std::lock_guard lock(cacheMutex_);
   dropped.swap(cached_);
   cachedBytes_ = 0;

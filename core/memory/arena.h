@@ -61,10 +61,9 @@ class ArenaAllocator {
   // the backing's first page (offset stays 0: the page the allocation starts in; lead() is where).
   // Released like a dedicated slot.
   Slot allocateGuarded(size_t size, size_t alignment, const Placement& placement);
-  // Gives the slot's pages back. A dedicated backing whose allocation was placed as `reuseAs`
-  // says (null: never to be reused) may be kept for a later allocation; otherwise it goes with its
-  // last holder.
-  void release(Slot& slot, const Placement* reuseAs = nullptr);
+  // Gives the slot's pages back. A dedicated backing may be kept for a later allocation when
+  // `reusable` (no other process can have mapped it); otherwise it goes with its last holder.
+  void release(Slot& slot, bool reusable = false);
   // Unmaps the kept backings (a dedicated allocation that found no memory does, then retries).
   void dropCached();
 
@@ -83,12 +82,8 @@ class ArenaAllocator {
 
   // A kept backing of `bytes` placed as `placement` whose data is aligned to `alignment`, or null.
   std::shared_ptr<Backing> takeCached(size_t bytes, size_t alignment, const Placement& placement);
-  struct Cached {
-    Placement placement;
-    std::shared_ptr<Backing> backing;
-  };
   std::mutex cacheMutex_;
-  std::list<Cached> cached_;  // most recently freed first
+  std::list<std::shared_ptr<Backing>> cached_;  // most recently freed first
   size_t cachedBytes_ = 0;
 };
 

@@ -71,6 +71,7 @@ bool Backing::finish(const Placement& placement) {
   // memfd pages are shmem: the policy set on the mapping becomes the file's shared policy for
   // those pages, so it holds for every process that maps them.
   if (placement.binds()) bound_ = placement.topology->bindArea(data_, dataBytes_, placement.nodes);
+  placement_ = placement;
   return true;
 }
 

@@ -95,6 +95,7 @@ class Backing {
   size_t exportTableOffset() const { return dataBytes_; }
   ExportEntry& exportEntry(size_t dataOffset) { return table_[dataOffset / kPageSize]; }
   bool bound() const { return bound_; }
+  const Placement& placement() const { return placement_; }  // as created (compared, not used)
   bool guarded() const { return reservation_ != nullptr; }
   // The data made inaccessible (false) or read-write again (true), its pages kept: a backing kept
   // for reuse after its allocation was freed (ArenaAllocator) still faults on a use after free.
@@ -112,6 +113,7 @@ class Backing {
   ExportEntry* table_ = nullptr;
   size_t tableBytes_ = 0;
   bool bound_ = false;
+  Placement placement_;
   uint8_t* reservation_ = nullptr;  // guarded: the data and its guard pages, unmapped as one
   bool readableTail_ = false;       // not guarded: a read-only zero page after the data (create)
   size_t reservedBytes_ = 0;

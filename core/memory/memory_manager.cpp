@@ -112,12 +112,10 @@ void MemoryManager::dispose(Allocation& a) {
     }
     endExport(a);
   }
-  if (a.origin == Origin::Allocated) {
-    // Pages no other process can have mapped may serve a later allocation of this context's
-    // placement (ArenaAllocator::release).
-    const Placement reuse = placement(a.kind, a.device);
-    ArenaAllocator::global().release(a.slot, a.exportable || a.ipcExported ? nullptr : &reuse);
-  } else if (a.mapping)
+  if (a.origin == Origin::Allocated)
+    // Pages no other process can have mapped may serve a later allocation (ArenaAllocator).
+    ArenaAllocator::global().release(a.slot, !a.exportable && !a.ipcExported);
+  else if (a.mapping)
     munmap(a.mapping, a.mappedBytes);
   a.base = nullptr;
 }
