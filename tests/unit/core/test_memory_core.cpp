@@ -123,7 +123,7 @@ ino_t backingInode(MemoryManager& m, void* p) {
 
 TEST_CASE(
     "Given a freed large allocation, when one of its size is made again, then it gets the same "
-    "pages unless another process may have mapped them (IPC) or it is placed elsewhere",
+    "pages, unless another process may have mapped them (IPC), and one of another size does not",
     "[unit][memory]") {
   auto driver = syntheticDriver();
   auto context = Context::create(*driver, {});
