@@ -477,3 +477,22 @@ void reshaped_tile(__global const float4* a, __global float4* out, int ld) {
     out[(row0 + kg) * ld + col0 + la0] = tile[31 - kg][la0];
   }
 }
+
+// A 16 x 16 tiled matrix product: `row * n` indexes A in the loop and C after it, and the loop
+// may not run (n < 16), so GVN merges the loop's `row * n` and its copy on the path that skips
+// the loop in a phi. Recomputed after the last barrier, C's row of work-items is one store.
+__kernel __attribute__((reqd_work_group_size(16, 16, 1)))
+void tiled_product(__global const float* a, __global const float* b, __global float* c, int n) {
+  __local float as[16][16], bs[16][16];
+  int lc = get_local_id(0), lr = get_local_id(1);
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int t = 0; t < n; t += 16) {
+    as[lr][lc] = a[row * n + t + lc];
+    bs[lr][lc] = b[(t + lr) * n + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < 16; ++k) acc += as[lr][k] * bs[k][lc];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  c[row * n + col] = acc;
+}

@@ -98,15 +98,34 @@ llvm::Value* rematerialize(llvm::Value* v, llvm::BasicBlock* block, Copies& copi
   return copy;
 }
 
+// Whether `a` and `b` compute the same value: the same value, or the same operation on operands
+// that compute the same values (only cheap, side-effect-free instructions, which
+// rematerializable has checked; no phis, so no cycles). GVN's PRE merges `row * n` computed in a
+// loop with its copy on the path that skips the loop in a phi of two such instructions.
+bool sameExpression(llvm::Value* a, llvm::Value* b, unsigned depth = 0) {
+  if (a == b) return true;
+  auto* x = llvm::dyn_cast<llvm::Instruction>(a);
+  auto* y = llvm::dyn_cast<llvm::Instruction>(b);
+  if (x == nullptr || y == nullptr || depth > kRematerializeLimit || llvm::isa<llvm::PHINode>(x) ||
+      llvm::isa<llvm::AllocaInst>(x) || !x->isSameOperationAs(y) ||
+      x->getRawSubclassOptionalData() != y->getRawSubclassOptionalData())  // nsw, exact, fast-math
+    return false;
+  for (unsigned k = 0; k < x->getNumOperands(); ++k)
+    if (!sameExpression(x->getOperand(k), y->getOperand(k), depth + 1)) return false;
+  return true;
+}
+
 // Recomputes the cheap values used outside their block at each such use. A phi whose incoming
-// values are all one cheap value (LCSSA's, a merge of a hoisted row * n) is that value.
+// values all compute one cheap value (LCSSA's, a merge of a hoisted row * n, GVN's PRE of it) is
+// that value.
 void rematerializeCrossingValues(llvm::Function& kernel) {
   std::vector<llvm::PHINode*> same;
   for (llvm::BasicBlock& bb : kernel)
     for (llvm::PHINode& phi : bb.phis()) {
       llvm::Value* v = phi.getIncomingValue(0);
       if (v != &phi &&
-          llvm::all_of(phi.incoming_values(), [&](llvm::Value* in) { return in == v; }) &&
+          llvm::all_of(phi.incoming_values(),
+                       [&](llvm::Value* in) { return sameExpression(in, v); }) &&
           rematerializable(v))
         same.push_back(&phi);
     }

@@ -1253,3 +1253,40 @@ TEST_CASE(
 }
 
 }  // namespace tessera::backends::cpu::test
+
+namespace tessera::backends::cpu::test {
+
+// The value a loop leaves with is recomputed after the barrier when every path computes it the
+// same way (barrier_regions.cpp, sameExpression), not carried in a per-work-item slot, so the
+// store after the loop sees a row of consecutive addresses instead of a scatter.
+TEST_CASE(
+    "Given a tiled product whose row * n reaches the store after its barrier loop on two paths, "
+    "when widened, then the store is consecutive and the product is right",
+    "[jit][widen][regions]") {
+  for (int width : {0, 16}) {
+    const CompiledKernel& k = widened("tiled_product", width);
+    if (width != 0) {
+      CHECK(k.widen.scatters == 0);
+      CHECK(k.widen.vectorScatters == 0);
+      CHECK(k.widen.gathers == 0);
+    }
+    const int n = 32;
+    std::vector<float> a(n * n), b(n * n), c(n * n, -1);
+    for (int i = 0; i < n * n; ++i) {
+      a[i] = float(i % 7) - 3;
+      b[i] = float(i % 5) - 2;
+    }
+    ArgBuffer args(k);
+    args.set(0, ptr(a)).set(1, ptr(b)).set(2, ptr(c)).set(3, n);
+    launch(k, args.data(), dims2(2, 2, 16, 16), pool());
+    INFO("width " << width);
+    for (int r = 0; r < n; ++r)
+      for (int col = 0; col < n; ++col) {
+        float want = 0;
+        for (int i = 0; i < n; ++i) want += a[r * n + i] * b[i * n + col];
+        REQUIRE(c[r * n + col] == want);
+      }
+  }
+}
+
+}  // namespace tessera::backends::cpu::test
