@@ -248,17 +248,24 @@ __attribute__((target("avx2,fma"))) inline double fmaLoop256(long iters) {
   return out;
 }
 
-// {GFLOP/s, lanes}: the peak over every thread of the team.
-inline std::pair<double, int> fmaPeak(long iters = 20'000'000) {
+// {GFLOP/s, lanes}: the peak over every thread of the team, the best of `rounds` runs of `iters`
+// iterations each: a peak is what the machine can do, and a run that another process or a
+// runtime's spinning thread interrupted understates it (on a shared 2-vCPU VM single runs gave
+// 94 and 145 GFLOP/s where the best of several gives 180).
+inline std::pair<double, int> fmaPeak(long iters = 20'000'000, int rounds = 5) {
   bool avx512 = __builtin_cpu_supports("avx512f");
   int lanes = avx512 ? 16 : 8;
   std::atomic<double> sink{0};
-  double s = Team::get().run([&](unsigned) {
-    double r = avx512 ? fmaLoop512(iters) : fmaLoop256(iters);
-    sink.store(r, std::memory_order_relaxed);
-  });
-  double flops = double(threads()) * double(iters) * 12 * lanes * 2;
-  return {flops / s / 1e9, lanes};
+  double best = 0;
+  for (int r = 0; r < rounds; ++r) {
+    double s = Team::get().run([&](unsigned) {
+      double v = avx512 ? fmaLoop512(iters) : fmaLoop256(iters);
+      sink.store(v, std::memory_order_relaxed);
+    });
+    double flops = double(threads()) * double(iters) * 12 * lanes * 2;
+    best = std::max(best, flops / s / 1e9);
+  }
+  return {best, lanes};
 }
 
 }  // namespace tessera::bench::host
