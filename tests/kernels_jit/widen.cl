@@ -496,3 +496,13 @@ void tiled_product(__global const float* a, __global const float* b, __global fl
   }
   c[row * n + col] = acc;
 }
+
+// uchar4 loads and stores under a guard that splits only some chunks: masked byte accesses, which
+// run as plain ones in the chunks whose lanes are all on (masked_access.cpp).
+__kernel void guarded_bytes(__global const uchar4* in, __global uchar4* out, uint n) {
+  __local uchar4 tile[64];
+  uint l = get_local_id(0), g = get_global_id(0);
+  tile[l] = in[g];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (g < n) out[g] = tile[l] + in[g + 1];
+}

@@ -87,6 +87,10 @@ bool findRecursion(llvm::Module& m, std::string* error);
 std::vector<llvm::Function*> possibleCallees(llvm::Function& f,
                                              const std::vector<llvm::Function*>& addressTaken);
 
+// masked_access.cpp: each llvm.masked.load / llvm.masked.store of `f` versioned on its mask: the
+// plain access when every lane is on, the masked one otherwise. Returns how many it versioned.
+unsigned versionMaskedAccesses(llvm::Function& f);
+
 // scratch_scope.cpp: every access of the work-group function `wg` through its scratch parameter
 // (the last) in one alias scope, every other memory access outside it, so that values kept in
 // scratch across a loop stay in registers. Leaves `wg` alone when a scratch address escapes.

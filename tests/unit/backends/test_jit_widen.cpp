@@ -1290,3 +1290,32 @@ TEST_CASE(
 }
 
 }  // namespace tessera::backends::cpu::test
+
+namespace tessera::backends::cpu::test {
+
+// Chunks whose lanes are all inside the guard take the plain accesses, the one the guard splits
+// the masked ones: every element below n is right and nothing at or past n is written.
+TEST_CASE(
+    "Given guarded_bytes, when a guard splits some chunks of uchar4 accesses, then the chunks "
+    "inside it and the split one are right and nothing past the guard is written",
+    "[jit][widen]") {
+  std::vector<uint8_t> in(129 * 4);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = uint8_t(i * 7 + 3);
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("guarded_bytes", width);
+    if (width) CHECK(k.widen.predicatedBranches == 1);
+    for (uint32_t n : {128u, 100u, 64u, 3u, 0u}) {
+      INFO("width " << width << " n " << n);
+      std::vector<uint8_t> out(128 * 4, 0xEE);
+      ArgBuffer args(k);
+      args.set(0, ptr(in)).set(1, ptr(out)).set(2, n);
+      launch(k, args.data(), dims1(2, 64), pool());
+      for (uint32_t g = 0; g < 128; ++g)
+        for (int c = 0; c < 4; ++c)
+          REQUIRE(out[g * 4 + c] ==
+                  (g < n ? uint8_t(in[g * 4 + c] + in[(g + 1) * 4 + c]) : uint8_t(0xEE)));
+    }
+  }
+}
+
+}  // namespace tessera::backends::cpu::test
