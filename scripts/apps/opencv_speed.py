@@ -5,6 +5,7 @@ Run by hand (CI has no OpenCV): Debian's python3-opencv, /usr/bin/python3.
 
     scripts/apps/opencv_speed.py                      # Tessera (./build) and PoCL, 5 rounds
     scripts/apps/opencv_speed.py --rounds 3 --target main=tessera:/work/main/build --target pocl
+    scripts/apps/opencv_speed.py --target tessera --target pocl --target widen0=tessera+TESSERA_WIDEN=0
 
 Each round runs every target once, in a child process of its own (OpenCV binds its OpenCL device
 at start): the child builds the kernels with an untimed call, then times `--repeat` calls of each
@@ -12,7 +13,9 @@ operation on a 4096x4096 8-bit image (float for the Gaussian, 2048x2048 8UC4 whe
 cv2.ocl.finish(), and prints the median. The result is checked against OpenCV's CPU path (8-bit
 within 1, float within 1e-4 relative); a case that does not match prints "mismatch", one that
 launched no OpenCL kernel cannot be told apart here (opencv_battery.py does that). The report is
-the median over the rounds of each target's medians, and each round's PoCL/Tessera ratio's median.
+the median over the rounds of each target's medians, and for each target after the first the median
+of the rounds' ratios of its time to the first's (above 1: the first is faster). A widen0 target
+(TESSERA_WIDEN=0) shows where the widening loses to the unwidened code.
 """
 import argparse
 import json
@@ -97,8 +100,8 @@ def main():
             runs[name].append(json.loads(p.stdout.strip().splitlines()[-1]))
     names = [n for n, _ in targets]
     print("| operation | " + " | ".join(f"{n} ms" for n in names) +
-          (f" | {names[1]} / {names[0]} |" if len(names) == 2 else " |"))
-    print("|---" * (len(names) + (2 if len(names) == 2 else 1)) + "|")
+          "".join(f" | {n} / {names[0]}" for n in names[1:]) + " |")
+    print("|---" * (2 * len(names)) + "|")
     for op in OPS:
         cells = []
         for n in names:
@@ -107,8 +110,8 @@ def main():
             cells.append(f"{statistics.median(ms):.1f}" + (" (mismatch)" if bad else "")
                          if ms else "-")
         row = f"| {op} | " + " | ".join(cells)
-        if len(names) == 2:
-            ratios = [b[op]["ms"] / a_[op]["ms"] for a_, b in zip(runs[names[0]], runs[names[1]])
+        for other in names[1:]:
+            ratios = [b[op]["ms"] / a_[op]["ms"] for a_, b in zip(runs[names[0]], runs[other])
                       if op in a_ and op in b]
             row += f" | {statistics.median(ratios):.2f}x" if ratios else " | -"
         print(row + " |")

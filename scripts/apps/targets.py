@@ -1,6 +1,7 @@
 # Which OpenCL implementation an application script's child process uses: the environment for a
 # target named 'pocl' (Debian's PoCL 3.1), 'tessera' (this checkout's ./build), 'tessera:<build
-# dir>' or anything else (an .icd file or a folder of them). Shared by opencv_battery.py,
+# dir>' or anything else (an .icd file or a folder of them), each optionally with '+NAME=value'
+# settings. Shared by opencv_battery.py,
 # clfft_check.py and build_latency.py, which add their applications' own variables.
 import os
 
@@ -9,8 +10,15 @@ POCL_ICD = "/etc/OpenCL/vendors/pocl.icd"
 
 
 def opencl_env(spec, base=None):
-    """A copy of `base` (default: this process's environment) set up for the target `spec`."""
+    """A copy of `base` (default: this process's environment) set up for the target `spec`.
+
+    A spec may end with settings for that target's process: 'tessera+TESSERA_WIDEN=0' (several
+    joined by '+'), so that one run compares a setting against the default."""
     env = dict(os.environ if base is None else base)
+    spec, *settings = spec.split("+")
+    for setting in settings:
+        name, _, value = setting.partition("=")
+        env[name] = value
     if spec == "pocl":
         env["OCL_ICD_VENDORS"] = POCL_ICD
     elif spec == "tessera" or spec.startswith("tessera:"):
