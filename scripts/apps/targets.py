@@ -4,6 +4,7 @@
 # settings. Shared by opencv_battery.py,
 # clfft_check.py and build_latency.py, which add their applications' own variables.
 import os
+import re
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 POCL_ICD = "/etc/OpenCL/vendors/pocl.icd"
@@ -15,10 +16,10 @@ def opencl_env(spec, base=None):
     A spec may end with settings for that target's process: 'tessera+TESSERA_WIDEN=0' (several
     joined by '+'), so that one run compares a setting against the default."""
     env = dict(os.environ if base is None else base)
-    spec, *settings = spec.split("+")
-    for setting in settings:
-        name, _, value = setting.partition("=")
-        env[name] = value
+    # Settings are peeled from the right, only in the NAME=value form ('+' may be in a path).
+    while (m := re.fullmatch(r"(.*)\+([A-Z_][A-Z0-9_]*)=([^+]*)", spec)):
+        spec = m.group(1)
+        env[m.group(2)] = m.group(3)
     if spec == "pocl":
         env["OCL_ICD_VENDORS"] = POCL_ICD
     elif spec == "tessera" or spec.startswith("tessera:"):
