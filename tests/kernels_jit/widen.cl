@@ -506,3 +506,11 @@ __kernel void guarded_bytes(__global const uchar4* in, __global uchar4* out, uin
   barrier(CLK_LOCAL_MEM_FENCE);
   if (g < n) out[g] = tile[l] + in[g + 1];
 }
+
+// A byte gather and a byte scatter under a guard: masked, with a constant mask in the chunks
+// whose lanes are all on (masked_access.cpp).
+__kernel void guarded_byte_permute(__global const uchar* in, __global const int* perm,
+                                   __global uchar* out, uint n) {
+  uint g = get_global_id(0);
+  if (g < n) out[perm[g]] = in[perm[g]] + 1;
+}

@@ -1,6 +1,7 @@
-// Pass: masked loads and stores run as plain ones when every lane is on. The widening predicates a
-// branch that differs between the lanes of a chunk (widen.cpp): the block runs for the chunk
-// under a mask, and its consecutive accesses become llvm.masked.load / llvm.masked.store. x86
+// Pass: masked loads and stores run as plain ones, and masked gathers and scatters with a
+// constant mask, when every lane is on. The widening predicates a branch that differs between the
+// lanes of a chunk (widen.cpp): the block runs for the chunk under a mask, and its consecutive
+// accesses become llvm.masked.load / llvm.masked.store. x86
 // before AVX-512 masks only 32- and 64-bit elements (vmaskmov), and LLVM lowers a masked access of
 // bytes or halves one element at a time, each behind a branch of its own: OpenCV's morphology on
 // uchar4 pixels, whose tile reads sit under an edge check, ran 11 times slower widened than not
@@ -10,6 +11,8 @@
 // regular vector load instruction if all the mask bits are set"). So each masked access is
 // versioned: `if (all lanes on) plain else masked`, the test on the lanes the mask spreads (one
 // `vector.reduce.and` shared by every access of the block under the same mask once CSE'd).
+// Gathers and scatters keep their addresses; their all-on copy has a constant mask, which x86
+// without byte gathers or any scatter (AVX2) runs without a branch per element.
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -46,18 +49,23 @@ unsigned versionMaskedAccesses(llvm::Function& f) {
   std::vector<llvm::IntrinsicInst*> accesses;
   for (llvm::BasicBlock& bb : f)
     for (llvm::Instruction& i : bb)
-      if (auto* ii = llvm::dyn_cast<llvm::IntrinsicInst>(&i);
-          ii && (ii->getIntrinsicID() == llvm::Intrinsic::masked_load ||
-                 ii->getIntrinsicID() == llvm::Intrinsic::masked_store))
-        accesses.push_back(ii);
+      if (auto* ii = llvm::dyn_cast<llvm::IntrinsicInst>(&i)) switch (ii->getIntrinsicID()) {
+          case llvm::Intrinsic::masked_load:
+          case llvm::Intrinsic::masked_store:
+          case llvm::Intrinsic::masked_gather:
+          case llvm::Intrinsic::masked_scatter:
+            accesses.push_back(ii);
+            break;
+          default:
+            break;
+        }
   unsigned versioned = 0;
   for (llvm::IntrinsicInst* access : accesses) {
-    const bool load = access->getIntrinsicID() == llvm::Intrinsic::masked_load;
-    // masked.load(ptr, align, mask, passthru); masked.store(value, ptr, align, mask)
-    llvm::Value* ptr = access->getArgOperand(load ? 0 : 1);
-    llvm::Align align(
-        llvm::cast<llvm::ConstantInt>(access->getArgOperand(load ? 1 : 2))->getZExtValue());
-    llvm::Value* mask = access->getArgOperand(load ? 2 : 3);
+    const llvm::Intrinsic::ID id = access->getIntrinsicID();
+    // load/gather(ptr, align, mask, passthru); store/scatter(value, ptr, align, mask)
+    const bool reads = id == llvm::Intrinsic::masked_load || id == llvm::Intrinsic::masked_gather;
+    const unsigned maskOperand = reads ? 2 : 3;
+    llvm::Value* mask = access->getArgOperand(maskOperand);
     if (llvm::isa<llvm::Constant>(mask)) continue;  // LLVM folds an all-on or all-off constant
     ++versioned;
     llvm::IRBuilder<> b(access);
@@ -67,19 +75,33 @@ unsigned versionMaskedAccesses(llvm::Function& f) {
     llvm::Instruction* elseTerm = nullptr;
     llvm::SplitBlockAndInsertIfThenElse(allOn, access, &thenTerm, &elseTerm);
     llvm::BasicBlock* join = access->getParent();
-    b.SetInsertPoint(thenTerm);
-    llvm::Instruction* plain;
-    if (load)
-      plain = b.CreateAlignedLoad(access->getType(), ptr, align, access->getName() + ".all");
-    else
-      plain = b.CreateAlignedStore(access->getArgOperand(0), ptr, align);
-    plain->copyMetadata(*access);
+    llvm::Instruction* all;
+    if (id == llvm::Intrinsic::masked_load || id == llvm::Intrinsic::masked_store) {
+      // The plain access.
+      b.SetInsertPoint(thenTerm);
+      llvm::Value* ptr = access->getArgOperand(reads ? 0 : 1);
+      llvm::Align align(
+          llvm::cast<llvm::ConstantInt>(access->getArgOperand(reads ? 1 : 2))->getZExtValue());
+      if (reads)
+        all = b.CreateAlignedLoad(access->getType(), ptr, align, access->getName() + ".all");
+      else
+        all = b.CreateAlignedStore(access->getArgOperand(0), ptr, align);
+      all->copyMetadata(*access);
+    } else {
+      // The same gather or scatter with its mask a constant: x86 has no byte or half gathers
+      // and no scatters before AVX-512, and LLVM lowers an all-on one element by element
+      // without the branch per element a variable mask takes.
+      all = access->clone();
+      all->setOperand(maskOperand, llvm::Constant::getAllOnesValue(mask->getType()));
+      all->insertBefore(thenTerm);
+      if (reads) all->setName(access->getName() + ".all");
+    }
     access->moveBefore(elseTerm);
-    if (load) {
+    if (reads) {
       b.SetInsertPoint(&join->front());
       llvm::PHINode* phi = b.CreatePHI(access->getType(), 2, access->getName() + ".v");
       access->replaceAllUsesWith(phi);
-      phi->addIncoming(plain, thenTerm->getParent());
+      phi->addIncoming(all, thenTerm->getParent());
       phi->addIncoming(access, elseTerm->getParent());
     }
   }

@@ -1318,4 +1318,30 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "Given guarded_byte_permute, when a guard splits some chunks of a byte gather and scatter, "
+    "then the permuted elements below the guard are right and no other is written",
+    "[jit][widen]") {
+  std::vector<uint8_t> in(128);
+  std::vector<int32_t> perm(128);
+  for (int i = 0; i < 128; ++i) {
+    in[i] = uint8_t(i * 3 + 1);
+    perm[i] = (i * 37 + 11) % 128;  // 37 is prime to 128: a permutation
+  }
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("guarded_byte_permute", width);
+    if (width) CHECK(k.widen.predicatedBranches == 1);
+    for (uint32_t n : {128u, 100u, 3u, 0u}) {
+      INFO("width " << width << " n " << n);
+      std::vector<uint8_t> out(128, 0xEE);
+      ArgBuffer args(k);
+      args.set(0, ptr(in)).set(1, ptr(perm)).set(2, ptr(out)).set(3, n);
+      launch(k, args.data(), dims1(2, 64), pool());
+      std::vector<uint8_t> want(128, 0xEE);
+      for (uint32_t g = 0; g < n; ++g) want[perm[g]] = uint8_t(in[perm[g]] + 1);
+      for (int i = 0; i < 128; ++i) REQUIRE(out[i] == want[i]);
+    }
+  }
+}
+
 }  // namespace tessera::backends::cpu::test
