@@ -87,8 +87,9 @@ bool findRecursion(llvm::Module& m, std::string* error);
 std::vector<llvm::Function*> possibleCallees(llvm::Function& f,
                                              const std::vector<llvm::Function*>& addressTaken);
 
-// masked_access.cpp: each llvm.masked.load / llvm.masked.store of `f` versioned on its mask: the
-// plain access when every lane is on, the masked one otherwise. Returns how many it versioned.
+// masked_access.cpp: each masked load, store, gather and scatter of `f` whose mask is not a
+// constant versioned on it: when every lane is on, the plain load or store (the gather or scatter
+// with a constant mask); otherwise the masked one. Returns how many it versioned.
 unsigned versionMaskedAccesses(llvm::Function& f);
 
 // scratch_scope.cpp: every access of the work-group function `wg` through its scratch parameter

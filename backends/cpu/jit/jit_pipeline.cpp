@@ -378,9 +378,10 @@ constexpr JitPass kPipeline[] = {
      "spilled across a region's loop in memory (CLBlast's XgemmDirect)"},
     {"masked-accesses", PassScope::Module, maskedAccesses,
      "each masked load and store the widening made (predicated blocks) is the plain access when "
-     "every lane of its chunk is on: x86 without AVX-512 masks no byte or half elements and LLVM "
-     "would branch per element (OpenCV's uchar4 morphology: 11x slower widened); before O3, "
-     "which shares the lanes' test between the accesses of a block"},
+     "every lane of its chunk is on, a masked gather or scatter the same with a constant mask: "
+     "x86 without AVX-512 masks no byte or half elements and LLVM would branch per element "
+     "(OpenCV's uchar4 morphology: 11x slower widened); before O3, which shares the lanes' test "
+     "between the accesses of a block"},
     {"dump", PassScope::Module, dump,
      "TESSERA_JIT_DUMP=1: what the widening did to each kernel and the module, before O3"},
     {"verify", PassScope::Module, verify, "LLVM's verifier on the work-group functions"},

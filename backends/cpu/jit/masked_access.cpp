@@ -1,18 +1,18 @@
 // Pass: masked loads and stores run as plain ones, and masked gathers and scatters with a
 // constant mask, when every lane is on. The widening predicates a branch that differs between the
 // lanes of a chunk (widen.cpp): the block runs for the chunk under a mask, and its consecutive
-// accesses become llvm.masked.load / llvm.masked.store. x86
-// before AVX-512 masks only 32- and 64-bit elements (vmaskmov), and LLVM lowers a masked access of
-// bytes or halves one element at a time, each behind a branch of its own: OpenCV's morphology on
-// uchar4 pixels, whose tile reads sit under an edge check, ran 11 times slower widened than not
-// (1450 against 130 ms, 68 masked loads of 64 bytes a chunk). AMD's masked stores are slow at any
-// width. Yet the mask is all on in every chunk but those at an edge, and a masked access whose
-// mask is all on is the plain access (LangRef: "the result of this operation is equivalent to a
-// regular vector load instruction if all the mask bits are set"). So each masked access is
-// versioned: `if (all lanes on) plain else masked`, the test on the lanes the mask spreads (one
-// `vector.reduce.and` shared by every access of the block under the same mask once CSE'd).
-// Gathers and scatters keep their addresses; their all-on copy has a constant mask, which x86
-// without byte gathers or any scatter (AVX2) runs without a branch per element.
+// accesses become llvm.masked.load / llvm.masked.store. x86 before AVX-512 masks only 32- and
+// 64-bit elements (vmaskmov), and LLVM lowers a masked access of bytes or halves one element at a
+// time, each behind a branch of its own: OpenCV's morphology on uchar4 pixels, whose tile reads
+// sit under an edge check, ran 11 times slower widened than not (1450 against 130 ms, 68 masked
+// loads of 64 bytes a chunk). AMD's masked stores are slow at any width. Yet the mask is all on in
+// every chunk but those at an edge, and a masked access whose mask is all on is the plain access
+// (LangRef: "the result of this operation is equivalent to a regular vector load instruction if
+// all the mask bits are set"). So each masked access is versioned: `if (all lanes on) plain else
+// masked`, the test on the lanes the mask spreads (one `vector.reduce.and` shared by every access
+// of the block under the same mask once CSE'd). Gathers and scatters keep their addresses; their
+// all-on copy has a constant mask, which x86 without byte gathers or any scatter (AVX2) runs
+// without a branch per element.
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>

@@ -204,8 +204,10 @@ TEST_CASE("Exhaustion: under RLIMIT_AS, allocations and object creation fail wit
   if (std::getenv("ASAN_OPTIONS") || std::getenv("TSAN_OPTIONS")) return;
   for (const char* section :
        {"memory", "event pools", "command queues and lists", "modules: the JIT under memory pressure"}) {
+    // One malloc arena: a thread's own arena reserves 64 MiB up front, most of the headroom.
     Child c = startProgram({"/proc/self/exe", "exhaustion child: run under RLIMIT_AS", "-c", section},
-                           {{"TESSERA_TEST_MEMORY_CHILD", "limited"}});
+                           {{"TESSERA_TEST_MEMORY_CHILD", "limited"},
+                            {"GLIBC_TUNABLES", "glibc.malloc.arena_max=1"}});
     c.writeLine("");
     std::string out;
     char buf[4096];
