@@ -92,6 +92,10 @@ std::vector<llvm::Function*> possibleCallees(llvm::Function& f,
 // with a constant mask); otherwise the masked one. Returns how many it versioned.
 unsigned versionMaskedAccesses(llvm::Function& f);
 
+// local_atomics.cpp: the atomics of `f` on local memory (address space 3) as plain accesses: a
+// work-group's local memory is its worker thread's alone. After the widening. Returns how many.
+unsigned lowerLocalAtomics(llvm::Function& f);
+
 // scratch_scope.cpp: every access of the work-group function `wg` through its scratch parameter
 // (the last) in one alias scope, every other memory access outside it, so that values kept in
 // scratch across a loop stay in registers. Leaves `wg` alone when a scratch address escapes.

@@ -282,6 +282,12 @@ bool maskedAccesses(PipelineState& s) {
   return true;
 }
 
+bool localAtomics(PipelineState& s) {
+  for (llvm::Function& f : s.module)
+    if (!f.isDeclaration()) lowerLocalAtomics(f);
+  return true;
+}
+
 bool halfMinMax(PipelineState& s) {
   computeHalfMinMaxInFloat(s.module);
   return true;
@@ -382,6 +388,10 @@ constexpr JitPass kPipeline[] = {
      "x86 without AVX-512 masks no byte or half elements and LLVM would branch per element "
      "(OpenCV's uchar4 morphology: 11x slower widened); before O3, which shares the lanes' test "
      "between the accesses of a block"},
+    {"local-atomics", PassScope::Module, localAtomics,
+     "atomics on local memory as plain loads and stores, after the widening kept them in lane "
+     "order: a work-group's local memory is its worker thread's alone, and a locked instruction "
+     "drains the store buffer (the bench's local-bin histogram)"},
     {"dump", PassScope::Module, dump,
      "TESSERA_JIT_DUMP=1: what the widening did to each kernel and the module, before O3"},
     {"verify", PassScope::Module, verify, "LLVM's verifier on the work-group functions"},
