@@ -31,6 +31,9 @@ entry:
   %read = load atomic i32, ptr addrspace(3) %bins seq_cst, align 4
   store atomic i32 %read, ptr addrspace(3) %bin seq_cst, align 4
   %kept = atomicrmw volatile add ptr addrspace(3) %bin, i32 1 seq_cst, align 4
+  %fsum = atomicrmw fadd ptr addrspace(3) %bin, float 1.0 seq_cst, align 4
+  %fmin = atomicrmw fmin ptr addrspace(3) %bin, float %fsum seq_cst, align 4
+  %fmax = atomicrmw fmax ptr addrspace(3) %bin, float %fmin seq_cst, align 4
   %g = atomicrmw add ptr addrspace(1) %global, i32 %seen seq_cst, align 4
   %p = atomicrmw add ptr addrspace(4) %generic, i32 %g seq_cst, align 4
   %gl = load atomic i32, ptr addrspace(1) %global seq_cst, align 4
@@ -48,7 +51,7 @@ TEST_CASE(
   std::unique_ptr<llvm::Module> m = llvm::parseAssemblyString(kModule, error, context);
   REQUIRE(m);
   llvm::Function* k = m->getFunction("k");
-  CHECK(jit::lowerLocalAtomics(*k) == 5);
+  CHECK(jit::lowerLocalAtomics(*k) == 8);
   REQUIRE_FALSE(llvm::verifyFunction(*k, &llvm::errs()));
 
   unsigned localAtomic = 0, volatileLocal = 0, globalAtomic = 0, genericAtomic = 0;
@@ -77,10 +80,10 @@ TEST_CASE(
   CHECK(volatileLocal == 1);
   CHECK(globalAtomic == 2);  // the add and the load
   CHECK(genericAtomic == 1);
-  // add, min and cmpxchg each a load and a store (the cmpxchg's store behind a select), the atomic
-  // load and store one each.
-  CHECK(localLoads == 4);
-  CHECK(localStores == 4);
+  // add, min, cmpxchg, fadd, fmin and fmax each a load and a store (the cmpxchg's store behind a
+  // select), the atomic load and store one each.
+  CHECK(localLoads == 7);
+  CHECK(localStores == 7);
 }
 
 }  // namespace
