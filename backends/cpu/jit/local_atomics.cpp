@@ -8,7 +8,7 @@
 // work-item that can reach a local location runs on this thread, in program order. A `lock`
 // instruction drains the store buffer each time: the bench's 256-bin histogram (16M
 // `atomic_inc`s on __local bins, each lane's in lane order after the widening) spent its time
-// there, as PoCL does.
+// there, at PoCL's speed.
 //
 // This runs after the widening, which keeps every atomic scalar, one lane after the other (a
 // plain read-modify-write before it would have become a gather and a scatter, and two lanes

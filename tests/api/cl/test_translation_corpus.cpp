@@ -264,12 +264,14 @@ std::vector<unsigned char> programBinary(cl_program p) {
   return binary;
 }
 
-// The offset of the first SPIR-V module in `binary` (its magic number, at a word boundary after
-// Tessera's header), or the binary's size when it holds none.
+// The offset of the first SPIR-V module in `binary` (its magic number, after Tessera's header: at
+// any byte offset, since a native binary's CPU and feature strings come first and their lengths
+// are the host's; an AVX-512 host's put it off a word boundary), or the binary's size when it
+// holds none.
 size_t spirvAt(const std::vector<unsigned char>& binary) {
   const uint32_t magic = 0x07230203u;
   size_t at = 0;
-  while (at + 8 <= binary.size() && std::memcmp(binary.data() + at, &magic, 4) != 0) at += 4;
+  while (at + 8 <= binary.size() && std::memcmp(binary.data() + at, &magic, 4) != 0) ++at;
   return at + 8 <= binary.size() ? at : binary.size();
 }
 
