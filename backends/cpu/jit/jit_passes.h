@@ -24,6 +24,9 @@ class TargetMachine;
 
 namespace tessera::backends::cpu::jit {
 
+// OpenCL's local address space in the translator's IR (and Tessera IR's).
+inline constexpr unsigned kLocalAddressSpace = 3;
+
 // Metadata barrier_regions.cpp puts on the address of a scratch slot that holds the same value for
 // every work-item of a group whenever it is read (widen.cpp then loads it once, as a uniform).
 inline constexpr const char* kUniformSlotMetadata = "tessera.uniform_slot";

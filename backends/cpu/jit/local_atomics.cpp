@@ -24,11 +24,15 @@
 namespace tessera::backends::cpu::jit {
 namespace {
 
-// OpenCL's local address space in the translator's IR (and Tessera IR's).
-constexpr unsigned kLocalAddressSpace = 3;
-
-bool local(const llvm::Value* pointer) {
-  return pointer->getType()->getPointerAddressSpace() == kLocalAddressSpace;
+// The pointer an atomic, non-volatile access reads or writes through; null for anything else.
+llvm::Value* atomicPointer(llvm::Instruction& i) {
+  if (!i.isAtomic() || llvm::isa<llvm::FenceInst>(i)) return nullptr;
+  if (auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&i))
+    return rmw->isVolatile() ? nullptr : rmw->getPointerOperand();
+  if (auto* cx = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i))
+    return cx->isVolatile() ? nullptr : cx->getPointerOperand();
+  if (i.isVolatile()) return nullptr;
+  return llvm::getLoadStorePointerOperand(&i);
 }
 
 }  // namespace
@@ -36,17 +40,10 @@ bool local(const llvm::Value* pointer) {
 unsigned lowerLocalAtomics(llvm::Function& f) {
   std::vector<llvm::Instruction*> found;
   for (llvm::BasicBlock& bb : f)
-    for (llvm::Instruction& i : bb) {
-      if (auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(&i)) {
-        if (!rmw->isVolatile() && local(rmw->getPointerOperand())) found.push_back(rmw);
-      } else if (auto* cx = llvm::dyn_cast<llvm::AtomicCmpXchgInst>(&i)) {
-        if (!cx->isVolatile() && local(cx->getPointerOperand())) found.push_back(cx);
-      } else if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i)) {
-        if (l->isAtomic() && !l->isVolatile() && local(l->getPointerOperand())) found.push_back(l);
-      } else if (auto* s = llvm::dyn_cast<llvm::StoreInst>(&i)) {
-        if (s->isAtomic() && !s->isVolatile() && local(s->getPointerOperand())) found.push_back(s);
-      }
-    }
+    for (llvm::Instruction& i : bb)
+      if (llvm::Value* p = atomicPointer(i);
+          p && p->getType()->getPointerAddressSpace() == kLocalAddressSpace)
+        found.push_back(&i);
   for (llvm::Instruction* i : found) {
     if (auto* rmw = llvm::dyn_cast<llvm::AtomicRMWInst>(i)) {
       llvm::lowerAtomicRMWInst(rmw);

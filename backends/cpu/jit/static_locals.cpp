@@ -15,8 +15,6 @@
 namespace tessera::backends::cpu::jit {
 namespace {
 
-constexpr unsigned kLocalAddressSpace = 3;
-
 // A walk over the constant's operands, each constant once: constant expressions share operands,
 // and a recursive walk without that took exponential time (and stack) on a deep, shared one.
 bool usesGlobal(const llvm::Constant* c, const llvm::GlobalVariable* g) {
