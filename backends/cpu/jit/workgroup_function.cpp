@@ -35,30 +35,20 @@ bool hasLoop(const llvm::Function& f) {
 
 // Arithmetic or memory on OpenCL vector values (float4, int16, ...): LLVM's loop vectorizer leaves
 // such a work-item loop scalar, so the widening takes the region even without a loop of its own.
-// Except a vector that is only loaded and stored again (a float4 copy: already one 16-byte access
-// per work-item, and the widened copy, 64 floats a chunk, streamed slower: bench/cl_pattern_bench's
-// copy4 17.3 ms widened, 14.2 unwidened, PoCL 15.0; session 23). Loads whose vectors are used
-// otherwise still count: left to LLVM's loop vectorizer, a sub-group ballot's region (its
-// exchange slots read as uint4) made LLVM 15's instruction selection abort ("Cannot select:
-// any_extend"; test_extensions.cpp, cl_khr_subgroup_ballot).
-bool hasVectorArithmetic(const llvm::Function& f) {
-  auto onlyCopied = [](const llvm::LoadInst& load) {
-    return std::all_of(load.user_begin(), load.user_end(), [&](const llvm::User* u) {
-      auto* st = llvm::dyn_cast<llvm::StoreInst>(u);
-      return st != nullptr && st->getValueOperand() == &load;
-    });
-  };
+// A vector that is only loaded and stored again counts too: a float4 copy left to that vectorizer
+// stays one 16-byte load and store per work-item, and streamed at two thirds of the widened copy's
+// whole-register accesses (bench/cl_pattern_bench's copy4 on an AVX-512 EPYC, both kernels in one
+// process alternating on the same buffers: 12.4-14.6 ms against 9.5-9.9; session 34). Session 23
+// had measured the opposite on another host (17.3 widened, 14.2 not), across separate processes.
+bool hasVectorValues(const llvm::Function& f) {
   for (const llvm::BasicBlock& bb : f)
     for (const llvm::Instruction& i : bb) {
       const llvm::Value* v = &i;
       if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) v = st->getValueOperand();
       if (!v->getType()->isVectorTy()) continue;
-      if (llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i)) {
-        auto* load = llvm::dyn_cast<llvm::LoadInst>(v);
-        if (load == nullptr || !onlyCopied(*load)) return true;
-      } else if (llvm::isa<llvm::BinaryOperator>(i) || llvm::isa<llvm::CallInst>(i)) {
+      if (llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i) ||
+          llvm::isa<llvm::BinaryOperator>(i) || llvm::isa<llvm::CallInst>(i))
         return true;
-      }
     }
   return false;
 }
@@ -360,7 +350,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     const char* reason = widen.everyRegion              ? "forced (TESSERA_WIDEN=n)"
                          : regions.functions.size() > 1 ? "between barriers"
                          : loop                         ? "a loop of its own"
-                         : hasVectorArithmetic(*region) ? "OpenCL vector arithmetic"
+                         : hasVectorValues(*region)     ? "OpenCL vector values"
                          : callsImageFunctions(*region) ? "image accesses"
                                                         : nullptr;
     // Otherwise the region is widened on trial and kept only when worthWidening says so.

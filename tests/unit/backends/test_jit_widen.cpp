@@ -1079,6 +1079,11 @@ TEST_CASE(
   // The two clamped neighbours: vector loads where no lane is clamped, else gathers.
   CHECK(k.widen.versionedLoads == 2);
   CHECK(k.widen.gathers == 0);
+  // OpenCL vector values, even only copied: LLVM's loop vectorizer would leave them 16-byte
+  // accesses per work-item.
+  const CompiledKernel& copy = widened("copy4", 1);
+  CHECK(copy.widen.widenedRegions == 1);
+  CHECK(copy.widen.decision == "widened: OpenCL vector values");
   // Forced widths say so.
   CHECK(widened("straight", 8).widen.decision == "widened: forced (TESSERA_WIDEN=n)");
   for (uint32_t local : {64u, 37u}) {
