@@ -11,9 +11,14 @@
 // registers on every PU, at the host's widest vectors; a figure from the nominal clock understated
 // it by a third on a host that boosts: 166 against 227 GFLOP/s measured).
 //
-//   cl_pattern_bench [--quick] [--platform NAME]... [--pattern KEY]... [--markdown FILE]
+//   cl_pattern_bench [--quick] [--rounds N] [--platform NAME]... [--pattern KEY]... [--markdown FILE]
 //
 // --quick: small sizes and 2 repetitions (the ctest smoke run; no timing is asserted).
+// --rounds N: the whole sequence (every platform, then the children) N times; each cell is the
+// median over the rounds and the PoCL / Tessera ratio the median of the rounds' ratios, so that
+// a VM whose speed drifts over minutes (this project's 2-vCPU hosts: a pattern's time moved 2x
+// between runs a minute apart) compares each round's neighbours, not one platform's quiet minute
+// with the other's loud one.
 // --pattern: only the patterns of these keys (pattern_cases.cpp: copy, median, sgemm, ...) and the
 // copy, whose bandwidth the fractions need; for repeated runs of one pattern.
 #define CL_TARGET_OPENCL_VERSION 300
@@ -59,6 +64,9 @@ struct Row {
   std::map<std::string, Outcome> byColumn;  // platform or "Tessera, widen 0" etc.
 };
 
+// One round's rows, by pattern key.
+using Round = std::map<std::string, Row>;
+
 // Runs the patterns as a child with `setting` (VAR=value) on Tessera, and reads its results into
 // `column`.
 void runChild(const std::string& self, const char* setting, const std::string& column, bool quick,
@@ -80,6 +88,7 @@ void runChild(const std::string& self, const char* setting, const std::string& c
 
 int main(int argc, char** argv) {
   bool quick = false, child = false;
+  int rounds = 1;
   std::vector<std::string> filters, only;
   const char* markdown = nullptr;
   for (int i = 1; i < argc; ++i) {
@@ -88,10 +97,12 @@ int main(int argc, char** argv) {
     else if (a == "--child") child = true;
     else if (a == "--platform" && i + 1 < argc) filters.push_back(argv[++i]);
     else if (a == "--markdown" && i + 1 < argc) markdown = argv[++i];
+    else if (a == "--rounds" && i + 1 < argc) rounds = std::max(1, std::atoi(argv[++i]));
     else if (a == "--pattern" && i + 1 < argc) only.push_back(argv[++i]);
     else {
       std::fprintf(stderr,
-                   "usage: %s [--quick] [--platform NAME]... [--pattern KEY]... [--markdown FILE]\n",
+                   "usage: %s [--quick] [--rounds N] [--platform NAME]... [--pattern KEY]... "
+                   "[--markdown FILE]\n",
                    argv[0]);
       return 2;
     }
@@ -111,35 +122,60 @@ int main(int argc, char** argv) {
   clGetPlatformIDs(0, nullptr, &n);
   std::vector<cl_platform_id> platforms(n);
   if (n) clGetPlatformIDs(n, platforms.data(), nullptr);
-  std::map<std::string, Row> rows;
   std::vector<std::string> columns;
   bool sawTessera = false;
-  for (cl_platform_id platform : platforms) {
-    std::string name = platformName(platform);
-    if (!platformMatches(name, filters)) continue;
-    cl_device_id device = nullptr;
-    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) != CL_SUCCESS) continue;
-    columns.push_back(name);
-    sawTessera |= name == "Tessera";
-    PlatformContext run(device, source);
-    for (const Pattern& pattern : patterns()) {
-      if (!selected(pattern)) continue;
-      Outcome o = pattern.run(run, quick);
-      rows[pattern.key].byColumn[name] = o;
-      if (child) std::printf("RESULT %s %.6f %d\n", pattern.key, o.ms, o.ok ? 1 : 0);
-      std::fflush(stdout);
+  std::vector<Round> byRound(child ? 1 : rounds);
+  for (Round& round : byRound) {
+    for (cl_platform_id platform : platforms) {
+      std::string name = platformName(platform);
+      if (!platformMatches(name, filters)) continue;
+      cl_device_id device = nullptr;
+      if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) != CL_SUCCESS) continue;
+      if (&round == &byRound.front()) columns.push_back(name);
+      sawTessera |= name == "Tessera";
+      PlatformContext run(device, source);
+      for (const Pattern& pattern : patterns()) {
+        if (!selected(pattern)) continue;
+        Outcome o = pattern.run(run, quick);
+        round[pattern.key].byColumn[name] = o;
+        if (child) std::printf("RESULT %s %.6f %d\n", pattern.key, o.ms, o.ok ? 1 : 0);
+        std::fflush(stdout);
+      }
+    }
+    if (child) return 0;
+    if (sawTessera) {
+      const std::pair<const char*, const char*> children[] = {
+          {"TESSERA_WIDEN=0", "Tessera, widen 0"},
+          {"TESSERA_WIDEN=16", "Tessera, widen 16"},
+          {"TESSERA_ROW_JAM=0", "Tessera, rows one by one"}};
+      for (auto [setting, column] : children) {
+        runChild(argv[0], setting, column, quick, only, round);
+        if (&round == &byRound.front()) columns.push_back(column);
+      }
     }
   }
-  if (child) return 0;
-  if (sawTessera) {
-    const std::pair<const char*, const char*> children[] = {
-        {"TESSERA_WIDEN=0", "Tessera, widen 0"},
-        {"TESSERA_WIDEN=16", "Tessera, widen 16"},
-        {"TESSERA_ROW_JAM=0", "Tessera, rows one by one"}};
-    for (auto [setting, column] : children) {
-      runChild(argv[0], setting, column, quick, only, rows);
-      columns.push_back(column);
+
+  // Each cell: the median over the rounds (wrong in any round: wrong); the rounds' work is the same.
+  std::map<std::string, Row> rows;
+  std::map<std::string, double> ratios;  // PoCL / Tessera, the median of the rounds' ratios
+  for (const Pattern& pattern : patterns()) {
+    std::map<std::string, std::vector<double>> times;
+    std::vector<double> roundRatios;
+    for (Round& round : byRound) {
+      Row& r = round[pattern.key];
+      for (auto& [column, o] : r.byColumn) {
+        Outcome& cell = rows[pattern.key].byColumn[column];
+        cell.ok = (times[column].empty() || cell.ok) && o.ok;
+        cell.work = o.work;
+        times[column].push_back(o.ms);
+      }
+      auto t = r.byColumn.find("Tessera"), p = r.byColumn.find("PoCL");
+      if (t != r.byColumn.end() && p != r.byColumn.end() && t->second.ms > 0)
+        roundRatios.push_back(p->second.ms / t->second.ms);
     }
+    for (auto& [column, v] : times)
+      rows[pattern.key].byColumn[column].ms = tessera::bench::stats(v).median;
+    if (!roundRatios.empty()) ratios[pattern.key] = tessera::bench::stats(roundRatios).median;
   }
 
   // The machine's copy bandwidth: the best copy of any platform in this run.
@@ -166,10 +202,9 @@ int main(int argc, char** argv) {
       if (it != row.byColumn.end() && !it->second.ok) allOk = false;
       table << " " << cell << " |";
     }
-    auto t = row.byColumn.find("Tessera"), p = row.byColumn.find("PoCL");
+    auto t = row.byColumn.find("Tessera");
     char ratio[32] = "-", limit[64] = "-";
-    if (t != row.byColumn.end() && p != row.byColumn.end() && t->second.ms > 0)
-      std::snprintf(ratio, sizeof ratio, "%.2fx", p->second.ms / t->second.ms);
+    if (ratios.count(pattern.key)) std::snprintf(ratio, sizeof ratio, "%.2fx", ratios[pattern.key]);
     if (t != row.byColumn.end() && t->second.ms > 0 && t->second.work > 0) {
       if (pattern.limit == Limit::Bandwidth && copyGBs > 0)
         std::snprintf(limit, sizeof limit, "%.0f%% of %.1f GB/s",

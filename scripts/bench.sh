@@ -60,7 +60,10 @@ OCL_ICD_VENDORS="$work/icd" "$build/bin/cl_suite_bench" "${quick[@]}" "${platfor
   --markdown "$work/cl.md" | tee "$work/cl.txt"
 echo
 echo "== Kernel patterns (issue 29): every platform, Tessera's widening chosen, off and forced"
-OCL_ICD_VENDORS="$work/icd" "$build/bin/cl_pattern_bench" "${quick[@]}" "${platforms[@]}" \
+# Three rounds (medians over them) unless quick: one platform's minute is not the other's.
+rounds=(--rounds 3)
+[ ${#quick[@]} -eq 0 ] || rounds=()
+OCL_ICD_VENDORS="$work/icd" "$build/bin/cl_pattern_bench" "${quick[@]}" "${rounds[@]}" "${platforms[@]}" \
   --markdown "$work/patterns.md" | tee "$work/patterns.txt"
 echo
 echo "== OpenCL against Level Zero on Tessera (same kernels and sizes)"
