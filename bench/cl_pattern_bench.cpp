@@ -14,11 +14,11 @@
 //   cl_pattern_bench [--quick] [--rounds N] [--platform NAME]... [--pattern KEY]... [--markdown FILE]
 //
 // --quick: small sizes and 2 repetitions (the ctest smoke run; no timing is asserted).
-// --rounds N: the whole sequence (every platform, then the children) N times; each cell is the
-// median over the rounds and the PoCL / Tessera ratio the median of the rounds' ratios, so that
-// a VM whose speed drifts over minutes (this project's 2-vCPU hosts: a pattern's time moved 2x
-// between runs a minute apart) compares each round's neighbours, not one platform's quiet minute
-// with the other's loud one.
+// --rounds N: each pattern N times on every platform in turn (every platform's context lives in
+// the one process), each cell the median over the rounds and the PoCL / Tessera ratio the median of
+// the rounds' ratios, so that a VM whose speed drifts over minutes (this project's 2-vCPU hosts: a
+// pattern's time moved 2x within one process) compares neighbouring runs, not one platform's quiet
+// minute with the other's loud one. The children take their N rounds in their own process.
 // --pattern: only the patterns of these keys (pattern_cases.cpp: copy, median, sgemm, ...) and the
 // copy, whose bandwidth the fractions need; for repeated runs of one pattern.
 #define CL_TARGET_OPENCL_VERSION 300
@@ -32,6 +32,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -64,15 +65,13 @@ struct Row {
   std::map<std::string, Outcome> byColumn;  // platform or "Tessera, widen 0" etc.
 };
 
-// One round's rows, by pattern key.
-using Round = std::map<std::string, Row>;
 
 // Runs the patterns as a child with `setting` (VAR=value) on Tessera, and reads its results into
 // `column`.
 void runChild(const std::string& self, const char* setting, const std::string& column, bool quick,
-              const std::vector<std::string>& only, std::map<std::string, Row>& rows) {
+              int rounds, const std::vector<std::string>& only, std::map<std::string, Row>& rows) {
   std::string cmd = std::string(setting) + " '" + self + "' --child --platform Tessera" +
-                    (quick ? " --quick" : "");
+                    (quick ? " --quick" : "") + " --rounds " + std::to_string(rounds);
   for (const std::string& key : only) cmd += " --pattern '" + key + "'";
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return;
@@ -122,60 +121,57 @@ int main(int argc, char** argv) {
   clGetPlatformIDs(0, nullptr, &n);
   std::vector<cl_platform_id> platforms(n);
   if (n) clGetPlatformIDs(n, platforms.data(), nullptr);
+  // Every platform's context at once, so that each pattern's rounds alternate between them.
+  std::vector<std::pair<std::string, std::unique_ptr<PlatformContext>>> contexts;
+  for (cl_platform_id platform : platforms) {
+    std::string name = platformName(platform);
+    if (!platformMatches(name, filters)) continue;
+    cl_device_id device = nullptr;
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) != CL_SUCCESS) continue;
+    contexts.emplace_back(name, std::make_unique<PlatformContext>(device, source));
+  }
   std::vector<std::string> columns;
   bool sawTessera = false;
-  std::vector<Round> byRound(child ? 1 : rounds);
-  for (Round& round : byRound) {
-    for (cl_platform_id platform : platforms) {
-      std::string name = platformName(platform);
-      if (!platformMatches(name, filters)) continue;
-      cl_device_id device = nullptr;
-      if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) != CL_SUCCESS) continue;
-      if (&round == &byRound.front()) columns.push_back(name);
-      sawTessera |= name == "Tessera";
-      PlatformContext run(device, source);
-      for (const Pattern& pattern : patterns()) {
-        if (!selected(pattern)) continue;
-        Outcome o = pattern.run(run, quick);
-        round[pattern.key].byColumn[name] = o;
-        if (child) std::printf("RESULT %s %.6f %d\n", pattern.key, o.ms, o.ok ? 1 : 0);
-        std::fflush(stdout);
-      }
-    }
-    if (child) return 0;
-    if (sawTessera) {
-      const std::pair<const char*, const char*> children[] = {
-          {"TESSERA_WIDEN=0", "Tessera, widen 0"},
-          {"TESSERA_WIDEN=16", "Tessera, widen 16"},
-          {"TESSERA_ROW_JAM=0", "Tessera, rows one by one"}};
-      for (auto [setting, column] : children) {
-        runChild(argv[0], setting, column, quick, only, round);
-        if (&round == &byRound.front()) columns.push_back(column);
-      }
-    }
+  for (auto& [name, context] : contexts) {
+    columns.push_back(name);
+    sawTessera |= name == "Tessera";
   }
-
-  // Each cell: the median over the rounds (wrong in any round: wrong); the rounds' work is the same.
   std::map<std::string, Row> rows;
-  std::map<std::string, double> ratios;  // PoCL / Tessera, the median of the rounds' ratios
+  std::map<std::string, double> ratios;  // PoCL / Tessera: the median of the rounds' ratios
   for (const Pattern& pattern : patterns()) {
+    if (!selected(pattern)) continue;
     std::map<std::string, std::vector<double>> times;
     std::vector<double> roundRatios;
-    for (Round& round : byRound) {
-      Row& r = round[pattern.key];
-      for (auto& [column, o] : r.byColumn) {
-        Outcome& cell = rows[pattern.key].byColumn[column];
-        cell.ok = (times[column].empty() || cell.ok) && o.ok;
+    for (int r = 0; r < rounds; ++r) {
+      for (auto& [name, context] : contexts) {
+        Outcome o = pattern.run(*context, quick);
+        Outcome& cell = rows[pattern.key].byColumn[name];
+        cell.ok = (r == 0 || cell.ok) && o.ok;  // wrong in any round: wrong
         cell.work = o.work;
-        times[column].push_back(o.ms);
+        times[name].push_back(o.ms);
       }
-      auto t = r.byColumn.find("Tessera"), p = r.byColumn.find("PoCL");
-      if (t != r.byColumn.end() && p != r.byColumn.end() && t->second.ms > 0)
-        roundRatios.push_back(p->second.ms / t->second.ms);
+      if (times.count("Tessera") && times.count("PoCL") && times["Tessera"].back() > 0)
+        roundRatios.push_back(times["PoCL"].back() / times["Tessera"].back());
     }
-    for (auto& [column, v] : times)
-      rows[pattern.key].byColumn[column].ms = tessera::bench::stats(v).median;
+    for (auto& [name, v] : times) {
+      Outcome& cell = rows[pattern.key].byColumn[name];
+      cell.ms = tessera::bench::stats(v).median;
+      if (child) std::printf("RESULT %s %.6f %d\n", pattern.key, cell.ms, cell.ok ? 1 : 0);
+    }
+    std::fflush(stdout);
     if (!roundRatios.empty()) ratios[pattern.key] = tessera::bench::stats(roundRatios).median;
+  }
+  contexts.clear();
+  if (child) return 0;
+  if (sawTessera) {
+    const std::pair<const char*, const char*> children[] = {
+        {"TESSERA_WIDEN=0", "Tessera, widen 0"},
+        {"TESSERA_WIDEN=16", "Tessera, widen 16"},
+        {"TESSERA_ROW_JAM=0", "Tessera, rows one by one"}};
+    for (auto [setting, column] : children) {
+      runChild(argv[0], setting, column, quick, rounds, only, rows);
+      columns.push_back(column);
+    }
   }
 
   // The machine's copy bandwidth: the best copy of any platform in this run.
