@@ -2,8 +2,8 @@
 // and suite.cl's tiled SGEMM), timed by event profiling on every OpenCL platform the ICD loader
 // shows (Tessera and PoCL side by side when OCL_ICD_VENDORS names a folder with both; scripts/
 // bench.sh makes one), each result checked against the host. On Tessera each pattern also runs with
-// the widening off (TESSERA_WIDEN=0), forced to 16 work-items (TESSERA_WIDEN=16) and with the rows of
-// 2-D groups run one by one (TESSERA_ROW_JAM=0), in child processes, since the settings are read
+// the widening off (TESSERA_WIDEN=0), forced to 16 work-items (TESSERA_WIDEN=16) and with the rows
+// of 2-D groups run one by one (TESSERA_ROW_JAM=0), in child processes, since the settings are read
 // once per process. Printed per pattern: kernel time (median
 // of the repetitions), PoCL's time over Tessera's (above 1: Tessera faster) and the fraction of the
 // machine's limit: the copy bandwidth measured in the same run for patterns whose traffic is known,
@@ -11,7 +11,8 @@
 // registers on every PU, at the host's widest vectors; a figure from the nominal clock understated
 // it by a third on a host that boosts: 166 against 227 GFLOP/s measured).
 //
-//   cl_pattern_bench [--quick] [--rounds N] [--platform NAME]... [--pattern KEY]... [--markdown FILE]
+//   cl_pattern_bench [--quick] [--rounds N] [--platform NAME]... [--pattern KEY]...
+//                    [--markdown FILE]
 //
 // --quick: small sizes and 2 repetitions (the ctest smoke run; no timing is asserted).
 // --rounds N: each pattern N times on every platform in turn (every platform's context lives in
@@ -65,7 +66,6 @@ struct Row {
   std::map<std::string, Outcome> byColumn;  // platform or "Tessera, widen 0" etc.
 };
 
-
 // Runs the patterns as a child with `setting` (VAR=value) on Tessera, and reads its results into
 // `column`.
 void runChild(const std::string& self, const char* setting, const std::string& column, bool quick,
@@ -92,12 +92,18 @@ int main(int argc, char** argv) {
   const char* markdown = nullptr;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--quick") quick = true;
-    else if (a == "--child") child = true;
-    else if (a == "--platform" && i + 1 < argc) filters.push_back(argv[++i]);
-    else if (a == "--markdown" && i + 1 < argc) markdown = argv[++i];
-    else if (a == "--rounds" && i + 1 < argc) rounds = std::max(1, std::atoi(argv[++i]));
-    else if (a == "--pattern" && i + 1 < argc) only.push_back(argv[++i]);
+    if (a == "--quick")
+      quick = true;
+    else if (a == "--child")
+      child = true;
+    else if (a == "--platform" && i + 1 < argc)
+      filters.push_back(argv[++i]);
+    else if (a == "--markdown" && i + 1 < argc)
+      markdown = argv[++i];
+    else if (a == "--rounds" && i + 1 < argc)
+      rounds = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--pattern" && i + 1 < argc)
+      only.push_back(argv[++i]);
     else {
       std::fprintf(stderr,
                    "usage: %s [--quick] [--rounds N] [--platform NAME]... [--pattern KEY]... "
@@ -115,7 +121,8 @@ int main(int argc, char** argv) {
 
   // The FMA peak before any platform is loaded, so that no runtime's worker threads compete with
   // it (children print only their times).
-  const double peak = child ? 0 : tessera::bench::host::fmaPeak(quick ? 1'000'000 : 4'000'000).first;
+  const double peak =
+      child ? 0 : tessera::bench::host::fmaPeak(quick ? 1'000'000 : 4'000'000).first;
 
   cl_uint n = 0;
   clGetPlatformIDs(0, nullptr, &n);
