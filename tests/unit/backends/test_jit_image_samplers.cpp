@@ -79,7 +79,8 @@ void checkReads(const CompiledKernel& k, bool samplerArg, TestImage& img, const 
   size_t a = 0;
   args.set(a++, img.view());
   if (samplerArg) args.set(a++, smp.bits());
-  args.set(a++, coords.data()).set(a++, out.data());
+  args.set(a++, coords.data());
+  args.set(a++, out.data());
   LaunchDims d;
   d.groupSize[0] = 16;
   d.groupCount[0] = uint32_t(coords.size() / 16);
