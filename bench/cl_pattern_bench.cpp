@@ -182,7 +182,7 @@ int main(int argc, char** argv) {
     }
   }
 
-  if (!child) peak = std::max(peak, tessera::bench::host::fmaPeak(peakIters).first);
+  peak = std::max(peak, tessera::bench::host::fmaPeak(peakIters).first);
 
   // The machine's copy bandwidth: the best copy of any platform in this run.
   double copyGBs = 0;
