@@ -497,6 +497,34 @@ void tiled_product(__global const float* a, __global const float* b, __global fl
   c[row * n + col] = acc;
 }
 
+// The tiled product with its groups taken in another order when `order` is given (a table of tile
+// origins, as GEMMs walk bands of group rows column by column for cache reuse): the tile's origin
+// is a phi of group-uniform values, a load and an id, which cannot be recomputed after a barrier,
+// but `row * n + t + lc` can, from it, so A's and B's tile rows and C's row stay consecutive
+// (barrier_regions.cpp, Leaves).
+__kernel __attribute__((reqd_work_group_size(16, 16, 1)))
+void swizzled_product(__global const float* a, __global const float* b, __global float* c, int n,
+                      __constant int2* order, int reorder) {
+  __local float as[16][16], bs[16][16];
+  int lc = get_local_id(0), lr = get_local_id(1);
+  int bx = get_group_id(0), by = get_group_id(1);
+  if (reorder) {
+    int2 o = order[by * get_num_groups(0) + bx];
+    bx = o.x;
+    by = o.y;
+  }
+  int col = bx * 16 + lc, row = by * 16 + lr;
+  float acc = 0.0f;
+  for (int t = 0; t < n; t += 16) {
+    as[lr][lc] = a[row * n + t + lc];
+    bs[lr][lc] = b[(t + lr) * n + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < 16; ++k) acc += as[lr][k] * bs[k][lc];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  c[row * n + col] = acc;
+}
+
 // uchar4 loads and stores under a guard that splits only some chunks: masked byte accesses, which
 // run as plain ones in the chunks whose lanes are all on (masked_access.cpp).
 __kernel void guarded_bytes(__global const uchar4* in, __global uchar4* out, uint n) {

@@ -17,7 +17,8 @@
 // builtins (ids, sizes: `row = get_global_id(1)`, `&A[row * N]`) are recomputed in each block
 // that uses them instead of crossing in a slot: a region then sees them as expressions of its own
 // ids, which LLVM's vectorizer and the widening (widen.cpp) read as uniform or consecutive across
-// work-items, where a value reloaded from a slot is opaque (a gather).
+// work-items, where a value reloaded from a slot is opaque (a gather). Group-uniform values that
+// are not cheap (a remapped group id) may be the leaves of such expressions (Leaves).
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/Analysis/CFG.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -48,12 +49,25 @@ bool isWorkItemBuiltin(const llvm::Instruction& i) {
          spirvBaseName(call->getCalledFunction()->getName()).startswith("__spirv_BuiltIn");
 }
 
+// The values an expression to recompute may use as they are, without recomputing them: those the
+// same for every work-item of the group (a group id remapped through a branch, a loaded tile
+// origin). Such a value crosses a barrier in a slot every work-item reads alike (one copy a group,
+// see step 4 of formRegions), so `bx * 16 + lid` recomputed after the barrier is still
+// consecutive across work-items, where the sum in a per-work-item slot would be a gather.
+struct Leaves {
+  std::set<llvm::Value*> uniform;  // candidates (uniformity.h, blocks that are not divergent)
+  std::set<llvm::Value*> taken;    // those some recomputed expression uses as they are
+};
+
+bool rematerializable(llvm::Value* v, unsigned& budget,
+                      llvm::SmallPtrSetImpl<llvm::Value*>& counted, Leaves& leaves);
+
 // Whether `v` is such a cheap value; `budget` counts down the distinct instructions of its
 // expression (what rematerialize copies into a block: a subexpression used twice, like the
 // dividend and divisor of a guarded division (trap_free_arithmetic.cpp) or `row` in
 // `row * n + (g - row * n)`, is copied once).
-bool rematerializable(llvm::Value* v, unsigned& budget,
-                      llvm::SmallPtrSetImpl<llvm::Value*>& counted) {
+bool cheapExpression(llvm::Value* v, unsigned& budget, llvm::SmallPtrSetImpl<llvm::Value*>& counted,
+                     Leaves& leaves) {
   auto* i = llvm::dyn_cast<llvm::Instruction>(v);
   if (i == nullptr) return llvm::isa<llvm::Argument>(v) || llvm::isa<llvm::Constant>(v);
   if (llvm::isa<llvm::AllocaInst>(i)) return i->getParent()->isEntryBlock();
@@ -68,13 +82,31 @@ bool rematerializable(llvm::Value* v, unsigned& budget,
                isWorkItemBuiltin(*i);
   if (!cheap) return false;
   for (llvm::Value* op : i->operands())
-    if (!rematerializable(op, budget, counted)) return false;
+    if (!rematerializable(op, budget, counted, leaves)) return false;
   return true;
 }
-bool rematerializable(llvm::Value* v) {
+
+// A cheap expression, or a uniform value taken as a leaf where it is not one (its own budget and
+// marks are then given back: it is not copied).
+bool rematerializable(llvm::Value* v, unsigned& budget,
+                      llvm::SmallPtrSetImpl<llvm::Value*>& counted, Leaves& leaves) {
+  if (leaves.taken.count(v)) return true;
+  if (!leaves.uniform.count(v)) return cheapExpression(v, budget, counted, leaves);
+  const unsigned before = budget;
+  llvm::SmallPtrSet<llvm::Value*, 32> tried(counted.begin(), counted.end());
+  if (cheapExpression(v, budget, tried, leaves)) {
+    counted.insert(tried.begin(), tried.end());
+    return true;
+  }
+  budget = before;
+  leaves.taken.insert(v);
+  return true;
+}
+// Whether `v` itself is a cheap expression to recompute (possibly of uniform leaves).
+bool rematerializable(llvm::Value* v, Leaves& leaves) {
   unsigned budget = kRematerializeLimit;
   llvm::SmallPtrSet<llvm::Value*, 32> counted;
-  return rematerializable(v, budget, counted);
+  return cheapExpression(v, budget, counted, leaves);
 }
 
 struct Copies {
@@ -85,12 +117,13 @@ struct Copies {
 };
 
 // A copy of the expression `v` at the start of `block` (one per block, shared by its uses).
-llvm::Value* rematerialize(llvm::Value* v, llvm::BasicBlock* block, Copies& copies) {
+llvm::Value* rematerialize(llvm::Value* v, llvm::BasicBlock* block, Copies& copies,
+                           const Leaves& leaves) {
   auto* i = llvm::dyn_cast<llvm::Instruction>(v);
-  if (i == nullptr || llvm::isa<llvm::AllocaInst>(i)) return v;
+  if (i == nullptr || llvm::isa<llvm::AllocaInst>(i) || leaves.taken.count(v)) return v;
   if (auto it = copies.of.find({v, block}); it != copies.of.end()) return it->second;
   llvm::Instruction* copy = i->clone();
-  for (llvm::Use& op : copy->operands()) op.set(rematerialize(op.get(), block, copies));
+  for (llvm::Use& op : copy->operands()) op.set(rematerialize(op.get(), block, copies, leaves));
   auto [anchor, added] = copies.anchor.try_emplace(block, nullptr);
   if (added) anchor->second = &*block->getFirstInsertionPt();
   copy->insertBefore(anchor->second);
@@ -119,6 +152,14 @@ bool sameExpression(llvm::Value* a, llvm::Value* b, unsigned depth = 0) {
 // values all compute one cheap value (LCSSA's, a merge of a hoisted row * n, GVN's PRE of it) is
 // that value.
 void rematerializeCrossingValues(llvm::Function& kernel) {
+  Leaves leaves;
+  {
+    Uniformity analysis(kernel, Uniformity::Scope::WorkGroup);
+    for (llvm::BasicBlock& bb : kernel)
+      if (!analysis.divergent(&bb))
+        for (llvm::Instruction& i : bb)
+          if (analysis.uniform(&i) && !llvm::isa<llvm::AllocaInst>(i)) leaves.uniform.insert(&i);
+  }
   std::vector<llvm::PHINode*> same;
   for (llvm::BasicBlock& bb : kernel)
     for (llvm::PHINode& phi : bb.phis()) {
@@ -126,18 +167,20 @@ void rematerializeCrossingValues(llvm::Function& kernel) {
       if (v != &phi &&
           llvm::all_of(phi.incoming_values(),
                        [&](llvm::Value* in) { return sameExpression(in, v); }) &&
-          rematerializable(v))
+          rematerializable(v, leaves))
         same.push_back(&phi);
     }
   Copies copies;
   for (llvm::PHINode* phi : same) {
-    phi->replaceAllUsesWith(rematerialize(phi->getIncomingValue(0), phi->getParent(), copies));
+    phi->replaceAllUsesWith(
+        rematerialize(phi->getIncomingValue(0), phi->getParent(), copies, leaves));
     phi->eraseFromParent();
   }
   std::vector<llvm::Instruction*> cheap;
   for (llvm::BasicBlock& bb : kernel)
     for (llvm::Instruction& i : bb) {
-      if (!llvm::isa<llvm::AllocaInst>(i) && i.isUsedOutsideOfBlock(&bb) && rematerializable(&i))
+      if (!llvm::isa<llvm::AllocaInst>(i) && i.isUsedOutsideOfBlock(&bb) &&
+          rematerializable(&i, leaves))
         cheap.push_back(&i);
     }
   for (llvm::Instruction* i : cheap) {
@@ -145,7 +188,7 @@ void rematerializeCrossingValues(llvm::Function& kernel) {
       auto* user = llvm::cast<llvm::Instruction>(use.getUser());
       llvm::BasicBlock* block = user->getParent();
       if (auto* phi = llvm::dyn_cast<llvm::PHINode>(user)) block = phi->getIncomingBlock(use);
-      if (block != i->getParent()) use.set(rematerialize(i, block, copies));
+      if (block != i->getParent()) use.set(rematerialize(i, block, copies, leaves));
     }
   }
 }

@@ -1298,6 +1298,52 @@ TEST_CASE(
 
 namespace tessera::backends::cpu::test {
 
+// Addresses computed from a group-uniform value that is not itself recomputable (a remapped group
+// id, a phi) are recomputed after the barrier from that value's slot, not carried in per-work-item
+// slots: they stay consecutive (38 ms -> 15 ms for a 1024 SGEMM walked in bands on the AVX-512
+// host, where every tile load had been a gather).
+TEST_CASE(
+    "Given a tiled product whose tile origin is a remapped group id, when widened, then its tile "
+    "loads and its store are consecutive and the product is right in every group order",
+    "[jit][widen][regions]") {
+  for (int width : {0, 16}) {
+    const CompiledKernel& k = widened("swizzled_product", width);
+    if (width != 0) {
+      CHECK(k.widen.gathers == 0);
+      CHECK(k.widen.scatters == 0);
+      CHECK(k.widen.vectorGathers == 0);
+    }
+    const int n = 64;  // 4 x 4 groups
+    std::vector<float> a(n * n), b(n * n);
+    for (int i = 0; i < n * n; ++i) {
+      a[i] = float(i % 7) - 3;
+      b[i] = float(i % 5) - 2;
+    }
+    for (int band : {0, 1, 2, 4}) {
+      // Bands of `band` group rows, walked column by column (band 0: the launch's own order).
+      std::vector<int> order;
+      for (int g = 0; g < 16; ++g)
+        if (band) order.insert(order.end(), {g / band % 4, g / (4 * band) * band + g % band});
+      order.resize(32, 0);
+      std::vector<float> c(n * n, -1);
+      ArgBuffer args(k);
+      args.set(0, ptr(a)).set(1, ptr(b)).set(2, ptr(c)).set(3, n).set(4, ptr(order)).set(5, band);
+      launch(k, args.data(), dims2(n / 16, n / 16, 16, 16), pool());
+      INFO("width " << width << " band " << band);
+      for (int r = 0; r < n; ++r)
+        for (int col = 0; col < n; ++col) {
+          float want = 0;
+          for (int i = 0; i < n; ++i) want += a[r * n + i] * b[i * n + col];
+          REQUIRE(c[r * n + col] == want);
+        }
+    }
+  }
+}
+
+}  // namespace tessera::backends::cpu::test
+
+namespace tessera::backends::cpu::test {
+
 // Chunks whose lanes are all inside the guard take the plain accesses, the one the guard splits
 // the masked ones: every element below n is right and nothing at or past n is written.
 TEST_CASE(
