@@ -399,11 +399,29 @@ __kernel void rows_jam(__global const float* in, __global float* out, int n) {
 }
 
 // The same with a required size of 8 x 8: widened at 16, only the 8-wide level can run (a row has
-// 8 work-items) and rows jam only at 16, so neither the 16-wide level nor jammed rows are built.
+// 8 work-items), so the 16-wide level is not built; a row is one chunk of the 8-wide level, whose
+// rows are jammed.
 __kernel __attribute__((reqd_work_group_size(8, 8, 1)))
 void rows_jam_reqd8(__global const float* in, __global float* out, int n) {
   __local float tile[8][16];
   rows_jam_tile(in, out, n, tile);
+}
+
+// Rows jammed through a loop (row_jam.cpp): its trip count n is the same in every row, so four
+// rows run each iteration together, each with its own accumulator chain; in rows_loop_by_row the
+// trip count depends on the row and the rows run one by one.
+__kernel void rows_jam_loop(__global const float* in, __global float* out, int n) {
+  int x = get_global_id(0), y = get_global_id(1), w = get_global_size(0);
+  float acc = 0.0f;
+  for (int k = 0; k < n; ++k) acc = fma(in[(y + k) * w + x], (float)(k + 1), acc);
+  out[y * w + x] = acc;
+}
+
+__kernel void rows_loop_by_row(__global const float* in, __global float* out, int n) {
+  int x = get_global_id(0), y = get_global_id(1), w = get_global_size(0);
+  float acc = 0.0f;
+  for (int k = 0; k < n - y % 3; ++k) acc = fma(in[(y + k) * w + x], (float)(k + 1), acc);
+  out[y * w + x] = acc;
 }
 
 // A loop with one access consecutive between work-items (a[k * n + i]) and one gathered

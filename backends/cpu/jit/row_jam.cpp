@@ -14,13 +14,15 @@
 // rows' work-items interleaved is one of the executions the program allows; each copy keeps its
 // own row's ids (y, the local linear id) and so its own private scratch slots.
 //
-// A widened region qualifies when its control flow has no loop and every branch condition and the
-// returned region are the same for all rows (built from the group's uniform values: arguments
-// other than the row's ids, constants, loads of group-uniform scratch slots, pure arithmetic on
-// them): the jammed copy then keeps one copy of the control flow, and each block holds the rows'
-// instructions interleaved. It must never bail to the scalar region (the work-group function
-// checks that), and be small enough that `rows` copies stay cheap to compile
-// (kMaxJamInstructions).
+// A widened region qualifies when every branch condition and the returned region are the same for
+// all rows (built from the group's uniform values: arguments other than the row's ids, constants,
+// loads of group-uniform scratch slots, pure arithmetic on them, phis of such values): the jammed
+// copy then keeps one copy of the control flow, and each block holds the rows' instructions
+// interleaved. That includes loops whose trip count is the same in every row: CLBlast's Xgemm
+// (8 x 16 groups, each work-item two float4 accumulators updated once per step of its k loop) ran
+// its loop at one FMA chain per accumulator, at half the FMA pipes' rate, a row at a time. It must
+// never bail to the scalar region (the work-group function checks that), and be small enough that
+// `rows` copies stay cheap to compile (kMaxJamInstructions).
 
 #include <llvm/Analysis/CFG.h>
 #include <llvm/IR/Function.h>
@@ -33,46 +35,47 @@
 #include "backends/cpu/jit/jit_passes.h"
 
 #include <map>
+#include <set>
 #include <vector>
 
 namespace tessera::backends::cpu::jit {
 namespace {
 
-// Whether `v` is the same in every row (see above); `memo` holds the answers so far. The control
-// flow is acyclic, so the recursion ends.
-bool sameInRows(llvm::Value* v, unsigned firstRegionParam, std::map<llvm::Value*, bool>* memo) {
-  if (auto* a = llvm::dyn_cast<llvm::Argument>(v))
-    return a->getArgNo() != firstRegionParam + kLocalIdY &&
-           a->getArgNo() != firstRegionParam + kLocalLinearId;
-  auto* i = llvm::dyn_cast<llvm::Instruction>(v);
-  if (i == nullptr) return llvm::isa<llvm::Constant>(v);
-  if (auto it = memo->find(v); it != memo->end()) return it->second;
-  bool same;
-  if (auto* load = llvm::dyn_cast<llvm::LoadInst>(i)) {
-    auto* slot = llvm::dyn_cast<llvm::Instruction>(load->getPointerOperand()->stripPointerCasts());
-    same = load->isSimple() &&
-           ((slot && slot->getMetadata(kUniformSlotMetadata)) ||
-            sameInRows(load->getPointerOperand(), firstRegionParam, memo));
-  } else if (i->mayReadOrWriteMemory() || i->isTerminator() || llvm::isa<llvm::AllocaInst>(i)) {
-    same = false;
-  } else {
-    same = true;
-    for (llvm::Value* op : i->operands())
-      if (!llvm::isa<llvm::BasicBlock>(op) && !sameInRows(op, firstRegionParam, memo)) {
-        same = false;
-        break;
+// The values of `wide` that may differ between rows: the row's ids, what is computed from them,
+// loads other than simple ones from group-uniform slots or from addresses the same in every row,
+// and every other instruction that touches memory. Found as a fixpoint from "the same in every
+// row" (optimistic), so that a loop's counter, a phi of its start and its increment, stays the
+// same in every row where nothing else makes it differ.
+// The row's ids are in that set too.
+std::set<llvm::Value*> differInRows(llvm::Function& wide, unsigned firstRegionParam) {
+  std::set<llvm::Value*> differs{wide.getArg(firstRegionParam + kLocalIdY),
+                                 wide.getArg(firstRegionParam + kLocalLinearId)};
+  auto operandDiffers = [&](llvm::Value* v) { return differs.count(v) != 0; };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (llvm::BasicBlock& bb : wide)
+      for (llvm::Instruction& i : bb) {
+        if (i.isTerminator() || differs.count(&i)) continue;
+        bool d;
+        if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&i)) {
+          auto* slot =
+              llvm::dyn_cast<llvm::Instruction>(load->getPointerOperand()->stripPointerCasts());
+          d = !load->isSimple() || (!(slot && slot->getMetadata(kUniformSlotMetadata)) &&
+                                    operandDiffers(load->getPointerOperand()));
+        } else if (i.mayReadOrWriteMemory() || llvm::isa<llvm::AllocaInst>(i)) {
+          d = true;
+        } else {
+          d = llvm::any_of(i.operands(), [&](llvm::Value* op) { return operandDiffers(op); });
+        }
+        if (d) changed = differs.insert(&i).second || changed;
       }
   }
-  (*memo)[v] = same;
-  return same;
+  return differs;
 }
 
 bool jammable(llvm::Function& wide, unsigned firstRegionParam) {
-  llvm::SmallVector<std::pair<const llvm::BasicBlock*, const llvm::BasicBlock*>, 4> backEdges;
-  llvm::FindFunctionBackedges(wide, backEdges);
-  if (!backEdges.empty()) return false;
   size_t count = 0;
-  std::map<llvm::Value*, bool> memo;
+  const std::set<llvm::Value*> differs = differInRows(wide, firstRegionParam);
   for (llvm::BasicBlock& bb : wide) {
     count += bb.size();
     for (llvm::Instruction& i : bb)
@@ -88,7 +91,7 @@ bool jammable(llvm::Function& wide, unsigned firstRegionParam) {
     } else if (!llvm::isa<llvm::UnreachableInst>(t)) {
       return false;
     }
-    if (decides && !sameInRows(decides, firstRegionParam, &memo)) return false;
+    if (decides && differs.count(decides)) return false;
   }
   return count <= kMaxJamInstructions;
 }

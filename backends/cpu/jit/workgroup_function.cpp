@@ -496,13 +496,16 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       // levels below.
       llvm::Function* jam = nullptr;
       llvm::BasicBlock* jammedRows = nullptr;
-      // Not when the required size rules the jammed rows out (rows of another width, fewer
-      // rows than kJamRows).
-      const bool jamRuns =
-          (!requiredX || *requiredX == widenVF) && (!requiredY || *requiredY >= kJamRows);
-      if (widen.rowJam && !each && rowsUsed && jamRuns && levels.front().width == widenVF &&
-          !levels.front().mayBail)
-        jam = jamRows(*levels.front().fn, firstRegionParam, kJamRows);
+      // A row is one chunk of the VF level or, with a required size, of the level of that width
+      // (CLBlast's Xgemm: rows of 8 where VF is 16). Not when the required size rules the jammed
+      // rows out (rows no level covers in one chunk, fewer rows than kJamRows).
+      const unsigned rowWidth = requiredX ? *requiredX : widenVF;
+      const auto rowLevel = std::find_if(levels.begin(), levels.end(),
+                                         [&](const Level& l) { return l.width == rowWidth; });
+      const bool jamRuns = !requiredY || *requiredY >= kJamRows;
+      if (widen.rowJam && !each && rowsUsed && jamRuns && rowLevel != levels.end() &&
+          !rowLevel->mayBail)
+        jam = jamRows(*rowLevel->fn, firstRegionParam, kJamRows);
       if (jam) {
         widened.push_back(jam);
         auto* jcheck = llvm::BasicBlock::Create(ctx, "wi.rows.check", wg, header[0]);
@@ -513,7 +516,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         llvm::IRBuilder<> jb(jcheck);
         llvm::Value* fits =
             jb.CreateAnd(jb.CreateICmpULE(jb.CreateAdd(id[1], jb.getInt64(kJamRows)), ls[1]),
-                         jb.CreateICmpEQ(ls[0], jb.getInt64(widenVF)));
+                         jb.CreateICmpEQ(ls[0], jb.getInt64(rowWidth)));
         enter = llvm::BasicBlock::Create(ctx, "wi.rows.no", wg, header[0]);
         jb.CreateCondBr(fits, jbody, enter);
         jb.SetInsertPoint(jbody);

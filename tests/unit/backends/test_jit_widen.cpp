@@ -419,14 +419,47 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "Given a loop whose trip count is the same in every row, when widened, then rows are jammed "
+    "through it, a loop whose trip count depends on the row is not, and both agree with the host",
+    "[jit][widen][rows]") {
+  for (int width : {0, 16}) {
+    const CompiledKernel& same = widened("rows_jam_loop", width);
+    const CompiledKernel& byRow = widened("rows_loop_by_row", width);
+    CHECK(same.widen.jammedRegions == (width == 0 ? 0u : 1u));
+    CHECK(byRow.widen.jammedRegions == 0);
+    const int n = 5;
+    for (auto [sx, sy] : {std::pair{16, 8}, {16, 6}, {12, 7}}) {
+      const int gx = 2, gy = 3, w = gx * sx, h = gy * sy;
+      std::vector<float> in(w * (h + n));
+      for (size_t i = 0; i < in.size(); ++i) in[i] = float(i % 17) - 8;
+      for (const CompiledKernel* k : {&same, &byRow}) {
+        std::vector<float> out(w * h, -1);
+        ArgBuffer args(*k);
+        args.set(0, ptr(in)).set(1, ptr(out)).set(2, n);
+        launch(*k, args.data(), dims2(gx, gy, sx, sy), pool());
+        INFO("width " << width << ", group " << sx << "x" << sy << ", by row " << (k == &byRow));
+        for (int y = 0; y < h; ++y)
+          for (int x = 0; x < w; ++x) {
+            float acc = 0;
+            const int trips = k == &byRow ? n - y % 3 : n;
+            for (int t = 0; t < trips; ++t) acc = std::fma(in[(y + t) * w + x], float(t + 1), acc);
+            REQUIRE(out[y * w + x] == acc);
+          }
+      }
+    }
+  }
+}
+
+TEST_CASE(
     "Given a required size of 8 x 8, when the width is 16, then only the 8-wide level is "
-    "built, no rows are jammed, and whole and partial groups agree with the host",
+    "built, its rows are jammed, and whole and partial groups agree with the host",
     "[jit][widen][rows]") {
   const CompiledKernel& at16 = widened("rows_jam_reqd8", 16);
   CHECK(at16.widen.width == 8);
   CHECK(at16.widen.halfWidth == 0);
   CHECK(at16.widen.widenedRegions == 4);
-  CHECK(at16.widen.jammedRegions == 0);
+  // A row is one chunk of the 8-wide level (CLBlast's Xgemm, 8 x 16 groups, on AVX-512).
+  CHECK(at16.widen.jammedRegions == 3);
   // At 8 a row is one chunk: jammed as rows_jam is.
   const CompiledKernel& at8 = widened("rows_jam_reqd8", 8);
   CHECK(at8.widen.width == 8);
