@@ -5,6 +5,10 @@
 // Where OpenBLAS is installed (libopenblas.so.0, found at run time), the same product is then
 // timed there the same way, on the host's threads, as the BLAS reference of issue 29 item 3:
 // "OpenBLAS (<its kernel set>) n=<n>: <GFLOPS> GFLOPS (<ms> ms); CLBlast at <ratio> of it".
+// CLBLAST_XGEMM / CLBLAST_XGEMM_DIRECT (optional, "MWG=64,NWG=64,..."): parameters for CLBlast's
+// Xgemm / XgemmDirect kernels on this device, as its tuners (clblast-utils' clblast_tuner_xgemm,
+// clblast_tuner_xgemm_direct) report them, given to CLBlastOverrideParameters before the first
+// call; without them CLBlast uses its database's defaults for a device it does not know.
 #define CL_TARGET_OPENCL_VERSION 120
 #include <clblast_c.h>
 
@@ -12,6 +16,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static double now(void) {
@@ -44,6 +49,32 @@ static double openblas_seconds(size_t n, int runs, const float* a, const float* 
   return (now() - start) / runs;
 }
 
+// Applies "NAME=value,..." from the environment variable `var` to CLBlast's kernel `kernel`;
+// returns 0 when the variable is unset or applied.
+static int override_parameters(cl_device_id device, const char* var, const char* kernel) {
+  const char* text = getenv(var);
+  if (!text || !*text) return 0;
+  char buffer[1024];
+  snprintf(buffer, sizeof buffer, "%s", text);
+  const char* names[64];
+  size_t values[64], count = 0;
+  for (char* item = strtok(buffer, ","); item && count < 64; item = strtok(NULL, ",")) {
+    char* eq = strchr(item, '=');
+    if (!eq) break;
+    *eq = '\0';
+    names[count] = item;
+    values[count++] = (size_t)strtoul(eq + 1, NULL, 10);
+  }
+  CLBlastStatusCode status =
+      CLBlastOverrideParameters(device, kernel, CLBlastPrecisionSingle, count, names, values);
+  if (status != CLBlastSuccess) {
+    printf("error: CLBlastOverrideParameters(%s) returned %d\n", kernel, (int)status);
+    return 1;
+  }
+  printf("%s: %s\n", kernel, text);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   const size_t n = argc > 1 ? (size_t)atoi(argv[1]) : 1024;
   const int runs = argc > 2 ? atoi(argv[2]) : 5;
@@ -55,6 +86,9 @@ int main(int argc, char** argv) {
     printf("error: no OpenCL device (%d)\n", err);
     return 1;
   }
+  if (override_parameters(device, "CLBLAST_XGEMM", "Xgemm") ||
+      override_parameters(device, "CLBLAST_XGEMM_DIRECT", "XgemmDirect"))
+    return 1;
   cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
   cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
   const size_t count = n * n;
