@@ -86,8 +86,7 @@ void ArenaAllocator::release(Slot& slot, bool reusable) {
     std::lock_guard lock(p->mutex);
     p->free.push_back(slot);
   } else if (reusable && slot.owned && !slot.owned->guarded() && slot.owned.use_count() == 1 &&
-             slot.bytes <= kCachedBytes / 4 && !addressSpaceLimited() &&
-             slot.owned->setAccessible(false)) {
+             slot.bytes <= kCachedBytes / 4 && !addressSpaceLimited()) {
     std::vector<std::shared_ptr<Backing>> dropped;  // unmapped outside the lock
     std::lock_guard lock(cacheMutex_);
     cached_.push_front(std::move(slot.owned));
@@ -112,7 +111,6 @@ std::shared_ptr<Backing> ArenaAllocator::takeCached(size_t bytes, size_t alignme
     std::shared_ptr<Backing> b = std::move(*it);
     cachedBytes_ -= bytes;
     cached_.erase(it);
-    if (!b->setAccessible(true)) return nullptr;  // unmapped as it goes
     return b;
   }
   return nullptr;

@@ -11,9 +11,13 @@
 // freed first out): libraries that allocate their temporaries on every call (CLBlast's GEMM, 8 MiB
 // of them at n = 1024) then find them with their pages present rather than taking a page fault
 // per 4 KiB each time. Their contents are what the last allocation left (USM and OpenCL buffers
-// promise none); pages another process may have mapped (exported, IPC) are never kept, and kept
-// ones are inaccessible until handed out again, so a use after free still faults. Under RLIMIT_AS
-// nothing is kept; an allocation that finds no memory drops what is.
+// promise none); pages another process may have mapped (exported, IPC) are never kept. Kept ones
+// stay mapped read-write, as malloc's freed blocks do: a use after free reaches them unnoticed
+// (TESSERA_GUARD_PAGES=1, whose guarded backings are never kept, makes it fault). Making them
+// inaccessible while kept cost more than the page faults it saved on a VM that shadows page
+// tables: every page refaulted, invisibly to the guest, after each mprotect (CLBlast's 4 MiB
+// transpose into a kept buffer 6.5-7.3 ms with, 1.0-1.1 without; docs/performance.md, session 35).
+// Under RLIMIT_AS nothing is kept; an allocation that finds no memory drops what is.
 //
 // Threading: every method may be called from any thread; each (placement, class) pool has its own
 // lock.

@@ -116,10 +116,6 @@ std::unique_ptr<Backing> Backing::createGuarded(size_t dataBytes, size_t endAlig
   return b;
 }
 
-bool Backing::setAccessible(bool accessible) {
-  return mprotect(data_, dataBytes_, accessible ? PROT_READ | PROT_WRITE : PROT_NONE) == 0;
-}
-
 Backing::~Backing() {
   if (reservation_)
     munmap(reservation_, reservedBytes_);

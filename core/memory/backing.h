@@ -97,9 +97,6 @@ class Backing {
   bool bound() const { return bound_; }
   const Placement& placement() const { return placement_; }  // as created (compared, not used)
   bool guarded() const { return reservation_ != nullptr; }
-  // The data made inaccessible (false) or read-write again (true), its pages kept: a backing kept
-  // for reuse after its allocation was freed (ArenaAllocator) still faults on a use after free.
-  bool setAccessible(bool accessible);
 
  private:
   Backing() = default;
