@@ -138,17 +138,20 @@ TEST_CASE(
         };
       });
     }
-    SECTION(std::string("large copy from a freed allocation: ") + nameOf(path)) {
+    // (Not a freed allocation: one of this size is kept mapped for the next of its size,
+    // core/memory/arena.h.)
+    SECTION(std::string("large copy from inaccessible memory: ") + nameOf(path)) {
       if (underAddressSanitizer()) return;
       MemoryFixture m;
       void* dst = m.allocHost(kBig);
-      void* freed = m.allocHost(kBig);
-      REQUIRE(zeMemFree(m.context, freed) == ZE_RESULT_SUCCESS);
+      void* gone = mmap(nullptr, kBig, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      REQUIRE(gone != MAP_FAILED);
       checkContained(driver, path, [&](ExecFixture&) -> Append {
         return [&](ze_command_list_handle_t l, ze_event_handle_t e) {
-          return zeCommandListAppendMemoryCopy(l, dst, freed, kBig, e, 0, nullptr);
+          return zeCommandListAppendMemoryCopy(l, dst, gone, kBig, e, 0, nullptr);
         };
       });
+      munmap(gone, kBig);
       zeMemFree(m.context, dst);
     }
     SECTION(std::string("copy of 2^62 bytes: ") + nameOf(path)) {
