@@ -160,6 +160,9 @@ void rematerializeCrossingValues(llvm::Function& kernel) {
         for (llvm::Instruction& i : bb)
           if (analysis.uniform(&i) && !llvm::isa<llvm::AllocaInst>(i)) leaves.uniform.insert(&i);
   }
+  // Without leaves here: the incoming expressions are alike in shape, but two of their leaves
+  // (loads on different paths) may differ in value, and neither dominates the phi.
+  Leaves none;
   std::vector<llvm::PHINode*> same;
   for (llvm::BasicBlock& bb : kernel)
     for (llvm::PHINode& phi : bb.phis()) {
@@ -167,13 +170,14 @@ void rematerializeCrossingValues(llvm::Function& kernel) {
       if (v != &phi &&
           llvm::all_of(phi.incoming_values(),
                        [&](llvm::Value* in) { return sameExpression(in, v); }) &&
-          rematerializable(v, leaves))
+          rematerializable(v, none))
         same.push_back(&phi);
     }
   Copies copies;
   for (llvm::PHINode* phi : same) {
     phi->replaceAllUsesWith(
-        rematerialize(phi->getIncomingValue(0), phi->getParent(), copies, leaves));
+        rematerialize(phi->getIncomingValue(0), phi->getParent(), copies, none));
+    leaves.uniform.erase(phi);
     phi->eraseFromParent();
   }
   std::vector<llvm::Instruction*> cheap;

@@ -45,8 +45,7 @@ namespace {
 // loads other than simple ones from group-uniform slots or from addresses the same in every row,
 // and every other instruction that touches memory. Found as a fixpoint from "the same in every
 // row" (optimistic), so that a loop's counter, a phi of its start and its increment, stays the
-// same in every row where nothing else makes it differ.
-// The row's ids are in that set too.
+// same in every row where nothing else makes it differ. The row's ids are in the set themselves.
 std::set<llvm::Value*> differInRows(llvm::Function& wide, unsigned firstRegionParam) {
   std::set<llvm::Value*> differs{wide.getArg(firstRegionParam + kLocalIdY),
                                  wide.getArg(firstRegionParam + kLocalLinearId)};

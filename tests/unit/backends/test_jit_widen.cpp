@@ -41,6 +41,26 @@ const CompiledKernel& widened(const std::string& name, int width) {
   return *k;
 }
 
+// Operands for the tiled products' tests (small integers: every sum is exact), and the check of
+// c = a * b, n x n.
+void productOperands(int n, std::vector<float>& a, std::vector<float>& b) {
+  a.resize(n * n);
+  b.resize(n * n);
+  for (int i = 0; i < n * n; ++i) {
+    a[i] = float(i % 7) - 3;
+    b[i] = float(i % 5) - 2;
+  }
+}
+void checkProduct(int n, const std::vector<float>& a, const std::vector<float>& b,
+                  const std::vector<float>& c) {
+  for (int r = 0; r < n; ++r)
+    for (int col = 0; col < n; ++col) {
+      float want = 0;
+      for (int i = 0; i < n; ++i) want += a[r * n + i] * b[i * n + col];
+      REQUIRE(c[r * n + col] == want);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("Given sgemm_naive, when widened, then its uniform k loop runs 8 or 16 columns at once",
@@ -1309,21 +1329,13 @@ TEST_CASE(
       CHECK(k.widen.gathers == 0);
     }
     const int n = 32;
-    std::vector<float> a(n * n), b(n * n), c(n * n, -1);
-    for (int i = 0; i < n * n; ++i) {
-      a[i] = float(i % 7) - 3;
-      b[i] = float(i % 5) - 2;
-    }
+    std::vector<float> a, b, c(n * n, -1);
+    productOperands(n, a, b);
     ArgBuffer args(k);
     args.set(0, ptr(a)).set(1, ptr(b)).set(2, ptr(c)).set(3, n);
     launch(k, args.data(), dims2(2, 2, 16, 16), pool());
     INFO("width " << width);
-    for (int r = 0; r < n; ++r)
-      for (int col = 0; col < n; ++col) {
-        float want = 0;
-        for (int i = 0; i < n; ++i) want += a[r * n + i] * b[i * n + col];
-        REQUIRE(c[r * n + col] == want);
-      }
+    checkProduct(n, a, b, c);
   }
 }
 
@@ -1347,11 +1359,8 @@ TEST_CASE(
       CHECK(k.widen.vectorGathers == 0);
     }
     const int n = 64;  // 4 x 4 groups
-    std::vector<float> a(n * n), b(n * n);
-    for (int i = 0; i < n * n; ++i) {
-      a[i] = float(i % 7) - 3;
-      b[i] = float(i % 5) - 2;
-    }
+    std::vector<float> a, b;
+    productOperands(n, a, b);
     for (int band : {0, 1, 2, 4}) {
       // Bands of `band` group rows, walked column by column (band 0: the launch's own order).
       std::vector<int> order;
@@ -1363,12 +1372,7 @@ TEST_CASE(
       args.set(0, ptr(a)).set(1, ptr(b)).set(2, ptr(c)).set(3, n).set(4, ptr(order)).set(5, band);
       launch(k, args.data(), dims2(n / 16, n / 16, 16, 16), pool());
       INFO("width " << width << " band " << band);
-      for (int r = 0; r < n; ++r)
-        for (int col = 0; col < n; ++col) {
-          float want = 0;
-          for (int i = 0; i < n; ++i) want += a[r * n + i] * b[i * n + col];
-          REQUIRE(c[r * n + col] == want);
-        }
+      checkProduct(n, a, b, c);
     }
   }
 }
