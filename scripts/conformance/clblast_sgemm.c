@@ -60,7 +60,10 @@ static int override_parameters(cl_device_id device, const char* var, const char*
   size_t values[64], count = 0;
   for (char* item = strtok(buffer, ","); item && count < 64; item = strtok(NULL, ",")) {
     char* eq = strchr(item, '=');
-    if (!eq) break;
+    if (!eq) {
+      printf("error: %s: \"%s\" is not NAME=value\n", var, item);
+      return 1;
+    }
     *eq = '\0';
     names[count] = item;
     values[count++] = (size_t)strtoul(eq + 1, NULL, 10);
