@@ -1,6 +1,7 @@
 #include "core/memory/arena.h"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -18,6 +19,17 @@ bool addressSpaceLimited() {
 }
 
 }  // namespace
+
+size_t ArenaAllocator::cacheBudget() {
+  static const size_t budget = [] {
+    const long pages = sysconf(_SC_PHYS_PAGES), pageBytes = sysconf(_SC_PAGESIZE);
+    const size_t physical =
+        pages > 0 && pageBytes > 0 ? size_t(pages) * size_t(pageBytes) : size_t{0};
+    // Whole megabytes, so that half of it is whole pages too.
+    return std::clamp(physical / 64, size_t{64} << 20, size_t{1} << 30) & ~((size_t{1} << 20) - 1);
+  }();
+  return budget;
+}
 
 ArenaAllocator& ArenaAllocator::global() {
   // Never destroyed: allocations may be freed by static destructors at exit.
@@ -86,12 +98,12 @@ void ArenaAllocator::release(Slot& slot, bool reusable) {
     std::lock_guard lock(p->mutex);
     p->free.push_back(slot);
   } else if (reusable && slot.owned && !slot.owned->guarded() && slot.owned.use_count() == 1 &&
-             slot.bytes <= kCachedBytes / 4 && !addressSpaceLimited()) {
+             slot.bytes <= cacheBudget() / 2 && !addressSpaceLimited()) {
     std::vector<std::shared_ptr<Backing>> dropped;  // unmapped outside the lock
     std::lock_guard lock(cacheMutex_);
     cached_.push_front(std::move(slot.owned));
     cachedBytes_ += slot.bytes;
-    while (cachedBytes_ > kCachedBytes) {
+    while (cachedBytes_ > cacheBudget()) {
       cachedBytes_ -= cached_.back()->dataBytes();
       dropped.push_back(std::move(cached_.back()));
       cached_.pop_back();

@@ -7,10 +7,13 @@
 // device and shared memory allocation", and an IPC opener maps whole pages. A 64-byte allocation
 // therefore takes 4 KiB. Freed slots go back to their class's free list and are reused (their pages
 // stay committed); arenas live as long as the process. A freed dedicated backing is kept for the
-// next dedicated allocation of its size and placement, up to kCachedBytes of them (least recently
-// freed first out): libraries that allocate their temporaries on every call (CLBlast's GEMM, 8 MiB
-// of them at n = 1024) then find them with their pages present rather than taking a page fault
-// per 4 KiB each time. Their contents are what the last allocation left (USM and OpenCL buffers
+// next dedicated allocation of its size and placement, up to cacheBudget() bytes of them (least
+// recently freed first out), each at most half of it: libraries that allocate their temporaries on
+// every call (CLBlast's GEMM, 8 MiB of them at n = 1024, one of 32 MiB at n = 2048) then find them
+// with their pages present rather than taking a page fault per 4 KiB each time (on a VM, 8,192
+// faults took 45 ms of CLBlast's 245 ms call at n = 2048 while the budget was a fixed 64 MiB with
+// 16 MiB at most a backing). The budget follows the machine: a sixty-fourth of its memory, within
+// [64 MiB, 1 GiB] (384 MiB on 24 GiB). Their contents are what the last allocation left (USM and OpenCL buffers
 // promise none); pages another process may have mapped (exported, IPC) are never kept. Kept ones
 // stay mapped read-write, as malloc's freed blocks do: a use after free reaches them unnoticed
 // (TESSERA_GUARD_PAGES=1, whose guarded backings are never kept, makes it fault). Making them
@@ -71,7 +74,8 @@ class ArenaAllocator {
   // Unmaps the kept backings (a dedicated allocation that found no memory does, then retries).
   void dropCached();
 
-  static constexpr size_t kCachedBytes = size_t{64} << 20;
+  // The bytes of kept backings at most: a sixty-fourth of physical memory within [64 MiB, 1 GiB].
+  static size_t cacheBudget();
 
  private:
   struct Pool {

@@ -157,6 +157,28 @@ TEST_CASE(
   REQUIRE(m.allocate(r, &p) == ZE_RESULT_SUCCESS);
   CHECK(backingInode(m, p) != first);
   REQUIRE(m.free(p) == ZE_RESULT_SUCCESS);
+
+  // A library's larger temporaries (CLBlast's 32 MiB at n = 2048) are kept as well: the budget
+  // follows the machine, at least 64 MiB, and one backing may take half of it.
+  const size_t budget = ArenaAllocator::cacheBudget();
+  CHECK(budget >= (size_t{64} << 20));
+  CHECK(budget <= (size_t{1} << 30));
+  AllocRequest big{MemoryKind::Device, budget / 2, 0, driver->devices()[0]};
+  REQUIRE(m.allocate(big, &p) == ZE_RESULT_SUCCESS);
+  const ino_t bigFirst = backingInode(m, p);
+  REQUIRE(m.free(p) == ZE_RESULT_SUCCESS);
+  REQUIRE(m.allocate(big, &p) == ZE_RESULT_SUCCESS);
+  CHECK(backingInode(m, p) == bigFirst);
+  REQUIRE(m.free(p) == ZE_RESULT_SUCCESS);
+  // Beyond half of the budget: not kept.
+  AllocRequest huge = big;
+  huge.size = budget / 2 + kPageSize;
+  REQUIRE(m.allocate(huge, &p) == ZE_RESULT_SUCCESS);
+  static_cast<uint8_t*>(p)[0] = 0x5a;
+  REQUIRE(m.free(p) == ZE_RESULT_SUCCESS);
+  REQUIRE(m.allocate(huge, &p) == ZE_RESULT_SUCCESS);
+  CHECK(static_cast<uint8_t*>(p)[0] == 0);  // new pages
+  REQUIRE(m.free(p) == ZE_RESULT_SUCCESS);
   ArenaAllocator::global().dropCached();
 }
 
