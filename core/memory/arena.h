@@ -13,12 +13,12 @@
 // with their pages present rather than taking a page fault per 4 KiB each time (on a VM, 8,192
 // faults took 45 ms of CLBlast's 245 ms call at n = 2048 while the budget was a fixed 64 MiB with
 // 16 MiB at most a backing). The budget follows the machine: a sixty-fourth of its memory, within
-// [64 MiB, 1 GiB] (384 MiB on 24 GiB). Their contents are what the last allocation left (USM and OpenCL buffers
-// promise none); pages another process may have mapped (exported, IPC) are never kept. Kept ones
-// stay mapped read-write, as malloc's freed blocks do: a use after free reaches them unnoticed
-// (TESSERA_GUARD_PAGES=1, whose guarded backings are never kept, makes it fault). Making them
-// inaccessible while kept cost more than the page faults it saved on a VM that shadows page
-// tables: every page refaulted, invisibly to the guest, after each mprotect (CLBlast's 4 MiB
+// [64 MiB, 1 GiB] (384 MiB on 24 GiB). Their contents are what the last allocation left (USM and
+// OpenCL buffers promise none); pages another process may have mapped (exported, IPC) are never
+// kept. Kept ones stay mapped read-write, as malloc's freed blocks do: a use after free reaches
+// them unnoticed (TESSERA_GUARD_PAGES=1, whose guarded backings are never kept, makes it fault).
+// Making them inaccessible while kept cost more than the page faults it saved on a VM that shadows
+// page tables: every page refaulted, invisibly to the guest, after each mprotect (CLBlast's 4 MiB
 // transpose into a kept buffer 6.5-7.3 ms with, 1.0-1.1 without; docs/performance.md, session 35).
 // Under RLIMIT_AS nothing is kept; an allocation that finds no memory drops what is.
 //

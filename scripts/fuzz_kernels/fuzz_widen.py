@@ -40,7 +40,7 @@ LETTERS = "0123456789abcdef"
 # --- generation ---------------------------------------------------------------------------------
 
 SHAPES = ["plain", "guard", "skip", "loop", "range", "branch", "local", "rows", "carried",
-          "reshaped"]
+          "reshaped", "spaced"]
 
 
 class Gen:
@@ -182,6 +182,19 @@ class Gen:
                     f"  {vt} v = vload{n}(get_group_id(1) * {items} + at, in + {off});",
                     f"  {vt} r = {e1};", "  tile[tid] = r;", "  barrier(CLK_LOCAL_MEM_FENCE);",
                     "  w = tile[at];", f"  r = ({vt})(r ^ {e2});", f"  vstore{n}(r, gid, out + {off});"]
+        elif shape == "spaced":
+            # Each work-item its own run of k neighbouring scalars (CLBlast's XgemmDirect at 2 x 2
+            # outputs a work-item): lanes k elements apart, read and written at some of the k
+            # positions, one store under a guard that leaves lanes out. The last work-item's run
+            # ends both buffers, so a widened access past its lanes' elements faults.
+            k = r.randint(2, 4)
+            c1, c2, c3, c4 = (r.randrange(k) for _ in range(4))
+            c4 = c4 if c4 != c3 else (c3 + 1) % k
+            spaced = off + k * g
+            body = [f"  {t} a = in[{off} + {k} * gid + {c1}], b = in[{off} + {k} * gid + {c2}];",
+                    f"  {vt} v = ({vt})(a) ^ ({vt})(b);", f"  {vt} r = {e1};",
+                    f"  out[{off} + {k} * gid + {c3}] = ({t})(r.s0 + b);",
+                    f"  if (gid % 3u != s % 3u) out[{off} + {k} * gid + {c4}] = ({t})(r.s1 ^ a);"]
         else:  # local
             body = [f"  __local {vt} tile[{LOCAL}];", f"  {vt} v = vload{n}(gid, in + {off});",
                     "  tile[lid] = v;", "  barrier(CLK_LOCAL_MEM_FENCE);",
@@ -199,6 +212,8 @@ class Gen:
             *head, *body, "}", ""])
         meta = {"name": name, "type": t, "size": size, "n": n, "off": off, "shape": shape,
                 "in_elems": off + reads * n, "out_elems": off + g * n, "nval": nval, "sval": sval}
+        if shape == "spaced":
+            meta["in_elems"] = meta["out_elems"] = spaced
         if two_d:
             meta["local"] = [two_d[0], two_d[1]]
             meta["global"] = [two_d[0], two_d[1] * GROUPS]

@@ -142,10 +142,19 @@ bool slowGathers(llvm::TargetMachine* tm) {
   return sti == nullptr || !sti->checkFeatures("+fast-gather");
 }
 
+// Whether the host masks vector loads and stores per element natively, bytes and words too
+// (AVX-512BW; widener.h, kMaskedSpansAttr).
+bool maskedSpans(llvm::TargetMachine* tm) {
+  const llvm::MCSubtargetInfo* sti = tm->getMCSubtargetInfo();
+  return sti != nullptr && sti->checkFeatures("+avx512f,+avx512bw,+avx512vl");
+}
+
 bool planWidening(PipelineState& s) {
   s.widen = s.kernels.empty() ? WidenPlan{} : widenPlan(*s.kernels.front(), s.tm, s.options);
   if (slowGathers(s.tm))
     for (llvm::Function* kernel : s.kernels) kernel->addFnAttr(widening::kStridedLoadsAttr);
+  if (maskedSpans(s.tm))
+    for (llvm::Function* kernel : s.kernels) kernel->addFnAttr(widening::kMaskedSpansAttr);
   // One record per kernel, in order, for the kernel passes to fill.
   for (llvm::Function* kernel : s.kernels) {
     s.result.kernels.emplace_back();
@@ -228,17 +237,16 @@ bool dump(PipelineState& s) {
     llvm::errs() << "tessera: kernel " << k.name << ": width " << w.width
                  << (w.halfWidth ? " then " + std::to_string(w.halfWidth) : "")
                  << (w.loopWidth ? " (" + std::to_string(w.loopWidth) + " in loop regions)" : "")
-                 << ", " << w.widenedRegions << " of " << k.barrierCount + 1
-                 << " regions widened, " << w.jammedRegions << " by " << kJamRows
-                 << " rows at once (contiguous " << w.contiguous << ", gathers " << w.gathers
-                 << ", versioned loads " << w.versionedLoads
-                 << ", strided loads " << w.stridedLoads
-                 << ", scatters " << w.scatters << ", vector gathers " << w.vectorGathers
-                 << ", vector scatters " << w.vectorScatters << ", per lane " << w.perLane
-                 << ", checked branches " << w.checkedBranches << ", predicated branches "
-                 << w.predicatedBranches << ", cut paths " << w.cutPaths << ", active bases "
-                 << w.activeBases << "), prefetches "
-                 << k.prefetches << (w.decision.empty() ? "" : "; " + w.decision)
+                 << ", " << w.widenedRegions << " of " << k.barrierCount + 1 << " regions widened, "
+                 << w.jammedRegions << " by " << kJamRows << " rows at once (contiguous "
+                 << w.contiguous << ", gathers " << w.gathers << ", versioned loads "
+                 << w.versionedLoads << ", strided loads " << w.stridedLoads << ", strided stores "
+                 << w.stridedStores << ", scatters " << w.scatters << ", vector gathers "
+                 << w.vectorGathers << ", vector scatters " << w.vectorScatters << ", per lane "
+                 << w.perLane << ", checked branches " << w.checkedBranches
+                 << ", predicated branches " << w.predicatedBranches << ", cut paths " << w.cutPaths
+                 << ", active bases " << w.activeBases << "), prefetches " << k.prefetches
+                 << (w.decision.empty() ? "" : "; " + w.decision)
                  << (w.refused.empty() ? "" : "; refused " + w.refused) << "\n";
   }
   s.module.print(llvm::errs(), nullptr);
@@ -441,7 +449,8 @@ class PassTimes {
   bool run(size_t pass, F&& f) {
     auto start = std::chrono::steady_clock::now();
     bool ok = f();
-    seconds_[pass] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    seconds_[pass] +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return ok;
   }
   void print(std::span<const JitPass> passes, const PipelineState& s) const {

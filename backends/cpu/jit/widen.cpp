@@ -186,6 +186,7 @@ llvm::Function* widenRegion(llvm::Function& region, unsigned first, unsigned vf,
     stats->gathers += local.gathers;
     stats->versionedLoads += local.versionedLoads;
     stats->stridedLoads += local.stridedLoads;
+    stats->stridedStores += local.stridedStores;
     stats->scatters += local.scatters;
     stats->vectorGathers += local.vectorGathers;
     stats->vectorScatters += local.vectorScatters;

@@ -31,9 +31,10 @@ llvm::Value* Widener::lanes(llvm::IRBuilder<>& b) {
 // The first lane of the predicated block being widened (one runs it, or the block does not run).
 llvm::Value* Widener::firstActive(llvm::IRBuilder<>& b) {
   llvm::Type* bits = b.getIntNTy(vf_);
-  llvm::Value* first =
-      b.CreateIntrinsic(llvm::Intrinsic::cttz, {bits}, {b.CreateBitCast(mask_, bits), b.getFalse()});
-  return b.CreateIntrinsic(llvm::Intrinsic::umin, {bits}, {first, llvm::ConstantInt::get(bits, vf_ - 1)});
+  llvm::Value* first = b.CreateIntrinsic(llvm::Intrinsic::cttz, {bits},
+                                         {b.CreateBitCast(mask_, bits), b.getFalse()});
+  return b.CreateIntrinsic(llvm::Intrinsic::umin, {bits},
+                           {first, llvm::ConstantInt::get(bits, vf_ - 1)});
 }
 
 // Where an access whose lanes lie `s` bytes apart starts: lane 0's address, unless the access is
@@ -69,8 +70,8 @@ llvm::Value* Widener::widenLoad(llvm::IRBuilder<>& b, llvm::LoadInst* l) {
     // Every lane's address is lane 0's (`in[tid / 8]`, lane_strides.h): one load for all, from
     // a lane that makes it.
     ++stats_->contiguous;
-    return splat(b, b.CreateAlignedLoad(t, activeAddress(b, p, 0), l->getAlign(),
-                                        l->getName() + ".one"));
+    return splat(
+        b, b.CreateAlignedLoad(t, activeAddress(b, p, 0), l->getAlign(), l->getName() + ".one"));
   }
   llvm::Value* check = !s && size ? unclampedCheck(b, l, static_cast<int64_t>(size)) : nullptr;
   // The fallback's instructions are those inserted between `before` and l.
@@ -79,6 +80,8 @@ llvm::Value* Widener::widenLoad(llvm::IRBuilder<>& b, llvm::LoadInst* l) {
   llvm::Value* v = nullptr;
   if (vectorElements(t)) {
     v = loadLaneVectors(b, l);
+  } else if (unsigned k = spacing(t, s)) {
+    v = loadSpaced(b, l, *s, k);
   } else if (s && !mask_ && f_.hasFnAttribute(kStridedLoadsAttr)) {
     v = loadStrided(b, l, *s);
   } else {
@@ -91,8 +94,8 @@ llvm::Value* Widener::widenLoad(llvm::IRBuilder<>& b, llvm::LoadInst* l) {
     stats_->vectorGathers = counted.vectorGathers;
     ++stats_->versionedLoads;
     llvm::Instruction* first = before ? before->getNextNode() : &*l->getParent()->begin();
-    versioned_.push_back({first, l->getPrevNode(), v, check, t, p, l->getAlign(),
-                          l->getName().str(), mask_});
+    versioned_.push_back(
+        {first, l->getPrevNode(), v, check, t, p, l->getAlign(), l->getName().str(), mask_});
   }
   return v;
 }
@@ -187,17 +190,16 @@ void Widener::versionLoads() {
     llvm::Value* fast;
     if (v.mask) {
       mask_ = v.mask;
-      fast = b.CreateMaskedLoad(vecOf(v.type),
-                                activeAddress(b, v.pointer, static_cast<int64_t>(backToBack(v.type))),
-                                v.align, spreadLanes(b, v.mask, vectorElements(v.type)), nullptr,
-                                v.name + ".unclamped");
+      fast = b.CreateMaskedLoad(
+          vecOf(v.type), activeAddress(b, v.pointer, static_cast<int64_t>(backToBack(v.type))),
+          v.align, spreadLanes(b, v.mask, vectorElements(v.type)), nullptr, v.name + ".unclamped");
       mask_ = nullptr;
     } else {
       fast = b.CreateAlignedLoad(vecOf(v.type), v.pointer, v.align, v.name + ".unclamped");
     }
     llvm::BasicBlock* tail = thenTerm->getSuccessor(0);
-    llvm::PHINode* phi = llvm::PHINode::Create(slow->getType(), 2, v.name + ".wide",
-                                               &tail->front());
+    llvm::PHINode* phi =
+        llvm::PHINode::Create(slow->getType(), 2, v.name + ".wide", &tail->front());
     slow->replaceAllUsesWith(phi);
     phi->addIncoming(fast, thenTerm->getParent());
     phi->addIncoming(slow, elseTerm->getParent());
@@ -220,13 +222,64 @@ llvm::Value* Widener::loadStrided(llvm::IRBuilder<>& b, llvm::LoadInst* l, int64
   const llvm::Align lane = llvm::commonAlignment(l->getAlign(), static_cast<uint64_t>(stride));
   llvm::Value* v = llvm::PoisonValue::get(vecOf(t));
   for (unsigned i = 0; i < vf_; ++i) {
-    llvm::Value* q = i == 0 ? p
-                            : b.CreatePointerCast(
-                                  b.CreateConstGEP1_64(b.getInt8Ty(), base, stride * int64_t(i)),
-                                  p->getType());
+    llvm::Value* q =
+        i == 0 ? p
+               : b.CreatePointerCast(b.CreateConstGEP1_64(b.getInt8Ty(), base, stride * int64_t(i)),
+                                     p->getType());
     v = b.CreateInsertElement(v, b.CreateAlignedLoad(t, q, i == 0 ? l->getAlign() : lane), i);
   }
   return v;
+}
+
+// Lanes k elements apart, 1 < k <= kMaxSpacing, for a scalar of whole bytes on a host that masks
+// per element (kMaskedSpansAttr): k, else 0.
+unsigned Widener::spacing(llvm::Type* t, std::optional<int64_t> stride) {
+  if (!f_.hasFnAttribute(kMaskedSpansAttr)) return 0;
+  const int64_t size = vectorElements(t) ? 0 : static_cast<int64_t>(backToBack(t));
+  if (!stride || size == 0 || *stride <= size || *stride % size != 0) return 0;
+  const int64_t k = *stride / size;
+  return k <= kMaxSpacing ? static_cast<unsigned>(k) : 0;
+}
+
+// The mask of a spaced access's k x VF elements: element i * k is lane i's bit (the predicated
+// block's, else on), the others off.
+llvm::Value* Widener::spacedMask(llvm::IRBuilder<>& b, unsigned k) {
+  llvm::Value* off = llvm::Constant::getNullValue(vecOf(b.getInt1Ty()));
+  llvm::SmallVector<int, 64> idx;
+  for (unsigned e = 0; e < k * vf_; ++e)
+    idx.push_back(static_cast<int>(e % k ? vf_ : e / k));  // vf_: off's first element
+  return b.CreateShuffleVector(lanes(b), off, idx);
+}
+
+// Lanes k elements apart (spacing): one masked load of the k x VF elements from lane 0's address
+// (the first active lane's, less its distance, in a predicated block: activeAddress), only the
+// lanes' own elements enabled, then every k-th element. It reads exactly the lanes' bytes (a
+// masked-off element is not read, and cannot fault, past the end of a buffer either), where the
+// gather or the scalar load per lane cost a load and an insert per lane.
+llvm::Value* Widener::loadSpaced(llvm::IRBuilder<>& b, llvm::LoadInst* l, int64_t stride,
+                                 unsigned k) {
+  ++stats_->stridedLoads;
+  llvm::Type* t = l->getType();
+  auto* span = llvm::FixedVectorType::get(t, k * vf_);
+  llvm::Value* all =
+      b.CreateMaskedLoad(span, activeAddress(b, l->getPointerOperand(), stride), l->getAlign(),
+                         spacedMask(b, k), nullptr, l->getName() + ".span");
+  llvm::SmallVector<int, 64> idx;
+  for (unsigned i = 0; i < vf_; ++i) idx.push_back(static_cast<int>(i * k));
+  return b.CreateShuffleVector(all, idx, l->getName() + ".wide");
+}
+
+// The store counterpart: the lanes' values spread to every k-th element of k x VF, stored with
+// only those elements enabled. Lanes k elements apart never coincide, so the order between lanes
+// does not matter.
+void Widener::storeSpaced(llvm::IRBuilder<>& b, llvm::StoreInst* st, int64_t stride, unsigned k) {
+  ++stats_->stridedStores;
+  llvm::SmallVector<int, 64> idx;
+  for (unsigned e = 0; e < k * vf_; ++e)
+    idx.push_back(e % k ? llvm::UndefMaskElem : static_cast<int>(e / k));
+  llvm::Value* spread = b.CreateShuffleVector(wide(b, st->getValueOperand()), idx);
+  b.CreateMaskedStore(spread, activeAddress(b, st->getPointerOperand(), stride), st->getAlign(),
+                      spacedMask(b, k));
 }
 
 // An OpenCL vector whose lanes' vectors are not consecutive in memory (CLBlast's tile loads,
@@ -355,6 +408,10 @@ void Widener::widenStore(llvm::IRBuilder<>& b, llvm::StoreInst* st) {
   }
   if (vectorElements(t)) {
     storeLaneVectors(b, st);
+    return;
+  }
+  if (unsigned k = varying_.count(p) ? spacing(t, s) : 0) {
+    storeSpaced(b, st, *s, k);
     return;
   }
   ++stats_->scatters;

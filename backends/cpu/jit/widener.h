@@ -95,6 +95,17 @@ inline constexpr unsigned kMaxWideDivisions = 16;
 // regions, clones of the kernel, carry it too.
 inline constexpr const char* kStridedLoadsAttr = "tessera-strided-loads";
 
+// Set on a kernel (jit_pipeline.cpp, planWidening) when the host masks vector loads and stores
+// per element natively (AVX-512 with byte and word masks, AVX512BW): lanes at most kMaxSpacing
+// elements apart, scalars of whole bytes (a work-item's pair `[2 * i + m]`: CLBlast's XgemmDirect
+// at its default 2 x 2 outputs a work-item), are then one masked load or store of the lanes' span
+// with only every k-th element enabled (widen_memory.cpp, loadSpaced / storeSpaced), which touches
+// exactly the lanes' bytes. Not on AVX2, whose masked stores AMD's cores run as microcode: there
+// CLBlast's SGEMM n = 512 ran 7.5 GFLOP/s with them against 11 without (session 30); on an AVX-512
+// EPYC 22 -> 36 (docs/performance.md, session 36).
+inline constexpr const char* kMaskedSpansAttr = "tessera-masked-spans";
+inline constexpr unsigned kMaxSpacing = 4;
+
 class Widener {
  public:
   Widener(llvm::Function& f, unsigned first, unsigned vf, WidenStats* stats)
@@ -221,6 +232,10 @@ class Widener {
   llvm::Value* unclamped(llvm::Instruction* clamp);
   void versionLoads();
   llvm::Value* loadStrided(llvm::IRBuilder<>& b, llvm::LoadInst* l, int64_t stride);
+  unsigned spacing(llvm::Type* t, std::optional<int64_t> stride);
+  llvm::Value* spacedMask(llvm::IRBuilder<>& b, unsigned k);
+  llvm::Value* loadSpaced(llvm::IRBuilder<>& b, llvm::LoadInst* l, int64_t stride, unsigned k);
+  void storeSpaced(llvm::IRBuilder<>& b, llvm::StoreInst* st, int64_t stride, unsigned k);
   llvm::Value* loadLaneVectors(llvm::IRBuilder<>& b, llvm::LoadInst* l);
   void storeLaneVectors(llvm::IRBuilder<>& b, llvm::StoreInst* st);
   llvm::Type* laneInteger(llvm::Type* t);

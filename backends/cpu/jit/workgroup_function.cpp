@@ -79,18 +79,20 @@ const char* worthWidening(const WidenStats& before, const WidenStats& after) {
   if (after.predicatedBranches + after.checkedBranches + after.cutPaths >
       before.predicatedBranches + before.checkedBranches + before.cutPaths)
     return "branches that differ between work-items";
-  if (after.gathers + after.versionedLoads + after.stridedLoads + after.scatters +
-          after.vectorGathers + after.vectorScatters >
-      before.gathers + before.versionedLoads + before.stridedLoads + before.scatters +
-          before.vectorGathers + before.vectorScatters)
+  if (after.gathers + after.versionedLoads + after.stridedLoads + after.stridedStores +
+          after.scatters + after.vectorGathers + after.vectorScatters >
+      before.gathers + before.versionedLoads + before.stridedLoads + before.stridedStores +
+          before.scatters + before.vectorGathers + before.vectorScatters)
     return "accesses not consecutive between work-items";
   return nullptr;
 }
 
-// Gathers, strided loads and scatters the widening made between two snapshots of its statistics.
+// Gathers, strided loads and stores and scatters the widening made between two snapshots of its
+// statistics.
 uint32_t scatteredAccesses(const WidenStats& before, const WidenStats& after) {
   return (after.gathers - before.gathers) + (after.stridedLoads - before.stridedLoads) +
-         (after.scatters - before.scatters) + (after.vectorGathers - before.vectorGathers) +
+         (after.stridedStores - before.stridedStores) + (after.scatters - before.scatters) +
+         (after.vectorGathers - before.vectorGathers) +
          (after.vectorScatters - before.vectorScatters);
 }
 

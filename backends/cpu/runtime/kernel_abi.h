@@ -51,38 +51,40 @@ using WorkGroupFn = void (*)(const WorkGroupContext* ctx, uint64_t groupX, uint6
 
 // What the widening across work-items (jit/widen.cpp) did to a kernel's regions.
 struct WidenStats {
-  uint32_t width = 0;             // work-items per vector iteration (0: not widened)
-  uint32_t loopWidth = 0;         // in regions with a loop of their own, first (0: none)
-  uint32_t halfWidth = 0;         // then for what is left of a row after `width` (0: none)
-  uint32_t widenedRegions = 0;    // regions with a widened loop (of barrierCount + 1)
-  uint32_t jammedRegions = 0;     // of those, regions that also run several rows at once
-  uint32_t contiguous = 0;        // vector loads/stores of consecutive addresses (or one address)
-  uint32_t gathers = 0;           // gathers of other varying addresses
-  uint32_t versionedLoads = 0;    // loads at clamped indices: a vector load where no lane is
-                                  // clamped, else a gather (widen_memory.cpp, unclampedCheck)
-  uint32_t stridedLoads = 0;      // loads at a constant lane distance, a scalar load per lane
-  uint32_t scatters = 0;          // scatters
-  uint32_t vectorGathers = 0;     // loads of OpenCL vectors at non-consecutive addresses (per lane)
-  uint32_t vectorScatters = 0;    // stores of them
-  uint32_t perLane = 0;           // operations run lane by lane (atomics, libm calls, ...)
-  uint32_t vectorCalls = 0;       // intrinsic calls in their vector form
-  uint32_t checkedBranches = 0;   // varying branches checked at run time (scalar when lanes differ)
+  uint32_t width = 0;            // work-items per vector iteration (0: not widened)
+  uint32_t loopWidth = 0;        // in regions with a loop of their own, first (0: none)
+  uint32_t halfWidth = 0;        // then for what is left of a row after `width` (0: none)
+  uint32_t widenedRegions = 0;   // regions with a widened loop (of barrierCount + 1)
+  uint32_t jammedRegions = 0;    // of those, regions that also run several rows at once
+  uint32_t contiguous = 0;       // vector loads/stores of consecutive addresses (or one address)
+  uint32_t gathers = 0;          // gathers of other varying addresses
+  uint32_t versionedLoads = 0;   // loads at clamped indices: a vector load where no lane is
+                                 // clamped, else a gather (widen_memory.cpp, unclampedCheck)
+  uint32_t stridedLoads = 0;     // loads at a constant lane distance: a masked load of the span
+                                 // (2-4 elements apart, AVX-512), else a scalar load per lane
+  uint32_t stridedStores = 0;    // stores 2-4 elements apart: a masked store of the span (AVX-512)
+  uint32_t scatters = 0;         // scatters
+  uint32_t vectorGathers = 0;    // loads of OpenCL vectors at non-consecutive addresses (per lane)
+  uint32_t vectorScatters = 0;   // stores of them
+  uint32_t perLane = 0;          // operations run lane by lane (atomics, libm calls, ...)
+  uint32_t vectorCalls = 0;      // intrinsic calls in their vector form
+  uint32_t checkedBranches = 0;  // varying branches checked at run time (scalar when lanes differ)
   uint32_t predicatedBranches = 0;  // varying branches around a block run with masked accesses
-  uint32_t cutPaths = 0;  // refused parts cut off: work-items going there run the region scalar
+  uint32_t cutPaths = 0;     // refused parts cut off: work-items going there run the region scalar
   uint32_t activeBases = 0;  // masked accesses started from the first active lane's address
-  std::string refused;            // why the first refused region was refused
-  std::string decision;           // whether and why the first region was widened (the cost model)
+  std::string refused;       // why the first refused region was refused
+  std::string decision;      // whether and why the first region was widened (the cost model)
 };
 
 // Sub-groups (issue 19; OpenCL's cl_khr_subgroups and SPIR-V's Subgroup scope). A kernel runs
 // with one sub-group size S, fixed when it is compiled: the size it requires
-// (`intel_reqd_sub_group_size(S)`, SPIR-V's SubgroupSize execution mode), else the JIT's default for
-// the host (kDefaultSubgroupSize: the widening's usual width, so that a sub-group is the lanes of one
-// widened chunk). Sub-group k of a work-group holds the work-items of local linear ids
-// [k * S, min((k + 1) * S, n)) where n is the work-group's size: get_num_sub_groups() is
-// ceil(n / S), get_sub_group_id() = linear id / S, get_sub_group_local_id() = linear id % S, and
-// the last sub-group is partial (get_sub_group_size() = n - k * S) when S does not divide n.
-// These are the sizes a kernel may require (the device's CL_DEVICE_SUB_GROUP_SIZES_INTEL and
+// (`intel_reqd_sub_group_size(S)`, SPIR-V's SubgroupSize execution mode), else the JIT's default
+// for the host (kDefaultSubgroupSize: the widening's usual width, so that a sub-group is the lanes
+// of one widened chunk). Sub-group k of a work-group holds the work-items of local linear ids [k *
+// S, min((k + 1) * S, n)) where n is the work-group's size: get_num_sub_groups() is ceil(n / S),
+// get_sub_group_id() = linear id / S, get_sub_group_local_id() = linear id % S, and the last
+// sub-group is partial (get_sub_group_size() = n - k * S) when S does not divide n. These are the
+// sizes a kernel may require (the device's CL_DEVICE_SUB_GROUP_SIZES_INTEL and
 // ze_device_compute_properties_t::subGroupSizes, in this order); a required size outside them
 // fails the build (CL_BUILD_PROGRAM_FAILURE / ZE_RESULT_ERROR_MODULE_BUILD_FAILURE with a log).
 inline constexpr uint32_t kSubgroupSizes[] = {4, 8, 16, 32, 64};
@@ -91,8 +93,8 @@ inline constexpr uint32_t kMaxSubgroupSize = 64;
 
 // What the launcher runs: the interface's KernelCode (name, argument table, local memory, scratch,
 // stack and sub-group sizes; see there) and what only this kind reads. stackBytes is measured when
-// the kernel is compiled (jit/stack_sizes.cpp); the launcher runs the work-group function on a stack
-// of that size plus a reserve for host calls (kernel_stack.h). subgroupSize is one of
+// the kernel is compiled (jit/stack_sizes.cpp); the launcher runs the work-group function on a
+// stack of that size plus a reserve for host calls (kernel_stack.h). subgroupSize is one of
 // kSubgroupSizes (kDefaultSubgroupSize unless the kernel requires another); it and
 // requiredSubgroupSize are kept in native binaries. scratchBytesPerWorkItem is 0 when the kernel
 // has no barrier and no sub-group operation that exchanges values (those are cut like barriers,
@@ -100,7 +102,7 @@ inline constexpr uint32_t kMaxSubgroupSize = 64;
 // compiler hands out only these.
 struct CompiledKernel : backends::KernelCode {
   CompiledKernel() { subgroupSize = kDefaultSubgroupSize; }
-  WidenStats widen;  // not kept in native binaries
+  WidenStats widen;         // not kept in native binaries
   uint32_t prefetches = 0;  // prefetches across barriers (jit/prefetch.cpp); nor this
   WorkGroupFn fn = nullptr;
 };
@@ -119,8 +121,8 @@ inline constexpr uint32_t kLocalArgAlignment = kMaxTypeAlignment;
 // each start aligned to kLocalArgAlignment, as the launcher lays them out. When `offsets` is given,
 // each __local slot of it gets its argument's offset. False when the sum does not fit in 64 bits
 // (two sizes near 2^63 would otherwise wrap and put an argument before the memory it is given).
-inline bool localMemoryLayout(const backends::KernelCode& kernel, const uint8_t* args, uint64_t& total,
-                              uint8_t* offsets = nullptr) {
+inline bool localMemoryLayout(const backends::KernelCode& kernel, const uint8_t* args,
+                              uint64_t& total, uint8_t* offsets = nullptr) {
   uint64_t bytes = 0;
   if (!support::checkedAlignUp(kernel.staticLocalBytes, kLocalArgAlignment, bytes)) return false;
   for (const KernelArgInfo& arg : kernel.args) {

@@ -80,6 +80,13 @@ const CompiledKernel& exactKernel(const std::string& name, int width) {
 
 constexpr int kWidths[] = {0, 4, 8, 16};
 
+// Whether the JIT, which compiles for this host, takes spaced lanes as masked spans
+// (jit_pipeline.cpp, maskedSpans).
+bool hostMasksSpans() {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl");
+}
+
 }  // namespace
 
 TEST_CASE("Given OpenCV's vload4 of 3-byte pixels, when widened, then nothing past the last pixel "
@@ -456,9 +463,9 @@ namespace tessera::backends::cpu::test {
 
 // Global sizes that leave partial chunks at every width; the last lane's element is the buffer's
 // last (pairs, triples) or three elements before it (quads): a load or store of the whole span
-// would fault, and one that wrote the span would change the elements no work-item writes. (Masked
-// loads and stores of the span, tried in session 30, were slower than the strided loads and the
-// scatters on an AMD EPYC: CLBlast's SGEMM n=512 7.5 against 11 GFLOP/s.)
+// would fault, and one that wrote the span would change the elements no work-item writes. On an
+// AVX-512 host they are masked loads and stores of the span with only the lanes' elements enabled
+// (widener.h, kMaskedSpansAttr); elsewhere strided loads and scatters.
 TEST_CASE("Given lanes two, three and four elements apart, when widened, then exactly their "
           "elements are read and written and every width agrees with the scalar kernel",
           "[jit][widen][exact]") {
@@ -468,6 +475,12 @@ TEST_CASE("Given lanes two, three and four elements apart, when widened, then ex
       const CompiledKernel& pairs = exactKernel("interleaved_pairs", width);
       const CompiledKernel& triples = exactKernel("interleaved_triples", width);
       const CompiledKernel& quads = exactKernel("interleaved_quads", width);
+      if (width && hostMasksSpans())
+        for (const CompiledKernel* k : {&pairs, &triples, &quads}) {
+          CHECK(k->widen.stridedStores > 0);
+          CHECK(k->widen.scatters == 0);
+          CHECK(k->widen.gathers == 0);
+        }
       LaunchDims d = dims2(1, 1, n, 1);
       {
         Guarded in(n * 2 * sizeof(float)), out(n * 2 * sizeof(float));
