@@ -33,6 +33,12 @@ inline constexpr const char* kUniformSlotMetadata = "tessera.uniform_slot";
 // Metadata barrier_regions.cpp puts on the address of every scratch slot: !{i64 its offset}. Slots
 // never overlap (scratch_scope.cpp gives each its own alias scope).
 inline constexpr const char* kScratchSlotMetadata = "tessera.scratch_slot";
+// Metadata row_jam.cpp puts on each memory access of a jammed region's copy for row r:
+// !{i64 r, !jam}, !jam a node of that jammed region's own. Rows are different work-items (the
+// y loop steps by the jam's rows from 0, so a copy's rows never meet another copy's), and a
+// work-item's slot elements are its own, so two rows' accesses to a slot that is not
+// kUniformSlotMetadata never overlap (scratch_scope.cpp gives each row an alias scope).
+inline constexpr const char* kJamRowMetadata = "tessera.jam_row";
 
 // "_Z16__spirv_ocl_sqrtf" -> "__spirv_ocl_sqrt"; an unmangled name is returned as is.
 llvm::StringRef spirvBaseName(llvm::StringRef name);

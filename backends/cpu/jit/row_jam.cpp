@@ -12,7 +12,11 @@
 // Work-items between two barriers may run in any order and interleaved (OpenCL C 3.0, 3.3.5:
 // without a barrier their accesses are unordered with respect to each other), so running several
 // rows' work-items interleaved is one of the executions the program allows; each copy keeps its
-// own row's ids (y, the local linear id) and so its own private scratch slots.
+// own row's ids (y, the local linear id) and so its own private scratch slots. Its memory accesses
+// say which row they are (kJamRowMetadata), so that scratch_scope.cpp can tell LLVM that one row's
+// accumulators are not another's: CLBlast's XgemmDirect keeps four per work-item in scratch across
+// its k loop, and with the rows' slots possibly overlapping LICM stored and reloaded all sixteen
+// of a jam around every four k steps.
 //
 // A widened region qualifies when every branch condition and the returned region are the same for
 // all rows (built from the group's uniform values: arguments other than the row's ids, constants,
@@ -134,6 +138,11 @@ llvm::Function* jamRows(llvm::Function& wide, unsigned firstRegionParam, unsigne
   // same in every row), the returned value the last row's. Operands are remapped once every copy
   // exists, as a phi may name a value of a later block.
   std::vector<std::pair<llvm::Instruction*, unsigned>> copies;
+  llvm::MDNode* jamNode = llvm::MDNode::getDistinct(ctx, {});
+  std::vector<llvm::MDNode*> rowTags;
+  for (unsigned r = 0; r < rows; ++r)
+    rowTags.push_back(
+        llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(b.getInt64(r)), jamNode}));
   for (llvm::BasicBlock& bb : wide) {
     auto* to = llvm::cast<llvm::BasicBlock>(maps[0][&bb]);
     for (llvm::Instruction& i : bb) {
@@ -143,6 +152,7 @@ llvm::Function* jamRows(llvm::Function& wide, unsigned firstRegionParam, unsigne
         llvm::Instruction* copy = i.clone();
         if (i.hasName()) copy->setName(i.getName() + ".r" + llvm::Twine(r));
         to->getInstList().push_back(copy);
+        if (copy->mayReadOrWriteMemory()) copy->setMetadata(kJamRowMetadata, rowTags[r]);
         maps[r][&i] = copy;
         copies.push_back({copy, r});
       }

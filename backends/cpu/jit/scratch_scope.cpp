@@ -14,6 +14,12 @@
 // memory access is !noalias of them all. Sound only while the scratch pointer does not escape: any
 // use of a derived pointer other than address arithmetic and the address operand of a load, store
 // or masked gather/scatter leaves the function unannotated.
+//
+// Nor can it tell the rows of a jammed region apart (row_jam.cpp): their copies of slot s are at
+// addresses that differ by a multiple of the row's size, unknown. An access to a slot that is not
+// group-uniform (kUniformSlotMetadata) in row r of a jam (kJamRowMetadata) is also in that row's
+// scope of a second domain and !noalias of the jam's other rows; uniform slots, accesses outside
+// jams and those of other jams get no row scope, so they may alias any row.
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/MDBuilder.h>
@@ -84,13 +90,16 @@ bool derivedAddresses(llvm::Argument* scratch, llvm::SmallPtrSetImpl<llvm::Value
 }
 
 // The offset of the scratch slot `p` points into (kScratchSlotMetadata on the slot's address, found
-// back through address arithmetic), or -1 when not known.
-int64_t slotOf(llvm::Value* p) {
+// back through address arithmetic), or -1 when not known; *uniform says whether the slot is
+// group-uniform (kUniformSlotMetadata).
+int64_t slotOf(llvm::Value* p, bool* uniform) {
   for (;;) {
     auto* i = llvm::dyn_cast<llvm::Instruction>(p);
     if (!i) return -1;
-    if (llvm::MDNode* md = i->getMetadata(kScratchSlotMetadata))
+    if (llvm::MDNode* md = i->getMetadata(kScratchSlotMetadata)) {
+      *uniform = i->getMetadata(kUniformSlotMetadata) != nullptr;
       return llvm::mdconst::extract<llvm::ConstantInt>(md->getOperand(0))->getSExtValue();
+    }
     if (auto* g = llvm::dyn_cast<llvm::GetElementPtrInst>(i))
       p = g->getPointerOperand();
     else if (llvm::isa<llvm::BitCastInst, llvm::AddrSpaceCastInst>(i))
@@ -100,8 +109,8 @@ int64_t slotOf(llvm::Value* p) {
   }
 }
 
-// Beyond this many slots one scope serves them all: each slot's accesses carry a list of every other
-// slot (n lists of n - 1 scopes in all). CLBlast's XgemmDirectTN has 125.
+// Beyond this many slots one scope serves them all: each slot's accesses carry a list of every
+// other slot (n lists of n - 1 scopes in all). CLBlast's XgemmDirectTN has 125.
 constexpr size_t kMaxSlotScopes = 512;
 
 }  // namespace
@@ -117,15 +126,27 @@ unsigned scopeScratchAccesses(llvm::Function& wg) {
   enum : int64_t { kNotScratch = -2, kSomewhere = -1 };
   std::vector<std::pair<llvm::Instruction*, int64_t>> accesses;
   std::map<int64_t, llvm::MDNode*> slots;
+  // The rows of each jam that reach a slot of their own: jam -> row -> scope.
+  std::map<llvm::MDNode*, std::map<int64_t, llvm::MDNode*>> jams;
+  std::map<llvm::Instruction*, std::pair<llvm::MDNode*, int64_t>> rowOf;
   for (llvm::BasicBlock& b : wg)
     for (llvm::Instruction& i : b) {
       if (!i.mayReadOrWriteMemory()) continue;
       // A call (a host helper, an atomic, a memcpy) never gets a scratch address: the walk above
       // refused any such use.
       const llvm::Use* a = addressUse(i);
-      int64_t slot = a && derived.count(a->get()) ? slotOf(a->get()) : int64_t{kNotScratch};
+      bool uniform = false;
+      int64_t slot =
+          a && derived.count(a->get()) ? slotOf(a->get(), &uniform) : int64_t{kNotScratch};
       if (slot >= 0) slots[slot] = nullptr;
       accesses.push_back({&i, slot});
+      llvm::MDNode* tag = i.getMetadata(kJamRowMetadata);
+      if (slot >= 0 && !uniform && tag) {
+        auto* jam = llvm::cast<llvm::MDNode>(tag->getOperand(1));
+        int64_t row = llvm::mdconst::extract<llvm::ConstantInt>(tag->getOperand(0))->getSExtValue();
+        jams[jam][row] = nullptr;
+        rowOf[&i] = {jam, row};
+      }
     }
 
   llvm::LLVMContext& ctx = wg.getContext();
@@ -137,7 +158,8 @@ unsigned scopeScratchAccesses(llvm::Function& wg) {
   llvm::SmallVector<llvm::Metadata*, 16> all;
   llvm::MDNode* whole = perSlot ? nullptr : md.createAnonymousAliasScope(domain, "scratch");
   for (auto& [offset, scope] : slots) {
-    scope = perSlot ? md.createAnonymousAliasScope(domain, "slot " + std::to_string(offset)) : whole;
+    scope =
+        perSlot ? md.createAnonymousAliasScope(domain, "slot " + std::to_string(offset)) : whole;
     if (perSlot) all.push_back(scope);
   }
   if (!perSlot) all.push_back(whole);
@@ -145,6 +167,21 @@ unsigned scopeScratchAccesses(llvm::Function& wg) {
   auto add = [](llvm::Instruction* i, unsigned kind, llvm::MDNode* list) {
     i->setMetadata(kind, llvm::MDNode::concatenate(i->getMetadata(kind), list));
   };
+  // Each jammed row's scope, and per row the list of its jam's other rows.
+  std::map<llvm::MDNode*, std::map<int64_t, llvm::MDNode*>> otherRows;
+  if (!jams.empty()) {
+    llvm::MDNode* rowDomain = md.createAnonymousAliasScopeDomain("tessera.jam_rows");
+    for (auto& [jam, rows] : jams)
+      for (auto& [row, scope] : rows)
+        scope = md.createAnonymousAliasScope(rowDomain, "row " + std::to_string(row));
+    for (auto& [jam, rows] : jams)
+      for (auto& [row, scope] : rows) {
+        llvm::SmallVector<llvm::Metadata*, 8> others;
+        for (auto& [other, otherScope] : rows)
+          if (other != row) others.push_back(otherScope);
+        otherRows[jam][row] = llvm::MDNode::get(ctx, others);
+      }
+  }
   unsigned annotated = 0;
   for (auto [i, slot] : accesses) {
     if (slot == kNotScratch) {
@@ -158,6 +195,11 @@ unsigned scopeScratchAccesses(llvm::Function& wg) {
       for (llvm::Metadata* m : all)
         if (m != own) others.push_back(m);
       if (!others.empty()) add(i, llvm::LLVMContext::MD_noalias, llvm::MDNode::get(ctx, others));
+      if (auto r = rowOf.find(i); r != rowOf.end()) {
+        auto [jam, row] = r->second;
+        add(i, llvm::LLVMContext::MD_alias_scope, llvm::MDNode::get(ctx, {jams[jam][row]}));
+        add(i, llvm::LLVMContext::MD_noalias, otherRows[jam][row]);
+      }
     }
     ++annotated;
   }
