@@ -407,6 +407,24 @@ void rows_jam_reqd8(__global const float* in, __global float* out, int n) {
   rows_jam_tile(in, out, n, tile);
 }
 
+// Rows jammed across a loop with barriers: its counter t crosses them in a group-uniform scratch
+// slot, which the jammed rows read once (row_jam.cpp), rowv in a slot per work-item, which each row
+// reads for itself; both take part in addresses and values.
+__kernel void rows_jam_counter(__global const float* in, __global float* out, int n) {
+  __local float tile[8][16];
+  int lx = get_local_id(0), ly = get_local_id(1), sx = get_local_size(0), sy = get_local_size(1);
+  int gid = get_global_id(1) * get_global_size(0) + get_global_id(0);
+  float rowv = in[ly];
+  float acc = 0.0f;
+  for (int t = 0; t < n; ++t) {
+    tile[ly][lx] = in[gid + t * 3] + rowv;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    acc += tile[(ly + t) % sy][(lx + t) % sx] * (float)(t + 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[gid] = acc;
+}
+
 // Rows jammed through a loop (row_jam.cpp): its trip count n is the same in every row, so four
 // rows run each iteration together, each with its own accumulator chain; in rows_loop_by_row the
 // trip count depends on the row and the rows run one by one.

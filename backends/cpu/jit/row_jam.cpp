@@ -76,9 +76,8 @@ std::set<llvm::Value*> differInRows(llvm::Function& wide, unsigned firstRegionPa
   return differs;
 }
 
-bool jammable(llvm::Function& wide, unsigned firstRegionParam) {
+bool jammable(llvm::Function& wide, const std::set<llvm::Value*>& differs) {
   size_t count = 0;
-  const std::set<llvm::Value*> differs = differInRows(wide, firstRegionParam);
   for (llvm::BasicBlock& bb : wide) {
     count += bb.size();
     for (llvm::Instruction& i : bb)
@@ -107,7 +106,8 @@ llvm::Function* jamRows(llvm::Function& wide, unsigned firstRegionParam, unsigne
     llvm::BasicBlock& bb = *it++;
     if (&bb != &wide.getEntryBlock()) llvm::MergeBlockIntoPredecessor(&bb);
   }
-  if (!jammable(wide, firstRegionParam)) return nullptr;
+  const std::set<llvm::Value*> differs = differInRows(wide, firstRegionParam);
+  if (!jammable(wide, differs)) return nullptr;
 
   llvm::LLVMContext& ctx = wide.getContext();
   llvm::Function* jam = llvm::Function::Create(wide.getFunctionType(), wide.getLinkage(),
@@ -135,8 +135,10 @@ llvm::Function* jamRows(llvm::Function& wide, unsigned firstRegionParam, unsigne
   }
   b.CreateBr(llvm::cast<llvm::BasicBlock>(maps[0][&wide.getEntryBlock()]));
   // Each instruction, then its copies for the next rows; the terminator once (its condition is the
-  // same in every row), the returned value the last row's. Operands are remapped once every copy
-  // exists, as a phi may name a value of a later block.
+  // same in every row), the returned value the last row's. What is the same in every row once too,
+  // row 0's: LLVM cannot merge the rows' loads of a group-uniform slot (CLBlast's XgemmDirect: its
+  // k loop counter), each at its own work-item's address, nor so the addresses computed from them.
+  // Operands are remapped once every copy exists, as a phi may name a value of a later block.
   std::vector<std::pair<llvm::Instruction*, unsigned>> copies;
   llvm::MDNode* jamNode = llvm::MDNode::getDistinct(ctx, {});
   std::vector<llvm::MDNode*> rowTags;
@@ -146,14 +148,17 @@ llvm::Function* jamRows(llvm::Function& wide, unsigned firstRegionParam, unsigne
   for (llvm::BasicBlock& bb : wide) {
     auto* to = llvm::cast<llvm::BasicBlock>(maps[0][&bb]);
     for (llvm::Instruction& i : bb) {
-      const unsigned n = i.isTerminator() ? 1 : rows;
-      for (unsigned k = 0; k < n; ++k) {
+      const bool once = i.isTerminator() || !differs.count(&i);
+      for (unsigned k = 0; k < (once ? 1 : rows); ++k) {
         const unsigned r = i.isTerminator() ? rows - 1 : k;
         llvm::Instruction* copy = i.clone();
-        if (i.hasName()) copy->setName(i.getName() + ".r" + llvm::Twine(r));
+        if (i.hasName()) copy->setName(i.getName() + (once ? "" : ".r" + llvm::Twine(r)));
         to->getInstList().push_back(copy);
-        if (copy->mayReadOrWriteMemory()) copy->setMetadata(kJamRowMetadata, rowTags[r]);
-        maps[r][&i] = copy;
+        if (!once && copy->mayReadOrWriteMemory()) copy->setMetadata(kJamRowMetadata, rowTags[r]);
+        if (once)
+          for (unsigned other = 0; other < rows; ++other) maps[other][&i] = copy;
+        else
+          maps[r][&i] = copy;
         copies.push_back({copy, r});
       }
     }

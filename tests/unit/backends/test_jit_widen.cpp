@@ -439,6 +439,40 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "Given rows_jam_counter, whose loop counter crosses its barriers in a group-uniform slot, when "
+    "its rows are jammed, then they agree with the host",
+    "[jit][widen][rows]") {
+  for (int width : {0, 8, 16}) {
+    const CompiledKernel& k = widened("rows_jam_counter", width);
+    if (width != 0) CHECK(k.widen.jammedRegions > 0);
+    for (auto [sx, sy] : {std::pair{width ? width : 16, 8}, {width ? width : 16, 6}, {12, 7}}) {
+      const int gx = 2, gy = 3, w = gx * sx, h = gy * sy, n = 5;
+      std::vector<float> in(w * h + 3 * n), out(w * h, -1), ref(w * h);
+      for (size_t i = 0; i < in.size(); ++i) in[i] = float(i % 13) - 6;
+      for (int g = 0; g < gx * gy; ++g) {
+        const int ox = (g % gx) * sx, oy = (g / gx) * sy;
+        std::vector<float> acc(sx * sy, 0.0f), tile(sx * sy);
+        for (int t = 0; t < n; ++t) {
+          for (int y = 0; y < sy; ++y)
+            for (int x = 0; x < sx; ++x)
+              tile[y * sx + x] = in[(oy + y) * w + ox + x + t * 3] + in[y];
+          for (int y = 0; y < sy; ++y)
+            for (int x = 0; x < sx; ++x)
+              acc[y * sx + x] += tile[(y + t) % sy * sx + (x + t) % sx] * float(t + 1);
+        }
+        for (int y = 0; y < sy; ++y)
+          for (int x = 0; x < sx; ++x) ref[(oy + y) * w + ox + x] = acc[y * sx + x];
+      }
+      ArgBuffer args(k);
+      args.set(0, ptr(in)).set(1, ptr(out)).set(2, n);
+      launch(k, args.data(), dims2(gx, gy, sx, sy), pool());
+      INFO("width " << width << ", group " << sx << "x" << sy);
+      for (int i = 0; i < w * h; ++i) REQUIRE(out[i] == ref[i]);
+    }
+  }
+}
+
+TEST_CASE(
     "Given a loop whose trip count is the same in every row, when widened, then rows are jammed "
     "through it, a loop whose trip count depends on the row is not, and both agree with the host",
     "[jit][widen][rows]") {
