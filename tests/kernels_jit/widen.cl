@@ -407,6 +407,22 @@ void rows_jam_reqd8(__global const float* in, __global float* out, int n) {
   rows_jam_tile(in, out, n, tile);
 }
 
+// A tile loop whose row index is an `or` of the tile's start and the row within it (what
+// InstCombine makes of CLBlast's `kg + kwg`, kg < KWG, kwg a multiple of KWG): its global load
+// still gets a prefetch of the next tile's row (jit/prefetch.cpp). Local size 16 x 16.
+__kernel void tile_or(__global const float* a, __global float* out, int n, int tiles) {
+  __local float t[16][16];
+  int lx = get_local_id(0), ly = get_local_id(1) & 15;
+  float acc = 0.0f;
+  for (int kwg = 0; kwg < tiles * 16; kwg += 16) {
+    t[ly][lx] = a[(kwg | ly) * n + (int)get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    acc += t[lx][ly] * (float)(kwg + 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = acc;
+}
+
 // Rows jammed across a loop with barriers: its counter t crosses them in a group-uniform scratch
 // slot, which the jammed rows read once (row_jam.cpp), rowv in a slot per work-item, which each row
 // reads for itself; both take part in addresses and values.

@@ -14,6 +14,7 @@
 // iterations are short, and out-of-order execution runs ahead on its own). A prefetch never
 // faults, so one past the end of a buffer is harmless. TESSERA_PREFETCH=0 turns the pass off.
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/GetElementPtrTypeIterator.h>
@@ -53,13 +54,18 @@ class Derivative {
       llvm::Value* a = bo->getOperand(0);
       llvm::Value* c = bo->getOperand(1);
       switch (bo->getOpcode()) {
+        case llvm::Instruction::Or:
+          // An add whose operands share no bit (InstCombine's form of `kg + kwg` with kg < KWG
+          // and kwg a multiple of it: CLBlast's Xgemm and XgemmDirect tile loads).
+          if (!llvm::haveNoCommonBitsSet(a, c, dl_)) return nullptr;
+          [[fallthrough]];
         case llvm::Instruction::Add:
         case llvm::Instruction::Sub: {
           llvm::Value* da = of(a, depth + 1);
           llvm::Value* dc = da ? of(c, depth + 1) : nullptr;
           if (!dc) return nullptr;
-          return bo->getOpcode() == llvm::Instruction::Add ? b_.CreateAdd(da, dc)
-                                                           : b_.CreateSub(da, dc);
+          return bo->getOpcode() == llvm::Instruction::Sub ? b_.CreateSub(da, dc)
+                                                           : b_.CreateAdd(da, dc);
         }
         case llvm::Instruction::Mul:
           if (!isInLoop(c)) {

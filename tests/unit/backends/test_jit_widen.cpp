@@ -894,6 +894,33 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "Given a tile loop whose row index is an or of the tile start and the row, when compiled, "
+    "then its global load gets a prefetch of the next tile and the result matches the host",
+    "[jit][widen]") {
+  const int gx = 2, gy = 2, n = gx * 16, tiles = 3;
+  std::vector<float> a(tiles * 16 * n);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = float(i % 11) - 5.0f;
+  std::vector<float> ref(n * gy * 16, 0.0f);
+  for (int y = 0; y < gy * 16; ++y)
+    for (int x = 0; x < n; ++x)
+      for (int kwg = 0; kwg < tiles * 16; kwg += 16) {
+        // Work-item (x, y) reads t[lx][ly]: the row kwg + lx of column ly of its group.
+        const int lx = x % 16, ly = y % 16, gxo = x - lx;
+        ref[y * n + x] += a[(kwg + lx) * n + gxo + ly] * float(kwg + 1);
+      }
+  for (int width : {0, 16}) {
+    const CompiledKernel& k = widened("tile_or", width);
+    INFO("width " << width);
+    CHECK(k.prefetches == 1);
+    std::vector<float> out(ref.size(), -1);
+    ArgBuffer args(k);
+    args.set(0, ptr(a)).set(1, ptr(out)).set(2, n).set(3, tiles);
+    launch(k, args.data(), dims2(gx, gy, 16, 16), pool());
+    for (size_t i = 0; i < ref.size(); ++i) REQUIRE(out[i] == ref[i]);
+  }
+}
+
+TEST_CASE(
     "Given tile_ids, when a 2D tile id is split by remainders and quotients, then the "
     "lanes of a chunk that stay between two multiples are contiguous and the rest gathers",
     "[jit][widen]") {
