@@ -407,6 +407,20 @@ void rows_jam_reqd8(__global const float* in, __global float* out, int n) {
   rows_jam_tile(in, out, n, tile);
 }
 
+// A local histogram: atomic_inc in a loop between barriers, which the widening would run lane by
+// lane, VF of them unrolled (workgroup_function.cpp, atomicsInLoop): that region stays scalar,
+// the other two are widened.
+__kernel void hist_loop(__global const uint* data, __global uint* bins, int per) {
+  __local uint lb[64];
+  int lid = get_local_id(0), ls = get_local_size(0);
+  if (lid < 64) lb[lid] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int k = 0; k < per; ++k)
+    atomic_inc(&lb[data[((int)get_group_id(0) * per + k) * ls + lid] & 63]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < 64) bins[get_group_id(0) * 64 + lid] = lb[lid];
+}
+
 // A tile loop whose row index is an `or` of the tile's start and the row within it (what
 // InstCombine makes of CLBlast's `kg + kwg`, kg < KWG, kwg a multiple of KWG): its global load
 // still gets a prefetch of the next tile's row (jit/prefetch.cpp). Local size 16 x 16.

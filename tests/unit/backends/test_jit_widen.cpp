@@ -894,6 +894,28 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "Given a local histogram whose atomic_inc is in a loop between barriers, when widened at the "
+    "host's width, then that region stays scalar, the others are widened, and the bins are exact",
+    "[jit][widen]") {
+  const int groups = 3, ls = 64, per = 5;
+  std::vector<uint32_t> data(groups * per * ls), ref(groups * 64, 0);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = uint32_t(i * 2654435761u >> 7);
+  for (int g = 0; g < groups; ++g)
+    for (int i = 0; i < per * ls; ++i) ++ref[g * 64 + (data[g * per * ls + i] & 63)];
+  // 1: the host's width as TESSERA_WIDEN leaves it; 16: forced, in every region.
+  for (auto [width, regions] : {std::pair{0, 0u}, {1, 2u}, {16, 3u}}) {
+    const CompiledKernel& k = widened("hist_loop", width);
+    INFO("width " << width);
+    CHECK(k.widen.widenedRegions == regions);
+    std::vector<uint32_t> bins(ref.size(), 7);
+    ArgBuffer args(k);
+    args.set(0, ptr(data)).set(1, ptr(bins)).set(2, per);
+    launch(k, args.data(), dims1(groups, ls), pool());
+    CHECK(bins == ref);
+  }
+}
+
+TEST_CASE(
     "Given a tile loop whose row index is an or of the tile start and the row, when compiled, "
     "then its global load gets a prefetch of the next tile and the result matches the host",
     "[jit][widen]") {
