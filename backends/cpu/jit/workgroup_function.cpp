@@ -43,9 +43,7 @@ bool hasLoop(const llvm::Function& f) {
 // at 16 or 64 lanes, 9-13 unwidened, PoCL 26 (session 37; on the Zen 5 host of session 36 14-15
 // ms either way).
 bool atomicsInLoop(const llvm::Function& f) {
-  llvm::SmallVector<std::pair<const llvm::BasicBlock*, const llvm::BasicBlock*>, 4> backEdges;
-  llvm::FindFunctionBackedges(f, backEdges);
-  if (backEdges.empty()) return false;
+  if (!hasLoop(f)) return false;
   llvm::DominatorTree dt(const_cast<llvm::Function&>(f));
   llvm::LoopInfo loops(dt);
   for (const llvm::BasicBlock& bb : f)
