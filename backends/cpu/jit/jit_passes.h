@@ -39,6 +39,10 @@ inline constexpr const char* kScratchSlotMetadata = "tessera.scratch_slot";
 // work-item's slot elements are its own, so two rows' accesses to a slot that is not
 // kUniformSlotMetadata never overlap (scratch_scope.cpp gives each row an alias scope).
 inline constexpr const char* kJamRowMetadata = "tessera.jam_row";
+// Metadata widen_memory.cpp (Widener::loadStrided) puts on the gather of a load whose lanes lie a
+// constant distance apart, on a host whose gathers are slow: !{i64 the distance in bytes}. Every
+// lane is on. strided_groups.cpp replaces each such gather after O3 (none reaches the backend).
+inline constexpr const char* kStridedLanesMetadata = "tessera.strided_lanes";
 
 // "_Z16__spirv_ocl_sqrtf" -> "__spirv_ocl_sqrt"; an unmangled name is returned as is.
 llvm::StringRef spirvBaseName(llvm::StringRef name);
@@ -114,6 +118,11 @@ unsigned scopeScratchAccesses(llvm::Function& wg);
 // half_min_max.cpp: after O3, minnum/maxnum/minimum/maximum of halves computed in float (LLVM 15
 // cannot select them on half vectors without AVX-512 FP16).
 void computeHalfMinMaxInFloat(llvm::Module& m);
+
+// strided_groups.cpp: after O3, the gathers tagged kStridedLanesMetadata of `f`: those whose lanes
+// read consecutive elements across gathers of one block become one vector load per lane and a
+// transpose, the rest one scalar load per lane. Returns how many gathers became transposes.
+unsigned groupStridedLoads(llvm::Function& f);
 
 // vector_math.cpp: before O3, calls of libm functions that libmvec has in vector form name their
 // vector variants for the target, so that the loop vectorizer may call them.

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 
 #include "backends/cpu/jit/widener.h"
 
@@ -296,6 +297,23 @@ bool localAtomics(PipelineState& s) {
   return true;
 }
 
+bool stridedGroups(PipelineState& s) {
+  for (llvm::Function& f : s.module) {
+    if (f.isDeclaration()) continue;
+    const unsigned n = groupStridedLoads(f);
+    if (n == 0 || !f.getName().startswith("__tessera_wg.")) continue;
+    const llvm::StringRef name = f.getName().drop_front(std::strlen("__tessera_wg."));
+    for (CompiledKernel& k : s.result.kernels)
+      if (k.name == name) {
+        k.transposedLoads = n;
+        if (s.options.dumpModule)
+          llvm::errs() << "tessera: kernel " << k.name << ": " << n
+                       << " strided loads read as vector loads per lane and a transpose\n";
+      }
+  }
+  return true;
+}
+
 bool halfMinMax(PipelineState& s) {
   computeHalfMinMaxInFloat(s.module);
   return true;
@@ -414,6 +432,11 @@ constexpr JitPass kPipeline[] = {
     {"optimize", PassScope::Module, optimizeModule,
      "the O3 pipeline (or the build options' level) with the host TargetMachine: vectorizes the "
      "work-item loops"},
+    {"strided-groups", PassScope::Module, stridedGroups,
+     "after O3 (which unrolls the loops they sit in), the widening's strided loads (gathers tagged "
+     "tessera.strided_lanes): those whose lanes read consecutive elements across a block's "
+     "gathers as one vector load per lane and a transpose, the rest one scalar load per lane "
+     "(CLBlast's XgemmDirect, its transposed local tile)"},
     {"half-min-max", PassScope::Module, halfMinMax,
      "after O3 (whose InstCombine narrows it back), min/max of halves in float: LLVM 15 cannot "
      "select them on half vectors without AVX-512 FP16, and its failure ends the process"},

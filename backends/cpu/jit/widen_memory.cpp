@@ -208,27 +208,31 @@ void Widener::versionLoads() {
 }
 
 // Lanes at a known constant distance (`alm[(lid * 2 + m) * 17 + k]`, CLBlast's XgemmDirect
-// reading its __local A tile), on a host whose gathers are slow (kStridedLoadsAttr): one scalar
-// load per lane at lane 0's address plus lane * stride bytes, put together with inserts. On this
-// AMD EPYC (AVX-512 gathers, no "fast-gather" tuning) CLBlast's SGEMM n=256 took 15% less CPU time
-// so than with gathers; unmasked only (a masked lane must not load).
+// reading its __local A tile), on a host whose gathers are slow (kStridedLoadsAttr): a gather
+// with every lane on, its addresses lane 0's plus lane * stride bytes, tagged
+// kStridedLanesMetadata. It is not run as a gather: after O3 (which unrolls the loops it sits in
+// and leaves gathers alone), strided_groups.cpp turns gathers whose lanes read consecutive elements
+// of each other (k, k + 1, ... of a lane's row) into one vector load per lane and a transpose, and
+// the others into one scalar load per lane (on this AMD EPYC, CLBlast's SGEMM n=256 took 15% less
+// CPU time so than with gathers). Unmasked only (a masked lane must not load).
 llvm::Value* Widener::loadStrided(llvm::IRBuilder<>& b, llvm::LoadInst* l, int64_t stride) {
   ++stats_->stridedLoads;
   llvm::Type* t = l->getType();
   llvm::Value* p = l->getPointerOperand();
   llvm::Type* bytePtr = b.getInt8PtrTy(p->getType()->getPointerAddressSpace());
-  llvm::Value* base = b.CreatePointerCast(p, bytePtr);
-  // Lane l's alignment: lane 0's, as far as the stride keeps it.
+  llvm::SmallVector<llvm::Constant*, 64> offsets;
+  for (unsigned i = 0; i < vf_; ++i) offsets.push_back(b.getInt64(stride * int64_t(i)));
+  llvm::Value* bytes = b.CreateGEP(b.getInt8Ty(), b.CreatePointerCast(p, bytePtr),
+                                   llvm::ConstantVector::get(offsets), p->getName() + ".lanes");
+  llvm::Value* addresses = b.CreatePointerCast(bytes, vecOf(p->getType()));
+  // Every lane's alignment: lane 0's, as far as the stride keeps it.
   const llvm::Align lane = llvm::commonAlignment(l->getAlign(), static_cast<uint64_t>(stride));
-  llvm::Value* v = llvm::PoisonValue::get(vecOf(t));
-  for (unsigned i = 0; i < vf_; ++i) {
-    llvm::Value* q =
-        i == 0 ? p
-               : b.CreatePointerCast(b.CreateConstGEP1_64(b.getInt8Ty(), base, stride * int64_t(i)),
-                                     p->getType());
-    v = b.CreateInsertElement(v, b.CreateAlignedLoad(t, q, i == 0 ? l->getAlign() : lane), i);
-  }
-  return v;
+  llvm::CallInst* g =
+      b.CreateMaskedGather(vecOf(t), addresses, lane, lanes(b), nullptr, l->getName() + ".wide");
+  llvm::LLVMContext& c = b.getContext();
+  g->setMetadata(kStridedLanesMetadata,
+                 llvm::MDNode::get(c, llvm::ConstantAsMetadata::get(b.getInt64(stride))));
+  return g;
 }
 
 // Lanes k elements apart, 1 < k <= kMaxSpacing, for a scalar of whole bytes on a host that masks

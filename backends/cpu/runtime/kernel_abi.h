@@ -104,6 +104,8 @@ struct CompiledKernel : backends::KernelCode {
   CompiledKernel() { subgroupSize = kDefaultSubgroupSize; }
   WidenStats widen;         // not kept in native binaries
   uint32_t prefetches = 0;  // prefetches across barriers (jit/prefetch.cpp); nor this
+  // Strided loads read as vector loads per lane and a transpose (jit/strided_groups.cpp); nor this.
+  uint32_t transposedLoads = 0;
   WorkGroupFn fn = nullptr;
 };
 
