@@ -43,6 +43,10 @@ inline constexpr const char* kJamRowMetadata = "tessera.jam_row";
 // constant distance apart, on a host whose gathers are slow: !{i64 the distance in bytes}. Every
 // lane is on. strided_groups.cpp replaces each such gather after O3 (none reaches the backend).
 inline constexpr const char* kStridedLanesMetadata = "tessera.strided_lanes";
+// Metadata widen_memory.cpp puts on an unmasked contiguous store of the lanes: !{i64 the bytes of
+// one lane's value}. copy_pieces.cpp splits such a store of a just-loaded vector into pieces of
+// whole lanes.
+inline constexpr const char* kLaneBytesMetadata = "tessera.lane_bytes";
 
 // "_Z16__spirv_ocl_sqrtf" -> "__spirv_ocl_sqrt"; an unmangled name is returned as is.
 llvm::StringRef spirvBaseName(llvm::StringRef name);
@@ -123,6 +127,11 @@ void computeHalfMinMaxInFloat(llvm::Module& m);
 // read consecutive elements across gathers of one block become one vector load per lane and a
 // transpose, the rest one scalar load per lane. Returns how many gathers became transposes.
 unsigned groupStridedLoads(llvm::Function& f);
+
+// copy_pieces.cpp: after O3, the widening's contiguous stores (kLaneBytesMetadata) of a vector
+// loaded just before from global memory to global memory, as 16-byte loads and stores in turn
+// (pieces of whole lanes). Returns how many stores it split.
+unsigned splitCopies(llvm::Function& f);
 
 // vector_math.cpp: before O3, calls of libm functions that libmvec has in vector form name their
 // vector variants for the target, so that the loop vectorizer may call them.

@@ -407,7 +407,10 @@ void Widener::widenStore(llvm::IRBuilder<>& b, llvm::StoreInst* st) {
       b.CreateMaskedStore(wide(b, v), activeAddress(b, p, *s), st->getAlign(),
                           spreadLanes(b, mask_, vectorElements(t)));
     else
-      b.CreateAlignedStore(wide(b, v), p, st->getAlign());
+      b.CreateAlignedStore(wide(b, v), p, st->getAlign())
+          ->setMetadata(kLaneBytesMetadata,
+                        llvm::MDNode::get(b.getContext(), llvm::ConstantAsMetadata::get(b.getInt64(
+                                                              static_cast<int64_t>(size)))));
     return;
   }
   if (vectorElements(t)) {

@@ -106,6 +106,8 @@ struct CompiledKernel : backends::KernelCode {
   uint32_t prefetches = 0;  // prefetches across barriers (jit/prefetch.cpp); nor this
   // Strided loads read as vector loads per lane and a transpose (jit/strided_groups.cpp); nor this.
   uint32_t transposedLoads = 0;
+  // Copies between global buffers split into 16-byte pieces (jit/copy_pieces.cpp); nor this.
+  uint32_t splitCopies = 0;
   WorkGroupFn fn = nullptr;
 };
 
