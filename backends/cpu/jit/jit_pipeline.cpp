@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 
 #include "backends/cpu/jit/widener.h"
 
@@ -297,37 +296,36 @@ bool localAtomics(PipelineState& s) {
   return true;
 }
 
-bool stridedGroups(PipelineState& s) {
+// Runs `pass` (returning a count) on every defined function; a work-group function's nonzero
+// count goes to its kernel's record (`field`) and, with TESSERA_JIT_DUMP=1, to stderr after
+// `what`.
+template <typename Pass>
+void countPerKernel(PipelineState& s, Pass pass, uint32_t CompiledKernel::*field,
+                    const char* what) {
+  constexpr llvm::StringLiteral kPrefix = "__tessera_wg.";
   for (llvm::Function& f : s.module) {
     if (f.isDeclaration()) continue;
-    const unsigned n = groupStridedLoads(f);
-    if (n == 0 || !f.getName().startswith("__tessera_wg.")) continue;
-    const llvm::StringRef name = f.getName().drop_front(std::strlen("__tessera_wg."));
+    const unsigned n = pass(f);
+    if (n == 0 || !f.getName().startswith(kPrefix)) continue;
+    const llvm::StringRef name = f.getName().drop_front(kPrefix.size());
     for (CompiledKernel& k : s.result.kernels)
       if (k.name == name) {
-        k.transposedLoads = n;
+        k.*field = n;
         if (s.options.dumpModule)
-          llvm::errs() << "tessera: kernel " << k.name << ": " << n
-                       << " strided loads read as vector loads per lane and a transpose\n";
+          llvm::errs() << "tessera: kernel " << k.name << ": " << n << " " << what << "\n";
       }
   }
+}
+
+bool stridedGroups(PipelineState& s) {
+  countPerKernel(s, groupStridedLoads, &CompiledKernel::transposedLoads,
+                 "strided loads read as vector loads per lane and a transpose");
   return true;
 }
 
 bool copyPieces(PipelineState& s) {
-  for (llvm::Function& f : s.module) {
-    if (f.isDeclaration()) continue;
-    const unsigned n = splitCopies(f);
-    if (n == 0 || !f.getName().startswith("__tessera_wg.")) continue;
-    const llvm::StringRef name = f.getName().drop_front(std::strlen("__tessera_wg."));
-    for (CompiledKernel& k : s.result.kernels)
-      if (k.name == name) {
-        k.splitCopies = n;
-        if (s.options.dumpModule)
-          llvm::errs() << "tessera: kernel " << k.name << ": " << n
-                       << " copies from global to global memory in 16-byte pieces\n";
-      }
-  }
+  countPerKernel(s, splitCopies, &CompiledKernel::splitCopies,
+                 "copies from global to global memory in 16-byte pieces");
   return true;
 }
 
