@@ -19,9 +19,11 @@ constexpr char kMagic[8] = {'T', 'E', 'S', 'S', 'N', 'A', 'T', '1'};
 // 4: the code is a list of units (a program compiled kernel by kernel has one per kernel).
 // 5: each kernel's object carries the record of its table (backends/cpu/jit/object_check.h's
 // abiRecord), which a version-4 object lacks.
+// 6: work-group functions take the count of groups a call runs (kernel_abi.h, WorkGroupFn's
+// groupsX), which a version-5 object's ignore.
 // The units' bytes are the code generator's (the CPU's: backends/cpu/jit/native_unit.h): a change
 // there is a new version here.
-constexpr uint32_t kVersion = 5;
+constexpr uint32_t kVersion = 6;
 
 }  // namespace
 

@@ -330,6 +330,11 @@ inline constexpr size_t kMaxJamInstructions = 2000;
 inline constexpr unsigned kJamRows = 4;
 llvm::Function* jamRows(llvm::Function& wide, unsigned firstRegionParam, unsigned rows);
 
+// group_rows.cpp: the only region's loop over the call's groups in x (WorkGroupFn's groupX and
+// groupsX, the arguments 1 and 6 of `wg`), put between its y loop (header `yHeader`, latch
+// `yLatch`) and its x loops, for a kernel that rowsAcrossGroups (kernel_abi.h) allows.
+void loopGroupsInRows(llvm::Function& wg, llvm::BasicBlock* yHeader, llvm::BasicBlock* yLatch);
+
 // workgroup_function.cpp: the exported work-group function (WorkGroupFn) that loads the arguments,
 // loops over the work-items for each region and dispatches between regions. Fills `info`'s
 // argument layout. The region functions are inlined and erased. With `widenVF` > 1 each region

@@ -246,6 +246,7 @@ bool dump(PipelineState& s) {
                  << w.perLane << ", checked branches " << w.checkedBranches
                  << ", predicated branches " << w.predicatedBranches << ", cut paths " << w.cutPaths
                  << ", active bases " << w.activeBases << "), prefetches " << k.prefetches
+                 << (rowsAcrossGroups(k) ? ", rows across groups" : "")
                  << (w.decision.empty() ? "" : "; " + w.decision)
                  << (w.refused.empty() ? "" : "; refused " + w.refused) << "\n";
   }

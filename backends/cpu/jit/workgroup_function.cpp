@@ -205,8 +205,8 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
   llvm::Type* i8 = llvm::Type::getInt8Ty(ctx);
   llvm::PointerType* ptr = llvm::PointerType::get(ctx, 0);
-  auto* type =
-      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, i64, i64, i64, ptr, ptr}, false);
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                                       {ptr, i64, i64, i64, ptr, ptr, i64}, false);
   llvm::Function* wg = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
                                               "__tessera_wg." + kernel.getName(), m);
   for (unsigned a : {0u, 4u, 5u}) wg->addParamAttr(a, llvm::Attribute::NoAlias);
@@ -650,6 +650,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       id[0]->setIncomingBlock(0, scheck);
       id[0]->setIncomingValue(0, start);
     }
+    if (single && rowsAcrossGroups(*info)) loopGroupsInRows(*wg, header[1], latch[1]);
   }
   if (each) {
     std::vector<llvm::Value*> args = kernelArgs;

@@ -46,8 +46,12 @@ struct WorkGroupContext {
   uint64_t globalSize[3];  // get_global_size(): the work-items of the launch in each dimension
 };
 
+// `groupsX`: how many groups the call runs, groupX to groupX + groupsX - 1 in one row of groups,
+// all with the context `ctx`. More than one only for a kernel that rowsAcrossGroups allows; others
+// ignore it.
 using WorkGroupFn = void (*)(const WorkGroupContext* ctx, uint64_t groupX, uint64_t groupY,
-                             uint64_t groupZ, uint8_t* localMem, uint8_t* scratch);
+                             uint64_t groupZ, uint8_t* localMem, uint8_t* scratch,
+                             uint64_t groupsX);
 
 // What the widening across work-items (jit/widen.cpp) did to a kernel's regions.
 struct WidenStats {
@@ -110,6 +114,21 @@ struct CompiledKernel : backends::KernelCode {
   uint32_t splitCopies = 0;
   WorkGroupFn fn = nullptr;
 };
+
+// Whether the work-group function runs a call's groups row by row: each row of work-items (local
+// id y, z) across all the call's groups before the next row, so that a 2-D kernel of small
+// work-groups reads and writes whole rows of its images in turn (a 5-point stencil over 16 x 16
+// groups streams 18 rows 64 bytes at a time otherwise, and the memory did a third less for it).
+// OpenCL orders the work-items of a work-group only at barriers, and a kernel without barriers,
+// sub-group exchanges (counted in barrierCount) and __local memory (which the call's groups would
+// share) cannot tell the difference. The JIT builds the loop (workgroup_function.cpp) and the
+// launcher hands out runs of such groups (launcher.cpp) by this same rule.
+inline bool rowsAcrossGroups(const backends::KernelCode& kernel) {
+  if (kernel.barrierCount != 0 || kernel.staticLocalBytes != 0) return false;
+  for (const KernelArgInfo& arg : kernel.args)
+    if (arg.kind == ArgKind::LocalPointer) return false;
+  return true;
+}
 
 // The largest alignment an OpenCL type asks for. OpenCL C, "Alignment of Types": "A data item
 // declared to be a data type in memory is always aligned to the size of the data type in bytes"

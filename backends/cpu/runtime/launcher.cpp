@@ -11,10 +11,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "host/fault_guard.h"
-#include "backends/cpu/runtime/builtin_runtime.h"
 #include "backends/cpu/kernel_stack.h"
 #include "backends/cpu/memory_spaces.h"
+#include "backends/cpu/runtime/builtin_runtime.h"
+#include "host/fault_guard.h"
 #include "support/checked_math.h"
 
 namespace tessera::backends::cpu {
@@ -135,29 +135,44 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
   WorkGroupFn fn = kernel.fn;
 
   // A work-group that faults (fault_guard.h) ends there; the launch's other groups stop at their
-  // next group boundary (those already running finish), and the launch throws KernelFault once
+  // next call's boundary (those already running finish), and the launch throws KernelFault once
   // every worker has left it.
   host::ensureFaultHandlers();
   std::atomic<bool> faulted{false};
   host::FaultInfo first;
   std::once_flag firstOnce;
-  // Work-groups are handed out in runs of consecutive groups from one shared counter, guided (as
-  // OpenMP's schedule(guided)): each take is an eighth per worker of what remains, at most 64 groups
+  // Work-groups are handed out in runs of consecutive units from one shared counter, guided (as
+  // OpenMP's schedule(guided)): each take is an eighth per worker of what remains, at most 64 units
   // and at least one. Large runs while much remains keep the counter cold (a vector add of 65,536
   // groups of 256 work-items spent more time taking groups than adding with one group per take);
-  // single groups at the end let the workers finish within a group of each other (fixed runs of 64
-  // left hashcat's 2,048 groups of 4 us up to a run apart, a sixteenth of its launch on 2 PUs).
-  // No more threads than groups: a launch of one group runs on the calling thread alone, without
-  // waking a pool whose other threads would find nothing to do.
-  const uint64_t threads = pool ? std::min<uint64_t>(pool->size(), groups) : 1;
+  // single units at the end let the workers finish within a unit of each other (fixed runs of 64
+  // groups left hashcat's 2,048 groups of 4 us up to a run apart, a sixteenth of its launch on 2
+  // PUs). No more threads than units: a launch of one group runs on the calling thread alone,
+  // without waking a pool whose other threads would find nothing to do.
+  uint64_t threads = pool ? std::min<uint64_t>(pool->size(), groups) : 1;
+  // A unit is one group, or for a kernel that runs rows across groups (kernel_abi.h,
+  // rowsAcrossGroups) up to `band` consecutive full groups of a row of groups in one call (the
+  // partial last group in x, with its own context, is a unit of its own). The band is a 64th of a
+  // worker's share of the launch, at most a row: the workers still end within one unit, about
+  // 1.5% of the launch, of each other, at any count of them. A 5-point stencil over 4096^2 in
+  // 16 x 16 groups then streams whole rows of its images (4,096 floats a call) on 2 PUs, 1,024
+  // floats on 16 and 128 on 128.
+  const uint64_t fullX = partialMask & 1 ? gx - 1 : gx;
+  const uint64_t band = rowsAcrossGroups(kernel) && fullX > 1
+                            ? std::clamp<uint64_t>(groups / (threads * 64), 1, fullX)
+                            : 1;
+  const uint64_t bandsPerRow = (fullX + band - 1) / band;
+  const uint64_t unitsPerRow = bandsPerRow + (gx - fullX);
+  const uint64_t units = unitsPerRow * gy * dims.groupCount[2];  // at most `groups`
+  threads = std::min(threads, units);
   if (threads <= 1) pool = nullptr;
-  std::atomic<uint64_t> nextGroup{0};
+  std::atomic<uint64_t> nextUnit{0};
   auto take = [&](uint64_t& begin, uint64_t& end) {
-    uint64_t cur = nextGroup.load(std::memory_order_relaxed);
+    uint64_t cur = nextUnit.load(std::memory_order_relaxed);
     for (;;) {
-      if (cur >= groups) return false;
-      const uint64_t n = std::clamp<uint64_t>((groups - cur) / (threads * 8), 1, 64);
-      if (nextGroup.compare_exchange_weak(cur, cur + n, std::memory_order_relaxed)) {
+      if (cur >= units) return false;
+      const uint64_t n = std::clamp<uint64_t>((units - cur) / (threads * 8), 1, 64);
+      if (nextUnit.compare_exchange_weak(cur, cur + n, std::memory_order_relaxed)) {
         begin = cur;
         end = cur + n;
         return true;
@@ -172,16 +187,18 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
     uint8_t* local = tlsLocal.get(localBytes == 0 ? 64 : localBytes);
     uint8_t* scratch = tlsScratch.get(scratchBytes == 0 ? 64 : scratchBytes);
     auto run = [&] {
-      uint64_t g, end;
-      while (!faulted.load(std::memory_order_relaxed) && more() && take(g, end)) {
-        // The run's first group id by division, the next ones by counting (two 64-bit divisions
-        // per group were a tenth of a 256-work-item vector add's group).
-        uint64_t x = g % gx, y = (g / gx) % gy, z = g / (gx * gy);
-        for (; g < end && !faulted.load(std::memory_order_relaxed); ++g) {
+      uint64_t u, end;
+      while (!faulted.load(std::memory_order_relaxed) && more() && take(u, end)) {
+        // The run's first unit by division, the next ones by counting (two 64-bit divisions per
+        // group were a tenth of a 256-work-item vector add's group).
+        uint64_t k = u % unitsPerRow, y = (u / unitsPerRow) % gy, z = u / (unitsPerRow * gy);
+        for (; u < end && !faulted.load(std::memory_order_relaxed); ++u) {
+          const uint64_t x = k < bandsPerRow ? k * band : fullX;
+          const uint64_t count = k < bandsPerRow ? std::min(band, fullX - x) : 1;
           const unsigned edge = (x == lastX) | (y == lastY) << 1 | (z == lastZ) << 2;
-          fn(&ctxs[edge], x, y, z, local, scratch);
-          if (++x == gx) {
-            x = 0;
+          fn(&ctxs[edge], x, y, z, local, scratch, count);
+          if (++k == unitsPerRow) {
+            k = 0;
             if (++y == gy) y = 0, ++z;
           }
         }
@@ -202,7 +219,7 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
     const auto budget = std::chrono::nanoseconds(serialNs);
     runWhile([&] { return !pool || std::chrono::steady_clock::now() - start <= budget; });
   }
-  const bool parallel = pool && !faulted.load() && nextGroup.load() < groups;
+  const bool parallel = pool && !faulted.load() && nextUnit.load() < units;
   if (parallel) {
     auto everyone = [&](uint64_t) { runWhile([] { return true; }); };
     pool->parallelFor(threads, everyone);
