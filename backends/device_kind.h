@@ -203,9 +203,12 @@ class DeviceKind {
   virtual ~DeviceKind() = default;
   virtual const DeviceTraits& traits() const = 0;
   // The executor of a device whose PUs are `cpus` (empty: not this machine's, no pinning), with at
-  // most `threads` workers; `idleSpinNs`: how long an idle worker spins before it sleeps.
+  // most `threads` workers; `idleSpinNs`: how long an idle worker spins before it sleeps;
+  // `cacheBytes`: what the device's caches of its last level hold together (0: unknown), beyond
+  // which a launch's output does not stay in them.
   virtual std::unique_ptr<Executor> createExecutor(std::vector<uint32_t> cpus, uint32_t threads,
-                                                   uint64_t idleSpinNs) const = 0;
+                                                   uint64_t idleSpinNs,
+                                                   uint64_t cacheBytes) const = 0;
   // The bytes of local memory one work-group of `code` needs with the argument buffer `args` (its
   // static __local variables and each __local argument, as the kind lays them out); false when
   // the sum does not fit in 64 bits.

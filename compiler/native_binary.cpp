@@ -21,9 +21,11 @@ constexpr char kMagic[8] = {'T', 'E', 'S', 'S', 'N', 'A', 'T', '1'};
 // abiRecord), which a version-4 object lacks.
 // 6: work-group functions take the count of groups a call runs (kernel_abi.h, WorkGroupFn's
 // groupsX), which a version-5 object's ignore.
+// 7: kernels carry the bytes of their streaming stores (CompiledKernel::streamBytesPerItem), and a
+// work-group function with such stores reads the context's streamStores field.
 // The units' bytes are the code generator's (the CPU's: backends/cpu/jit/native_unit.h): a change
 // there is a new version here.
-constexpr uint32_t kVersion = 6;
+constexpr uint32_t kVersion = 7;
 
 }  // namespace
 

@@ -50,8 +50,9 @@ uint64_t deviceTimestampNow() {
 }
 
 Device::Device(Driver& driver, const Topology& topology, const ExposedNode& node, Device* parent,
-               uint32_t subdeviceId)
+               uint32_t subdeviceId, bool streamStores)
     : driver_(driver),
+      streamStores_(streamStores),
       parent_(parent),
       subdeviceId_(subdeviceId),
       level_(node.level),
@@ -82,7 +83,12 @@ Device::~Device() = default;
 backends::Executor& Device::workers() const {
   std::call_once(workersOnce_, [this] {
     uint32_t threads = std::min(resources_.pus, std::max(1u, std::thread::hardware_concurrency()));
-    workers_ = kind_->createExecutor(pinCpus_, threads, sync::spinNs());
+    // The outermost cache level hwloc found for the device's PUs, all its instances (0: stores
+    // never stream, TESSERA_STREAM_STORES=0).
+    uint64_t cacheBytes = 0;
+    if (!resources_.caches.empty() && streamStores_)
+      cacheBytes = resources_.caches.back().bytesPerCache * resources_.caches.back().instances;
+    workers_ = kind_->createExecutor(pinCpus_, threads, sync::spinNs(), cacheBytes);
   });
   return *workers_;
 }

@@ -25,8 +25,10 @@ class Driver;
 
 class Device : public Object<_ze_device_handle_t, 0x7465737344657631ull /* "tessDev1" */> {
  public:
+  // `streamStores`: launches that write more than the device's caches may stream their stores
+  // past them (DriverSettings::streamStores, TESSERA_STREAM_STORES).
   Device(Driver& driver, const Topology& topology, const ExposedNode& node, Device* parent,
-         uint32_t subdeviceId);
+         uint32_t subdeviceId, bool streamStores);
 
   static Device* fromHandle(ze_device_handle_t h) { return Object::fromHandle<Device>(h); }
 
@@ -78,6 +80,7 @@ class Device : public Object<_ze_device_handle_t, 0x7465737344657631ull /* "tess
 
  private:
   Driver& driver_;
+  bool streamStores_;
   Device* parent_;
   std::vector<Device*> subDevices_;
   uint32_t subdeviceId_;

@@ -61,7 +61,8 @@ std::unique_ptr<Driver> Driver::create(DriverConfig config) {
 
 Device* Driver::makeDevices(const ExposedNode& node, Device* parent, uint32_t subdeviceId,
                             bool flat) {
-  all_.push_back(std::make_unique<Device>(*this, *topology_, node, parent, subdeviceId));
+  all_.push_back(std::make_unique<Device>(*this, *topology_, node, parent, subdeviceId,
+                                          config_.streamStores));
   Device* device = all_.back().get();
   if (!flat)
     for (uint32_t i = 0; i < node.children.size(); ++i)
@@ -98,7 +99,7 @@ std::vector<Device*> Driver::partitionDevices(Device& parent,
     std::unique_ptr<Device>& slot = partitions_[{&parent, parts[i].pus.toString()}];
     if (!slot) {
       ExposedNode node{parts[i].level, parts[i].objectIndex, parts[i].pus, {}};
-      slot = std::make_unique<Device>(*this, *topology_, node, &parent, i);
+      slot = std::make_unique<Device>(*this, *topology_, node, &parent, i, config_.streamStores);
     }
     out.push_back(slot.get());
   }

@@ -29,7 +29,7 @@ namespace tessera::core {
 class Context;
 
 // Everything the environment decides, read once: the driver's rows of config/settings.def
-// (rootMode, hierarchy, affinityMask, sharedForceDeviceAlloc, spinUs, inlineLaunch,
+// (rootMode, hierarchy, affinityMask, sharedForceDeviceAlloc, spinUs, inlineLaunch, streamStores,
 // queueDestroyTimeoutMs, noFaultGuard, guardPages, topologyText), which the objects the driver makes read
 // through it, and the topology source TESSERA_TOPOLOGY names.
 struct DriverConfig : config::DriverSettings {

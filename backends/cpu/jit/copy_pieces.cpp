@@ -93,6 +93,7 @@ unsigned splitCopies(llvm::Function& f) {
           b.CreateAlignedStore(l, b.CreatePointerCast(to, pieceType->getPointerTo(1)),
                                llvm::commonAlignment(st->getAlign(), offset));
       s->setAAMetadata(st->getAAMetadata());
+      s->setMetadata(kLaneBytesMetadata, st->getMetadata(kLaneBytesMetadata));
     }
     st->eraseFromParent();
     load->eraseFromParent();

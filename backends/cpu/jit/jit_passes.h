@@ -133,6 +133,12 @@ unsigned groupStridedLoads(llvm::Function& f);
 // (pieces of whole lanes). Returns how many stores it split.
 unsigned splitCopies(llvm::Function& f);
 
+// stream_stores.cpp: after O3, when the work-group function `wg` has widened stores of 16-64
+// bytes to global memory and no atomics, each of them non-temporal (where aligned) when the
+// context's field kStreamStoresContextField is nonzero, plain otherwise. Returns the largest
+// lane's bytes among those stores (0: none changed).
+uint32_t streamStores(llvm::Function& wg);
+
 // vector_math.cpp: before O3, calls of libm functions that libmvec has in vector form name their
 // vector variants for the target, so that the loop vectorizer may call them.
 void nameVectorVariants(llvm::Module& m, const llvm::TargetMachine* tm);

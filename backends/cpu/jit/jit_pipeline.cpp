@@ -330,6 +330,12 @@ bool copyPieces(PipelineState& s) {
   return true;
 }
 
+bool streamedStores(PipelineState& s) {
+  countPerKernel(s, streamStores, &CompiledKernel::streamBytesPerItem,
+                 "bytes a work-item writes at most in one store that may go past the caches");
+  return true;
+}
+
 bool halfMinMax(PipelineState& s) {
   computeHalfMinMaxInFloat(s.module);
   return true;
@@ -457,6 +463,10 @@ constexpr JitPass kPipeline[] = {
      "after O3 (whose SLP would merge them again), the widening's copies from global to global "
      "memory as 16-byte loads and stores in turn, not all the loads of an unrolled copy before "
      "its stores: 10-15% faster streams on an AVX-512 Zen 4 (the bench's copy)"},
+    {"stream-stores", PassScope::Module, streamedStores,
+     "after copy-pieces (whose pieces it streams too), the widened stores of work-group functions "
+     "without atomics go past the caches (non-temporal) in launches that write more than the "
+     "device's caches hold (the launcher's choice, read from the context)"},
     {"half-min-max", PassScope::Module, halfMinMax,
      "after O3 (whose InstCombine narrows it back), min/max of halves in float: LLVM 15 cannot "
      "select them on half vectors without AVX-512 FP16, and its failure ends the process"},

@@ -56,6 +56,7 @@ void writeUnit(const CompiledModule& code, std::vector<uint8_t>& out) {
     w.put(k.barrierCount);
     w.put(k.subgroupSize);
     w.put(k.requiredSubgroupSize);
+    w.put(k.streamBytesPerItem);
   }
   w.put(static_cast<uint32_t>(code.globals.size()));
   for (const auto& [name, g] : code.globals) {
@@ -94,7 +95,7 @@ bool readUnit(std::span<const uint8_t> in, size_t& used, CompiledModule& code,
     }
     if (!r.get(k.argBufferSize) || !r.get(k.staticLocalBytes) ||
         !r.get(k.scratchBytesPerWorkItem) || !r.get(k.stackBytes) || !r.get(k.barrierCount) ||
-        !r.get(k.subgroupSize) || !r.get(k.requiredSubgroupSize))
+        !r.get(k.subgroupSize) || !r.get(k.requiredSubgroupSize) || !r.get(k.streamBytesPerItem))
       return fail("truncated kernel sizes");
     if (!validSubgroupSize(k.subgroupSize) ||
         (k.requiredSubgroupSize != 0 && k.requiredSubgroupSize != k.subgroupSize))

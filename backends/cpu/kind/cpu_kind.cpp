@@ -32,8 +32,9 @@ class CpuKind final : public DeviceKind {
  public:
   const DeviceTraits& traits() const override { return traits_; }
   std::unique_ptr<Executor> createExecutor(std::vector<uint32_t> cpus, uint32_t threads,
-                                           uint64_t idleSpinNs) const override {
-    return std::make_unique<CpuExecutor>(std::move(cpus), threads, idleSpinNs);
+                                           uint64_t idleSpinNs,
+                                           uint64_t cacheBytes) const override {
+    return std::make_unique<CpuExecutor>(std::move(cpus), threads, idleSpinNs, cacheBytes);
   }
   bool localMemoryBytes(const KernelCode& code, const uint8_t* args,
                         uint64_t& total) const override {

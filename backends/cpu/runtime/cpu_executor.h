@@ -10,8 +10,11 @@ namespace tessera::backends::cpu {
 
 class CpuExecutor final : public Executor {
  public:
-  CpuExecutor(std::vector<uint32_t> cpus, uint32_t threads, uint64_t idleSpinNs)
-      : pool_(std::move(cpus), threads, idleSpinNs) {}
+  // `cacheBytes`: the device's last-level caches together (DeviceKind::createExecutor); a launch
+  // that writes more than they hold streams a kernel's widened stores (launcher.h).
+  CpuExecutor(std::vector<uint32_t> cpus, uint32_t threads, uint64_t idleSpinNs,
+              uint64_t cacheBytes)
+      : pool_(std::move(cpus), threads, idleSpinNs), cacheBytes_(cacheBytes) {}
   uint32_t size() const override { return pool_.size(); }
   void parallelFor(uint64_t count, JobRef job) override { pool_.parallelFor(count, job); }
   using Executor::parallelFor;
@@ -22,6 +25,7 @@ class CpuExecutor final : public Executor {
 
  private:
   WorkerPool pool_;
+  uint64_t cacheBytes_;
 };
 
 }  // namespace tessera::backends::cpu

@@ -16,6 +16,7 @@
 // localMem and scratch belong to the calling thread for the duration of the call.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -44,7 +45,12 @@ struct WorkGroupContext {
   // group id * enqueuedSize + local id + offset. Scratch and local memory are sized by it.
   uint64_t enqueuedSize[3];
   uint64_t globalSize[3];  // get_global_size(): the work-items of the launch in each dimension
+  // Nonzero: the launch writes more than the device's caches hold, and a kernel's streamable
+  // stores go past them (jit/stream_stores.cpp, CompiledKernel::streamBytesPerItem; launcher.cpp).
+  uint64_t streamStores;
 };
+inline constexpr unsigned kStreamStoresContextField = 17;
+static_assert(offsetof(WorkGroupContext, streamStores) == 8 * kStreamStoresContextField);
 
 // `groupsX`: how many groups the call runs, groupX to groupX + groupsX - 1 in one row of groups,
 // all with the context `ctx`. More than one only for a kernel that rowsAcrossGroups allows; others
@@ -112,6 +118,10 @@ struct CompiledKernel : backends::KernelCode {
   uint32_t transposedLoads = 0;
   // Copies between global buffers split into 16-byte pieces (jit/copy_pieces.cpp); nor this.
   uint32_t splitCopies = 0;
+  // Nonzero: the work-group function's widened stores may go past the caches
+  // (jit/stream_stores.cpp), and this is the most a work-item writes in one of them; the launcher
+  // has them do so when work-items x this exceeds the device's caches. Kept in native binaries.
+  uint32_t streamBytesPerItem = 0;
   WorkGroupFn fn = nullptr;
 };
 

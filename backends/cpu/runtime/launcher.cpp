@@ -61,8 +61,16 @@ thread_local ThreadBuffer tlsScratch(MemorySpace::Private);
 
 }  // namespace
 
+bool streamsStores(const CompiledKernel& kernel, const LaunchDims& dims, uint64_t streamAbove) {
+  if (streamAbove == 0 || kernel.streamBytesPerItem == 0) return false;
+  uint64_t written = 0;
+  return !dims.items(written) ||
+         !support::checkedMul(written, uint64_t{kernel.streamBytesPerItem}, written) ||
+         written > streamAbove;
+}
+
 bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims& dims,
-            WorkerPool* pool, const void* tag, uint64_t serialNs) {
+            WorkerPool* pool, const void* tag, uint64_t serialNs, uint64_t streamAbove) {
   for (int d = 0; d < 3; ++d) {
     if (dims.groupCount[d] == 0 || dims.groupSize[d] == 0) {
       throw std::invalid_argument("launch: group counts and sizes must be at least 1");
@@ -99,6 +107,7 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
   // of bit set e (bit d: x, y, z) where that dimension is partial; only the local sizes differ.
   // Which context a group takes is decided per group below, so edge groups are handed out with
   // the others (no serial tail of partial groups).
+  const bool stream = streamsStores(kernel, dims, streamAbove);
   WorkGroupContext ctxs[8]{};
   uint32_t partialMask = 0;
   for (int d = 0; d < 3; ++d)
@@ -117,6 +126,7 @@ bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims&
       ctx.globalSize[d] = (uint64_t(dims.groupCount[d]) - 1) * dims.groupSize[d] + last;
     }
     ctx.workDim = dims.workDim;
+    ctx.streamStores = stream;
   }
   uint64_t workItems = 0, scratchBytes = 0, groups = 0;
   if (!support::checkedProduct({dims.groupSize[0], dims.groupSize[1], dims.groupSize[2]},

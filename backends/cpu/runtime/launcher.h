@@ -25,9 +25,19 @@ using backends::LaunchDims;
 // `serialNs` > 0 (with a pool): the calling thread runs work-groups alone for up to that long, and
 // only a launch still unfinished then wakes the pool for the rest (a small launch costs no wake-up
 // when it is also short, and one that is long still uses every PU).
+// Output that will not stay in the caches goes past them (jit/stream_stores.cpp): whether a
+// launch of `kernel` over `dims` writes, at its largest streaming store per work-item
+// (CompiledKernel::streamBytesPerItem) over all its work-items, more than `streamAbove` bytes (0:
+// never). The count is a floor: a work-item's other stores are not in it.
+bool streamsStores(const CompiledKernel& kernel, const LaunchDims& dims, uint64_t streamAbove);
+
+// `streamAbove` > 0: a launch of a kernel with streamable stores (CompiledKernel::
+// streamBytesPerItem) whose work-items would write more than this many bytes has them go past
+// the caches; 0: never.
 // Returns true when the pool took part.
 bool launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims& dims,
-            WorkerPool* pool, const void* tag = nullptr, uint64_t serialNs = 0);
+            WorkerPool* pool, const void* tag = nullptr, uint64_t serialNs = 0,
+            uint64_t streamAbove = 0);
 inline void launch(const CompiledKernel& kernel, const uint8_t* args, const LaunchDims& dims,
                    WorkerPool& pool, const void* tag = nullptr) {
   launch(kernel, args, dims, &pool, tag, 0);

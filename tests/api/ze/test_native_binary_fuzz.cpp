@@ -123,9 +123,10 @@ void addElfFields(const std::vector<uint8_t>& b, size_t base, size_t size, Layou
 Layout layoutOf(const std::vector<uint8_t>& b) {
   Layout l;
   Walker w(b, l);
-  // (Versions 4 and 5 are laid out alike: the test runs against a driver without the checks, too.)
+  // (Versions 4 to 6 are laid out alike and 7 adds a field to each kernel: the test runs against
+  // a driver without the checks, too.)
   const uint64_t version = w.num(4, "version");
-  REQUIRE((version >= 4 && version <= 6));
+  REQUIRE((version >= 4 && version <= 7));
   w.bytes("cpu length");
   w.bytes("features length");
   w.bytes("spirv length");
@@ -148,6 +149,7 @@ Layout layoutOf(const std::vector<uint8_t>& b) {
            {"argBufferSize", "staticLocalBytes", "scratchBytesPerWorkItem", "stackBytes",
             "barrierCount", "subgroupSize", "requiredSubgroupSize"})
         w.num(4, what);
+      if (version >= 7) w.num(4, "streamBytesPerItem");
     }
     for (uint64_t g = 0, globals = w.num(4, "globals"); g < globals; ++g) {
       w.bytes("global name length");

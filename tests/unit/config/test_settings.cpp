@@ -263,7 +263,7 @@ TEST_CASE(
     "Zero's, documented, and in the usage table",
     "[config][docs]") {
   std::vector<Description> all = describeAll();
-  CHECK(all.size() == 29);
+  CHECK(all.size() == 30);
   std::set<std::string> names;
   std::string table = usageTable();
   for (const Description& d : all) {
