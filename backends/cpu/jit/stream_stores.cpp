@@ -6,13 +6,15 @@
 // for ownership), so a kernel that streams its output through memory moves half as much again as
 // it needs: on a Zen 4 EPYC VM (2 threads), a C copy of 256 MiB took 19.5-23 ms with plain 16-byte
 // stores against 8-14 ms with 64-byte non-temporal ones, and a 4096^2 float 5-point stencil 5.4-7.4
-// ms against 4.2-5.2 (medians of ten, three processes each; PoCL's copy, which LLVM turns into
-// memcpy calls, ran at the faster speed). Non-temporal stores are only worth it when nothing reads
+// ms against 4.2-5.2 (medians of ten, three processes each; PoCL's copy ran at the faster speed in
+// half its processes). Non-temporal stores are only worth it when nothing reads
 // the data back from the caches soon: for a launch that writes less than the caches hold, the next
 // kernel would find its input in memory instead. So the choice is per launch: each such store
 // becomes a branch on the context's field (read once, at the entry) between a non-temporal and a
-// plain store. (A clone of the whole function run instead for streaming launches made the bench
-// kernels' build 35-45% longer: an unrolled widened copy is thousands of instructions.)
+// plain store. The branches cost build time where there are many such stores (the bench kernels
+// built in 1.8-2.0 s against 1.45, most of it an unrolled widened float4 copy of about 1,500
+// 16-byte stores); a clone of the whole function for streaming launches, the first version, cost
+// more (+0.8-1.0 s in a loaded run).
 //
 // Which stores: those the widening tagged (kLaneBytesMetadata: unmasked, contiguous lanes, global
 // memory) of 16, 32 or 64 bytes; x86 has non-temporal stores of those sizes at an address aligned
