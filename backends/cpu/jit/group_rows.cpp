@@ -21,8 +21,8 @@ namespace tessera::backends::cpu::jit {
 void loopGroupsInRows(llvm::Function& wg, llvm::BasicBlock* yHeader, llvm::BasicBlock* yLatch) {
   llvm::LLVMContext& ctx = wg.getContext();
   llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
-  llvm::Argument* groupX = wg.getArg(1);
-  llvm::Argument* groupsX = wg.getArg(6);
+  llvm::Argument* groupX = wg.getArg(kWgGroupX);
+  llvm::Argument* groupsX = wg.getArg(kWgGroupsX);
   // What the y header did before its branch stays there (the row's linear id); the branch into
   // the row's x loops starts the loop over groups.
   llvm::BasicBlock* head = yHeader->splitBasicBlock(yHeader->getTerminator(), "wg.gx");

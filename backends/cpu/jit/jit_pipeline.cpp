@@ -279,12 +279,6 @@ bool optimizeModule(PipelineState& s) {
   return true;
 }
 
-bool scratchScope(PipelineState& s) {
-  for (llvm::Function& f : s.module)
-    if (!f.isDeclaration() && f.getName().startswith("__tessera_wg.")) scopeScratchAccesses(f);
-  return true;
-}
-
 bool maskedAccesses(PipelineState& s) {
   for (llvm::Function& f : s.module)
     if (!f.isDeclaration()) versionMaskedAccesses(f);
@@ -316,6 +310,16 @@ void countPerKernel(PipelineState& s, Pass pass, uint32_t CompiledKernel::*field
           llvm::errs() << "tessera: kernel " << k.name << ": " << n << " " << what << "\n";
       }
   }
+}
+
+bool scratchScope(PipelineState& s) {
+  countPerKernel(
+      s,
+      [](llvm::Function& f) {
+        return f.getName().startswith("__tessera_wg.") ? scopeScratchAccesses(f) : 0u;
+      },
+      &CompiledKernel::scopedAccesses, "memory accesses in scratch's alias scopes");
+  return true;
 }
 
 bool stridedGroups(PipelineState& s) {

@@ -1,6 +1,6 @@
 // Scratch accesses in their own alias scope. A work-group function keeps the values that live
-// across a barrier in per-work-item scratch (its parameter kScratch... of the region functions, the
-// last one of the work-group function), a buffer nothing else can point into: the kernel never sees
+// across a barrier in per-work-item scratch (its parameter kWgScratch, kernel_abi.h; kScratch of
+// the region functions), a buffer nothing else can point into: the kernel never sees
 // its address. LLVM cannot tell that when the kernel reads memory through vectors of pointers
 // (the widening's gathers), whose underlying objects its alias analysis does not follow: a gather
 // "may read" any scratch slot, so an accumulator kept in scratch across a region's loop is stored
@@ -116,8 +116,8 @@ constexpr size_t kMaxSlotScopes = 512;
 }  // namespace
 
 unsigned scopeScratchAccesses(llvm::Function& wg) {
-  if (wg.arg_size() == 0) return 0;
-  llvm::Argument* scratch = wg.getArg(wg.arg_size() - 1);
+  if (wg.arg_size() != kWgParamCount) return 0;
+  llvm::Argument* scratch = wg.getArg(kWgScratch);
   if (!scratch->getType()->isPointerTy()) return 0;
   llvm::SmallPtrSet<llvm::Value*, 32> derived;
   if (!derivedAddresses(scratch, derived)) return 0;

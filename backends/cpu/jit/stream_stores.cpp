@@ -116,8 +116,8 @@ uint32_t streamStores(llvm::Function& wg) {
   llvm::BasicBlock::iterator first = wg.getEntryBlock().begin();
   while (llvm::isa<llvm::AllocaInst>(*first)) ++first;
   llvm::IRBuilder<> b(&*first);
-  llvm::Value* field =
-      b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), wg.getArg(0), 8 * kStreamStoresContextField);
+  llvm::Value* field = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), wg.getArg(kWgContext),
+                                                    8 * kStreamStoresContextField);
   llvm::Value* on =
       b.CreateICmpNE(b.CreateLoad(b.getInt64Ty(), field, "stream.stores"), b.getInt64(0));
   for (llvm::StoreInst* st : stores) streamWhen(on, st, dl);

@@ -205,14 +205,21 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
   llvm::Type* i8 = llvm::Type::getInt8Ty(ctx);
   llvm::PointerType* ptr = llvm::PointerType::get(ctx, 0);
-  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
-                                       {ptr, i64, i64, i64, ptr, ptr, i64}, false);
+  llvm::Type* params[kWgParamCount];
+  params[kWgContext] = params[kWgLocalMem] = params[kWgScratch] = ptr;
+  params[kWgGroupX] = params[kWgGroupY] = params[kWgGroupZ] = params[kWgGroupsX] = i64;
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), params, false);
   llvm::Function* wg = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
                                               "__tessera_wg." + kernel.getName(), m);
-  for (unsigned a : {0u, 4u, 5u}) wg->addParamAttr(a, llvm::Attribute::NoAlias);
-  wg->addParamAttr(0, llvm::Attribute::ReadOnly);
+  for (unsigned a : {kWgContext, kWgLocalMem, kWgScratch})
+    wg->addParamAttr(a, llvm::Attribute::NoAlias);
+  wg->addParamAttr(kWgContext, llvm::Attribute::ReadOnly);
   wg->addFnAttr(llvm::Attribute::NoUnwind);
-  llvm::Argument* ctxArg = wg->getArg(0);
+  llvm::Argument* ctxArg = wg->getArg(kWgContext);
+  llvm::Argument* const groupId[3] = {wg->getArg(kWgGroupX), wg->getArg(kWgGroupY),
+                                      wg->getArg(kWgGroupZ)};
+  llvm::Argument* localMem = wg->getArg(kWgLocalMem);
+  llvm::Argument* scratchArg = wg->getArg(kWgScratch);
 
   llvm::BasicBlock* entry = llvm::BasicBlock::Create(ctx, "entry", wg);
   llvm::IRBuilder<> b(entry);
@@ -257,7 +264,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       llvm::Value* slot = b.CreateConstInBoundsGEP1_64(i8, args, offset);
       if (kind == ArgKind::LocalPointer) {
         llvm::Value* localOffset = b.CreateLoad(i64, slot, "local.offset");
-        v = b.CreateAddrSpaceCast(b.CreateInBoundsGEP(i8, wg->getArg(4), localOffset), t);
+        v = b.CreateAddrSpaceCast(b.CreateInBoundsGEP(i8, localMem, localOffset), t);
       } else {
         v = b.CreateLoad(t, slot, a.getName());
       }
@@ -281,7 +288,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   // Sub-group cuts: follow each work-item's next region (workgroup_dispatch.h).
   std::unique_ptr<FollowEach> each;
   if (hasCuts) {
-    each = std::make_unique<FollowEach>(b, ls, wg->getArg(5), regions.scratchBytesPerWorkItem,
+    each = std::make_unique<FollowEach>(b, ls, scratchArg, regions.scratchBytesPerWorkItem,
                                         regions.subgroupCut);
     info->scratchBytesPerWorkItem = static_cast<uint32_t>(each->scratchBytesPerWorkItem());
   }
@@ -459,10 +466,9 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         lb.CreateAdd(lb.CreateMul(lb.CreateAdd(lb.CreateMul(id[2], ls[1]), id[1]), ls[0]), id[0]);
     std::vector<llvm::Value*> callArgs = kernelArgs;
     llvm::Value* extra[kRegionParamCount] = {
-        id[0],  id[1],   id[2],         wg->getArg(1), wg->getArg(2), wg->getArg(3), ls[0],
-        ls[1],  ls[2],   gc[0],         gc[1],         gc[2],         enq[0],        enq[1],
-        enq[2], gs[0],   gs[1],         gs[2],         off[0],        off[1],        off[2],
-        linear, workDim, wg->getArg(4), wg->getArg(5), stamps};
+        id[0],  id[1],  id[2],  groupId[0], groupId[1], groupId[2], ls[0],      ls[1], ls[2],
+        gc[0],  gc[1],  gc[2],  enq[0],     enq[1],     enq[2],     gs[0],      gs[1], gs[2],
+        off[0], off[1], off[2], linear,     workDim,    localMem,   scratchArg, stamps};
     callArgs.insert(callArgs.end(), std::begin(extra), std::end(extra));
     llvm::CallInst* call = lb.CreateCall(region, callArgs);
     calls.push_back(call);
@@ -500,7 +506,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         // The copy this region wrote becomes the current one (slot_sharing.h, SharedSlots).
         llvm::IRBuilder<> ab(after);
         llvm::Value* word =
-            scratchSlotAddress(ab, wg->getArg(5), regions.parityOffset,
+            scratchSlotAddress(ab, scratchArg, regions.parityOffset,
                                ab.CreateMul(ab.CreateMul(ls[0], ls[1]), ls[2]), nullptr);
         ab.CreateStore(ab.CreateXor(ab.CreateLoad(ab.getInt32Ty(), word), ab.getInt32(1)), word);
       }
@@ -655,10 +661,9 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   if (each) {
     std::vector<llvm::Value*> args = kernelArgs;
     llvm::Value* extra[kRegionParamCount] = {
-        nullptr, nullptr, nullptr,       wg->getArg(1), wg->getArg(2), wg->getArg(3), ls[0],
-        ls[1],   ls[2],   gc[0],         gc[1],         gc[2],         enq[0],        enq[1],
-        enq[2],  gs[0],   gs[1],         gs[2],         off[0],        off[1],        off[2],
-        nullptr, workDim, wg->getArg(4), wg->getArg(5), stamps};
+        nullptr, nullptr, nullptr, groupId[0], groupId[1], groupId[2], ls[0],      ls[1], ls[2],
+        gc[0],   gc[1],   gc[2],   enq[0],     enq[1],     enq[2],     gs[0],      gs[1], gs[2],
+        off[0],  off[1],  off[2],  nullptr,    workDim,    localMem,   scratchArg, stamps};
     args.insert(args.end(), std::begin(extra), std::end(extra));
     each->buildRounds(wg, regions.functions, args, firstRegionParam + kLocalIdX,
                       firstRegionParam + kLocalLinearId, next, dispatch, exit, &calls);

@@ -58,6 +58,25 @@ static_assert(offsetof(WorkGroupContext, streamStores) == 8 * kStreamStoresConte
 using WorkGroupFn = void (*)(const WorkGroupContext* ctx, uint64_t groupX, uint64_t groupY,
                              uint64_t groupZ, uint8_t* localMem, uint8_t* scratch,
                              uint64_t groupsX);
+// The positions of WorkGroupFn's parameters, for the JIT passes that build or read work-group
+// functions (jit/workgroup_function.cpp and those after it): named, so that a parameter added
+// here cannot leave a pass reading the wrong one (scratch-scope once took "the last" parameter for
+// scratch and silently did nothing after groupsX was added).
+enum WorkGroupFnParam : unsigned {
+  kWgContext,
+  kWgGroupX,
+  kWgGroupY,
+  kWgGroupZ,
+  kWgLocalMem,
+  kWgScratch,
+  kWgGroupsX,
+  kWgParamCount
+};
+template <typename R, typename... Params>
+constexpr unsigned parameterCount(R (*)(Params...)) {
+  return sizeof...(Params);
+}
+static_assert(parameterCount(WorkGroupFn{}) == kWgParamCount);
 
 // What the widening across work-items (jit/widen.cpp) did to a kernel's regions.
 struct WidenStats {
@@ -114,6 +133,8 @@ struct CompiledKernel : backends::KernelCode {
   CompiledKernel() { subgroupSize = kDefaultSubgroupSize; }
   WidenStats widen;         // not kept in native binaries
   uint32_t prefetches = 0;  // prefetches across barriers (jit/prefetch.cpp); nor this
+  // Memory accesses put in scratch's alias scopes (jit/scratch_scope.cpp); nor this.
+  uint32_t scopedAccesses = 0;
   // Strided loads read as vector loads per lane and a transpose (jit/strided_groups.cpp); nor this.
   uint32_t transposedLoads = 0;
   // Copies between global buffers split into 16-byte pieces (jit/copy_pieces.cpp); nor this.

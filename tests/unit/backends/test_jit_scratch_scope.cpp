@@ -16,6 +16,7 @@
 #include <string>
 
 #include "backends/cpu/jit/jit_passes.h"
+#include "jit_test_support.h"
 
 namespace tessera::backends::cpu::test {
 namespace {
@@ -28,7 +29,7 @@ constexpr const char* kLoop = R"(
 declare <8 x float> @llvm.masked.gather.v8f32.v8p0(<8 x ptr>, i32, <8 x i1>, <8 x float>)
 declare void @helper(ptr)
 
-define void @__tessera_wg.k(ptr noalias %ctx, i64 %gx, i64 %gy, i64 %gz, ptr noalias %local, ptr noalias %scratch) {
+define void @__tessera_wg.k(ptr noalias %ctx, i64 %gx, i64 %gy, i64 %gz, ptr noalias %local, ptr noalias %scratch, i64 %groups) {
 entry:
   %w = load i64, ptr %ctx
   %n = load i64, ptr %local
@@ -56,7 +57,7 @@ exit:
   ret void
 }
 
-define void @__tessera_wg.escapes(ptr noalias %ctx, i64 %gx, i64 %gy, i64 %gz, ptr noalias %local, ptr noalias %scratch) {
+define void @__tessera_wg.escapes(ptr noalias %ctx, i64 %gx, i64 %gy, i64 %gz, ptr noalias %local, ptr noalias %scratch, i64 %groups) {
   %s0 = getelementptr inbounds i8, ptr %scratch, i64 8, !tessera.scratch_slot !2
   store float 1.0, ptr %s0, align 4
   call void @helper(ptr %s0)
@@ -76,7 +77,7 @@ define void @__tessera_wg.escapes(ptr noalias %ctx, i64 %gx, i64 %gy, i64 %gz, p
 constexpr const char* kRows = R"(
 declare <8 x float> @llvm.masked.gather.v8f32.v8p0(<8 x ptr>, i32, <8 x i1>, <8 x float>)
 
-define void @__tessera_wg.rows(ptr noalias %ctx, i64 %gx, i64 %gy, i64 %gz, ptr noalias %local, ptr noalias %scratch) {
+define void @__tessera_wg.rows(ptr noalias %ctx, i64 %gx, i64 %gy, i64 %gz, ptr noalias %local, ptr noalias %scratch, i64 %groups) {
 entry:
   %w = load i64, ptr %ctx
   %n = load i64, ptr %local
@@ -208,6 +209,18 @@ TEST_CASE(
     optimize(*m);
     CHECK(storesInLoops(*f) == c.stores);
   }
+}
+
+TEST_CASE(
+    "Given a kernel that keeps values in scratch across barriers, when compiled through the JIT's "
+    "pipeline, then its work-group function's scratch accesses are scoped",
+    "[jit][codegen]") {
+  // The pass finds scratch by its place among the work-group function's parameters
+  // (WorkGroupFnParam): it did nothing, silently, while it took the last parameter for it and a
+  // parameter was added after scratch. The tiled SGEMM carries acc and t across its barriers.
+  const CompiledKernel& k = kernel("widen", "tiled");
+  REQUIRE(k.scratchBytesPerWorkItem > 0);
+  CHECK(k.scopedAccesses > 0);
 }
 
 }  // namespace tessera::backends::cpu::test
