@@ -128,6 +128,11 @@ void computeHalfMinMaxInFloat(llvm::Module& m);
 // transpose, the rest one scalar load per lane. Returns how many gathers became transposes.
 unsigned groupStridedLoads(llvm::Function& f);
 
+// spaced_groups.cpp: after O3, the widening's spaced masked loads (and stores) of `f` at element
+// offsets 0 .. k - 1 of one another, every lane on, as one plain load (store) of all their
+// elements where nothing between them touches their bytes. Returns how many accesses it joined.
+unsigned joinSpacedAccesses(llvm::Function& f);
+
 // copy_pieces.cpp: after O3, the widening's contiguous stores (kLaneBytesMetadata) of a vector
 // loaded just before from global memory to global memory, as 16-byte loads and stores in turn
 // (pieces of whole lanes). Returns how many stores it split.

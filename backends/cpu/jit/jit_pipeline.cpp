@@ -328,6 +328,12 @@ bool stridedGroups(PipelineState& s) {
   return true;
 }
 
+bool spacedGroups(PipelineState& s) {
+  countPerKernel(s, joinSpacedAccesses, &CompiledKernel::joinedSpacedAccesses,
+                 "spaced accesses joined into whole vectors");
+  return true;
+}
+
 bool copyPieces(PipelineState& s) {
   countPerKernel(s, splitCopies, &CompiledKernel::splitCopies,
                  "copies from global to global memory in 16-byte pieces");
@@ -463,6 +469,10 @@ constexpr JitPass kPipeline[] = {
      "tessera.strided_lanes): those whose lanes read consecutive elements across a block's "
      "gathers as one vector load per lane and a transpose, the rest one scalar load per lane "
      "(CLBlast's XgemmDirect, its transposed local tile)"},
+    {"spaced-groups", PassScope::Module, spacedGroups,
+     "after O3, the widening's spaced accesses (masked, every k-th element on: a work-item's "
+     "vector read or written component by component) at element offsets 0 .. k - 1 of each "
+     "other as one plain access of all their elements: CLBlast's XgemmDirect copying its tiles"},
     {"copy-pieces", PassScope::Module, copyPieces,
      "after O3 (whose SLP would merge them again), the widening's copies from global to global "
      "memory as 16-byte loads and stores in turn, not all the loads of an unrolled copy before "

@@ -137,6 +137,8 @@ struct CompiledKernel : backends::KernelCode {
   uint32_t scopedAccesses = 0;
   // Strided loads read as vector loads per lane and a transpose (jit/strided_groups.cpp); nor this.
   uint32_t transposedLoads = 0;
+  // Spaced accesses joined into whole vectors (jit/spaced_groups.cpp); nor this.
+  uint32_t joinedSpacedAccesses = 0;
   // Copies between global buffers split into 16-byte pieces (jit/copy_pieces.cpp); nor this.
   uint32_t splitCopies = 0;
   // Nonzero: the work-group function's widened stores may go past the caches
