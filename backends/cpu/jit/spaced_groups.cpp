@@ -18,13 +18,8 @@
 // same bytes would be a data race; the rows' order between barriers is not the program's). Loads
 // may also pass over loads and prefetches. Only accesses whose every lane is on (a constant mask)
 // and with the same jammed row, if any, are joined.
-#include <llvm/ADT/Triple.h>
-#include <llvm/Analysis/AssumptionCache.h>
-#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
-#include <llvm/Analysis/TargetLibraryInfo.h>
-#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Metadata.h>
@@ -32,6 +27,7 @@
 #include <optional>
 #include <vector>
 
+#include "backends/cpu/jit/function_scev.h"
 #include "backends/cpu/jit/jit_passes.h"
 #include "backends/cpu/jit/widener.h"
 
@@ -322,12 +318,8 @@ unsigned joinSpacedAccesses(llvm::Function& f) {
     if (found.size() > 1) perBlock.push_back(std::move(found));
   }
   if (perBlock.empty()) return 0;
-  llvm::DominatorTree dt(f);
-  llvm::LoopInfo loops(dt);
-  llvm::AssumptionCache ac(f);
-  llvm::TargetLibraryInfoImpl tlii(llvm::Triple(f.getParent()->getTargetTriple()));
-  llvm::TargetLibraryInfo tli(tlii);
-  llvm::ScalarEvolution se(f, tli, ac, dt, loops);
+  FunctionScev scev(f);
+  llvm::ScalarEvolution& se = scev.get();
   // Planned on the function as O3 left it (ScalarEvolution's answers), then replaced.
   std::vector<std::vector<Spaced>> groups;
   for (std::vector<Spaced>& found : perBlock)

@@ -15,13 +15,8 @@
 // the first one's place then), with the same stride and element type, their lane-0 addresses
 // apart by multiples of the element size that ScalarEvolution can tell.
 #include <llvm/ADT/SmallVector.h>
-#include <llvm/ADT/Triple.h>
-#include <llvm/Analysis/AssumptionCache.h>
-#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
-#include <llvm/Analysis/TargetLibraryInfo.h>
-#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Metadata.h>
@@ -34,6 +29,7 @@
 #include <optional>
 #include <vector>
 
+#include "backends/cpu/jit/function_scev.h"
 #include "backends/cpu/jit/jit_passes.h"
 
 namespace tessera::backends::cpu::jit {
@@ -263,12 +259,8 @@ unsigned groupStridedLoads(llvm::Function& f) {
     for (llvm::Instruction& i : bb)
       if (asStrided(i)) any = true;
   if (!any) return 0;
-  llvm::DominatorTree dt(f);
-  llvm::LoopInfo loops(dt);
-  llvm::AssumptionCache ac(f);
-  llvm::TargetLibraryInfoImpl tlii(llvm::Triple(f.getParent()->getTargetTriple()));
-  llvm::TargetLibraryInfo tli(tlii);
-  llvm::ScalarEvolution se(f, tli, ac, dt, loops);
+  FunctionScev scev(f);
+  llvm::ScalarEvolution& se = scev.get();
   std::vector<std::vector<Strided>> stretches;
   for (llvm::BasicBlock& bb : f) {
     stretches.emplace_back();
