@@ -28,7 +28,6 @@
 namespace tessera::backends::cpu::jit {
 namespace {
 
-constexpr unsigned kGlobalAddressSpace = 1;
 constexpr uint64_t kPieceBytes = 16;
 
 // The bytes of a piece for lanes of `lane` bytes: whole lanes, 16 bytes where they fit (0: none).

@@ -24,7 +24,8 @@ class TargetMachine;
 
 namespace tessera::backends::cpu::jit {
 
-// OpenCL's local address space in the translator's IR (and Tessera IR's).
+// OpenCL's global and local address spaces in the translator's IR (and Tessera IR's).
+inline constexpr unsigned kGlobalAddressSpace = 1;
 inline constexpr unsigned kLocalAddressSpace = 3;
 
 // Metadata barrier_regions.cpp puts on the address of a scratch slot that holds the same value for
@@ -127,6 +128,10 @@ void computeHalfMinMaxInFloat(llvm::Module& m);
 // read consecutive elements across gathers of one block become one vector load per lane and a
 // transpose, the rest one scalar load per lane. Returns how many gathers became transposes.
 unsigned groupStridedLoads(llvm::Function& f);
+
+// scratch_scope.cpp: the address operand of `i` when it is a memory access of a kind the passes
+// after the widening know (loads, stores, masked loads, stores, gathers and scatters), else null.
+const llvm::Use* memoryAddressUse(llvm::Instruction& i);
 
 // spaced_groups.cpp: after O3, the widening's spaced masked loads (and stores) of `f` at element
 // offsets 0 .. k - 1 of one another, every lane on, as one plain load (store) of all their

@@ -34,26 +34,6 @@ namespace tessera::backends::cpu::jit {
 
 namespace {
 
-// The address operand of `i` when it is a memory access the analysis knows: loads, stores, masked
-// gathers and scatters, masked loads and stores. Null otherwise.
-const llvm::Use* addressUse(llvm::Instruction& i) {
-  if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i)) return &l->getOperandUse(0);
-  if (auto* s = llvm::dyn_cast<llvm::StoreInst>(&i)) return &s->getOperandUse(1);
-  if (auto* c = llvm::dyn_cast<llvm::IntrinsicInst>(&i)) {
-    switch (c->getIntrinsicID()) {
-      case llvm::Intrinsic::masked_gather:
-      case llvm::Intrinsic::masked_load:
-        return &c->getArgOperandUse(0);
-      case llvm::Intrinsic::masked_scatter:
-      case llvm::Intrinsic::masked_store:
-        return &c->getArgOperandUse(1);
-      default:
-        break;
-    }
-  }
-  return nullptr;
-}
-
 // Pointers derived from `scratch` by address arithmetic (GEPs, casts, phis, selects, vector
 // splats). False when one of them is used any other way than as an address or to derive another.
 bool derivedAddresses(llvm::Argument* scratch, llvm::SmallPtrSetImpl<llvm::Value*>& derived) {
@@ -64,7 +44,7 @@ bool derivedAddresses(llvm::Argument* scratch, llvm::SmallPtrSetImpl<llvm::Value
     for (llvm::Use& u : v->uses()) {
       auto* user = llvm::dyn_cast<llvm::Instruction>(u.getUser());
       if (!user) return false;
-      if (const llvm::Use* a = addressUse(*user)) {
+      if (const llvm::Use* a = memoryAddressUse(*user)) {
         if (a == &u) continue;  // the address: fine
         return false;           // the value stored, a pass-through value, ...: it escapes
       }
@@ -115,6 +95,24 @@ constexpr size_t kMaxSlotScopes = 512;
 
 }  // namespace
 
+const llvm::Use* memoryAddressUse(llvm::Instruction& i) {
+  if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i)) return &l->getOperandUse(0);
+  if (auto* s = llvm::dyn_cast<llvm::StoreInst>(&i)) return &s->getOperandUse(1);
+  if (auto* c = llvm::dyn_cast<llvm::IntrinsicInst>(&i)) {
+    switch (c->getIntrinsicID()) {
+      case llvm::Intrinsic::masked_gather:
+      case llvm::Intrinsic::masked_load:
+        return &c->getArgOperandUse(0);
+      case llvm::Intrinsic::masked_scatter:
+      case llvm::Intrinsic::masked_store:
+        return &c->getArgOperandUse(1);
+      default:
+        break;
+    }
+  }
+  return nullptr;
+}
+
 unsigned scopeScratchAccesses(llvm::Function& wg) {
   if (wg.arg_size() != kWgParamCount) return 0;
   llvm::Argument* scratch = wg.getArg(kWgScratch);
@@ -134,7 +132,7 @@ unsigned scopeScratchAccesses(llvm::Function& wg) {
       if (!i.mayReadOrWriteMemory()) continue;
       // A call (a host helper, an atomic, a memcpy) never gets a scratch address: the walk above
       // refused any such use.
-      const llvm::Use* a = addressUse(i);
+      const llvm::Use* a = memoryAddressUse(i);
       bool uniform = false;
       int64_t slot =
           a && derived.count(a->get()) ? slotOf(a->get(), &uniform) : int64_t{kNotScratch};

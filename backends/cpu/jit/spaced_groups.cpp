@@ -34,9 +34,6 @@
 namespace tessera::backends::cpu::jit {
 namespace {
 
-constexpr unsigned kGlobalSpace = 1;
-constexpr unsigned kLocalSpace = 3;
-
 struct Spaced {
   llvm::IntrinsicInst* access;
   bool store;
@@ -90,7 +87,8 @@ std::optional<Spaced> asSpaced(llvm::Instruction& i) {
     return std::nullopt;
   }
   const unsigned space = pointerOf(s)->getType()->getPointerAddressSpace();
-  if (s.k == 0 || (space != kGlobalSpace && space != kLocalSpace)) return std::nullopt;
+  if (s.k == 0 || (space != kGlobalAddressSpace && space != kLocalAddressSpace))
+    return std::nullopt;
   const llvm::DataLayout& dl = c->getModule()->getDataLayout();
   llvm::Type* element = typeOf(s)->getElementType();
   if (dl.getTypeSizeInBits(element) != 8 * dl.getTypeAllocSize(element)) return std::nullopt;
@@ -98,22 +96,10 @@ std::optional<Spaced> asSpaced(llvm::Instruction& i) {
 }
 
 // The address space `i` accesses memory in, when it is a load or store of a known kind.
-std::optional<unsigned> spaceOf(const llvm::Instruction& i) {
-  if (auto* l = llvm::dyn_cast<llvm::LoadInst>(&i)) return l->getPointerAddressSpace();
-  if (auto* st = llvm::dyn_cast<llvm::StoreInst>(&i)) return st->getPointerAddressSpace();
-  if (auto* c = llvm::dyn_cast<llvm::IntrinsicInst>(&i)) {
-    switch (c->getIntrinsicID()) {
-      case llvm::Intrinsic::masked_load:
-      case llvm::Intrinsic::masked_gather:
-        return c->getArgOperand(0)->getType()->getScalarType()->getPointerAddressSpace();
-      case llvm::Intrinsic::masked_store:
-      case llvm::Intrinsic::masked_scatter:
-        return c->getArgOperand(1)->getType()->getScalarType()->getPointerAddressSpace();
-      default:
-        break;
-    }
-  }
-  return std::nullopt;
+std::optional<unsigned> spaceOf(llvm::Instruction& i) {
+  const llvm::Use* a = memoryAddressUse(i);
+  if (a == nullptr) return std::nullopt;
+  return a->get()->getType()->getScalarType()->getPointerAddressSpace();
 }
 
 bool isPrefetch(const llvm::Instruction& i) {
@@ -181,7 +167,8 @@ bool passable(llvm::Instruction& i, const Reach& group, bool loads, llvm::Scalar
   if (loads && !i.mayWriteToMemory()) return true;
   std::optional<unsigned> other = spaceOf(i);
   if (!other) return false;
-  if (*other != group.space && (*other == kGlobalSpace || *other == kLocalSpace)) return true;
+  if (*other != group.space && (*other == kGlobalAddressSpace || *other == kLocalAddressSpace))
+    return true;
   llvm::MDNode* otherRow = rowOf(&i);
   if (group.row != nullptr && otherRow != nullptr && otherRow != group.row &&
       otherRow->getOperand(1) == group.row->getOperand(1))

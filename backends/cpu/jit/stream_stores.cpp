@@ -39,8 +39,6 @@
 namespace tessera::backends::cpu::jit {
 namespace {
 
-constexpr unsigned kGlobalAddressSpace = 1;
-
 // The lane bytes of a store that may go past the caches (0: not such a store).
 uint64_t streamable(const llvm::StoreInst& st, const llvm::DataLayout& dl) {
   llvm::MDNode* tag = st.getMetadata(kLaneBytesMetadata);
