@@ -40,7 +40,7 @@ LETTERS = "0123456789abcdef"
 # --- generation ---------------------------------------------------------------------------------
 
 SHAPES = ["plain", "guard", "skip", "loop", "range", "branch", "local", "rows", "carried",
-          "reshaped", "spaced"]
+          "reshaped", "spaced", "components", "comptile"]
 
 
 class Gen:
@@ -93,6 +93,64 @@ class Gen:
     def itype(self, t, n):
         signed = {"uchar": "char", "ushort": "short", "uint": "int"}[t]
         return self.vtype(signed, n)
+
+    def components(self, shape, t, vt, off, e1):
+        """A work-item's run of k neighbouring scalars handled component by component (OpenCV's
+        3-byte pixels, CLBlast's float2 tile copy), which the widening makes k masked accesses
+        every k-th element apart and spaced_groups.cpp may join into one: every component read
+        and written, in random orders, loads and stores of the run interleaved, read-modify-writes
+        of one component from another (a join across them would read stale bytes), optionally
+        through a __local tile across a barrier (comptile) and in 2-D groups whose rows the JIT
+        jams (row_jam.cpp). Returns (k, the 2-D local size or None, the body)."""
+        r = self.r
+        k = r.randint(2, 4)
+        two_d = (ROW_X, ROWS) if r.random() < 0.4 else None
+        items = two_d[0] * two_d[1] if two_d else LOCAL
+        order = list(range(k))
+        r.shuffle(order)
+        body = [f"  uint b = {off} + {k}u * gid;"]
+        if shape == "components" and r.random() < 0.5:
+            # Loads and stores of the run interleaved, reading `out` where it was written already:
+            # a load joined across a store to its bytes (or a store across a load of them) reads
+            # or leaves stale bytes. `out` starts with random bytes, not a constant.
+            body += [f"  {t} c{j} = in[b + {j}];" for j in order]
+            body.append(f"  {t} acc = ({t})s;")
+            for _ in range(r.randint(2 * k, 4 * k)):
+                j = r.randrange(k)
+                if r.random() < 0.55:
+                    buf = "out" if r.random() < 0.7 else "in"
+                    body.append(f"  acc = ({t})(acc * 3u + {buf}[b + {j}]);")
+                else:
+                    body.append(f"  out[b + {j}] = ({t})(acc + c{j} + {j}u);")
+            body += [f"  {vt} v = ({vt})(acc) ^ ({vt})(({t})(c{k - 1} << 1));", f"  {vt} q = {e1};"]
+        else:
+            body += [f"  {t} c{j} = in[b + {j}];" for j in order]
+            body += [f"  {vt} v = ({vt})(c0) ^ ({vt})(({t})(c{k - 1} << 1));", f"  {vt} q = {e1};"]
+            vals = [f"({t})(q.s0 + c{j} * {2 * j + 1}u)" for j in range(k)]
+            if shape == "comptile":
+                body += [f"  __local {t} tile[{k * items}];"]
+                r.shuffle(order)
+                body += [f"  tile[{k}u * lid + {j}] = {vals[j]};" for j in order]
+                body += ["  barrier(CLK_LOCAL_MEM_FENCE);",
+                         f"  uint o = {k}u * ((lid + s) % {items}u);"]
+                r.shuffle(order)
+                body += [f"  {t} d{j} = tile[o + {j}];" for j in order]
+                vals = [f"({t})(d{j} ^ q.s1)" for j in range(k)]
+            r.shuffle(order)
+            body += [f"  out[b + {j}] = {vals[j]};" for j in order]
+        for _ in range(r.randint(0, 3)):
+            # One component from another of the same run, after the stores: a join of the run's
+            # loads or stores across this one would move bytes it reads or writes.
+            a_, b_ = r.randrange(k), r.randrange(k)
+            body.append(f"  out[b + {a_}] = ({t})(out[b + {b_}] * 3u + c{r.randrange(k)});")
+        if r.random() < 0.5:
+            # A second pass over the whole run for some lanes only (masked, lanes left out).
+            r.shuffle(order)
+            body.append("  if (gid % 3u != s % 3u) {")
+            body += [f"    out[b + {j}] = ({t})(out[b + {j}] ^ ({t})(q.s{j % 2} + {j}u));"
+                     for j in order]
+            body.append("  }")
+        return k, two_d, body
 
     def kernel(self, name):
         r = self.r
@@ -195,6 +253,10 @@ class Gen:
                     f"  {vt} v = ({vt})(a) ^ ({vt})(b);", f"  {vt} r = {e1};",
                     f"  out[{off} + {k} * gid + {c3}] = ({t})(r.s0 + b);",
                     f"  if (gid % 3u != s % 3u) out[{off} + {k} * gid + {c4}] = ({t})(r.s1 ^ a);"]
+        elif shape in ("components", "comptile"):
+            k, two_d, body = self.components(shape, t, vt, off, e1)
+            g = GROUPS * (two_d[0] * two_d[1] if two_d else LOCAL)
+            spaced = off + k * g
         else:  # local
             body = [f"  __local {vt} tile[{LOCAL}];", f"  {vt} v = vload{n}(gid, in + {off});",
                     "  tile[lid] = v;", "  barrier(CLK_LOCAL_MEM_FENCE);",
@@ -212,7 +274,7 @@ class Gen:
             *head, *body, "}", ""])
         meta = {"name": name, "type": t, "size": size, "n": n, "off": off, "shape": shape,
                 "in_elems": off + reads * n, "out_elems": off + g * n, "nval": nval, "sval": sval}
-        if shape == "spaced":
+        if shape in ("spaced", "components", "comptile"):
             meta["in_elems"] = meta["out_elems"] = spaced
         if two_d:
             meta["local"] = [two_d[0], two_d[1]]
@@ -259,7 +321,7 @@ def run_all(files, platform_name):
             seed = int(hashlib.sha256(key.encode()).hexdigest()[:8], 16)
             a[:] = np.random.default_rng(seed).integers(0, 256, a.size, dtype=np.uint8)
             o = guarded_array(meta["out_elems"] * es, np.uint8)
-            o[:] = 0xA5
+            o[:] = np.random.default_rng(seed + 1).integers(0, 256, o.size, dtype=np.uint8)
             q = cl.CommandQueue(ctx)
             A = buffer(ctx, a.view(dt), cl.mem_flags.READ_ONLY)
             O = buffer(ctx, o.view(dt))

@@ -12,6 +12,16 @@ __kernel void swap_rb(__global const uchar* in, __global uchar* out, int width) 
   barrier(CLK_GLOBAL_MEM_FENCE);
 }
 
+// The same with unsigned indices, which wrap in OpenCL C: zero-extended, not sign-extended.
+__kernel void swap_rb_uint(__global const uchar* in, __global uchar* out, uint width) {
+  uint i = 3u * ((uint)get_global_id(1) * width + (uint)get_global_id(0));
+  uchar b = in[i], g = in[i + 1], red = in[i + 2];
+  out[i] = red;
+  out[i + 1] = g;
+  out[i + 2] = b;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+}
+
 // A float2 a work-item copied into a __local tile component by component (CLBlast's XgemmDirect),
 // read back after the barrier by another work-item.
 __kernel __attribute__((reqd_work_group_size(8, 8, 1)))

@@ -109,9 +109,10 @@ bool isPrefetch(const llvm::Instruction& i) {
 
 // The bytes from `p` to `q`, when ScalarEvolution can tell. OpenCL C's int indices reach the
 // JIT without their `nsw` (the translator does not carry it), so `p[sext(i + 1)]` and
-// `p[sext(i)]` are not a constant apart to it: of two GEPs of one base by sign-extended 32-bit
-// indices, the indices' difference is taken instead, under the widening's assumption that int
-// index arithmetic does not wrap (lane_strides.h; signed overflow is undefined in OpenCL C).
+// `p[sext(i)]` are not a constant apart to it: of two GEPs of one base by 32-bit indices
+// extended alike (sign or zero: int or uint indices), the indices' difference is taken instead,
+// under the widening's assumption that 32-bit index arithmetic does not wrap (lane_strides.h:
+// the same assumption that made these accesses spaced in the first place).
 std::optional<int64_t> distance(llvm::ScalarEvolution& se, llvm::Value* p, llvm::Value* q) {
   if (auto* d = llvm::dyn_cast<llvm::SCEVConstant>(se.getMinusSCEV(se.getSCEV(q), se.getSCEV(p))))
     return d->getAPInt().getSExtValue();
@@ -121,10 +122,11 @@ std::optional<int64_t> distance(llvm::ScalarEvolution& se, llvm::Value* p, llvm:
       gp->getPointerOperand() != gq->getPointerOperand() ||
       gp->getSourceElementType() != gq->getSourceElementType())
     return std::nullopt;
-  auto* ip = llvm::dyn_cast<llvm::SExtInst>(gp->getOperand(1));
-  auto* iq = llvm::dyn_cast<llvm::SExtInst>(gq->getOperand(1));
-  if (ip == nullptr || iq == nullptr || ip->getSrcTy() != iq->getSrcTy() ||
-      !ip->getSrcTy()->isIntegerTy(32))
+  auto* ip = llvm::dyn_cast<llvm::CastInst>(gp->getOperand(1));
+  auto* iq = llvm::dyn_cast<llvm::CastInst>(gq->getOperand(1));
+  if (ip == nullptr || iq == nullptr || ip->getOpcode() != iq->getOpcode() ||
+      (!llvm::isa<llvm::SExtInst>(ip) && !llvm::isa<llvm::ZExtInst>(ip)) ||
+      ip->getSrcTy() != iq->getSrcTy() || !ip->getSrcTy()->isIntegerTy(32))
     return std::nullopt;
   auto* d = llvm::dyn_cast<llvm::SCEVConstant>(
       se.getMinusSCEV(se.getSCEV(iq->getOperand(0)), se.getSCEV(ip->getOperand(0))));

@@ -22,7 +22,10 @@ bool spaced(const CompiledKernel& k) { return k.widen.stridedStores > 0; }
 TEST_CASE("Given three-byte pixels read and written component by component, when the widened "
           "accesses are joined, then red and blue are swapped in every pixel",
           "[jit][spaced_groups]") {
-  const CompiledKernel& k = kernel("spaced_groups", "swap_rb");
+  // Signed and unsigned indices (sign- and zero-extended to the address).
+  const char* name = GENERATE("swap_rb", "swap_rb_uint");
+  INFO(name);
+  const CompiledKernel& k = kernel("spaced_groups", name);
   if (spaced(k)) CHECK(k.joinedSpacedAccesses >= 6);  // three loads, three stores
   for (int width : {64, 40, 13}) {
     const int rows = 5;
