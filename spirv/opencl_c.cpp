@@ -383,8 +383,14 @@ std::vector<uint32_t> translateToSpirv(llvm::Module& module, std::string& log) {
   // interfaces), and a module that needs 1.4 without the translator knowing it (a scalar condition
   // selecting vectors) is raised after writing (validateAtNeededVersion, validate.h), so 1.3 keeps
   // every other program's SPIR-V (CL_PROGRAM_BINARIES) what OpenCL 1.x devices take.
+  // SPV_KHR_no_integer_wrap_decoration carries clang's `nsw`/`nuw` (signed int arithmetic does
+  // not overflow in OpenCL C: C99 6.5p5) as NoSignedWrap/NoUnsignedWrap decorations, which the
+  // reader turns back into flags: without it the SPIR-V of CL_PROGRAM_BINARIES and of the SPIR-V
+  // front end (TESSERA_CL_BUILD_IR=0) lost them, and the JIT got from it other code than from the
+  // same program's Tessera IR (`p[i + 1]` and `p[i]` not known to be one element apart).
   SPIRV::TranslatorOpts opts(SPIRV::VersionNumber::SPIRV_1_3,
-                             {{SPIRV::ExtensionID::SPV_INTEL_subgroups, true}});
+                             {{SPIRV::ExtensionID::SPV_INTEL_subgroups, true},
+                              {SPIRV::ExtensionID::SPV_KHR_no_integer_wrap_decoration, true}});
   // Type names and qualifiers for clGetKernelArgInfo, as OpStrings.
   opts.setPreserveOCLKernelArgTypeMetadataThroughString(true);
   std::ostringstream out;

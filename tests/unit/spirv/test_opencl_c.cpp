@@ -9,6 +9,8 @@
 #include <random>
 #include <thread>
 
+#include <spirv/unified1/spirv.hpp>
+
 #include "spirv/opencl_c.h"
 #include "spirv/opencl_options.h"
 #include "spirv/reflect.h"
@@ -336,4 +338,32 @@ TEST_CASE("Given two threads compiling at once, then every result is right",
   for (auto& t : threads) t.join();
   CHECK(good[0] == 6);
   CHECK(good[1] == 6);
+}
+
+TEST_CASE("Given int index arithmetic, when compiled to SPIR-V, then clang's no-wrap flags are "
+          "kept as decorations",
+          "[spirv][opencl_c]") {
+  // Signed overflow is undefined in OpenCL C (C99 6.5p5), so clang marks int arithmetic `nsw`;
+  // SPV_KHR_no_integer_wrap_decoration carries that to whoever reads the SPIR-V (the JIT, through
+  // the SPIR-V front end or CL_PROGRAM_BINARIES).
+  CompileResult r = compileOk(
+      "__kernel void k(__global float* a, int w) {\n"
+      "  int i = get_global_id(0);\n"
+      "  a[i * w + 1] = a[(i + 1) * w];\n"
+      "}\n");
+  size_t noSignedWrap = 0;
+  bool extension = false;
+  for (size_t at = 5; at < r.spirv.size();) {
+    const uint32_t count = r.spirv[at] >> 16, op = r.spirv[at] & 0xffff;
+    REQUIRE(count > 0);
+    if (op == spv::OpDecorate && count >= 3 && r.spirv[at + 2] == spv::DecorationNoSignedWrap)
+      ++noSignedWrap;
+    if (op == spv::OpExtension &&
+        std::string(reinterpret_cast<const char*>(&r.spirv[at + 1])) ==
+            "SPV_KHR_no_integer_wrap_decoration")
+      extension = true;
+    at += count;
+  }
+  CHECK(extension);
+  CHECK(noSignedWrap >= 3);  // (i + 1), * w, i * w, + 1
 }
