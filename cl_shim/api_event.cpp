@@ -20,6 +20,8 @@ cl_int clWaitForEvents(cl_uint num_events, const cl_event* event_list) {
     cl_int result = CL_SUCCESS;
     for (auto& e : events)
       if (e->wait() < 0) result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    for (auto& e : events)
+      if (Queue* q = e->queue()) q->reap();
     return result;
   });
 }

@@ -209,6 +209,7 @@ cl_int Queue::enqueue(cl_command_type type, cl_uint numWaits, const cl_event* wa
     // contexts report as CL_OUT_OF_RESOURCES: "if there is a failure to allocate resources
     // required by the OpenCL implementation on the device".
     if (result == CL_SUCCESS && own < 0) result = CL_OUT_OF_RESOURCES;
+    reap();
   }
   if (out)
     *out = event->handle();
@@ -236,6 +237,11 @@ cl_int Queue::enqueueRelease(cl_command_type type, cl_uint numWaits, const cl_ev
 
 bool Queue::lost() const {
   return zeContextGetStatus(context_->ze()) == ZE_RESULT_ERROR_DEVICE_LOST;
+}
+
+void Queue::reap() {
+  std::lock_guard lock(mutex_);
+  reapLocked();
 }
 
 cl_int Queue::finish() {

@@ -67,6 +67,11 @@ class Queue : public Object<_cl_command_queue, 0x51554531 /* "QUE1" */> {
   bool lost() const;
 
   cl_int finish();
+  // Lets go of what the completed commands at the queue's front held (their buffers, kernels),
+  // once the application has learnt they completed (a blocking command, clWaitForEvents): a
+  // buffer it then releases is freed at once, not at the queue's next command, while the next
+  // allocation would fault in new pages beside it.
+  void reap();
   cl_int info(cl_command_queue_info param, size_t size, void* value, size_t* sizeRet);
 
  protected:

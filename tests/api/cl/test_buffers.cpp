@@ -780,6 +780,45 @@ TEST_CASE("Given a released buffer still used by a held-back command, then it li
   g_log = nullptr;
 }
 
+TEST_CASE("Given a buffer whose last command the application waited for, when it is released, "
+          "then it is deleted at once, not at the queue's next command",
+          "[cl][buffer][lifetime]") {
+  // A buffer freed only at the next enqueue stands beside the next allocation: twice the memory,
+  // and the next buffer's pages faulted in fresh instead of reusing its.
+  ClFixture fx;
+  DestructorLog log;
+  g_log = &log;
+  const size_t n = 4096;
+  std::vector<unsigned char> data = iota(n, 5), out(n, 0);
+  // The commands wait for a user event, so none is complete when it is appended (where the queue
+  // also lets go of what completed commands held).
+  cl_int err = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(fx.ctx, &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl_mem m = makeBuffer(fx.ctx, 0, n);
+  log.expected = m;
+  REQUIRE(clSetMemObjectDestructorCallback(m, first, nullptr) == CL_SUCCESS);
+  cl_event w = nullptr;
+  REQUIRE(clEnqueueWriteBuffer(fx.queue, m, CL_FALSE, 0, n, data.data(), 1, &gate, &w) ==
+          CL_SUCCESS);
+  SECTION("a blocking read after it") {
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    REQUIRE(clEnqueueReadBuffer(fx.queue, m, CL_TRUE, 0, n, out.data(), 0, nullptr, nullptr) ==
+            CL_SUCCESS);
+    CHECK(firstDiff(out, data) == -1);
+  }
+  SECTION("clWaitForEvents on it") {
+    REQUIRE(clSetUserEventStatus(gate, CL_COMPLETE) == CL_SUCCESS);
+    REQUIRE(clWaitForEvents(1, &w) == CL_SUCCESS);
+  }
+  REQUIRE(clReleaseMemObject(m) == CL_SUCCESS);
+  CHECK(log.calls == 1);
+  clReleaseEvent(w);
+  clReleaseEvent(gate);
+  CHECK(log.handleMatched);
+  g_log = nullptr;
+}
+
 TEST_CASE("Given non-blocking reads and writes, then their events complete and the data arrives",
           "[cl][buffer][event]") {
   ClFixture fx;
