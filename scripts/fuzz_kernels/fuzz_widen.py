@@ -4,8 +4,10 @@ integer arithmetic on vectors of 2, 3, 4, 8 and 16 elements, vloadN/vstoreN at o
 guards that end inside a chunk, guards the low lanes skip, divergent branches, loops with per-lane
 trip counts, unsigned range checks, __local tiles across a barrier, barriers in a loop that carries
 values across them, 2-D groups whose rows meet in a tile across barriers (the rows the JIT runs
-four at once, row_jam.cpp), and groups of a required size whose work-items are renumbered as
-CLBlast's are (the lane-stride analysis's masks and shifts), run through pyopencl
+four at once, row_jam.cpp), groups of a required size whose work-items are renumbered as
+CLBlast's are (the lane-stride analysis's masks and shifts), and runs of scalars read and written
+component by component (what spaced_groups.cpp joins, interleaved with what it must not join
+across), run through pyopencl
 against Tessera scalar (TESSERA_WIDEN=0) and widened (forced widths), and PoCL where installed.
 Integer results must agree bit for bit. Every buffer ends flush against an inaccessible page
 (CL_MEM_USE_HOST_PTR on memory of our own), so a read or write past a buffer faults.
