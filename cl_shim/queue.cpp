@@ -251,8 +251,7 @@ cl_int Queue::finish() {
     if (!inflight_.empty()) last = inflight_.back();
   }
   if (last) last->wait();
-  std::lock_guard lock(mutex_);
-  reapLocked();
+  reap();
   // A kernel faulted in this context (docs/reliability.md, "Faults"): the device is lost
   // to it, whether or not the faulting command was still in flight.
   return lost() ? CL_OUT_OF_RESOURCES : CL_SUCCESS;

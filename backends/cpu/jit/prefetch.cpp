@@ -32,7 +32,6 @@ namespace {
 
 // Byte movements below this are the hardware prefetchers' (consecutive lines in a page).
 constexpr int64_t kMinStrideBytes = 256;
-// OpenCL's global address space in the translator's IR.
 
 // How a value changes from one iteration of `loop` to the next, as an i64 value built before
 // `at`, or null when that is not known.

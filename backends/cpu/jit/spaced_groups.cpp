@@ -110,10 +110,10 @@ bool isPrefetch(const llvm::Instruction& i) {
 // The bytes from `p` to `q`, when ScalarEvolution can tell. Indices often reach this pass
 // without `nsw` (SPIR-V from elsewhere without SPV_KHR_no_integer_wrap_decoration, InstCombine's
 // adds rewritten as ors, uint arithmetic, which wraps), so `p[sext(i + 1)]` and `p[sext(i)]` are
-// not a constant apart to it: of two GEPs of one base by 32-bit indices
-// extended alike (sign or zero: int or uint indices), the indices' difference is taken instead,
-// under the widening's assumption that 32-bit index arithmetic does not wrap (lane_strides.h:
-// the same assumption that made these accesses spaced in the first place).
+// not a constant apart to it: of two GEPs of one base by 32-bit indices extended alike (sign or
+// zero: int or uint indices), the indices' difference is taken instead, under the widening's
+// assumption that 32-bit index arithmetic does not wrap (lane_strides.h: the same assumption that
+// made these accesses spaced in the first place).
 std::optional<int64_t> distance(llvm::ScalarEvolution& se, llvm::Value* p, llvm::Value* q) {
   if (auto* d = llvm::dyn_cast<llvm::SCEVConstant>(se.getMinusSCEV(se.getSCEV(q), se.getSCEV(p))))
     return d->getAPInt().getSExtValue();
