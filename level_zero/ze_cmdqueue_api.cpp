@@ -40,7 +40,8 @@ ZE_APIEXPORT ze_result_t ZE_APICALL zeCommandQueueCreate(ze_context_handle_t hCo
   if (ze_result_t r = tessera::ze::checkQueueDesc(*desc); r != ZE_RESULT_SUCCESS) return r;
   return guarded([&] {
     std::unique_ptr<CommandQueue> queue;
-    ze_result_t r = CommandQueue::create(*context, *device, *desc, queue);
+    ze_result_t r = CommandQueue::create(*context, *device, *desc,
+                                         CommandQueue::ExecutorStart::kNow, queue);
     if (r == ZE_RESULT_SUCCESS) *phCommandQueue = queue.release()->toHandle();
     return r;
   });

@@ -71,8 +71,10 @@ ze_result_t CommandList::createImmediate(Context& context, Device& device,
                                          const ze_command_queue_desc_t& desc,
                                          std::unique_ptr<CommandList>& out) {
   std::unique_ptr<CommandQueue> queue;
-  if (ze_result_t r = CommandQueue::create(context, device, desc, queue); r != ZE_RESULT_SUCCESS)
-    return r;
+  // Its executor starts with the first command that is not run inline (command_queue.h).
+  ze_result_t r = CommandQueue::create(context, device, desc,
+                                       CommandQueue::ExecutorStart::kFirstSubmission, queue);
+  if (r != ZE_RESULT_SUCCESS) return r;
   // The list flags the queue's flags stand for (zeCommandListGetFlags): EXPLICIT_ONLY, IN_ORDER
   // and the copy-offload hint are flags of both descriptors.
   ze_command_list_flags_t flags =

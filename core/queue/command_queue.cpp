@@ -28,25 +28,34 @@ void applyPriority(ze_command_queue_priority_t priority) {
 }  // namespace
 
 ze_result_t CommandQueue::create(Context& context, Device& device,
-                                 const ze_command_queue_desc_t& desc,
+                                 const ze_command_queue_desc_t& desc, ExecutorStart start,
                                  std::unique_ptr<CommandQueue>& out) {
   auto groups = device.queueGroups();
   if (desc.ordinal >= groups.size() || desc.index >= groups[desc.ordinal].numQueues)
     return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-  out.reset(new CommandQueue(context, device, desc));
+  out.reset(new CommandQueue(context, device, desc, start));
   return ZE_RESULT_SUCCESS;
 }
 
-CommandQueue::CommandQueue(Context& context, Device& device, const ze_command_queue_desc_t& desc)
+CommandQueue::CommandQueue(Context& context, Device& device, const ze_command_queue_desc_t& desc,
+                           ExecutorStart start)
     : context_(&context), device_(device), desc_(desc) {
   desc_.pNext = nullptr;
   list();  // zeDeviceSynchronize finds it (device_sync.cpp)
+  if (start == ExecutorStart::kFirstSubmission) return;
   try {
-    executor_ = std::thread([this] { executorMain(); });
+    startExecutorLocked();
   } catch (...) {
     unlist();  // no destructor runs for an object whose constructor threw
     throw;
   }
+}
+
+void CommandQueue::startExecutorLocked() {
+  // A fork child's copy never starts one: what it is handed never runs there (its contexts are
+  // lost).
+  if (executor_.joinable() || owner_.isForkCopy()) return;
+  executor_ = std::thread([this] { executorMain(); });  // std::system_error: OUT_OF_HOST_MEMORY
 }
 
 CommandQueue::~CommandQueue() {
@@ -58,7 +67,13 @@ CommandQueue::~CommandQueue() {
   }
   unlist();  // requests stop_, which wakes the executor wherever it sleeps (sync::Cancel)
   // Interrupts a kernel that does not end (docs/reliability.md, "Faults").
-  joinInterrupting(executor_, exited_, &stop_, device_.driver().config().queueDestroyTimeoutMs);
+  bool started;
+  {
+    std::lock_guard lock(mutex_);
+    started = executor_.joinable();
+  }
+  if (started)
+    joinInterrupting(executor_, exited_, &stop_, device_.driver().config().queueDestroyTimeoutMs);
   // What never ran lets go of its allocations, so a BLOCKING_FREE of them does not wait forever.
   for (const Submission& s : pending_) releaseUses(s);
 }
@@ -77,6 +92,11 @@ void CommandQueue::releaseUses(const Submission& s) {
 
 uint64_t CommandQueue::submit(std::vector<std::shared_ptr<const RecordedCommands>> buffers,
                               Ref<Fence> fence) {
+  {
+    // Before anything is held: a thread the system refuses leaves nothing to give back.
+    std::lock_guard lock(mutex_);
+    startExecutorLocked();
+  }
   // Hold a use of every allocation the lists touch until they completed (zeMemFreeExt).
   acquireUses(buffers);
   // Counter-based events get this execution's values now, as it is submitted: a host wait or an

@@ -30,9 +30,16 @@ class Device;
 class CommandQueue
     : public Object<_ze_command_queue_handle_t, 0x7465737343717531ull /* "tessCqu1" */> {
  public:
+  // When the executor thread starts. kNow for zeCommandQueueCreate: everything it runs goes to the
+  // executor, and a thread the system refuses is the create's OUT_OF_HOST_MEMORY. kFirstSubmission
+  // for an immediate list's queue: a list whose commands all run inline on the application's thread
+  // (a SYNCHRONOUS list on its device's PUs) never has one, so no idle thread of it can spin or wake
+  // beside the launches it makes (issue 20: at most one runnable Tessera thread per PU), and an
+  // application's many such lists cost no threads.
+  enum class ExecutorStart { kNow, kFirstSubmission };
   // Checks the ordinal and index against the device's queue groups; INVALID_ARGUMENT otherwise.
   static ze_result_t create(Context& context, Device& device, const ze_command_queue_desc_t& desc,
-                            std::unique_ptr<CommandQueue>& out);
+                            ExecutorStart start, std::unique_ptr<CommandQueue>& out);
   static CommandQueue* fromHandle(ze_command_queue_handle_t h) {
     return Object::fromHandle<CommandQueue>(h);
   }
@@ -70,8 +77,11 @@ class CommandQueue
   static ze_result_t synchronizeDevice(const Device& device);
 
  private:
-  CommandQueue(Context& context, Device& device, const ze_command_queue_desc_t& desc);
+  CommandQueue(Context& context, Device& device, const ze_command_queue_desc_t& desc,
+               ExecutorStart start);
   void executorMain();
+  // Starts the executor if it is not running yet; under mutex_ (or in the constructor).
+  void startExecutorLocked();
   // The process's list of live queues that synchronizeDevice walks (device_sync.cpp). unlist()
   // takes the queue out and requests stop_, then waits until no synchronizeDevice still holds it.
   void list();
@@ -99,7 +109,7 @@ class CommandQueue
   std::atomic<uint32_t> exited_{0};  // a sync flag, set as executorMain returns (teardown.h)
   support::OwnerProcess owner_;      // a fork child's copy has no executor (support/fork_child.h)
   uint32_t syncHolds_ = 0;  // synchronizeDevice calls waiting on this queue (device_sync.cpp's mutex)
-  std::thread executor_;
+  std::thread executor_;  // started as ExecutorStart says (under mutex_)
 };
 
 }  // namespace tessera::core

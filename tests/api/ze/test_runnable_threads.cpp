@@ -176,6 +176,9 @@ void inlineLaunch() {
   s.check(1);
   submitter.join();
   waiter.join();
+  // Everything ran inline: the list's queue never started an executor that could spin or wake
+  // beside the launches (it starts with a first submission).
+  for (const ThreadState& t : threadStates()) CHECK(t.name != "tessera-queue");
   CHECK(launched == ZE_RESULT_SUCCESS);
   CHECK(waited == ZE_RESULT_SUCCESS);
   CHECK(s.allRan());
