@@ -21,6 +21,20 @@ DriverConfig DriverConfig::fromEnvironment() {
   return c;
 }
 
+namespace {
+
+// The PUs the device tree is cut from. A process bound to part of the machine (taskset, numactl,
+// an MPI launcher's --bind-to) gets devices of those PUs only, as OpenMP runtimes and PoCL keep to
+// the initial binding: no thread of Tessera runs where the process was told not to. Except under
+// ZE_AFFINITY_MASK: its indices name devices of the whole node, the same in every process on it
+// (docs/usage.md, "MPI"), whatever each process's binding.
+CpuSet devicePus(const Topology& topology, const DriverConfig& config) {
+  CpuSet bound = topology.boundPus();
+  return bound.empty() || config.affinityMask ? topology.allowedPus() : bound;
+}
+
+}  // namespace
+
 Driver::Driver(DriverConfig config)
     : config_(std::move(config)),
       // Every device is of the CPU kind (core/device/device.cpp): code is made for it.
@@ -35,7 +49,8 @@ uint32_t Driver::version() {
 std::unique_ptr<Driver> Driver::create(DriverConfig config) {
   std::unique_ptr<Driver> d(new Driver(std::move(config)));
   d->topology_ = Topology::load(d->config_.topology);
-  d->tree_ = buildDeviceTree(*d->topology_, d->config_.rootMode);
+  d->tree_ =
+      buildDeviceTree(*d->topology_, d->config_.rootMode, devicePus(*d->topology_, d->config_));
   DeviceView view =
       exposeDevices(d->tree_, d->config_.hierarchy, d->config_.affinityMask, d->config_.warnings);
   bool flat = view.mode == HierarchyMode::Flat;

@@ -46,8 +46,8 @@ std::vector<Part> splitOnce(const Topology& topo, const CpuSet& pus, Level* leve
   return {};
 }
 
-std::vector<DeviceTreeNode> buildDeviceTree(const Topology& topo, RootMode mode) {
-  CpuSet all = topo.allowedPus();
+std::vector<DeviceTreeNode> buildDeviceTree(const Topology& topo, RootMode mode,
+                                            const CpuSet& all) {
   std::vector<DeviceTreeNode> roots;
   if (mode == RootMode::Package) {
     for (Part& p : distinctParts(topo.partsAt(Level::Package, all), all))

@@ -31,7 +31,11 @@ std::vector<Part> splitOnce(const Topology& topo, const CpuSet& pus, Level* leve
 // kept); empty unless they are disjoint and together cover `pus`.
 std::vector<Part> distinctParts(std::vector<Part> parts, const CpuSet& pus);
 
-// The whole tree: the root devices in order, each with its nested sub-devices.
-std::vector<DeviceTreeNode> buildDeviceTree(const Topology& topo, RootMode mode);
+// The whole tree of `pus`: the root devices in order, each with its nested sub-devices.
+std::vector<DeviceTreeNode> buildDeviceTree(const Topology& topo, RootMode mode, const CpuSet& pus);
+// The tree of all the topology's allowed PUs.
+inline std::vector<DeviceTreeNode> buildDeviceTree(const Topology& topo, RootMode mode) {
+  return buildDeviceTree(topo, mode, topo.allowedPus());
+}
 
 }  // namespace tessera::core

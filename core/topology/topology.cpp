@@ -40,6 +40,16 @@ void forEachObject(hwloc_topology_t topo, hwloc_obj_type_t type, F&& f) {
   for (int i = 0; i < n; ++i) f(hwloc_get_obj_by_type(topo, type, static_cast<unsigned>(i)));
 }
 
+// The PUs the process is bound to now: the union of its threads' masks (hwloc reads every task's
+// on Linux). Empty when the system does not say.
+CpuSet processBinding(hwloc_topology_t topo) {
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  CpuSet out;
+  if (set && hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) == 0) out = fromBitmap(set);
+  hwloc_bitmap_free(set);
+  return out;
+}
+
 }  // namespace
 
 const char* levelName(Level level) {
@@ -107,7 +117,12 @@ std::unique_ptr<Topology> Topology::load(const TopologySource& source) {
     throw TopologyError("hwloc cannot load " + source.describe());
   }
   auto t = std::unique_ptr<Topology>(new Topology(topo, source));
-  if (t->allowedPus().empty()) throw TopologyError(source.describe() + " has no usable PU");
+  CpuSet allowed = t->allowedPus();
+  if (allowed.empty()) throw TopologyError(source.describe() + " has no usable PU");
+  if (source.kind == TopologySource::Kind::Machine) {
+    CpuSet bound = processBinding(topo) & allowed;
+    if (bound != allowed) t->bound_ = bound;
+  }
   return t;
 }
 

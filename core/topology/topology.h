@@ -74,7 +74,13 @@ class Topology {
   Topology& operator=(const Topology&) = delete;
 
   const TopologySource& source() const { return source_; }
+  // The PUs hwloc allows (the cgroup's cpuset).
   CpuSet allowedPus() const;
+  // For this machine, the allowed PUs the process was bound to when the topology was loaded
+  // (taskset, numactl, an MPI launcher's --bind-to: the union of its threads' affinity masks);
+  // empty when that is all of them, when the binding leaves none, and for synthetic and XML
+  // topologies (their PUs are not this machine's).
+  CpuSet boundPus() const { return bound_; }
   // The non-empty intersections of `pus` with the objects of `level`, in hwloc's logical order.
   std::vector<Part> partsAt(Level level, const CpuSet& pus) const;
   Resources describe(const CpuSet& pus) const;
@@ -103,6 +109,7 @@ class Topology {
 
   void* topo_;  // hwloc_topology_t, kept opaque so hwloc.h stays inside topology.cpp
   TopologySource source_;
+  CpuSet bound_;  // boundPus(), read once by load()
 };
 
 }  // namespace tessera::core

@@ -86,6 +86,27 @@ TEST_CASE("Given pack:2 numa:2 l3:2, when packages are the roots, then there are
   for (const DeviceTreeNode& root : tree) checkUniform(root, {Level::NumaNode, Level::L3}, {2, 2});
 }
 
+// A process bound to part of the machine (Driver's devicePus): the tree of the bound PUs only.
+TEST_CASE("Given a process bound to one NUMA node's PUs, then the tree is cut from those PUs",
+          "[device_tree]") {
+  auto topo = synthetic("pack:2 numa:2 l3:2 core:2 pu:1");
+  std::vector<DeviceTreeNode> tree = buildDeviceTree(*topo, RootMode::Machine, puRange(8, 11));
+  REQUIRE(tree.size() == 1);
+  checkTreeInvariants(tree[0]);
+  checkNode(tree[0], Level::Machine, 0, puRange(8, 11));
+  // Package and NUMA levels do not cut 8-11: its sub-devices are the two L3s.
+  checkUniform(tree[0], {Level::L3}, {2});
+  checkNode(tree[0].children[1], Level::L3, 5, puRange(10, 11));
+  // Package roots: only the package the PUs are in, and a binding across packages gives both.
+  tree = buildDeviceTree(*topo, RootMode::Package, puRange(8, 11));
+  REQUIRE(tree.size() == 1);
+  checkNode(tree[0], Level::Package, 1, puRange(8, 11));
+  tree = buildDeviceTree(*topo, RootMode::Package, puSet({3, 12}));
+  REQUIRE(tree.size() == 2);
+  checkNode(tree[0], Level::Package, 0, puSet({3}));
+  checkNode(tree[1], Level::Package, 1, puSet({12}));
+}
+
 TEST_CASE("Given pack:2 numa:4, when packages are the roots, then each has 4 NUMA leaves",
           "[device_tree]") {
   auto tree = treeOf("pack:2 numa:4 core:2 pu:1", RootMode::Package);
