@@ -15,8 +15,8 @@
 // SGEMM's A tile (each of the group's 16 rows moves 64 bytes per tile, a whole group's work apart)
 // still waited on its loads with only B prefetched, and prefetching A too took SGEMM 1024 from
 // 163-166 to 175-176 GFLOP/s on a 2-vCPU Zen 5 VM (alternating runs; at n = 256, whose matrices
-// fit in L2, 158 against 160-162). A prefetch never
-// faults, so one past the end of a buffer is harmless. TESSERA_PREFETCH=0 turns the pass off.
+// fit in L2, 158 against 160-162). A prefetch never faults, so one past the end of a buffer is
+// harmless. TESSERA_PREFETCH=0 turns the pass off.
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>

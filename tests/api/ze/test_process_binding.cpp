@@ -7,6 +7,8 @@
 #include <sched.h>
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
