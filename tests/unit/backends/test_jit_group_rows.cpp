@@ -1,7 +1,10 @@
 // Rows of work-items across a call's groups (backends/cpu/runtime/kernel_abi.h,
 // rowsAcrossGroups; backends/cpu/jit/group_rows.cpp; the runs of groups in
 // backends/cpu/runtime/launcher.cpp): the order the work-items run in, seen through tickets from a
-// global counter on the calling thread alone, and that every work-item runs once.
+// global counter on the calling thread alone, and that every work-item runs once. Where the widening
+// jams rows (jit/row_jam.cpp: kJamRows rows of a group at once, their work-items interleaved),
+// the order holds between blocks of jammed rows; the groups have 8 rows, two such blocks, so that
+// rows across groups still differ from groups one by one (TESSERA_WIDEN=16 jams these kernels).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -9,21 +12,33 @@
 #include <numeric>
 #include <vector>
 
+#include "backends/cpu/jit/jit_passes.h"
 #include "jit_test_support.h"
 
 namespace tessera::backends::cpu::test {
 namespace {
 
-constexpr uint32_t kLocalX = 16, kLocalY = 4;
+constexpr uint32_t kLocalX = 16, kLocalY = 8;
+
+// The rows of a group that run together: kJamRows where the kernel's region is jammed, else 1.
+uint32_t rowsAtOnce(const CompiledKernel& k) {
+  return k.widen.jammedRegions > 0 ? uint32_t(jit::kJamRows) : 1u;
+}
 
 struct Tickets {
   uint32_t width, height;
   std::vector<uint32_t> at;
-  // The tickets of the work-items x in [x0, x1) of row y.
-  std::pair<uint32_t, uint32_t> range(uint32_t y, uint32_t x0, uint32_t x1) const {
-    auto first = at.begin() + y * width;
-    auto [lo, hi] = std::minmax_element(first + x0, first + x1);
-    return {*lo, *hi};
+  // The tickets of the work-items x in [x0, x1) of rows [y, y + rows).
+  std::pair<uint32_t, uint32_t> range(uint32_t y, uint32_t x0, uint32_t x1,
+                                      uint32_t rows = 1) const {
+    uint32_t lo = ~0u, hi = 0;
+    for (uint32_t r = y; r < y + rows; ++r) {
+      auto first = at.begin() + r * width;
+      auto [l, h] = std::minmax_element(first + x0, first + x1);
+      lo = std::min(lo, *l);
+      hi = std::max(hi, *h);
+    }
+    return {lo, hi};
   }
 };
 
@@ -51,17 +66,18 @@ Tickets run(const CompiledKernel& k, uint32_t width, uint32_t height, bool local
 
 TEST_CASE(
     "Given a kernel without barriers or __local memory, when a row of groups runs, then each "
-    "row of work-items runs across the groups before the next row",
+    "row of work-items (or block of jammed rows) runs across the groups before the next one",
     "[jit][group_rows]") {
   const CompiledKernel& k = kernel("group_rows", "rows_ticket");
   REQUIRE(rowsAcrossGroups(k));
+  const uint32_t step = rowsAtOnce(k);
   // 4 groups in x, 64 rows of groups: 256 groups, a 64th of them a run of 4 (a whole row).
-  const Tickets t = run(k, 64, 256, false);
+  const Tickets t = run(k, 64, 64 * kLocalY, false);
   for (uint32_t by = 0; by < 64; ++by)
-    for (uint32_t ly = 0; ly + 1 < kLocalY; ++ly) {
-      INFO("group row " << by << ", row " << ly);
+    for (uint32_t ly = 0; ly + step < kLocalY; ly += step) {
+      INFO("group row " << by << ", row " << ly << ", rows at once " << step);
       const uint32_t y = by * kLocalY + ly;
-      REQUIRE(t.range(y, 0, 64).second < t.range(y + 1, 0, 64).first);
+      REQUIRE(t.range(y, 0, 64, step).second < t.range(y + step, 0, 64, step).first);
     }
 }
 
@@ -70,18 +86,19 @@ TEST_CASE(
     "the full groups of its row",
     "[jit][group_rows]") {
   const CompiledKernel& k = kernel("group_rows", "rows_ticket");
+  const uint32_t step = rowsAtOnce(k);
   // 4 full groups and one of 8 work-items in x.
-  const Tickets t = run(k, 72, 256, false);
+  const Tickets t = run(k, 72, 64 * kLocalY, false);
   for (uint32_t by = 0; by < 64; ++by) {
-    INFO("group row " << by);
+    INFO("group row " << by << ", rows at once " << step);
     const uint32_t y0 = by * kLocalY;
     uint32_t fullLast = 0, edgeFirst = ~0u, edgeLast = 0;
-    for (uint32_t ly = 0; ly < kLocalY; ++ly) {
-      fullLast = std::max(fullLast, t.range(y0 + ly, 0, 64).second);
-      edgeFirst = std::min(edgeFirst, t.range(y0 + ly, 64, 72).first);
-      edgeLast = std::max(edgeLast, t.range(y0 + ly, 64, 72).second);
-      if (ly + 1 < kLocalY)
-        REQUIRE(t.range(y0 + ly, 0, 64).second < t.range(y0 + ly + 1, 0, 64).first);
+    for (uint32_t ly = 0; ly < kLocalY; ly += step) {
+      fullLast = std::max(fullLast, t.range(y0 + ly, 0, 64, step).second);
+      edgeFirst = std::min(edgeFirst, t.range(y0 + ly, 64, 72, step).first);
+      edgeLast = std::max(edgeLast, t.range(y0 + ly, 64, 72, step).second);
+      if (ly + step < kLocalY)
+        REQUIRE(t.range(y0 + ly, 0, 64, step).second < t.range(y0 + ly + step, 0, 64, step).first);
     }
     REQUIRE(fullLast < edgeFirst);
     REQUIRE(edgeLast - edgeFirst == 8 * kLocalY - 1);  // the edge group's work-items together
@@ -92,7 +109,7 @@ TEST_CASE("Given a kernel with __local memory, when groups run, then they run on
           "[jit][group_rows]") {
   const CompiledKernel& k = kernel("group_rows", "rows_ticket_local");
   REQUIRE_FALSE(rowsAcrossGroups(k));
-  const Tickets t = run(k, 64, 256, true);
+  const Tickets t = run(k, 64, 64 * kLocalY, true);
   for (uint32_t by = 0; by < 64; ++by)
     for (uint32_t bx = 0; bx < 4; ++bx) {
       INFO("group " << bx << "," << by);
