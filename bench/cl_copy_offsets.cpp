@@ -1,0 +1,190 @@
+// The copy's dependence on where its buffers lie (issue 29's open copy gap, docs/performance.md,
+// session 44). Every OpenCL platform the ICD loader shows runs the pattern bench's float4 copy over
+// the same host memory: one 2 MiB-aligned region, the output at its start and the input at each
+// offset below, both wrapped with CL_MEM_USE_HOST_PTR (Tessera and PoCL both use such memory in
+// place). A two-thread C++ copy of the same memory in the same process is the reference. So the
+// pages, their placement and the process are the same for every column; what differs is the
+// runtime's execution.
+//
+//   cl_copy_offsets [--rounds N] [--platform NAME]... [--quick]
+//
+// Printed: per offset (input minus output, bytes), each platform's median kernel time (event
+// profiling, median of 5 calls after one warm-up, then the median over the rounds, platforms
+// alternating) and the C++ copy's. No time is asserted.
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench_stats.h"
+#include "cl_check.h"
+#include "cl_platforms.h"
+
+namespace {
+
+const char* kSource =
+    "__kernel void copy4(__global const float4* in, __global float4* out) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  out[i] = in[i];\n"
+    "}\n";
+
+struct Platform {
+  std::string name;
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+  cl_program program = nullptr;
+};
+
+Platform open(cl_platform_id id) {
+  Platform p;
+  p.name = tessera::bench::platformName(id);
+  cl_device_id device = nullptr;
+  CL_CHECK(clGetDeviceIDs(id, CL_DEVICE_TYPE_CPU, 1, &device, nullptr));
+  cl_int err = CL_SUCCESS;
+  p.context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  CL_CHECK(err);
+  const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  p.queue = clCreateCommandQueueWithProperties(p.context, device, props, &err);
+  CL_CHECK(err);
+  p.program = clCreateProgramWithSource(p.context, 1, &kSource, nullptr, &err);
+  CL_CHECK(err);
+  CL_CHECK(clBuildProgram(p.program, 1, &device, "", nullptr, nullptr));
+  return p;
+}
+
+// The platform's copy of `floats` floats from `in` to `out` (host memory used in place); ms.
+double timeCopy(Platform& p, float* in, float* out, size_t floats) {
+  cl_int err = CL_SUCCESS;
+  const size_t bytes = floats * sizeof(float);
+  cl_mem a = clCreateBuffer(p.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, in, &err);
+  CL_CHECK(err);
+  cl_mem b = clCreateBuffer(p.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, out, &err);
+  CL_CHECK(err);
+  cl_kernel k = clCreateKernel(p.program, "copy4", &err);
+  CL_CHECK(err);
+  CL_CHECK(clSetKernelArg(k, 0, sizeof a, &a));
+  CL_CHECK(clSetKernelArg(k, 1, sizeof b, &b));
+  const size_t global = floats / 4;
+  CL_CHECK(clEnqueueNDRangeKernel(p.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr));
+  CL_CHECK(clFinish(p.queue));
+  std::vector<double> ms;
+  for (int r = 0; r < 5; ++r) {
+    cl_event e = nullptr;
+    CL_CHECK(clEnqueueNDRangeKernel(p.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, &e));
+    CL_CHECK(clWaitForEvents(1, &e));
+    cl_ulong start = 0, end = 0;
+    clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
+    clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
+    ms.push_back(double(end - start) / 1e6);
+    clReleaseEvent(e);
+  }
+  clReleaseKernel(k);
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  CL_CHECK(clFinish(p.queue));
+  return tessera::bench::stats(ms).median;
+}
+
+// Two threads copying 1 MiB pieces taken from a shared counter; ms, median of 5.
+double timeHostCopy(const float* in, float* out, size_t floats) {
+  constexpr size_t kPiece = (1u << 20) / sizeof(float);
+  std::vector<double> ms;
+  for (int r = 0; r < 5; ++r) {
+    std::atomic<size_t> next{0};
+    auto body = [&] {
+      for (size_t p; (p = next.fetch_add(1)) * kPiece < floats;) {
+        const size_t end = std::min(floats, (p + 1) * kPiece);
+        std::memcpy(out + p * kPiece, in + p * kPiece, (end - p * kPiece) * sizeof(float));
+      }
+    };
+    const auto t0 = std::chrono::steady_clock::now();
+    std::thread other(body);
+    body();
+    other.join();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                     .count());
+  }
+  return tessera::bench::stats(ms).median;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int rounds = 3;
+  bool quick = false;
+  std::vector<std::string> filters;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--rounds" && i + 1 < argc)
+      rounds = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--platform" && i + 1 < argc)
+      filters.push_back(argv[++i]);
+    else if (a == "--quick")
+      quick = true, rounds = 1;
+    else {
+      std::fprintf(stderr, "usage: %s [--rounds N] [--platform NAME]... [--quick]\n", argv[0]);
+      return 2;
+    }
+  }
+  // The pattern bench's copy: 64M floats (256 MiB) each way.
+  const size_t floats = quick ? (1u << 20) : (64u << 20), bytes = floats * sizeof(float);
+  const size_t mib = size_t{1} << 20;
+  // Offsets of the input from the output: the ones the pattern bench's buffers and pyopencl's
+  // took in session 44 (256 MiB + 2 MiB, 768 MiB), and their neighbours.
+  std::vector<size_t> offsets = {256 * mib, 256 * mib + mib, 256 * mib + 2 * mib,
+                                 256 * mib + mib / 4, 768 * mib};
+  if (quick) offsets = {bytes, bytes + 2 * mib};
+  const size_t span = *std::max_element(offsets.begin(), offsets.end()) + bytes;
+  auto* region = static_cast<char*>(std::aligned_alloc(2 * mib, span));
+  if (region == nullptr) return 1;
+  std::memset(region, 0, span);
+
+  cl_uint n = 0;
+  clGetPlatformIDs(0, nullptr, &n);
+  std::vector<cl_platform_id> ids(n);
+  if (n) clGetPlatformIDs(n, ids.data(), nullptr);
+  std::vector<Platform> platforms;
+  for (cl_platform_id id : ids)
+    if (tessera::bench::platformMatches(tessera::bench::platformName(id), filters))
+      platforms.push_back(open(id));
+
+  std::printf("| input - output |");
+  for (const Platform& p : platforms) std::printf(" %s ms |", p.name.c_str());
+  std::printf(" C++, 2 threads ms |\n|---|");
+  for (size_t i = 0; i <= platforms.size(); ++i) std::printf("---|");
+  std::printf("\n");
+  bool ok = true;
+  for (size_t offset : offsets) {
+    auto* out = reinterpret_cast<float*>(region);
+    auto* in = reinterpret_cast<float*>(region + offset);
+    for (size_t i = 0; i < floats; i += 4099) in[i] = float(i);
+    std::vector<std::vector<double>> ms(platforms.size() + 1);
+    for (int r = 0; r < rounds; ++r) {
+      for (size_t p = 0; p < platforms.size(); ++p) {
+        std::memset(out, 0, bytes);
+        ms[p].push_back(timeCopy(platforms[p], in, out, floats));
+        ok = ok && std::memcmp(in, out, bytes) == 0;
+      }
+      ms.back().push_back(timeHostCopy(in, out, floats));
+    }
+    std::printf("| %.2f MiB |", double(offset) / double(mib));
+    for (const auto& v : ms) std::printf(" %.2f |", tessera::bench::stats(v).median);
+    std::printf("\n");
+  }
+  for (Platform& p : platforms) {
+    clReleaseProgram(p.program);
+    clReleaseCommandQueue(p.queue);
+    clReleaseContext(p.context);
+  }
+  std::free(region);
+  if (!ok) std::fprintf(stderr, "a platform's copy differs from its input\n");
+  return ok ? 0 : 1;
+}
