@@ -9,26 +9,27 @@
 //   cl_copy_offsets [--rounds N] [--platform NAME]... [--quick]
 //
 // Printed: per offset (input minus output, bytes), each platform's median kernel time (event
-// profiling, median of 5 calls after one warm-up, then the median over the rounds, platforms
+// profiling, median of 5 calls after one untimed one, then the median over the rounds, platforms
 // alternating) and the C++ copy's. No time is asserted.
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "bench_stats.h"
 #include "cl_check.h"
+#include "cl_platform_context.h"
 #include "cl_platforms.h"
 
 namespace {
+
+using tessera::bench::PlatformContext;
 
 const char* kSource =
     "__kernel void copy4(__global const float4* in, __global float4* out) {\n"
@@ -36,61 +37,19 @@ const char* kSource =
     "  out[i] = in[i];\n"
     "}\n";
 
-struct Platform {
-  std::string name;
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;
-  cl_program program = nullptr;
-};
-
-Platform open(cl_platform_id id) {
-  Platform p;
-  p.name = tessera::bench::platformName(id);
-  cl_device_id device = nullptr;
-  CL_CHECK(clGetDeviceIDs(id, CL_DEVICE_TYPE_CPU, 1, &device, nullptr));
-  cl_int err = CL_SUCCESS;
-  p.context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
-  CL_CHECK(err);
-  const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-  p.queue = clCreateCommandQueueWithProperties(p.context, device, props, &err);
-  CL_CHECK(err);
-  p.program = clCreateProgramWithSource(p.context, 1, &kSource, nullptr, &err);
-  CL_CHECK(err);
-  CL_CHECK(clBuildProgram(p.program, 1, &device, "", nullptr, nullptr));
-  return p;
-}
-
 // The platform's copy of `floats` floats from `in` to `out` (host memory used in place); ms.
-double timeCopy(Platform& p, float* in, float* out, size_t floats) {
-  cl_int err = CL_SUCCESS;
+double timeCopy(PlatformContext& p, float* in, float* out, size_t floats) {
   const size_t bytes = floats * sizeof(float);
-  cl_mem a = clCreateBuffer(p.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, in, &err);
-  CL_CHECK(err);
-  cl_mem b = clCreateBuffer(p.context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes, out, &err);
-  CL_CHECK(err);
-  cl_kernel k = clCreateKernel(p.program, "copy4", &err);
-  CL_CHECK(err);
+  cl_mem a = p.wrap(bytes, in), b = p.wrap(bytes, out);
+  cl_kernel k = p.kernel("copy4");
   CL_CHECK(clSetKernelArg(k, 0, sizeof a, &a));
   CL_CHECK(clSetKernelArg(k, 1, sizeof b, &b));
   const size_t global = floats / 4;
-  CL_CHECK(clEnqueueNDRangeKernel(p.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr));
-  CL_CHECK(clFinish(p.queue));
-  std::vector<double> ms;
-  for (int r = 0; r < 5; ++r) {
-    cl_event e = nullptr;
-    CL_CHECK(clEnqueueNDRangeKernel(p.queue, k, 1, nullptr, &global, nullptr, 0, nullptr, &e));
-    CL_CHECK(clWaitForEvents(1, &e));
-    cl_ulong start = 0, end = 0;
-    clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr);
-    clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
-    ms.push_back(double(end - start) / 1e6);
-    clReleaseEvent(e);
-  }
+  const double ms = p.time(k, 1, &global, nullptr, 5);
   clReleaseKernel(k);
   clReleaseMemObject(a);
   clReleaseMemObject(b);
-  CL_CHECK(clFinish(p.queue));
-  return tessera::bench::stats(ms).median;
+  return ms;
 }
 
 // Two threads copying 1 MiB pieces taken from a shared counter; ms, median of 5.
@@ -151,13 +110,20 @@ int main(int argc, char** argv) {
   clGetPlatformIDs(0, nullptr, &n);
   std::vector<cl_platform_id> ids(n);
   if (n) clGetPlatformIDs(n, ids.data(), nullptr);
-  std::vector<Platform> platforms;
-  for (cl_platform_id id : ids)
-    if (tessera::bench::platformMatches(tessera::bench::platformName(id), filters))
-      platforms.push_back(open(id));
+  std::vector<std::string> names;
+  std::vector<std::unique_ptr<PlatformContext>> platforms;
+  for (cl_platform_id id : ids) {
+    const std::string name = tessera::bench::platformName(id);
+    cl_device_id device = nullptr;
+    if (!tessera::bench::platformMatches(name, filters) ||
+        clGetDeviceIDs(id, CL_DEVICE_TYPE_CPU, 1, &device, nullptr) != CL_SUCCESS)
+      continue;
+    names.push_back(name);
+    platforms.push_back(std::make_unique<PlatformContext>(device, kSource));
+  }
 
   std::printf("| input - output |");
-  for (const Platform& p : platforms) std::printf(" %s ms |", p.name.c_str());
+  for (const std::string& name : names) std::printf(" %s ms |", name.c_str());
   std::printf(" C++, 2 threads ms |\n|---|");
   for (size_t i = 0; i <= platforms.size(); ++i) std::printf("---|");
   std::printf("\n");
@@ -170,7 +136,7 @@ int main(int argc, char** argv) {
     for (int r = 0; r < rounds; ++r) {
       for (size_t p = 0; p < platforms.size(); ++p) {
         std::memset(out, 0, bytes);
-        ms[p].push_back(timeCopy(platforms[p], in, out, floats));
+        ms[p].push_back(timeCopy(*platforms[p], in, out, floats));
         ok = ok && std::memcmp(in, out, bytes) == 0;
       }
       ms.back().push_back(timeHostCopy(in, out, floats));
@@ -179,11 +145,7 @@ int main(int argc, char** argv) {
     for (const auto& v : ms) std::printf(" %.2f |", tessera::bench::stats(v).median);
     std::printf("\n");
   }
-  for (Platform& p : platforms) {
-    clReleaseProgram(p.program);
-    clReleaseCommandQueue(p.queue);
-    clReleaseContext(p.context);
-  }
+  platforms.clear();
   std::free(region);
   if (!ok) std::fprintf(stderr, "a platform's copy differs from its input\n");
   return ok ? 0 : 1;

@@ -3,12 +3,9 @@
 // necessary traffic for memory-bound patterns, FLOPs for the SGEMM).
 #pragma once
 
-#define CL_TARGET_OPENCL_VERSION 300
-#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
-#include <CL/cl.h>
-
-#include <string>
 #include <vector>
+
+#include "cl_platform_context.h"
 
 namespace tessera::bench::patterns {
 
@@ -18,25 +15,7 @@ struct Outcome {
   double work = 0;   // bytes (Limit::Bandwidth) or FLOPs (Limit::Flops) of one run
 };
 
-// One platform's context, queue (with profiling) and program.
-class PlatformContext {
- public:
-  PlatformContext(cl_device_id device, const std::string& source);
-  ~PlatformContext();
-  PlatformContext(const PlatformContext&) = delete;
-  PlatformContext& operator=(const PlatformContext&) = delete;
-
-  cl_mem buffer(size_t bytes, const void* init = nullptr);
-  cl_kernel kernel(const char* name);
-  // Median kernel time in ms over `reps` runs, after one untimed run.
-  double time(cl_kernel k, cl_uint dims, const size_t* global, const size_t* local, int reps);
-  void read(cl_mem b, size_t bytes, void* out);
-
- private:
-  cl_context context_ = nullptr;
-  cl_command_queue queue_ = nullptr;
-  cl_program program_ = nullptr;
-};
+using tessera::bench::PlatformContext;
 
 enum class Limit { None, Bandwidth, Flops };
 
