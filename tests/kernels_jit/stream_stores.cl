@@ -1,6 +1,7 @@
 // Kernels whose widened stores may go past the caches (backends/cpu/jit/stream_stores.cpp).
 
-// 16 bytes a work-item, in 16-byte pieces (copy_pieces.cpp) aligned by their type.
+// 16 bytes a work-item, in 32-byte pieces (copy_pieces.cpp) of two lanes, aligned by their type to
+// 16 bytes only: a streamed piece checks its address.
 __kernel void stream_copy4(__global const float4* in, __global float4* out) {
   size_t i = get_global_id(0);
   out[i] = in[i];

@@ -1,4 +1,4 @@
-// Pass: the widening's copies from global to global memory, after O3, as 16-byte loads and
+// Pass: the widening's copies from global to global memory, after O3, as 32-byte loads and
 // stores in turn.
 //
 // A widened `out[i] = in[i]` of float4 is one `load <32 x float>` and one `store` of it per 8
@@ -7,11 +7,18 @@
 // left unwidened (a 16-byte load and its store, then the next): copy4 of 256 MiB, three processes
 // each, 18.5/20.1/20.3 ms widened against 15.7/17.4/18.0 unwidened, and a C loop on the same host
 // (two threads, medians of ten): 16-byte load/store pairs 16.6 ms, 32-byte pairs 16.5, 64-byte
-// pairs 17.7, four 64-byte loads then four stores 18.8-20.9. Split into 16-byte pieces in turn,
-// the widened copy took 15.2/17.3/17.8 ms in the same runs (session 38). On session 34's Zen 5
-// the C loop copied as fast at 16 as at 64 bytes.
+// pairs 17.7, four 64-byte loads then four stores 18.8-20.9 (session 38).
 //
-// Each piece holds whole lanes (a lane of 16 bytes or less divides 16, else the piece is the
+// The pieces were 16 bytes until session 44, when a Zen 5 VM showed them to depend on where the
+// buffers lie: copy4 of 256 MiB over the same host memory (bench/cl_copy_offsets, four runs) took
+// 10.7-13.7 ms with the input 257 or 258 MiB after the output (where this driver puts two
+// consecutive 256 MiB allocations) against 7.6-10.5 ms at 256, 256.25 and 768 MiB. PoCL, a C++
+// copy, and the same kernel unsplit or in 64-byte pieces showed no such dependence, and in 32-byte
+// pieces it ran 7.9-9.4 ms at every distance (two runs). 32-byte pairs were also as fast as 16-byte
+// ones in session 38's C loop on the Zen 4 (16.5 against 16.6 ms; the kernel in 32-byte pieces was
+// between unsplit and 16-byte pieces there). So pieces are 32 bytes.
+//
+// Each piece holds whole lanes (a lane of 32 bytes or less divides 32, else the piece is the
 // lane), and a lane's load still comes before its store: what each work-item reads and writes
 // is unchanged. Lanes of different work-items are unordered in OpenCL, so the stores of some
 // lanes may now come before the loads of others. Only a store tagged kLaneBytesMetadata (an
@@ -28,9 +35,10 @@
 namespace tessera::backends::cpu::jit {
 namespace {
 
-constexpr uint64_t kPieceBytes = 16;
+constexpr uint64_t kPieceBytes = 32;
 
-// The bytes of a piece for lanes of `lane` bytes: whole lanes, 16 bytes where they fit (0: none).
+// The bytes of a piece for lanes of `lane` bytes: whole lanes, kPieceBytes where they fit (0:
+// none).
 uint64_t pieceFor(uint64_t lane) {
   if (lane == 0) return 0;
   if (lane <= kPieceBytes) return kPieceBytes % lane == 0 ? kPieceBytes : 0;

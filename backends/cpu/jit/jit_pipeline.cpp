@@ -336,7 +336,7 @@ bool spacedGroups(PipelineState& s) {
 
 bool copyPieces(PipelineState& s) {
   countPerKernel(s, splitCopies, &CompiledKernel::splitCopies,
-                 "copies from global to global memory in 16-byte pieces");
+                 "copies from global to global memory in 32-byte pieces");
   return true;
 }
 

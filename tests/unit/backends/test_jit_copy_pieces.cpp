@@ -1,6 +1,6 @@
-// The widening's copies from global to global memory in 16-byte pieces after O3
+// The widening's copies from global to global memory in 32-byte pieces after O3
 // (backends/cpu/jit/copy_pieces.cpp): every lane's bytes arrive, pieces hold whole lanes, and
-// lanes whose size does not divide 16 are left whole.
+// lanes whose size does not divide 32 are left whole.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
