@@ -10,9 +10,9 @@
 // pairs 17.7, four 64-byte loads then four stores 18.8-20.9 (session 38).
 //
 // The pieces were 16 bytes until session 44, when a Zen 5 VM showed them to depend on where the
-// buffers lie: copy4 of 256 MiB over the same host memory (bench/cl_copy_offsets, four runs) took
+// buffers lie: copy4 of 256 MiB over the same host memory (bench/cl_copy_offsets, six runs) took
 // 10.7-13.7 ms with the input 257 or 258 MiB after the output (where this driver puts two
-// consecutive 256 MiB allocations) against 7.6-10.5 ms at 256, 256.25 and 768 MiB. PoCL, a C++
+// consecutive 256 MiB allocations) against 7.6-10.7 ms at 256, 256.25 and 768 MiB. PoCL, a C++
 // copy, and the same kernel unsplit or in 64-byte pieces showed no such dependence, and in 32-byte
 // pieces it ran 7.9-9.4 ms at every distance (two runs). 32-byte pairs were also as fast as 16-byte
 // ones in session 38's C loop on the Zen 4 (16.5 against 16.6 ms; the kernel in 32-byte pieces was
