@@ -1,14 +1,15 @@
-// The copy's dependence on where its buffers lie (issue 29's open copy gap, docs/performance.md,
-// session 44). Every OpenCL platform the ICD loader shows runs the pattern bench's float4 copy over
-// the same host memory: one 2 MiB-aligned region, the output at its start and the input at each
-// offset below, both wrapped with CL_MEM_USE_HOST_PTR (Tessera and PoCL both use such memory in
-// place). A two-thread C++ copy of the same memory in the same process is the reference. So the
-// pages, their placement and the process are the same for every column; what differs is the
-// runtime's execution.
+// The copy's dependence on where its buffers lie (docs/performance.md, session 44: the pattern
+// bench's copy was behind PoCL because 16-byte copy pieces, jit/copy_pieces.cpp, ran 25-40% slower
+// with the input 257 or 258 MiB after the output on a Zen 5 VM). Every OpenCL platform the ICD
+// loader shows runs the pattern bench's float4 copy over the same host memory: one 2 MiB-aligned
+// region, the output at its start and the input at each offset below, both wrapped with
+// CL_MEM_USE_HOST_PTR (Tessera and PoCL both use such memory in place). A two-thread C++ copy of
+// the same memory in the same process is the reference. So the pages, their placement and the
+// process are the same for every column; what differs is the runtime's execution.
 //
 //   cl_copy_offsets [--rounds N] [--platform NAME]... [--quick]
 //
-// Printed: per offset (input minus output, bytes), each platform's median kernel time (event
+// Printed: per offset (input minus output, MiB), each platform's median kernel time (event
 // profiling, median of 5 calls after one untimed one, then the median over the rounds, platforms
 // alternating) and the C++ copy's. No time is asserted.
 #include <algorithm>
