@@ -1,10 +1,11 @@
 // Rows of work-items across a call's groups (backends/cpu/runtime/kernel_abi.h,
 // rowsAcrossGroups; backends/cpu/jit/group_rows.cpp; the runs of groups in
 // backends/cpu/runtime/launcher.cpp): the order the work-items run in, seen through tickets from a
-// global counter on the calling thread alone, and that every work-item runs once. Where the widening
-// jams rows (jit/row_jam.cpp: kJamRows rows of a group at once, their work-items interleaved),
-// the order holds between blocks of jammed rows; the groups have 8 rows, two such blocks, so that
-// rows across groups still differ from groups one by one (TESSERA_WIDEN=16 jams these kernels).
+// global counter on the calling thread alone, and that every work-item runs once. Where the
+// widening jams rows (jit/row_jam.cpp: kJamRows rows of a group at once, their work-items
+// interleaved), the order holds between blocks of jammed rows; the groups have 8 rows, two such
+// blocks, so that rows across groups still differ from groups one by one (TESSERA_WIDEN=16 jams
+// these kernels).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
