@@ -71,6 +71,9 @@ struct CompileOptions {
   // Rows of a 2-D work-group run four at once in the regions that allow it (0 off; -1 the kind's
   // default).
   int rowJam = -1;
+  // Kernels with barriers get a copy of their work-group function for one group size (0 off; -1
+  // the kind's default).
+  int groupCopy = -1;
   // TESSERA_JIT_DUMP=1: what the kind's passes did to the module, on stderr;
   // TESSERA_JIT_DUMP=times: the time each of its passes took on the module.
   bool dumpModule = false;

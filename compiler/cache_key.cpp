@@ -57,7 +57,7 @@ CacheKey cacheKey(std::span<const uint8_t> spirv, const BuildOptions& options,
   for (const spirv::SpecAssignment& s : specs)
     text += std::to_string(s.specId) + "=" + std::to_string(s.value) + ";";
   text += "\x01W" + std::to_string(code.widen) + "|P" + std::to_string(code.prefetch) + "|J" +
-          std::to_string(code.rowJam);
+          std::to_string(code.rowJam) + "|G" + std::to_string(code.groupCopy);
   text += "\x01" + target.cpu + "\x01" + target.features + "\x01" + target.toolchain + "\x01" +
           buildIdentity();
   return hash128(text);

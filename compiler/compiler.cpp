@@ -30,6 +30,7 @@ backends::CompileOptions compileOptions(const Program& program, const CompilerCo
   c.widen = settings.code.widen;
   c.prefetch = settings.code.prefetch ? 1 : 0;
   c.rowJam = settings.code.rowJam ? 1 : 0;
+  c.groupCopy = settings.code.groupCopy ? 1 : 0;
   c.dumpModule = settings.dumpModule;
   c.dumpTimes = settings.dumpTimes;
   return c;

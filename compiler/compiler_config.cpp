@@ -10,6 +10,7 @@ CompilerConfig configFromEnvironment(std::vector<std::string>& warnings) {
   s.code.widen = static_cast<int>(c.widen);
   s.code.prefetch = c.prefetch;
   s.code.rowJam = c.rowJam;
+  s.code.groupCopy = c.groupCopy;
   s.dumpModule = c.jitDump == config::JitDump::Module;
   s.dumpPasses = c.jitDump == config::JitDump::Passes;
   s.dumpTimes = c.jitDump == config::JitDump::Times;

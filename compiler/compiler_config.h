@@ -22,6 +22,9 @@ struct CodeSettings {
   bool prefetch = true;
   // TESSERA_ROW_JAM: rows of 2-D work-groups four at once (row_jam.cpp), off when it starts with 0.
   bool rowJam = true;
+  // TESSERA_GROUP_COPY: a copy of the work-group function for one group size
+  // (fixed_group_size.cpp), off when it starts with 0.
+  bool groupCopy = true;
 };
 
 // The on-disk tier of the cache (support/disk_cache.h).

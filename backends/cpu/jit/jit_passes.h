@@ -351,6 +351,11 @@ llvm::Function* jamRows(llvm::Function& wide, unsigned firstRegionParam, unsigne
 // `yLatch`) and its x loops, for a kernel that rowsAcrossGroups (kernel_abi.h) allows.
 void loopGroupsInRows(llvm::Function& wg, llvm::BasicBlock* yHeader, llvm::BasicBlock* yLatch);
 
+// fixed_group_size.cpp: in the finished work-group function `wg`, groups whose size and enqueued
+// size are both `size` call a copy of it in which those sizes are constants; others run it as it
+// was. The copy is named after `wg` with ".fixed" appended.
+void copyForGroupSize(llvm::Function& wg, const uint32_t size[3]);
+
 // workgroup_function.cpp: the exported work-group function (WorkGroupFn) that loads the arguments,
 // loops over the work-items for each region and dispatches between regions. Fills `info`'s
 // argument layout. The region functions are inlined and erased. With `widenVF` > 1 each region

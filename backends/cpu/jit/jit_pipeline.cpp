@@ -247,6 +247,11 @@ bool dump(PipelineState& s) {
                  << ", predicated branches " << w.predicatedBranches << ", cut paths " << w.cutPaths
                  << ", active bases " << w.activeBases << "), prefetches " << k.prefetches
                  << (rowsAcrossGroups(k) ? ", rows across groups" : "")
+                 << (k.fixedGroupSize[0] ? ", a copy for groups of " +
+                                               std::to_string(k.fixedGroupSize[0]) + " x " +
+                                               std::to_string(k.fixedGroupSize[1]) + " x " +
+                                               std::to_string(k.fixedGroupSize[2])
+                                         : "")
                  << (w.decision.empty() ? "" : "; " + w.decision)
                  << (w.refused.empty() ? "" : "; refused " + w.refused) << "\n";
   }
@@ -319,6 +324,21 @@ bool scratchScope(PipelineState& s) {
         return f.getName().startswith("__tessera_wg.") ? scopeScratchAccesses(f) : 0u;
       },
       &CompiledKernel::scopedAccesses, "memory accesses in scratch's alias scopes");
+  return true;
+}
+
+// The work-group functions that buildWorkGroupFunction chose a group size for get their copy
+// (fixed_group_size.cpp), unless TESSERA_GROUP_COPY=0 turned the copies off.
+bool groupSizeCopies(PipelineState& s) {
+  for (size_t i = 0; i < s.result.kernels.size(); ++i) {
+    CompiledKernel& k = s.result.kernels[i];
+    if (k.fixedGroupSize[0] == 0) continue;
+    llvm::Function* wg = s.module.getFunction(s.result.kernelSymbols.at(i));
+    if (s.options.groupCopy == 0 || wg == nullptr)
+      std::fill(std::begin(k.fixedGroupSize), std::end(k.fixedGroupSize), 0u);
+    else
+      copyForGroupSize(*wg, k.fixedGroupSize);
+  }
   return true;
 }
 
@@ -440,6 +460,9 @@ constexpr JitPass kPipeline[] = {
      "scratch accesses of each work-group function in an alias scope of their own, before O3: "
      "LLVM cannot see that the widening's gathers never read scratch, and kept an accumulator "
      "spilled across a region's loop in memory (CLBlast's XgemmDirect)"},
+    {"group-size-copy", PassScope::Module, groupSizeCopies,
+     "a copy of each work-group function with barriers for the group size launches most likely "
+     "use, in which that size is a constant (the rows' loops unroll, scratch addresses fold)"},
     {"masked-accesses", PassScope::Module, maskedAccesses,
      "each masked load and store the widening made (predicated blocks) is the plain access when "
      "every lane of its chunk is on, a masked gather or scatter the same with a constant mask: "

@@ -127,6 +127,18 @@ bool onlyScattered(const WidenStats& before, const WidenStats& after) {
          after.versionedLoads == before.versionedLoads;
 }
 
+// Whether a region of `regions` may be followed by itself or an earlier one: a barrier in a loop,
+// which the work-group function's dispatch then steps through once per iteration (a tiled GEMM's
+// tiles). Regions return the index of the next one (exit: -1).
+bool barrierInLoop(const Regions& regions) {
+  for (size_t k = 0; k < regions.functions.size(); ++k)
+    for (const llvm::BasicBlock& bb : *regions.functions[k])
+      if (auto* ret = llvm::dyn_cast<llvm::ReturnInst>(bb.getTerminator()))
+        if (auto* next = llvm::dyn_cast_or_null<llvm::ConstantInt>(ret->getReturnValue()))
+          if (!next->isNegative() && next->getZExtValue() <= k) return true;
+  return false;
+}
+
 // Dimension d of the kernel's reqd_work_group_size, if it has one.
 std::optional<uint32_t> requiredSize(const llvm::Function& kernel, unsigned d) {
   const llvm::MDNode* node = kernel.getMetadata("reqd_work_group_size");
@@ -285,6 +297,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   info->barrierCount = static_cast<uint32_t>(regions.functions.size() - 1);
 
   const bool single = regions.functions.size() == 1;
+  const bool loopedBarrier = barrierInLoop(regions);
   // Sub-group cuts: follow each work-item's next region (workgroup_dispatch.h).
   std::unique_ptr<FollowEach> each;
   if (hasCuts) {
@@ -674,6 +687,23 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   }
   for (llvm::Function* region : regions.functions) region->eraseFromParent();
   for (llvm::Function* region : widened) region->eraseFromParent();
+  // The group size launches most likely use, which fixed_group_size.cpp makes a copy of the
+  // function for, in kernels with a barrier in a loop (the rows' loops and checks cost at every
+  // step): the required size, else in a kernel of rows (local id y used) square groups of rows
+  // one chunk wide (16 x 16 where VF is 16). Not with sub-group cuts, whose rounds follow each
+  // work-item (workgroup_dispatch.h).
+  if (!single && !each && loopedBarrier) {
+    const std::optional<uint32_t> requiredZ = requiredSize(kernel, 2);
+    const uint32_t side = widenVF > 1 ? widenVF : kDefaultSubgroupSize;
+    if (requiredX && requiredY && requiredZ) {
+      info->fixedGroupSize[0] = *requiredX;
+      info->fixedGroupSize[1] = *requiredY;
+      info->fixedGroupSize[2] = *requiredZ;
+    } else if (rowsUsed && !requiredX && !requiredY && !requiredZ) {
+      info->fixedGroupSize[0] = info->fixedGroupSize[1] = side;
+      info->fixedGroupSize[2] = 1;
+    }
+  }
   return wg;
 }
 

@@ -139,8 +139,11 @@ struct CompiledKernel : backends::KernelCode {
   uint32_t transposedLoads = 0;
   // Spaced accesses joined into whole vectors (jit/spaced_groups.cpp); nor this.
   uint32_t joinedSpacedAccesses = 0;
-  // Copies between global buffers split into 16-byte pieces (jit/copy_pieces.cpp); nor this.
+  // Copies between global buffers split into pieces (jit/copy_pieces.cpp); nor this.
   uint32_t splitCopies = 0;
+  // The group size the work-group function has a copy for (jit/fixed_group_size.cpp), or zeros;
+  // nor this.
+  uint32_t fixedGroupSize[3] = {0, 0, 0};
   // Nonzero: the work-group function's widened stores may go past the caches
   // (jit/stream_stores.cpp), and this is the most a work-item writes in one of them; the launcher
   // has them do so when work-items x this exceeds the device's caches. Kept in native binaries.

@@ -136,14 +136,16 @@ TEST_CASE("Given a changed build option, specialization constant or code switch,
   CHECK(again.code == a.code);
   CHECK(c.compileCount() == 4);
 
-  // The code switches (TESSERA_WIDEN, TESSERA_PREFETCH, TESSERA_ROW_JAM) are part of the key, as
-  // parsed values.
+  // The code switches (TESSERA_WIDEN, TESSERA_PREFETCH, TESSERA_ROW_JAM, TESSERA_GROUP_COPY) are
+  // part of the key, as parsed values.
   CodeSettings off;
   off.widen = 0;
   CodeSettings noPrefetch;
   noPrefetch.prefetch = false;
   CodeSettings noJam;
   noJam.rowJam = false;
+  CodeSettings noCopy;
+  noCopy.groupCopy = false;
   const std::vector<uint8_t> spirv = kernel("vector_add");
   CodeTarget target{"cpu", "+avx2", "15"};
   const CacheKey base = cacheKey(spirv, {}, {}, CodeSettings{}, target);
@@ -151,6 +153,8 @@ TEST_CASE("Given a changed build option, specialization constant or code switch,
   CHECK(cacheKey(spirv, {}, {}, noPrefetch, target) != base);
   CHECK(cacheKey(spirv, {}, {}, noJam, target) != base);
   CHECK(cacheKey(spirv, {}, {}, noJam, target) != cacheKey(spirv, {}, {}, noPrefetch, target));
+  CHECK(cacheKey(spirv, {}, {}, noCopy, target) != base);
+  CHECK(cacheKey(spirv, {}, {}, noCopy, target) != cacheKey(spirv, {}, {}, noJam, target));
   CHECK(cacheKey(spirv, {}, {}, CodeSettings{}, {"cpu", "+avx512f", "15"}) != base);
   CHECK(cacheKey(spirv, {}, {}, CodeSettings{}, {"cpu", "+avx2", "16"}) != base);
   CHECK(cacheKey(spirv, {}, {}, CodeSettings{}, target) == base);
@@ -336,7 +340,8 @@ class Environment {
  public:
   explicit Environment(const std::map<std::string, const char*>& values) {
     for (const char* name :
-         {"TESSERA_WIDEN", "TESSERA_PREFETCH", "TESSERA_ROW_JAM", "TESSERA_JIT_DUMP", "TESSERA_PERF_JIT",
+         {"TESSERA_WIDEN", "TESSERA_PREFETCH", "TESSERA_ROW_JAM", "TESSERA_GROUP_COPY",
+          "TESSERA_JIT_DUMP", "TESSERA_PERF_JIT",
           "TESSERA_CACHE", "TESSERA_CACHE_DIR", "XDG_CACHE_HOME", "TESSERA_CACHE_MAX_MB",
           "TESSERA_CACHE_DEBUG", "TESSERA_CLC", "TESSERA_COMPILE_TIMEOUT_S",
           "TESSERA_STRICT_INCLUDES"}) {
@@ -352,7 +357,7 @@ class Environment {
 // The settings as one line, to compare whole structs.
 std::string describe(const CompilerConfig& s) {
   return "widen " + std::to_string(s.code.widen) + " prefetch " + std::to_string(s.code.prefetch) +
-         " rows " + std::to_string(s.code.rowJam) +
+         " rows " + std::to_string(s.code.rowJam) + " copy " + std::to_string(s.code.groupCopy) +
          " dumpModule " + std::to_string(s.dumpModule) + " dumpPasses " +
          std::to_string(s.dumpPasses) + " dumpTimes " + std::to_string(s.dumpTimes) + " perf " + std::to_string(s.perfJit) + " cache " +
          std::to_string(s.cache.enabled) + " '" + s.cache.folder + "' " +
@@ -376,6 +381,7 @@ TEST_CASE("Given the environment, then configFromEnvironment reads every compile
     Environment env({{"TESSERA_WIDEN", "16"},
                      {"TESSERA_PREFETCH", "0"},
                      {"TESSERA_ROW_JAM", "0"},
+                     {"TESSERA_GROUP_COPY", "0"},
                      {"TESSERA_JIT_DUMP", "passes"},
                      {"TESSERA_PERF_JIT", "1"},
                      {"XDG_CACHE_HOME", "/tmp/xdg"},
@@ -384,7 +390,7 @@ TEST_CASE("Given the environment, then configFromEnvironment reads every compile
                      {"TESSERA_CLC", "/bin/false"},
                      {"TESSERA_COMPILE_TIMEOUT_S", "2.5"},
                      {"TESSERA_STRICT_INCLUDES", "1"}});
-    expected.code = {16, false, false};
+    expected.code = {16, false, false, false};
     expected.dumpPasses = true;
     expected.perfJit = true;
     expected.cache = {true, "/tmp/xdg/tessera", uint64_t{1} << 19, true};

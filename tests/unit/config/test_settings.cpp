@@ -252,6 +252,7 @@ TEST_CASE("Given nothing set, then each struct holds the table's defaults", "[co
   CHECK(c.widen == 1);
   CHECK(c.prefetch == true);
   CHECK(c.rowJam == true);
+  CHECK(c.groupCopy == true);
   CHECK(c.cache == true);
   CHECK(c.cacheMaxMb == 256);
   CHECK(c.compileTimeoutS == 600);
@@ -263,7 +264,7 @@ TEST_CASE(
     "Zero's, documented, and in the usage table",
     "[config][docs]") {
   std::vector<Description> all = describeAll();
-  CHECK(all.size() == 30);
+  CHECK(all.size() == 31);
   std::set<std::string> names;
   std::string table = usageTable();
   for (const Description& d : all) {
@@ -276,8 +277,8 @@ TEST_CASE(
     CHECK(table.find("| `" + d.name + "`") != std::string::npos);
   }
   // The compiler's variables, which its settings function reads in one place.
-  for (const char* n : {"TESSERA_WIDEN", "TESSERA_PREFETCH", "TESSERA_ROW_JAM", "TESSERA_JIT_DUMP",
-                        "TESSERA_PERF_JIT",
+  for (const char* n : {"TESSERA_WIDEN", "TESSERA_PREFETCH", "TESSERA_ROW_JAM", "TESSERA_GROUP_COPY",
+                        "TESSERA_JIT_DUMP", "TESSERA_PERF_JIT",
                         "TESSERA_CACHE", "TESSERA_CACHE_DIR", "TESSERA_CACHE_MAX_MB",
                         "TESSERA_CACHE_DEBUG", "TESSERA_CLC", "TESSERA_COMPILE_TIMEOUT_S"}) {
     INFO(n);
