@@ -5,13 +5,14 @@
 // and each region keeps its levels for rows of any length (jammed rows, VF, VF/2, scalar). A kernel
 // whose barriers sit in a loop (a tiled GEMM: two regions a tile, each called for four jammed rows
 // at a time) pays for that at every step: the rows' loops, the checks of which level runs, and the
-// values they keep live, which spill around its product. In the copy the sizes are constants: the
-// rows' loops unroll, only the levels such rows run remain, and scratch addresses are constant
-// offsets. 16 x 16 tiled SGEMM at N = 1024 (pyopencl, medians of 15 calls, three alternating runs
-// on a Zen 5 VM): 13.9-14.8 ms without the copy, 12.0-13.1 with it.
+// values they keep live, which spill around its product. In the copy the sizes are constants: loop
+// bounds fold, only the levels such rows run remain, and scratch addresses are constant offsets.
+// (The loop over jammed rows stays a loop: its step is 4 for jammed rows and 1 for others.) The
+// 16 x 16 tiled SGEMM at N = 1024 (pyopencl, medians of 15 calls, three alternating runs on a Zen
+// 5 VM): 14.4-15.0 ms without the copy, 12.0-13.1 with it.
 //
 // The copy is a function of its own, which the work-group function calls: inlined into it, the
-// same SGEMM ran 12.6-13.9 ms (one function twice the size for the optimizer and the register
+// same SGEMM ran 12.7-14.0 ms (one function twice the size for the optimizer and the register
 // allocator). It is made after scratch-scope (scratch_scope.cpp), which leaves a function whose
 // scratch pointer escapes into a call unannotated; both copies keep the annotations.
 //

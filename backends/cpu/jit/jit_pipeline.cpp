@@ -247,11 +247,11 @@ bool dump(PipelineState& s) {
                  << ", predicated branches " << w.predicatedBranches << ", cut paths " << w.cutPaths
                  << ", active bases " << w.activeBases << "), prefetches " << k.prefetches
                  << (rowsAcrossGroups(k) ? ", rows across groups" : "")
-                 << (k.fixedGroupSize[0] ? ", a copy for groups of " +
-                                               std::to_string(k.fixedGroupSize[0]) + " x " +
-                                               std::to_string(k.fixedGroupSize[1]) + " x " +
-                                               std::to_string(k.fixedGroupSize[2])
-                                         : "")
+                 << (k.fixedGroupSize[0]
+                         ? ", a copy for groups of " + std::to_string(k.fixedGroupSize[0]) + " x " +
+                               std::to_string(k.fixedGroupSize[1]) + " x " +
+                               std::to_string(k.fixedGroupSize[2])
+                         : "")
                  << (w.decision.empty() ? "" : "; " + w.decision)
                  << (w.refused.empty() ? "" : "; refused " + w.refused) << "\n";
   }
@@ -462,7 +462,8 @@ constexpr JitPass kPipeline[] = {
      "spilled across a region's loop in memory (CLBlast's XgemmDirect)"},
     {"group-size-copy", PassScope::Module, groupSizeCopies,
      "a copy of each work-group function with barriers for the group size launches most likely "
-     "use, in which that size is a constant (the rows' loops unroll, scratch addresses fold)"},
+     "use, in which that size is a constant (loop bounds, level checks and scratch addresses "
+     "fold)"},
     {"masked-accesses", PassScope::Module, maskedAccesses,
      "each masked load and store the widening made (predicated blocks) is the plain access when "
      "every lane of its chunk is on, a masked gather or scatter the same with a constant mask: "

@@ -694,7 +694,8 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
   // work-item (workgroup_dispatch.h).
   if (!single && !each && loopedBarrier) {
     const std::optional<uint32_t> requiredZ = requiredSize(kernel, 2);
-    const uint32_t side = widenVF > 1 ? widenVF : kDefaultSubgroupSize;
+    // (A forced width above 16 would make groups larger than launches use: 16 then.)
+    const uint32_t side = widenVF > 1 && widenVF <= 16 ? widenVF : 16;
     if (requiredX && requiredY && requiredZ) {
       info->fixedGroupSize[0] = *requiredX;
       info->fixedGroupSize[1] = *requiredY;
