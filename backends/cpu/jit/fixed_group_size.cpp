@@ -33,16 +33,10 @@
 namespace tessera::backends::cpu::jit {
 namespace {
 
-// WorkGroupContext's fields (kernel_abi.h, 8 bytes each) the copy fixes: localSize, enqueuedSize.
-constexpr unsigned kLocalSizeField = 1;
-constexpr unsigned kEnqueuedSizeField = 11;
-
-// Whether `load` reads field `index` of the context `ctx`.
+// Whether `load` reads field `index` (8 bytes each, kernel_abi.h) of the context `ctx`.
 bool readsField(const llvm::LoadInst& load, const llvm::Argument* ctx, unsigned index) {
   const llvm::DataLayout& dl = load.getModule()->getDataLayout();
-  const llvm::Value* p = load.getPointerOperand();
-  if (index == 0) return p == ctx;
-  auto* gep = llvm::dyn_cast<llvm::GEPOperator>(p);
+  auto* gep = llvm::dyn_cast<llvm::GEPOperator>(load.getPointerOperand());
   llvm::APInt offset(64, 0);
   return gep != nullptr && gep->getPointerOperand() == ctx &&
          gep->accumulateConstantOffset(dl, offset) && offset == 8 * index;
@@ -63,8 +57,8 @@ void copyForGroupSize(llvm::Function& wg, const uint32_t size[3]) {
     for (llvm::Instruction& i : llvm::make_early_inc_range(bb))
       if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&i))
         for (unsigned d = 0; d < 3; ++d)
-          if (readsField(*load, context, kLocalSizeField + d) ||
-              readsField(*load, context, kEnqueuedSizeField + d)) {
+          if (readsField(*load, context, kLocalSizeContextField + d) ||
+              readsField(*load, context, kEnqueuedSizeContextField + d)) {
             load->replaceAllUsesWith(llvm::ConstantInt::get(i64, size[d]));
             load->eraseFromParent();
             break;
@@ -86,7 +80,7 @@ void copyForGroupSize(llvm::Function& wg, const uint32_t size[3]) {
   llvm::Argument* wgContext = wg.getArg(kWgContext);
   llvm::Value* match = b.getTrue();
   for (unsigned d = 0; d < 3; ++d)
-    for (unsigned field : {kLocalSizeField + d, kEnqueuedSizeField + d}) {
+    for (unsigned field : {kLocalSizeContextField + d, kEnqueuedSizeContextField + d}) {
       llvm::Value* p = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), wgContext, 8 * field);
       match = b.CreateAnd(match, b.CreateICmpEQ(b.CreateLoad(i64, p), b.getInt64(size[d])));
     }

@@ -241,11 +241,15 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
     return b.CreateLoad(i64, b.CreateConstInBoundsGEP1_64(i8, ctxArg, 8 * index), name);
   };
   llvm::LoadInst* args = b.CreateLoad(ptr, ctxArg, "args");
-  llvm::Value* ls[3] = {field(1, "ls.x"), field(2, "ls.y"), field(3, "ls.z")};
+  llvm::Value* ls[3] = {field(kLocalSizeContextField, "ls.x"),
+                        field(kLocalSizeContextField + 1, "ls.y"),
+                        field(kLocalSizeContextField + 2, "ls.z")};
   llvm::Value* gc[3] = {field(4, "gc.x"), field(5, "gc.y"), field(6, "gc.z")};
   llvm::Value* off[3] = {field(7, "off.x"), field(8, "off.y"), field(9, "off.z")};
   llvm::Value* workDim = field(10, "work.dim");
-  llvm::Value* enq[3] = {field(11, "enq.x"), field(12, "enq.y"), field(13, "enq.z")};
+  llvm::Value* enq[3] = {field(kEnqueuedSizeContextField, "enq.x"),
+                         field(kEnqueuedSizeContextField + 1, "enq.y"),
+                         field(kEnqueuedSizeContextField + 2, "enq.z")};
   llvm::Value* gs[3] = {field(14, "gs.x"), field(15, "gs.y"), field(16, "gs.z")};
 
   // Arguments, each in a slot aligned to its type.

@@ -51,6 +51,12 @@ struct WorkGroupContext {
 };
 inline constexpr unsigned kStreamStoresContextField = 17;
 static_assert(offsetof(WorkGroupContext, streamStores) == 8 * kStreamStoresContextField);
+// The first of localSize's and of enqueuedSize's three fields (jit/fixed_group_size.cpp fixes
+// them).
+inline constexpr unsigned kLocalSizeContextField = 1;
+inline constexpr unsigned kEnqueuedSizeContextField = 11;
+static_assert(offsetof(WorkGroupContext, localSize) == 8 * kLocalSizeContextField);
+static_assert(offsetof(WorkGroupContext, enqueuedSize) == 8 * kEnqueuedSizeContextField);
 
 // `groupsX`: how many groups the call runs, groupX to groupX + groupsX - 1 in one row of groups,
 // all with the context `ctx`. More than one only for a kernel that rowsAcrossGroups allows; others
