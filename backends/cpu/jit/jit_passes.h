@@ -48,6 +48,11 @@ inline constexpr const char* kStridedLanesMetadata = "tessera.strided_lanes";
 // one lane's value}. copy_pieces.cpp splits such a store of a just-loaded vector into pieces of
 // whole lanes.
 inline constexpr const char* kLaneBytesMetadata = "tessera.lane_bytes";
+// Metadata workgroup_function.cpp puts on the branch into a widened level's rows (jammed rows or
+// one level's chunks; its first successor): its other successor runs the same work-items through
+// the narrower levels and, last, the scalar loop. fixed_group_size.cpp sends the general code of a
+// kernel whose copy serves every full group past them.
+inline constexpr const char* kWidenedLevelMetadata = "tessera.widened_level";
 
 // "_Z16__spirv_ocl_sqrtf" -> "__spirv_ocl_sqrt"; an unmangled name is returned as is.
 llvm::StringRef spirvBaseName(llvm::StringRef name);
@@ -353,8 +358,9 @@ void loopGroupsInRows(llvm::Function& wg, llvm::BasicBlock* yHeader, llvm::Basic
 
 // fixed_group_size.cpp: in the finished work-group function `wg`, groups whose size and enqueued
 // size are both `size` call a copy of it in which those sizes are constants; others run it as it
-// was. The copy is named after `wg` with ".fixed" appended.
-void copyForGroupSize(llvm::Function& wg, const uint32_t size[3]);
+// was, or with only its scalar loops when `size` is the kernel's `required` one (only partial
+// groups are left to it). The copy is named after `wg` with ".fixed" appended.
+void copyForGroupSize(llvm::Function& wg, const uint32_t size[3], bool required);
 
 // workgroup_function.cpp: the exported work-group function (WorkGroupFn) that loads the arguments,
 // loops over the work-items for each region and dispatches between regions. Fills `info`'s

@@ -250,7 +250,10 @@ bool dump(PipelineState& s) {
                  << (k.fixedGroupSize[0]
                          ? ", a copy for groups of " + std::to_string(k.fixedGroupSize[0]) + " x " +
                                std::to_string(k.fixedGroupSize[1]) + " x " +
-                               std::to_string(k.fixedGroupSize[2])
+                               std::to_string(k.fixedGroupSize[2]) +
+                               (k.fixedGroupSizeRequired
+                                    ? " (the required size: partial groups scalar)"
+                                    : "")
                          : "")
                  << (w.decision.empty() ? "" : "; " + w.decision)
                  << (w.refused.empty() ? "" : "; refused " + w.refused) << "\n";
@@ -337,7 +340,7 @@ bool groupSizeCopies(PipelineState& s) {
     if (s.options.groupCopy == 0 || wg == nullptr)
       std::fill(std::begin(k.fixedGroupSize), std::end(k.fixedGroupSize), 0u);
     else
-      copyForGroupSize(*wg, k.fixedGroupSize);
+      copyForGroupSize(*wg, k.fixedGroupSize, k.fixedGroupSizeRequired);
   }
   return true;
 }

@@ -543,6 +543,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       // levels below.
       llvm::Function* jam = nullptr;
       llvm::BasicBlock* jammedRows = nullptr;
+      llvm::MDNode* levelTag = llvm::MDNode::get(ctx, {});
       // A row is one chunk of the VF level or, with a required size, of the level of that width
       // (CLBlast's Xgemm: rows of 8 where VF is 16). Not when the required size rules the jammed
       // rows out (rows no level covers in one chunk, fewer rows than kJamRows).
@@ -565,7 +566,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
             jb.CreateAnd(jb.CreateICmpULE(jb.CreateAdd(id[1], jb.getInt64(kJamRows)), ls[1]),
                          jb.CreateICmpEQ(ls[0], jb.getInt64(rowWidth)));
         enter = llvm::BasicBlock::Create(ctx, "wi.rows.no", wg, header[0]);
-        jb.CreateCondBr(fits, jbody, enter);
+        jb.CreateCondBr(fits, jbody, enter)->setMetadata(kWidenedLevelMetadata, levelTag);
         jb.SetInsertPoint(jbody);
         std::vector<llvm::Value*> jargs = callArgs;
         jargs[firstRegionParam + kLocalIdX] = jb.getInt64(0);
@@ -596,7 +597,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
         if (each)
           run = cb.CreateAnd(run, cb.CreateICmpEQ(cb.CreateAnd(row, cb.getInt64(level.width - 1)),
                                                   cb.getInt64(0)));
-        cb.CreateCondBr(run, vbody, vdone);
+        cb.CreateCondBr(run, vbody, vdone)->setMetadata(kWidenedLevelMetadata, levelTag);
         llvm::IRBuilder<> vb(vbody);
         llvm::PHINode* lxv = vb.CreatePHI(i64, 2, "lxv");
         lxv->addIncoming(start, vcheck);
@@ -704,6 +705,7 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
       info->fixedGroupSize[0] = *requiredX;
       info->fixedGroupSize[1] = *requiredY;
       info->fixedGroupSize[2] = *requiredZ;
+      info->fixedGroupSizeRequired = true;
     } else if (rowsUsed && !requiredX && !requiredY && !requiredZ) {
       info->fixedGroupSize[0] = info->fixedGroupSize[1] = side;
       info->fixedGroupSize[2] = 1;

@@ -150,6 +150,9 @@ struct CompiledKernel : backends::KernelCode {
   // The group size the work-group function has a copy for (jit/fixed_group_size.cpp), or zeros;
   // nor this.
   uint32_t fixedGroupSize[3] = {0, 0, 0};
+  // The fixed size is the kernel's required one: every full group runs the copy, and the
+  // work-group function's general code only the partial groups of non-uniform launches; nor this.
+  bool fixedGroupSizeRequired = false;
   // Nonzero: the work-group function's widened stores may go past the caches
   // (jit/stream_stores.cpp), and this is the most a work-item writes in one of them; the launcher
   // has them do so when work-items x this exceeds the device's caches. Kept in native binaries.

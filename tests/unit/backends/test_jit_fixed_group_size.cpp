@@ -55,7 +55,8 @@ TEST_CASE(
   const std::array<uint32_t, 3> size{k.fixedGroupSize[0], k.fixedGroupSize[1], k.fixedGroupSize[2]};
   const uint32_t side = k.widen.width > 1 && k.widen.width <= 16 ? k.widen.width : 16;
   REQUIRE(size == std::array<uint32_t, 3>{side, side, 1});
-  check(k, 3 * side, 2 * side, side, side);          // the copy's size
+  CHECK_FALSE(k.fixedGroupSizeRequired);     // a guess: other sizes keep the widened general code
+  check(k, 3 * side, 2 * side, side, side);  // the copy's size
   check(k, 3 * side, 2 * side, side / 2, side / 2);  // another
   check(k, 2 * side, 2 * side, side, 4);
   // Non-uniform: full groups of the copy's size, partial ones in x, in y and in both.
@@ -68,13 +69,17 @@ TEST_CASE(
 
 TEST_CASE(
     "Given a kernel with a required group size and a barrier in a loop, when it is compiled, "
-    "then its copy is for that size and both it and partial groups compute the host's sums",
+    "then its copy is for that size and both it and partial groups (the general code, left "
+    "scalar) compute the host's sums",
     "[jit][fixed_group_size]") {
   const CompiledKernel& k = kernel("fixed_group_size", "mirrored_sums_8x4");
   REQUIRE(std::array<uint32_t, 3>{k.fixedGroupSize[0], k.fixedGroupSize[1], k.fixedGroupSize[2]} ==
           std::array<uint32_t, 3>{8, 4, 1});
+  CHECK(k.fixedGroupSizeRequired);
   check(k, 32, 16, 8, 4);
+  // Partial groups in x, in y and in both; groups partial in y have whole rows.
   check(k, 37, 18, 8, 4);
+  check(k, 32, 19, 8, 4);
 }
 
 TEST_CASE("Given a kernel whose barrier is not in a loop, then it has no copy",
