@@ -15,11 +15,12 @@
 //                    [--markdown FILE]
 //
 // --quick: small sizes and 2 repetitions (the ctest smoke run; no timing is asserted).
-// --rounds N: each pattern N times on every platform in turn (every platform's context lives in
-// the one process), each cell the median over the rounds and the PoCL / Tessera ratio the median of
-// the rounds' ratios, so that a VM whose speed drifts over minutes (this project's 2-vCPU hosts: a
-// pattern's time moved 2x within one process) compares neighbouring runs, not one platform's quiet
-// minute with the other's loud one. The children take their N rounds in their own process.
+// --rounds N: each pattern N times on every platform in turn, in reverse order every other round
+// (every platform's context lives in the one process), each cell the median over the rounds and the
+// PoCL / Tessera ratio the median of the rounds' ratios, so that a VM whose speed drifts over
+// minutes (this project's 2-vCPU hosts: a pattern's time moved 2x within one process) compares
+// neighbouring runs, not one platform's quiet minute with the other's loud one. The children take
+// their N rounds in their own process.
 // --pattern: only the patterns of these keys (pattern_cases.cpp: copy, median, sgemm, ...) and the
 // copy, whose bandwidth the fractions need; for repeated runs of one pattern.
 #define CL_TARGET_OPENCL_VERSION 300
@@ -151,7 +152,10 @@ int main(int argc, char** argv) {
     std::map<std::string, std::vector<double>> times;
     std::vector<double> roundRatios;
     for (int r = 0; r < rounds; ++r) {
-      for (auto& [name, context] : contexts) {
+      // Odd rounds take the platforms in reverse order, so that a VM's drift within a round
+      // (its memory's speed moves minute to minute) does not always favour the same one.
+      for (size_t i = 0; i < contexts.size(); ++i) {
+        auto& [name, context] = contexts[r % 2 ? contexts.size() - 1 - i : i];
         Outcome o = pattern.run(*context, quick);
         Outcome& cell = rows[pattern.key].byColumn[name];
         cell.ok = (r == 0 || cell.ok) && o.ok;  // wrong in any round: wrong
