@@ -28,6 +28,12 @@ __kernel __attribute__((reqd_work_group_size(8, 4, 1))) void mirrored_sums_8x4(
   MIRRORED_SUMS
 }
 
+// Six rows: a jam of four rows, then two rows one by one.
+__kernel __attribute__((reqd_work_group_size(8, 6, 1))) void mirrored_sums_8x6(
+    __global const float* in, __global float* out, int steps, __local float* tile) {
+  MIRRORED_SUMS
+}
+
 // One barrier, not in a loop: no copy.
 __kernel void mirrored_once(__global const float* in, __global float* out, __local float* tile) {
   size_t lx = get_local_id(0), ly = get_local_id(1);

@@ -53,6 +53,10 @@ inline constexpr const char* kLaneBytesMetadata = "tessera.lane_bytes";
 // the narrower levels and, last, the scalar loop. fixed_group_size.cpp sends the general code of a
 // kernel whose copy serves every full group past them.
 inline constexpr const char* kWidenedLevelMetadata = "tessera.widened_level";
+// The branch into the jammed rows (the first of those branches) carries, besides, the rows a jam
+// runs and the row's width, {i64 rows, i64 width}: where a group's size in x is that width and its
+// size in y a multiple of the rows, every row runs jammed (fixed_group_size.cpp).
+inline constexpr const char* kJammedRowsMetadata = "tessera.jammed_rows";
 
 // "_Z16__spirv_ocl_sqrtf" -> "__spirv_ocl_sqrt"; an unmangled name is returned as is.
 llvm::StringRef spirvBaseName(llvm::StringRef name);

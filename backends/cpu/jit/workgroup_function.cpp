@@ -566,7 +566,12 @@ llvm::Function* buildWorkGroupFunction(llvm::Function& kernel, const Regions& re
             jb.CreateAnd(jb.CreateICmpULE(jb.CreateAdd(id[1], jb.getInt64(kJamRows)), ls[1]),
                          jb.CreateICmpEQ(ls[0], jb.getInt64(rowWidth)));
         enter = llvm::BasicBlock::Create(ctx, "wi.rows.no", wg, header[0]);
-        jb.CreateCondBr(fits, jbody, enter)->setMetadata(kWidenedLevelMetadata, levelTag);
+        llvm::BranchInst* jumps = jb.CreateCondBr(fits, jbody, enter);
+        jumps->setMetadata(kWidenedLevelMetadata, levelTag);
+        jumps->setMetadata(
+            kJammedRowsMetadata,
+            llvm::MDNode::get(ctx, {llvm::ConstantAsMetadata::get(jb.getInt64(kJamRows)),
+                                    llvm::ConstantAsMetadata::get(jb.getInt64(rowWidth))}));
         jb.SetInsertPoint(jbody);
         std::vector<llvm::Value*> jargs = callArgs;
         jargs[firstRegionParam + kLocalIdX] = jb.getInt64(0);

@@ -82,6 +82,19 @@ TEST_CASE(
   check(k, 32, 19, 8, 4);
 }
 
+TEST_CASE(
+    "Given a required group size whose rows the jammed rows do not divide, when it is compiled, "
+    "then its copy runs the rows left over one by one and computes the host's sums",
+    "[jit][fixed_group_size]") {
+  // The copy makes every row's jam check true only where the rows a jam takes divide the group's
+  // (fixed_group_size.cpp): here 6 rows are a jam of four and two single rows.
+  const CompiledKernel& k = kernel("fixed_group_size", "mirrored_sums_8x6");
+  REQUIRE(std::array<uint32_t, 3>{k.fixedGroupSize[0], k.fixedGroupSize[1], k.fixedGroupSize[2]} ==
+          std::array<uint32_t, 3>{8, 6, 1});
+  check(k, 32, 18, 8, 6);
+  check(k, 37, 20, 8, 6);
+}
+
 TEST_CASE("Given a kernel whose barrier is not in a loop, then it has no copy",
           "[jit][fixed_group_size]") {
   const CompiledKernel& k = kernel("fixed_group_size", "mirrored_once");
