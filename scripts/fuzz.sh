@@ -36,21 +36,10 @@ for t in "${targets[@]}"; do
   seeds=("$root/tests/fuzz/corpus/$t")
   # The OpenCL C test kernels are fuzz_cl_source's seeds too, read where they are.
   [ "$t" = fuzz_cl_source ] && seeds+=("$root/tests/kernels")
-  run() {
-    "$build/bin/$t" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -timeout=60 \
-      -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
-      -artifact_prefix="$build/artifacts/$t-" > "$log" 2>&1
-  }
-  run
+  "$build/bin/$t" "$corpus" "${seeds[@]}" -max_total_time="$seconds" -timeout=60 \
+    -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
+    -artifact_prefix="$build/artifacts/$t-" > "$log" 2>&1
   rc=$?
-  # LeakSanitizer's own failure ("Tracer caught signal 11" while it stops the threads to scan
-  # them; seen once in CI on the empty input, not reproducible) is the tool's, not a finding: the
-  # run is repeated once, and a second such failure counts.
-  if [ $rc -ne 0 ] && grep -q "LeakSanitizer has encountered a fatal error" "$log"; then
-    echo "fuzz: $t: LeakSanitizer's tracer failed (not a finding); running again"
-    run
-    rc=$?
-  fi
   set -e
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   line="$t: ${runs:-?} executions in ${seconds}s, corpus $(ls "$corpus" | wc -l) inputs, exit $rc"

@@ -30,14 +30,8 @@ for stage in $stages; do
       begin asan
       "$root/scripts/build.sh" "$root/build-asan" RelWithDebInfo -DTESSERA_SANITIZE=address,undefined
       # clpeak measures peak throughput for minutes; under ASan it proves nothing the API tests do not.
-      # A test that failed only because LeakSanitizer's tracer crashed at exit (a fault of the
-      # sanitizer runtime, scripts/sanitizers/lsan_tracer_retry.py) runs once more; any other
-      # failure stands.
       (source "$root/scripts/sanitizers/env.sh" && cd "$root/build-asan" &&
-        { ctest --output-on-failure -j "$jobs" -E '^clients\.clpeak$' ||
-          { retry=$(python3 "$root/scripts/sanitizers/lsan_tracer_retry.py" .) &&
-            echo "test.sh: LeakSanitizer's tracer crashed at the exit of: $retry; running it again" &&
-            ctest --output-on-failure --rerun-failed; }; })
+        ctest --output-on-failure -j "$jobs" -E '^clients\.clpeak$')
       end asan ;;
     tsan)
       begin tsan
